@@ -1,0 +1,4 @@
+package bankpay
+
+// AccountsService groups the accounts calls.
+type AccountsService service

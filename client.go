@@ -1,0 +1,388 @@
+// Package bankpay is the Go SDK of the bank authorization service: establish
+// and read authorizations, pay out with deposits, capture money transfers,
+// read account, user and cash-flow data, verify identity, tokenize accounts,
+// update VIP customers, sign establish data for the front-end SDKs, verify
+// redirects and receive event notifications.
+//
+// Every call goes through one pipeline: build the request (JSON or dotted
+// form body, HTTP Basic auth), send it through a retrying transport that
+// never sends a money-moving request twice unless told to, check the status
+// (every non-2xx answer is an *APIError matchable with errors.Is), and decode
+// the typed result.
+package bankpay
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-cleanhttp"
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Base URLs of the service. The sandbox is the default.
+const (
+	SandboxBaseURL    = "https://sandbox.trustly.one/api/v1"
+	ProductionBaseURL = "https://trustly.one/api/v1"
+)
+
+// Version is the SDK version sent in the User-Agent.
+const Version = "0.1.0"
+
+// Defaults of a new Client.
+const (
+	DefaultMaxRetries       = 3
+	DefaultTimeout          = 30 * time.Second
+	DefaultRetryWaitMin     = 250 * time.Millisecond
+	DefaultRetryWaitMax     = 5 * time.Second
+	DefaultMaxRetryAfter    = 30 * time.Second
+	DefaultMaxResponseBytes = 8 << 20
+)
+
+// Client talks to the service. Create it with NewClient; it is safe for
+// concurrent use by many goroutines.
+type Client struct {
+	// Services, one per resource.
+	Transactions *TransactionsService
+	Accounts     *AccountsService
+	Customers    *CustomersService
+	Identity     *IdentityService
+
+	secrets            *secrets // a pointer, so that %v of a Client shows no key
+	baseURL            string   // no trailing slash
+	http               *retryablehttp.Client
+	logger             *slog.Logger
+	userAgent          string
+	retryNonIdempotent bool
+	maxRetryAfter      time.Duration
+	maxResponseBytes   int64
+	waitScale          func(time.Duration) time.Duration // test hook: the fake clock of retries
+}
+
+type secrets struct {
+	creds      Credentials
+	authHeader string
+}
+
+type service struct{ client *Client }
+
+// Option configures a Client.
+type Option func(*Client) error
+
+// WithBaseURL sets the API base URL, ending in /api/v1 (SandboxBaseURL by
+// default; ProductionBaseURL for live money). It must be https, or http on
+// a loopback address (a local sandbox).
+func WithBaseURL(raw string) Option {
+	return func(c *Client) error {
+		u, err := url.Parse(raw)
+		if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+			return invalid("baseURL", "must be an absolute http(s) URL")
+		}
+		if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+			return invalid("baseURL", "plain http is allowed only on a loopback address; use https")
+		}
+		if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			return invalid("baseURL", "must not carry user info, a query or a fragment")
+		}
+		c.baseURL = strings.TrimRight(u.String(), "/")
+		return nil
+	}
+}
+
+// WithHTTPClient sets the HTTP client the retry layer sends through (its
+// Transport, Timeout and Jar are used). Tests put a mock transport here.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *Client) error {
+		if hc == nil {
+			return invalid("httpClient", "must not be nil")
+		}
+		c.http.HTTPClient = hc
+		return nil
+	}
+}
+
+// WithLogger logs each attempt, retry and outcome at debug level and
+// failures at warn level: method, path, status, attempt and duration, never
+// credentials or bodies. The default logs nothing.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *Client) error {
+		c.logger = l
+		return nil
+	}
+}
+
+// WithMaxRetries sets how many times a retryable call is retried (3 by
+// default; 0 disables retries).
+func WithMaxRetries(n int) Option {
+	return func(c *Client) error {
+		if n < 0 {
+			return invalid("maxRetries", "must not be negative")
+		}
+		c.http.RetryMax = n
+		return nil
+	}
+}
+
+// WithRetryBackoff sets the bounds of the jittered exponential backoff
+// between retries (250ms and 5s by default).
+func WithRetryBackoff(minWait, maxWait time.Duration) Option {
+	return func(c *Client) error {
+		if minWait < 0 || maxWait < minWait {
+			return invalid("retryBackoff", "needs 0 <= min <= max")
+		}
+		c.http.RetryWaitMin, c.http.RetryWaitMax = minWait, maxWait
+		return nil
+	}
+}
+
+// WithMaxRetryAfter caps the server's Retry-After: an answer asking for a
+// longer wait is not retried, and its *APIError carries RetryAfter (30s by
+// default).
+func WithMaxRetryAfter(d time.Duration) Option {
+	return func(c *Client) error {
+		if d < 0 {
+			return invalid("maxRetryAfter", "must not be negative")
+		}
+		c.maxRetryAfter = d
+		return nil
+	}
+}
+
+// WithMaxResponseBytes caps the size of an answer the client reads (8 MiB by
+// default); a larger one fails with ErrResponseTooLarge.
+func WithMaxResponseBytes(n int64) Option {
+	return func(c *Client) error {
+		if n <= 0 {
+			return invalid("maxResponseBytes", "must be positive")
+		}
+		c.maxResponseBytes = n
+		return nil
+	}
+}
+
+// WithUserAgent puts ua before the SDK's own User-Agent.
+func WithUserAgent(ua string) Option {
+	return func(c *Client) error {
+		if strings.ContainsAny(ua, "\r\n") {
+			return invalid("userAgent", "must not contain line breaks")
+		}
+		c.userAgent = strings.TrimSpace(ua + " " + c.userAgent)
+		return nil
+	}
+}
+
+// WithRetryNonIdempotent lets the client retry state-changing calls
+// (establish, deposit, capture, feedback, customer updates, tokenize) on
+// 5xx, 429 and network errors, not only when the request never left. Use it
+// only when the merchant account is configured for merchantReference
+// idempotency: a repeat then answers code 210 (ErrDuplicate) instead of
+// paying twice. RetryNonIdempotent does the same for one call.
+func WithRetryNonIdempotent() Option {
+	return func(c *Client) error {
+		c.retryNonIdempotent = true
+		return nil
+	}
+}
+
+// CallOption changes one call.
+type CallOption func(*callConfig)
+
+type callConfig struct {
+	retryNonIdempotent bool
+}
+
+// RetryNonIdempotent lets this state-changing call be retried like a read
+// (see WithRetryNonIdempotent). Pass it only with a merchantReference the
+// account treats as an idempotency key.
+func RetryNonIdempotent() CallOption {
+	return func(cc *callConfig) { cc.retryNonIdempotent = true }
+}
+
+// NewClient returns a Client for the merchant's credentials. It fails, with
+// a *ValidationError, on empty credentials or a bad option.
+func NewClient(creds Credentials, opts ...Option) (*Client, error) {
+	if err := creds.validate(); err != nil {
+		return nil, err
+	}
+	c := &Client{
+		secrets: &secrets{
+			creds:      creds,
+			authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(creds.AccessID+":"+creds.AccessKey)),
+		},
+		baseURL:          SandboxBaseURL,
+		userAgent:        "bankpay-go/" + Version,
+		maxRetryAfter:    DefaultMaxRetryAfter,
+		maxResponseBytes: DefaultMaxResponseBytes,
+		http: &retryablehttp.Client{
+			RetryWaitMin: DefaultRetryWaitMin,
+			RetryWaitMax: DefaultRetryWaitMax,
+			RetryMax:     DefaultMaxRetries,
+		},
+	}
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(c); err != nil {
+			return nil, err
+		}
+	}
+	if c.http.HTTPClient == nil {
+		hc := cleanhttp.DefaultPooledClient()
+		hc.Timeout = DefaultTimeout
+		c.http.HTTPClient = hc
+	}
+	c.http.CheckRetry = c.checkRetry
+	c.http.Backoff = c.backoff
+	c.http.ErrorHandler = passThrough
+	c.http.RequestLogHook = c.logAttempt
+	s := &service{client: c}
+	c.Transactions = (*TransactionsService)(s)
+	c.Accounts = (*AccountsService)(s)
+	c.Customers = (*CustomersService)(s)
+	c.Identity = (*IdentityService)(s)
+	return c, nil
+}
+
+// Credentials returns the client's credentials (their String hides the key).
+func (c *Client) Credentials() Credentials { return c.secrets.creds }
+
+// BaseURL returns the API base URL the client calls.
+func (c *Client) BaseURL() string { return c.baseURL }
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// passThrough hands the last answer (or transport error) to the pipeline, so
+// that the caller gets the typed error of the last attempt, not a generic
+// "giving up" message.
+func passThrough(resp *http.Response, err error, _ int) (*http.Response, error) {
+	return resp, err
+}
+
+// attempt is the per-call state the retry layer sees through the context.
+type attempt struct {
+	retryAll bool // a read, or a state-changing call the caller opted in to retry
+	count    int
+}
+
+type attemptKey struct{}
+
+func attemptOf(ctx context.Context) *attempt {
+	a, _ := ctx.Value(attemptKey{}).(*attempt)
+	if a == nil {
+		return &attempt{}
+	}
+	return a
+}
+
+// checkRetry is the retry rule: reads are retried on connection errors, 429,
+// 500, 502, 503 and 504; a state-changing call only when the request
+// provably never reached the server, unless the caller opted in. A
+// Retry-After beyond the cap stops the retries.
+func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	a := attemptOf(ctx)
+	if err != nil {
+		if neverSent(err) {
+			return true, nil
+		}
+		return a.retryAll && transient(err), nil
+	}
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
+		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		if d, ok := retryAfter(resp); ok && d > c.maxRetryAfter {
+			return false, nil
+		}
+		return a.retryAll, nil
+	}
+	return false, nil
+}
+
+// neverSent reports whether err proves the request never reached a server:
+// the connection could not be made, or the host could not be resolved.
+func neverSent(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns)
+}
+
+// transient reports whether a transport error is worth retrying at all
+// (not a bad certificate, a bad URL or too many redirects).
+func transient(err error) bool {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		msg := ue.Err.Error()
+		if strings.Contains(msg, "certificate") || strings.Contains(msg, "stopped after") ||
+			strings.Contains(msg, "unsupported protocol scheme") {
+			return false
+		}
+	}
+	return true
+}
+
+// retryAfter reads a Retry-After header in seconds or as an HTTP date.
+func retryAfter(resp *http.Response) (time.Duration, bool) {
+	if resp == nil {
+		return 0, false
+	}
+	v := resp.Header.Get("Retry-After")
+	if v == "" {
+		return 0, false
+	}
+	var secs int64
+	if _, err := fmt.Sscanf(v, "%d", &secs); err == nil && secs >= 0 {
+		if secs > int64(365*24*time.Hour/time.Second) {
+			secs = int64(365 * 24 * time.Hour / time.Second)
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		d := time.Until(t)
+		if d < 0 {
+			d = 0
+		}
+		return d, true
+	}
+	return 0, false
+}
+
+// backoff waits the server's Retry-After (already known to be under the cap)
+// or a jittered exponential delay between min and max.
+func (c *Client) backoff(minWait, maxWait time.Duration, n int, resp *http.Response) time.Duration {
+	d, ok := retryAfter(resp)
+	if !ok {
+		d = jitteredBackoff(minWait, maxWait, n)
+	}
+	if c.waitScale != nil {
+		return c.waitScale(d)
+	}
+	return d
+}
+
+func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
+	a := attemptOf(req.Context())
+	a.count = n + 1
+	if c.logger != nil && n > 0 {
+		c.logger.LogAttrs(req.Context(), slog.LevelDebug, "bankpay: retrying",
+			slog.String("method", req.Method), slog.String("path", req.URL.Path), slog.Int("attempt", n+1))
+	}
+}

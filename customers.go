@@ -1,0 +1,4 @@
+package bankpay
+
+// CustomersService groups the customers calls.
+type CustomersService service

@@ -1,0 +1,314 @@
+package bankpay
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Sentinel errors, matched with errors.Is against an *APIError (or any error
+// wrapping one).
+var (
+	// ErrBadRequest: HTTP 400 or error code 200 (invalid parameter).
+	ErrBadRequest = errors.New("bankpay: bad request")
+	// ErrUnauthorized: HTTP 401 or error code 300, 325 or 375 (credentials,
+	// merchant id or requestSignature invalid).
+	ErrUnauthorized = errors.New("bankpay: unauthorized")
+	// ErrServer: HTTP 5xx or error code 100 (internal error).
+	ErrServer = errors.New("bankpay: server error")
+	// ErrDuplicate: error code 210, a repeated merchantReference. The first
+	// request was accepted; read the transaction back instead of paying again.
+	ErrDuplicate = errors.New("bankpay: duplicate request")
+	// ErrIdentityNotReady: an identity read (user or verification detail)
+	// answered 400 because the identity data is not there yet. Wait for the
+	// IdentityVerificationDataRetrieved or CustomerIdentityVerified event.
+	ErrIdentityNotReady = errors.New("bankpay: identity data not ready")
+	// ErrNotFound: HTTP 404.
+	ErrNotFound = errors.New("bankpay: not found")
+	// ErrRateLimited: HTTP 429.
+	ErrRateLimited = errors.New("bankpay: rate limited")
+	// ErrInvalidResponse: a 2xx answer whose body could not be decoded
+	// (not JSON, truncated, not the expected shape, or over the size cap).
+	ErrInvalidResponse = errors.New("bankpay: invalid response")
+	// ErrResponseTooLarge: an answer larger than the client's cap
+	// (see WithMaxResponseBytes). It also matches ErrInvalidResponse.
+	ErrResponseTooLarge = errors.New("bankpay: response too large")
+	// ErrValidation matches every *ValidationError.
+	ErrValidation = errors.New("bankpay: invalid input")
+)
+
+// Error codes of the service, found in APIError.Code and APIError.Errors.
+const (
+	CodeInternal          = 100 // internal error
+	CodeRemote            = 150 // remote error
+	CodeInvalidParameter  = 200 // invalid parameter
+	CodeDuplicate         = 210 // duplicate request (ignored)
+	CodeSecurity          = 300 // security error
+	CodeSecurity325       = 325 // security error
+	CodeExpiredSplitToken = 326 // expired split token
+	CodeInvalidAccount    = 330 // invalid account
+	CodeNotEnoughBalance  = 331 // not enough balance
+	CodeAccessControl     = 375 // accessId, accessKey or requestSignature invalid
+	CodeInvalidSplitToken = 380 // invalid split token
+	CodeFraudAnalysis     = 390 // fraud analysis
+	CodeSplitToken397     = 397 // invalid split token
+)
+
+// ErrorItem is one entry of the service's {"errors":[…]} body.
+type ErrorItem struct {
+	Domain     string `json:"domain,omitempty"`
+	Code       int    `json:"code,omitempty"`
+	Message    string `json:"message,omitempty"`
+	Location   string `json:"location,omitempty"`
+	OccurredAt string `json:"occurredAt,omitempty"`
+}
+
+// APIError is the error for every non-2xx answer of the service. It carries
+// the HTTP status, the first error item's code, message and domain, all the
+// items, and the method and path of the call; never credentials. Digit runs
+// that could be account numbers or tax ids are masked in messages and in the
+// body excerpt.
+type APIError struct {
+	StatusCode int
+	Code       int
+	Message    string
+	Domain     string
+	Errors     []ErrorItem
+	Method     string
+	Path       string
+	// Body is a capped, masked excerpt of a body that was not the service's
+	// JSON error shape; empty otherwise.
+	Body string
+	// RetryAfter is the server's Retry-After, when it sent one.
+	RetryAfter time.Duration
+	// Attempts is how many times the request was sent.
+	Attempts int
+
+	also error // an extra sentinel the call maps this answer to
+}
+
+// Error returns a one-line description.
+func (e *APIError) Error() string {
+	var b strings.Builder
+	b.WriteString("bankpay: ")
+	b.WriteString(e.Method)
+	b.WriteByte(' ')
+	b.WriteString(e.Path)
+	b.WriteString(": ")
+	b.WriteString(strconv.Itoa(e.StatusCode))
+	if t := http.StatusText(e.StatusCode); t != "" {
+		b.WriteByte(' ')
+		b.WriteString(t)
+	}
+	if e.Code != 0 {
+		fmt.Fprintf(&b, " (code %d)", e.Code)
+	}
+	if e.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	} else if e.Body != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Body)
+	}
+	return b.String()
+}
+
+// HasCode reports whether any error item carries code.
+func (e *APIError) HasCode(code int) bool {
+	if e.Code == code {
+		return true
+	}
+	for _, it := range e.Errors {
+		if it.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+// Is maps the answer to the sentinel errors.
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrBadRequest:
+		return e.StatusCode == http.StatusBadRequest || e.HasCode(CodeInvalidParameter)
+	case ErrUnauthorized:
+		return e.StatusCode == http.StatusUnauthorized || e.HasCode(CodeSecurity) ||
+			e.HasCode(CodeSecurity325) || e.HasCode(CodeAccessControl)
+	case ErrServer:
+		return e.StatusCode >= 500 || e.HasCode(CodeInternal)
+	case ErrDuplicate:
+		return e.HasCode(CodeDuplicate)
+	case ErrNotFound:
+		return e.StatusCode == http.StatusNotFound
+	case ErrRateLimited:
+		return e.StatusCode == http.StatusTooManyRequests
+	}
+	return e.also != nil && target == e.also
+}
+
+// Temporary reports whether the same request may succeed later (5xx, 429).
+func (e *APIError) Temporary() bool {
+	return e.StatusCode >= 500 || e.StatusCode == http.StatusTooManyRequests
+}
+
+// ValidationError is input the SDK rejected before sending anything.
+type ValidationError struct {
+	// Field is the wire name of the field, dotted for nested fields
+	// ("beneficiary.address.country"), or the parameter name.
+	Field string
+	// Reason says what is wrong, without repeating the value.
+	Reason string
+	// Err is an underlying cause, if any.
+	Err error
+}
+
+// Error returns "bankpay: invalid FIELD: REASON".
+func (e *ValidationError) Error() string {
+	return "bankpay: invalid " + e.Field + ": " + e.Reason
+}
+
+// Unwrap returns the cause.
+func (e *ValidationError) Unwrap() error { return e.Err }
+
+// Is makes every ValidationError match ErrValidation.
+func (e *ValidationError) Is(target error) bool { return target == ErrValidation }
+
+func invalid(field, reason string) *ValidationError {
+	return &ValidationError{Field: field, Reason: reason}
+}
+
+// ResponseError is a 2xx answer the SDK could not decode. It matches
+// ErrInvalidResponse (and ErrResponseTooLarge when that is the cause).
+type ResponseError struct {
+	StatusCode int
+	Method     string
+	Path       string
+	Err        error
+}
+
+// Error describes the failure without the body.
+func (e *ResponseError) Error() string {
+	return fmt.Sprintf("bankpay: %s %s: %d answer could not be decoded: %v", e.Method, e.Path, e.StatusCode, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *ResponseError) Unwrap() error { return e.Err }
+
+// Is makes every ResponseError match ErrInvalidResponse.
+func (e *ResponseError) Is(target error) bool { return target == ErrInvalidResponse }
+
+// NetworkError is a call that got no HTTP answer: connection refused or
+// reset, timeout, or the context ended. Sent reports whether the request may
+// have reached the server; when it is true and the call moves money, read the
+// state back (or retry with the same merchantReference) before paying again.
+type NetworkError struct {
+	Method   string
+	Path     string
+	Sent     bool
+	Attempts int
+	Err      error
+}
+
+// Error describes the failure.
+func (e *NetworkError) Error() string {
+	s := "bankpay: " + e.Method + " " + e.Path + ": "
+	if !e.Sent {
+		s += "not sent: "
+	}
+	return s + e.Err.Error()
+}
+
+// Unwrap returns the cause (context.Canceled and context.DeadlineExceeded match).
+func (e *NetworkError) Unwrap() error { return e.Err }
+
+const maxExcerpt = 256
+
+// parseErrorBody fills e from an error body: the {"errors":[…]} shape, the
+// bare {"message":…} shape, or anything else kept as a masked excerpt.
+func (e *APIError) parseErrorBody(body []byte) {
+	var doc struct {
+		Errors  []ErrorItem `json:"errors"`
+		Message string      `json:"message"`
+		Code    json.Number `json:"code"`
+	}
+	if err := json.Unmarshal(body, &doc); err == nil && (len(doc.Errors) > 0 || doc.Message != "") {
+		for i := range doc.Errors {
+			doc.Errors[i].Message = mask(doc.Errors[i].Message)
+			doc.Errors[i].Location = mask(doc.Errors[i].Location)
+		}
+		e.Errors = doc.Errors
+		if len(doc.Errors) > 0 {
+			first := doc.Errors[0]
+			e.Code, e.Message, e.Domain = first.Code, first.Message, first.Domain
+		} else {
+			e.Message = mask(doc.Message)
+			if n, err := doc.Code.Int64(); err == nil {
+				e.Code = int(n)
+			}
+		}
+		e.Message = excerpt(e.Message)
+		return
+	}
+	e.Body = excerpt(mask(string(body)))
+}
+
+// excerpt caps s at maxExcerpt bytes on a rune boundary and drops control characters.
+func excerpt(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > maxExcerpt {
+		cut := maxExcerpt
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// mask replaces every run of 5 or more digits, alone or joined by single
+// dashes (account and routing numbers, tax ids such as 123-45-6789), with
+// "[redacted]", keeping short numbers such as error codes.
+func mask(s string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); {
+		if !isDigit(s[i]) {
+			i++
+			continue
+		}
+		j, digits := i, 0
+		for j < len(s) {
+			if isDigit(s[j]) {
+				digits++
+				j++
+			} else if s[j] == '-' && j+1 < len(s) && isDigit(s[j+1]) {
+				j++
+			} else {
+				break
+			}
+		}
+		if digits >= 5 {
+			b.WriteString(s[last:i])
+			b.WriteString("[redacted]")
+			last = j
+		}
+		i = j
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

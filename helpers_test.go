@@ -1,0 +1,154 @@
+package bankpay
+
+import (
+	"encoding/base64"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jarcoal/httpmock"
+)
+
+// testCreds are the credentials of every unit test. The key must never show
+// up in an error or a log line.
+var testCreds = Credentials{AccessID: "test-access-id", AccessKey: "s3cret-access-key", MerchantID: "1002463580"}
+
+const testBaseURL = "https://api.bankpay.test/api/v1"
+
+// newTestClient returns a client whose HTTP transport is a fresh httpmock
+// transport (a transport per test, under the retry layer). Retries wait on a
+// fake clock: the computed waits are recorded in the returned *waits and not
+// slept.
+func newTestClient(t *testing.T, opts ...Option) (*Client, *httpmock.MockTransport, *waits) {
+	t.Helper()
+	mock := httpmock.NewMockTransport()
+	all := append([]Option{WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock})}, opts...)
+	c, err := NewClient(testCreds, all...)
+	if err != nil {
+		t.Fatalf("NewClient: %v", err)
+	}
+	w := &waits{}
+	c.waitScale = w.record
+	return c, mock, w
+}
+
+// waits is the fake clock of the retry layer.
+type waits struct{ list []time.Duration }
+
+func (w *waits) record(d time.Duration) time.Duration {
+	w.list = append(w.list, d)
+	return 0
+}
+
+// wantRequest is what a test expects the client to send.
+type wantRequest struct {
+	Method      string
+	Path        string // escaped path, with the /api/v1 prefix
+	RawQuery    string // exact encoded query ("" for none)
+	ContentType string // "" when no body is expected
+	Body        string // exact body
+}
+
+// expect makes every request to mock be checked against want and answered
+// with status and body (JSON content type). It returns the call counter.
+func expect(t *testing.T, mock *httpmock.MockTransport, want wantRequest, status int, body string) *atomic.Int32 {
+	t.Helper()
+	var n atomic.Int32
+	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		n.Add(1)
+		checkRequest(t, req, want)
+		resp := httpmock.NewStringResponse(status, body)
+		resp.Header.Set("Content-Type", "application/json")
+		return resp, nil
+	})
+	return &n
+}
+
+// checkRequest asserts method, path, query, auth, accept, content type and
+// the exact body of req.
+func checkRequest(t *testing.T, req *http.Request, want wantRequest) {
+	t.Helper()
+	if req.Method != want.Method {
+		t.Errorf("method = %s, want %s", req.Method, want.Method)
+	}
+	if got := req.URL.Scheme + "://" + req.URL.Host; got != "https://api.bankpay.test" {
+		t.Errorf("host = %s", got)
+	}
+	if got := req.URL.EscapedPath(); got != want.Path {
+		t.Errorf("path = %s, want %s", got, want.Path)
+	}
+	if req.URL.RawQuery != want.RawQuery {
+		t.Errorf("query = %q, want %q", req.URL.RawQuery, want.RawQuery)
+	}
+	wantAuth := "Basic " + base64.StdEncoding.EncodeToString([]byte(testCreds.AccessID+":"+testCreds.AccessKey))
+	if got := req.Header.Get("Authorization"); got != wantAuth {
+		t.Errorf("Authorization = %q, want %q", got, wantAuth)
+	}
+	if got := req.Header.Get("Accept"); got != "application/json" {
+		t.Errorf("Accept = %q", got)
+	}
+	if !strings.HasPrefix(req.Header.Get("User-Agent"), "bankpay-go/") {
+		t.Errorf("User-Agent = %q", req.Header.Get("User-Agent"))
+	}
+	if got := req.Header.Get("Content-Type"); got != want.ContentType {
+		t.Errorf("Content-Type = %q, want %q", got, want.ContentType)
+	}
+	var got []byte
+	if req.Body != nil {
+		got, _ = io.ReadAll(req.Body)
+	}
+	if string(got) != want.Body {
+		t.Errorf("body =\n  %s\nwant\n  %s", got, want.Body)
+	}
+}
+
+// expectNoRequest fails the test if the client sends anything.
+func expectNoRequest(t *testing.T, mock *httpmock.MockTransport) *atomic.Int32 {
+	t.Helper()
+	var n atomic.Int32
+	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		n.Add(1)
+		t.Errorf("unexpected request %s %s", req.Method, req.URL)
+		return httpmock.NewStringResponse(500, ""), nil
+	})
+	return &n
+}
+
+// sequence answers successive requests with the given responders, and fails
+// the test if more requests come than responders.
+func sequence(t *testing.T, mock *httpmock.MockTransport, rs ...httpmock.Responder) *atomic.Int32 {
+	t.Helper()
+	var n atomic.Int32
+	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		i := int(n.Add(1)) - 1
+		if i >= len(rs) {
+			t.Errorf("request %d not expected: %s %s", i+1, req.Method, req.URL.Path)
+			return httpmock.NewStringResponse(500, ""), nil
+		}
+		return rs[i](req)
+	})
+	return &n
+}
+
+// jsonAnswer is a responder with a JSON body and optional headers (k, v, k, v…).
+func jsonAnswer(status int, body string, headers ...string) httpmock.Responder {
+	return func(*http.Request) (*http.Response, error) {
+		resp := httpmock.NewStringResponse(status, body)
+		resp.Header.Set("Content-Type", "application/json")
+		for i := 0; i+1 < len(headers); i += 2 {
+			resp.Header.Set(headers[i], headers[i+1])
+		}
+		return resp, nil
+	}
+}
+
+// assertNoSecret fails if s contains the access key.
+func assertNoSecret(t *testing.T, s string) {
+	t.Helper()
+	if strings.Contains(s, testCreds.AccessKey) {
+		t.Errorf("secret access key leaked in %q", s)
+	}
+}

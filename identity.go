@@ -1,0 +1,4 @@
+package bankpay
+
+// IdentityService groups the identity calls.
+type IdentityService service

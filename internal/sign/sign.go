@@ -1,0 +1,175 @@
+// Package sign holds the service's signature algorithms, shared by the client
+// and the sandbox: the request signature over establish data, the redirect
+// signature, and the event notification signature. It has no I/O.
+package sign
+
+import (
+	"crypto/hmac"
+	"crypto/sha1"
+	"crypto/sha512"
+	"encoding/base64"
+	"hash"
+	"strconv"
+	"strings"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// Algorithm is the HMAC an establish or redirect signature is made with.
+type Algorithm int
+
+const (
+	// SHA1 is HMAC-SHA1, the default; its signature has no prefix.
+	SHA1 Algorithm = iota
+	// SHA512 is HMAC-SHA512; its signature is prefixed with SHA512Prefix.
+	SHA512
+)
+
+// SHA512Prefix marks an HMAC-SHA512 signature.
+const SHA512Prefix = "HmacSHA512:"
+
+// Sign returns the Base64 HMAC of message keyed with key, prefixed for SHA512.
+func Sign(alg Algorithm, key, message string) string {
+	var h func() hash.Hash = sha1.New
+	prefix := ""
+	if alg == SHA512 {
+		h, prefix = sha512.New, SHA512Prefix
+	}
+	m := hmac.New(h, []byte(key))
+	m.Write([]byte(message))
+	return prefix + base64.StdEncoding.EncodeToString(m.Sum(nil))
+}
+
+// Verify reports whether sig is the signature of message keyed with key,
+// in the algorithm its prefix names. The comparison is constant-time.
+func Verify(key, message, sig string) bool {
+	alg := SHA1
+	if strings.HasPrefix(sig, SHA512Prefix) {
+		alg = SHA512
+	}
+	want := Sign(alg, key, message)
+	return hmac.Equal([]byte(want), []byte(sig))
+}
+
+// Pair is one key=value of a signed message.
+type Pair struct{ Key, Value string }
+
+// Canonical joins pairs as key=value with "&", values not URL-encoded.
+func Canonical(pairs []Pair) string {
+	var b strings.Builder
+	for i, p := range pairs {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(p.Key)
+		b.WriteByte('=')
+		b.WriteString(p.Value)
+	}
+	return b.String()
+}
+
+// EstablishPairs lists the signed fields that d carries, in the fixed order
+// of the service: empty strings, false and numeric zero are left out.
+func EstablishPairs(d *models.EstablishData) []Pair {
+	ps := make([]Pair, 0, 16)
+	add := func(k, v string) {
+		if v != "" {
+			ps = append(ps, Pair{k, v})
+		}
+	}
+	num := func(k string, n int64) {
+		if n != 0 {
+			ps = append(ps, Pair{k, strconv.FormatInt(n, 10)})
+		}
+	}
+	flag := func(k string, b bool) {
+		if b {
+			ps = append(ps, Pair{k, "true"})
+		}
+	}
+	add("accessId", d.AccessID)
+	add("merchantId", d.MerchantID)
+	add("description", d.Description)
+	add("currency", string(d.Currency))
+	add("amount", string(d.Amount))
+	add("displayAmount", string(d.DisplayAmount))
+	add("minimumBalance", string(d.MinimumBalance))
+	add("merchantReference", d.MerchantReference)
+	add("paymentType", d.PaymentType.Name())
+	add("timeZone", d.TimeZone)
+	if r := d.Recurrence; r != nil {
+		num("recurrence.startDate", int64(r.StartDate))
+		num("recurrence.endDate", int64(r.EndDate))
+		num("recurrence.frequency", int64(r.Frequency))
+		num("recurrence.frequencyUnit", int64(r.FrequencyUnit))
+		num("recurrence.frequencyUnitType", int64(r.FrequencyUnitType))
+		add("recurrence.recurringAmount", string(r.RecurringAmount))
+		flag("recurrence.automaticCapture", r.AutomaticCapture)
+	}
+	if v := d.Verification; v != nil {
+		num("verification.status", int64(v.Status))
+		flag("verification.verifyCustomer", v.VerifyCustomer)
+	}
+	if c := d.Customer; c != nil {
+		add("customer.customerId", c.CustomerID)
+		add("customer.externalId", c.ExternalID)
+		add("customer.name", c.Name)
+		if c.VIP != nil {
+			num("customer.vip", int64(*c.VIP))
+		}
+		add("customer.taxId", c.TaxID)
+		if dl := c.DriverLicense; dl != nil {
+			add("customer.driverLicense.number", dl.Number)
+			add("customer.driverLicense.state", dl.State)
+		}
+		if a := c.Address; a != nil {
+			add("customer.address.address1", a.Address1)
+			add("customer.address.address2", a.Address2)
+			add("customer.address.city", a.City)
+			add("customer.address.state", a.State)
+			add("customer.address.zip", a.Zip)
+			add("customer.address.country", a.Country)
+		}
+		add("customer.phone", c.Phone)
+		add("customer.email", c.Email)
+		add("customer.balance", string(c.Balance))
+		add("customer.currency", c.Currency)
+		add("customer.enrollDate", c.EnrollDate)
+		add("customer.externalTier", c.ExternalTier)
+		add("customer.dateOfBirth", c.DateOfBirth)
+	}
+	if a := d.Account; a != nil {
+		add("account.nameOnAccount", a.NameOnAccount)
+		add("account.name", a.Name)
+		num("account.type", int64(a.Type))
+		num("account.profile", int64(a.Profile))
+		add("account.accountNumber", a.AccountNumber)
+		add("account.routingNumber", a.RoutingNumber)
+	}
+	add("transactionId", d.TransactionID)
+	return ps
+}
+
+// EstablishMessage is the canonical string an establish signature is made over.
+func EstablishMessage(d *models.EstablishData) string { return Canonical(EstablishPairs(d)) }
+
+// RedirectMessage splits a return or cancel URL into the signed message and
+// the (still URL-encoded) signature. The message is everything before
+// "&requestSignature="; with queryOnly it is the query string alone (the
+// older API versions). ok is false when the URL carries no signature.
+func RedirectMessage(rawURL string, queryOnly bool) (message, encodedSig string, ok bool) {
+	const marker = "&requestSignature="
+	i := strings.Index(rawURL, marker)
+	if i < 0 {
+		return "", "", false
+	}
+	message, encodedSig = rawURL[:i], rawURL[i+len(marker):]
+	if queryOnly {
+		q := strings.IndexByte(message, '?')
+		if q < 0 {
+			return "", "", false
+		}
+		message = message[q+1:]
+	}
+	return message, encodedSig, true
+}

@@ -1,0 +1,112 @@
+package models
+
+// Account is a bank account as sent to and returned by tokenize and the
+// Disbursement establish call, and as returned in a balance answer.
+type Account struct {
+	NameOnAccount   string           `json:"nameOnAccount,omitempty"`
+	Name            string           `json:"name,omitempty"`
+	Type            int              `json:"type,omitempty"`
+	Profile         int              `json:"profile,omitempty"`
+	AccountNumber   string           `json:"accountNumber,omitempty"`
+	RoutingNumber   string           `json:"routingNumber,omitempty"`
+	IBAN            string           `json:"iban,omitempty"`
+	ProviderID      string           `json:"providerId,omitempty"`
+	PaymentProvider *PaymentProvider `json:"paymentProvider,omitempty"`
+	Verified        bool             `json:"verified,omitempty"`
+	Token           string           `json:"token,omitempty"`
+	Verification    *Verification    `json:"verification,omitempty"`
+}
+
+// Verification is the result of an account verification.
+type Verification struct {
+	Verified bool `json:"verified"`
+	// Type is 3 (Database) for tokenize.
+	Type int `json:"type,omitempty"`
+	// Score is 0 to 10.
+	Score *int `json:"score,omitempty"`
+	// ThirdPartyScore is 0 to 999, present only when a third-party
+	// verification service was used.
+	ThirdPartyScore  *int        `json:"thirdPartyScore,omitempty"`
+	VerificationDate EpochMillis `json:"verificationDate,omitempty"`
+	HasEnoughFunds   *bool       `json:"hasEnoughFunds,omitempty"`
+}
+
+// AccountBalance is the answer of the account balance call.
+type AccountBalance struct {
+	Account *Account `json:"account"`
+}
+
+// AccountBalanceEnvelope is the wire wrapping of an account balance.
+type AccountBalanceEnvelope struct {
+	AccountBalance *AccountBalance `json:"accountBalance"`
+}
+
+// BankUser is the personal data the user's bank holds, from the account-level
+// user call: every field is a list because banks hold several.
+type BankUser struct {
+	Name    []string  `json:"name"`
+	Address []Address `json:"address"`
+	Phone   []string  `json:"phone"`
+	Email   []string  `json:"email"`
+}
+
+// BankUserEnvelope is the wire wrapping of a bank-held user.
+type BankUserEnvelope struct {
+	User *BankUser `json:"user"`
+}
+
+// AccountSummary is the cash-flow answer: one entry per account, each with
+// aggregations over 7, 30 and 90 days. It is not wrapped on the wire.
+type AccountSummary struct {
+	CustomerID  string         `json:"customerId"`
+	LastUpdated EpochMillis    `json:"lastUpdated"`
+	Summary     []AccountEntry `json:"summary"`
+}
+
+// AccountEntry is one account of an account summary.
+type AccountEntry struct {
+	SelectedAccount bool          `json:"selectedAccount"`
+	Currency        Currency      `json:"currency"`
+	NameOnAccount   string        `json:"nameOnAccount"`
+	AccountNumber   string        `json:"accountNumber"`
+	RoutingNumber   string        `json:"routingNumber"`
+	Aggregations    []Aggregation `json:"aggregations"`
+}
+
+// Aggregation is the activity of one account over Days days (7, 30 or 90).
+type Aggregation struct {
+	Days                  int         `json:"days"`
+	ActivityEarliestDate  EpochMillis `json:"activityEarliestDate"`
+	ActivityLatestDate    EpochMillis `json:"activityLatestDate"`
+	BalanceMax            Amount      `json:"balanceMax"`
+	BalanceMin            Amount      `json:"balanceMin"`
+	BalanceAvg            Amount      `json:"balanceAvg"`
+	DepositCount          int         `json:"depositCount"`
+	DepositAmountTotal    Amount      `json:"depositAmountTotal"`
+	DepositAmountMax      Amount      `json:"depositAmountMax"`
+	WithdrawalCount       int         `json:"withdrawalCount"`
+	WithdrawalAmountTotal Amount      `json:"withdrawalAmountTotal"`
+	WithdrawalAmountMax   Amount      `json:"withdrawalAmountMax"`
+	OverdraftCount        int         `json:"overdraftCount"`
+	OverdraftAmountTotal  Amount      `json:"overdraftAmountTotal"`
+	NSFCount              int         `json:"nsfCount"`
+	NSFFeeAmountTotal     Amount      `json:"nsfFeeAmountTotal"`
+}
+
+// Aggregation returns the entry's aggregation over days days, or nil.
+func (e *AccountEntry) Aggregation(days int) *Aggregation {
+	for i := range e.Aggregations {
+		if e.Aggregations[i].Days == days {
+			return &e.Aggregations[i]
+		}
+	}
+	return nil
+}
+
+// TokenizeEnvelope is the wire shape of the tokenize request and answer: the
+// submitted data echoed, with account.token and account.verification added.
+type TokenizeEnvelope struct {
+	MerchantID string    `json:"merchantId"`
+	Account    *Account  `json:"account"`
+	Customer   *Customer `json:"customer,omitempty"`
+}

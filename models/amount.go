@@ -1,0 +1,116 @@
+package models
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Amount is a money amount as the service writes it: a decimal string with
+// exactly two places, such as "10.00" or "0.00". The empty Amount means
+// "not given". Amounts are never floats.
+type Amount string
+
+// ErrInvalidAmount is returned (wrapped) for a string that is not of the form N.NN.
+var ErrInvalidAmount = errors.New("amount must be a non-negative decimal with two places, like 10.00")
+
+// AmountFromCents returns the Amount for a whole number of cents: 1050 gives "10.50".
+// A negative number of cents gives a negative amount, which Validate rejects.
+func AmountFromCents(cents int64) Amount {
+	sign := ""
+	u := uint64(cents)
+	if cents < 0 {
+		sign = "-"
+		u = uint64(-(cents + 1)) + 1 // safe for math.MinInt64
+	}
+	return Amount(fmt.Sprintf("%s%d.%02d", sign, u/100, u%100))
+}
+
+// ParseAmount checks s and returns it as an Amount.
+func ParseAmount(s string) (Amount, error) {
+	a := Amount(s)
+	if err := a.Validate(); err != nil {
+		return "", err
+	}
+	return a, nil
+}
+
+// Validate reports whether a is a well formed amount: one or more digits
+// (no superfluous leading zero), a dot and exactly two digits. The empty
+// Amount is not valid; callers that allow "not given" check for it first.
+func (a Amount) Validate() error {
+	s := string(a)
+	dot := len(s) - 3
+	if dot < 1 || s[dot] != '.' || len(s) > 22 {
+		return fmt.Errorf("%w (got %q)", ErrInvalidAmount, clip(s))
+	}
+	for i := 0; i < len(s); i++ {
+		if i == dot {
+			continue
+		}
+		if s[i] < '0' || s[i] > '9' {
+			return fmt.Errorf("%w (got %q)", ErrInvalidAmount, clip(s))
+		}
+	}
+	if dot > 1 && s[0] == '0' {
+		return fmt.Errorf("%w (got %q)", ErrInvalidAmount, clip(s))
+	}
+	return nil
+}
+
+// Cents returns the amount in cents. It fails for an invalid amount or one
+// that does not fit in an int64.
+func (a Amount) Cents() (int64, error) {
+	if err := a.Validate(); err != nil {
+		return 0, err
+	}
+	s := string(a)
+	whole, err := strconv.ParseInt(s[:len(s)-3], 10, 64)
+	if err != nil || whole > (1<<63-1)/100-1 {
+		return 0, fmt.Errorf("%w (out of range)", ErrInvalidAmount)
+	}
+	frac, _ := strconv.ParseInt(s[len(s)-2:], 10, 64)
+	return whole*100 + frac, nil
+}
+
+// IsZero reports whether a is "0.00" (no fixed amount, for an authorization).
+func (a Amount) IsZero() bool { return a == "0.00" }
+
+// String returns the amount as written on the wire.
+func (a Amount) String() string { return string(a) }
+
+// UnmarshalJSON accepts a JSON string or a JSON number (some answers carry
+// numbers); a number is kept as written, with two places added when it has none.
+func (a *Amount) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || string(b) == "null" {
+		return nil
+	}
+	if b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*a = Amount(s)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("amount: %w", err)
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil {
+		return fmt.Errorf("amount: %w", err)
+	}
+	*a = Amount(strconv.FormatFloat(f, 'f', 2, 64))
+	return nil
+}
+
+func clip(s string) string {
+	if len(s) > 24 {
+		return s[:24] + "…"
+	}
+	return s
+}

@@ -1,0 +1,201 @@
+package models
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// TransactionStatus is the status code of a transaction.
+type TransactionStatus int
+
+// Transaction status codes.
+const (
+	StatusNew               TransactionStatus = 0
+	StatusPending           TransactionStatus = 1
+	StatusAuthorized        TransactionStatus = 2
+	StatusProcessed         TransactionStatus = 3
+	StatusCompleted         TransactionStatus = 4
+	StatusFailed            TransactionStatus = 5
+	StatusExpired           TransactionStatus = 6
+	StatusCanceled          TransactionStatus = 7
+	StatusDenied            TransactionStatus = 8
+	StatusReversed          TransactionStatus = 10
+	StatusPartiallyRefunded TransactionStatus = 11
+	StatusRefunded          TransactionStatus = 12
+	StatusVoided            TransactionStatus = 13
+	StatusOnHold            TransactionStatus = 14
+)
+
+var statusNames = map[TransactionStatus]string{
+	StatusNew: "New", StatusPending: "Pending", StatusAuthorized: "Authorized",
+	StatusProcessed: "Processed", StatusCompleted: "Completed", StatusFailed: "Failed",
+	StatusExpired: "Expired", StatusCanceled: "Canceled", StatusDenied: "Denied",
+	StatusReversed: "Reversed", StatusPartiallyRefunded: "PartiallyRefunded",
+	StatusRefunded: "Refunded", StatusVoided: "Voided", StatusOnHold: "OnHold",
+}
+
+// String returns the status name, or "TransactionStatus(n)" for an unknown code.
+func (s TransactionStatus) String() string { return codeName(statusNames, s, "TransactionStatus") }
+
+// UnmarshalJSON accepts a number or a numeric string.
+func (s *TransactionStatus) UnmarshalJSON(b []byte) error { return unmarshalCode(b, (*int)(s)) }
+
+// UnmarshalText accepts a decimal number (form-encoded events).
+func (s *TransactionStatus) UnmarshalText(b []byte) error { return parseCode(string(b), (*int)(s)) }
+
+// TransactionType is the kind of a transaction.
+type TransactionType int
+
+// Transaction type codes.
+const (
+	TypeExternal         TransactionType = 0
+	TypeAuthorize        TransactionType = 1
+	TypePay              TransactionType = 2
+	TypeCapture          TransactionType = 3
+	TypeRefund           TransactionType = 4
+	TypeReverse          TransactionType = 5
+	TypeDeposit          TransactionType = 6
+	TypeReclaim          TransactionType = 7
+	TypeRepresentment    TransactionType = 8
+	TypePreauthorization TransactionType = 10
+)
+
+var typeNames = map[TransactionType]string{
+	TypeExternal: "External", TypeAuthorize: "Authorize", TypePay: "Pay", TypeCapture: "Capture",
+	TypeRefund: "Refund", TypeReverse: "Reverse", TypeDeposit: "Deposit", TypeReclaim: "Reclaim",
+	TypeRepresentment: "Representment", TypePreauthorization: "Preauthorization",
+}
+
+// String returns the type name, or "TransactionType(n)" for an unknown code.
+func (t TransactionType) String() string { return codeName(typeNames, t, "TransactionType") }
+
+// UnmarshalJSON accepts a number or a numeric string.
+func (t *TransactionType) UnmarshalJSON(b []byte) error { return unmarshalCode(b, (*int)(t)) }
+
+// UnmarshalText accepts a decimal number (form-encoded events).
+func (t *TransactionType) UnmarshalText(b []byte) error { return parseCode(string(b), (*int)(t)) }
+
+// PaymentType is the kind of payment an authorization is for. Establish data
+// sends its name ("Deferred"); responses and events send the number.
+type PaymentType int
+
+// Payment type codes.
+const (
+	PaymentTypeInstant      PaymentType = 1
+	PaymentTypeDeferred     PaymentType = 2
+	PaymentTypeRecurring    PaymentType = 3
+	PaymentTypeDisbursement PaymentType = 4
+	PaymentTypeVerification PaymentType = 5
+	PaymentTypeRetrieval    PaymentType = 6
+)
+
+var paymentTypeNames = map[PaymentType]string{
+	PaymentTypeInstant: "Instant", PaymentTypeDeferred: "Deferred", PaymentTypeRecurring: "Recurring",
+	PaymentTypeDisbursement: "Disbursement", PaymentTypeVerification: "Verification",
+	PaymentTypeRetrieval: "Retrieval",
+}
+
+// String returns the payment type name ("Deferred"), or "PaymentType(n)".
+func (p PaymentType) String() string { return codeName(paymentTypeNames, p, "PaymentType") }
+
+// Name returns the name sent in establish data, or "" for the zero value or
+// an unknown code.
+func (p PaymentType) Name() string { return paymentTypeNames[p] }
+
+// ParsePaymentType accepts a name ("Deferred", also lowercase "deferred" and
+// any other case) or a number ("2").
+func ParsePaymentType(s string) (PaymentType, error) {
+	for p, name := range paymentTypeNames {
+		if strings.EqualFold(s, name) {
+			return p, nil
+		}
+	}
+	var n int
+	if err := parseCode(s, &n); err != nil {
+		return 0, fmt.Errorf("unknown payment type %q", clip(s))
+	}
+	return PaymentType(n), nil
+}
+
+// UnmarshalJSON accepts a number, a numeric string or a name.
+func (p *PaymentType) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		if s == "" {
+			*p = 0
+			return nil
+		}
+		v, err := ParsePaymentType(s)
+		*p = v
+		return err
+	}
+	return unmarshalCode(b, (*int)(p))
+}
+
+// UnmarshalText accepts a number or a name (form-encoded events, redirects).
+func (p *PaymentType) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*p = 0
+		return nil
+	}
+	v, err := ParsePaymentType(string(b))
+	*p = v
+	return err
+}
+
+// Currency is a 3-letter ISO currency code. The service supports USD and CAD.
+type Currency string
+
+// Supported currencies.
+const (
+	USD Currency = "USD"
+	CAD Currency = "CAD"
+)
+
+// Valid reports whether c is a currency the service supports.
+func (c Currency) Valid() bool { return c == USD || c == CAD }
+
+// String returns the code.
+func (c Currency) String() string { return string(c) }
+
+func codeName[T ~int](names map[T]string, v T, typ string) string {
+	if n, ok := names[v]; ok {
+		return n
+	}
+	return typ + "(" + strconv.Itoa(int(v)) + ")"
+}
+
+func unmarshalCode(b []byte, dst *int) error {
+	b = bytes.TrimSpace(b)
+	if string(b) == "null" {
+		return nil
+	}
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		return parseCode(s, dst)
+	}
+	return parseCode(string(b), dst)
+}
+
+func parseCode(s string, dst *int) error {
+	if s == "" {
+		*dst = 0
+		return nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return fmt.Errorf("invalid code %q", clip(s))
+	}
+	*dst = n
+	return nil
+}

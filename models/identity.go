@@ -1,0 +1,80 @@
+package models
+
+// IdentityUser is the verified identity of a user, from the identity user call
+// (authorizations created with kycType 1).
+type IdentityUser struct {
+	Name          string         `json:"name"`
+	Address       []Address      `json:"address"`
+	Phone         []string       `json:"phone"`
+	Email         []string       `json:"email"`
+	DateOfBirth   string         `json:"dateOfBirth,omitempty"` // YYYY-MM-DD
+	TaxID         string         `json:"taxId,omitempty"`
+	DriverLicense *DriverLicense `json:"driverLicense,omitempty"`
+	Eligible      bool           `json:"eligible"`
+}
+
+// IdentityUserEnvelope is the wire wrapping of an identity user.
+type IdentityUserEnvelope struct {
+	User *IdentityUser `json:"user"`
+}
+
+// VerificationDetail explains how each identity attribute was verified.
+type VerificationDetail struct {
+	Verification []VerificationResult `json:"verification"`
+	Attribute    []VerifiedAttribute  `json:"attribute"`
+}
+
+// VerificationResult is the outcome of one named verification.
+type VerificationResult struct {
+	VerificationName string `json:"verificationName"`
+	Result           int    `json:"result"`
+}
+
+// VerifiedAttribute is one identity attribute (name, email, phone, address…)
+// with where it came from and how it was verified.
+type VerifiedAttribute struct {
+	Name         string                  `json:"name"`
+	Source       string                  `json:"source,omitempty"`
+	SourceType   int                     `json:"sourceType,omitempty"`
+	CreatedAt    EpochMillis             `json:"createdAt,omitempty"`
+	Verified     bool                    `json:"verified"`
+	Verification []AttributeVerification `json:"verification"`
+}
+
+// AttributeVerification is one check of an attribute by a trusted entity.
+type AttributeVerification struct {
+	TrustedEntity      string      `json:"trustedEntity,omitempty"`
+	VerificationType   int         `json:"verificationType,omitempty"`
+	VerificationMethod int         `json:"verificationMethod,omitempty"`
+	Result             int         `json:"result"`
+	VerifiedAt         EpochMillis `json:"verifiedAt,omitempty"`
+}
+
+// VerificationDetailEnvelope is the wire wrapping of a verification detail.
+type VerificationDetailEnvelope struct {
+	Detail *VerificationDetail `json:"detail"`
+}
+
+// Feedback is what the merchant reports after an identity verification:
+// Registered (status 4, subStatus 559) or Void (status 13, subStatus 558).
+type Feedback struct {
+	Status      int    `json:"status"`
+	SubStatus   int    `json:"subStatus"`
+	Description string `json:"description,omitempty"`
+}
+
+// Feedback codes of the identity flow.
+const (
+	FeedbackStatusRegistered    = 4
+	FeedbackSubStatusRegistered = 559
+	FeedbackStatusVoid          = 13
+	FeedbackSubStatusVoid       = 558
+)
+
+// FeedbackEnvelope is the wire wrapping of feedback.
+type FeedbackEnvelope struct {
+	Feedback *Feedback `json:"feedback"`
+}
+
+// KYCTypeIdentity is the kycType that requests identity verification.
+const KYCTypeIdentity = 1

@@ -1,0 +1,79 @@
+package models
+
+// Transaction is a transaction record as the service returns it (wrapped as
+// "transaction"): an authorization (type 1), a deposit (type 6) or another kind.
+type Transaction struct {
+	TransactionID              string                      `json:"transactionId"`
+	TransactionType            TransactionType             `json:"transactionType"`
+	OriginalTransactionID      string                      `json:"originalTransactionId,omitempty"`
+	Payment                    *Payment                    `json:"payment,omitempty"`
+	Currency                   Currency                    `json:"currency,omitempty"`
+	Amount                     Amount                      `json:"amount,omitempty"`
+	PaymentProviderTransaction *PaymentProviderTransaction `json:"paymentProviderTransaction,omitempty"`
+	Status                     TransactionStatus           `json:"status"`
+	StatusMessage              string                      `json:"statusMessage,omitempty"`
+	StatusCode                 string                      `json:"statusCode,omitempty"`
+	CreatedAt                  EpochMillis                 `json:"createdAt,omitempty"`
+	ProcessedAt                EpochMillis                 `json:"processedAt,omitempty"`
+	CompletedAt                EpochMillis                 `json:"completedAt,omitempty"`
+	UpdatedAt                  EpochMillis                 `json:"updatedAt,omitempty"`
+	PPTrxID                    string                      `json:"ppTrxId,omitempty"`
+	MerchantReference          string                      `json:"merchantReference,omitempty"`
+	PaymentProcessorType       string                      `json:"paymentProcessorType,omitempty"`
+	RecordVersion              int                         `json:"recordVersion,omitempty"`
+}
+
+// Payment is the payment part of a transaction.
+type Payment struct {
+	PaymentID       string           `json:"paymentId,omitempty"`
+	PaymentType     PaymentType      `json:"paymentType,omitempty"`
+	MerchantID      string           `json:"merchantId,omitempty"`
+	ReturnURL       string           `json:"returnUrl,omitempty"`
+	CancelURL       string           `json:"cancelUrl,omitempty"`
+	Amount          Amount           `json:"amount,omitempty"`
+	Currency        Currency         `json:"currency,omitempty"`
+	Account         *PaymentAccount  `json:"account,omitempty"`
+	PaymentProvider *PaymentProvider `json:"paymentProvider,omitempty"`
+}
+
+// PaymentAccount is the bank account of a payment. In the get-transaction
+// answer AccountNumber holds the last 4 digits only.
+type PaymentAccount struct {
+	Name          string `json:"name,omitempty"`
+	Type          int    `json:"type,omitempty"`
+	AccountNumber string `json:"accountNumber,omitempty"`
+	RoutingNumber string `json:"routingNumber,omitempty"`
+	Verified      bool   `json:"verified,omitempty"`
+}
+
+// PaymentProvider is the financial institution of a payment or of a
+// beneficiary account. The service fills the first four fields on
+// transactions; a merchant fills the last four for a money transfer.
+type PaymentProvider struct {
+	PaymentProviderID      string `json:"paymentProviderId,omitempty" url:"-"`
+	Type                   int    `json:"type,omitempty" url:"-"` // 1: Online Banking
+	InstantPayoutAvailable bool   `json:"instantPayoutAvailable,omitempty" url:"-"`
+	Name                   string `json:"name,omitempty" url:"name,omitempty"`
+	Country                string `json:"country,omitempty" url:"country,omitempty"`
+	Swift                  string `json:"swift,omitempty" url:"swift,omitempty"`
+	RoutingNumber          string `json:"routingNumber,omitempty" url:"routingNumber,omitempty"`
+}
+
+// PaymentProviderTransaction is the bank-side part of a transaction.
+type PaymentProviderTransaction struct {
+	PaymentProviderTransactionID string            `json:"paymentProviderTransactionId,omitempty"`
+	Status                       int               `json:"status,omitempty"` // 10: Established
+	StatusMessage                string            `json:"statusMessage,omitempty"`
+	InstantSettle                *bool             `json:"instantSettle,omitempty"`
+	PaymentProcessor             *PaymentProcessor `json:"paymentProcessor,omitempty"`
+}
+
+// PaymentProcessor names the processor of a provider transaction.
+type PaymentProcessor struct {
+	PaymentProcessorID string `json:"paymentProcessorId,omitempty"`
+}
+
+// TransactionEnvelope is the wire wrapping of a single transaction.
+type TransactionEnvelope struct {
+	Transaction *Transaction `json:"transaction"`
+}

@@ -1,0 +1,247 @@
+package bankpay
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/bankpay/bankpay-go/internal/form"
+)
+
+// Request is one prepared API call: build it with NewRequest, send it with Do.
+type Request struct {
+	Method string
+	// Path is relative to the base URL, already escaped (see PathJoin).
+	Path        string
+	Query       url.Values
+	Body        []byte
+	ContentType string
+	// StateChanging marks a call that moves money or changes state: it is
+	// not retried unless it provably never left, or the caller opted in.
+	// NewRequest sets it for every method but GET and HEAD.
+	StateChanging bool
+
+	notReady error // the sentinel a 400 answer also matches (identity reads)
+}
+
+// NewRequest prepares a call of the API. body may be nil, url.Values (sent
+// form-encoded), a params struct with `url` tags passed as FormBody{v}
+// (form-encoded with dotted nested names), or any other value (sent as JSON).
+func (c *Client) NewRequest(method, path string, query url.Values, body any) (*Request, error) {
+	r := &Request{
+		Method:        method,
+		Path:          path,
+		Query:         query,
+		StateChanging: method != http.MethodGet && method != http.MethodHead,
+	}
+	switch b := body.(type) {
+	case nil:
+	case url.Values:
+		r.Body, r.ContentType = []byte(b.Encode()), "application/x-www-form-urlencoded"
+	case FormBody:
+		v, err := form.Values(b.V)
+		if err != nil {
+			return nil, fmt.Errorf("bankpay: encoding form body: %w", err)
+		}
+		r.Body, r.ContentType = []byte(v.Encode()), "application/x-www-form-urlencoded"
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			return nil, fmt.Errorf("bankpay: encoding JSON body: %w", err)
+		}
+		r.Body, r.ContentType = buf, "application/json"
+	}
+	return r, nil
+}
+
+// FormBody marks a params struct to be sent form-encoded with dotted nested
+// names (beneficiary.address.city) instead of as JSON.
+type FormBody struct{ V any }
+
+// PathJoin builds an API path from segments, escaping each one so that a
+// "/", "?" or "#" in an id cannot change the path. The caller rejects "."
+// and ".." (see checkID).
+func PathJoin(segments ...string) string {
+	var b strings.Builder
+	for _, s := range segments {
+		b.WriteByte('/')
+		b.WriteString(url.PathEscape(s))
+	}
+	return b.String()
+}
+
+// Do sends req, checks the answer and decodes its JSON body into v (which
+// may be nil). Every non-2xx answer is an *APIError; a 2xx answer that
+// cannot be decoded is a *ResponseError; a call with no answer is a
+// *NetworkError.
+func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption) error {
+	if ctx == nil {
+		return invalid("ctx", "must not be nil")
+	}
+	var cc callConfig
+	for _, o := range opts {
+		if o != nil {
+			o(&cc)
+		}
+	}
+	a := &attempt{retryAll: !req.StateChanging || c.retryNonIdempotent || cc.retryNonIdempotent}
+	ctx = context.WithValue(ctx, attemptKey{}, a)
+
+	target := c.baseURL + req.Path
+	if len(req.Query) > 0 {
+		target += "?" + req.Query.Encode()
+	}
+	var body any
+	if req.Body != nil {
+		body = req.Body
+	}
+	hr, err := retryablehttp.NewRequestWithContext(ctx, req.Method, target, body)
+	if err != nil {
+		return fmt.Errorf("bankpay: building %s %s: %w", req.Method, req.Path, err)
+	}
+	hr.Header.Set("Authorization", c.secrets.authHeader)
+	hr.Header.Set("Accept", "application/json")
+	hr.Header.Set("User-Agent", c.userAgent)
+	if req.ContentType != "" {
+		hr.Header.Set("Content-Type", req.ContentType)
+	}
+
+	start := time.Now()
+	resp, err := c.http.Do(hr)
+	if err != nil {
+		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: !neverSent(err), Attempts: a.count, Err: unwrapURLError(err)}
+		c.log(ctx, slog.LevelWarn, "bankpay: no answer", req, 0, a.count, start, nerr)
+		return nerr
+	}
+	defer closeBody(resp.Body)
+
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		apiErr := c.apiError(req, resp, a.count)
+		c.log(ctx, slog.LevelWarn, "bankpay: error answer", req, resp.StatusCode, a.count, start, apiErr)
+		return apiErr
+	}
+	c.log(ctx, slog.LevelDebug, "bankpay: answer", req, resp.StatusCode, a.count, start, nil)
+	if v == nil || resp.StatusCode == http.StatusNoContent {
+		return nil
+	}
+	data, err := readCapped(resp.Body, c.maxResponseBytes)
+	if err != nil {
+		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: err}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: errors.New("empty body")}
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: err}
+	}
+	return nil
+}
+
+// maxErrorBody caps what is read of an error answer.
+const maxErrorBody = 64 << 10
+
+func (c *Client) apiError(req *Request, resp *http.Response, attempts int) *APIError {
+	e := &APIError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Attempts: attempts}
+	if d, ok := retryAfter(resp); ok {
+		e.RetryAfter = d
+	}
+	if resp.StatusCode == http.StatusBadRequest {
+		e.also = req.notReady
+	}
+	body, err := readCapped(resp.Body, maxErrorBody)
+	if err != nil && !errors.Is(err, ErrResponseTooLarge) {
+		e.Body = "(body unreadable: " + excerpt(err.Error()) + ")"
+		return e
+	}
+	e.parseErrorBody(body)
+	return e
+}
+
+// readCapped reads r up to max bytes; more than that is ErrResponseTooLarge.
+func readCapped(r io.Reader, max int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return data, err
+	}
+	if int64(len(data)) > max {
+		return data[:max], fmt.Errorf("%w (over %d bytes)", ErrResponseTooLarge, max)
+	}
+	return data, nil
+}
+
+// closeBody drains a little of what is left, so that the connection can be
+// reused, and closes the body.
+func closeBody(b io.ReadCloser) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(b, 64<<10))
+	_ = b.Close()
+}
+
+// unwrapURLError drops net/http's *url.Error wrapper, whose text repeats the
+// full URL, and keeps its cause.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+func (c *Client) log(ctx context.Context, level slog.Level, msg string, req *Request, status, attempts int, start time.Time, err error) {
+	if c.logger == nil || !c.logger.Enabled(ctx, level) {
+		return
+	}
+	attrs := []slog.Attr{
+		slog.String("method", req.Method),
+		slog.String("path", req.Path),
+		slog.Int("attempts", attempts),
+		slog.Duration("duration", time.Since(start)),
+	}
+	if status != 0 {
+		attrs = append(attrs, slog.Int("status", status))
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", err.Error()))
+	}
+	c.logger.LogAttrs(ctx, level, msg, attrs...)
+}
+
+// checkID rejects an id that is empty, "." or "..", or has control characters.
+func checkID(field, id string) error {
+	switch {
+	case id == "":
+		return invalid(field, "must not be empty")
+	case id == "." || id == "..":
+		return invalid(field, `must not be "." or ".."`)
+	case strings.ContainsFunc(id, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return invalid(field, "must not contain control characters")
+	}
+	return nil
+}
+
+// call is the pipeline every service method uses: prepare, send, decode.
+func (c *Client) call(ctx context.Context, method, path string, query url.Values, body, out any, opts []CallOption) error {
+	req, err := c.NewRequest(method, path, query, body)
+	if err != nil {
+		return err
+	}
+	return c.Do(ctx, req, out, opts...)
+}
+
+// unwrap returns the object of a wrapped answer, or a *ResponseError when
+// the wrapper was empty.
+func unwrap[T any](v *T, method, path, key string) (*T, error) {
+	if v == nil {
+		return nil, &ResponseError{StatusCode: http.StatusOK, Method: method, Path: path, Err: fmt.Errorf("answer has no %q object", key)}
+	}
+	return v, nil
+}
