@@ -103,9 +103,9 @@ func (e *AccountEntry) Aggregation(days int) *Aggregation {
 	return nil
 }
 
-// TokenizeEnvelope is the wire shape of the tokenize request and answer: the
+// Tokenization is the wire shape of the tokenize request and answer (not wrapped): the
 // submitted data echoed, with account.token and account.verification added.
-type TokenizeEnvelope struct {
+type Tokenization struct {
 	MerchantID string    `json:"merchantId"`
 	Account    *Account  `json:"account"`
 	Customer   *Customer `json:"customer,omitempty"`

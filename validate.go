@@ -1,0 +1,80 @@
+package bankpay
+
+import (
+	"net/url"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// Validators shared by the service methods. Each returns a *ValidationError
+// naming the wire field (dotted for nested fields); none repeats the value,
+// which may be personal data.
+
+// required rejects an empty string.
+func required(field, v string) error {
+	if v == "" {
+		return invalid(field, "is required")
+	}
+	return nil
+}
+
+// checkAmount checks an amount; an empty one is an error only when must is set.
+func checkAmount(field string, a models.Amount, must bool) error {
+	if a == "" {
+		if must {
+			return invalid(field, "is required")
+		}
+		return nil
+	}
+	if err := a.Validate(); err != nil {
+		return &ValidationError{Field: field, Reason: "must be a decimal with two places, like 10.00", Err: models.ErrInvalidAmount}
+	}
+	return nil
+}
+
+// checkCurrency accepts USD and CAD; an empty currency is an error only when must is set.
+func checkCurrency(field string, c models.Currency, must bool) error {
+	if c == "" {
+		if must {
+			return invalid(field, "is required")
+		}
+		return nil
+	}
+	if !c.Valid() {
+		return invalid(field, "must be USD or CAD")
+	}
+	return nil
+}
+
+// checkVIP accepts nil (unset), 0 (not VIP) and positive tiers.
+func checkVIP(field string, vip *int) error {
+	if vip != nil && *vip < 0 {
+		return invalid(field, "must be 0 (not VIP) or a positive tier")
+	}
+	return nil
+}
+
+// checkURL accepts an absolute http(s) URL; an empty one is an error only when must is set.
+func checkURL(field, raw string, must bool) error {
+	if raw == "" {
+		if must {
+			return invalid(field, "is required")
+		}
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return invalid(field, "must be an absolute http(s) URL")
+	}
+	return nil
+}
+
+// firstError returns the first non-nil error.
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
