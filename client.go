@@ -25,6 +25,8 @@ import (
 
 	"github.com/hashicorp/go-cleanhttp"
 	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/bankpay/bankpay-go/internal/sign"
 )
 
 // Base URLs of the service. The sandbox is the default.
@@ -64,6 +66,7 @@ type Client struct {
 	maxRetryAfter      time.Duration
 	maxResponseBytes   int64
 	waitScale          func(time.Duration) time.Duration // test hook: the fake clock of retries
+	signAlg            sign.Algorithm                    // algorithm of SignEstablishData and Establish
 }
 
 type secrets struct {

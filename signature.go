@@ -15,6 +15,6 @@ func (c *Client) SignEstablishData(d *models.EstablishData) error {
 	}
 	d.AccessID = c.secrets.creds.AccessID
 	d.MerchantID = c.secrets.creds.MerchantID
-	d.RequestSignature = sign.Sign(sign.SHA1, c.secrets.creds.AccessKey, sign.EstablishMessage(d))
+	d.RequestSignature = sign.Sign(c.signAlg, c.secrets.creds.AccessKey, sign.EstablishMessage(d))
 	return nil
 }
