@@ -1,4 +1,78 @@
 package bankpay
 
-// AccountsService groups the accounts calls.
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// AccountsService reads the account data of a Retrieval authorization
+// (balance, bank-held user data, cash-flow summary) and tokenizes accounts.
 type AccountsService service
+
+// Balance reads the balance and details of the bank account the user
+// authorized: GET /transactions/{transactionId}/payment/paymentProvider/account/balance.
+//
+// The answer is unwrapped from {"accountBalance":{…}}. An answer without an
+// accountBalance.account object is a *ResponseError (ErrInvalidResponse).
+func (s *AccountsService) Balance(ctx context.Context, transactionID string, opts ...CallOption) (*models.AccountBalance, error) {
+	if err := checkID("transactionId", transactionID); err != nil {
+		return nil, err
+	}
+	path := PathJoin("transactions", transactionID, "payment", "paymentProvider", "account", "balance")
+	var env models.AccountBalanceEnvelope
+	if err := s.client.call(ctx, http.MethodGet, path, nil, nil, &env, opts); err != nil {
+		return nil, err
+	}
+	bal, err := unwrap(env.AccountBalance, http.MethodGet, path, "accountBalance")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := unwrap(bal.Account, http.MethodGet, path, "accountBalance.account"); err != nil {
+		return nil, err
+	}
+	return bal, nil
+}
+
+// User reads the personal data the user's bank holds (every field a list):
+// GET /transactions/{transactionId}/payment/paymentProvider/user. The answer
+// is unwrapped from {"user":{…}}.
+//
+// For the verified identity of an authorization created with kycType 1, use
+// IdentityService.User instead.
+func (s *AccountsService) User(ctx context.Context, transactionID string, opts ...CallOption) (*models.BankUser, error) {
+	if err := checkID("transactionId", transactionID); err != nil {
+		return nil, err
+	}
+	path := PathJoin("transactions", transactionID, "payment", "paymentProvider", "user")
+	var env models.BankUserEnvelope
+	if err := s.client.call(ctx, http.MethodGet, path, nil, nil, &env, opts); err != nil {
+		return nil, err
+	}
+	return unwrap(env.User, http.MethodGet, path, "user")
+}
+
+// Summary reads the cash-flow summary of the user's accounts, with
+// aggregations over 7, 30 and 90 days: GET /transactions/{transactionId}/accountSummary.
+// The answer is a bare object, not wrapped.
+//
+// An answer with no "summary" array at all (missing or null) is a
+// *ResponseError (ErrInvalidResponse); an empty array is a valid answer with
+// no accounts.
+func (s *AccountsService) Summary(ctx context.Context, transactionID string, opts ...CallOption) (*models.AccountSummary, error) {
+	if err := checkID("transactionId", transactionID); err != nil {
+		return nil, err
+	}
+	path := PathJoin("transactions", transactionID, "accountSummary")
+	var sum models.AccountSummary
+	if err := s.client.call(ctx, http.MethodGet, path, nil, nil, &sum, opts); err != nil {
+		return nil, err
+	}
+	if sum.Summary == nil {
+		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path,
+			Err: errors.New(`answer has no "summary" array`)}
+	}
+	return &sum, nil
+}
