@@ -1,4 +1,122 @@
 package bankpay
 
-// CustomersService groups the customers calls.
+import (
+	"context"
+	"net/http"
+	"net/url"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// CustomersService updates customer records, chiefly their VIP tier. The
+// VIP operations work only with an accessId tied to a merchant the operator
+// configured for VIP tiers; other merchants get an error answer (the
+// bankpaytest sandbox answers 400 with code 200, ErrBadRequest).
 type CustomersService service
+
+// CustomerUpdateParams is the body of a customer update, sent as JSON. Give
+// the customer details to update together with the tier; empty fields are
+// not sent. The client adds merchantId from its credentials.
+type CustomerUpdateParams struct {
+	// Name is the full legal name (needed for VIP status).
+	Name string `json:"name,omitempty"`
+	// CustomerID is the service's id of the customer record. Update fills it
+	// from its customerID argument when empty; it must match when set.
+	CustomerID string `json:"customerId,omitempty"`
+	// ExternalID is the merchant's id of the customer. UpdateByExternalID
+	// fills it from its externalID argument when empty; it must match when set.
+	ExternalID  string          `json:"externalId,omitempty"`
+	Email       string          `json:"email,omitempty"`
+	Phone       string          `json:"phone,omitempty"`
+	DateOfBirth string          `json:"dateOfBirth,omitempty"`
+	TaxID       string          `json:"taxId,omitempty"`
+	Address     *models.Address `json:"address,omitempty"`
+	// VIP is the tier: nil leaves it unchanged, 0 removes VIP (sent as
+	// "vip":0), 1 and up set a tier.
+	VIP *int `json:"vip,omitempty"`
+}
+
+// customerUpdateBody is the wire body: the params plus merchantId.
+type customerUpdateBody struct {
+	Name        string          `json:"name,omitempty"`
+	CustomerID  string          `json:"customerId,omitempty"`
+	ExternalID  string          `json:"externalId,omitempty"`
+	MerchantID  string          `json:"merchantId"`
+	VIP         *int            `json:"vip,omitempty"`
+	Email       string          `json:"email,omitempty"`
+	Phone       string          `json:"phone,omitempty"`
+	DateOfBirth string          `json:"dateOfBirth,omitempty"`
+	TaxID       string          `json:"taxId,omitempty"`
+	Address     *models.Address `json:"address,omitempty"`
+}
+
+// Update updates the customer record customerID (the service's id):
+// POST /customers/{customerId}. The answer is the updated record.
+func (s *CustomersService) Update(ctx context.Context, customerID string, p *CustomerUpdateParams, opts ...CallOption) (*models.Customer, error) {
+	if err := checkID("customerId", customerID); err != nil {
+		return nil, err
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	body := s.body(p)
+	switch body.CustomerID {
+	case "":
+		body.CustomerID = customerID
+	case customerID:
+	default:
+		return nil, invalid("customerId", "must match the customerID argument")
+	}
+	return s.update(ctx, PathJoin("customers", customerID), nil, body, opts)
+}
+
+// UpdateByExternalID updates the customer record the merchant knows as
+// externalID: POST /customers?externalId=X. The answer is the updated record.
+func (s *CustomersService) UpdateByExternalID(ctx context.Context, externalID string, p *CustomerUpdateParams, opts ...CallOption) (*models.Customer, error) {
+	if err := checkID("externalId", externalID); err != nil {
+		return nil, err
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	body := s.body(p)
+	switch body.ExternalID {
+	case "":
+		body.ExternalID = externalID
+	case externalID:
+	default:
+		return nil, invalid("externalId", "must match the externalID argument")
+	}
+	return s.update(ctx, "/customers", url.Values{"externalId": {externalID}}, body, opts)
+}
+
+func (s *CustomersService) update(ctx context.Context, path string, query url.Values, body *customerUpdateBody, opts []CallOption) (*models.Customer, error) {
+	var env models.CustomerEnvelope
+	if err := s.client.call(ctx, http.MethodPost, path, query, body, &env, opts); err != nil {
+		return nil, err
+	}
+	return unwrap(env.Customer, http.MethodPost, path, "customer")
+}
+
+// body copies p into the wire body, so that p is never modified.
+func (s *CustomersService) body(p *CustomerUpdateParams) *customerUpdateBody {
+	return &customerUpdateBody{
+		Name:        p.Name,
+		CustomerID:  p.CustomerID,
+		ExternalID:  p.ExternalID,
+		MerchantID:  s.client.secrets.creds.MerchantID,
+		VIP:         p.VIP,
+		Email:       p.Email,
+		Phone:       p.Phone,
+		DateOfBirth: p.DateOfBirth,
+		TaxID:       p.TaxID,
+		Address:     p.Address,
+	}
+}
+
+func (p *CustomerUpdateParams) validate() error {
+	if p == nil {
+		return invalid("customerUpdateParams", "must not be nil")
+	}
+	return checkVIP("vip", p.VIP)
+}

@@ -3,6 +3,7 @@ package bankpay
 import (
 	"context"
 	"net/http"
+	"net/url"
 
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -22,4 +23,50 @@ func (s *TransactionsService) Get(ctx context.Context, transactionID string, opt
 		return nil, err
 	}
 	return unwrap(env.Transaction, http.MethodGet, path, "transaction")
+}
+
+// EstablishParams is the input of Establish: the establish data of the
+// authorization. AccessID, MerchantID and RequestSignature are filled by the
+// client from its credentials; values the caller puts there are replaced.
+type EstablishParams struct {
+	models.EstablishData
+}
+
+// Establish creates an authorization from establish data:
+// POST /establish?createTransaction=true with the data as JSON, signed with
+// the client's credentials. Its main use is a Disbursement by account and
+// routing number (Account.AccountNumber and Account.RoutingNumber set); keep
+// the returned TransactionID for the Deposit.
+//
+// The caller's params are not modified: the client signs a copy, and sets
+// DeviceType to "web" on that copy for a Disbursement that has none.
+// Invalid data (currency not USD or CAD, amount not N.NN, an unsupported
+// payment type, missing or malformed URLs, a negative VIP tier, a
+// Disbursement without account and routing number, a beneficiary without
+// name or country) gives a *ValidationError and nothing is sent.
+//
+// Establish changes state, so it is not retried once the request may have
+// reached the server, unless the call passes RetryNonIdempotent. A repeated
+// merchantReference answers code 210 (ErrDuplicate).
+func (s *TransactionsService) Establish(ctx context.Context, p *EstablishParams, opts ...CallOption) (*models.Transaction, error) {
+	if p == nil {
+		return nil, invalid("establishParams", "must not be nil")
+	}
+	d := p.EstablishData // a copy: the caller's struct is never written
+	if d.PaymentType == models.PaymentTypeDisbursement && d.DeviceType == "" {
+		d.DeviceType = "web"
+	}
+	if err := validateEstablishData(&d); err != nil {
+		return nil, err
+	}
+	if err := s.client.SignEstablishData(&d); err != nil {
+		return nil, err
+	}
+	const path = "/establish"
+	query := url.Values{"createTransaction": {"true"}}
+	var env models.TransactionEnvelope
+	if err := s.client.call(ctx, http.MethodPost, path, query, &d, &env, opts); err != nil {
+		return nil, err
+	}
+	return unwrap(env.Transaction, http.MethodPost, path, "transaction")
 }

@@ -1,0 +1,74 @@
+package bankpay
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// CaptureParams is the input of Capture, a money transfer payment, sent
+// form-encoded with dotted names (beneficiary.address.country,
+// beneficiaryAccount.paymentProvider.swift, metadata.remittance.withdrawalMethod).
+type CaptureParams struct {
+	// MerchantReference is the merchant's reference for this capture
+	// (required; a unique one makes the capture idempotent where the
+	// account is configured for it).
+	MerchantReference string `url:"merchantReference"`
+	// Amount is the amount to capture, N.NN (required).
+	Amount models.Amount `url:"amount"`
+	// Beneficiary is the receiver of the transfer; when given, Name and
+	// Address.Country are required.
+	Beneficiary *models.Beneficiary `url:"beneficiary,omitempty"`
+	// BeneficiaryAccount is the account the transfer pays into. One of IBAN,
+	// PaymentProvider.RoutingNumber or PaymentProvider.Swift is recommended.
+	// Of PaymentProvider only Name, Country, Swift and RoutingNumber are sent.
+	BeneficiaryAccount *models.BeneficiaryAccount `url:"beneficiaryAccount,omitempty"`
+	// Metadata carries the remittance data.
+	Metadata *CaptureMetadata `url:"metadata,omitempty"`
+}
+
+// CaptureMetadata is the metadata of a capture.
+type CaptureMetadata struct {
+	// Remittance is sent as metadata.remittance.*.
+	Remittance *models.Remittance `url:"remittance,omitempty"`
+}
+
+// Capture makes a money transfer payment from an authorization:
+// POST /transactions/{transactionId}/capture, form-encoded. The answer is the
+// capture transaction (type 3).
+//
+// Capture moves money, so it is not retried once the request may have
+// reached the server, unless the call passes RetryNonIdempotent. A repeated
+// merchantReference answers code 210 (ErrDuplicate).
+func (s *TransactionsService) Capture(ctx context.Context, transactionID string, p *CaptureParams, opts ...CallOption) (*models.Transaction, error) {
+	if err := checkID("transactionId", transactionID); err != nil {
+		return nil, err
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	path := PathJoin("transactions", transactionID, "capture")
+	var env models.TransactionEnvelope
+	if err := s.client.call(ctx, http.MethodPost, path, nil, FormBody{V: p}, &env, opts); err != nil {
+		return nil, err
+	}
+	return unwrap(env.Transaction, http.MethodPost, path, "transaction")
+}
+
+func (p *CaptureParams) validate() error {
+	if p == nil {
+		return invalid("captureParams", "must not be nil")
+	}
+	if err := firstError(
+		required("merchantReference", p.MerchantReference),
+		checkAmount("amount", p.Amount, true),
+		checkBeneficiary("beneficiary", p.Beneficiary),
+	); err != nil {
+		return err
+	}
+	if p.Metadata != nil {
+		return checkRemittance("metadata.remittance", p.Metadata.Remittance)
+	}
+	return nil
+}

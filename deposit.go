@@ -1,0 +1,85 @@
+package bankpay
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// DepositParams is the input of Deposit, sent form-encoded.
+type DepositParams struct {
+	// MerchantReference is the merchant's reference for this deposit
+	// (required). Where the merchant account is configured for it, a unique
+	// reference makes the deposit idempotent: a repeat answers code 210
+	// (ErrDuplicate) instead of paying twice.
+	MerchantReference string `url:"merchantReference"`
+	// Amount is the amount to pay out, N.NN. When empty, the service uses
+	// the full authorization amount; it is required when the authorization
+	// was established with amount 0.00.
+	Amount models.Amount `url:"amount,omitempty"`
+	// InstantPayoutRequest asks for an instant payout (payout use case).
+	InstantPayoutRequest bool `url:"instantPayoutRequest,omitempty"`
+	// AuthorizationAmount is not sent. It is what the caller knows of the
+	// authorization's amount, for checks before sending: "0.00" makes Amount
+	// required; an amount above zero is the maximum Amount may be. Leave it
+	// empty when unknown.
+	AuthorizationAmount models.Amount `url:"-"`
+}
+
+// Deposit pays out against a Deferred or Disbursement authorization:
+// POST /transactions/{transactionId}/deposit, form-encoded. The answer is the
+// deposit transaction (type 6, status Authorized, OriginalTransactionID the
+// authorization); later status changes arrive as event notifications.
+//
+// Deposit moves money, so it is not retried once the request may have
+// reached the server, unless the call passes RetryNonIdempotent (only safe
+// with a merchantReference the account treats as an idempotency key). After
+// a *NetworkError with Sent set, read the state back before paying again.
+func (s *TransactionsService) Deposit(ctx context.Context, transactionID string, p *DepositParams, opts ...CallOption) (*models.Transaction, error) {
+	if err := checkID("transactionId", transactionID); err != nil {
+		return nil, err
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	path := PathJoin("transactions", transactionID, "deposit")
+	var env models.TransactionEnvelope
+	if err := s.client.call(ctx, http.MethodPost, path, nil, FormBody{V: p}, &env, opts); err != nil {
+		return nil, err
+	}
+	return unwrap(env.Transaction, http.MethodPost, path, "transaction")
+}
+
+func (p *DepositParams) validate() error {
+	if p == nil {
+		return invalid("depositParams", "must not be nil")
+	}
+	if err := firstError(
+		required("merchantReference", p.MerchantReference),
+		checkAmount("amount", p.Amount, false),
+		checkAmount("authorizationAmount", p.AuthorizationAmount, false),
+	); err != nil {
+		return err
+	}
+	switch {
+	case p.AuthorizationAmount == "":
+	case p.AuthorizationAmount.IsZero():
+		if p.Amount == "" {
+			return invalid("amount", "is required when the authorization amount is 0.00")
+		}
+	case p.Amount != "":
+		limit, err := p.AuthorizationAmount.Cents()
+		if err != nil {
+			return &ValidationError{Field: "authorizationAmount", Reason: "is out of range", Err: err}
+		}
+		amount, err := p.Amount.Cents()
+		if err != nil {
+			return &ValidationError{Field: "amount", Reason: "is out of range", Err: err}
+		}
+		if amount > limit {
+			return invalid("amount", "must not exceed the authorization amount")
+		}
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package bankpay
+
+import (
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// validateEstablishData checks establish data before it is signed or sent:
+// the checks the SDK can make without asking the service. It returns a
+// *ValidationError naming the first bad field by its dotted wire name
+// ("account.routingNumber"), and never the value, which may be personal data.
+//
+// It does not look at accessId, merchantId or requestSignature: the client
+// fills those from its credentials.
+func validateEstablishData(d *models.EstablishData) error {
+	if d == nil {
+		return invalid("establishData", "must not be nil")
+	}
+	disbursement := d.PaymentType == models.PaymentTypeDisbursement
+	if err := firstError(
+		checkCurrency("currency", d.Currency, true),
+		checkAmount("amount", d.Amount, true),
+		checkEstablishPaymentType(d.PaymentType),
+		checkAmount("displayAmount", d.DisplayAmount, false),
+		checkAmount("minimumBalance", d.MinimumBalance, false),
+		// returnUrl and cancelUrl are unused for Disbursement: optional there,
+		// but still well formed when given.
+		checkURL("returnUrl", d.ReturnURL, !disbursement),
+		checkURL("cancelUrl", d.CancelURL, !disbursement),
+		checkURL("notificationUrl", d.NotificationURL, false),
+	); err != nil {
+		return err
+	}
+	if r := d.Recurrence; r != nil {
+		if err := checkAmount("recurrence.recurringAmount", r.RecurringAmount, false); err != nil {
+			return err
+		}
+	}
+	if c := d.Customer; c != nil {
+		if err := checkVIP("customer.vip", c.VIP); err != nil {
+			return err
+		}
+	}
+	if disbursement {
+		if d.Account == nil {
+			return invalid("account.accountNumber", "is required for a Disbursement")
+		}
+		if err := firstError(
+			requiredFor("account.accountNumber", d.Account.AccountNumber, "a Disbursement"),
+			requiredFor("account.routingNumber", d.Account.RoutingNumber, "a Disbursement"),
+		); err != nil {
+			return err
+		}
+	}
+	if err := checkBeneficiary("beneficiary", d.Beneficiary); err != nil {
+		return err
+	}
+	if d.Metadata != nil {
+		if err := checkRemittance("metadata.remittance", d.Metadata.Remittance); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkEstablishPaymentType accepts the payment types establish data may
+// carry: Deferred, Instant, Retrieval and Disbursement.
+func checkEstablishPaymentType(p models.PaymentType) error {
+	switch p {
+	case models.PaymentTypeDeferred, models.PaymentTypeInstant,
+		models.PaymentTypeRetrieval, models.PaymentTypeDisbursement:
+		return nil
+	case 0:
+		return invalid("paymentType", "is required")
+	}
+	return invalid("paymentType", "must be Deferred, Instant, Retrieval or Disbursement")
+}
+
+// requiredFor rejects an empty string that the given case needs.
+func requiredFor(field, v, what string) error {
+	if v == "" {
+		return invalid(field, "is required for "+what)
+	}
+	return nil
+}
+
+// checkBeneficiary checks the money-transfer fields of a beneficiary, when
+// one is given: name and address.country are required. prefix is the wire
+// name of the beneficiary object.
+func checkBeneficiary(prefix string, b *models.Beneficiary) error {
+	if b == nil {
+		return nil
+	}
+	if err := requiredFor(prefix+".name", b.Name, "a money transfer"); err != nil {
+		return err
+	}
+	if b.Address == nil || b.Address.Country == "" {
+		return invalid(prefix+".address.country", "is required for a money transfer")
+	}
+	return nil
+}
+
+// withdrawalMethods are the remittance withdrawal methods the service knows.
+var withdrawalMethods = map[string]bool{
+	models.WithdrawalBankDeposit:   true,
+	models.WithdrawalCash:          true,
+	models.WithdrawalDebitCard:     true,
+	models.WithdrawalDigitalWallet: true,
+	models.WithdrawalHomeDelivery:  true,
+}
+
+// checkRemittance checks remittance data, when given: withdrawalMethod is
+// one of the five methods, countryCorridor is two letters (ISO 3166
+// alpha-2), accountLastFour is four digits. All three are optional. prefix
+// is the wire name of the remittance object.
+func checkRemittance(prefix string, r *models.Remittance) error {
+	if r == nil {
+		return nil
+	}
+	if r.WithdrawalMethod != "" && !withdrawalMethods[r.WithdrawalMethod] {
+		return invalid(prefix+".withdrawalMethod", "must be BankDeposit, Cash, DebitCard, DigitalWallet or HomeDelivery")
+	}
+	if r.CountryCorridor != "" && !allOf(r.CountryCorridor, 2, isASCIILetter) {
+		return invalid(prefix+".countryCorridor", "must be a two-letter ISO 3166 country code")
+	}
+	if r.AccountLastFour != "" && !allOf(r.AccountLastFour, 4, isDigit) {
+		return invalid(prefix+".accountLastFour", "must be exactly four digits")
+	}
+	return nil
+}
+
+// allOf reports whether s has exactly n bytes, each accepted by ok.
+func allOf(s string, n int, ok func(byte) bool) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !ok(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCIILetter(c byte) bool { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') }
