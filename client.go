@@ -15,11 +15,11 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -351,10 +351,10 @@ func retryAfter(resp *http.Response) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
 	}
-	var secs int64
-	if _, err := fmt.Sscanf(v, "%d", &secs); err == nil && secs >= 0 {
-		if secs > int64(365*24*time.Hour/time.Second) {
-			secs = int64(365 * 24 * time.Hour / time.Second)
+	if secs, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		const year = uint64(365 * 24 * time.Hour / time.Second)
+		if err != nil || secs > year {
+			secs = year // an absurd value still says "not soon"
 		}
 		return time.Duration(secs) * time.Second, true
 	}

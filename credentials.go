@@ -1,6 +1,7 @@
 package bankpay
 
 import (
+	"encoding/json"
 	"fmt"
 	"log/slog"
 )
@@ -62,4 +63,14 @@ func (c Credentials) validate() error {
 		return invalid("merchantId", "must not be empty")
 	}
 	return nil
+}
+
+// MarshalJSON writes the redacted form, so that Credentials nested in a
+// logged or serialised value never carry the accessKey.
+func (c Credentials) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		AccessID   string `json:"accessId"`
+		AccessKey  string `json:"accessKey"`
+		MerchantID string `json:"merchantId"`
+	}{c.AccessID, keyMark(c.AccessKey), c.MerchantID})
 }

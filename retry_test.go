@@ -1,0 +1,219 @@
+package bankpay
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jarcoal/httpmock"
+)
+
+// postDeposit sends a state-changing POST through the pipeline.
+func postDeposit(c *Client, opts ...CallOption) error {
+	req, err := c.NewRequest(http.MethodPost, "/transactions/1/deposit", nil, FormBody{&struct {
+		Ref string `url:"merchantReference"`
+	}{"dep-1"}})
+	if err != nil {
+		return err
+	}
+	return c.Do(context.Background(), req, nil, opts...)
+}
+
+func dialRefused(*http.Request) (*http.Response, error) {
+	return nil, &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+}
+
+func resetAfterSend(*http.Request) (*http.Response, error) {
+	return nil, &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
+}
+
+func TestGetRetriedOn503(t *testing.T) {
+	c, mock, w := newTestClient(t)
+	calls := sequence(t, mock, jsonAnswer(503, `{"errors":[{"code":100}]}`), jsonAnswer(200, authorizationJSON))
+	if _, err := c.Transactions.Get(context.Background(), "1"); err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 2 || len(w.list) != 1 {
+		t.Fatalf("calls = %d, waits = %v", calls.Load(), w.list)
+	}
+	if w.list[0] < DefaultRetryWaitMin/2 || w.list[0] > DefaultRetryWaitMin {
+		t.Errorf("first backoff %v outside [%v, %v]", w.list[0], DefaultRetryWaitMin/2, DefaultRetryWaitMin)
+	}
+}
+
+func TestGetRetriedOnEveryTransientStatus(t *testing.T) {
+	for _, status := range []int{429, 500, 502, 503, 504} {
+		c, mock, _ := newTestClient(t)
+		calls := sequence(t, mock, jsonAnswer(status, `{}`), jsonAnswer(200, authorizationJSON))
+		if _, err := c.Transactions.Get(context.Background(), "1"); err != nil || calls.Load() != 2 {
+			t.Errorf("status %d: err %v, calls %d", status, err, calls.Load())
+		}
+	}
+	for _, status := range []int{400, 401, 404, 501} {
+		c, mock, _ := newTestClient(t)
+		calls := sequence(t, mock, jsonAnswer(status, `{}`))
+		if _, err := c.Transactions.Get(context.Background(), "1"); err == nil || calls.Load() != 1 {
+			t.Errorf("status %d retried: calls %d", status, calls.Load())
+		}
+	}
+}
+
+func TestGetGivesUpWithTypedErrorOfLastAnswer(t *testing.T) {
+	c, mock, w := newTestClient(t, WithMaxRetries(3))
+	rs := make([]httpmock.Responder, 4)
+	for i := range rs {
+		rs[i] = jsonAnswer(500, `{"errors":[{"code":100,"message":"Internal error"}]}`)
+	}
+	calls := sequence(t, mock, rs...)
+	_, err := c.Transactions.Get(context.Background(), "1")
+	var e *APIError
+	if !errors.As(err, &e) || !errors.Is(err, ErrServer) || e.Code != 100 || e.Attempts != 4 {
+		t.Fatalf("err = %v (%+v)", err, e)
+	}
+	if calls.Load() != 4 {
+		t.Errorf("calls = %d, want 4", calls.Load())
+	}
+	// Exponential, jittered, capped.
+	for i, d := range w.list {
+		hi := DefaultRetryWaitMin << i
+		if d < hi/2 || d > hi {
+			t.Errorf("wait %d = %v, want in [%v, %v]", i, d, hi/2, hi)
+		}
+	}
+}
+
+func TestDepositNotRetriedByDefault(t *testing.T) {
+	for name, r := range map[string]httpmock.Responder{
+		"500":          jsonAnswer(500, `{"errors":[{"code":100,"message":"Internal error"}]}`),
+		"503":          jsonAnswer(503, `{}`),
+		"429":          jsonAnswer(429, `{}`, "Retry-After", "1"),
+		"reset":        resetAfterSend,
+		"unexpectedEO": func(*http.Request) (*http.Response, error) { return nil, io.ErrUnexpectedEOF },
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t)
+			calls := sequence(t, mock, r, jsonAnswer(200, `{}`))
+			err := postDeposit(c)
+			if err == nil || calls.Load() != 1 {
+				t.Fatalf("err %v, calls %d: a state-changing call must be sent once", err, calls.Load())
+			}
+			if name == "500" {
+				var e *APIError
+				if !errors.As(err, &e) || !errors.Is(err, ErrServer) || e.Code != 100 {
+					t.Errorf("err = %v", err)
+				}
+			}
+			var ne *NetworkError
+			if errors.As(err, &ne) && !ne.Sent {
+				t.Errorf("an error after the request was written must report Sent: %v", err)
+			}
+		})
+	}
+}
+
+func TestDepositRetriedWhenNeverSent(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := sequence(t, mock, dialRefused, jsonAnswer(200, `{}`))
+	if err := postDeposit(c); err != nil || calls.Load() != 2 {
+		t.Fatalf("err %v, calls %d", err, calls.Load())
+	}
+	// Every attempt refused: the caller learns it was never sent.
+	c, mock, _ = newTestClient(t, WithMaxRetries(2))
+	calls = sequence(t, mock, dialRefused, dialRefused, dialRefused)
+	err := postDeposit(c)
+	var ne *NetworkError
+	if !errors.As(err, &ne) || ne.Sent || ne.Attempts != 3 || !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Fatalf("err = %#v", err)
+	}
+	if calls.Load() != 3 {
+		t.Errorf("calls = %d", calls.Load())
+	}
+}
+
+func TestDepositRetriedWithOptIn(t *testing.T) {
+	c, mock, _ := newTestClient(t, WithRetryNonIdempotent())
+	calls := sequence(t, mock, jsonAnswer(500, `{}`), resetAfterSend, jsonAnswer(400, `{"errors":[{"code":210,"message":"Duplicate"}]}`))
+	err := postDeposit(c)
+	if !errors.Is(err, ErrDuplicate) || calls.Load() != 3 {
+		t.Fatalf("err %v, calls %d", err, calls.Load())
+	}
+
+	c, mock, _ = newTestClient(t)
+	calls = sequence(t, mock, jsonAnswer(502, `{}`), jsonAnswer(200, `{}`))
+	if err := postDeposit(c, RetryNonIdempotent()); err != nil || calls.Load() != 2 {
+		t.Fatalf("per-call opt-in: err %v, calls %d", err, calls.Load())
+	}
+}
+
+func TestRetryAfterObeyedUnderCap(t *testing.T) {
+	c, mock, w := newTestClient(t, WithMaxRetryAfter(10*time.Second))
+	calls := sequence(t, mock, jsonAnswer(429, `{}`, "Retry-After", "7"), jsonAnswer(200, authorizationJSON))
+	if _, err := c.Transactions.Get(context.Background(), "1"); err != nil || calls.Load() != 2 {
+		t.Fatalf("err %v calls %d", err, calls.Load())
+	}
+	if len(w.list) != 1 || w.list[0] != 7*time.Second {
+		t.Errorf("waits = %v, want [7s]", w.list)
+	}
+}
+
+func TestRetryAfterBeyondCapNotObeyed(t *testing.T) {
+	for _, ra := range []string{"86400", "99999999999999999999", time.Now().Add(48 * time.Hour).UTC().Format(http.TimeFormat)} {
+		c, mock, w := newTestClient(t)
+		calls := sequence(t, mock, jsonAnswer(503, `{}`, "Retry-After", ra))
+		_, err := c.Transactions.Get(context.Background(), "1")
+		var e *APIError
+		if !errors.As(err, &e) || e.RetryAfter <= DefaultMaxRetryAfter || calls.Load() != 1 || len(w.list) != 0 {
+			t.Errorf("Retry-After %s: err %v, calls %d, waits %v", ra, err, calls.Load(), w.list)
+		}
+	}
+}
+
+func TestCancelledContextReturnsPromptly(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	c.waitScale = nil // real backoff: the context must cut it short
+	if err := WithRetryBackoff(time.Hour, time.Hour)(c); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		cancel() // cancelled while the first answer is in flight
+		return jsonAnswer(503, `{}`)(req)
+	})
+	start := time.Now()
+	_, err := c.Transactions.Get(ctx, "1")
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("took %v", d)
+	}
+
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.Transactions.Get(ctx, "1"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("pre-cancelled: err = %v", err)
+	}
+}
+
+func TestJitteredBackoffBounds(t *testing.T) {
+	for n := 0; n < 12; n++ {
+		for i := 0; i < 50; i++ {
+			d := jitteredBackoff(100*time.Millisecond, 2*time.Second, n)
+			hi := 100 * time.Millisecond << n
+			if hi > 2*time.Second {
+				hi = 2 * time.Second
+			}
+			if d < hi/2 || d > hi {
+				t.Fatalf("n=%d: %v not in [%v, %v]", n, d, hi/2, hi)
+			}
+		}
+	}
+	if jitteredBackoff(0, 0, 3) != 0 {
+		t.Error("zero bounds must not wait")
+	}
+}
