@@ -2,7 +2,14 @@ package bankpay
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha1"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"reflect"
 	"testing"
 	"time"
 
@@ -77,6 +84,249 @@ func TestTransactionsGetEmptyEnvelope(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1"}, 200, `{}`)
 	_, err := c.Transactions.Get(context.Background(), "1")
+	if !errors.Is(err, ErrInvalidResponse) {
+		t.Fatalf("err = %v, want ErrInvalidResponse", err)
+	}
+}
+
+// errorAnswer is an error answer of the service and what the SDK must make of it.
+type errorAnswer struct {
+	name   string
+	status int
+	body   string
+	is     error // the sentinel the error must match
+	isNot  error // a sentinel it must not match
+	code   int
+}
+
+var errorAnswers = []errorAnswer{
+	{"400 invalid parameter", 400, `{"errors":[{"domain":"com.bankpay.api","code":200,"message":"Invalid parameter: amount"}]}`, ErrBadRequest, ErrUnauthorized, 200},
+	{"401 access control", 401, `{"errors":[{"domain":"com.bankpay.security","code":375,"message":"Access control error"}]}`, ErrUnauthorized, ErrBadRequest, 375},
+	{"401 security", 401, `{"errors":[{"domain":"com.bankpay.security","code":300,"message":"Security error"}]}`, ErrUnauthorized, ErrServer, 300},
+	{"400 duplicate", 400, `{"errors":[{"domain":"com.bankpay.api","code":210,"message":"duplicate request"}]}`, ErrDuplicate, ErrServer, 210},
+	{"500 internal", 500, `{"errors":[{"domain":"com.bankpay.api","code":100,"message":"Internal error"}]}`, ErrServer, ErrDuplicate, 100},
+	{"503 not JSON", 503, `<html>Service Unavailable</html>`, ErrServer, ErrBadRequest, 0},
+}
+
+// checkErrorAnswers calls a state-changing method against each error answer
+// and checks the typed error, and that the request was sent exactly once:
+// no retry, no wait, even on 5xx.
+func checkErrorAnswers(t *testing.T, want wantRequest, call func(*Client) error) {
+	t.Helper()
+	for _, a := range errorAnswers {
+		t.Run(a.name, func(t *testing.T) {
+			c, mock, w := newTestClient(t)
+			calls := expect(t, mock, want, a.status, a.body)
+			err := call(c)
+			if !errors.Is(err, a.is) {
+				t.Fatalf("err = %v, want %v", err, a.is)
+			}
+			if errors.Is(err, a.isNot) {
+				t.Errorf("err = %v also matches %v", err, a.isNot)
+			}
+			var apiErr *APIError
+			if !errors.As(err, &apiErr) {
+				t.Fatalf("err = %T, want *APIError", err)
+			}
+			wantPath := want.Path[len("/api/v1"):]
+			if apiErr.StatusCode != a.status || apiErr.Code != a.code || apiErr.Method != want.Method ||
+				apiErr.Path != wantPath || apiErr.Attempts != 1 {
+				t.Errorf("APIError = %+v", apiErr)
+			}
+			if n := calls.Load(); n != 1 || len(w.list) != 0 {
+				t.Errorf("sent %d times, waited %v; a state-changing call must be sent once", n, w.list)
+			}
+			assertNoSecret(t, err.Error())
+		})
+	}
+}
+
+// checkRejected asserts that call fails with a *ValidationError naming
+// field and sends nothing.
+func checkRejected(t *testing.T, field string, call func(*Client) error) {
+	t.Helper()
+	c, mock, _ := newTestClient(t)
+	calls := expectNoRequest(t, mock)
+	err := call(c)
+	var ve *ValidationError
+	if !errors.As(err, &ve) || ve.Field != field {
+		t.Errorf("err = %v, want *ValidationError on %q", err, field)
+	}
+	if !errors.Is(err, ErrValidation) {
+		t.Errorf("err = %v does not match ErrValidation", err)
+	}
+	if calls.Load() != 0 {
+		t.Errorf("%d requests sent", calls.Load())
+	}
+}
+
+// hmacSHA1 is the reference signature: Base64 HMAC-SHA1 of message keyed
+// with the test access key, computed without the SDK's code.
+func hmacSHA1(message string) string {
+	m := hmac.New(sha1.New, []byte(testCreds.AccessKey))
+	m.Write([]byte(message))
+	return base64.StdEncoding.EncodeToString(m.Sum(nil))
+}
+
+const establishAnswerJSON = `{"transaction":{
+  "transactionId":"100258123456789","transactionType":1,
+  "payment":{"paymentId":"100258123456790","paymentType":4,"merchantId":"1002463580","amount":"0.00","currency":"USD",
+    "account":{"name":"Checking","type":1,"accountNumber":"0001","verified":true},
+    "paymentProvider":{"paymentProviderId":"124003116","name":"Demo Bank","type":1}},
+  "currency":"USD","amount":"0.00",
+  "paymentProviderTransaction":{"paymentProviderTransactionId":"pp-9","status":10,"statusMessage":"Established"},
+  "status":2,"statusMessage":"Authorized","createdAt":1700000000000,"merchantReference":"payout-2024-001","recordVersion":1}}`
+
+// disbursementParams are the establish params of a Disbursement by account
+// and routing number; every call returns an equal, separate value.
+func disbursementParams() *EstablishParams {
+	return &EstablishParams{models.EstablishData{
+		Description:       "Weekly payout",
+		Currency:          models.USD,
+		Amount:            "0.00",
+		MerchantReference: "payout-2024-001",
+		PaymentType:       models.PaymentTypeDisbursement,
+		NotificationURL:   "https://merchant.test/notify?src=bankpay",
+		Metadata:          &models.Metadata{FlowType: "payouts"},
+		Customer: &models.Customer{ExternalID: "cust-77", Name: "Jane Doe", Email: "jane@example.com", VIP: tierPtr(2),
+			Address: &models.Address{Address1: "1 Main St", City: "Austin", State: "TX", Zip: "73301", Country: "US"}},
+		Account: &models.Account{NameOnAccount: "Jane Doe", Type: 1, AccountNumber: "1000000001", RoutingNumber: "124003116"},
+	}}
+}
+
+func TestTransactionsEstablishDisbursement(t *testing.T) {
+	// The signed keys in the service's fixed order; notificationUrl,
+	// metadata and deviceType are never signed.
+	const canonical = "accessId=test-access-id&merchantId=1002463580&description=Weekly payout&currency=USD" +
+		"&amount=0.00&merchantReference=payout-2024-001&paymentType=Disbursement" +
+		"&customer.externalId=cust-77&customer.name=Jane Doe&customer.vip=2" +
+		"&customer.address.address1=1 Main St&customer.address.city=Austin&customer.address.state=TX" +
+		"&customer.address.zip=73301&customer.address.country=US&customer.email=jane@example.com" +
+		"&account.nameOnAccount=Jane Doe&account.type=1&account.accountNumber=1000000001&account.routingNumber=124003116"
+	body := `{"accessId":"test-access-id","merchantId":"1002463580","requestSignature":"` + hmacSHA1(canonical) + `",` +
+		`"description":"Weekly payout","currency":"USD","amount":"0.00","merchantReference":"payout-2024-001",` +
+		`"notificationUrl":"https://merchant.test/notify?src=bankpay","metadata":{"flowType":"payouts"},` +
+		`"customer":{"externalId":"cust-77","name":"Jane Doe","email":"jane@example.com",` +
+		`"address":{"address1":"1 Main St","city":"Austin","state":"TX","zip":"73301","country":"US"},"vip":2},` +
+		`"account":{"nameOnAccount":"Jane Doe","type":1,"accountNumber":"1000000001","routingNumber":"124003116"},` +
+		`"deviceType":"web","paymentType":"Disbursement"}`
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/establish", RawQuery: "createTransaction=true",
+		ContentType: "application/json", Body: body}, 200, establishAnswerJSON)
+
+	p := disbursementParams()
+	txn, err := c.Transactions.Establish(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 1 {
+		t.Fatalf("calls = %d", calls.Load())
+	}
+	if txn.TransactionID != "100258123456789" || txn.TransactionType != models.TypeAuthorize ||
+		txn.Status != models.StatusAuthorized || txn.StatusMessage != "Authorized" {
+		t.Errorf("decoded %+v", txn)
+	}
+	if txn.Payment == nil || txn.Payment.PaymentType != models.PaymentTypeDisbursement || txn.Payment.Account.AccountNumber != "0001" ||
+		txn.Payment.PaymentProvider.PaymentProviderID != "124003116" {
+		t.Errorf("payment %+v", txn.Payment)
+	}
+	if txn.Amount != "0.00" || txn.Currency != models.USD || txn.MerchantReference != "payout-2024-001" ||
+		!txn.CreatedAt.Time().Equal(time.UnixMilli(1700000000000)) || txn.PaymentProviderTransaction.Status != 10 {
+		t.Errorf("fields %+v", txn)
+	}
+	// The caller's params are untouched: signed and defaulted on a copy.
+	if !reflect.DeepEqual(p, disbursementParams()) {
+		t.Errorf("Establish modified the caller's params: %+v", p.EstablishData)
+	}
+	if p.AccessID != "" || p.MerchantID != "" || p.RequestSignature != "" || p.DeviceType != "" {
+		t.Errorf("caller's params gained fields: %+v", p.EstablishData)
+	}
+}
+
+func TestTransactionsEstablishDeferredReplacesCallerCredentials(t *testing.T) {
+	p := &EstablishParams{models.EstablishData{
+		AccessID: "forged-id", MerchantID: "999", RequestSignature: "forged-signature",
+		Currency: models.USD, Amount: "25.00", MerchantReference: "order-42",
+		PaymentType: models.PaymentTypeDeferred, TimeZone: "America/Chicago",
+		ReturnURL: "https://merchant.test/return", CancelURL: "https://merchant.test/cancel",
+		KYCType: models.KYCTypeIdentity,
+	}}
+	const canonical = "accessId=test-access-id&merchantId=1002463580&currency=USD&amount=25.00" +
+		"&merchantReference=order-42&paymentType=Deferred&timeZone=America/Chicago"
+	body := `{"accessId":"test-access-id","merchantId":"1002463580","requestSignature":"` + hmacSHA1(canonical) + `",` +
+		`"currency":"USD","amount":"25.00","merchantReference":"order-42","timeZone":"America/Chicago",` +
+		`"returnUrl":"https://merchant.test/return","cancelUrl":"https://merchant.test/cancel","kycType":1,"paymentType":"Deferred"}`
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/establish", RawQuery: "createTransaction=true",
+		ContentType: "application/json", Body: body}, 200, authorizationJSON)
+	txn, err := c.Transactions.Establish(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if txn.TransactionID != "1002581234567" || txn.Payment.PaymentType != models.PaymentTypeDeferred {
+		t.Errorf("decoded %+v", txn)
+	}
+	if p.AccessID != "forged-id" || p.RequestSignature != "forged-signature" || p.MerchantID != "999" {
+		t.Errorf("caller's params modified: %+v", p.EstablishData)
+	}
+}
+
+func TestTransactionsEstablishKeepsCallerDeviceType(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	var sent map[string]any
+	sequence(t, mock, func(req *http.Request) (*http.Response, error) {
+		b, _ := io.ReadAll(req.Body)
+		if err := json.Unmarshal(b, &sent); err != nil {
+			t.Errorf("body is not JSON: %v", err)
+		}
+		return jsonAnswer(200, establishAnswerJSON)(req)
+	})
+	p := disbursementParams()
+	p.DeviceType = "ios"
+	if _, err := c.Transactions.Establish(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	if sent["deviceType"] != "ios" {
+		t.Errorf("deviceType = %v, want ios", sent["deviceType"])
+	}
+}
+
+func TestTransactionsEstablishRejectsInvalidData(t *testing.T) {
+	for _, tc := range establishInvalidCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRejected(t, tc.field, func(c *Client) error {
+				_, err := c.Transactions.Establish(context.Background(), &EstablishParams{tc.data()})
+				return err
+			})
+		})
+	}
+	t.Run("nil params", func(t *testing.T) {
+		checkRejected(t, "establishParams", func(c *Client) error {
+			_, err := c.Transactions.Establish(context.Background(), nil)
+			return err
+		})
+	})
+}
+
+func TestTransactionsEstablishErrors(t *testing.T) {
+	p := &EstablishParams{validDisbursement()}
+	const canonical = "accessId=test-access-id&merchantId=1002463580&currency=USD&amount=0.00" +
+		"&merchantReference=payout-1&paymentType=Disbursement" +
+		"&account.type=1&account.accountNumber=1000000001&account.routingNumber=124003116"
+	body := `{"accessId":"test-access-id","merchantId":"1002463580","requestSignature":"` + hmacSHA1(canonical) + `",` +
+		`"currency":"USD","amount":"0.00","merchantReference":"payout-1",` +
+		`"account":{"type":1,"accountNumber":"1000000001","routingNumber":"124003116"},"deviceType":"web","paymentType":"Disbursement"}`
+	checkErrorAnswers(t, wantRequest{Method: "POST", Path: "/api/v1/establish", RawQuery: "createTransaction=true",
+		ContentType: "application/json", Body: body}, func(c *Client) error {
+		_, err := c.Transactions.Establish(context.Background(), p)
+		return err
+	})
+}
+
+func TestTransactionsEstablishEmptyEnvelope(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	sequence(t, mock, jsonAnswer(200, `{"transaction":null}`))
+	_, err := c.Transactions.Establish(context.Background(), &EstablishParams{validDisbursement()})
 	if !errors.Is(err, ErrInvalidResponse) {
 		t.Fatalf("err = %v, want ErrInvalidResponse", err)
 	}

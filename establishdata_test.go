@@ -1,0 +1,202 @@
+package bankpay
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+func tierPtr(n int) *int { return &n }
+
+// validDeferred is complete establish data for a Deferred authorization.
+func validDeferred() models.EstablishData {
+	return models.EstablishData{
+		Description:       "Account funding",
+		Currency:          models.USD,
+		Amount:            "0.00",
+		MerchantReference: "order-42",
+		PaymentType:       models.PaymentTypeDeferred,
+		ReturnURL:         "https://merchant.test/return",
+		CancelURL:         "https://merchant.test/cancel",
+		NotificationURL:   "https://merchant.test/notify",
+		Customer:          &models.Customer{ExternalID: "cust-77", Name: "Jane Doe", VIP: tierPtr(0)},
+	}
+}
+
+// validDisbursement is complete establish data for a Disbursement by
+// account and routing number (no return or cancel URL: unused there).
+func validDisbursement() models.EstablishData {
+	return models.EstablishData{
+		Currency:          models.USD,
+		Amount:            "0.00",
+		MerchantReference: "payout-1",
+		PaymentType:       models.PaymentTypeDisbursement,
+		Account:           &models.Account{Type: 1, AccountNumber: "1000000001", RoutingNumber: "124003116"},
+	}
+}
+
+// validMoneyTransfer is Instant establish data with the money-transfer fields.
+func validMoneyTransfer() models.EstablishData {
+	d := validDeferred()
+	d.PaymentType = models.PaymentTypeInstant
+	d.Amount = "125.50"
+	d.Beneficiary = &models.Beneficiary{Name: "Marie Curie", Address: &models.Address{Country: "FR"}}
+	d.BeneficiaryAccount = &models.BeneficiaryAccount{IBAN: "FR7630004000031234567890143"}
+	d.Metadata = &models.Metadata{Remittance: &models.Remittance{
+		WithdrawalMethod: models.WithdrawalBankDeposit, CountryCorridor: "FR", AccountLastFour: "0143"}}
+	return d
+}
+
+// establishCase is establish data that validation must reject, and the
+// field the error must name.
+type establishCase struct {
+	name  string
+	data  func() models.EstablishData
+	field string
+}
+
+func establishInvalidCases() []establishCase {
+	with := func(base func() models.EstablishData, f func(*models.EstablishData)) func() models.EstablishData {
+		return func() models.EstablishData {
+			d := base()
+			f(&d)
+			return d
+		}
+	}
+	def, dis, mt := validDeferred, validDisbursement, validMoneyTransfer
+	return []establishCase{
+		{"currency missing", with(def, func(d *models.EstablishData) { d.Currency = "" }), "currency"},
+		{"currency EUR", with(def, func(d *models.EstablishData) { d.Currency = "EUR" }), "currency"},
+		{"currency lowercase", with(def, func(d *models.EstablishData) { d.Currency = "usd" }), "currency"},
+		{"amount missing", with(def, func(d *models.EstablishData) { d.Amount = "" }), "amount"},
+		{"amount without places", with(def, func(d *models.EstablishData) { d.Amount = "10" }), "amount"},
+		{"amount one place", with(def, func(d *models.EstablishData) { d.Amount = "10.5" }), "amount"},
+		{"amount negative", with(def, func(d *models.EstablishData) { d.Amount = "-1.00" }), "amount"},
+		{"amount comma", with(def, func(d *models.EstablishData) { d.Amount = "10,00" }), "amount"},
+		{"paymentType missing", with(def, func(d *models.EstablishData) { d.PaymentType = 0 }), "paymentType"},
+		{"paymentType Recurring", with(def, func(d *models.EstablishData) { d.PaymentType = models.PaymentTypeRecurring }), "paymentType"},
+		{"paymentType Verification", with(def, func(d *models.EstablishData) { d.PaymentType = models.PaymentTypeVerification }), "paymentType"},
+		{"paymentType unknown", with(def, func(d *models.EstablishData) { d.PaymentType = 99 }), "paymentType"},
+		{"displayAmount bad", with(def, func(d *models.EstablishData) { d.DisplayAmount = "1" }), "displayAmount"},
+		{"minimumBalance bad", with(def, func(d *models.EstablishData) { d.MinimumBalance = "1.000" }), "minimumBalance"},
+		{"returnUrl missing", with(def, func(d *models.EstablishData) { d.ReturnURL = "" }), "returnUrl"},
+		{"returnUrl relative", with(def, func(d *models.EstablishData) { d.ReturnURL = "/return" }), "returnUrl"},
+		{"returnUrl ftp", with(def, func(d *models.EstablishData) { d.ReturnURL = "ftp://merchant.test/r" }), "returnUrl"},
+		{"cancelUrl missing", with(def, func(d *models.EstablishData) { d.CancelURL = "" }), "cancelUrl"},
+		{"cancelUrl no host", with(def, func(d *models.EstablishData) { d.CancelURL = "https:///cancel" }), "cancelUrl"},
+		{"Instant needs returnUrl", with(mt, func(d *models.EstablishData) { d.ReturnURL = "" }), "returnUrl"},
+		{"Retrieval needs cancelUrl", with(def, func(d *models.EstablishData) {
+			d.PaymentType = models.PaymentTypeRetrieval
+			d.CancelURL = ""
+		}), "cancelUrl"},
+		{"notificationUrl bad", with(def, func(d *models.EstablishData) { d.NotificationURL = "merchant.test/notify" }), "notificationUrl"},
+		{"recurringAmount bad", with(def, func(d *models.EstablishData) {
+			d.Recurrence = &models.Recurrence{RecurringAmount: "9.9"}
+		}), "recurrence.recurringAmount"},
+		{"customer.vip negative", with(def, func(d *models.EstablishData) { d.Customer.VIP = tierPtr(-1) }), "customer.vip"},
+		{"Disbursement without account", with(dis, func(d *models.EstablishData) { d.Account = nil }), "account.accountNumber"},
+		{"Disbursement without accountNumber", with(dis, func(d *models.EstablishData) { d.Account.AccountNumber = "" }), "account.accountNumber"},
+		{"Disbursement without routingNumber", with(dis, func(d *models.EstablishData) { d.Account.RoutingNumber = "" }), "account.routingNumber"},
+		{"Disbursement bad returnUrl", with(dis, func(d *models.EstablishData) { d.ReturnURL = "not a url" }), "returnUrl"},
+		{"Disbursement bad currency", with(dis, func(d *models.EstablishData) { d.Currency = "GBP" }), "currency"},
+		{"beneficiary without name", with(mt, func(d *models.EstablishData) { d.Beneficiary.Name = "" }), "beneficiary.name"},
+		{"beneficiary without address", with(mt, func(d *models.EstablishData) { d.Beneficiary.Address = nil }), "beneficiary.address.country"},
+		{"beneficiary without country", with(mt, func(d *models.EstablishData) {
+			d.Beneficiary.Address = &models.Address{City: "Paris"}
+		}), "beneficiary.address.country"},
+		{"remittance method unknown", with(mt, func(d *models.EstablishData) { d.Metadata.Remittance.WithdrawalMethod = "Wire" }), "metadata.remittance.withdrawalMethod"},
+		{"remittance corridor long", with(mt, func(d *models.EstablishData) { d.Metadata.Remittance.CountryCorridor = "FRA" }), "metadata.remittance.countryCorridor"},
+		{"remittance last four short", with(mt, func(d *models.EstablishData) { d.Metadata.Remittance.AccountLastFour = "143" }), "metadata.remittance.accountLastFour"},
+	}
+}
+
+func TestValidateEstablishDataRejects(t *testing.T) {
+	for _, tc := range establishInvalidCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			d := tc.data()
+			err := validateEstablishData(&d)
+			var ve *ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("err = %v, want *ValidationError", err)
+			}
+			if ve.Field != tc.field {
+				t.Errorf("field = %q, want %q (%v)", ve.Field, tc.field, err)
+			}
+			if !errors.Is(err, ErrValidation) {
+				t.Errorf("err does not match ErrValidation")
+			}
+		})
+	}
+}
+
+func TestValidateEstablishDataNil(t *testing.T) {
+	var ve *ValidationError
+	if err := validateEstablishData(nil); !errors.As(err, &ve) || ve.Field != "establishData" {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestValidateEstablishDataAccepts(t *testing.T) {
+	retrieval := validDeferred()
+	retrieval.PaymentType = models.PaymentTypeRetrieval
+	cad := validDisbursement()
+	cad.Currency, cad.Amount = models.CAD, "1500.00"
+	cad.ReturnURL = "http://localhost:8080/return?x=1" // optional for Disbursement, fine when well formed
+	vipTier := validDeferred()
+	vipTier.Customer.VIP = tierPtr(3)
+	noCustomer := validDeferred()
+	noCustomer.Customer = nil
+	for name, d := range map[string]models.EstablishData{
+		"Deferred": validDeferred(), "Retrieval": retrieval, "Disbursement": validDisbursement(),
+		"Disbursement CAD": cad, "Instant money transfer": validMoneyTransfer(),
+		"VIP tier": vipTier, "no customer": noCustomer,
+	} {
+		if err := validateEstablishData(&d); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	for _, m := range []string{models.WithdrawalBankDeposit, models.WithdrawalCash, models.WithdrawalDebitCard,
+		models.WithdrawalDigitalWallet, models.WithdrawalHomeDelivery} {
+		d := validMoneyTransfer()
+		d.Metadata.Remittance.WithdrawalMethod = m
+		if err := validateEstablishData(&d); err != nil {
+			t.Errorf("withdrawal method %s: %v", m, err)
+		}
+	}
+	// Remittance fields are all optional.
+	d := validMoneyTransfer()
+	d.Metadata.Remittance = &models.Remittance{}
+	if err := validateEstablishData(&d); err != nil {
+		t.Errorf("empty remittance: %v", err)
+	}
+}
+
+func TestValidateEstablishDataDoesNotEchoValues(t *testing.T) {
+	d := validDisbursement()
+	d.Account.RoutingNumber = ""
+	d.Account.AccountNumber = "99887766554433"
+	d.Currency = "XYZ"
+	err := validateEstablishData(&d)
+	if err == nil || strings.Contains(err.Error(), "XYZ") {
+		t.Fatalf("err = %v", err)
+	}
+	d = validDisbursement()
+	d.Account.RoutingNumber = ""
+	d.Account.AccountNumber = "99887766554433"
+	if err := validateEstablishData(&d); err == nil || strings.Contains(err.Error(), "99887766554433") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestValidateEstablishDataDoesNotModify(t *testing.T) {
+	d := validMoneyTransfer()
+	if err := validateEstablishData(&d); err != nil {
+		t.Fatal(err)
+	}
+	want := validMoneyTransfer()
+	if d.AccessID != "" || d.RequestSignature != "" || d.DeviceType != "" || d.Beneficiary.Name != want.Beneficiary.Name {
+		t.Fatalf("validation modified the data: %+v", d)
+	}
+}
