@@ -1,14 +1,128 @@
 package bankpay
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
 )
 
+// Errors of the signature checks (VerifyRedirect, VerifyRedirectRequest,
+// VerifyNotification and the webhook handler). Each is matched with
+// errors.Is; none of their messages carries key material or the signature
+// that was received. Treat every one of them as "reject the request".
+var (
+	// ErrInvalidSignature: a signature is present and well formed but was
+	// not made with the access key over this message (a forgery, a
+	// tampered parameter, host, path or body, or the wrong key), or the
+	// body cannot be the message of any signature.
+	ErrInvalidSignature = errors.New("bankpay: invalid signature")
+	// ErrMissingSignature: no signature at all (no requestSignature
+	// parameter, no Authorization header, an empty signature).
+	ErrMissingSignature = errors.New("bankpay: missing signature")
+	// ErrUnsupportedAlgorithm: the signature carries a prefix other than
+	// "HmacSHA512:", or not the algorithm the caller required.
+	ErrUnsupportedAlgorithm = errors.New("bankpay: unsupported signature algorithm")
+	// ErrWrongAccessID: the notification's Authorization header names
+	// another accessId than the merchant's.
+	ErrWrongAccessID = errors.New("bankpay: wrong accessId")
+	// ErrMalformedAuthorization: the Authorization header is not
+	// "Basic base64(accessId:signature)".
+	ErrMalformedAuthorization = errors.New("bankpay: malformed Authorization header")
+	// ErrEmptyCredentials: the accessId or accessKey to check with is
+	// empty, so nothing can be verified (a configuration error).
+	ErrEmptyCredentials = errors.New("bankpay: empty credentials")
+)
+
+// SignatureAlgorithm is the HMAC of the request and redirect signatures.
+type SignatureAlgorithm int
+
+// Signature algorithms.
+const (
+	// HMACSHA1 is the service's default: Base64(HMAC-SHA1), no prefix.
+	HMACSHA1 SignatureAlgorithm = iota
+	// HMACSHA512 is the opt-in alternative: "HmacSHA512:" + Base64(HMAC-SHA512).
+	HMACSHA512
+)
+
+// String returns "HMAC-SHA1" or "HMAC-SHA512".
+func (a SignatureAlgorithm) String() string {
+	switch a {
+	case HMACSHA1:
+		return "HMAC-SHA1"
+	case HMACSHA512:
+		return "HMAC-SHA512"
+	}
+	return fmt.Sprintf("SignatureAlgorithm(%d)", int(a))
+}
+
+func (a SignatureAlgorithm) internal() (sign.Algorithm, bool) {
+	switch a {
+	case HMACSHA1:
+		return sign.SHA1, true
+	case HMACSHA512:
+		return sign.SHA512, true
+	}
+	return 0, false
+}
+
+// WithSignatureAlgorithm sets the algorithm of SignEstablishData and of the
+// establish call's requestSignature: HMACSHA1 (the default) or HMACSHA512,
+// which the merchant account must be configured for.
+func WithSignatureAlgorithm(a SignatureAlgorithm) Option {
+	return func(c *Client) error {
+		alg, ok := a.internal()
+		if !ok {
+			return invalid("signatureAlgorithm", "must be HMACSHA1 or HMACSHA512")
+		}
+		c.signAlg = alg
+		return nil
+	}
+}
+
 // SignEstablishData fills d's AccessID and MerchantID from the client's
 // credentials and sets RequestSignature over the signed fields d carries.
 // The JSON of d is then what the front-end SDKs' selectBankWidget and
-// establish methods take.
+// establish methods take (FlattenEstablishData gives the flat form of the
+// mobile SDKs). Call it on the server: the access key must never reach a
+// browser or an app.
+//
+// The signature is the Base64 HMAC-SHA1 (see WithSignatureAlgorithm), keyed
+// with the access key, of the canonical string: key=value pairs joined by
+// "&" in the service's fixed key order, nested keys dotted, values not
+// URL-encoded. Empty strings, false and numeric zero are left out, a decimal
+// string such as "0.00" is kept, and returnUrl, cancelUrl, notificationUrl,
+// metadata, kycType, beneficiary and deviceType are never signed. For
+// example, with accessId A48B73F694C4C8EE6306, merchantId 110005514 and the
+// access key "my-access-key", the establish data
+//
+//	&models.EstablishData{
+//		Description: "Order 42", Currency: models.USD, Amount: "10.00",
+//		MerchantReference: "ref-42", PaymentType: models.PaymentTypeDeferred,
+//		ReturnURL: "https://shop.example/return",
+//		Customer: &models.Customer{Name: "Jane Doe",
+//			Address: &models.Address{City: "Austin", Country: "US"}},
+//	}
+//
+// has the canonical string
+//
+//	accessId=A48B73F694C4C8EE6306&merchantId=110005514&description=Order 42&currency=USD&amount=10.00&merchantReference=ref-42&paymentType=Deferred&customer.name=Jane Doe&customer.address.city=Austin&customer.address.country=US
+//
+// and the requestSignature
+//
+//	bKKk8jN+SU93sX+ckaBV2kjzKZU=
+//
+// or, with WithSignatureAlgorithm(HMACSHA512),
+//
+//	HmacSHA512:EcJv3My02jKhVTn5udCQF2rS15A3SmrdcOUSvjeHQ0BQxxOjZWlHLLSTJjw0DYc1qKWAdzsxPMJAZZXxmISRnQ==
+//
+// CanonicalEstablishData shows the canonical string of any establish data,
+// to debug a signature the service rejects (error code 375).
 func (c *Client) SignEstablishData(d *models.EstablishData) error {
 	if d == nil {
 		return invalid("establishData", "must not be nil")
@@ -16,5 +130,100 @@ func (c *Client) SignEstablishData(d *models.EstablishData) error {
 	d.AccessID = c.secrets.creds.AccessID
 	d.MerchantID = c.secrets.creds.MerchantID
 	d.RequestSignature = sign.Sign(c.signAlg, c.secrets.creds.AccessKey, sign.EstablishMessage(d))
+	return nil
+}
+
+// CanonicalEstablishData returns the canonical string the requestSignature
+// of d is made over (see SignEstablishData). It holds the signed values of
+// d, which may be personal data: do not log it in production.
+func CanonicalEstablishData(d *models.EstablishData) string {
+	if d == nil {
+		return ""
+	}
+	return sign.EstablishMessage(d)
+}
+
+// FlattenEstablishData returns the establish data as flat keys, the form the
+// iOS and Android SDKs take: nested fields are dotted ("metadata.flowType",
+// "customer.address.city"), paymentType is its name ("Deferred"), numbers
+// and booleans are written as in JSON ("1", "true"), and fields the JSON
+// leaves out (empty, false, zero) are absent. A VIP tier of 0 is kept as
+// "customer.vip" = "0". Sign d first.
+func FlattenEstablishData(d *models.EstablishData) map[string]string {
+	out := map[string]string{}
+	if d == nil {
+		return out
+	}
+	buf, err := json.Marshal(d)
+	if err != nil {
+		// EstablishData holds only strings, numbers, booleans and structs
+		// of them: it always marshals.
+		return out
+	}
+	dec := json.NewDecoder(bytes.NewReader(buf))
+	dec.UseNumber()
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		return out
+	}
+	flattenJSON("", doc, func(k, v string) { out[k] = v })
+	return out
+}
+
+// flattenJSON calls add for every leaf of v (a document decoded with
+// UseNumber), with nested object keys joined by "." and array elements
+// added under their array's key. Nulls are skipped.
+func flattenJSON(prefix string, v any, add func(k, v string)) {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			name := k
+			if prefix != "" {
+				name = prefix + "." + k
+			}
+			flattenJSON(name, x[k], add)
+		}
+	case []any:
+		for _, e := range x {
+			flattenJSON(prefix, e, add)
+		}
+	case string:
+		add(prefix, x)
+	case json.Number:
+		add(prefix, x.String())
+	case bool:
+		if x {
+			add(prefix, "true")
+		} else {
+			add(prefix, "false")
+		}
+	case nil:
+	}
+}
+
+// checkSignature verifies sig over message with key in constant time. want,
+// when not nil, is the only algorithm accepted.
+func checkSignature(key, message, sig string, want *sign.Algorithm) error {
+	if sig == "" {
+		return ErrMissingSignature
+	}
+	alg, ok := sign.AlgorithmOf(sig)
+	if !ok {
+		return ErrUnsupportedAlgorithm
+	}
+	if want != nil && alg != *want {
+		return fmt.Errorf("%w: not the required algorithm", ErrUnsupportedAlgorithm)
+	}
+	if strings.TrimPrefix(sig, sign.SHA512Prefix) == "" {
+		return ErrMissingSignature
+	}
+	if !sign.Verify(key, message, sig) {
+		return ErrInvalidSignature
+	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"crypto/sha512"
 	"encoding/base64"
 	"hash"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -49,6 +50,50 @@ func Verify(key, message, sig string) bool {
 	}
 	want := Sign(alg, key, message)
 	return hmac.Equal([]byte(want), []byte(sig))
+}
+
+// AlgorithmOf reads the algorithm a signature's prefix names: no prefix is
+// SHA1, SHA512Prefix is SHA512. ok is false for any other prefix, that is
+// for a signature with a ':' (which Base64 never contains) that does not
+// start with SHA512Prefix.
+func AlgorithmOf(sig string) (alg Algorithm, ok bool) {
+	if strings.HasPrefix(sig, SHA512Prefix) {
+		return SHA512, !strings.Contains(sig[len(SHA512Prefix):], ":")
+	}
+	return SHA1, !strings.Contains(sig, ":")
+}
+
+// NotificationMessage is the message an event notification's signature is
+// made over: the URL-decoded body ("+" and %XX decoded). It fails for a body
+// that is not URL-decodable (a stray "%"), which no signature can cover.
+func NotificationMessage(body []byte) (string, error) {
+	return url.QueryUnescape(string(body))
+}
+
+// NotificationAuthorization returns the Authorization header value the
+// service sends with an event notification: "Basic " + Base64(accessID +
+// ":" + Sign(SHA1, key, NotificationMessage(body))).
+func NotificationAuthorization(accessID, key string, body []byte) (string, error) {
+	msg, err := NotificationMessage(body)
+	if err != nil {
+		return "", err
+	}
+	cred := accessID + ":" + Sign(SHA1, key, msg)
+	return "Basic " + base64.StdEncoding.EncodeToString([]byte(cred)), nil
+}
+
+// SignRedirect appends "&requestSignature=" and the URL-escaped signature to
+// a return or cancel URL that already carries its parameters. The signature
+// covers the whole URL, or with queryOnly its query string alone (the older
+// API versions); see RedirectMessage.
+func SignRedirect(alg Algorithm, key, unsignedURL string, queryOnly bool) string {
+	msg := unsignedURL
+	if queryOnly {
+		if _, q, ok := strings.Cut(unsignedURL, "?"); ok {
+			msg = q
+		}
+	}
+	return unsignedURL + redirectMarker + url.QueryEscape(Sign(alg, key, msg))
 }
 
 // Pair is one key=value of a signed message.
@@ -153,17 +198,19 @@ func EstablishPairs(d *models.EstablishData) []Pair {
 // EstablishMessage is the canonical string an establish signature is made over.
 func EstablishMessage(d *models.EstablishData) string { return Canonical(EstablishPairs(d)) }
 
+// redirectMarker starts the signature parameter of a redirect URL.
+const redirectMarker = "&requestSignature="
+
 // RedirectMessage splits a return or cancel URL into the signed message and
 // the (still URL-encoded) signature. The message is everything before
 // "&requestSignature="; with queryOnly it is the query string alone (the
 // older API versions). ok is false when the URL carries no signature.
 func RedirectMessage(rawURL string, queryOnly bool) (message, encodedSig string, ok bool) {
-	const marker = "&requestSignature="
-	i := strings.Index(rawURL, marker)
+	i := strings.Index(rawURL, redirectMarker)
 	if i < 0 {
 		return "", "", false
 	}
-	message, encodedSig = rawURL[:i], rawURL[i+len(marker):]
+	message, encodedSig = rawURL[:i], rawURL[i+len(redirectMarker):]
 	if queryOnly {
 		q := strings.IndexByte(message, '?')
 		if q < 0 {

@@ -1,0 +1,231 @@
+package bankpay
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// ErrMalformedRedirect: a redirect URL whose signature is valid but whose
+// signed parameters cannot be read (a repeated or non-numeric parameter),
+// or a VerifyRedirectRequest call with an unusable public base URL.
+var ErrMalformedRedirect = errors.New("bankpay: malformed redirect")
+
+// Redirect is what the service tells the merchant when it sends the user back
+// to the returnUrl (authorized) or the cancelUrl (cancelled or failed). Every
+// field comes from the signed part of the URL.
+type Redirect struct {
+	TransactionID     string
+	TransactionType   models.TransactionType // 1 (Authorize)
+	MerchantReference string
+	// Status is StatusAuthorized (2) on the returnUrl and StatusCanceled
+	// (7) on the cancelUrl.
+	Status                 models.TransactionStatus
+	PaymentType            models.PaymentType // 2 (Deferred)
+	ProviderType           int                // payment.paymentProvider.type, 1 (Online Banking)
+	InstantPayoutAvailable bool               // payment.paymentProvider.instantPayoutAvailable or instantPayoutAvailable
+	AccountVerified        bool               // payment.account.verified
+	// Panel is the screen where the user left the flow.
+	Panel int
+	// ProviderTransactionStatus is payment.paymentProviderTransaction.status.
+	ProviderTransactionStatus int
+	// Algorithm is the algorithm the signature was made with.
+	Algorithm SignatureAlgorithm
+	// Params holds every signed parameter as received, requestSignature
+	// excluded.
+	Params url.Values
+}
+
+// Authorized reports whether the user authorized (status 2).
+func (r *Redirect) Authorized() bool { return r.Status == models.StatusAuthorized }
+
+// Canceled reports whether the user cancelled or the flow failed (status 7).
+func (r *Redirect) Canceled() bool { return r.Status == models.StatusCanceled }
+
+// RedirectOption changes how a redirect is verified.
+type RedirectOption func(*redirectConfig)
+
+type redirectConfig struct {
+	queryOnly bool
+	require   *sign.Algorithm
+}
+
+// RedirectQueryOnly checks the signature the older API versions made over
+// the query string alone (without scheme, host and path) instead of over the
+// whole URL. Scheme, host and path are then not protected.
+func RedirectQueryOnly() RedirectOption {
+	return func(c *redirectConfig) { c.queryOnly = true }
+}
+
+// RedirectRequireAlgorithm accepts only signatures made with a (for a
+// merchant configured for HMACSHA512, say); by default both are accepted.
+func RedirectRequireAlgorithm(a SignatureAlgorithm) RedirectOption {
+	return func(c *redirectConfig) {
+		alg, ok := a.internal()
+		if !ok {
+			alg = -1 // matches no signature
+		}
+		c.require = &alg
+	}
+}
+
+// VerifyRedirect checks the requestSignature of a return or cancel URL, as
+// the user's browser requested it (scheme, host, path and query exactly as
+// registered and received), and returns its parameters.
+//
+// The message is rawURL minus everything from "&requestSignature=" (with
+// RedirectQueryOnly, the query string of that part), the signature is the
+// URL-decoded rest, and the two are compared in constant time. Anything
+// after the signature, including a parameter appended to the URL, makes the
+// check fail, and the parameters are read from the signed part only.
+//
+// Errors: ErrEmptyCredentials for an empty key, ErrMissingSignature,
+// ErrUnsupportedAlgorithm (a prefix other than "HmacSHA512:"),
+// ErrInvalidSignature, and ErrMalformedRedirect for signed parameters that
+// cannot be read. On error the Redirect is nil: nothing is trusted.
+func VerifyRedirect(rawURL, accessKey string, opts ...RedirectOption) (*Redirect, error) {
+	var cfg redirectConfig
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if accessKey == "" {
+		return nil, fmt.Errorf("bankpay: verify redirect: %w", ErrEmptyCredentials)
+	}
+	message, encodedSig, ok := sign.RedirectMessage(rawURL, cfg.queryOnly)
+	if !ok {
+		return nil, fmt.Errorf("bankpay: verify redirect: %w", ErrMissingSignature)
+	}
+	sig, err := url.QueryUnescape(encodedSig)
+	if err != nil {
+		return nil, fmt.Errorf("bankpay: verify redirect: signature is not URL-encoded: %w", ErrInvalidSignature)
+	}
+	// Base64 has no spaces: a "+" sent unescaped was decoded to " ".
+	sig = strings.ReplaceAll(sig, " ", "+")
+	if err := checkSignature(accessKey, message, sig, cfg.require); err != nil {
+		return nil, fmt.Errorf("bankpay: verify redirect: %w", err)
+	}
+	query := message
+	if !cfg.queryOnly {
+		_, query, _ = strings.Cut(message, "?")
+	}
+	r, err := parseRedirect(query)
+	if err != nil {
+		return nil, fmt.Errorf("bankpay: verify redirect: %w: %w", ErrMalformedRedirect, err)
+	}
+	if alg, _ := sign.AlgorithmOf(sig); alg == sign.SHA512 {
+		r.Algorithm = HMACSHA512
+	}
+	return r, nil
+}
+
+// VerifyRedirectRequest is VerifyRedirect for the request a return or cancel
+// URL handler receives, behind a proxy or load balancer that changes the
+// scheme and host. publicBaseURL is the scheme and host the merchant
+// registered in returnUrl and cancelUrl, plus any path prefix the proxy
+// strips ("https://shop.example" or "https://shop.example/app"); the URL
+// checked is publicBaseURL followed by the request URI exactly as received.
+// Host and X-Forwarded-* headers are ignored: they are not trusted.
+func VerifyRedirectRequest(r *http.Request, publicBaseURL, accessKey string, opts ...RedirectOption) (*Redirect, error) {
+	if r == nil || r.URL == nil {
+		return nil, fmt.Errorf("bankpay: verify redirect: %w: no request", ErrMalformedRedirect)
+	}
+	base, err := url.Parse(publicBaseURL)
+	if err != nil || base.Host == "" || (base.Scheme != "https" && base.Scheme != "http") ||
+		base.User != nil || base.RawQuery != "" || base.Fragment != "" || strings.HasSuffix(publicBaseURL, "?") {
+		return nil, fmt.Errorf("bankpay: verify redirect: %w: public base URL must be an absolute http(s) URL without query", ErrMalformedRedirect)
+	}
+	uri := r.RequestURI // as received, escaping untouched
+	if !strings.HasPrefix(uri, "/") {
+		uri = r.URL.RequestURI() // a client-side request, or an absolute-form request target
+	}
+	return VerifyRedirect(strings.TrimRight(publicBaseURL, "/")+uri, accessKey, opts...)
+}
+
+// parseRedirect reads the typed parameters of a signed query string.
+func parseRedirect(query string) (*Redirect, error) {
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		return nil, fmt.Errorf("query: %w", err)
+	}
+	p := params{v: q}
+	r := &Redirect{Params: q}
+	r.TransactionID = p.str("transactionId")
+	r.MerchantReference = p.str("merchantReference")
+	r.TransactionType = models.TransactionType(p.num("transactionType"))
+	r.Status = models.TransactionStatus(p.num("status"))
+	if s := p.str("payment.paymentType"); s != "" && p.err == nil {
+		pt, err := models.ParsePaymentType(s)
+		if err != nil {
+			p.err = fmt.Errorf("payment.paymentType: %w", err)
+		}
+		r.PaymentType = pt
+	}
+	r.ProviderType = p.num("payment.paymentProvider.type")
+	r.InstantPayoutAvailable = p.flag("payment.paymentProvider.instantPayoutAvailable") || p.flag("instantPayoutAvailable")
+	r.AccountVerified = p.flag("payment.account.verified")
+	r.Panel = p.num("panel")
+	r.ProviderTransactionStatus = p.num("payment.paymentProviderTransaction.status")
+	if p.err != nil {
+		return nil, p.err
+	}
+	return r, nil
+}
+
+// params reads typed values from url.Values, keeping the first error. A
+// repeated key is an error: its meaning would be ambiguous.
+type params struct {
+	v   url.Values
+	err error
+}
+
+func (p *params) str(key string) string {
+	vs := p.v[key]
+	switch {
+	case len(vs) == 0:
+		return ""
+	case len(vs) > 1:
+		p.fail(fmt.Errorf("%s: repeated", key))
+		return ""
+	}
+	return vs[0]
+}
+
+func (p *params) num(key string) int {
+	s := p.str(key)
+	if s == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		p.fail(fmt.Errorf("%s: not a number", key))
+		return 0
+	}
+	return n
+}
+
+func (p *params) flag(key string) bool {
+	s := p.str(key)
+	if s == "" {
+		return false
+	}
+	b, err := strconv.ParseBool(strings.TrimSpace(s))
+	if err != nil {
+		p.fail(fmt.Errorf("%s: not a boolean", key))
+		return false
+	}
+	return b
+}
+
+func (p *params) fail(err error) {
+	if p.err == nil {
+		p.err = err
+	}
+}
