@@ -104,7 +104,7 @@ func WithSignatureAlgorithm(a SignatureAlgorithm) Option {
 //	&models.EstablishData{
 //		Description: "Order 42", Currency: models.USD, Amount: "10.00",
 //		MerchantReference: "ref-42", PaymentType: models.PaymentTypeDeferred,
-//		ReturnURL: "https://shop.example/return",
+//		ReturnURL: "https://shop.example/return", CancelURL: "https://shop.example/cancel",
 //		Customer: &models.Customer{Name: "Jane Doe",
 //			Address: &models.Address{City: "Austin", Country: "US"}},
 //	}
@@ -123,9 +123,13 @@ func WithSignatureAlgorithm(a SignatureAlgorithm) Option {
 //
 // CanonicalEstablishData shows the canonical string of any establish data,
 // to debug a signature the service rejects (error code 375).
+//
+// d is checked first (currency, amount, paymentType, URLs, the Disbursement
+// account, money-transfer fields); invalid data gives a *ValidationError
+// naming the field and d is left unchanged.
 func (c *Client) SignEstablishData(d *models.EstablishData) error {
-	if d == nil {
-		return invalid("establishData", "must not be nil")
+	if err := validateEstablishData(d); err != nil {
+		return err
 	}
 	d.AccessID = c.secrets.creds.AccessID
 	d.MerchantID = c.secrets.creds.MerchantID
