@@ -1,0 +1,153 @@
+package bankpay
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+const depositAnswerJSON = `{"transaction":{
+  "transactionId":"1002590000001","transactionType":6,"originalTransactionId":"1002581234567",
+  "payment":{"paymentId":"1002581234568","paymentType":2,"merchantId":"1002463580","amount":"10.00","currency":"USD",
+    "account":{"name":"Checking","type":1,"accountNumber":"1234","verified":true},
+    "paymentProvider":{"paymentProviderId":"051000017","name":"Demo Bank","instantPayoutAvailable":true,"type":1}},
+  "currency":"USD","amount":"10.00",
+  "paymentProviderTransaction":{"paymentProviderTransactionId":"pp-77","status":1,"statusMessage":"Submitted","instantSettle":true},
+  "status":2,"statusMessage":"Authorized","createdAt":"1700000500000","merchantReference":"payout-42",
+  "paymentProcessorType":"RTP","recordVersion":1}}`
+
+const depositPath = "/api/v1/transactions/1002581234567/deposit"
+
+func TestTransactionsDeposit(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: depositPath,
+		ContentType: "application/x-www-form-urlencoded",
+		Body:        "amount=10.00&instantPayoutRequest=true&merchantReference=payout-42"}, 200, depositAnswerJSON)
+
+	p := &DepositParams{MerchantReference: "payout-42", Amount: "10.00", InstantPayoutRequest: true, AuthorizationAmount: "0.00"}
+	txn, err := c.Transactions.Deposit(context.Background(), "1002581234567", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 1 {
+		t.Fatalf("calls = %d", calls.Load())
+	}
+	if txn.TransactionID != "1002590000001" || txn.TransactionType != models.TypeDeposit ||
+		txn.Status != models.StatusAuthorized || txn.OriginalTransactionID != "1002581234567" {
+		t.Errorf("decoded %+v", txn)
+	}
+	if txn.Amount != "10.00" || txn.PaymentProcessorType != "RTP" || txn.MerchantReference != "payout-42" ||
+		!txn.CreatedAt.Time().Equal(time.UnixMilli(1700000500000)) {
+		t.Errorf("fields %+v", txn)
+	}
+	if pt := txn.PaymentProviderTransaction; pt == nil || pt.InstantSettle == nil || !*pt.InstantSettle {
+		t.Errorf("provider transaction %+v", pt)
+	}
+	if *p != (DepositParams{MerchantReference: "payout-42", Amount: "10.00", InstantPayoutRequest: true, AuthorizationAmount: "0.00"}) {
+		t.Errorf("params modified: %+v", p)
+	}
+}
+
+func TestTransactionsDepositMinimal(t *testing.T) {
+	// No amount (the full authorization amount is used), no instant payout,
+	// and authorizationAmount, which is never sent.
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: depositPath,
+		ContentType: "application/x-www-form-urlencoded", Body: "merchantReference=payout+43%26x%3D1"}, 200, depositAnswerJSON)
+	p := &DepositParams{MerchantReference: "payout 43&x=1", AuthorizationAmount: "50.00"}
+	if _, err := c.Transactions.Deposit(context.Background(), "1002581234567", p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTransactionsDepositUpToAuthorizationAmount(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: depositPath,
+		ContentType: "application/x-www-form-urlencoded", Body: "amount=50.00&merchantReference=payout-44"}, 200, depositAnswerJSON)
+	p := &DepositParams{MerchantReference: "payout-44", Amount: "50.00", AuthorizationAmount: "50.00"}
+	if _, err := c.Transactions.Deposit(context.Background(), "1002581234567", p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTransactionsDepositEscapesID(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/..%2Fcustomers/deposit",
+		ContentType: "application/x-www-form-urlencoded", Body: "merchantReference=r"}, 200, depositAnswerJSON)
+	if _, err := c.Transactions.Deposit(context.Background(), "../customers", &DepositParams{MerchantReference: "r"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTransactionsDepositRejects(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		id    string
+		p     *DepositParams
+		field string
+	}{
+		{"empty id", "", &DepositParams{MerchantReference: "r"}, "transactionId"},
+		{"dot-dot id", "..", &DepositParams{MerchantReference: "r"}, "transactionId"},
+		{"nil params", "1", nil, "depositParams"},
+		{"no merchantReference", "1", &DepositParams{Amount: "10.00"}, "merchantReference"},
+		{"amount without places", "1", &DepositParams{MerchantReference: "r", Amount: "10"}, "amount"},
+		{"amount negative", "1", &DepositParams{MerchantReference: "r", Amount: "-5.00"}, "amount"},
+		{"amount float-like", "1", &DepositParams{MerchantReference: "r", Amount: "1e3"}, "amount"},
+		{"authorizationAmount bad", "1", &DepositParams{MerchantReference: "r", Amount: "1.00", AuthorizationAmount: "abc"}, "authorizationAmount"},
+		{"amount required after 0.00 authorization", "1", &DepositParams{MerchantReference: "r", AuthorizationAmount: "0.00"}, "amount"},
+		{"amount over authorization", "1", &DepositParams{MerchantReference: "r", Amount: "50.01", AuthorizationAmount: "50.00"}, "amount"},
+		{"amount far over authorization", "1", &DepositParams{MerchantReference: "r", Amount: "1000.00", AuthorizationAmount: "999.99"}, "amount"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRejected(t, tc.field, func(c *Client) error {
+				_, err := c.Transactions.Deposit(context.Background(), tc.id, tc.p)
+				return err
+			})
+		})
+	}
+}
+
+func TestTransactionsDepositErrors(t *testing.T) {
+	checkErrorAnswers(t, wantRequest{Method: "POST", Path: depositPath,
+		ContentType: "application/x-www-form-urlencoded", Body: "amount=10.00&merchantReference=payout-42"},
+		func(c *Client) error {
+			_, err := c.Transactions.Deposit(context.Background(), "1002581234567",
+				&DepositParams{MerchantReference: "payout-42", Amount: "10.00"})
+			return err
+		})
+}
+
+func TestTransactionsDepositRetriedOnlyWithOptIn(t *testing.T) {
+	// With RetryNonIdempotent the same body is sent again after a 500.
+	c, mock, w := newTestClient(t)
+	var bodies []string
+	record := func(req *http.Request) {
+		b, _ := io.ReadAll(req.Body)
+		bodies = append(bodies, string(b))
+	}
+	calls := sequence(t, mock,
+		func(req *http.Request) (*http.Response, error) {
+			record(req)
+			return jsonAnswer(500, `{"errors":[{"code":100,"message":"Internal error"}]}`)(req)
+		},
+		func(req *http.Request) (*http.Response, error) {
+			record(req)
+			return jsonAnswer(200, depositAnswerJSON)(req)
+		})
+	txn, err := c.Transactions.Deposit(context.Background(), "1002581234567",
+		&DepositParams{MerchantReference: "payout-42", Amount: "10.00"}, RetryNonIdempotent())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 2 || len(w.list) != 1 || txn.TransactionType != models.TypeDeposit {
+		t.Fatalf("calls = %d, waits = %v, txn = %+v", calls.Load(), w.list, txn)
+	}
+	want := "amount=10.00&merchantReference=payout-42"
+	if len(bodies) != 2 || bodies[0] != want || bodies[1] != want {
+		t.Errorf("bodies = %q", bodies)
+	}
+}
