@@ -1,0 +1,158 @@
+package bankpay
+
+import (
+	"context"
+	"testing"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+const captureAnswerJSON = `{"transaction":{
+  "transactionId":"1002600000009","transactionType":3,"originalTransactionId":"1002581234567",
+  "payment":{"paymentId":"1002581234568","paymentType":1,"merchantId":"1002463580","amount":"250.00","currency":"USD"},
+  "currency":"USD","amount":"250.00",
+  "paymentProviderTransaction":{"paymentProviderTransactionId":"pp-88","status":1,"statusMessage":"Submitted"},
+  "status":2,"statusMessage":"Authorized","createdAt":1700000900000,"merchantReference":"mt-2024-0001","recordVersion":1}}`
+
+const capturePath = "/api/v1/transactions/1002581234567/capture"
+
+// fullCaptureParams sets every capture field, and the service-filled fields
+// of the payment provider, which must not be sent.
+func fullCaptureParams() *CaptureParams {
+	return &CaptureParams{
+		MerchantReference: "mt-2024-0001",
+		Amount:            "250.00",
+		Beneficiary: &models.Beneficiary{
+			Name: "Marie Curie", DateOfBirth: "1985-04-12", TaxID: "1234567890",
+			Address: &models.Address{Address1: "12 Rue de Rivoli", Address2: "Apt 4", City: "Paris",
+				State: "IDF", Zip: "75001", Country: "FR"},
+		},
+		BeneficiaryAccount: &models.BeneficiaryAccount{
+			AccountNumber: "30004000031234567890189",
+			IBAN:          "FR7630004000031234567890143",
+			PaymentProvider: &models.PaymentProvider{
+				PaymentProviderID: "not-sent", Type: 1, InstantPayoutAvailable: true,
+				Name: "BNP Paribas", Country: "FR", Swift: "BNPAFRPP", RoutingNumber: "30004",
+			},
+		},
+		Metadata: &CaptureMetadata{Remittance: &models.Remittance{
+			WithdrawalMethod: models.WithdrawalBankDeposit, CountryCorridor: "FR", AccountLastFour: "0143"}},
+	}
+}
+
+// fullCaptureBody is the golden form of fullCaptureParams: every dotted
+// field of the wire contract, sorted by name.
+const fullCaptureBody = "amount=250.00" +
+	"&beneficiary.address.address1=12+Rue+de+Rivoli" +
+	"&beneficiary.address.address2=Apt+4" +
+	"&beneficiary.address.city=Paris" +
+	"&beneficiary.address.country=FR" +
+	"&beneficiary.address.state=IDF" +
+	"&beneficiary.address.zip=75001" +
+	"&beneficiary.dateOfBirth=1985-04-12" +
+	"&beneficiary.name=Marie+Curie" +
+	"&beneficiary.taxId=1234567890" +
+	"&beneficiaryAccount.accountNumber=30004000031234567890189" +
+	"&beneficiaryAccount.iban=FR7630004000031234567890143" +
+	"&beneficiaryAccount.paymentProvider.country=FR" +
+	"&beneficiaryAccount.paymentProvider.name=BNP+Paribas" +
+	"&beneficiaryAccount.paymentProvider.routingNumber=30004" +
+	"&beneficiaryAccount.paymentProvider.swift=BNPAFRPP" +
+	"&merchantReference=mt-2024-0001" +
+	"&metadata.remittance.accountLastFour=0143" +
+	"&metadata.remittance.countryCorridor=FR" +
+	"&metadata.remittance.withdrawalMethod=BankDeposit"
+
+func TestTransactionsCapture(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: capturePath,
+		ContentType: "application/x-www-form-urlencoded", Body: fullCaptureBody}, 200, captureAnswerJSON)
+
+	txn, err := c.Transactions.Capture(context.Background(), "1002581234567", fullCaptureParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 1 {
+		t.Fatalf("calls = %d", calls.Load())
+	}
+	if txn.TransactionID != "1002600000009" || txn.TransactionType != models.TypeCapture ||
+		txn.Status != models.StatusAuthorized || txn.OriginalTransactionID != "1002581234567" {
+		t.Errorf("decoded %+v", txn)
+	}
+	if txn.Amount != "250.00" || txn.MerchantReference != "mt-2024-0001" || txn.Payment.PaymentType != models.PaymentTypeInstant {
+		t.Errorf("fields %+v", txn)
+	}
+}
+
+func TestTransactionsCaptureMinimal(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: capturePath,
+		ContentType: "application/x-www-form-urlencoded", Body: "amount=5.00&merchantReference=mt-2"}, 200, captureAnswerJSON)
+	p := &CaptureParams{MerchantReference: "mt-2", Amount: "5.00",
+		BeneficiaryAccount: &models.BeneficiaryAccount{}, Metadata: &CaptureMetadata{}}
+	if _, err := c.Transactions.Capture(context.Background(), "1002581234567", p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTransactionsCaptureRejects(t *testing.T) {
+	with := func(f func(*CaptureParams)) *CaptureParams {
+		p := fullCaptureParams()
+		f(p)
+		return p
+	}
+	for _, tc := range []struct {
+		name  string
+		id    string
+		p     *CaptureParams
+		field string
+	}{
+		{"empty id", "", fullCaptureParams(), "transactionId"},
+		{"control character in id", "1\r\n", fullCaptureParams(), "transactionId"},
+		{"nil params", "1", nil, "captureParams"},
+		{"no merchantReference", "1", with(func(p *CaptureParams) { p.MerchantReference = "" }), "merchantReference"},
+		{"no amount", "1", with(func(p *CaptureParams) { p.Amount = "" }), "amount"},
+		{"amount without places", "1", with(func(p *CaptureParams) { p.Amount = "250" }), "amount"},
+		{"amount three places", "1", with(func(p *CaptureParams) { p.Amount = "2.500" }), "amount"},
+		{"beneficiary without name", "1", with(func(p *CaptureParams) { p.Beneficiary.Name = "" }), "beneficiary.name"},
+		{"beneficiary without address", "1", with(func(p *CaptureParams) { p.Beneficiary.Address = nil }), "beneficiary.address.country"},
+		{"beneficiary without country", "1", with(func(p *CaptureParams) { p.Beneficiary.Address.Country = "" }), "beneficiary.address.country"},
+		{"withdrawalMethod unknown", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.WithdrawalMethod = "Wire" }), "metadata.remittance.withdrawalMethod"},
+		{"withdrawalMethod wrong case", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.WithdrawalMethod = "bankdeposit" }), "metadata.remittance.withdrawalMethod"},
+		{"countryCorridor three letters", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.CountryCorridor = "FRA" }), "metadata.remittance.countryCorridor"},
+		{"countryCorridor digit", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.CountryCorridor = "F1" }), "metadata.remittance.countryCorridor"},
+		{"accountLastFour three digits", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.AccountLastFour = "143" }), "metadata.remittance.accountLastFour"},
+		{"accountLastFour five digits", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.AccountLastFour = "01434" }), "metadata.remittance.accountLastFour"},
+		{"accountLastFour letter", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.AccountLastFour = "01a3" }), "metadata.remittance.accountLastFour"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRejected(t, tc.field, func(c *Client) error {
+				_, err := c.Transactions.Capture(context.Background(), tc.id, tc.p)
+				return err
+			})
+		})
+	}
+}
+
+func TestTransactionsCaptureAcceptsEveryWithdrawalMethod(t *testing.T) {
+	for _, m := range []string{models.WithdrawalBankDeposit, models.WithdrawalCash, models.WithdrawalDebitCard,
+		models.WithdrawalDigitalWallet, models.WithdrawalHomeDelivery} {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, wantRequest{Method: "POST", Path: capturePath, ContentType: "application/x-www-form-urlencoded",
+			Body: "amount=1.00&merchantReference=mt-3&metadata.remittance.withdrawalMethod=" + m}, 200, captureAnswerJSON)
+		p := &CaptureParams{MerchantReference: "mt-3", Amount: "1.00",
+			Metadata: &CaptureMetadata{Remittance: &models.Remittance{WithdrawalMethod: m}}}
+		if _, err := c.Transactions.Capture(context.Background(), "1002581234567", p); err != nil {
+			t.Errorf("%s: %v", m, err)
+		}
+	}
+}
+
+func TestTransactionsCaptureErrors(t *testing.T) {
+	checkErrorAnswers(t, wantRequest{Method: "POST", Path: capturePath,
+		ContentType: "application/x-www-form-urlencoded", Body: fullCaptureBody},
+		func(c *Client) error {
+			_, err := c.Transactions.Capture(context.Background(), "1002581234567", fullCaptureParams())
+			return err
+		})
+}
