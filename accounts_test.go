@@ -1,0 +1,488 @@
+package bankpay
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+const accountBalanceJSON = `{"accountBalance":{"account":{
+  "providerId":"200005501","paymentProvider":{"paymentProviderId":"051000017"},
+  "nameOnAccount":"John Smith","name":"Demo Checking Account","type":1,"profile":1,
+  "accountNumber":"1234567890","iban":"GB29NWBK60161331926819","routingNumber":"124003116","verified":true,
+  "verification":{"verified":true,"type":3,"score":8,"thirdPartyScore":750,"verificationDate":"1700000000000","hasEnoughFunds":true}}}}`
+
+func TestAccountsBalance(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "GET",
+		Path: "/api/v1/transactions/1002581234567/payment/paymentProvider/account/balance"}, 200, accountBalanceJSON)
+
+	bal, err := c.Accounts.Balance(context.Background(), "1002581234567")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 1 {
+		t.Fatalf("calls = %d", calls.Load())
+	}
+	a := bal.Account
+	if a.ProviderID != "200005501" || a.PaymentProvider == nil || a.PaymentProvider.PaymentProviderID != "051000017" {
+		t.Errorf("provider: %+v", a)
+	}
+	if a.NameOnAccount != "John Smith" || a.Name != "Demo Checking Account" || a.Type != 1 || a.Profile != 1 {
+		t.Errorf("names/type: %+v", a)
+	}
+	if a.AccountNumber != "1234567890" || a.IBAN != "GB29NWBK60161331926819" || a.RoutingNumber != "124003116" || !a.Verified {
+		t.Errorf("numbers: %+v", a)
+	}
+	v := a.Verification
+	if v == nil || !v.Verified || v.Type != 3 || v.Score == nil || *v.Score != 8 ||
+		v.ThirdPartyScore == nil || *v.ThirdPartyScore != 750 || v.HasEnoughFunds == nil || !*v.HasEnoughFunds {
+		t.Fatalf("verification: %+v", v)
+	}
+	if !v.VerificationDate.Time().Equal(time.UnixMilli(1700000000000)) {
+		t.Errorf("verificationDate = %v", v.VerificationDate)
+	}
+}
+
+func TestAccountsBalanceMissingAccount(t *testing.T) {
+	for _, body := range []string{`{}`, `{"accountBalance":null}`, `{"accountBalance":{}}`} {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/paymentProvider/account/balance"}, 200, body)
+		_, err := c.Accounts.Balance(context.Background(), "T1")
+		var re *ResponseError
+		if !errors.Is(err, ErrInvalidResponse) || !errors.As(err, &re) || re.Method != "GET" {
+			t.Errorf("body %s: err = %v, want *ResponseError", body, err)
+		}
+	}
+}
+
+const bankUserJSON = `{"user":{
+  "name":["John Smith","J. Smith"],
+  "address":[{"address1":"2000 Broadway St","address2":"Apt 2","city":"Redwood City","state":"CA","zip":"94063","country":"US"},
+             {"address1":"1 Main St","city":"Boston","state":"MA","zip":"02110","country":"US"}],
+  "phone":["+14155550100"],
+  "email":["john@example.com","js@example.org"]}}`
+
+func TestAccountsUser(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1002581234567/payment/paymentProvider/user"}, 200, bankUserJSON)
+
+	u, err := c.Accounts.User(context.Background(), "1002581234567")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 1 {
+		t.Fatalf("calls = %d", calls.Load())
+	}
+	if len(u.Name) != 2 || u.Name[0] != "John Smith" || u.Name[1] != "J. Smith" {
+		t.Errorf("name = %q", u.Name)
+	}
+	want0 := models.Address{Address1: "2000 Broadway St", Address2: "Apt 2", City: "Redwood City", State: "CA", Zip: "94063", Country: "US"}
+	if len(u.Address) != 2 || u.Address[0] != want0 || u.Address[1].Zip != "02110" || u.Address[1].City != "Boston" {
+		t.Errorf("address = %+v", u.Address)
+	}
+	if len(u.Phone) != 1 || u.Phone[0] != "+14155550100" {
+		t.Errorf("phone = %q", u.Phone)
+	}
+	if len(u.Email) != 2 || u.Email[0] != "john@example.com" || u.Email[1] != "js@example.org" {
+		t.Errorf("email = %q", u.Email)
+	}
+}
+
+func TestAccountsUserEmptyEnvelope(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/paymentProvider/user"}, 200, `{"users":{}}`)
+	if _, err := c.Accounts.User(context.Background(), "T1"); !errors.Is(err, ErrInvalidResponse) {
+		t.Fatalf("err = %v, want ErrInvalidResponse", err)
+	}
+}
+
+const accountSummaryJSON = `{"customerId":"cust-778","lastUpdated":1700000000000,"summary":[
+  {"selectedAccount":true,"currency":"USD","nameOnAccount":"John Smith","accountNumber":"1234567890","routingNumber":"124003116",
+   "aggregations":[
+    {"days":7,"activityEarliestDate":1699395200000,"activityLatestDate":"1699999000000",
+     "balanceMax":"2500.75","balanceMin":"100.00","balanceAvg":"1200.10",
+     "depositCount":2,"depositAmountTotal":"1500.00","depositAmountMax":"1000.00",
+     "withdrawalCount":3,"withdrawalAmountTotal":"450.25","withdrawalAmountMax":"300.00",
+     "overdraftCount":0,"overdraftAmountTotal":"0.00","nsfCount":0,"nsfFeeAmountTotal":"0.00"},
+    {"days":30,"activityEarliestDate":1697408000000,"activityLatestDate":1699999000000,
+     "balanceMax":"3100.00","balanceMin":"-25.50","balanceAvg":"1400.33",
+     "depositCount":6,"depositAmountTotal":"4500.00","depositAmountMax":"1500.00",
+     "withdrawalCount":14,"withdrawalAmountTotal":"3980.40","withdrawalAmountMax":"900.00",
+     "overdraftCount":1,"overdraftAmountTotal":"25.50","nsfCount":1,"nsfFeeAmountTotal":"35.00"},
+    {"days":90,"activityEarliestDate":1692224000000,"activityLatestDate":1699999000000,
+     "balanceMax":"5200.00","balanceMin":"-80.00","balanceAvg":"1650.90",
+     "depositCount":18,"depositAmountTotal":"13500.00","depositAmountMax":"2000.00",
+     "withdrawalCount":40,"withdrawalAmountTotal":"12900.10","withdrawalAmountMax":"1200.00",
+     "overdraftCount":3,"overdraftAmountTotal":"130.00","nsfCount":2,"nsfFeeAmountTotal":"70.00"}]},
+  {"selectedAccount":false,"currency":"USD","nameOnAccount":"John Smith","accountNumber":"9876543210","routingNumber":"124003116","aggregations":[]}]}`
+
+func TestAccountsSummary(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1002581234567/accountSummary"}, 200, accountSummaryJSON)
+
+	sum, err := c.Accounts.Summary(context.Background(), "1002581234567")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 1 {
+		t.Fatalf("calls = %d", calls.Load())
+	}
+	if sum.CustomerID != "cust-778" || !sum.LastUpdated.Time().Equal(time.UnixMilli(1700000000000)) {
+		t.Errorf("header: %+v", sum)
+	}
+	if len(sum.Summary) != 2 {
+		t.Fatalf("summary entries = %d", len(sum.Summary))
+	}
+	e := sum.Summary[0]
+	if !e.SelectedAccount || e.Currency != models.USD || e.NameOnAccount != "John Smith" ||
+		e.AccountNumber != "1234567890" || e.RoutingNumber != "124003116" || len(e.Aggregations) != 3 {
+		t.Fatalf("entry: %+v", e)
+	}
+	want7 := models.Aggregation{Days: 7, ActivityEarliestDate: 1699395200000, ActivityLatestDate: 1699999000000,
+		BalanceMax: "2500.75", BalanceMin: "100.00", BalanceAvg: "1200.10",
+		DepositCount: 2, DepositAmountTotal: "1500.00", DepositAmountMax: "1000.00",
+		WithdrawalCount: 3, WithdrawalAmountTotal: "450.25", WithdrawalAmountMax: "300.00",
+		OverdraftCount: 0, OverdraftAmountTotal: "0.00", NSFCount: 0, NSFFeeAmountTotal: "0.00"}
+	if got := e.Aggregation(7); got == nil || *got != want7 {
+		t.Errorf("7 days = %+v\nwant %+v", got, want7)
+	}
+	want30 := models.Aggregation{Days: 30, ActivityEarliestDate: 1697408000000, ActivityLatestDate: 1699999000000,
+		BalanceMax: "3100.00", BalanceMin: "-25.50", BalanceAvg: "1400.33",
+		DepositCount: 6, DepositAmountTotal: "4500.00", DepositAmountMax: "1500.00",
+		WithdrawalCount: 14, WithdrawalAmountTotal: "3980.40", WithdrawalAmountMax: "900.00",
+		OverdraftCount: 1, OverdraftAmountTotal: "25.50", NSFCount: 1, NSFFeeAmountTotal: "35.00"}
+	if got := e.Aggregation(30); got == nil || *got != want30 {
+		t.Errorf("30 days = %+v\nwant %+v", got, want30)
+	}
+	want90 := models.Aggregation{Days: 90, ActivityEarliestDate: 1692224000000, ActivityLatestDate: 1699999000000,
+		BalanceMax: "5200.00", BalanceMin: "-80.00", BalanceAvg: "1650.90",
+		DepositCount: 18, DepositAmountTotal: "13500.00", DepositAmountMax: "2000.00",
+		WithdrawalCount: 40, WithdrawalAmountTotal: "12900.10", WithdrawalAmountMax: "1200.00",
+		OverdraftCount: 3, OverdraftAmountTotal: "130.00", NSFCount: 2, NSFFeeAmountTotal: "70.00"}
+	if got := e.Aggregation(90); got == nil || *got != want90 {
+		t.Errorf("90 days = %+v\nwant %+v", got, want90)
+	}
+	if cents, err := e.Aggregation(90).DepositAmountTotal.Cents(); err != nil || cents != 1350000 {
+		t.Errorf("deposit total cents = %d, %v", cents, err)
+	}
+	if e2 := sum.Summary[1]; e2.SelectedAccount || e2.AccountNumber != "9876543210" || e2.Aggregations == nil || len(e2.Aggregations) != 0 {
+		t.Errorf("second entry: %+v", e2)
+	}
+}
+
+// An answer with no summary array at all is a *ResponseError; an empty array
+// is a valid answer with no accounts.
+func TestAccountsSummaryShape(t *testing.T) {
+	for _, body := range []string{`{}`, `{"customerId":"c1","lastUpdated":1}`, `{"customerId":"c1","summary":null}`} {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/accountSummary"}, 200, body)
+		_, err := c.Accounts.Summary(context.Background(), "T1")
+		var re *ResponseError
+		if !errors.As(err, &re) || !errors.Is(err, ErrInvalidResponse) || re.Path != "/transactions/T1/accountSummary" {
+			t.Errorf("body %s: err = %v, want *ResponseError", body, err)
+		}
+	}
+
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/accountSummary"}, 200, `{"customerId":"c1","summary":[]}`)
+	sum, err := c.Accounts.Summary(context.Background(), "T1")
+	if err != nil || sum.CustomerID != "c1" || len(sum.Summary) != 0 {
+		t.Fatalf("empty summary: %+v, %v", sum, err)
+	}
+}
+
+// dataEndpoint is one endpoint of accounts.go, tokenize.go and identity.go,
+// for the table tests of the error mapping, retries, id checks and escaping.
+type dataEndpoint struct {
+	name        string
+	method      string
+	path        string // without /api/v1; "{id}" stands for the escaped transaction id
+	query       string
+	contentType string
+	body        string
+	okAnswer    string
+	usesID      bool
+	identity    bool // a 400 answer also matches ErrIdentityNotReady
+	call        func(ctx context.Context, c *Client, id string, opts ...CallOption) error
+}
+
+func (e dataEndpoint) want(id string) wantRequest {
+	return wantRequest{Method: e.method, Path: "/api/v1" + e.pathFor(id), RawQuery: e.query, ContentType: e.contentType, Body: e.body}
+}
+
+func (e dataEndpoint) pathFor(id string) string {
+	return strings.ReplaceAll(e.path, "{id}", url.PathEscape(id))
+}
+
+func dataEndpoints() []dataEndpoint {
+	return []dataEndpoint{
+		{name: "Accounts.Balance", method: "GET", path: "/transactions/{id}/payment/paymentProvider/account/balance",
+			okAnswer: accountBalanceJSON, usesID: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+				_, err := c.Accounts.Balance(ctx, id, opts...)
+				return err
+			}},
+		{name: "Accounts.User", method: "GET", path: "/transactions/{id}/payment/paymentProvider/user",
+			okAnswer: bankUserJSON, usesID: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+				_, err := c.Accounts.User(ctx, id, opts...)
+				return err
+			}},
+		{name: "Accounts.Summary", method: "GET", path: "/transactions/{id}/accountSummary",
+			okAnswer: accountSummaryJSON, usesID: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+				_, err := c.Accounts.Summary(ctx, id, opts...)
+				return err
+			}},
+		{name: "Accounts.Tokenize", method: "POST", path: "/accounts/tokenize", query: "verifyAccount=true",
+			contentType: "application/json", body: tokenizeFullBody, okAnswer: tokenizeAnswerJSON,
+			call: func(ctx context.Context, c *Client, _ string, opts ...CallOption) error {
+				_, err := c.Accounts.Tokenize(ctx, fullTokenizeParams(), opts...)
+				return err
+			}},
+		{name: "Identity.User", method: "GET", path: "/transactions/{id}/user",
+			okAnswer: identityUserJSON, usesID: true, identity: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+				_, err := c.Identity.User(ctx, id, opts...)
+				return err
+			}},
+		{name: "Identity.Detail", method: "GET", path: "/transactions/{id}/user/detail",
+			okAnswer: verificationDetailJSON, usesID: true, identity: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+				_, err := c.Identity.Detail(ctx, id, opts...)
+				return err
+			}},
+		{name: "Identity.SendFeedback", method: "POST", path: "/transactions/{id}/feedback",
+			contentType: "application/json", body: registerBody, okAnswer: `{"feedback":` + `{"status":4,"subStatus":559,"description":"registered as member 42"}}`, usesID: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+				return c.Identity.SendFeedback(ctx, id, models.Feedback{Status: 4, SubStatus: 559, Description: "registered as member 42"}, opts...)
+			}},
+		{name: "Identity.Register", method: "POST", path: "/transactions/{id}/feedback",
+			contentType: "application/json", body: registerBody, okAnswer: `{"feedback":{"status":4,"subStatus":559,"description":"registered as member 42"}}`, usesID: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+				return c.Identity.Register(ctx, id, "registered as member 42", opts...)
+			}},
+		{name: "Identity.Void", method: "POST", path: "/transactions/{id}/feedback",
+			contentType: "application/json", body: voidBody, okAnswer: `{"feedback":{"status":13,"subStatus":558,"description":"name mismatch"}}`, usesID: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+				return c.Identity.Void(ctx, id, "name mismatch", opts...)
+			}},
+	}
+}
+
+// TestDataEndpointsRequest checks, for every endpoint, method, path, exact
+// query, auth, content type (none for GETs) and exact body of a successful call.
+func TestDataEndpointsRequest(t *testing.T) {
+	for _, ep := range dataEndpoints() {
+		t.Run(ep.name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t)
+			calls := expect(t, mock, ep.want("1002581234567"), 200, ep.okAnswer)
+			if err := ep.call(context.Background(), c, "1002581234567"); err != nil {
+				t.Fatal(err)
+			}
+			if calls.Load() != 1 {
+				t.Errorf("calls = %d, want 1", calls.Load())
+			}
+		})
+	}
+}
+
+// TestDataEndpointsErrorMapping maps the documented error answers of every
+// endpoint to *APIError and its sentinels.
+func TestDataEndpointsErrorMapping(t *testing.T) {
+	cases := []struct {
+		name      string
+		status    int
+		body      string
+		code      int
+		message   string
+		bodyPart  string // expected in APIError.Body when the body is not JSON
+		is        []error
+		isNot     []error
+		retryable bool // a GET is retried on it
+	}{
+		{name: "400/200", status: 400, body: `{"errors":[{"domain":"Validation","code":200,"message":"invalid parameter"}]}`,
+			code: 200, message: "invalid parameter", is: []error{ErrBadRequest}, isNot: []error{ErrUnauthorized, ErrServer, ErrDuplicate}},
+		{name: "401/300", status: 401, body: `{"errors":[{"domain":"Security","code":300,"message":"security error"}]}`,
+			code: 300, message: "security error", is: []error{ErrUnauthorized}, isNot: []error{ErrBadRequest, ErrServer, ErrIdentityNotReady}},
+		{name: "401/325", status: 401, body: `{"errors":[{"domain":"Security","code":325,"message":"security error"}]}`,
+			code: 325, message: "security error", is: []error{ErrUnauthorized}, isNot: []error{ErrBadRequest, ErrServer, ErrIdentityNotReady}},
+		{name: "401/375", status: 401, body: `{"errors":[{"domain":"AccessControl","code":375,"message":"access denied"}]}`,
+			code: 375, message: "access denied", is: []error{ErrUnauthorized}, isNot: []error{ErrBadRequest, ErrServer, ErrIdentityNotReady}},
+		{name: "500/100", status: 500, body: `{"errors":[{"domain":"Internal","code":100,"message":"internal error"}]}`,
+			code: 100, message: "internal error", is: []error{ErrServer}, isNot: []error{ErrBadRequest, ErrUnauthorized, ErrIdentityNotReady}, retryable: true},
+		{name: "502 not JSON", status: 502, body: `<html><body>502 Bad Gateway</body></html>`,
+			bodyPart: "Bad Gateway", is: []error{ErrServer}, isNot: []error{ErrBadRequest, ErrUnauthorized, ErrIdentityNotReady}, retryable: true},
+		{name: "400 empty body", status: 400, body: ``,
+			is: []error{ErrBadRequest}, isNot: []error{ErrUnauthorized, ErrServer}},
+		{name: "401 empty body", status: 401, body: ``,
+			is: []error{ErrUnauthorized}, isNot: []error{ErrBadRequest, ErrServer, ErrIdentityNotReady}},
+	}
+	for _, ep := range dataEndpoints() {
+		for _, tc := range cases {
+			t.Run(ep.name+"/"+tc.name, func(t *testing.T) {
+				c, mock, w := newTestClient(t)
+				calls := expect(t, mock, ep.want("T1"), tc.status, tc.body)
+				err := ep.call(context.Background(), c, "T1")
+
+				var apiErr *APIError
+				if !errors.As(err, &apiErr) {
+					t.Fatalf("err = %v (%T), want *APIError", err, err)
+				}
+				if apiErr.StatusCode != tc.status || apiErr.Code != tc.code || apiErr.Message != tc.message {
+					t.Errorf("APIError = status %d code %d message %q", apiErr.StatusCode, apiErr.Code, apiErr.Message)
+				}
+				if apiErr.Method != ep.method || apiErr.Path != ep.pathFor("T1") {
+					t.Errorf("APIError call = %s %s", apiErr.Method, apiErr.Path)
+				}
+				if tc.bodyPart != "" && !strings.Contains(apiErr.Body, tc.bodyPart) {
+					t.Errorf("APIError.Body = %q, want it to contain %q", apiErr.Body, tc.bodyPart)
+				}
+				for _, target := range tc.is {
+					if !errors.Is(err, target) {
+						t.Errorf("errors.Is(err, %v) = false", target)
+					}
+				}
+				for _, target := range tc.isNot {
+					if errors.Is(err, target) {
+						t.Errorf("errors.Is(err, %v) = true", target)
+					}
+				}
+				// Only an identity read answered 400 is "not ready".
+				wantNotReady := ep.identity && tc.status == 400
+				if got := errors.Is(err, ErrIdentityNotReady); got != wantNotReady {
+					t.Errorf("errors.Is(err, ErrIdentityNotReady) = %v, want %v", got, wantNotReady)
+				}
+				// GETs are retried on 5xx (default 3 retries); state-changing POSTs are not.
+				wantCalls := 1
+				if tc.retryable && ep.method == "GET" {
+					wantCalls = 1 + DefaultMaxRetries
+				}
+				if int(calls.Load()) != wantCalls || apiErr.Attempts != wantCalls || len(w.list) != wantCalls-1 {
+					t.Errorf("calls = %d, attempts = %d, waits = %d; want %d calls", calls.Load(), apiErr.Attempts, len(w.list), wantCalls)
+				}
+				assertNoSecret(t, err.Error())
+			})
+		}
+	}
+}
+
+// TestDataEndpointsRetryGET: a GET answered 503 then 200 succeeds with
+// exactly two requests; a state-changing POST answered 503 is not retried
+// unless the call opts in.
+func TestDataEndpointsRetry(t *testing.T) {
+	for _, ep := range dataEndpoints() {
+		t.Run(ep.name, func(t *testing.T) {
+			c, mock, w := newTestClient(t)
+			calls := sequence(t, mock,
+				jsonAnswer(503, `{"errors":[{"code":100,"message":"unavailable"}]}`, "Retry-After", "1"),
+				jsonAnswer(200, ep.okAnswer))
+			err := ep.call(context.Background(), c, "T1")
+			if ep.method == "GET" {
+				if err != nil {
+					t.Fatalf("err = %v", err)
+				}
+				if calls.Load() != 2 {
+					t.Fatalf("calls = %d, want 2", calls.Load())
+				}
+				if len(w.list) != 1 || w.list[0] != time.Second {
+					t.Errorf("waits = %v, want [1s] (Retry-After)", w.list)
+				}
+				return
+			}
+			if !errors.Is(err, ErrServer) || calls.Load() != 1 {
+				t.Fatalf("POST without opt-in: err = %v, calls = %d; want ErrServer after 1 call", err, calls.Load())
+			}
+
+			c, mock, _ = newTestClient(t)
+			calls = sequence(t, mock,
+				jsonAnswer(503, `{"errors":[{"code":100,"message":"unavailable"}]}`),
+				jsonAnswer(200, ep.okAnswer))
+			if err := ep.call(context.Background(), c, "T1", RetryNonIdempotent()); err != nil {
+				t.Fatalf("POST with RetryNonIdempotent: %v", err)
+			}
+			if calls.Load() != 2 {
+				t.Fatalf("POST with RetryNonIdempotent: calls = %d, want 2", calls.Load())
+			}
+		})
+	}
+}
+
+// TestDataEndpointsEscapeID: an id with "/", "?" and "#" stays one path segment.
+func TestDataEndpointsEscapeID(t *testing.T) {
+	const id = "a/../b?x=1#f"
+	for _, ep := range dataEndpoints() {
+		if !ep.usesID {
+			continue
+		}
+		t.Run(ep.name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t)
+			want := ep.want(id)
+			if !strings.HasPrefix(want.Path, "/api/v1/transactions/a%2F..%2Fb%3Fx=1%23f/") {
+				t.Fatalf("test path %s", want.Path)
+			}
+			calls := expect(t, mock, want, 200, ep.okAnswer)
+			if err := ep.call(context.Background(), c, id); err != nil {
+				t.Fatal(err)
+			}
+			if calls.Load() != 1 {
+				t.Errorf("calls = %d", calls.Load())
+			}
+		})
+	}
+}
+
+// TestDataEndpointsRejectBadID: a bad transaction id is a *ValidationError
+// on transactionId and nothing is sent.
+func TestDataEndpointsRejectBadID(t *testing.T) {
+	for _, ep := range dataEndpoints() {
+		if !ep.usesID {
+			continue
+		}
+		for _, id := range []string{"", ".", "..", "T1\r\nX-Evil: 1"} {
+			c, mock, _ := newTestClient(t)
+			calls := expectNoRequest(t, mock)
+			err := ep.call(context.Background(), c, id)
+			var ve *ValidationError
+			if !errors.As(err, &ve) || ve.Field != "transactionId" || !errors.Is(err, ErrValidation) {
+				t.Errorf("%s(%q): err = %v, want *ValidationError on transactionId", ep.name, id, err)
+			}
+			if calls.Load() != 0 {
+				t.Errorf("%s(%q): %d requests sent", ep.name, id, calls.Load())
+			}
+		}
+	}
+}
+
+// TestDataEndpointsUndecodableAnswer: a 200 answer that is not JSON or is
+// empty is a *ResponseError for the endpoints that return data; the feedback
+// calls return no data and do not read the answer.
+func TestDataEndpointsUndecodableAnswer(t *testing.T) {
+	for _, ep := range dataEndpoints() {
+		for _, body := range []string{``, `<html>ok</html>`, `{"accountBalance":`} {
+			c, mock, _ := newTestClient(t)
+			calls := expect(t, mock, ep.want("T1"), 200, body)
+			err := ep.call(context.Background(), c, "T1")
+			if ep.path == "/transactions/{id}/feedback" {
+				if err != nil {
+					t.Errorf("%s, 200 %q: err = %v, want success", ep.name, body, err)
+				}
+			} else {
+				var re *ResponseError
+				if !errors.As(err, &re) || !errors.Is(err, ErrInvalidResponse) || re.StatusCode != http.StatusOK {
+					t.Errorf("%s, 200 %q: err = %v, want *ResponseError", ep.name, body, err)
+				}
+			}
+			if calls.Load() != 1 {
+				t.Errorf("%s: calls = %d", ep.name, calls.Load())
+			}
+		}
+	}
+}

@@ -1,0 +1,205 @@
+package bankpay
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// fullTokenizeParams uses every field: type, customer (with VIP tier 0,
+// which must be sent) and verification.
+func fullTokenizeParams() *TokenizeParams {
+	vip := 0
+	return &TokenizeParams{
+		AccountNumber: "1000001700",
+		RoutingNumber: "124003116",
+		AccountType:   1,
+		Customer:      &models.Customer{ExternalID: "cust-1", Name: "John Smith", VIP: &vip},
+		VerifyAccount: true,
+	}
+}
+
+// tokenizeFullBody is the golden body of fullTokenizeParams.
+const tokenizeFullBody = `{"merchantId":"1002463580","account":{"type":1,"accountNumber":"1000001700","routingNumber":"124003116"},` +
+	`"customer":{"externalId":"cust-1","name":"John Smith","vip":0}}`
+
+const tokenizeAnswerJSON = `{"merchantId":"1002463580",
+  "account":{"type":1,"accountNumber":"1000001700","routingNumber":"124003116","token":"tok-7f3a9c1e",
+    "verification":{"verified":true,"type":3,"score":7,"thirdPartyScore":700,"verificationDate":1700000000000}},
+  "customer":{"externalId":"cust-1","name":"John Smith","vip":0}}`
+
+func TestTokenize(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/accounts/tokenize", RawQuery: "verifyAccount=true",
+		ContentType: "application/json", Body: tokenizeFullBody}, 200, tokenizeAnswerJSON)
+
+	tok, err := c.Accounts.Tokenize(context.Background(), fullTokenizeParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 1 {
+		t.Fatalf("calls = %d", calls.Load())
+	}
+	if tok.MerchantID != "1002463580" {
+		t.Errorf("merchantId = %q", tok.MerchantID)
+	}
+	a := tok.Account
+	if a.Token != "tok-7f3a9c1e" || a.AccountNumber != "1000001700" || a.RoutingNumber != "124003116" || a.Type != 1 {
+		t.Errorf("account = %+v", a)
+	}
+	v := a.Verification
+	if v == nil || !v.Verified || v.Type != 3 || v.Score == nil || *v.Score != 7 || v.ThirdPartyScore == nil || *v.ThirdPartyScore != 700 {
+		t.Fatalf("verification = %+v", v)
+	}
+	if !v.VerificationDate.Time().Equal(time.UnixMilli(1700000000000)) || v.HasEnoughFunds != nil {
+		t.Errorf("verification date/funds = %v %v", v.VerificationDate, v.HasEnoughFunds)
+	}
+	if tok.Customer == nil || tok.Customer.Name != "John Smith" || tok.Customer.ExternalID != "cust-1" ||
+		tok.Customer.VIP == nil || *tok.Customer.VIP != 0 {
+		t.Errorf("customer = %+v", tok.Customer)
+	}
+}
+
+// Without VerifyAccount there is no query; without type and customer the
+// body carries only merchantId and the two numbers. A verification answered
+// without thirdPartyScore leaves it nil.
+func TestTokenizeMinimal(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/accounts/tokenize", ContentType: "application/json",
+		Body: `{"merchantId":"1002463580","account":{"accountNumber":"1000000008","routingNumber":"124003116"}}`},
+		200, `{"merchantId":"1002463580","account":{"accountNumber":"1000000008","routingNumber":"124003116","token":"tok-1",
+		  "verification":{"verified":true,"type":3,"score":8,"verificationDate":"1700000000000"}}}`)
+
+	tok, err := c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: "1000000008", RoutingNumber: "124003116"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := tok.Account.Verification
+	if tok.Account.Token != "tok-1" || tok.Customer != nil || v == nil || *v.Score != 8 || v.ThirdPartyScore != nil ||
+		v.VerificationDate != 1700000000000 {
+		t.Errorf("answer = %+v / %+v", tok.Account, v)
+	}
+}
+
+func TestTokenizeAnswerWithoutAccount(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/accounts/tokenize", ContentType: "application/json",
+		Body: `{"merchantId":"1002463580","account":{"accountNumber":"1000000008","routingNumber":"124003116"}}`}, 200, `{"merchantId":"1002463580"}`)
+	_, err := c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: "1000000008", RoutingNumber: "124003116"})
+	var re *ResponseError
+	if !errors.As(err, &re) || !errors.Is(err, ErrInvalidResponse) {
+		t.Fatalf("err = %v, want *ResponseError", err)
+	}
+}
+
+func TestTokenizeValidation(t *testing.T) {
+	neg := -1
+	valid := func() *TokenizeParams {
+		return &TokenizeParams{AccountNumber: "1000000008", RoutingNumber: "124003116"}
+	}
+	cases := []struct {
+		name  string
+		p     *TokenizeParams
+		field string
+	}{
+		{"nil params", nil, "params"},
+		{"account number missing", &TokenizeParams{RoutingNumber: "124003116"}, "account.accountNumber"},
+		{"account number with letters", &TokenizeParams{AccountNumber: "98765x4321", RoutingNumber: "124003116"}, "account.accountNumber"},
+		{"account number with spaces", &TokenizeParams{AccountNumber: "9876 54321", RoutingNumber: "124003116"}, "account.accountNumber"},
+		{"account number with dash", &TokenizeParams{AccountNumber: "98765-4321", RoutingNumber: "124003116"}, "account.accountNumber"},
+		{"account number non-ASCII digits", &TokenizeParams{AccountNumber: "٩٨٧٦٥٤٣٢١", RoutingNumber: "124003116"}, "account.accountNumber"},
+		{"account number 3 digits", &TokenizeParams{AccountNumber: "987", RoutingNumber: "124003116"}, "account.accountNumber"},
+		{"account number 18 digits", &TokenizeParams{AccountNumber: "987654321098765432", RoutingNumber: "124003116"}, "account.accountNumber"},
+		{"routing number missing", &TokenizeParams{AccountNumber: "9876543210"}, "account.routingNumber"},
+		{"routing number 8 digits", &TokenizeParams{AccountNumber: "9876543210", RoutingNumber: "12400311"}, "account.routingNumber"},
+		{"routing number 10 digits", &TokenizeParams{AccountNumber: "9876543210", RoutingNumber: "1240031160"}, "account.routingNumber"},
+		{"routing number with letter", &TokenizeParams{AccountNumber: "9876543210", RoutingNumber: "12400311A"}, "account.routingNumber"},
+		{"negative account type", func() *TokenizeParams { p := valid(); p.AccountType = -1; return p }(), "account.type"},
+		{"negative VIP tier", func() *TokenizeParams {
+			p := valid()
+			p.Customer = &models.Customer{Name: "John Smith", VIP: &neg}
+			return p
+		}(), "customer.vip"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t)
+			calls := expectNoRequest(t, mock)
+			_, err := c.Accounts.Tokenize(context.Background(), tc.p)
+			var ve *ValidationError
+			if !errors.As(err, &ve) || ve.Field != tc.field || !errors.Is(err, ErrValidation) {
+				t.Fatalf("err = %v, want *ValidationError on %s", err, tc.field)
+			}
+			if calls.Load() != 0 {
+				t.Errorf("%d requests sent", calls.Load())
+			}
+			if tc.p != nil && tc.p.AccountNumber != "" && strings.Contains(err.Error(), tc.p.AccountNumber) {
+				t.Errorf("error %q contains the account number", err)
+			}
+		})
+	}
+}
+
+// Boundaries that are accepted: 4 and 17 digit account numbers, a routing
+// number that fails the ABA check digit (not checked by the SDK), VIP 0.
+func TestTokenizeAcceptedBoundaries(t *testing.T) {
+	for _, p := range []*TokenizeParams{
+		{AccountNumber: "1234", RoutingNumber: "124003116"},
+		{AccountNumber: "12345678901234567", RoutingNumber: "124003116"},
+		{AccountNumber: "0001234", RoutingNumber: "000112345"}, // leading zeros; Canadian-style, no ABA check digit
+	} {
+		c, mock, _ := newTestClient(t)
+		calls := sequence(t, mock, jsonAnswer(200, `{"merchantId":"1002463580","account":{"token":"t"}}`))
+		if _, err := c.Accounts.Tokenize(context.Background(), p); err != nil {
+			t.Errorf("Tokenize(%d-digit account): %v", len(p.AccountNumber), err)
+		}
+		if calls.Load() != 1 {
+			t.Errorf("calls = %d", calls.Load())
+		}
+	}
+}
+
+// The sandbox error triggers, as the service answers them; the account
+// number in the answer's message must not reach the error text.
+func TestTokenizeErrorsHideAccountNumber(t *testing.T) {
+	cases := []struct {
+		account string
+		status  int
+		code    int
+		is      error
+	}{
+		{"1002000000", 400, 200, ErrBadRequest},
+		{"1003000000", 401, 300, ErrUnauthorized},
+		{"1003250000", 401, 325, ErrUnauthorized},
+		{"1003750000", 401, 375, ErrUnauthorized},
+		{"1001000000", 500, 100, ErrServer},
+	}
+	for _, tc := range cases {
+		c, mock, _ := newTestClient(t)
+		body := `{"errors":[{"domain":"Tokenize","code":` + strconv.Itoa(tc.code) + `,"message":"account ` + tc.account +
+			` / routing 124003116 rejected","location":"account.accountNumber=` + tc.account + `"}]}`
+		calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/accounts/tokenize", ContentType: "application/json",
+			Body: `{"merchantId":"1002463580","account":{"accountNumber":"` + tc.account + `","routingNumber":"124003116"}}`}, tc.status, body)
+		_, err := c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: tc.account, RoutingNumber: "124003116"})
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) || apiErr.StatusCode != tc.status || apiErr.Code != tc.code || !errors.Is(err, tc.is) {
+			t.Fatalf("%s: err = %v", tc.account, err)
+		}
+		if errors.Is(err, ErrIdentityNotReady) {
+			t.Errorf("%s: tokenize error matches ErrIdentityNotReady", tc.account)
+		}
+		if calls.Load() != 1 {
+			t.Errorf("%s: calls = %d, want 1 (POST not retried)", tc.account, calls.Load())
+		}
+		for _, s := range []string{err.Error(), apiErr.Message, apiErr.Errors[0].Location} {
+			if strings.Contains(s, tc.account) {
+				t.Errorf("%s: error text %q contains the account number", tc.account, s)
+			}
+		}
+	}
+}
