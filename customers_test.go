@@ -1,0 +1,155 @@
+package bankpay
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+const customerAnswerJSON = `{"customer":{"customerId":"cust-123","externalId":"ext-9","name":"Jane Doe",
+  "email":"jane@example.com","phone":"+15125550100","vip":0,
+  "address":{"address1":"1 Main St","city":"Austin","state":"TX","zip":"73301","country":"US"}}}`
+
+func TestCustomersUpdateRemovesVIP(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/customers/cust-123", ContentType: "application/json",
+		Body: `{"name":"Jane Doe","customerId":"cust-123","externalId":"ext-9","merchantId":"1002463580","vip":0}`},
+		200, customerAnswerJSON)
+
+	p := &CustomerUpdateParams{Name: "Jane Doe", ExternalID: "ext-9", VIP: tierPtr(0)}
+	cust, err := c.Customers.Update(context.Background(), "cust-123", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 1 {
+		t.Fatalf("calls = %d", calls.Load())
+	}
+	if cust.CustomerID != "cust-123" || cust.ExternalID != "ext-9" || cust.Name != "Jane Doe" ||
+		cust.VIP == nil || *cust.VIP != 0 || cust.Address == nil || cust.Address.Country != "US" || cust.Phone != "+15125550100" {
+		t.Errorf("decoded %+v", cust)
+	}
+	if !reflect.DeepEqual(p, &CustomerUpdateParams{Name: "Jane Doe", ExternalID: "ext-9", VIP: tierPtr(0)}) {
+		t.Errorf("params modified: %+v", p)
+	}
+}
+
+func TestCustomersUpdateAllFields(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/customers/cust-123", ContentType: "application/json",
+		Body: `{"name":"Jane Doe","customerId":"cust-123","externalId":"ext-9","merchantId":"1002463580","vip":3,` +
+			`"email":"jane@example.com","phone":"+15125550100","dateOfBirth":"1990-01-31","taxId":"123456789",` +
+			`"address":{"address1":"1 Main St","address2":"Unit 2","city":"Austin","state":"TX","zip":"73301","country":"US"}}`},
+		200, `{"customer":{"customerId":"cust-123","externalId":"ext-9","name":"Jane Doe","vip":3}}`)
+	p := &CustomerUpdateParams{Name: "Jane Doe", CustomerID: "cust-123", ExternalID: "ext-9", Email: "jane@example.com",
+		Phone: "+15125550100", DateOfBirth: "1990-01-31", TaxID: "123456789", VIP: tierPtr(3),
+		Address: &models.Address{Address1: "1 Main St", Address2: "Unit 2", City: "Austin", State: "TX", Zip: "73301", Country: "US"}}
+	cust, err := c.Customers.Update(context.Background(), "cust-123", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cust.VIP == nil || *cust.VIP != 3 {
+		t.Errorf("vip = %v", cust.VIP)
+	}
+}
+
+func TestCustomersUpdateWithoutVIPSendsNoVIP(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/customers/c%2F1", ContentType: "application/json",
+		Body: `{"customerId":"c/1","merchantId":"1002463580","email":"new@example.com"}`}, 200, customerAnswerJSON)
+	if _, err := c.Customers.Update(context.Background(), "c/1", &CustomerUpdateParams{Email: "new@example.com"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCustomersUpdateByExternalID(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/customers", RawQuery: "externalId=ext+9%2F1%26a",
+		ContentType: "application/json",
+		Body:        `{"name":"Jane Doe","externalId":"ext 9/1\u0026a","merchantId":"1002463580","vip":2}`},
+		200, customerAnswerJSON)
+	p := &CustomerUpdateParams{Name: "Jane Doe", VIP: tierPtr(2)}
+	cust, err := c.Customers.UpdateByExternalID(context.Background(), "ext 9/1&a", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 1 || cust.CustomerID != "cust-123" {
+		t.Errorf("calls = %d, customer %+v", calls.Load(), cust)
+	}
+	if p.ExternalID != "" {
+		t.Errorf("params modified: %+v", p)
+	}
+}
+
+func TestCustomersUpdateByExternalIDRemovesVIP(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/customers", RawQuery: "externalId=ext-9",
+		ContentType: "application/json",
+		Body:        `{"name":"Jane Doe","externalId":"ext-9","merchantId":"1002463580","vip":0}`}, 200, customerAnswerJSON)
+	if _, err := c.Customers.UpdateByExternalID(context.Background(), "ext-9",
+		&CustomerUpdateParams{Name: "Jane Doe", ExternalID: "ext-9", VIP: tierPtr(0)}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCustomersUpdateRejects(t *testing.T) {
+	update := func(id string, p *CustomerUpdateParams) func(*Client) error {
+		return func(c *Client) error {
+			_, err := c.Customers.Update(context.Background(), id, p)
+			return err
+		}
+	}
+	byExternal := func(id string, p *CustomerUpdateParams) func(*Client) error {
+		return func(c *Client) error {
+			_, err := c.Customers.UpdateByExternalID(context.Background(), id, p)
+			return err
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		call  func(*Client) error
+		field string
+	}{
+		{"negative vip", update("cust-123", &CustomerUpdateParams{VIP: tierPtr(-1)}), "vip"},
+		{"empty customerId", update("", &CustomerUpdateParams{VIP: tierPtr(1)}), "customerId"},
+		{"dot customerId", update(".", &CustomerUpdateParams{VIP: tierPtr(1)}), "customerId"},
+		{"nil params", update("cust-123", nil), "customerUpdateParams"},
+		{"customerId mismatch", update("cust-123", &CustomerUpdateParams{CustomerID: "cust-456"}), "customerId"},
+		{"by external: negative vip", byExternal("ext-9", &CustomerUpdateParams{VIP: tierPtr(-2)}), "vip"},
+		{"by external: empty externalId", byExternal("", &CustomerUpdateParams{VIP: tierPtr(1)}), "externalId"},
+		{"by external: control character", byExternal("ext\n9", &CustomerUpdateParams{}), "externalId"},
+		{"by external: nil params", byExternal("ext-9", nil), "customerUpdateParams"},
+		{"by external: externalId mismatch", byExternal("ext-9", &CustomerUpdateParams{ExternalID: "ext-10"}), "externalId"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { checkRejected(t, tc.field, tc.call) })
+	}
+}
+
+func TestCustomersUpdateErrors(t *testing.T) {
+	checkErrorAnswers(t, wantRequest{Method: "POST", Path: "/api/v1/customers/cust-123", ContentType: "application/json",
+		Body: `{"customerId":"cust-123","merchantId":"1002463580","vip":1}`},
+		func(c *Client) error {
+			_, err := c.Customers.Update(context.Background(), "cust-123", &CustomerUpdateParams{VIP: tierPtr(1)})
+			return err
+		})
+}
+
+func TestCustomersUpdateByExternalIDErrors(t *testing.T) {
+	checkErrorAnswers(t, wantRequest{Method: "POST", Path: "/api/v1/customers", RawQuery: "externalId=ext-9",
+		ContentType: "application/json", Body: `{"externalId":"ext-9","merchantId":"1002463580","vip":1}`},
+		func(c *Client) error {
+			_, err := c.Customers.UpdateByExternalID(context.Background(), "ext-9", &CustomerUpdateParams{VIP: tierPtr(1)})
+			return err
+		})
+}
+
+func TestCustomersUpdateEmptyEnvelope(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	sequence(t, mock, jsonAnswer(200, `{"transaction":{}}`))
+	_, err := c.Customers.Update(context.Background(), "cust-123", &CustomerUpdateParams{VIP: tierPtr(1)})
+	if !errors.Is(err, ErrInvalidResponse) {
+		t.Fatalf("err = %v, want ErrInvalidResponse", err)
+	}
+}
