@@ -1,0 +1,92 @@
+package models
+
+// EventType is the eventType of an event notification. The service may send
+// types not listed here; they are kept as received.
+type EventType string
+
+// Event types seen in notifications. Some appear in two spellings.
+const (
+	EventEstablish  EventType = "Establish"
+	EventAuthorize  EventType = "Authorize"
+	EventDataReady  EventType = "DataReady"
+	EventUpdate     EventType = "Update"
+	EventProcess    EventType = "Process"
+	EventComplete   EventType = "Complete"
+	EventCompleted  EventType = "Completed"
+	EventCancel     EventType = "Cancel"
+	EventCancelled  EventType = "Cancelled"
+	EventExpire     EventType = "Expire"
+	EventExpired    EventType = "Expired"
+	EventFailed     EventType = "Failed"
+	EventDeny       EventType = "Deny"
+	EventDispute    EventType = "Dispute"
+	EventReconcile  EventType = "Reconcile"
+	EventRefund     EventType = "Refund"
+	EventReverse    EventType = "Reverse"
+	EventRefresh    EventType = "Refresh"
+
+	// EventIdentityVerificationDataRetrieved: identity data came back from
+	// at least one provider (one event per provider or verification).
+	EventIdentityVerificationDataRetrieved EventType = "IdentityVerificationDataRetrieved"
+	// EventCustomerIdentityVerified: the verification process is complete.
+	EventCustomerIdentityVerified EventType = "CustomerIdentityVerified"
+)
+
+var transactionEventTypes = map[EventType]bool{
+	EventEstablish: true, EventAuthorize: true, EventDataReady: true, EventUpdate: true,
+	EventProcess: true, EventComplete: true, EventCompleted: true, EventCancel: true,
+	EventCancelled: true, EventExpire: true, EventExpired: true, EventFailed: true,
+	EventDeny: true, EventDispute: true, EventReconcile: true, EventRefund: true,
+	EventReverse: true, EventRefresh: true,
+}
+
+// IsTransaction reports whether t is one of the standard transaction event
+// types (every listed type but the two identity events).
+func (t EventType) IsTransaction() bool { return transactionEventTypes[t] }
+
+// IsIdentity reports whether t is one of the two identity events.
+func (t EventType) IsIdentity() bool {
+	return t == EventIdentityVerificationDataRetrieved || t == EventCustomerIdentityVerified
+}
+
+// Known reports whether t is a listed event type.
+func (t EventType) Known() bool { return t.IsTransaction() || t.IsIdentity() }
+
+// String returns the type as sent.
+func (t EventType) String() string { return string(t) }
+
+// Field names of an event notification (form-encoded, nested names dotted;
+// the identity events' extra fields have spaces).
+const (
+	EventFieldMerchantID                   = "merchantId"
+	EventFieldMerchantReference            = "merchantReference"
+	EventFieldPaymentType                  = "paymentType"
+	EventFieldTransactionType              = "transactionType"
+	EventFieldEventID                      = "eventId"
+	EventFieldEventType                    = "eventType"
+	EventFieldObjectID                     = "objectId"
+	EventFieldObjectType                   = "objectType"
+	EventFieldMessage                      = "message"
+	EventFieldParentObjectID               = "parentObjectId"
+	EventFieldTimeZone                     = "timeZone"
+	EventFieldCreatedAt                    = "createdAt"
+	EventFieldAccessID                     = "accessId"
+	EventFieldStatus                       = "status"
+	EventFieldStatusMessage                = "statusMessage"
+	EventFieldProviderTransactionStatus    = "paymentProviderTransaction.status"
+	EventFieldProviderTransactionStatusMsg = "paymentProviderTransaction.statusMessage"
+	EventFieldSplitToken                   = "splitToken"
+	EventFieldErrorCode                    = "errorCode"
+
+	// IdentityVerificationDataRetrieved
+	EventFieldProviderReportStatus      = "Provider Report Status"
+	EventFieldProviderServiceName       = "Provider Service Name"
+	EventFieldProviderUsedForValidation = "Provider used for validation"
+
+	// CustomerIdentityVerified
+	EventFieldIdentityVerified = "Identity Verified"
+	EventFieldKYCResult        = "KYC Result"
+)
+
+// ObjectTypeTransaction is the objectType of transaction and identity events.
+const ObjectTypeTransaction = "Transaction"
