@@ -34,6 +34,13 @@ type Verification struct {
 // AccountBalance is the answer of the account balance call.
 type AccountBalance struct {
 	Account *Account `json:"account"`
+	// Amount is the current balance of the account.
+	Amount Amount `json:"amount,omitempty"`
+	// Available is the balance available for withdrawal (after pending
+	// transactions).
+	Available Amount `json:"available,omitempty"`
+	// Currency is the currency of Amount and Available.
+	Currency Currency `json:"currency,omitempty"`
 }
 
 // AccountBalanceEnvelope is the wire wrapping of an account balance.
