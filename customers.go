@@ -25,7 +25,9 @@ type CustomerUpdateParams struct {
 	CustomerID string `json:"customerId,omitempty"`
 	// ExternalID is the merchant's id of the customer. UpdateByExternalID
 	// fills it from its externalID argument when empty; it must match when set.
-	ExternalID  string          `json:"externalId,omitempty"`
+	ExternalID string `json:"externalId,omitempty"`
+	// Email, Phone, DateOfBirth, TaxID and Address are customer details
+	// updated together with the tier.
 	Email       string          `json:"email,omitempty"`
 	Phone       string          `json:"phone,omitempty"`
 	DateOfBirth string          `json:"dateOfBirth,omitempty"`
