@@ -1,0 +1,324 @@
+package bankpay
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/bankpay/bankpay-go/internal/sign"
+)
+
+// DefaultMaxEventBytes caps the body of an event notification the webhook
+// handler reads (1 MiB); a larger one is answered 413.
+const DefaultMaxEventBytes = 1 << 20
+
+// VerifyNotification checks that an event notification comes from the
+// service: its Authorization header must be
+// "Basic " + Base64(accessId + ":" + signature), with the merchant's accessId,
+// and signature the Base64 HMAC-SHA1, keyed with the access key, of the
+// URL-decoded body ("HmacSHA512:"-prefixed HMAC-SHA512 is accepted too).
+// Both comparisons are constant-time. body is the raw request body.
+//
+// Errors (matched with errors.Is): ErrEmptyCredentials when creds has no
+// accessId or accessKey, ErrMissingSignature for no header or an empty
+// signature, ErrMalformedAuthorization for a header of another shape,
+// ErrWrongAccessID, ErrUnsupportedAlgorithm for an unknown prefix, and
+// ErrInvalidSignature. Reject the request on any error.
+func VerifyNotification(body []byte, authorizationHeader string, creds Credentials) error {
+	if err := verifyNotification(body, authorizationHeader, creds); err != nil {
+		return fmt.Errorf("bankpay: verify notification: %w", err)
+	}
+	return nil
+}
+
+func verifyNotification(body []byte, header string, creds Credentials) error {
+	if creds.AccessID == "" || creds.AccessKey == "" {
+		return ErrEmptyCredentials
+	}
+	header = strings.TrimSpace(header)
+	if header == "" {
+		return fmt.Errorf("%w: no Authorization header", ErrMissingSignature)
+	}
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Basic") {
+		return fmt.Errorf("%w: not Basic", ErrMalformedAuthorization)
+	}
+	decoded, err := base64.StdEncoding.DecodeString(strings.TrimSpace(token))
+	if err != nil {
+		return fmt.Errorf("%w: not Base64", ErrMalformedAuthorization)
+	}
+	id, sig, ok := strings.Cut(string(decoded), ":")
+	if !ok {
+		return fmt.Errorf("%w: no accessId:signature pair", ErrMalformedAuthorization)
+	}
+	if subtle.ConstantTimeCompare([]byte(id), []byte(creds.AccessID)) != 1 {
+		return ErrWrongAccessID
+	}
+	msg, err := sign.NotificationMessage(body)
+	if err != nil {
+		return fmt.Errorf("%w: body is not URL-decodable", ErrInvalidSignature)
+	}
+	return checkSignature(creds.AccessKey, msg, sig, nil)
+}
+
+// SignNotification returns the Authorization header value the service would
+// send with body: use it to test the merchant's own notification handling
+// (see also the bankpaytest sandbox, which sends real notifications).
+func SignNotification(body []byte, creds Credentials) (string, error) {
+	if creds.AccessID == "" || creds.AccessKey == "" {
+		return "", fmt.Errorf("bankpay: sign notification: %w", ErrEmptyCredentials)
+	}
+	h, err := sign.NotificationAuthorization(creds.AccessID, creds.AccessKey, body)
+	if err != nil {
+		return "", fmt.Errorf("bankpay: sign notification: body is not URL-decodable: %w", ErrInvalidSignature)
+	}
+	return h, nil
+}
+
+// WebhookOption configures NewWebhookHandler.
+type WebhookOption func(*webhookHandler)
+
+// WithDeduplicator makes the handler process each eventId once: a delivery
+// of an eventId already processed is answered 200 without calling any
+// callback, one whose processing is under way in another request is
+// answered 409 (the service re-sends it later), and a failed processing is
+// released so that the next delivery runs again. Events without an eventId
+// are not de-duplicated. See NewMemoryDeduplicator.
+func WithDeduplicator(d Deduplicator) WebhookOption {
+	return func(h *webhookHandler) { h.dedup = d }
+}
+
+// WithMaxEventBytes sets the body cap (DefaultMaxEventBytes by default).
+func WithMaxEventBytes(n int64) WebhookOption {
+	return func(h *webhookHandler) {
+		if n > 0 {
+			h.maxBytes = n
+		}
+	}
+}
+
+// WithWebhookLogger logs rejected requests (at warn level, with the reason),
+// callback errors (at error level) and duplicates (at info level): never
+// bodies, headers or credentials.
+func WithWebhookLogger(l *slog.Logger) WebhookOption {
+	return func(h *webhookHandler) { h.logger = l }
+}
+
+// OnTransactionEvent routes standard transaction events (EventKindTransaction)
+// to fn instead of the handler's general callback.
+func OnTransactionEvent(fn func(context.Context, *Event, *TransactionEvent) error) WebhookOption {
+	return func(h *webhookHandler) { h.onTransaction = fn }
+}
+
+// OnIdentityDataRetrieved routes IdentityVerificationDataRetrieved events
+// to fn instead of the handler's general callback.
+func OnIdentityDataRetrieved(fn func(context.Context, *Event, *IdentityDataRetrieved) error) WebhookOption {
+	return func(h *webhookHandler) { h.onDataRetrieved = fn }
+}
+
+// OnIdentityVerified routes CustomerIdentityVerified events to fn instead
+// of the handler's general callback.
+func OnIdentityVerified(fn func(context.Context, *Event, *IdentityVerified) error) WebhookOption {
+	return func(h *webhookHandler) { h.onVerified = fn }
+}
+
+// OnDuplicate calls fn for each verified delivery of an eventId the
+// Deduplicator reports already processed (the handler answers 200 and calls
+// no other callback). Use it to count re-sends.
+func OnDuplicate(fn func(context.Context, *Event)) WebhookOption {
+	return func(h *webhookHandler) { h.onDuplicate = fn }
+}
+
+type webhookHandler struct {
+	creds           Credentials
+	fn              func(context.Context, *Event) error
+	dedup           Deduplicator
+	maxBytes        int64
+	logger          *slog.Logger
+	onTransaction   func(context.Context, *Event, *TransactionEvent) error
+	onDataRetrieved func(context.Context, *Event, *IdentityDataRetrieved) error
+	onVerified      func(context.Context, *Event, *IdentityVerified) error
+	onDuplicate     func(context.Context, *Event)
+}
+
+// NewWebhookHandler returns the http.Handler of the merchant's
+// notificationUrl. Mount it on a ServeMux:
+//
+//	mux.Handle("POST /bankpay/events", bankpay.NewWebhookHandler(creds, handle))
+//
+// For each request it:
+//   - answers 405 (with Allow: POST) to anything but POST;
+//   - reads at most 1 MiB of body (WithMaxEventBytes), 413 beyond;
+//   - checks the signature with VerifyNotification before decoding
+//     anything: 401 on failure, and no callback is called (500 when creds
+//     are empty, a configuration error);
+//   - decodes the body with ParseEvent (form-urlencoded or JSON): 400 when
+//     it cannot;
+//   - with WithDeduplicator, answers 200 to an eventId already processed
+//     and 409 to one being processed;
+//   - calls the callback of the event's kind (OnTransactionEvent,
+//     OnIdentityDataRetrieved, OnIdentityVerified) or else fn, once, with
+//     the request's context: an error answers 500, so the service re-sends
+//     the event, and success answers 200. fn may be nil when the typed
+//     callbacks cover what the merchant needs; other events are then
+//     acknowledged.
+//
+// The service wants 200 within 3 seconds and re-sends every 5 minutes for 12
+// hours otherwise: keep callbacks short (store the event, work later) and
+// idempotent.
+func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error, opts ...WebhookOption) http.Handler {
+	h := &webhookHandler{creds: creds, fn: fn, maxBytes: DefaultMaxEventBytes}
+	for _, o := range opts {
+		if o != nil {
+			o(h)
+		}
+	}
+	return h
+}
+
+func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		h.reply(w, http.StatusMethodNotAllowed)
+		return
+	}
+	if r.ContentLength > h.maxBytes {
+		h.reject(ctx, w, r, http.StatusRequestEntityTooLarge, errors.New("body over the cap"))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			h.reject(ctx, w, r, http.StatusRequestEntityTooLarge, errors.New("body over the cap"))
+			return
+		}
+		h.reject(ctx, w, r, http.StatusBadRequest, errors.New("body unreadable"))
+		return
+	}
+
+	auth := r.Header.Values("Authorization")
+	header := ""
+	if len(auth) == 1 {
+		header = auth[0]
+	} else if len(auth) > 1 {
+		header = "repeated" // not Basic: ErrMalformedAuthorization
+	}
+	if err := VerifyNotification(body, header, h.creds); err != nil {
+		if errors.Is(err, ErrEmptyCredentials) {
+			h.reject(ctx, w, r, http.StatusInternalServerError, err)
+			return
+		}
+		w.Header().Set("WWW-Authenticate", `Basic realm="bankpay"`)
+		h.reject(ctx, w, r, http.StatusUnauthorized, err)
+		return
+	}
+
+	ev, err := ParseEvent(body, r.Header.Get("Content-Type"))
+	if err != nil {
+		h.reject(ctx, w, r, http.StatusBadRequest, err)
+		return
+	}
+	h.reply(w, h.process(ctx, ev))
+}
+
+// process runs the callbacks of a verified event and returns the status to
+// answer.
+func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
+	claimed := false
+	if h.dedup != nil && ev.EventID != "" {
+		st, err := h.dedup.Claim(ctx, ev.EventID)
+		if err != nil {
+			h.log(ctx, slog.LevelError, "bankpay: webhook: de-duplication store failed", ev, err)
+			return http.StatusInternalServerError
+		}
+		switch st {
+		case ClaimDone:
+			h.log(ctx, slog.LevelInfo, "bankpay: webhook: duplicate event", ev, nil)
+			if h.onDuplicate != nil {
+				h.onDuplicate(ctx, ev)
+			}
+			return http.StatusOK
+		case ClaimInProgress:
+			h.log(ctx, slog.LevelInfo, "bankpay: webhook: event already in progress", ev, nil)
+			return http.StatusConflict
+		}
+		claimed = true
+	}
+
+	done := false
+	defer func() {
+		if claimed && !done {
+			// The callback failed or panicked: let the next delivery run it.
+			if err := h.dedup.Release(context.WithoutCancel(ctx), ev.EventID); err != nil {
+				h.log(ctx, slog.LevelError, "bankpay: webhook: releasing the event failed", ev, err)
+			}
+		}
+	}()
+	if err := h.dispatch(ctx, ev); err != nil {
+		h.log(ctx, slog.LevelError, "bankpay: webhook: callback failed", ev, err)
+		return http.StatusInternalServerError
+	}
+	done = true
+	if claimed {
+		if err := h.dedup.Complete(context.WithoutCancel(ctx), ev.EventID); err != nil {
+			h.log(ctx, slog.LevelError, "bankpay: webhook: recording the event failed", ev, err)
+		}
+	}
+	return http.StatusOK
+}
+
+// dispatch calls the callback of ev's kind, or the general one.
+func (h *webhookHandler) dispatch(ctx context.Context, ev *Event) error {
+	switch ev.Kind() {
+	case EventKindTransaction:
+		if h.onTransaction != nil {
+			return h.onTransaction(ctx, ev, ev.Transaction)
+		}
+	case EventKindIdentityDataRetrieved:
+		if h.onDataRetrieved != nil {
+			return h.onDataRetrieved(ctx, ev, ev.IdentityDataRetrieved)
+		}
+	case EventKindIdentityVerified:
+		if h.onVerified != nil {
+			return h.onVerified(ctx, ev, ev.IdentityVerified)
+		}
+	}
+	if h.fn != nil {
+		return h.fn(ctx, ev)
+	}
+	return nil
+}
+
+func (h *webhookHandler) reply(w http.ResponseWriter, status int) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, http.StatusText(status)+"\n")
+}
+
+func (h *webhookHandler) reject(ctx context.Context, w http.ResponseWriter, r *http.Request, status int, err error) {
+	if h.logger != nil {
+		h.logger.LogAttrs(ctx, slog.LevelWarn, "bankpay: webhook: request rejected",
+			slog.Int("status", status), slog.String("remoteAddr", r.RemoteAddr), slog.String("reason", err.Error()))
+	}
+	h.reply(w, status)
+}
+
+func (h *webhookHandler) log(ctx context.Context, level slog.Level, msg string, ev *Event, err error) {
+	if h.logger == nil || !h.logger.Enabled(ctx, level) {
+		return
+	}
+	attrs := []slog.Attr{slog.String("eventId", ev.EventID), slog.String("eventType", string(ev.EventType))}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", err.Error()))
+	}
+	h.logger.LogAttrs(ctx, level, msg, attrs...)
+}
