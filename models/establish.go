@@ -79,8 +79,15 @@ const (
 type establishAlias EstablishData
 
 // MarshalJSON writes PaymentType as its name ("Deferred"), as the service
-// expects in establish data.
+// expects in establish data. Like the signature, the payload leaves out a
+// customer.vip of 0 (a numeric zero is never sent in establish data; use
+// the customer update call to remove a VIP tier).
 func (d EstablishData) MarshalJSON() ([]byte, error) {
+	if c := d.Customer; c != nil && c.VIP != nil && *c.VIP == 0 {
+		cc := *c
+		cc.VIP = nil
+		d.Customer = &cc
+	}
 	return json.Marshal(struct {
 		establishAlias
 		PaymentType string `json:"paymentType,omitempty"`
