@@ -1,0 +1,193 @@
+package sign
+
+import (
+	"crypto/hmac"
+	"crypto/sha1"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/hex"
+	"hash"
+	"net/url"
+	"testing"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// mac is the test's own HMAC, so that vectors do not come from the code
+// under test.
+func mac(h func() hash.Hash, key, msg string) string {
+	m := hmac.New(h, []byte(key))
+	m.Write([]byte(msg))
+	return base64.StdEncoding.EncodeToString(m.Sum(nil))
+}
+
+func TestSignKnownVectors(t *testing.T) {
+	// RFC 2202 test case 2 (HMAC-SHA1) and RFC 4231 test case 2 (HMAC-SHA512).
+	if got, want := Sign(SHA1, "Jefe", "what do ya want for nothing?"), "7/zfauXrL6LSdBbV8YTfnCWafHk="; got != want {
+		t.Errorf("SHA1 = %s, want %s", got, want)
+	}
+	want512 := "HmacSHA512:" + base64.StdEncoding.EncodeToString(hexBytes(t,
+		"164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea2505549758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737"))
+	if got := Sign(SHA512, "Jefe", "what do ya want for nothing?"); got != want512 {
+		t.Errorf("SHA512 = %s, want %s", got, want512)
+	}
+}
+
+func hexBytes(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestEstablishMessageEveryKeyInOrder(t *testing.T) {
+	vip := 2
+	d := &models.EstablishData{
+		AccessID: "AID", MerchantID: "MID", RequestSignature: "ignored",
+		Description: "Order 42 for Jane", Currency: models.USD, Amount: "10.00",
+		DisplayAmount: "9.00", MinimumBalance: "1.00", MerchantReference: "ref-42",
+		PaymentType: models.PaymentTypeDeferred, TimeZone: "America/Chicago",
+		ReturnURL: "https://shop.example/return", CancelURL: "https://shop.example/cancel",
+		NotificationURL: "https://shop.example/events", KYCType: 1, DeviceType: "web",
+		Metadata: &models.Metadata{FlowType: "flow"},
+		Recurrence: &models.Recurrence{StartDate: 1700000000000, EndDate: 1800000000000, Frequency: 1,
+			FrequencyUnit: 2, FrequencyUnitType: 3, RecurringAmount: "5.00", AutomaticCapture: true},
+		Verification: &models.EstablishVerify{Status: 1, VerifyCustomer: true},
+		Customer: &models.Customer{CustomerID: "c1", ExternalID: "e1", Name: "Jane Doe", VIP: &vip, TaxID: "123",
+			DriverLicense: &models.DriverLicense{Number: "D1", State: "TX"},
+			Address:       &models.Address{Address1: "1 Main St", Address2: "Apt 2", City: "Austin", State: "TX", Zip: "78701", Country: "US"},
+			Phone:         "+15550100", Email: "jane@example.com", Balance: "100.00", Currency: "USD",
+			EnrollDate: "2020-01-01", ExternalTier: "gold", DateOfBirth: "1990-01-01"},
+		Beneficiary: &models.Beneficiary{Name: "Bob"},
+		Account: &models.Account{NameOnAccount: "Jane Doe", Name: "Checking", Type: 1, Profile: 1,
+			AccountNumber: "1000000001", RoutingNumber: "124003116"},
+		TransactionID: "T1",
+	}
+	want := "accessId=AID&merchantId=MID&description=Order 42 for Jane&currency=USD&amount=10.00" +
+		"&displayAmount=9.00&minimumBalance=1.00&merchantReference=ref-42&paymentType=Deferred&timeZone=America/Chicago" +
+		"&recurrence.startDate=1700000000000&recurrence.endDate=1800000000000&recurrence.frequency=1" +
+		"&recurrence.frequencyUnit=2&recurrence.frequencyUnitType=3&recurrence.recurringAmount=5.00" +
+		"&recurrence.automaticCapture=true&verification.status=1&verification.verifyCustomer=true" +
+		"&customer.customerId=c1&customer.externalId=e1&customer.name=Jane Doe&customer.vip=2&customer.taxId=123" +
+		"&customer.driverLicense.number=D1&customer.driverLicense.state=TX" +
+		"&customer.address.address1=1 Main St&customer.address.address2=Apt 2&customer.address.city=Austin" +
+		"&customer.address.state=TX&customer.address.zip=78701&customer.address.country=US" +
+		"&customer.phone=+15550100&customer.email=jane@example.com&customer.balance=100.00&customer.currency=USD" +
+		"&customer.enrollDate=2020-01-01&customer.externalTier=gold&customer.dateOfBirth=1990-01-01" +
+		"&account.nameOnAccount=Jane Doe&account.name=Checking&account.type=1&account.profile=1" +
+		"&account.accountNumber=1000000001&account.routingNumber=124003116&transactionId=T1"
+	if got := EstablishMessage(d); got != want {
+		t.Errorf("message:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestEstablishMessageLeavesOutEmptyFalseZero(t *testing.T) {
+	d := &models.EstablishData{
+		AccessID: "AID", MerchantID: "MID", Currency: models.CAD, Amount: "0.00",
+		PaymentType: models.PaymentTypeDisbursement,
+		Recurrence:  &models.Recurrence{AutomaticCapture: false, Frequency: 0},
+		Customer:    &models.Customer{Name: "", Address: &models.Address{City: "", Country: "CA"}},
+		Account:     &models.Account{Type: 0, AccountNumber: "1", RoutingNumber: "2"},
+	}
+	want := "accessId=AID&merchantId=MID&currency=CAD&amount=0.00&paymentType=Disbursement" +
+		"&customer.address.country=CA&account.accountNumber=1&account.routingNumber=2"
+	if got := EstablishMessage(d); got != want {
+		t.Errorf("message:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestAlgorithmOf(t *testing.T) {
+	for _, tc := range []struct {
+		sig string
+		alg Algorithm
+		ok  bool
+	}{
+		{"abc=", SHA1, true},
+		{"", SHA1, true},
+		{"HmacSHA512:abc=", SHA512, true},
+		{"HmacSHA256:abc=", SHA1, false},
+		{"hmacsha512:abc=", SHA1, false},
+		{"HmacSHA512:x:y", SHA512, false},
+	} {
+		alg, ok := AlgorithmOf(tc.sig)
+		if ok != tc.ok || (ok && alg != tc.alg) {
+			t.Errorf("AlgorithmOf(%q) = %v, %v; want %v, %v", tc.sig, alg, ok, tc.alg, tc.ok)
+		}
+	}
+}
+
+func TestVerify(t *testing.T) {
+	msg := "a=1&b=two words"
+	s1 := mac(sha1.New, "k", msg)
+	s512 := "HmacSHA512:" + mac(sha512.New, "k", msg)
+	if !Verify("k", msg, s1) || !Verify("k", msg, s512) {
+		t.Fatal("valid signatures rejected")
+	}
+	for _, bad := range []struct{ key, msg, sig string }{
+		{"other", msg, s1},
+		{"k", msg + "&c=3", s1},
+		{"k", msg, "HmacSHA512:" + mac(sha1.New, "k", msg)}, // prefix and algorithm disagree
+		{"k", msg, mac(sha512.New, "k", msg)},               // SHA-512 without its prefix
+		{"k", msg, ""},
+	} {
+		if Verify(bad.key, bad.msg, bad.sig) {
+			t.Errorf("accepted %+v", bad)
+		}
+	}
+}
+
+func TestRedirectMessage(t *testing.T) {
+	raw := "https://shop.example/return?transactionId=1&status=2&requestSignature=abc%3D"
+	msg, sig, ok := RedirectMessage(raw, false)
+	if !ok || msg != "https://shop.example/return?transactionId=1&status=2" || sig != "abc%3D" {
+		t.Errorf("full: %q %q %v", msg, sig, ok)
+	}
+	msg, sig, ok = RedirectMessage(raw, true)
+	if !ok || msg != "transactionId=1&status=2" || sig != "abc%3D" {
+		t.Errorf("query only: %q %q %v", msg, sig, ok)
+	}
+	if _, _, ok := RedirectMessage("https://shop.example/return?transactionId=1", false); ok {
+		t.Error("no signature: ok")
+	}
+	if _, _, ok := RedirectMessage("https://shop.example/return?requestSignature=abc", false); ok {
+		t.Error("signature as the first parameter signs nothing: ok")
+	}
+}
+
+func TestSignRedirect(t *testing.T) {
+	base := "https://shop.example/return?transactionId=1&status=2"
+	got := SignRedirect(SHA1, "k", base, false)
+	want := base + "&requestSignature=" + url.QueryEscape(mac(sha1.New, "k", base))
+	if got != want {
+		t.Errorf("full: %s, want %s", got, want)
+	}
+	got = SignRedirect(SHA512, "k", base, true)
+	want = base + "&requestSignature=" + url.QueryEscape("HmacSHA512:"+mac(sha512.New, "k", "transactionId=1&status=2"))
+	if got != want {
+		t.Errorf("query only: %s, want %s", got, want)
+	}
+}
+
+func TestNotification(t *testing.T) {
+	body := []byte("eventId=e1&message=two+words&Provider+Report+Status=SUCCESS&x=a%26b")
+	msg, err := NotificationMessage(body)
+	if err != nil || msg != "eventId=e1&message=two words&Provider Report Status=SUCCESS&x=a&b" {
+		t.Fatalf("message %q, %v", msg, err)
+	}
+	h, err := NotificationAuthorization("AID", "k", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Basic " + base64.StdEncoding.EncodeToString([]byte("AID:"+mac(sha1.New, "k", msg)))
+	if h != want {
+		t.Errorf("header %s, want %s", h, want)
+	}
+	if _, err := NotificationMessage([]byte("a=100%")); err == nil {
+		t.Error("stray %: no error")
+	}
+	if _, err := NotificationAuthorization("AID", "k", []byte("a=%zz")); err == nil {
+		t.Error("bad escape: no error")
+	}
+}
