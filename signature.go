@@ -151,8 +151,8 @@ func CanonicalEstablishData(d *models.EstablishData) string {
 // iOS and Android SDKs take: nested fields are dotted ("metadata.flowType",
 // "customer.address.city"), paymentType is its name ("Deferred"), numbers
 // and booleans are written as in JSON ("1", "true"), and fields the JSON
-// leaves out (empty, false, zero) are absent. A VIP tier of 0 is kept as
-// "customer.vip" = "0". Sign d first.
+// form leaves out (empty, false, zero, a customer.vip of 0) are absent: the
+// keys are exactly the leaves of d's JSON. Sign d first.
 func FlattenEstablishData(d *models.EstablishData) map[string]string {
 	out := map[string]string{}
 	if d == nil {

@@ -1,0 +1,258 @@
+package bankpay
+
+import (
+	"crypto/hmac"
+	"crypto/sha1"
+	"crypto/sha512"
+	"encoding/base64"
+	"errors"
+	"hash"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// hmacB64 is the tests' own HMAC: expected signatures never come from the
+// code under test.
+func hmacB64(h func() hash.Hash, key, msg string) string {
+	m := hmac.New(h, []byte(key))
+	m.Write([]byte(msg))
+	return base64.StdEncoding.EncodeToString(m.Sum(nil))
+}
+
+// The worked example of SignEstablishData's godoc, written out again here.
+const (
+	exampleAccessID   = "A48B73F694C4C8EE6306"
+	exampleMerchantID = "110005514"
+	exampleKey        = "my-access-key"
+	exampleCanonical  = "accessId=A48B73F694C4C8EE6306&merchantId=110005514&description=Order 42&currency=USD&amount=10.00&merchantReference=ref-42&paymentType=Deferred&customer.name=Jane Doe&customer.address.city=Austin&customer.address.country=US"
+	exampleSHA1       = "bKKk8jN+SU93sX+ckaBV2kjzKZU="
+	exampleSHA512     = "HmacSHA512:EcJv3My02jKhVTn5udCQF2rS15A3SmrdcOUSvjeHQ0BQxxOjZWlHLLSTJjw0DYc1qKWAdzsxPMJAZZXxmISRnQ=="
+)
+
+func exampleData() *models.EstablishData {
+	return &models.EstablishData{
+		Description: "Order 42", Currency: models.USD, Amount: "10.00",
+		MerchantReference: "ref-42", PaymentType: models.PaymentTypeDeferred,
+		ReturnURL: "https://shop.example/return", CancelURL: "https://shop.example/cancel",
+		Customer: &models.Customer{Name: "Jane Doe",
+			Address: &models.Address{City: "Austin", Country: "US"}},
+	}
+}
+
+func signingClient(t *testing.T, id, key, merchant string, opts ...Option) *Client {
+	t.Helper()
+	c, err := NewClient(Credentials{AccessID: id, AccessKey: key, MerchantID: merchant}, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestSignEstablishDataGodocExample(t *testing.T) {
+	src, err := os.ReadFile("signature.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{exampleCanonical, exampleSHA1, exampleSHA512} {
+		if !strings.Contains(string(src), "//\t"+s+"\n") {
+			t.Errorf("the godoc of SignEstablishData does not show %q", s)
+		}
+	}
+	for _, s := range []string{exampleAccessID, exampleMerchantID, `"` + exampleKey + `"`} {
+		if !strings.Contains(string(src), s) {
+			t.Errorf("the godoc does not name %s", s)
+		}
+	}
+	// The documented values are the real HMACs of the documented string.
+	if got := hmacB64(sha1.New, exampleKey, exampleCanonical); got != exampleSHA1 {
+		t.Errorf("documented SHA-1 signature is wrong: HMAC gives %s", got)
+	}
+	if got := "HmacSHA512:" + hmacB64(sha512.New, exampleKey, exampleCanonical); got != exampleSHA512 {
+		t.Errorf("documented SHA-512 signature is wrong: HMAC gives %s", got)
+	}
+
+	// And the SDK produces them from the documented data.
+	d := exampleData()
+	if err := signingClient(t, exampleAccessID, exampleKey, exampleMerchantID).SignEstablishData(d); err != nil {
+		t.Fatal(err)
+	}
+	if got := CanonicalEstablishData(d); got != exampleCanonical {
+		t.Errorf("canonical:\n got %s\nwant %s", got, exampleCanonical)
+	}
+	if d.RequestSignature != exampleSHA1 || d.AccessID != exampleAccessID || d.MerchantID != exampleMerchantID {
+		t.Errorf("signed: sig %s accessId %s merchantId %s", d.RequestSignature, d.AccessID, d.MerchantID)
+	}
+	d = exampleData()
+	if err := signingClient(t, exampleAccessID, exampleKey, exampleMerchantID, WithSignatureAlgorithm(HMACSHA512)).SignEstablishData(d); err != nil {
+		t.Fatal(err)
+	}
+	if d.RequestSignature != exampleSHA512 {
+		t.Errorf("SHA-512 signature %s, want %s", d.RequestSignature, exampleSHA512)
+	}
+}
+
+func TestSignEstablishDataVectors(t *testing.T) {
+	vip := 3
+	for _, tc := range []struct {
+		name      string
+		data      models.EstablishData
+		alg       SignatureAlgorithm
+		canonical string // written out by hand
+	}{
+		{
+			name: "value with spaces and 0.00 amount",
+			data: models.EstablishData{Description: "Payout for  order 7 ", Currency: models.USD, Amount: "0.00",
+				MerchantReference: "m ref", PaymentType: models.PaymentTypeDeferred,
+				ReturnURL: "https://shop.example/r?a=1&b=2", CancelURL: "https://shop.example/c"},
+			canonical: "accessId=AID-1&merchantId=M-1&description=Payout for  order 7 &currency=USD&amount=0.00&merchantReference=m ref&paymentType=Deferred",
+		},
+		{
+			name: "nested customer and address keys",
+			data: models.EstablishData{Currency: models.CAD, Amount: "25.50", MerchantReference: "r1",
+				PaymentType: models.PaymentTypeRetrieval, ReturnURL: "https://shop.example/r", CancelURL: "https://shop.example/c",
+				Customer: &models.Customer{ExternalID: "ext-9", Name: "José Q. Public", VIP: &vip, Email: "jq@example.com",
+					DriverLicense: &models.DriverLicense{Number: "X12", State: "ON"},
+					Address:       &models.Address{Address1: "12 Queen St W", City: "Toronto", State: "ON", Zip: "M5H 2N2", Country: "CA"}}},
+			canonical: "accessId=AID-1&merchantId=M-1&currency=CAD&amount=25.50&merchantReference=r1&paymentType=Retrieval" +
+				"&customer.externalId=ext-9&customer.name=José Q. Public&customer.vip=3" +
+				"&customer.driverLicense.number=X12&customer.driverLicense.state=ON" +
+				"&customer.address.address1=12 Queen St W&customer.address.city=Toronto&customer.address.state=ON" +
+				"&customer.address.zip=M5H 2N2&customer.address.country=CA&customer.email=jq@example.com",
+		},
+		{
+			name: "empty, false and zero left out; URLs, metadata, kycType and beneficiary never signed",
+			data: models.EstablishData{Description: "", Currency: models.USD, Amount: "5.00", MerchantReference: "r2",
+				PaymentType: models.PaymentTypeDisbursement, DeviceType: "web", KYCType: 1,
+				NotificationURL: "https://shop.example/events",
+				Metadata:        &models.Metadata{FlowType: "f", Remittance: &models.Remittance{CountryCorridor: "MX"}},
+				Recurrence:      &models.Recurrence{AutomaticCapture: false},
+				Verification:    &models.EstablishVerify{VerifyCustomer: false},
+				Customer:        &models.Customer{Name: "", Phone: "", Address: &models.Address{}},
+				Beneficiary:     &models.Beneficiary{Name: "Bob", Address: &models.Address{Country: "MX"}},
+				Account:         &models.Account{Type: 0, Profile: 0, AccountNumber: "1000000001", RoutingNumber: "124003116"}},
+			canonical: "accessId=AID-1&merchantId=M-1&currency=USD&amount=5.00&merchantReference=r2&paymentType=Disbursement" +
+				"&account.accountNumber=1000000001&account.routingNumber=124003116",
+		},
+		{
+			name: "SHA-512 prefix",
+			data: models.EstablishData{Description: "with sha 512", Currency: models.USD, Amount: "1.00",
+				MerchantReference: "r3", PaymentType: models.PaymentTypeInstant,
+				ReturnURL: "https://shop.example/r", CancelURL: "https://shop.example/c",
+				Account: &models.Account{Type: 1, AccountNumber: "9"}},
+			alg: HMACSHA512,
+			canonical: "accessId=AID-1&merchantId=M-1&description=with sha 512&currency=USD&amount=1.00&merchantReference=r3" +
+				"&paymentType=Instant&account.type=1&account.accountNumber=9",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const key = "k3y with spaces & symbols=+/"
+			c := signingClient(t, "AID-1", key, "M-1", WithSignatureAlgorithm(tc.alg))
+			d := tc.data
+			if err := c.SignEstablishData(&d); err != nil {
+				t.Fatal(err)
+			}
+			if got := CanonicalEstablishData(&d); got != tc.canonical {
+				t.Errorf("canonical:\n got %s\nwant %s", got, tc.canonical)
+			}
+			want := hmacB64(sha1.New, key, tc.canonical)
+			if tc.alg == HMACSHA512 {
+				want = "HmacSHA512:" + hmacB64(sha512.New, key, tc.canonical)
+			}
+			if d.RequestSignature != want {
+				t.Errorf("signature %s, want %s", d.RequestSignature, want)
+			}
+		})
+	}
+}
+
+func TestSignEstablishDataRejectsInvalidData(t *testing.T) {
+	c := signingClient(t, "AID", "key", "MID")
+	d := exampleData()
+	d.Currency = "EUR"
+	err := c.SignEstablishData(d)
+	var ve *ValidationError
+	if !errors.As(err, &ve) || ve.Field != "currency" {
+		t.Fatalf("err = %v, want a ValidationError on currency", err)
+	}
+	if d.RequestSignature != "" || d.AccessID != "" || d.MerchantID != "" {
+		t.Error("invalid data was signed")
+	}
+	if err := c.SignEstablishData(nil); !errors.Is(err, ErrValidation) {
+		t.Errorf("nil: %v", err)
+	}
+}
+
+func TestSignEstablishDataReplacesCallerValues(t *testing.T) {
+	d := exampleData()
+	d.AccessID, d.MerchantID, d.RequestSignature = "forged", "forged", "forged"
+	if err := signingClient(t, exampleAccessID, exampleKey, exampleMerchantID).SignEstablishData(d); err != nil {
+		t.Fatal(err)
+	}
+	if d.AccessID != exampleAccessID || d.MerchantID != exampleMerchantID || d.RequestSignature != exampleSHA1 {
+		t.Errorf("%s %s %s", d.AccessID, d.MerchantID, d.RequestSignature)
+	}
+}
+
+func TestWithSignatureAlgorithm(t *testing.T) {
+	if _, err := NewClient(testCreds, WithSignatureAlgorithm(SignatureAlgorithm(7))); !errors.Is(err, ErrValidation) {
+		t.Errorf("unknown algorithm: %v", err)
+	}
+	if HMACSHA1.String() != "HMAC-SHA1" || HMACSHA512.String() != "HMAC-SHA512" || SignatureAlgorithm(9).String() != "SignatureAlgorithm(9)" {
+		t.Error("String")
+	}
+}
+
+func TestFlattenEstablishData(t *testing.T) {
+	zero := 0
+	d := &models.EstablishData{
+		AccessID: "AID", MerchantID: "MID", RequestSignature: "sig=",
+		Description: "Order 42", Currency: models.USD, Amount: "0.00", MerchantReference: "r",
+		PaymentType: models.PaymentTypeDeferred, ReturnURL: "https://shop.example/r", KYCType: 1,
+		Metadata:   &models.Metadata{FlowType: "onboarding", Remittance: &models.Remittance{WithdrawalMethod: models.WithdrawalCash}},
+		Customer:   &models.Customer{Name: "Jane Doe", VIP: &zero, Address: &models.Address{City: "Austin", Country: "US"}},
+		Recurrence: &models.Recurrence{AutomaticCapture: true, StartDate: 1700000000000},
+	}
+	want := map[string]string{
+		"accessId": "AID", "merchantId": "MID", "requestSignature": "sig=",
+		"description": "Order 42", "currency": "USD", "amount": "0.00", "merchantReference": "r",
+		"paymentType": "Deferred", "returnUrl": "https://shop.example/r", "kycType": "1",
+		"metadata.flowType": "onboarding", "metadata.remittance.withdrawalMethod": "Cash",
+		"customer.name":         "Jane Doe", // a VIP tier of 0 is not sent in establish data
+		"customer.address.city": "Austin", "customer.address.country": "US",
+		"recurrence.automaticCapture": "true", "recurrence.startDate": "1700000000000",
+	}
+	if got := FlattenEstablishData(d); !reflect.DeepEqual(got, want) {
+		t.Errorf("flat:\n got %v\nwant %v", got, want)
+	}
+	if got := FlattenEstablishData(nil); got == nil || len(got) != 0 {
+		t.Errorf("nil: %v", got)
+	}
+	if CanonicalEstablishData(nil) != "" {
+		t.Error("canonical of nil")
+	}
+}
+
+func TestCheckSignatureErrors(t *testing.T) {
+	good := hmacB64(sha1.New, "k", "m")
+	for _, tc := range []struct {
+		sig  string
+		want error
+	}{
+		{"", ErrMissingSignature},
+		{"HmacSHA512:", ErrMissingSignature},
+		{"HmacSHA256:" + good, ErrUnsupportedAlgorithm},
+		{"sha1:" + good, ErrUnsupportedAlgorithm},
+		{good[1:], ErrInvalidSignature},
+	} {
+		if err := checkSignature("k", "m", tc.sig, nil); !errors.Is(err, tc.want) {
+			t.Errorf("%q: %v, want %v", tc.sig, err, tc.want)
+		}
+	}
+	if err := checkSignature("k", "m", good, nil); err != nil {
+		t.Errorf("good: %v", err)
+	}
+}
