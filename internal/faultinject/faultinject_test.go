@@ -1,0 +1,308 @@
+package faultinject
+
+import (
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestMain(m *testing.M) { os.Exit(VerifyTestMain(m, 5*time.Second)) }
+
+// fixture starts a server with a counting backend and a client through the
+// server's transport; both are closed at cleanup.
+func fixture(t *testing.T, timeout time.Duration, script ...Action) (*Server, *http.Client, *atomic.Int32) {
+	t.Helper()
+	var hits atomic.Int32
+	backend := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		b, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"echo":"`+string(b)+`"}`)
+	})
+	s := NewServer(backend, script...)
+	tr := s.Transport()
+	t.Cleanup(func() {
+		tr.CloseIdleConnections()
+		s.Close()
+	})
+	return s, &http.Client{Transport: tr, Timeout: timeout}, &hits
+}
+
+// get sends a POST with body x and reads the whole answer.
+func post(c *http.Client, s *Server) (int, string, error) {
+	resp, err := c.Post(s.URL+"/p", "text/plain", strings.NewReader("x"))
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), err
+}
+
+func TestPassAndRespond(t *testing.T) {
+	s, c, hits := fixture(t, 5*time.Second, Respond(503, `{}`, "Retry-After", "86400"), Pass())
+	resp, err := c.Get(s.URL + "/a?b=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "86400" || resp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("answer %d %v", resp.StatusCode, resp.Header)
+	}
+	if st, body, err := post(c, s); err != nil || st != 200 || body != `{"echo":"x"}` {
+		t.Errorf("pass: %d %q %v", st, body, err)
+	}
+	got := s.Received()
+	if len(got) != 2 || got[0].Path != "/a" || got[0].RawQuery != "b=1" || string(got[1].Body) != "x" || hits.Load() != 1 {
+		t.Errorf("received %+v, backend hits %d", got, hits.Load())
+	}
+	if s.Conns() != 1 {
+		t.Errorf("conns = %d, want 1 (keep-alive)", s.Conns())
+	}
+}
+
+func TestResetOnAcceptNeverReachesTheServer(t *testing.T) {
+	s, c, hits := fixture(t, 5*time.Second, ResetOnAccept())
+	if _, _, err := post(c, s); err == nil {
+		t.Fatal("want an error")
+	}
+	if s.Requests() != 0 || hits.Load() != 0 || s.Conns() != 1 {
+		t.Errorf("requests %d, hits %d, conns %d", s.Requests(), hits.Load(), s.Conns())
+	}
+	if _, _, err := post(c, s); err != nil || s.Requests() != 1 {
+		t.Errorf("after the script: %v, requests %d", err, s.Requests())
+	}
+}
+
+func TestResetAfterRequestAndPassAndReset(t *testing.T) {
+	s, c, hits := fixture(t, 5*time.Second, ResetAfterRequest(), PassAndReset())
+	for i := 0; i < 2; i++ {
+		_, _, err := post(c, s)
+		var op *net.OpError
+		if err == nil || (errors.As(err, &op) && op.Op == "dial") {
+			t.Fatalf("%d: err = %v, want a reset after the dial", i, err)
+		}
+	}
+	if s.Requests() != 2 || hits.Load() != 1 {
+		t.Errorf("requests %d, backend hits %d; want 2 and 1", s.Requests(), hits.Load())
+	}
+}
+
+func TestBrokenAnswers(t *testing.T) {
+	const body = `{"transaction":{"transactionId":"1"}}`
+	for _, tc := range []struct {
+		a       Action
+		wantErr error // on the body read; nil: on the round trip
+	}{
+		{ResetMidAnswer(200, body, 10), nil},
+		{Truncate(200, body, 10), io.ErrUnexpectedEOF},
+		{Garbage("SSH-2.0-OpenSSH\r\n\r\n"), nil},
+	} {
+		t.Run(tc.a.String(), func(t *testing.T) {
+			s, c, _ := fixture(t, 5*time.Second, tc.a)
+			resp, err := c.Post(s.URL, "text/plain", strings.NewReader("x"))
+			if tc.a.kind == kindGarbage {
+				if err == nil {
+					resp.Body.Close()
+					t.Fatal("garbage accepted as an answer")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("headers should arrive: %v", err)
+			}
+			defer resp.Body.Close()
+			b, err := io.ReadAll(resp.Body)
+			if err == nil || string(b) != body[:10] {
+				t.Errorf("read %q, %v", b, err)
+			}
+			if tc.wantErr != nil && !errors.Is(err, tc.wantErr) {
+				t.Errorf("err = %v, want %v", err, tc.wantErr)
+			}
+			if s.Requests() != 1 {
+				t.Errorf("requests = %d", s.Requests())
+			}
+		})
+	}
+}
+
+func TestHangUntilClientTimeout(t *testing.T) {
+	s, c, _ := fixture(t, 50*time.Millisecond, Hang())
+	start := time.Now()
+	_, _, err := post(c, s)
+	var ne net.Error
+	if !errors.As(err, &ne) || !ne.Timeout() {
+		t.Fatalf("err = %v, want a timeout", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("took %v", d)
+	}
+	if s.Requests() != 1 {
+		t.Errorf("requests = %d", s.Requests())
+	}
+}
+
+func TestDelay(t *testing.T) {
+	s, c, _ := fixture(t, 5*time.Second, Delay(time.Millisecond, Respond(204, "")))
+	if st, _, err := post(c, s); err != nil || st != 204 {
+		t.Fatalf("%d %v", st, err)
+	}
+}
+
+func TestHugeIsStreamedNotHeld(t *testing.T) {
+	for _, size := range []int64{4 << 30, -1} {
+		s, c, _ := fixture(t, 30*time.Second, Huge(200, size))
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		resp, err := c.Get(s.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, io.LimitReader(resp.Body, 16<<20))
+		resp.Body.Close()
+		if err != nil || n != 16<<20 {
+			t.Fatalf("size %d: read %d, %v", size, n, err)
+		}
+		if size > 0 && resp.ContentLength != size {
+			t.Errorf("Content-Length = %d", resp.ContentLength)
+		}
+		s.Close() // stops the stream
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+			t.Errorf("size %d: allocated %d MiB for a 16 MiB read", size, grew>>20)
+		}
+		if st := s.Streamed(); st < 16<<20 || (size > 0 && st >= size) {
+			t.Errorf("size %d: streamed %d", size, st)
+		}
+	}
+}
+
+func TestRefuseNext(t *testing.T) {
+	s, c, _ := fixture(t, 5*time.Second)
+	s.RefuseNext(2)
+	for i := 0; i < 2; i++ {
+		_, _, err := post(c, s)
+		var op *net.OpError
+		if !errors.As(err, &op) || op.Op != "dial" || !errors.Is(err, syscall.ECONNREFUSED) {
+			t.Fatalf("%d: err = %v, want a refused dial", i, err)
+		}
+	}
+	if _, _, err := post(c, s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Refused() != 2 || s.Requests() != 1 || s.Conns() != 1 {
+		t.Errorf("refused %d, requests %d, conns %d", s.Refused(), s.Requests(), s.Conns())
+	}
+	if _, err := (&http.Client{}).Get(RefusedURL); !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("RefusedURL: %v", err)
+	}
+}
+
+func TestConnLevelActionWaitsForANewConnection(t *testing.T) {
+	// The second request reuses the connection: it skips ResetOnAccept and
+	// takes the 202; the reset waits for the next new connection.
+	s, c, _ := fixture(t, 5*time.Second, Respond(201, ""), ResetOnAccept(), Respond(202, ""))
+	for _, want := range []int{201, 202} {
+		if st, _, err := post(c, s); err != nil || st != want {
+			t.Fatalf("%d %v, want %d", st, err, want)
+		}
+	}
+	c.Transport.(*http.Transport).CloseIdleConnections()
+	if _, _, err := post(c, s); err == nil {
+		t.Fatal("the new connection should have been reset")
+	}
+	if got := len(s.Taken()); got != 3 {
+		t.Errorf("taken %v", s.Taken())
+	}
+}
+
+func TestCloseStopsHangingHandlers(t *testing.T) {
+	s := NewServer(nil, Hang())
+	tr := s.Transport()
+	defer tr.CloseIdleConnections()
+	done := make(chan error, 1)
+	go func() {
+		_, err := (&http.Client{Transport: tr}).Get(s.URL)
+		done <- err
+	}()
+	for s.Requests() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	s.Close()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("a hung request got an answer")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close did not end the hanging request")
+	}
+}
+
+func TestRoundTripper(t *testing.T) {
+	s, _, hits := fixture(t, 5*time.Second)
+	tr := s.Transport()
+	defer tr.CloseIdleConnections()
+	boom := errors.New("boom")
+	rt := &RoundTripper{
+		Base:   tr,
+		Before: func(n int, _ *http.Request) error { return map[bool]error{true: boom}[n == 0] },
+		After:  func(n int, _ *http.Request, _ *http.Response) error { return map[bool]error{true: boom}[n == 1] },
+	}
+	c := &http.Client{Transport: rt}
+	for i := 0; i < 3; i++ {
+		_, _, err := post(c, s)
+		if (i < 2) != errors.Is(err, boom) {
+			t.Errorf("trip %d: err = %v", i, err)
+		}
+	}
+	if rt.Trips() != 3 || rt.Sent() != 2 || hits.Load() != 2 {
+		t.Errorf("trips %d, sent %d, backend hits %d", rt.Trips(), rt.Sent(), hits.Load())
+	}
+	rt.CloseIdleConnections()
+}
+
+func TestPassWithoutBackend(t *testing.T) {
+	s := NewServer(nil)
+	defer s.Close()
+	tr := s.Transport()
+	defer tr.CloseIdleConnections()
+	if st, _, err := post(&http.Client{Transport: tr}, s); err != nil || st != http.StatusNotImplemented {
+		t.Errorf("%d %v", st, err)
+	}
+}
+
+func TestLeakedSeesAGoroutine(t *testing.T) {
+	stop := make(chan struct{})
+	go func() { <-stop }()
+	mine := func(g []string) int {
+		n := 0
+		for _, s := range g {
+			if strings.Contains(s, "TestLeakedSeesAGoroutine.func") {
+				n++
+			}
+		}
+		return n
+	}
+	if n := mine(Leaked(0)); n != 1 {
+		t.Errorf("found %d of the test's goroutines, want 1", n)
+	}
+	close(stop)
+	deadline := time.Now().Add(5 * time.Second)
+	for mine(Leaked(0)) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the ended goroutine is still reported")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
