@@ -97,20 +97,20 @@ func VerifyRedirect(rawURL, accessKey string, opts ...RedirectOption) (*Redirect
 		}
 	}
 	if accessKey == "" {
-		return nil, fmt.Errorf("bankpay: verify redirect: %w", ErrEmptyCredentials)
+		return nil, opErr("verify redirect", ErrEmptyCredentials)
 	}
 	message, encodedSig, ok := sign.RedirectMessage(rawURL, cfg.queryOnly)
 	if !ok {
-		return nil, fmt.Errorf("bankpay: verify redirect: %w", ErrMissingSignature)
+		return nil, opErr("verify redirect", ErrMissingSignature)
 	}
 	sig, err := url.QueryUnescape(encodedSig)
 	if err != nil {
-		return nil, fmt.Errorf("bankpay: verify redirect: signature is not URL-encoded: %w", ErrInvalidSignature)
+		return nil, opErr("verify redirect", fmt.Errorf("%w: signature is not URL-encoded", ErrInvalidSignature))
 	}
 	// Base64 has no spaces: a "+" sent unescaped was decoded to " ".
 	sig = strings.ReplaceAll(sig, " ", "+")
 	if err := checkSignature(accessKey, message, sig, cfg.require); err != nil {
-		return nil, fmt.Errorf("bankpay: verify redirect: %w", err)
+		return nil, opErr("verify redirect", err)
 	}
 	query := message
 	if !cfg.queryOnly {
@@ -118,7 +118,7 @@ func VerifyRedirect(rawURL, accessKey string, opts ...RedirectOption) (*Redirect
 	}
 	r, err := parseRedirect(query)
 	if err != nil {
-		return nil, fmt.Errorf("bankpay: verify redirect: %w: %w", ErrMalformedRedirect, err)
+		return nil, opErr("verify redirect", fmt.Errorf("%w: %w", ErrMalformedRedirect, err))
 	}
 	if alg, _ := sign.AlgorithmOf(sig); alg == sign.SHA512 {
 		r.Algorithm = HMACSHA512
@@ -135,12 +135,12 @@ func VerifyRedirect(rawURL, accessKey string, opts ...RedirectOption) (*Redirect
 // Host and X-Forwarded-* headers are ignored: they are not trusted.
 func VerifyRedirectRequest(r *http.Request, publicBaseURL, accessKey string, opts ...RedirectOption) (*Redirect, error) {
 	if r == nil || r.URL == nil {
-		return nil, fmt.Errorf("bankpay: verify redirect: %w: no request", ErrMalformedRedirect)
+		return nil, opErr("verify redirect", fmt.Errorf("%w: no request", ErrMalformedRedirect))
 	}
 	base, err := url.Parse(publicBaseURL)
 	if err != nil || base.Host == "" || (base.Scheme != "https" && base.Scheme != "http") ||
 		base.User != nil || base.RawQuery != "" || base.Fragment != "" || strings.HasSuffix(publicBaseURL, "?") {
-		return nil, fmt.Errorf("bankpay: verify redirect: %w: public base URL must be an absolute http(s) URL without query", ErrMalformedRedirect)
+		return nil, opErr("verify redirect", fmt.Errorf("%w: public base URL must be an absolute http(s) URL without query", ErrMalformedRedirect))
 	}
 	uri := r.RequestURI // as received, escaping untouched
 	if !strings.HasPrefix(uri, "/") {

@@ -231,3 +231,19 @@ func checkSignature(key, message, sig string, want *sign.Algorithm) error {
 	}
 	return nil
 }
+
+// opError names the operation an error of the signature checks came from,
+// with a single "bankpay: " prefix: "bankpay: verify redirect: invalid
+// signature". errors.Is sees the wrapped sentinel.
+type opError struct {
+	op  string
+	err error
+}
+
+func opErr(op string, err error) error { return &opError{op: op, err: err} }
+
+func (e *opError) Error() string {
+	return "bankpay: " + e.op + ": " + strings.TrimPrefix(e.err.Error(), "bankpay: ")
+}
+
+func (e *opError) Unwrap() error { return e.err }

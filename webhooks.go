@@ -32,7 +32,7 @@ const DefaultMaxEventBytes = 1 << 20
 // ErrInvalidSignature. Reject the request on any error.
 func VerifyNotification(body []byte, authorizationHeader string, creds Credentials) error {
 	if err := verifyNotification(body, authorizationHeader, creds); err != nil {
-		return fmt.Errorf("bankpay: verify notification: %w", err)
+		return opErr("verify notification", err)
 	}
 	return nil
 }
@@ -72,11 +72,11 @@ func verifyNotification(body []byte, header string, creds Credentials) error {
 // (see also the bankpaytest sandbox, which sends real notifications).
 func SignNotification(body []byte, creds Credentials) (string, error) {
 	if creds.AccessID == "" || creds.AccessKey == "" {
-		return "", fmt.Errorf("bankpay: sign notification: %w", ErrEmptyCredentials)
+		return "", opErr("sign notification", ErrEmptyCredentials)
 	}
 	h, err := sign.NotificationAuthorization(creds.AccessID, creds.AccessKey, body)
 	if err != nil {
-		return "", fmt.Errorf("bankpay: sign notification: body is not URL-decodable: %w", ErrInvalidSignature)
+		return "", opErr("sign notification", fmt.Errorf("%w: body is not URL-decodable", ErrInvalidSignature))
 	}
 	return h, nil
 }
