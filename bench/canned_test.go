@@ -1,0 +1,169 @@
+package bench
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// creds are the credentials of the paired benchmarks.
+var creds = bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: "bench-access-key-0123456789", MerchantID: "110005514"}
+
+const txID = "1002581234567"
+
+// cannedTransaction is a full transaction answer: every field the service
+// sends on GET /transactions/{id}.
+func cannedTransaction(typ models.TransactionType) *models.Transaction {
+	settle := true
+	return &models.Transaction{
+		TransactionID:         txID,
+		TransactionType:       typ,
+		OriginalTransactionID: "1002581230000",
+		Payment: &models.Payment{
+			PaymentID:   "1002581234500",
+			PaymentType: models.PaymentTypeDeferred,
+			MerchantID:  creds.MerchantID,
+			ReturnURL:   "https://shop.example/bankpay/return",
+			CancelURL:   "https://shop.example/bankpay/cancel",
+			Amount:      "1250.00",
+			Currency:    models.USD,
+			Account: &models.PaymentAccount{
+				Name: "Adv Plus Banking", Type: 1, AccountNumber: "6789", RoutingNumber: "124003116", Verified: true,
+			},
+			PaymentProvider: &models.PaymentProvider{
+				PaymentProviderID: "051000017", Type: 1, InstantPayoutAvailable: true, Name: "Demo Bank",
+			},
+		},
+		Currency: models.USD,
+		Amount:   "1250.00",
+		PaymentProviderTransaction: &models.PaymentProviderTransaction{
+			PaymentProviderTransactionID: "ppt-7f3c2a9e-4b1d",
+			Status:                       10,
+			StatusMessage:                "Established",
+			InstantSettle:                &settle,
+			PaymentProcessor:             &models.PaymentProcessor{PaymentProcessorID: "ACH-01"},
+		},
+		Status:               models.StatusAuthorized,
+		StatusMessage:        "Authorized",
+		StatusCode:           "AC100",
+		CreatedAt:            1700000000000,
+		ProcessedAt:          1700000005000,
+		UpdatedAt:            1700000006000,
+		PPTrxID:              "ppt-7f3c2a9e-4b1d",
+		MerchantReference:    "order-000042",
+		PaymentProcessorType: "ACH",
+		RecordVersion:        3,
+	}
+}
+
+// cannedSummary is the largest answer of the API: the cash-flow summary of
+// four accounts with their 7, 30 and 90 day aggregations.
+func cannedSummary() *models.AccountSummary {
+	s := &models.AccountSummary{CustomerID: "cust-778", LastUpdated: 1700000000000}
+	for i, n := range []string{"1234567890", "9876543210", "5555666677", "1111222233"} {
+		e := models.AccountEntry{SelectedAccount: i == 0, Currency: models.USD, NameOnAccount: "John Smith",
+			AccountNumber: n, RoutingNumber: "124003116"}
+		for _, d := range []int{7, 30, 90} {
+			e.Aggregations = append(e.Aggregations, models.Aggregation{
+				Days: d, ActivityEarliestDate: 1690000000000, ActivityLatestDate: 1700000000000,
+				BalanceMax: "15234.56", BalanceMin: "120.03", BalanceAvg: "7431.87",
+				DepositCount: 12 * d / 7, DepositAmountTotal: "23456.78", DepositAmountMax: "5000.00",
+				WithdrawalCount: 31 * d / 7, WithdrawalAmountTotal: "19876.54", WithdrawalAmountMax: "2500.00",
+				OverdraftCount: 1, OverdraftAmountTotal: "45.00", NSFCount: 1, NSFFeeAmountTotal: "35.00",
+			})
+		}
+		s.Summary = append(s.Summary, e)
+	}
+	return s
+}
+
+// cannedTokenization is the tokenize answer: the request echoed with the
+// token and the verification.
+func cannedTokenization() *models.Tokenization {
+	score := 9
+	return &models.Tokenization{
+		MerchantID: creds.MerchantID,
+		Account: &models.Account{
+			AccountNumber: "100000001", RoutingNumber: "124003116", Type: 1,
+			Token:        "tok_3a9f0c1e5b7d42a8",
+			Verification: &models.Verification{Verified: true, Type: 3, Score: &score, VerificationDate: 1700000000000},
+		},
+	}
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// Canned answers, marshalled once.
+var (
+	transactionAnswer = mustJSON(models.TransactionEnvelope{Transaction: cannedTransaction(models.TypeAuthorize)})
+	depositAnswer     = mustJSON(models.TransactionEnvelope{Transaction: cannedTransaction(models.TypeDeposit)})
+	summaryAnswer     = mustJSON(cannedSummary())
+	tokenizeAnswer    = mustJSON(cannedTokenization())
+)
+
+// cannedServer is a loopback server of canned answers: the SDK and the
+// baseline of a pair call the same server in the same run, so the pair
+// differs only by the client side. It checks the Basic credentials (both
+// sides must send them) and reads the whole request body.
+type cannedServer struct {
+	*httptest.Server
+	auth string
+}
+
+func newCannedServer(tb testing.TB) *cannedServer {
+	tb.Helper()
+	cs := &cannedServer{auth: basicAuth(creds.AccessID, creds.AccessKey)}
+	cs.Server = httptest.NewServer(http.HandlerFunc(cs.serve))
+	tb.Cleanup(cs.Close)
+	return cs
+}
+
+var (
+	pathTransaction = "/api/v1/transactions/" + txID
+	pathDeposit     = pathTransaction + "/deposit"
+	pathSummary     = pathTransaction + "/accountSummary"
+	pathTokenize    = "/api/v1/accounts/tokenize"
+)
+
+func (cs *cannedServer) serve(w http.ResponseWriter, r *http.Request) {
+	_, _ = io.Copy(io.Discard, r.Body)
+	if r.Header.Get("Authorization") != cs.auth {
+		http.Error(w, `{"errors":[{"code":375,"message":"Access control error"}]}`, http.StatusUnauthorized)
+		return
+	}
+	var answer []byte
+	switch {
+	case r.Method == http.MethodGet && r.URL.Path == pathTransaction:
+		answer = transactionAnswer
+	case r.Method == http.MethodPost && r.URL.Path == pathDeposit &&
+		strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded"):
+		answer = depositAnswer
+	case r.Method == http.MethodGet && r.URL.Path == pathSummary:
+		answer = summaryAnswer
+	case r.Method == http.MethodPost && r.URL.Path == pathTokenize:
+		answer = tokenizeAnswer
+	default:
+		http.Error(w, `{"errors":[{"code":200,"message":"not found"}]}`, http.StatusNotFound)
+		return
+	}
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	_, _ = w.Write(answer)
+}
+
+var jsonContentType = []string{"application/json"}
+
+// baseURL is the API base URL of the server.
+func (cs *cannedServer) baseURL() string { return cs.URL + "/api/v1" }

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Runs the benchmarks of ./bench and writes the raw results, the SDK vs
+# baseline table and, when benchstat can be run, its summary.
+#
+#   scripts/bench.sh [OUT] [OLD]
+#
+# OUT  results file (default bench/results/latest.txt); the table goes to
+#      OUT with .table appended.
+# OLD  an earlier results file: benchstat compares it with OUT.
+#
+# Environment: COUNT (runs per benchmark, default 6), BENCHTIME (default
+# 0.5s), BENCH (regexp of the paired benchmarks, default .), BENCHSTAT (the
+# benchstat command; default "go run golang.org/x/perf/cmd/benchstat@latest").
+# The sandbox throughput benchmark runs with -cpu 1 (one core) and the
+# parallel one with -cpu 1,2 to show scaling.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=${1:-bench/results/latest.txt}
+old=${2:-}
+count=${COUNT:-6}
+benchtime=${BENCHTIME:-0.5s}
+bench=${BENCH:-.}
+benchstat=${BENCHSTAT:-go run golang.org/x/perf/cmd/benchstat@latest}
+mkdir -p "$(dirname "$out")"
+
+run() { go test -run '^$' -count "$count" -benchtime "$benchtime" "$@" ./bench/; }
+{
+	echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(go version | cut -d' ' -f3-) $(git rev-parse --short HEAD 2>/dev/null || true), $(nproc) cores (shared)"
+	run -bench "$bench" -skip 'Sandbox|Parallel'
+	run -bench 'SandboxThroughput' -cpu 1
+	run -bench 'Parallel' -cpu 1,2
+} | grep -v '^\(PASS\|ok \)' | tee "$out"
+
+# The table: median of each metric per benchmark; each */sdk next to its
+# */baseline, with the time ratio and the extra allocations.
+awk '
+function median(k, n,   i, j, t, a) {
+	n = cnt[k]
+	for (i = 1; i <= n; i++) a[i] = val[k, i]
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+}
+/^Benchmark/ {
+	name = $1; sub(/-[0-9]+$/, "", name)
+	if (!(name in seen)) { seen[name] = 1; order[++names] = name }
+	for (i = 3; i < NF; i += 2) { k = name SUBSEP $(i+1); val[k, ++cnt[k]] = $i; units[$(i+1)] = 1 }
+}
+END {
+	printf "%-22s %12s %12s %6s %9s %9s %7s %7s %6s  %s\n", "pair", "sdk ns/op", "base ns/op", "ratio", "sdk B/op", "base B/op", "sdk al", "base al", "+al", "targets (<=1.10x, <=+15 allocs)"
+	for (o = 1; o <= names; o++) {
+		s = order[o]
+		if (s !~ /\/sdk$/) continue
+		p = s; sub(/\/sdk$/, "", p); base = p "/baseline"
+		if (!((base SUBSEP "ns/op") in cnt)) continue
+		sn = median(s SUBSEP "ns/op"); bn = median(base SUBSEP "ns/op")
+		sb = median(s SUBSEP "B/op"); bb = median(base SUBSEP "B/op")
+		sa = median(s SUBSEP "allocs/op"); ba = median(base SUBSEP "allocs/op")
+		r = sn / bn
+		printf "%-22s %12.0f %12.0f %6.2f %9.0f %9.0f %7.0f %7.0f %+6.0f  %s\n", substr(p, 10), sn, bn, r, sb, bb, sa, ba, sa - ba, \
+			(r <= 1.10 ? "time ok" : "time OVER") ", " (sa - ba <= 15 ? "allocs ok" : "allocs OVER")
+	}
+	print ""
+	for (o = 1; o <= names; o++) {
+		s = order[o]
+		for (u in units) if (u ~ /\/s$/ && ((s SUBSEP u) in cnt)) printf "%-40s %12.0f %s\n", substr(s, 10), median(s SUBSEP u), u
+	}
+}' "$out" | tee "$out.table"
+
+if [ -n "$old" ]; then
+	$benchstat "$old" "$out" || echo "(benchstat could not run: compare $old and $out by hand)"
+else
+	$benchstat "$out" || echo "(benchstat could not run)"
+fi
