@@ -1,0 +1,148 @@
+package bankpaytest
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// handleCapture serves POST /transactions/{id}/capture, a money transfer
+// payment from a Deferred or Instant authorization, for merchants configured
+// for international money transfer. The form carries the beneficiary (name
+// and address.country required), the beneficiary account and the remittance
+// data; the originator is the customer of the authorization's establish
+// data, whose name and address (address1, city, state, zip, country) are
+// required.
+func (s *Server) handleCapture(r *http.Request, body []byte, m *merchant, id string) (any, *Error) {
+	auth, err := s.authorization(m, id)
+	if err != nil {
+		return nil, err
+	}
+	if !m.cfg.MoneyTransfer {
+		return nil, badRequest("the merchant is not configured for international money transfer")
+	}
+	f, err := parseForm(r, body)
+	if err != nil {
+		return nil, err
+	}
+	if pt := auth.rec.Payment.PaymentType; pt != models.PaymentTypeDeferred && pt != models.PaymentTypeInstant {
+		return nil, badRequest("captures need a Deferred or Instant authorization")
+	}
+	if auth.rec.Status != models.StatusAuthorized {
+		return nil, badRequest("the authorization is %s, not Authorized", auth.rec.Status)
+	}
+	ref := f.Get("merchantReference")
+	if ref == "" {
+		return nil, badRequest("merchantReference is required")
+	}
+	amount := models.Amount(f.Get("amount"))
+	if err := checkAmountField("amount", amount, true); err != nil {
+		return nil, err
+	}
+	cents, _ := amount.Cents()
+	if cents == 0 {
+		return nil, badRequest("amount must be greater than 0.00")
+	}
+	if err := checkTransferFields(f); err != nil {
+		return nil, err
+	}
+	if err := s.checkOriginator(m, auth); err != nil {
+		return nil, err
+	}
+	if m.refs[refKey{refCapture, ref}] {
+		return nil, duplicate()
+	}
+	if err := checkWithinMaximum(auth, cents); err != nil {
+		return nil, err
+	}
+
+	c := s.newTxn(m, models.TypeCapture)
+	c.parent, c.cents = auth, cents
+	c.notifyURL, c.timeZone = auth.notifyURL, auth.timeZone
+	c.rec.OriginalTransactionID = auth.id()
+	c.rec.MerchantReference = ref
+	c.rec.Amount = amount
+	c.rec.Currency = auth.rec.Currency
+	p := *auth.rec.Payment
+	acct := *p.Account
+	p.Account, p.PaymentProvider, p.Amount = &acct, sandboxProvider(), amount
+	c.rec.Payment = &p
+	c.rec.PaymentProviderTransaction = &models.PaymentProviderTransaction{PaymentProviderTransactionID: "P" + c.id()}
+	c.rec.Status, c.rec.StatusMessage = models.StatusAuthorized, models.StatusAuthorized.String()
+	auth.usedCents += cents
+	m.refs[refKey{refCapture, ref}] = true
+	return models.TransactionEnvelope{Transaction: c.view()}, nil
+}
+
+var withdrawalMethods = map[string]bool{
+	models.WithdrawalBankDeposit: true, models.WithdrawalCash: true, models.WithdrawalDebitCard: true,
+	models.WithdrawalDigitalWallet: true, models.WithdrawalHomeDelivery: true,
+}
+
+// checkTransferFields checks the beneficiary and remittance fields of a
+// capture form.
+func checkTransferFields(f url.Values) *Error {
+	if f.Get("beneficiary.name") == "" {
+		return badRequest("beneficiary.name is required")
+	}
+	if c := f.Get("beneficiary.address.country"); c == "" {
+		return badRequest("beneficiary.address.country is required")
+	} else if !isAlpha2(c) {
+		return badRequest("beneficiary.address.country must be an ISO 3166 alpha-2 code")
+	}
+	if c := f.Get("beneficiaryAccount.paymentProvider.country"); c != "" && !isAlpha2(c) {
+		return badRequest("beneficiaryAccount.paymentProvider.country must be an ISO 3166 alpha-2 code")
+	}
+	if w := f.Get("metadata.remittance.withdrawalMethod"); w != "" && !withdrawalMethods[w] {
+		return badRequest("metadata.remittance.withdrawalMethod must be BankDeposit, Cash, DebitCard, DigitalWallet or HomeDelivery")
+	}
+	if c := f.Get("metadata.remittance.countryCorridor"); c != "" && !isAlpha2(c) {
+		return badRequest("metadata.remittance.countryCorridor must be an ISO 3166 alpha-2 code")
+	}
+	if l := f.Get("metadata.remittance.accountLastFour"); l != "" && (len(l) != 4 || !isDigits(l)) {
+		return badRequest("metadata.remittance.accountLastFour must be 4 digits")
+	}
+	return nil
+}
+
+// checkOriginator checks the money-transfer fields of the authorization's
+// customer. The caller holds s.mu.
+func (s *Server) checkOriginator(m *merchant, auth *txn) *Error {
+	rec := m.customers[auth.customerID]
+	var c models.Customer
+	if rec != nil {
+		c = rec.c
+	}
+	if c.Name == "" {
+		return badRequest("customer.name is required for money transfer (send it in the establish data)")
+	}
+	a := c.Address
+	if a == nil {
+		a = &models.Address{}
+	}
+	for _, f := range [...]struct{ name, v string }{
+		{"address1", a.Address1}, {"city", a.City}, {"state", a.State}, {"zip", a.Zip}, {"country", a.Country},
+	} {
+		if f.v == "" {
+			return badRequest("customer.address.%s is required for money transfer (send it in the establish data)", f.name)
+		}
+	}
+	return nil
+}
+
+func isAlpha2(s string) bool {
+	return len(s) == 2 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z'
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,117 @@
+package bankpaytest
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// DeliveryTimeout is the timeout of the default delivery client: the
+// service wants a 200 within 3 seconds.
+const DeliveryTimeout = 3 * time.Second
+
+// enqueue queues a delivery attempt of e. The caller holds s.mu.
+func (s *Server) enqueue(e *event) {
+	e.queued++
+	s.queue = append(s.queue, e)
+	s.pending++
+	if s.idle == nil {
+		s.idle = make(chan struct{})
+	}
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// deliverLoop is the deliverer: it POSTs queued attempts one at a time, in
+// order, until Close.
+func (s *Server) deliverLoop() {
+	defer s.wg.Done()
+	for {
+		s.mu.Lock()
+		if len(s.queue) == 0 {
+			s.mu.Unlock()
+			select {
+			case <-s.wake:
+				continue
+			case <-s.ctx.Done():
+				return
+			}
+		}
+		e := s.queue[0]
+		s.queue[0] = nil
+		s.queue = s.queue[1:]
+		target, body, auth, at := e.pub.URL, e.pub.Body, e.pub.Authorization, s.st.now
+		s.mu.Unlock()
+
+		code, err := s.post(target, body, auth)
+
+		s.mu.Lock()
+		a := Attempt{At: at, StatusCode: code}
+		if err != nil {
+			a.Err = err.Error()
+		}
+		e.pub.Attempts = append(e.pub.Attempts, a)
+		if code == http.StatusOK {
+			e.pub.Delivered = true
+		}
+		e.queued--
+		s.pending--
+		if s.pending == 0 && s.idle != nil {
+			close(s.idle)
+			s.idle = nil
+		}
+		s.mu.Unlock()
+	}
+}
+
+// post sends one notification and returns the receiver's status.
+func (s *Server) post(target, body, auth string) (int, error) {
+	req, err := http.NewRequestWithContext(s.ctx, http.MethodPost, target, strings.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Authorization", auth)
+	req.Header.Set("User-Agent", "bankpay-sandbox")
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	_ = resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+// Flush blocks until every queued delivery attempt has been made (its
+// answer recorded), ctx is done, or the server is closed. It does not move
+// the clock, so re-sends not yet due are not waited for. Do not call it
+// from a notification receiver the sandbox is delivering to.
+func (s *Server) Flush(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return s.waitIdle(ctx)
+}
+
+// waitIdle waits until no attempt is queued or in flight.
+func (s *Server) waitIdle(ctx context.Context) error {
+	for {
+		s.mu.Lock()
+		ch, closed := s.idle, s.st.closed
+		s.mu.Unlock()
+		if ch == nil || closed {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-s.ctx.Done():
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}

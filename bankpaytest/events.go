@@ -1,0 +1,216 @@
+package bankpaytest
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// Event is an event notification the sandbox emitted, with its delivery.
+type Event struct {
+	ID            string           `json:"eventId"`
+	Type          models.EventType `json:"eventType"`
+	TransactionID string           `json:"transactionId"`
+	MerchantID    string           `json:"merchantId"`
+	// Fields are the notification's fields.
+	Fields url.Values `json:"fields"`
+	// Body is the form-encoded body as POSTed.
+	Body string `json:"body"`
+	// Authorization is the Authorization header sent with it.
+	Authorization string `json:"authorization"`
+	// URL is where it is delivered; empty when neither the transaction nor
+	// the merchant has a notification URL (then it is only recorded).
+	URL       string    `json:"url,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	Attempts  []Attempt `json:"attempts"`
+	// Delivered reports that an attempt was answered 200.
+	Delivered bool `json:"delivered"`
+}
+
+// Attempt is one delivery attempt of an event.
+type Attempt struct {
+	// At is the sandbox clock's time of the attempt.
+	At time.Time `json:"at"`
+	// StatusCode is the receiver's HTTP status, 0 when there was no answer.
+	StatusCode int `json:"statusCode"`
+	// Err describes why there was no answer.
+	Err string `json:"error,omitempty"`
+}
+
+// LastStatus returns the HTTP status of the last attempt, 0 if none.
+func (e Event) LastStatus() int {
+	if len(e.Attempts) == 0 {
+		return 0
+	}
+	return e.Attempts[len(e.Attempts)-1].StatusCode
+}
+
+// event is the sandbox's record of an event. Guarded by Server.mu.
+type event struct {
+	pub    Event
+	queued int // attempts queued or in flight
+}
+
+type pair struct{ k, v string }
+
+// newEvent records an event of transaction t with fields and queues its
+// first delivery. The caller holds s.mu.
+func (s *Server) newEvent(t *txn, typ models.EventType, id string, fields []pair) *event {
+	var b strings.Builder
+	vals := make(url.Values, len(fields))
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(url.QueryEscape(f.k))
+		b.WriteByte('=')
+		b.WriteString(url.QueryEscape(f.v))
+		vals.Add(f.k, f.v)
+	}
+	body := b.String()
+	decoded, _ := url.QueryUnescape(body)
+	sig := sign.Sign(sign.SHA1, t.m.cfg.AccessKey, decoded)
+	target := t.notifyURL
+	if target == "" {
+		target = t.m.cfg.NotificationURL
+	}
+	e := &event{pub: Event{
+		ID:            id,
+		Type:          typ,
+		TransactionID: t.id(),
+		MerchantID:    t.m.cfg.MerchantID,
+		Fields:        vals,
+		Body:          body,
+		Authorization: "Basic " + base64.StdEncoding.EncodeToString([]byte(t.m.cfg.AccessID+":"+sig)),
+		URL:           target,
+		CreatedAt:     s.st.now,
+	}}
+	s.st.events = append(s.st.events, e)
+	if target != "" && !s.st.closed {
+		s.enqueue(e)
+		s.schedule(&timer{at: s.st.now.Add(ResendInterval), kind: timerResend, ev: e, step: 1})
+	}
+	return e
+}
+
+func (s *Server) nextEventID() string {
+	s.st.seqEvent++
+	return fmt.Sprintf("%d", 500000000000000+s.st.seqEvent)
+}
+
+func (t *txn) zone() string {
+	if t.timeZone != "" {
+		return t.timeZone
+	}
+	return "Etc/UTC"
+}
+
+// emitTxnEvent emits a standard transaction event for t's current status.
+// The caller holds s.mu.
+func (s *Server) emitTxnEvent(t *txn, typ models.EventType) {
+	id := s.nextEventID()
+	r := &t.rec
+	fields := []pair{
+		{models.EventFieldMerchantID, t.m.cfg.MerchantID},
+		{models.EventFieldMerchantReference, r.MerchantReference},
+		{models.EventFieldPaymentType, strconv.Itoa(int(r.Payment.PaymentType))},
+		{models.EventFieldTransactionType, strconv.Itoa(int(r.TransactionType))},
+		{models.EventFieldEventID, id},
+		{models.EventFieldEventType, string(typ)},
+		{models.EventFieldObjectID, r.TransactionID},
+		{models.EventFieldObjectType, models.ObjectTypeTransaction},
+		{models.EventFieldMessage, r.StatusMessage},
+	}
+	if r.OriginalTransactionID != "" {
+		fields = append(fields, pair{models.EventFieldParentObjectID, r.OriginalTransactionID})
+	}
+	fields = append(fields,
+		pair{models.EventFieldTimeZone, t.zone()},
+		pair{models.EventFieldCreatedAt, strconv.FormatInt(s.st.now.UnixMilli(), 10)},
+		pair{models.EventFieldAccessID, t.m.cfg.AccessID},
+		pair{models.EventFieldStatus, strconv.Itoa(int(r.Status))},
+		pair{models.EventFieldStatusMessage, r.StatusMessage},
+	)
+	if ppt := r.PaymentProviderTransaction; ppt != nil && ppt.Status != 0 {
+		fields = append(fields,
+			pair{models.EventFieldProviderTransactionStatus, strconv.Itoa(ppt.Status)},
+			pair{models.EventFieldProviderTransactionStatusMsg, ppt.StatusMessage},
+		)
+	}
+	s.newEvent(t, typ, id, fields)
+}
+
+// emitIdentityEvent emits an identity event of authorization t with its
+// extra fields. The caller holds s.mu.
+func (s *Server) emitIdentityEvent(t *txn, typ models.EventType, extra ...pair) {
+	id := s.nextEventID()
+	r := &t.rec
+	fields := []pair{
+		{models.EventFieldMerchantID, t.m.cfg.MerchantID},
+		{models.EventFieldMerchantReference, r.MerchantReference},
+		{models.EventFieldEventType, string(typ)},
+		{models.EventFieldEventID, id},
+		{models.EventFieldPaymentType, strconv.Itoa(int(r.Payment.PaymentType))},
+		{models.EventFieldTransactionType, strconv.Itoa(int(r.TransactionType))},
+		{models.EventFieldObjectID, r.TransactionID},
+		{models.EventFieldObjectType, models.ObjectTypeTransaction},
+		{models.EventFieldMessage, "performKycVerification"},
+		{models.EventFieldTimeZone, t.zone()},
+		{models.EventFieldCreatedAt, strconv.FormatInt(s.st.now.UnixMilli(), 10)},
+		{models.EventFieldAccessID, t.m.cfg.AccessID},
+	}
+	s.newEvent(t, typ, id, append(fields, extra...))
+}
+
+// resend queues re-send number step of e unless it was delivered, and
+// schedules the next one within ResendWindow. The caller holds s.mu.
+func (s *Server) resend(e *event, step int) {
+	if e.pub.Delivered || s.st.closed {
+		return
+	}
+	s.enqueue(e)
+	if next := step + 1; time.Duration(next)*ResendInterval <= ResendWindow {
+		s.schedule(&timer{at: e.pub.CreatedAt.Add(time.Duration(next) * ResendInterval), kind: timerResend, ev: e, step: next})
+	}
+}
+
+func (e *event) snapshot() Event {
+	out := e.pub
+	out.Fields = make(url.Values, len(e.pub.Fields))
+	for k, v := range e.pub.Fields {
+		out.Fields[k] = append([]string(nil), v...)
+	}
+	out.Attempts = append([]Attempt(nil), e.pub.Attempts...)
+	return out
+}
+
+// Events returns every event emitted so far, oldest first, with its
+// delivery attempts.
+func (s *Server) Events() []Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Event, len(s.st.events))
+	for i, e := range s.st.events {
+		out[i] = e.snapshot()
+	}
+	return out
+}
+
+// EventsFor returns the events of transaction id, oldest first.
+func (s *Server) EventsFor(id string) []Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Event
+	for _, e := range s.st.events {
+		if e.pub.TransactionID == id {
+			out = append(out, e.snapshot())
+		}
+	}
+	return out
+}

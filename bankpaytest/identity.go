@@ -1,0 +1,178 @@
+package bankpaytest
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// The identity flow of an authorization with kycType 1: one
+// IdentityVerificationDataRetrieved event per configured provider, one
+// IdentityStep apart after the authorization, then CustomerIdentityVerified
+// one step later. The identity user and detail reads answer 400 until the
+// first data-retrieved event; between it and CustomerIdentityVerified they
+// show the data so far with eligible false.
+
+// Verification results in the identity detail.
+const (
+	ResultNotVerified = 0
+	ResultVerified    = 1
+)
+
+// scheduleIdentity schedules the identity steps of t. The caller holds s.mu.
+func (s *Server) scheduleIdentity(t *txn) {
+	for k := 1; k <= len(s.st.providers)+1; k++ {
+		s.schedule(&timer{at: s.st.now.Add(time.Duration(k) * IdentityStep), kind: timerIdentity, t: t, step: k})
+	}
+}
+
+// identityStep runs step k of t's identity verification. The caller holds s.mu.
+func (s *Server) identityStep(t *txn, k int) {
+	if k <= len(s.st.providers) {
+		t.idStep = k
+		s.emitIdentityEvent(t, models.EventIdentityVerificationDataRetrieved,
+			pair{models.EventFieldProviderReportStatus, "SUCCESS"},
+			pair{models.EventFieldProviderServiceName, "IdentityData"},
+			pair{models.EventFieldProviderUsedForValidation, s.st.providers[k-1]},
+		)
+		return
+	}
+	t.idVerified = true
+	s.emitIdentityEvent(t, models.EventCustomerIdentityVerified,
+		pair{models.EventFieldIdentityVerified, "FINISHED"},
+		pair{models.EventFieldKYCResult, "FINISHED"},
+	)
+}
+
+// identity finds id and checks that its identity data can be read.
+func (s *Server) identity(m *merchant, id string) (*txn, *Error) {
+	t, err := s.authorization(m, id)
+	if err != nil {
+		return nil, err
+	}
+	if !t.kyc {
+		return nil, badRequest("identity verification was not requested for this transaction (kycType 1)")
+	}
+	if t.idStep == 0 {
+		return nil, badRequest("identity data not available yet")
+	}
+	return t, nil
+}
+
+func (s *Server) handleIdentityUser(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
+	t, err := s.identity(m, id)
+	if err != nil {
+		return nil, err
+	}
+	p := personFor(t.id())
+	dl := p.license
+	return models.IdentityUserEnvelope{User: &models.IdentityUser{
+		Name:          p.name(),
+		Address:       []models.Address{p.address},
+		Phone:         []string{p.phone},
+		Email:         []string{p.email},
+		DateOfBirth:   p.dateOfBirth,
+		TaxID:         p.taxID,
+		DriverLicense: &dl,
+		Eligible:      t.idVerified && t.outcome != OutcomeNotEligible,
+	}}, nil
+}
+
+func (s *Server) handleIdentityDetail(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
+	t, err := s.identity(m, id)
+	if err != nil {
+		return nil, err
+	}
+	created := t.rec.CreatedAt
+	d := &models.VerificationDetail{}
+	// Attributes the user confirms or enters in the excess-data scenario,
+	// and those that fail in the not-eligible one.
+	userSourced := map[string]bool{}
+	failing := map[string]bool{}
+	switch t.outcome {
+	case OutcomeExcessData:
+		userSourced["address"], userSourced["phone"] = true, true
+	case OutcomeNotEligible:
+		failing["name"], failing["address"] = true, true
+	}
+	for k := 1; k <= t.idStep; k++ {
+		res := ResultVerified
+		if t.outcome == OutcomeNotEligible {
+			res = ResultNotVerified
+		}
+		d.Verification = append(d.Verification, models.VerificationResult{VerificationName: s.st.providers[k-1], Result: res})
+	}
+	for _, name := range []string{"name", "email", "phone", "address"} {
+		a := models.VerifiedAttribute{Name: name, Source: "bank", SourceType: 1, CreatedAt: created}
+		method := 1
+		if userSourced[name] {
+			a.Source, a.SourceType, method = "user", 2, 2
+		}
+		for k := 1; k <= t.idStep; k++ {
+			res := ResultVerified
+			if failing[name] {
+				res = ResultNotVerified
+			}
+			a.Verification = append(a.Verification, models.AttributeVerification{
+				TrustedEntity:      s.st.providers[k-1],
+				VerificationType:   1,
+				VerificationMethod: method,
+				Result:             res,
+				VerifiedAt:         models.NewEpochMillis(created.Time().Add(time.Duration(k) * IdentityStep)),
+			})
+			a.Verified = a.Verified || res == ResultVerified
+		}
+		d.Attribute = append(d.Attribute, a)
+	}
+	return models.VerificationDetailEnvelope{Detail: d}, nil
+}
+
+// handleFeedback serves POST /transactions/{id}/feedback: Registered (4/559)
+// keeps the authorization valid, Void (13/558) moves it to Voided. Feedback
+// is accepted once the verification is complete.
+func (s *Server) handleFeedback(_ *http.Request, body []byte, m *merchant, id string) (any, *Error) {
+	t, err := s.authorization(m, id)
+	if err != nil {
+		return nil, err
+	}
+	if !t.kyc {
+		return nil, badRequest("identity verification was not requested for this transaction (kycType 1)")
+	}
+	var env models.FeedbackEnvelope
+	if err := decodeJSON(body, &env); err != nil {
+		return nil, err
+	}
+	f := env.Feedback
+	if f == nil {
+		return nil, badRequest("feedback is required")
+	}
+	register := f.Status == models.FeedbackStatusRegistered && f.SubStatus == models.FeedbackSubStatusRegistered
+	void := f.Status == models.FeedbackStatusVoid && f.SubStatus == models.FeedbackSubStatusVoid
+	if !register && !void {
+		return nil, badRequest("feedback must be status 4 with subStatus 559 (Registered) or status 13 with subStatus 558 (Void)")
+	}
+	if !t.idVerified {
+		return nil, badRequest("identity verification not finished")
+	}
+	if t.rec.Status == models.StatusVoided {
+		return nil, badRequest("the transaction is Voided")
+	}
+	t.feedback = append(t.feedback, *f)
+	if void {
+		s.setStatus(t, models.StatusVoided)
+	}
+	echo := *f
+	return models.FeedbackEnvelope{Feedback: &echo}, nil
+}
+
+// Feedback returns the feedback recorded for transaction id, oldest first.
+func (s *Server) Feedback(id string) []models.Feedback {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.st.txns[id]
+	if t == nil {
+		return nil
+	}
+	return append([]models.Feedback(nil), t.feedback...)
+}

@@ -1,0 +1,63 @@
+package bankpaytest
+
+import (
+	"net"
+	"net/http"
+	"time"
+)
+
+// Option configures a Server.
+type Option func(*config)
+
+type config struct {
+	def       Merchant
+	extra     []Merchant
+	start     time.Time
+	providers int
+	client    *http.Client
+	listener  net.Listener
+}
+
+// WithDefaultMerchant configures the default merchant, the one Credentials
+// returns. Empty credential fields are generated.
+func WithDefaultMerchant(m Merchant) Option {
+	return func(c *config) { c.def = m }
+}
+
+// WithMerchant adds a merchant (for example one configured for VIP tiers or
+// for money transfer). Empty credential fields are generated; Merchants
+// returns them.
+func WithMerchant(m Merchant) Option {
+	return func(c *config) { c.extra = append(c.extra, m) }
+}
+
+// WithStartTime sets the fake clock's start (default: the real time at
+// NewServer). The clock moves only with Advance and AdvanceBankingDays.
+func WithStartTime(t time.Time) Option {
+	return func(c *config) { c.start = t }
+}
+
+// WithIdentityProviders sets how many identity providers are configured
+// (default 2): an identity verification emits one
+// IdentityVerificationDataRetrieved event per provider. Values below 1 mean 1.
+func WithIdentityProviders(n int) Option {
+	return func(c *config) {
+		if n < 1 {
+			n = 1
+		}
+		c.providers = n
+	}
+}
+
+// WithDeliveryClient sets the HTTP client that delivers event notifications
+// (default: a client with a DeliveryTimeout timeout that does not follow
+// redirects).
+func WithDeliveryClient(hc *http.Client) Option {
+	return func(c *config) { c.client = hc }
+}
+
+// WithListener serves on l instead of a new loopback listener (how
+// cmd/bankpay-sandbox serves on a chosen address). The server closes l.
+func WithListener(l net.Listener) Option {
+	return func(c *config) { c.listener = l }
+}

@@ -1,0 +1,233 @@
+package bankpaytest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Credentials are the API credentials of one sandbox merchant: HTTP Basic
+// user (AccessID) and password (AccessKey), and the merchant id the bodies
+// carry.
+type Credentials struct {
+	AccessID   string
+	AccessKey  string
+	MerchantID string
+}
+
+// Merchant configures a sandbox merchant. Empty credential fields are
+// generated.
+type Merchant struct {
+	Credentials
+	// VIP marks the merchant as configured for VIP customer tiers. The
+	// customer update calls refuse a vip for other merchants, and establish
+	// data ignores customer.vip for them.
+	VIP bool
+	// MoneyTransfer marks the merchant as configured for international
+	// money transfer: only such merchants may capture.
+	MoneyTransfer bool
+	// NotificationURL is the address registered for the merchant: events of
+	// transactions whose establish data has no notificationUrl go there.
+	NotificationURL string
+}
+
+// Server is a sandbox of the service: a real HTTP server with in-memory
+// state, a fake clock and a background event deliverer. Its methods are safe
+// for concurrent use. Close it when done.
+type Server struct {
+	// URL is the API base URL, ending in /api/v1.
+	URL string
+	// ControlURL is the base URL of the sandbox control endpoints
+	// (/sandbox), which are not part of the service's API.
+	ControlURL string
+
+	ts      *httptest.Server
+	maxBody int64
+
+	advMu sync.Mutex // serializes clock advances
+	mu    sync.Mutex // guards everything below
+	st    state
+
+	// delivery
+	client    *http.Client
+	ownClient bool
+	queue     []*event
+	pending   int           // queued plus in-flight attempts
+	idle      chan struct{} // closed when pending drops to 0
+	wake      chan struct{}
+	ctx       context.Context
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+}
+
+// state is the sandbox's data, guarded by Server.mu.
+type state struct {
+	now       time.Time
+	closed    bool
+	providers []string
+	merchants []*merchant
+	byAccess  map[string]*merchant
+	txns      map[string]*txn
+	events    []*event
+	timers    timerHeap
+	timerSeq  uint64
+	toSubmit  []*txn
+	seqTxn    uint64
+	seqEvent  uint64
+	seqCust   uint64
+}
+
+// merchant is the state of one merchant.
+type merchant struct {
+	cfg        Merchant
+	refs       map[refKey]bool
+	tokens     map[string]string
+	customers  map[string]*customerRecord // by customerId
+	byExternal map[string]*customerRecord // by externalId
+}
+
+// refKind names the namespace a merchantReference is unique in.
+type refKind int
+
+const (
+	refEstablish refKind = iota
+	refDeposit
+	refCapture
+)
+
+type refKey struct {
+	kind refKind
+	ref  string
+}
+
+// DefaultMaxBodyBytes caps the request bodies the server reads.
+const DefaultMaxBodyBytes = 1 << 20
+
+// NewServer starts a sandbox on a loopback port (or on the listener given
+// with WithListener). It panics if two merchants share an accessId or if it
+// cannot listen, like httptest.NewServer.
+func NewServer(opts ...Option) *Server {
+	cfg := config{providers: 2}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if cfg.start.IsZero() {
+		cfg.start = time.Now()
+	}
+	s := &Server{maxBody: DefaultMaxBodyBytes, wake: make(chan struct{}, 1)}
+	s.st = state{
+		now:      cfg.start.UTC().Truncate(time.Millisecond),
+		byAccess: make(map[string]*merchant),
+		txns:     make(map[string]*txn),
+	}
+	for i := 1; i <= cfg.providers; i++ {
+		s.st.providers = append(s.st.providers, fmt.Sprintf("Sandbox Identity Provider %d", i))
+	}
+	for _, mc := range append([]Merchant{cfg.def}, cfg.extra...) {
+		s.addMerchant(mc)
+	}
+	s.client = cfg.client
+	if s.client == nil {
+		s.ownClient = true
+		s.client = &http.Client{
+			Timeout:   DeliveryTimeout,
+			Transport: http.DefaultTransport.(*http.Transport).Clone(),
+			CheckRedirect: func(*http.Request, []*http.Request) error {
+				return http.ErrUseLastResponse
+			},
+		}
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+
+	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
+	if cfg.listener != nil {
+		_ = s.ts.Listener.Close()
+		s.ts.Listener = cfg.listener
+	}
+	s.ts.Start()
+	s.URL = s.ts.URL + apiPrefix
+	s.ControlURL = s.ts.URL + controlPrefix
+
+	s.wg.Add(1)
+	go s.deliverLoop()
+	return s
+}
+
+func (s *Server) addMerchant(mc Merchant) {
+	if mc.AccessID == "" {
+		mc.AccessID = strings.ToUpper(randomHex(10))
+	}
+	if mc.AccessKey == "" {
+		mc.AccessKey = randomHex(16)
+	}
+	if mc.MerchantID == "" {
+		mc.MerchantID = fmt.Sprintf("10%08d", 1+len(s.st.merchants))
+	}
+	if _, dup := s.st.byAccess[mc.AccessID]; dup {
+		panic("bankpaytest: two merchants share an accessId")
+	}
+	m := &merchant{
+		cfg:        mc,
+		refs:       make(map[refKey]bool),
+		tokens:     make(map[string]string),
+		customers:  make(map[string]*customerRecord),
+		byExternal: make(map[string]*customerRecord),
+	}
+	s.st.merchants = append(s.st.merchants, m)
+	s.st.byAccess[mc.AccessID] = m
+}
+
+// Credentials returns the credentials of the default (first) merchant.
+func (s *Server) Credentials() Credentials {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.st.merchants[0].cfg.Credentials
+}
+
+// Merchants returns the configuration of every merchant, the default first,
+// then those added with WithMerchant in order, with generated credentials
+// filled in.
+func (s *Server) Merchants() []Merchant {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Merchant, len(s.st.merchants))
+	for i, m := range s.st.merchants {
+		out[i] = m.cfg
+	}
+	return out
+}
+
+// Close stops event delivery (an attempt in flight is aborted), wakes any
+// Advance or Flush waiting for deliveries, shuts the HTTP server down and
+// waits for its goroutines. Events emitted after Close are recorded but
+// not delivered. Close is idempotent.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.st.closed = true
+		s.mu.Unlock()
+		s.cancel()
+		s.wg.Wait()
+		s.ts.Close()
+		if s.ownClient {
+			s.client.CloseIdleConnections()
+		}
+	})
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic("bankpaytest: reading random bytes: " + err.Error())
+	}
+	return hex.EncodeToString(b)
+}

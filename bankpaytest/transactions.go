@@ -1,0 +1,156 @@
+package bankpaytest
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// Errors of the test hooks (Deny, Reverse).
+var (
+	// ErrNotFound: no transaction has that id.
+	ErrNotFound = errors.New("bankpaytest: transaction not found")
+	// ErrInvalidTransition: the transaction cannot move to that state.
+	ErrInvalidTransition = errors.New("bankpaytest: transition not allowed")
+)
+
+// The sandbox bank every authorization and sandbox account belongs to.
+const (
+	// SandboxRoutingNumber is the routing number of the sandbox accounts.
+	SandboxRoutingNumber = "124003116"
+	// SandboxProviderID is the payment provider id of the sandbox bank.
+	SandboxProviderID = "200005501"
+	// SandboxBankName is the name of the sandbox bank.
+	SandboxBankName = "Demo Bank"
+)
+
+// txn is one transaction: an authorization (type 1), a deposit (6) or a
+// capture (3).
+type txn struct {
+	m         *merchant
+	rec       models.Transaction // Payment.Account.AccountNumber is the full number
+	notifyURL string
+	timeZone  string
+
+	// authorization
+	data       *models.EstablishData
+	customerID string
+	usedCents  int64 // deposits and captures that are not Denied or Reversed
+	outcome    Outcome
+	kyc        bool
+	idStep     int // identity providers whose data has arrived
+	idVerified bool
+	feedback   []models.Feedback
+	hist       *history
+
+	// deposit and capture
+	parent     *txn
+	cents      int64
+	completeAt time.Time
+}
+
+func (t *txn) id() string { return t.rec.TransactionID }
+
+// newTxn allocates a transaction of merchant m. The caller holds s.mu.
+func (s *Server) newTxn(m *merchant, typ models.TransactionType) *txn {
+	s.st.seqTxn++
+	id := fmt.Sprintf("%d", 100000000001000+s.st.seqTxn) // 15 digits
+	now := models.NewEpochMillis(s.st.now)
+	t := &txn{m: m, rec: models.Transaction{
+		TransactionID:   id,
+		TransactionType: typ,
+		CreatedAt:       now,
+		UpdatedAt:       now,
+		PPTrxID:         "T" + id[5:],
+		RecordVersion:   1,
+	}}
+	s.st.txns[id] = t
+	return t
+}
+
+// setStatus moves t to status. The caller holds s.mu.
+func (s *Server) setStatus(t *txn, st models.TransactionStatus) {
+	t.rec.Status = st
+	t.rec.StatusMessage = st.String()
+	t.rec.UpdatedAt = models.NewEpochMillis(s.st.now)
+	t.rec.RecordVersion++
+}
+
+func sandboxProvider() *models.PaymentProvider {
+	return &models.PaymentProvider{PaymentProviderID: SandboxProviderID, Name: SandboxBankName, Type: 1, InstantPayoutAvailable: true}
+}
+
+// view returns a deep copy of t's record as the API shows it: the account
+// number cut to its last 4 digits.
+func (t *txn) view() *models.Transaction {
+	v := t.rec
+	if p := t.rec.Payment; p != nil {
+		pc := *p
+		if p.Account != nil {
+			ac := *p.Account
+			ac.AccountNumber = lastFour(ac.AccountNumber)
+			pc.Account = &ac
+		}
+		if p.PaymentProvider != nil {
+			pp := *p.PaymentProvider
+			pc.PaymentProvider = &pp
+		}
+		v.Payment = &pc
+	}
+	if ppt := t.rec.PaymentProviderTransaction; ppt != nil {
+		c := *ppt
+		v.PaymentProviderTransaction = &c
+	}
+	return &v
+}
+
+func lastFour(s string) string {
+	if len(s) <= 4 {
+		return s
+	}
+	return s[len(s)-4:]
+}
+
+// lookup finds transaction id of merchant m; another merchant's transaction
+// is not found either. The caller holds s.mu.
+func (s *Server) lookup(m *merchant, id string) (*txn, *Error) {
+	t := s.st.txns[id]
+	if t == nil || t.m != m {
+		return nil, notFound("transaction")
+	}
+	return t, nil
+}
+
+// authorization finds id and checks that it is an authorization.
+func (s *Server) authorization(m *merchant, id string) (*txn, *Error) {
+	t, err := s.lookup(m, id)
+	if err != nil {
+		return nil, err
+	}
+	if t.rec.TransactionType != models.TypeAuthorize {
+		return nil, badRequest("transaction %s is not an authorization", id)
+	}
+	return t, nil
+}
+
+func (s *Server) handleGetTransaction(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
+	t, err := s.lookup(m, id)
+	if err != nil {
+		return nil, err
+	}
+	return models.TransactionEnvelope{Transaction: t.view()}, nil
+}
+
+// Transaction returns transaction id as GET /transactions/{id} shows it.
+func (s *Server) Transaction(id string) (*models.Transaction, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.st.txns[id]
+	if t == nil {
+		return nil, false
+	}
+	return t.view(), true
+}
