@@ -1,0 +1,517 @@
+package bankpay
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"crypto/sha512"
+	"encoding/base64"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// hookCreds are the merchant's credentials in the webhook tests.
+var hookCreds = Credentials{AccessID: "hook-access-id", AccessKey: "hook-s3cret-key", MerchantID: "M1"}
+
+// authFor is the Authorization header the service sends, computed by the
+// test: Basic base64(accessId:Base64(HMAC-SHA1(key, URL-decoded body))).
+func authFor(t testing.TB, id, key, body string) string {
+	t.Helper()
+	msg, err := url.QueryUnescape(body)
+	if err != nil {
+		t.Fatalf("test body not URL-decodable: %v", err)
+	}
+	return "Basic " + base64.StdEncoding.EncodeToString([]byte(id+":"+hmacB64(sha1.New, key, msg)))
+}
+
+func eventBody(eventID, eventType string) string {
+	return "merchantId=M1&merchantReference=order-42&paymentType=2&transactionType=1&eventId=" + eventID +
+		"&eventType=" + eventType + "&objectId=100258123456789&objectType=Transaction&message=&timeZone=UTC" +
+		"&createdAt=1700000000000&accessId=hook-access-id&status=2&statusMessage=Authorized" +
+		"&paymentProviderTransaction.status=10&paymentProviderTransaction.statusMessage=Established"
+}
+
+func TestVerifyNotification(t *testing.T) {
+	body := eventBody("ev-1", "Authorize")
+	good := authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body)
+	if err := VerifyNotification([]byte(body), good, hookCreds); err != nil {
+		t.Fatalf("valid: %v", err)
+	}
+	sig := hmacB64(sha1.New, hookCreds.AccessKey, body)
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	for name, tc := range map[string]struct {
+		body, header string
+		creds        Credentials
+		want         error
+	}{
+		"no accessId in creds":  {body, good, Credentials{AccessKey: "k"}, ErrEmptyCredentials},
+		"no accessKey in creds": {body, good, Credentials{AccessID: hookCreds.AccessID}, ErrEmptyCredentials},
+		"no header":             {body, "", hookCreds, ErrMissingSignature},
+		"blank header":          {body, "  ", hookCreds, ErrMissingSignature},
+		"empty signature":       {body, "Basic " + b64(hookCreds.AccessID+":"), hookCreds, ErrMissingSignature},
+		"bearer":                {body, "Bearer " + b64(hookCreds.AccessID+":"+sig), hookCreds, ErrMalformedAuthorization},
+		"scheme only":           {body, "Basic", hookCreds, ErrMalformedAuthorization},
+		"not base64":            {body, "Basic !!!", hookCreds, ErrMalformedAuthorization},
+		"no colon":              {body, "Basic " + b64(hookCreds.AccessID+sig), hookCreds, ErrMalformedAuthorization},
+		"wrong accessId":        {body, authFor(t, "someone-else", hookCreds.AccessKey, body), hookCreds, ErrWrongAccessID},
+		"accessId prefix":       {body, "Basic " + b64("hook-access:"+sig), hookCreds, ErrWrongAccessID},
+		"wrong key":             {body, authFor(t, hookCreds.AccessID, "guessed-key", body), hookCreds, ErrInvalidSignature},
+		"tampered body":         {strings.Replace(body, "status=2", "status=4", 1), good, hookCreds, ErrInvalidSignature},
+		"appended field":        {body + "&status=5", good, hookCreds, ErrInvalidSignature},
+		"signature of raw":      {"a=1%262", "Basic " + b64(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey, "a=1%262")), hookCreds, ErrInvalidSignature},
+		"undecodable body":      {"a=100%", "Basic " + b64(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey, "a=100%")), hookCreds, ErrInvalidSignature},
+		"wrong prefix":          {body, "Basic " + b64(hookCreds.AccessID+":HmacSHA256:"+sig), hookCreds, ErrUnsupportedAlgorithm},
+	} {
+		err := VerifyNotification([]byte(tc.body), tc.header, tc.creds)
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", name, err, tc.want)
+			continue
+		}
+		msg := err.Error()
+		if strings.Contains(msg, hookCreds.AccessKey) || strings.Contains(msg, sig) || strings.Contains(msg, "guessed-key") {
+			t.Errorf("%s: error shows key material: %s", name, msg)
+		}
+		if !strings.HasPrefix(msg, "bankpay: verify notification: ") {
+			t.Errorf("%s: message %q", name, msg)
+		}
+	}
+	// The sentinels are distinct.
+	all := []error{ErrInvalidSignature, ErrMissingSignature, ErrWrongAccessID, ErrMalformedAuthorization, ErrEmptyCredentials, ErrUnsupportedAlgorithm}
+	for i, a := range all {
+		for j, b := range all {
+			if i != j && errors.Is(a, b) {
+				t.Errorf("%v matches %v", a, b)
+			}
+		}
+	}
+}
+
+func TestVerifyNotificationVariants(t *testing.T) {
+	body := "eventId=e1&message=two+words&statusMessage=a%20b"
+	// The message is the URL-decoded body: "+" and %20 both are spaces.
+	sig := hmacB64(sha1.New, hookCreds.AccessKey, "eventId=e1&message=two words&statusMessage=a b")
+	cred := base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID + ":" + sig))
+	for _, h := range []string{"Basic " + cred, "basic " + cred, "BASIC   " + cred + " "} {
+		if err := VerifyNotification([]byte(body), h, hookCreds); err != nil {
+			t.Errorf("%q: %v", h, err)
+		}
+	}
+	sig512 := "HmacSHA512:" + hmacB64(sha512.New, hookCreds.AccessKey, "eventId=e1&message=two words&statusMessage=a b")
+	h512 := "Basic " + base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":"+sig512))
+	if err := VerifyNotification([]byte(body), h512, hookCreds); err != nil {
+		t.Errorf("SHA-512: %v", err)
+	}
+}
+
+func TestSignNotification(t *testing.T) {
+	body := eventBody("ev-9", "Complete")
+	h, err := SignNotification([]byte(body), hookCreds)
+	if err != nil || h != authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body) {
+		t.Errorf("%s %v", h, err)
+	}
+	if _, err := SignNotification([]byte(body), Credentials{AccessID: "x"}); !errors.Is(err, ErrEmptyCredentials) {
+		t.Errorf("empty creds: %v", err)
+	}
+	if _, err := SignNotification([]byte("a=%zz"), hookCreds); !errors.Is(err, ErrInvalidSignature) {
+		t.Errorf("bad body: %v", err)
+	}
+}
+
+// recorder counts and keeps the events a callback got.
+type recorder struct {
+	mu     sync.Mutex
+	events []*Event
+	err    error
+}
+
+func (r *recorder) fn(_ context.Context, ev *Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, ev)
+	return r.err
+}
+
+func (r *recorder) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.events)
+}
+
+func post(t testing.TB, h http.Handler, body, auth, contentType string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/bankpay/events", strings.NewReader(body))
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return w
+}
+
+func postSigned(t testing.TB, h http.Handler, body string) *httptest.ResponseRecorder {
+	t.Helper()
+	return post(t, h, body, authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body), formType)
+}
+
+func TestWebhookHandlerAccepts(t *testing.T) {
+	var rec recorder
+	h := NewWebhookHandler(hookCreds, rec.fn)
+	w := postSigned(t, h, eventBody("ev-1", "Authorize"))
+	if w.Code != http.StatusOK || rec.count() != 1 {
+		t.Fatalf("status %d, calls %d", w.Code, rec.count())
+	}
+	ev := rec.events[0]
+	if ev.EventID != "ev-1" || ev.Kind() != EventKindTransaction || ev.Transaction.Status != models.StatusAuthorized ||
+		ev.TransactionID() != "100258123456789" {
+		t.Errorf("event %+v", ev)
+	}
+	// JSON bodies too.
+	body := `{"eventId":"ev-j","eventType":"Completed","status":4,"objectId":"T"}`
+	w = post(t, h, body, authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body), "application/json")
+	if w.Code != http.StatusOK || rec.count() != 2 || rec.events[1].Transaction.Status != models.StatusCompleted {
+		t.Errorf("JSON: status %d, calls %d", w.Code, rec.count())
+	}
+}
+
+func TestWebhookHandlerRejects(t *testing.T) {
+	body := eventBody("ev-1", "Authorize")
+	good := authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body)
+	undecodable := "eventId=e&createdAt=yesterday"
+	for name, tc := range map[string]struct {
+		method, body, auth, ct string
+		want                   int
+	}{
+		"GET":            {http.MethodGet, "", "", "", http.StatusMethodNotAllowed},
+		"PUT signed":     {http.MethodPut, body, good, formType, http.StatusMethodNotAllowed},
+		"unsigned":       {http.MethodPost, body, "", formType, http.StatusUnauthorized},
+		"forged":         {http.MethodPost, body, authFor(t, hookCreds.AccessID, "not-the-key", body), formType, http.StatusUnauthorized},
+		"wrong accessId": {http.MethodPost, body, authFor(t, "other", hookCreds.AccessKey, body), formType, http.StatusUnauthorized},
+		"tampered":       {http.MethodPost, strings.Replace(body, "status=2", "status=7", 1), good, formType, http.StatusUnauthorized},
+		"malformed auth": {http.MethodPost, body, "Basic %%%", formType, http.StatusUnauthorized},
+		"signed but undecodable": {http.MethodPost, undecodable,
+			authFor(t, hookCreds.AccessID, hookCreds.AccessKey, undecodable), formType, http.StatusBadRequest},
+		"signed, wrong content type": {http.MethodPost, body, good, "text/plain", http.StatusBadRequest},
+	} {
+		var rec recorder
+		h := NewWebhookHandler(hookCreds, rec.fn)
+		req := httptest.NewRequest(tc.method, "/bankpay/events", strings.NewReader(tc.body))
+		if tc.auth != "" {
+			req.Header.Set("Authorization", tc.auth)
+		}
+		if tc.ct != "" {
+			req.Header.Set("Content-Type", tc.ct)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != tc.want {
+			t.Errorf("%s: status %d, want %d", name, w.Code, tc.want)
+		}
+		if rec.count() != 0 {
+			t.Errorf("%s: fn called for a rejected request", name)
+		}
+		switch w.Code {
+		case http.StatusMethodNotAllowed:
+			if w.Header().Get("Allow") != http.MethodPost {
+				t.Errorf("%s: Allow %q", name, w.Header().Get("Allow"))
+			}
+		case http.StatusUnauthorized:
+			if w.Header().Get("WWW-Authenticate") == "" {
+				t.Errorf("%s: no WWW-Authenticate", name)
+			}
+		}
+		if strings.Contains(w.Body.String(), hookCreds.AccessKey) {
+			t.Errorf("%s: key in answer", name)
+		}
+	}
+}
+
+func TestWebhookHandlerRepeatedAuthorization(t *testing.T) {
+	var rec recorder
+	h := NewWebhookHandler(hookCreds, rec.fn)
+	body := eventBody("ev-1", "Authorize")
+	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+	req.Header.Add("Authorization", authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body))
+	req.Header.Add("Authorization", "Basic x")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if w.Code != http.StatusUnauthorized || rec.count() != 0 {
+		t.Errorf("status %d calls %d", w.Code, rec.count())
+	}
+}
+
+func TestWebhookHandlerBodyCap(t *testing.T) {
+	var rec recorder
+	h := NewWebhookHandler(hookCreds, rec.fn)
+	// A signed body just over 1 MiB: the signature is never looked at.
+	big := eventBody("ev-big", "Authorize") + "&pad=" + strings.Repeat("a", DefaultMaxEventBytes)
+	auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey, big)
+	if w := post(t, h, big, auth, formType); w.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("declared length: status %d", w.Code)
+	}
+	// Without a Content-Length (chunked), the read itself stops at the cap.
+	req := httptest.NewRequest(http.MethodPost, "/", io.MultiReader(strings.NewReader(big)))
+	req.ContentLength = -1
+	req.Header.Set("Authorization", auth)
+	req.Header.Set("Content-Type", formType)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if w.Code != http.StatusRequestEntityTooLarge || rec.count() != 0 {
+		t.Errorf("chunked: status %d calls %d", w.Code, rec.count())
+	}
+	// Exactly at the cap is fine.
+	exact := eventBody("ev-exact", "Authorize")
+	exact += "&pad=" + strings.Repeat("a", DefaultMaxEventBytes-len(exact)-len("&pad="))
+	if w := postSigned(t, h, exact); w.Code != http.StatusOK || rec.count() != 1 {
+		t.Errorf("at the cap: status %d calls %d", w.Code, rec.count())
+	}
+	// A smaller cap.
+	h = NewWebhookHandler(hookCreds, rec.fn, WithMaxEventBytes(100))
+	if w := postSigned(t, h, eventBody("ev-2", "Authorize")); w.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("custom cap: status %d", w.Code)
+	}
+}
+
+func TestWebhookHandlerCallbackError(t *testing.T) {
+	rec := recorder{err: errors.New("database down: dsn=postgres://u:p@db")}
+	h := NewWebhookHandler(hookCreds, rec.fn, WithDeduplicator(NewMemoryDeduplicator(10)))
+	body := eventBody("ev-1", "Authorize")
+	w := postSigned(t, h, body)
+	if w.Code != http.StatusInternalServerError || rec.count() != 1 {
+		t.Fatalf("status %d calls %d", w.Code, rec.count())
+	}
+	if strings.Contains(w.Body.String(), "database") {
+		t.Error("callback error sent to the caller")
+	}
+	// The service re-sends: the failed event runs again, and succeeds.
+	rec.err = nil
+	if w := postSigned(t, h, body); w.Code != http.StatusOK || rec.count() != 2 {
+		t.Errorf("re-send: status %d calls %d", w.Code, rec.count())
+	}
+	if w := postSigned(t, h, body); w.Code != http.StatusOK || rec.count() != 2 {
+		t.Errorf("duplicate: status %d calls %d", w.Code, rec.count())
+	}
+}
+
+func TestWebhookHandlerEmptyCredentials(t *testing.T) {
+	var rec recorder
+	h := NewWebhookHandler(Credentials{AccessID: hookCreds.AccessID}, rec.fn)
+	if w := postSigned(t, h, eventBody("ev-1", "Authorize")); w.Code != http.StatusInternalServerError || rec.count() != 0 {
+		t.Errorf("status %d calls %d", w.Code, rec.count())
+	}
+}
+
+func TestWebhookHandlerDuplicates(t *testing.T) {
+	var rec recorder
+	var dups []string
+	dedup := NewMemoryDeduplicator(100)
+	h := NewWebhookHandler(hookCreds, rec.fn, WithDeduplicator(dedup),
+		OnDuplicate(func(_ context.Context, ev *Event) { dups = append(dups, ev.EventID) }))
+	body := eventBody("ev-1", "Authorize")
+	for i := 0; i < 3; i++ {
+		if w := postSigned(t, h, body); w.Code != http.StatusOK {
+			t.Fatalf("delivery %d: status %d", i, w.Code)
+		}
+	}
+	if rec.count() != 1 {
+		t.Errorf("fn called %d times for one eventId", rec.count())
+	}
+	if len(dups) != 2 || dups[0] != "ev-1" {
+		t.Errorf("duplicates reported: %v", dups)
+	}
+	if st, _ := dedup.Claim(context.Background(), "ev-1"); st != ClaimDone {
+		t.Errorf("hook state %v", st)
+	}
+	// Another eventId is processed; a forged replay is still rejected first.
+	if w := postSigned(t, h, eventBody("ev-2", "Process")); w.Code != http.StatusOK || rec.count() != 2 {
+		t.Errorf("second event: %d %d", w.Code, rec.count())
+	}
+	if w := post(t, h, body, authFor(t, hookCreds.AccessID, "x", body), formType); w.Code != http.StatusUnauthorized || len(dups) != 2 {
+		t.Errorf("forged replay: %d, dups %v", w.Code, dups)
+	}
+	// Events without an eventId are not de-duplicated.
+	noID := "eventType=Update&status=2"
+	postSigned(t, h, noID)
+	postSigned(t, h, noID)
+	if rec.count() != 4 {
+		t.Errorf("no eventId: calls %d", rec.count())
+	}
+}
+
+func TestWebhookHandlerConcurrentDelivery(t *testing.T) {
+	entered := make(chan struct{})
+	release := make(chan struct{})
+	var calls atomic.Int32
+	h := NewWebhookHandler(hookCreds, func(context.Context, *Event) error {
+		calls.Add(1)
+		close(entered)
+		<-release
+		return nil
+	}, WithDeduplicator(NewMemoryDeduplicator(0)))
+	body := eventBody("ev-1", "Authorize")
+	first := make(chan int)
+	go func() { first <- postSigned(t, h, body).Code }()
+	<-entered
+	if w := postSigned(t, h, body); w.Code != http.StatusConflict {
+		t.Errorf("while in progress: status %d", w.Code)
+	}
+	close(release)
+	if code := <-first; code != http.StatusOK {
+		t.Errorf("first: %d", code)
+	}
+	if w := postSigned(t, h, body); w.Code != http.StatusOK || calls.Load() != 1 {
+		t.Errorf("after: status %d calls %d", w.Code, calls.Load())
+	}
+}
+
+func TestWebhookHandlerPanicReleasesClaim(t *testing.T) {
+	var calls atomic.Int32
+	h := NewWebhookHandler(hookCreds, func(context.Context, *Event) error {
+		if calls.Add(1) == 1 {
+			panic("boom")
+		}
+		return nil
+	}, WithDeduplicator(NewMemoryDeduplicator(10)))
+	body := eventBody("ev-1", "Authorize")
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("panic swallowed")
+			}
+		}()
+		postSigned(t, h, body)
+	}()
+	if w := postSigned(t, h, body); w.Code != http.StatusOK || calls.Load() != 2 {
+		t.Errorf("after panic: status %d calls %d", w.Code, calls.Load())
+	}
+}
+
+type failingStore struct{ claimErr, completeErr error }
+
+func (f failingStore) Claim(context.Context, string) (ClaimState, error) { return ClaimNew, f.claimErr }
+func (f failingStore) Complete(context.Context, string) error            { return f.completeErr }
+func (f failingStore) Release(context.Context, string) error             { return nil }
+
+func TestWebhookHandlerStoreErrors(t *testing.T) {
+	var rec recorder
+	h := NewWebhookHandler(hookCreds, rec.fn, WithDeduplicator(failingStore{claimErr: errors.New("store down")}))
+	if w := postSigned(t, h, eventBody("ev-1", "Authorize")); w.Code != http.StatusInternalServerError || rec.count() != 0 {
+		t.Errorf("claim error: status %d calls %d", w.Code, rec.count())
+	}
+	h = NewWebhookHandler(hookCreds, rec.fn, WithDeduplicator(failingStore{completeErr: errors.New("store down")}))
+	if w := postSigned(t, h, eventBody("ev-1", "Authorize")); w.Code != http.StatusOK || rec.count() != 1 {
+		t.Errorf("complete error after success: status %d calls %d", w.Code, rec.count())
+	}
+}
+
+func TestWebhookHandlerTypedCallbacks(t *testing.T) {
+	var rec recorder
+	var got []string
+	h := NewWebhookHandler(hookCreds, rec.fn,
+		OnTransactionEvent(func(_ context.Context, ev *Event, tx *TransactionEvent) error {
+			got = append(got, "txn:"+ev.EventID+":"+tx.Status.String())
+			return nil
+		}),
+		OnIdentityDataRetrieved(func(_ context.Context, ev *Event, d *IdentityDataRetrieved) error {
+			got = append(got, "data:"+d.ProviderReportStatus)
+			return nil
+		}),
+		OnIdentityVerified(func(_ context.Context, ev *Event, v *IdentityVerified) error {
+			got = append(got, "verified:"+v.KYCResult)
+			return errors.New("not yet")
+		}))
+	postSigned(t, h, eventBody("ev-1", "Authorize"))
+	postSigned(t, h, "eventId=ev-2&eventType=IdentityVerificationDataRetrieved&Provider+Report+Status=SUCCESS")
+	if w := postSigned(t, h, "eventId=ev-3&eventType=CustomerIdentityVerified&KYC+Result=FINISHED"); w.Code != http.StatusInternalServerError {
+		t.Errorf("typed callback error: status %d", w.Code)
+	}
+	postSigned(t, h, "eventId=ev-4&eventType=Chargeback")
+	want := []string{"txn:ev-1:Authorized", "data:SUCCESS", "verified:FINISHED"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("typed callbacks got %v", got)
+	}
+	if rec.count() != 1 || rec.events[0].EventID != "ev-4" {
+		t.Errorf("fn got %d events", rec.count())
+	}
+
+	// fn may be nil when typed callbacks cover the needs: others are acknowledged.
+	h = NewWebhookHandler(hookCreds, nil)
+	if w := postSigned(t, h, "eventId=ev-5&eventType=Chargeback"); w.Code != http.StatusOK {
+		t.Errorf("nil fn: %d", w.Code)
+	}
+}
+
+func TestWebhookHandlerLogsNoSecrets(t *testing.T) {
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	h := NewWebhookHandler(hookCreds, func(context.Context, *Event) error { return errors.New("fail") },
+		WithWebhookLogger(logger), WithDeduplicator(NewMemoryDeduplicator(10)))
+	body := eventBody("ev-1", "Authorize")
+	post(t, h, body, authFor(t, hookCreds.AccessID, "wrong", body), formType)
+	postSigned(t, h, body)
+	out := buf.String()
+	if !strings.Contains(out, "request rejected") || !strings.Contains(out, "callback failed") || !strings.Contains(out, "ev-1") {
+		t.Errorf("log:\n%s", out)
+	}
+	sig := hmacB64(sha1.New, hookCreds.AccessKey, body)
+	for _, secret := range []string{hookCreds.AccessKey, sig, "order-42", "Basic "} {
+		if strings.Contains(out, secret) {
+			t.Errorf("log shows %q:\n%s", secret, out)
+		}
+	}
+}
+
+// TestWebhookHandlerOnServeMux mounts the handler with a Go 1.22 pattern on
+// a loopback server and posts to it over HTTP.
+func TestWebhookHandlerOnServeMux(t *testing.T) {
+	var rec recorder
+	mux := http.NewServeMux()
+	mux.Handle("POST /bankpay/events", NewWebhookHandler(hookCreds, rec.fn))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	client := &http.Client{Timeout: 5 * time.Second}
+
+	send := func(method, body, auth string) int {
+		req, err := http.NewRequest(method, srv.URL+"/bankpay/events", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", formType)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	body := eventBody("ev-1", "Authorize")
+	if code := send(http.MethodPost, body, authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body)); code != http.StatusOK {
+		t.Errorf("signed: %d", code)
+	}
+	if code := send(http.MethodPost, body, authFor(t, hookCreds.AccessID, "forged", body)); code != http.StatusUnauthorized {
+		t.Errorf("forged: %d", code)
+	}
+	if code := send(http.MethodGet, "", ""); code != http.StatusMethodNotAllowed {
+		t.Errorf("GET: %d", code)
+	}
+	if rec.count() != 1 {
+		t.Errorf("calls %d", rec.count())
+	}
+}
