@@ -1,0 +1,269 @@
+package bankpaytest_test
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+func TestEstablishDisbursement(t *testing.T) {
+	srv := newServer(t)
+	c := newAPI(t, srv, srv.Credentials())
+	got := c.establish("order-1", "25.00")
+
+	if len(got.TransactionID) != 15 || strings.Trim(got.TransactionID, "0123456789") != "" {
+		t.Fatalf("transactionId %q is not 15 digits", got.TransactionID)
+	}
+	if got.TransactionType != models.TypeAuthorize || got.Status != models.StatusAuthorized || got.StatusMessage != "Authorized" {
+		t.Fatalf("type/status %v %v %q", got.TransactionType, got.Status, got.StatusMessage)
+	}
+	p := got.Payment
+	if p == nil || p.PaymentType != models.PaymentTypeDisbursement || p.MerchantID != c.creds.MerchantID ||
+		p.Account == nil || p.Account.AccountNumber != "0010" || !p.Account.Verified ||
+		p.PaymentProvider == nil || p.PaymentProvider.Type != 1 || p.PaymentProvider.PaymentProviderID == "" {
+		t.Fatalf("payment %+v", p)
+	}
+	if ppt := got.PaymentProviderTransaction; ppt == nil || ppt.Status != 10 || ppt.StatusMessage != "Established" {
+		t.Fatalf("provider transaction %+v", got.PaymentProviderTransaction)
+	}
+	if got.Amount != "25.00" || got.Currency != models.USD || got.MerchantReference != "order-1" || got.CreatedAt.Time() != friday {
+		t.Fatalf("transaction %+v", got)
+	}
+	// The raw answer never carries the full account number.
+	a := c.get("/transactions/" + got.TransactionID)
+	if strings.Contains(string(a.body), bankpaytest.AccountVerified) {
+		t.Fatalf("full account number in %s", a.body)
+	}
+	if again := c.txn(got.TransactionID); again.TransactionID != got.TransactionID || again.Payment.Account.AccountNumber != "0010" {
+		t.Fatalf("get %+v", again)
+	}
+	if st, ok := srv.Transaction(got.TransactionID); !ok || st.Status != models.StatusAuthorized {
+		t.Fatalf("srv.Transaction %+v %v", st, ok)
+	}
+	// An unverified sandbox account authorizes too, unverified.
+	d := disbursementData("order-2", "0.00")
+	d.Account.AccountNumber = bankpaytest.AccountUnverified
+	var env models.TransactionEnvelope
+	c.postJSON("/establish?createTransaction=true", c.sign(d)).wantOK(t, &env)
+	if env.Transaction.Payment.Account.Verified || env.Transaction.Amount != "0.00" {
+		t.Fatalf("unverified account: %+v", env.Transaction.Payment.Account)
+	}
+}
+
+func TestEstablishInvalid(t *testing.T) {
+	srv := newServer(t)
+	c := newAPI(t, srv, srv.Credentials())
+	mod := func(f func(*models.EstablishData)) models.EstablishData {
+		d := disbursementData("bad", "10.00")
+		f(&d)
+		return d
+	}
+	cases := map[string]struct {
+		d            models.EstablishData
+		status, code int
+	}{
+		"no reference":        {mod(func(d *models.EstablishData) { d.MerchantReference = "" }), 400, 200},
+		"EUR":                 {mod(func(d *models.EstablishData) { d.Currency = "EUR" }), 400, 200},
+		"no currency":         {mod(func(d *models.EstablishData) { d.Currency = "" }), 400, 200},
+		"amount one place":    {mod(func(d *models.EstablishData) { d.Amount = "10.5" }), 400, 200},
+		"amount negative":     {mod(func(d *models.EstablishData) { d.Amount = "-1.00" }), 400, 200},
+		"no amount":           {mod(func(d *models.EstablishData) { d.Amount = "" }), 400, 200},
+		"Deferred":            {mod(func(d *models.EstablishData) { d.PaymentType = models.PaymentTypeDeferred }), 400, 200},
+		"no payment type":     {mod(func(d *models.EstablishData) { d.PaymentType = 0 }), 400, 200},
+		"no account":          {mod(func(d *models.EstablishData) { d.Account = nil }), 400, 200},
+		"no routing":          {mod(func(d *models.EstablishData) { d.Account.RoutingNumber = "" }), 400, 200},
+		"other routing":       {mod(func(d *models.EstablishData) { d.Account.RoutingNumber = "021000021" }), 400, 200},
+		"letters":             {mod(func(d *models.EstablishData) { d.Account.AccountNumber = "12ab" }), 400, 200},
+		"unknown account":     {mod(func(d *models.EstablishData) { d.Account.AccountNumber = "123456789" }), 400, 330},
+		"trigger 200":         {mod(func(d *models.EstablishData) { d.Account.AccountNumber = "1002000000" }), 400, 200},
+		"trigger 300":         {mod(func(d *models.EstablishData) { d.Account.AccountNumber = "1003000000" }), 401, 300},
+		"trigger 325":         {mod(func(d *models.EstablishData) { d.Account.AccountNumber = "1003250000" }), 401, 325},
+		"trigger 375":         {mod(func(d *models.EstablishData) { d.Account.AccountNumber = "1003750000" }), 401, 375},
+		"trigger 100":         {mod(func(d *models.EstablishData) { d.Account.AccountNumber = "1001000000" }), 500, 100},
+		"bad notificationUrl": {mod(func(d *models.EstablishData) { d.NotificationURL = "ftp://x" }), 400, 200},
+		"kycType 2":           {mod(func(d *models.EstablishData) { d.KYCType = 2 }), 400, 200},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c.postJSON("/establish?createTransaction=true", c.sign(tc.d)).wantError(t, tc.status, tc.code)
+		})
+	}
+	t.Run("no createTransaction", func(t *testing.T) {
+		c.postJSON("/establish", c.sign(disbursementData("q", "1.00"))).wantError(t, 400, 200)
+		c.postJSON("/establish?createTransaction=false", c.sign(disbursementData("q", "1.00"))).wantError(t, 400, 200)
+	})
+	t.Run("unknown payment type name", func(t *testing.T) {
+		body := `{"paymentType":"Teleport","merchantId":"` + c.creds.MerchantID + `"}`
+		send(t, &c.creds, "POST", srv.URL+"/establish?createTransaction=true", "application/json", []byte(body)).wantError(t, 400, 200)
+	})
+	if n := len(srv.Events()); n != 0 {
+		t.Fatalf("%d events after refused establishes", n)
+	}
+}
+
+func TestDuplicateMerchantReference(t *testing.T) {
+	srv := newServer(t, bankpaytest.WithMerchant(bankpaytest.Merchant{}))
+	ms := srv.Merchants()
+	c1, c2 := newAPI(t, srv, ms[0].Credentials), newAPI(t, srv, ms[1].Credentials)
+	first := c1.establish("same", "10.00")
+	c1.postJSON("/establish?createTransaction=true", c1.sign(disbursementData("same", "10.00"))).wantError(t, 400, 210)
+	// Unique per merchant: another merchant may use it.
+	c2.establish("same", "10.00")
+	// The interface refuses it too.
+	_, _, err := srv.Authorize(c1.sign(uiData("same", models.PaymentTypeDeferred, "1.00")), bankpaytest.OutcomeAuthorize)
+	var e *bankpaytest.Error
+	if !errors.As(err, &e) || e.Status != 400 || e.Code != 210 {
+		t.Fatalf("Authorize duplicate: %v", err)
+	}
+	// Deposits have their own references.
+	c1.mustDeposit(first.TransactionID, "same", "1.00")
+	c1.deposit(first.TransactionID, url.Values{"merchantReference": {"same"}, "amount": {"1.00"}}).wantError(t, 400, 210)
+}
+
+func TestAuthorizeRedirect(t *testing.T) {
+	srv := newServer(t)
+	c := newAPI(t, srv, srv.Credentials())
+	redirect, txn := c.authorize(uiData("ui-1", models.PaymentTypeDeferred, "50.00"), bankpaytest.OutcomeAuthorize)
+
+	if txn.TransactionType != models.TypeAuthorize || txn.Status != models.StatusAuthorized || len(txn.TransactionID) != 15 ||
+		txn.Payment.PaymentType != models.PaymentTypeDeferred || txn.PaymentProviderTransaction.Status != 10 ||
+		txn.PaymentProviderTransaction.StatusMessage != "Established" || len(txn.Payment.Account.AccountNumber) != 4 {
+		t.Fatalf("transaction %+v", txn)
+	}
+	const marker = "&requestSignature="
+	i := strings.Index(redirect, marker)
+	if i < 0 || !strings.HasPrefix(redirect, "https://merchant.example/return?transactionId=") {
+		t.Fatalf("redirect %q", redirect)
+	}
+	sig, err := url.QueryUnescape(redirect[i+len(marker):])
+	if err != nil || sig != hmacSHA1(c.creds.AccessKey, redirect[:i]) {
+		t.Fatalf("redirect signature %q does not verify", sig)
+	}
+	u, _ := url.Parse(redirect)
+	q := u.Query()
+	want := map[string]string{
+		"transactionId": txn.TransactionID, "transactionType": "1", "merchantReference": "ui-1", "status": "2",
+		"payment.paymentType": "2", "payment.paymentProvider.type": "1",
+		"payment.paymentProvider.instantPayoutAvailable": "true", "payment.account.verified": "true",
+		"payment.paymentProviderTransaction.status": "10",
+	}
+	for k, v := range want {
+		if q.Get(k) != v {
+			t.Errorf("%s = %q, want %q", k, q.Get(k), v)
+		}
+	}
+	if q.Get("panel") == "" {
+		t.Error("no panel")
+	}
+	if got := c.txn(txn.TransactionID); got.Status != models.StatusAuthorized {
+		t.Fatalf("get %+v", got)
+	}
+	if evs := srv.EventsFor(txn.TransactionID); joined(eventTypes(evs)) != "Authorize" {
+		t.Fatalf("events %v", eventTypes(evs))
+	}
+}
+
+func TestAuthorizeCancel(t *testing.T) {
+	srv := newServer(t)
+	c := newAPI(t, srv, srv.Credentials())
+	d := uiData("ui-cancel", models.PaymentTypeDeferred, "50.00")
+	d.CancelURL = "https://merchant.example/cancel?order=7"
+	redirect, txn := c.authorize(d, bankpaytest.OutcomeCancel)
+	if txn.Status != models.StatusCanceled {
+		t.Fatalf("status %v", txn.Status)
+	}
+	if !strings.HasPrefix(redirect, "https://merchant.example/cancel?order=7&transactionId=") {
+		t.Fatalf("redirect %q", redirect)
+	}
+	i := strings.Index(redirect, "&requestSignature=")
+	sig, _ := url.QueryUnescape(redirect[i+len("&requestSignature="):])
+	if sig != hmacSHA1(c.creds.AccessKey, redirect[:i]) {
+		t.Fatal("cancel redirect signature does not verify")
+	}
+	u, _ := url.Parse(redirect)
+	if u.Query().Get("status") != "7" || u.Query().Get("payment.account.verified") != "false" {
+		t.Fatalf("query %v", u.Query())
+	}
+	if evs := srv.EventsFor(txn.TransactionID); joined(eventTypes(evs)) != "Cancel" || evs[0].Fields.Get("status") != "7" {
+		t.Fatalf("events %+v", evs)
+	}
+	c.deposit(txn.TransactionID, url.Values{"merchantReference": {"d"}}).wantError(t, 400, 200)
+}
+
+func TestAuthorizeSHA512(t *testing.T) {
+	srv := newServer(t)
+	c := newAPI(t, srv, srv.Credentials())
+	d := uiData("ui-512", models.PaymentTypeDeferred, "5.00")
+	d.AccessID, d.MerchantID = c.creds.AccessID, c.creds.MerchantID
+	d.RequestSignature = sign.Sign(sign.SHA512, c.creds.AccessKey, sign.EstablishMessage(&d))
+	redirect, _, err := srv.Authorize(d, bankpaytest.OutcomeAuthorize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(redirect, "&requestSignature=")
+	sig, _ := url.QueryUnescape(redirect[i+len("&requestSignature="):])
+	if !strings.HasPrefix(sig, sign.SHA512Prefix) || !sign.Verify(c.creds.AccessKey, redirect[:i], sig) {
+		t.Fatalf("SHA512 redirect signature %q", sig)
+	}
+}
+
+func TestAuthorizeRefusals(t *testing.T) {
+	srv := newServer(t)
+	c := newAPI(t, srv, srv.Credentials())
+	signed := c.sign(uiData("ref", models.PaymentTypeDeferred, "5.00"))
+	mod := func(f func(*models.EstablishData)) models.EstablishData {
+		d := uiData("ref", models.PaymentTypeDeferred, "5.00")
+		f(&d)
+		return c.sign(d)
+	}
+	tampered := signed
+	tampered.Amount = "500.00"
+	unknown := signed
+	unknown.AccessID = "NOPE"
+	unsigned := signed
+	unsigned.RequestSignature = ""
+	cases := map[string]struct {
+		d            models.EstablishData
+		outcome      bankpaytest.Outcome
+		status, code int
+	}{
+		"tampered":         {tampered, bankpaytest.OutcomeAuthorize, 401, 375},
+		"unknown accessId": {unknown, bankpaytest.OutcomeAuthorize, 401, 375},
+		"unsigned":         {unsigned, bankpaytest.OutcomeAuthorize, 401, 375},
+		"no returnUrl":     {mod(func(d *models.EstablishData) { d.ReturnURL = "" }), bankpaytest.OutcomeAuthorize, 400, 200},
+		"relative cancel":  {mod(func(d *models.EstablishData) { d.CancelURL = "/cancel" }), bankpaytest.OutcomeAuthorize, 400, 200},
+		"Disbursement":     {mod(func(d *models.EstablishData) { d.PaymentType = models.PaymentTypeDisbursement }), bankpaytest.OutcomeAuthorize, 400, 200},
+		"CAD ok but XXX":   {mod(func(d *models.EstablishData) { d.Currency = "XXX" }), bankpaytest.OutcomeAuthorize, 400, 200},
+		"identity no kyc":  {signed, bankpaytest.OutcomeEligible, 400, 200},
+		"unknown outcome":  {signed, bankpaytest.Outcome(99), 400, 200},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, _, err := srv.Authorize(tc.d, tc.outcome)
+			var e *bankpaytest.Error
+			if !errors.As(err, &e) || e.Status != tc.status || e.Code != tc.code {
+				t.Fatalf("err %v, want %d/%d", err, tc.status, tc.code)
+			}
+		})
+	}
+	if n := len(srv.Events()); n != 0 {
+		t.Fatalf("%d events after refusals", n)
+	}
+}
+
+func TestParseOutcome(t *testing.T) {
+	for _, o := range []bankpaytest.Outcome{bankpaytest.OutcomeAuthorize, bankpaytest.OutcomeCancel, bankpaytest.OutcomeEligible, bankpaytest.OutcomeExcessData, bankpaytest.OutcomeNotEligible} {
+		got, err := bankpaytest.ParseOutcome(o.String())
+		if err != nil || got != o {
+			t.Fatalf("%v: %v %v", o, got, err)
+		}
+	}
+	if _, err := bankpaytest.ParseOutcome("maybe"); err == nil {
+		t.Fatal("unknown outcome parsed")
+	}
+}

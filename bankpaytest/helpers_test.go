@@ -1,0 +1,223 @@
+package bankpaytest_test
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha1"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// friday is a Friday, 10:00 UTC: the start of the fake clock in most tests.
+var friday = time.Date(2024, 3, 1, 10, 0, 0, 0, time.UTC)
+
+func newServer(t *testing.T, opts ...bankpaytest.Option) *bankpaytest.Server {
+	t.Helper()
+	srv := bankpaytest.NewServer(append([]bankpaytest.Option{bankpaytest.WithStartTime(friday)}, opts...)...)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// answer is one HTTP answer of the sandbox.
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (a answer) decode(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(a.body, v); err != nil {
+		t.Fatalf("decoding %s: %v", a.body, err)
+	}
+}
+
+// wantOK fails unless the answer is a 200 and decodes it into v (if not nil).
+func (a answer) wantOK(t *testing.T, v any) {
+	t.Helper()
+	if a.status != http.StatusOK {
+		t.Fatalf("status %d, want 200; body %s", a.status, a.body)
+	}
+	if ct := a.header.Get("Content-Type"); ct != "application/json" {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	if v != nil {
+		a.decode(t, v)
+	}
+}
+
+// wantError fails unless the answer is an error body with status and code.
+func (a answer) wantError(t *testing.T, status, code int) {
+	t.Helper()
+	if a.status != status {
+		t.Fatalf("status %d, want %d; body %s", a.status, status, a.body)
+	}
+	var eb struct {
+		Errors []struct {
+			Domain  string `json:"domain"`
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"errors"`
+	}
+	a.decode(t, &eb)
+	if len(eb.Errors) != 1 || eb.Errors[0].Code != code || eb.Errors[0].Message == "" || eb.Errors[0].Domain == "" {
+		t.Fatalf("error body %s, want one item with code %d", a.body, code)
+	}
+}
+
+// send makes one request with creds (no auth when creds is nil).
+func send(t *testing.T, creds *bankpaytest.Credentials, method, rawURL, contentType string, body []byte) answer {
+	t.Helper()
+	req, err := http.NewRequest(method, rawURL, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if creds != nil {
+		req.SetBasicAuth(creds.AccessID, creds.AccessKey)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return answer{status: resp.StatusCode, header: resp.Header, body: b}
+}
+
+// api is a raw client of one merchant.
+type api struct {
+	t     *testing.T
+	srv   *bankpaytest.Server
+	creds bankpaytest.Credentials
+}
+
+func newAPI(t *testing.T, srv *bankpaytest.Server, creds bankpaytest.Credentials) *api {
+	return &api{t: t, srv: srv, creds: creds}
+}
+
+func (c *api) get(path string) answer {
+	c.t.Helper()
+	return send(c.t, &c.creds, http.MethodGet, c.srv.URL+path, "", nil)
+}
+
+func (c *api) postJSON(path string, v any) answer {
+	c.t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return send(c.t, &c.creds, http.MethodPost, c.srv.URL+path, "application/json", b)
+}
+
+func (c *api) postForm(path string, v url.Values) answer {
+	c.t.Helper()
+	return send(c.t, &c.creds, http.MethodPost, c.srv.URL+path, "application/x-www-form-urlencoded", []byte(v.Encode()))
+}
+
+// sign fills accessId, merchantId and requestSignature of d.
+func (c *api) sign(d models.EstablishData) models.EstablishData {
+	d.AccessID, d.MerchantID = c.creds.AccessID, c.creds.MerchantID
+	d.RequestSignature = sign.Sign(sign.SHA1, c.creds.AccessKey, sign.EstablishMessage(&d))
+	return d
+}
+
+// disbursementData is Disbursement establish data for a sandbox account.
+func disbursementData(ref string, amount models.Amount) models.EstablishData {
+	return models.EstablishData{
+		MerchantReference: ref,
+		PaymentType:       models.PaymentTypeDisbursement,
+		Currency:          models.USD,
+		Amount:            amount,
+		DeviceType:        "web",
+		Account:           &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, Type: 1},
+	}
+}
+
+// establish creates a Disbursement authorization with POST /establish.
+func (c *api) establish(ref string, amount models.Amount) *models.Transaction {
+	c.t.Helper()
+	var env models.TransactionEnvelope
+	c.postJSON("/establish?createTransaction=true", c.sign(disbursementData(ref, amount))).wantOK(c.t, &env)
+	return env.Transaction
+}
+
+// uiData is establish data for the user interface.
+func uiData(ref string, pt models.PaymentType, amount models.Amount) models.EstablishData {
+	return models.EstablishData{
+		MerchantReference: ref,
+		PaymentType:       pt,
+		Currency:          models.USD,
+		Amount:            amount,
+		ReturnURL:         "https://merchant.example/return",
+		CancelURL:         "https://merchant.example/cancel",
+	}
+}
+
+// authorize signs d and plays the user with outcome.
+func (c *api) authorize(d models.EstablishData, outcome bankpaytest.Outcome) (string, *models.Transaction) {
+	c.t.Helper()
+	redirect, txn, err := c.srv.Authorize(c.sign(d), outcome)
+	if err != nil {
+		c.t.Fatalf("Authorize: %v", err)
+	}
+	return redirect, txn
+}
+
+func (c *api) deposit(id string, v url.Values) answer {
+	c.t.Helper()
+	return c.postForm("/transactions/"+id+"/deposit", v)
+}
+
+// mustDeposit creates a deposit of amount ("" for the default) from id.
+func (c *api) mustDeposit(id, ref string, amount models.Amount) *models.Transaction {
+	c.t.Helper()
+	v := url.Values{"merchantReference": {ref}}
+	if amount != "" {
+		v.Set("amount", string(amount))
+	}
+	var env models.TransactionEnvelope
+	c.deposit(id, v).wantOK(c.t, &env)
+	return env.Transaction
+}
+
+func (c *api) txn(id string) *models.Transaction {
+	c.t.Helper()
+	var env models.TransactionEnvelope
+	c.get("/transactions/"+id).wantOK(c.t, &env)
+	return env.Transaction
+}
+
+// hmacSHA1 is the Base64 HMAC-SHA1 of msg keyed with key, written here
+// independently of internal/sign.
+func hmacSHA1(key, msg string) string {
+	m := hmac.New(sha1.New, []byte(key))
+	m.Write([]byte(msg))
+	return base64.StdEncoding.EncodeToString(m.Sum(nil))
+}
+
+// eventTypes lists the types of evs.
+func eventTypes(evs []bankpaytest.Event) []string {
+	out := make([]string, len(evs))
+	for i, e := range evs {
+		out[i] = string(e.Type)
+	}
+	return out
+}
+
+func joined(ss []string) string { return strings.Join(ss, ",") }
