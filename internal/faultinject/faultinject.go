@@ -110,10 +110,11 @@ func Respond(status int, body string, headerKV ...string) Action {
 	return Action{kind: kindRespond, status: status, body: body, header: h}
 }
 
-// ResetOnAccept resets (TCP RST) the next new connection as soon as it is
-// accepted, before the server reads anything from it. The client has
-// written, or is writing, its request; the server never sees it. This
-// action is taken by the next new connection, not by the next request.
+// ResetOnAccept resets (TCP RST) the next new connection once the client
+// has started to write its request, before the server reads any of it: the
+// client's dial succeeded and its request (or part of it) left, but the
+// server never sees it. This action is taken by the next new connection,
+// not by the next request.
 func ResetOnAccept() Action { return Action{kind: kindResetOnAccept} }
 
 // ResetAfterRequest reads the whole request, records it, and resets the
@@ -185,6 +186,7 @@ type Server struct {
 	backend  http.Handler
 	stop     chan struct{}
 	stopOnce sync.Once
+	wg       sync.WaitGroup // connection-level actions under way
 
 	mu       sync.Mutex
 	script   []Action
@@ -204,7 +206,7 @@ type Server struct {
 func NewServer(backend http.Handler, script ...Action) *Server {
 	s := &Server{backend: backend, stop: make(chan struct{}), script: script}
 	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
-	s.ts.Config.ConnState = s.connState
+	s.ts.Listener = listener{Listener: s.ts.Listener, s: s}
 	s.ts.Config.ErrorLog = discardLog
 	s.ts.Start()
 	s.URL = s.ts.URL
@@ -300,6 +302,7 @@ func (s *Server) Close() {
 	s.stopOnce.Do(func() { close(s.stop) })
 	s.ts.CloseClientConnections()
 	s.ts.Close()
+	s.wg.Wait()
 }
 
 // next pops the action for a new connection (connLevel) or a request. A
@@ -329,14 +332,46 @@ func (s *Server) next(connLevel bool) (Action, bool) {
 	return s.fallback, true
 }
 
-func (s *Server) connState(c net.Conn, st http.ConnState) {
-	if st != http.StateNew {
-		return
+// listener hands the server its connections, except those a
+// connection-level action takes.
+type listener struct {
+	net.Listener
+	s *Server
+}
+
+func (l listener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		l.s.conns.Add(1)
+		if _, ok := l.s.next(true); !ok {
+			return c, nil
+		}
+		l.s.wg.Add(1)
+		go l.s.resetOnFirstByte(c)
 	}
-	s.conns.Add(1)
-	if _, ok := s.next(true); ok {
-		reset(c)
-	}
+}
+
+// resetOnFirstByte waits until the client has started to write its request
+// (so that its dial has surely succeeded) and resets the connection without
+// reading the request.
+func (s *Server) resetOnFirstByte(c net.Conn) {
+	defer s.wg.Done()
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-s.stop:
+			_ = c.SetReadDeadline(time.Now())
+		case <-done:
+		}
+	}()
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	var b [1]byte
+	_, _ = c.Read(b[:])
+	close(done)
+	reset(c)
 }
 
 // reset closes c with a TCP RST instead of a FIN.
