@@ -37,8 +37,9 @@ type Redirect struct {
 	ProviderTransactionStatus int
 	// Algorithm is the algorithm the signature was made with.
 	Algorithm SignatureAlgorithm
-	// Params holds every signed parameter as received, requestSignature
-	// excluded.
+	// Params holds every parameter of the signed part of the URL (the
+	// merchant's own query parameters too), decoded; the requestSignature
+	// parameter is not part of it.
 	Params url.Values
 }
 

@@ -1,0 +1,171 @@
+package bankpay
+
+import (
+	"crypto/sha1"
+	"crypto/sha512"
+	"encoding/base64"
+	"errors"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// The fuzz targets run their seed corpus with every `go test`; explore with
+// `go test -fuzz=FuzzVerifyNotification -fuzztime=30s` (one target at a time).
+// Each checks, independently of the code under test, that an accepted input
+// was signed with the key.
+
+func FuzzParseEvent(f *testing.F) {
+	f.Add([]byte(processForm), formType)
+	f.Add([]byte(eventBody("ev-1", "Authorize")), "")
+	f.Add([]byte("eventId=e&eventType=IdentityVerificationDataRetrieved&Provider+Report+Status=SUCCESS"), formType)
+	f.Add([]byte("eventId=e&eventType=CustomerIdentityVerified&Identity+Verified=FINISHED&KYC+Result=FINISHED"), formType)
+	f.Add([]byte(`{"eventId":"e","eventType":"Completed","status":4,"paymentProviderTransaction":{"status":10}}`), "application/json")
+	f.Add([]byte(`{"a":[{"b":[1,{"c":null}]}],"createdAt":"2023-11-14T22:13:20Z"}`), "application/json; charset=utf-8")
+	f.Add([]byte("eventId=%zz"), formType)
+	f.Add([]byte(`[1,2]`), "application/json")
+	f.Add([]byte("status=Cancelled&createdAt=1.7e12"), "text/plain")
+	f.Add([]byte(""), "")
+	f.Fuzz(func(t *testing.T, body []byte, contentType string) {
+		ev, err := ParseEvent(body, contentType)
+		if err != nil {
+			if ev != nil || !errors.Is(err, ErrMalformedEvent) {
+				t.Fatalf("ev=%v err=%v", ev, err)
+			}
+			return
+		}
+		if ev == nil || ev.Raw == nil {
+			t.Fatal("nil event or Raw")
+		}
+		switch ev.Kind() {
+		case EventKindTransaction:
+			if ev.Transaction == nil {
+				t.Fatal("transaction event without payload")
+			}
+		case EventKindIdentityDataRetrieved:
+			if ev.IdentityDataRetrieved == nil || ev.IdentityVerified != nil {
+				t.Fatal("identity payloads")
+			}
+		case EventKindIdentityVerified:
+			if ev.IdentityVerified == nil || ev.IdentityDataRetrieved != nil {
+				t.Fatal("identity payloads")
+			}
+		}
+		if got := ev.Raw.Get("eventId"); got != ev.EventID {
+			t.Fatalf("eventId %q, raw %q", ev.EventID, got)
+		}
+	})
+}
+
+// acceptedNotification is the test's own check of an accepted notification.
+func acceptedNotification(header string, body []byte, creds Credentials) bool {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
+	if !ok || !strings.EqualFold(scheme, "basic") {
+		return false
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(token))
+	if err != nil {
+		return false
+	}
+	id, sig, ok := strings.Cut(string(raw), ":")
+	if !ok || id != creds.AccessID {
+		return false
+	}
+	msg, err := url.QueryUnescape(string(body))
+	if err != nil {
+		return false
+	}
+	return sig == hmacB64(sha1.New, creds.AccessKey, msg) || sig == "HmacSHA512:"+hmacB64(sha512.New, creds.AccessKey, msg)
+}
+
+func FuzzVerifyNotification(f *testing.F) {
+	body := eventBody("ev-1", "Authorize")
+	f.Add([]byte(body), authFor(f, hookCreds.AccessID, hookCreds.AccessKey, body))
+	f.Add([]byte(body), authFor(f, hookCreds.AccessID, "wrong-key", body))
+	f.Add([]byte(body), authFor(f, "wrong-id", hookCreds.AccessKey, body))
+	f.Add([]byte("a=b+c%20d"), authFor(f, hookCreds.AccessID, hookCreds.AccessKey, "a=b+c%20d"))
+	f.Add([]byte("a=100%"), "Basic "+base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":x")))
+	f.Add([]byte(`{"eventId":"e"}`), "Basic "+base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":HmacSHA512:")))
+	f.Add([]byte(""), "")
+	f.Add([]byte("x"), "Basic")
+	f.Add([]byte("x"), "Bearer abc")
+	f.Fuzz(func(t *testing.T, body []byte, header string) {
+		err := VerifyNotification(body, header, hookCreds)
+		if err == nil && !acceptedNotification(header, body, hookCreds) {
+			t.Fatalf("accepted a notification not signed with the key: body %q header %q", body, header)
+		}
+		if err != nil && strings.Contains(err.Error(), hookCreds.AccessKey) {
+			t.Fatalf("key in error: %v", err)
+		}
+		// Whatever the body, the service's own header for it is accepted
+		// when the body is URL-decodable, and rejected when it is not.
+		msg, uerr := url.QueryUnescape(string(body))
+		own := "Basic " + base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey, msg)))
+		if err := VerifyNotification(body, own, hookCreds); (err == nil) != (uerr == nil) {
+			t.Fatalf("own signature: %v (decodable: %v)", err, uerr == nil)
+		}
+	})
+}
+
+// acceptedRedirect is the test's own check of an accepted redirect URL.
+func acceptedRedirect(rawURL, key string, queryOnly bool) bool {
+	const marker = "&requestSignature="
+	i := strings.Index(rawURL, marker)
+	if i < 0 {
+		return false
+	}
+	msg, enc := rawURL[:i], rawURL[i+len(marker):]
+	if queryOnly {
+		var ok bool
+		if _, msg, ok = strings.Cut(msg, "?"); !ok {
+			return false
+		}
+	}
+	sig, err := url.QueryUnescape(enc)
+	if err != nil {
+		return false
+	}
+	sig = strings.ReplaceAll(sig, " ", "+")
+	return sig == hmacB64(sha1.New, key, msg) || sig == "HmacSHA512:"+hmacB64(sha512.New, key, msg)
+}
+
+func FuzzVerifyRedirect(f *testing.F) {
+	f.Add(signURL(redirectKey, returnUnsigned, false), false, "")
+	f.Add(signURL(redirectKey, cancelUnsigned, false), false, "&status=2")
+	f.Add(signURL(redirectKey, returnUnsigned, true), true, "#x")
+	f.Add(signURL("other", returnUnsigned, false), false, "")
+	f.Add(returnUnsigned+"&requestSignature=HmacSHA512%3Aabc", false, "")
+	f.Add("https://shop.example/r?requestSignature=abc", true, "x")
+	f.Add("https://shop.example/r?a=1&b=%zz&requestSignature=%", false, "")
+	f.Add("", false, "")
+	f.Fuzz(func(t *testing.T, rawURL string, queryOnly bool, suffix string) {
+		var opts []RedirectOption
+		if queryOnly {
+			opts = append(opts, RedirectQueryOnly())
+		}
+		r, err := VerifyRedirect(rawURL, redirectKey, opts...)
+		if err == nil {
+			if r == nil || !acceptedRedirect(rawURL, redirectKey, queryOnly) {
+				t.Fatalf("accepted a URL not signed with the key: %q", rawURL)
+			}
+		} else if r != nil {
+			t.Fatal("a Redirect returned with an error")
+		}
+
+		// Sign the fuzzed URL (when it has no signature marker) the way the
+		// service does: it verifies, or its signed parameters are malformed;
+		// and anything appended after the signature fails.
+		if strings.Contains(rawURL, "&requestSignature=") || (queryOnly && !strings.Contains(rawURL, "?")) {
+			return
+		}
+		signed := signURL(redirectKey, rawURL, queryOnly)
+		if _, err := VerifyRedirect(signed, redirectKey, opts...); err != nil && !errors.Is(err, ErrMalformedRedirect) {
+			t.Fatalf("own signature rejected: %q: %v", signed, err)
+		}
+		if suffix != "" && !acceptedRedirect(signed+suffix, redirectKey, queryOnly) {
+			if r, err := VerifyRedirect(signed+suffix, redirectKey, opts...); err == nil {
+				t.Fatalf("accepted with %q appended: %+v", suffix, r)
+			}
+		}
+	})
+}
