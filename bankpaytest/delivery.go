@@ -12,10 +12,16 @@ import (
 // service wants a 200 within 3 seconds.
 const DeliveryTimeout = 3 * time.Second
 
-// enqueue queues a delivery attempt of e. The caller holds s.mu.
+// delivery is a queued attempt: the event and the clock time it is due.
+type delivery struct {
+	e  *event
+	at time.Time
+}
+
+// enqueue queues a delivery attempt of e, due now. The caller holds s.mu.
 func (s *Server) enqueue(e *event) {
 	e.queued++
-	s.queue = append(s.queue, e)
+	s.queue = append(s.queue, delivery{e, s.st.now})
 	s.pending++
 	if s.idle == nil {
 		s.idle = make(chan struct{})
@@ -31,6 +37,9 @@ func (s *Server) enqueue(e *event) {
 func (s *Server) deliverLoop() {
 	defer s.wg.Done()
 	for {
+		if s.ctx.Err() != nil {
+			return
+		}
 		s.mu.Lock()
 		if len(s.queue) == 0 {
 			s.mu.Unlock()
@@ -41,10 +50,10 @@ func (s *Server) deliverLoop() {
 				return
 			}
 		}
-		e := s.queue[0]
-		s.queue[0] = nil
+		e, at := s.queue[0].e, s.queue[0].at
+		s.queue[0] = delivery{}
 		s.queue = s.queue[1:]
-		target, body, auth, at := e.pub.URL, e.pub.Body, e.pub.Authorization, s.st.now
+		target, body, auth := e.pub.URL, e.pub.Body, e.pub.Authorization
 		s.mu.Unlock()
 
 		code, err := s.post(target, body, auth)

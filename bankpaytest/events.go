@@ -35,7 +35,8 @@ type Event struct {
 
 // Attempt is one delivery attempt of an event.
 type Attempt struct {
-	// At is the sandbox clock's time of the attempt.
+	// At is the sandbox clock's time the attempt was due: the event's
+	// creation, then each 5-minute mark.
 	At time.Time `json:"at"`
 	// StatusCode is the receiver's HTTP status, 0 when there was no answer.
 	StatusCode int `json:"statusCode"`

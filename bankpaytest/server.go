@@ -57,7 +57,7 @@ type Server struct {
 	// delivery
 	client    *http.Client
 	ownClient bool
-	queue     []*event
+	queue     []delivery
 	pending   int           // queued plus in-flight attempts
 	idle      chan struct{} // closed when pending drops to 0
 	wake      chan struct{}
