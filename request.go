@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -109,12 +110,7 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 	if err != nil {
 		return fmt.Errorf("bankpay: building %s %s: %w", req.Method, req.Path, err)
 	}
-	hr.Header.Set("Authorization", c.secrets.authHeader)
-	hr.Header.Set("Accept", "application/json")
-	hr.Header.Set("User-Agent", c.userAgent)
-	if req.ContentType != "" {
-		hr.Header.Set("Content-Type", req.ContentType)
-	}
+	setHeaders(hr.Header, c.secrets.authHeader, c.userAgent, req.ContentType)
 
 	start := time.Now()
 	resp, err := c.http.Do(hr)
@@ -134,17 +130,67 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 	if v == nil || resp.StatusCode == http.StatusNoContent {
 		return nil
 	}
-	data, err := readCapped(resp.Body, c.maxResponseBytes)
+	buf := getBuffer()
+	defer putBuffer(buf)
+	data, err := readCapped(*buf, resp.Body, c.maxResponseBytes)
+	*buf = data[:0]
 	if err != nil {
 		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: err}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: errors.New("empty body")}
 	}
+	// The buffer goes back to the pool after this: json.Unmarshal copies
+	// what it keeps, and json.Unmarshaler implementations must too.
 	if err := json.Unmarshal(data, v); err != nil {
 		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: err}
 	}
 	return nil
+}
+
+// Header values shared by every request. net/http and http.RoundTripper
+// implementations must not modify a request's headers, so the slices can be
+// shared; their capacity is their length, so that an append copies.
+var (
+	acceptJSON      = []string{"application/json"}
+	contentTypeJSON = []string{"application/json"}
+	contentTypeForm = []string{"application/x-www-form-urlencoded"}
+)
+
+// setHeaders sets the headers of every call with two allocations (the
+// map's storage and one array of the per-client values) instead of one
+// per header. h must be empty (a new request's).
+func setHeaders(h http.Header, auth, userAgent, contentType string) {
+	vals := make([]string, 3)
+	vals[0], vals[1] = auth, userAgent
+	h["Authorization"] = vals[0:1:1]
+	h["Accept"] = acceptJSON
+	h["User-Agent"] = vals[1:2:2]
+	switch contentType {
+	case "":
+	case contentTypeJSON[0]:
+		h["Content-Type"] = contentTypeJSON
+	case contentTypeForm[0]:
+		h["Content-Type"] = contentTypeForm
+	default:
+		vals[2] = contentType
+		h["Content-Type"] = vals[2:3:3]
+	}
+}
+
+// bufPool holds the buffers answers are read into; maxPooledBuffer bounds
+// what goes back, so that one huge answer does not stay in memory.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
+
+const maxPooledBuffer = 256 << 10
+
+func getBuffer() *[]byte { return bufPool.Get().(*[]byte) }
+
+func putBuffer(b *[]byte) {
+	if cap(*b) <= maxPooledBuffer {
+		*b = (*b)[:0]
+		bufPool.Put(b)
+	}
 }
 
 // maxErrorBody caps what is read of an error answer.
@@ -158,7 +204,7 @@ func (c *Client) apiError(req *Request, resp *http.Response, attempts int) *APIE
 	if resp.StatusCode == http.StatusBadRequest {
 		e.also = req.notReady
 	}
-	body, err := readCapped(resp.Body, maxErrorBody)
+	body, err := readCapped(nil, resp.Body, maxErrorBody)
 	if err != nil && !errors.Is(err, ErrResponseTooLarge) {
 		e.Body = "(body unreadable: " + excerpt(err.Error()) + ")"
 		return e
@@ -167,16 +213,30 @@ func (c *Client) apiError(req *Request, resp *http.Response, attempts int) *APIE
 	return e
 }
 
-// readCapped reads r up to max bytes; more than that is ErrResponseTooLarge.
-func readCapped(r io.Reader, max int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return data, err
+// readCapped appends r to dst up to max bytes; more than that is
+// ErrResponseTooLarge. It reads no more than max+1 bytes.
+func readCapped(dst []byte, r io.Reader, max int64) ([]byte, error) {
+	start := len(dst)
+	for {
+		if len(dst) == cap(dst) {
+			dst = append(dst, 0)[:len(dst)] // grow
+		}
+		room := dst[len(dst):cap(dst)]
+		if left := max + 1 - int64(len(dst)-start); int64(len(room)) > left {
+			room = room[:left]
+		}
+		n, err := r.Read(room)
+		dst = dst[:len(dst)+n]
+		if int64(len(dst)-start) > max {
+			return dst[:start+int(max)], fmt.Errorf("%w (over %d bytes)", ErrResponseTooLarge, max)
+		}
+		if err == io.EOF {
+			return dst, nil
+		}
+		if err != nil {
+			return dst, err
+		}
 	}
-	if int64(len(data)) > max {
-		return data[:max], fmt.Errorf("%w (over %d bytes)", ErrResponseTooLarge, max)
-	}
-	return data, nil
 }
 
 // closeBody drains a little of what is left, so that the connection can be
