@@ -42,7 +42,7 @@ function median(k, n,   i, j, t, a) {
 	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
 }
 /^Benchmark/ {
-	name = $1; sub(/-[0-9]+$/, "", name)
+	name = $1
 	if (!(name in seen)) { seen[name] = 1; order[++names] = name }
 	for (i = 3; i < NF; i += 2) { k = name SUBSEP $(i+1); val[k, ++cnt[k]] = $i; units[$(i+1)] = 1 }
 }
@@ -50,8 +50,8 @@ END {
 	printf "%-22s %12s %12s %6s %9s %9s %7s %7s %6s  %s\n", "pair", "sdk ns/op", "base ns/op", "ratio", "sdk B/op", "base B/op", "sdk al", "base al", "+al", "targets (<=1.10x, <=+15 allocs)"
 	for (o = 1; o <= names; o++) {
 		s = order[o]
-		if (s !~ /\/sdk$/) continue
-		p = s; sub(/\/sdk$/, "", p); base = p "/baseline"
+		if (!match(s, /\/sdk(-[0-9]+)?$/)) continue
+		p = substr(s, 1, RSTART - 1); cpu = substr(s, RSTART + 4); base = p "/baseline" cpu; p = p cpu
 		if (!((base SUBSEP "ns/op") in cnt)) continue
 		sn = median(s SUBSEP "ns/op"); bn = median(base SUBSEP "ns/op")
 		sb = median(s SUBSEP "B/op"); bb = median(base SUBSEP "B/op")
