@@ -47,7 +47,7 @@ func (h *history) final() int64 { return h.dayEnd[historyDays-1] }
 func generateHistory(id string, anchor time.Time) *history {
 	r := rngFor(id, 0x415)
 	h := &history{anchor: anchor}
-	bal := 200_00 + r.Int64N(2300_00)
+	bal := 50_00 + r.Int64N(1500_00)
 	payday, rentDay := r.IntN(14), r.IntN(30)
 	type planned struct {
 		minute int
@@ -68,7 +68,7 @@ func generateHistory(id string, anchor time.Time) *history {
 			add(itemWithdrawal, 900_00+r.Int64N(700_00))
 		}
 		for n := r.IntN(4); n > 0; n-- {
-			add(itemWithdrawal, 5_00+r.Int64N(245_00))
+			add(itemWithdrawal, 5_00+r.Int64N(145_00))
 		}
 		sort.SliceStable(plan, func(i, j int) bool { return plan[i].minute < plan[j].minute })
 		for _, p := range plan {
