@@ -15,6 +15,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -242,6 +243,7 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 		hc.Timeout = DefaultTimeout
 		c.http.HTTPClient = hc
 	}
+	c.http.HTTPClient = keepAlive(c.http.HTTPClient)
 	c.http.CheckRetry = c.checkRetry
 	c.http.Backoff = c.backoff
 	c.http.ErrorHandler = passThrough
@@ -268,6 +270,64 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// keepAlive returns a copy of hc (same Timeout, Jar and redirect policy)
+// whose transport keeps connections alive across failures:
+//
+//   - closing an answer's body first reads what is left of it, up to
+//     maxDrain bytes, so that the connection goes back to the pool (the
+//     retry layer drains only 4 KiB of an answer it retries);
+//   - the retry layer cannot close the pool's idle connections, which it
+//     does whenever a call fails, taking the connections of every other
+//     call of a shared Client with it.
+//
+// The caller's http.Client is not modified.
+func keepAlive(hc *http.Client) *http.Client {
+	if _, ok := hc.Transport.(keepAliveTransport); ok {
+		return hc
+	}
+	cp := *hc
+	base := hc.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	cp.Transport = keepAliveTransport{base}
+	return &cp
+}
+
+// maxDrain bounds what is read of an unread answer before its connection
+// is given up.
+const maxDrain = 64 << 10
+
+// keepAliveTransport is the transport of keepAlive. It has no
+// CloseIdleConnections method on purpose.
+type keepAliveTransport struct{ base http.RoundTripper }
+
+func (t keepAliveTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if resp != nil && resp.Body != nil && resp.Body != http.NoBody {
+		resp.Body = drainOnClose{resp.Body}
+	}
+	return resp, err
+}
+
+// closeIdleConnections closes the idle connections of the client's
+// transport (tests use it to end their connections' goroutines).
+func (c *Client) closeIdleConnections() {
+	type closeIdler interface{ CloseIdleConnections() }
+	if t, ok := c.http.HTTPClient.Transport.(keepAliveTransport); ok {
+		if ci, ok := t.base.(closeIdler); ok {
+			ci.CloseIdleConnections()
+		}
+	}
+}
+
+type drainOnClose struct{ io.ReadCloser }
+
+func (b drainOnClose) Close() error {
+	_, _ = io.Copy(io.Discard, io.LimitReader(b.ReadCloser, maxDrain))
+	return b.ReadCloser.Close()
+}
+
 // passThrough hands the last answer (or transport error) to the pipeline, so
 // that the caller gets the typed error of the last attempt, not a generic
 // "giving up" message.
@@ -278,7 +338,12 @@ func passThrough(resp *http.Response, err error, _ int) (*http.Response, error) 
 // attempt is the per-call state the retry layer sees through the context.
 type attempt struct {
 	retryAll bool // a read, or a state-changing call the caller opted in to retry
+	read     bool // a read: a 2xx answer cut short is retried too
 	count    int
+
+	buf     *[]byte // pooled buffer of the 2xx body (see readAnswer)
+	body    []byte  // the 2xx body of the last answer
+	bodyErr error   // why that body could not be read whole
 }
 
 type attemptKey struct{}
@@ -295,26 +360,43 @@ func attemptOf(ctx context.Context) *attempt {
 // 500, 502, 503 and 504; a state-changing call only when the request
 // provably never reached the server, unless the caller opted in. A
 // Retry-After beyond the cap stops the retries.
+//
+// Nor is a retry made whose wait (the Retry-After, or the longest backoff
+// of this retry) would outlast the context's deadline: the caller gets the
+// last answer now instead of a deadline error later.
 func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
 	a := attemptOf(ctx)
+	retry := false
 	if err != nil {
-		if neverSent(err) {
-			return true, nil
+		retry = neverSent(err) || (a.retryAll && transient(err))
+	} else {
+		switch resp.StatusCode {
+		case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
+			http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			if d, ok := retryAfter(resp); ok && d > c.maxRetryAfter {
+				return false, nil
+			}
+			retry = a.retryAll
 		}
-		return a.retryAll && transient(err), nil
 	}
-	switch resp.StatusCode {
-	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
-		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		if d, ok := retryAfter(resp); ok && d > c.maxRetryAfter {
+	if retry {
+		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) <= c.nextWaitCeiling(resp, a.count-1) {
 			return false, nil
 		}
-		return a.retryAll, nil
 	}
-	return false, nil
+	return retry, nil
+}
+
+// nextWaitCeiling is the longest the n-th retry (from 0) waits: the
+// Retry-After of resp, or the cap of the jittered backoff.
+func (c *Client) nextWaitCeiling(resp *http.Response, n int) time.Duration {
+	if d, ok := retryAfter(resp); ok {
+		return d
+	}
+	return backoffCeiling(c.http.RetryWaitMin, c.http.RetryWaitMax, n)
 }
 
 // neverSent reports whether err proves the request never reached a server:

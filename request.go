@@ -95,7 +95,7 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 			o(&cc)
 		}
 	}
-	a := &attempt{retryAll: !req.StateChanging || c.retryNonIdempotent || cc.retryNonIdempotent}
+	a := &attempt{retryAll: !req.StateChanging || c.retryNonIdempotent || cc.retryNonIdempotent, read: !req.StateChanging}
 	ctx = context.WithValue(ctx, attemptKey{}, a)
 
 	target := c.baseURL + req.Path
@@ -111,15 +111,29 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 		return fmt.Errorf("bankpay: building %s %s: %w", req.Method, req.Path, err)
 	}
 	setHeaders(hr.Header, c.secrets.authHeader, c.userAgent, req.ContentType)
+	if v != nil {
+		// The 2xx body is read inside the retry loop, so that a read whose
+		// answer breaks off (reset, truncated) is retried like one that got
+		// no answer at all.
+		hr.SetResponseHandler(func(resp *http.Response) error { return c.readAnswer(a, resp) })
+		defer a.release()
+	}
 
 	start := time.Now()
 	resp, err := c.http.Do(hr)
+	if resp != nil {
+		// The retry layer hands back the answer with an error when the
+		// context ended after it arrived: close it all the same.
+		defer closeBody(resp.Body)
+	}
+	if err != nil && resp != nil && a.bodyErr != nil && errors.Is(err, a.bodyErr) {
+		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: a.bodyErr}
+	}
 	if err != nil {
 		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: !neverSent(err), Attempts: a.count, Err: unwrapURLError(err)}
 		c.log(ctx, slog.LevelWarn, "bankpay: no answer", req, 0, a.count, start, nerr)
 		return nerr
 	}
-	defer closeBody(resp.Body)
 
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		apiErr := c.apiError(req, resp, a.count)
@@ -130,10 +144,7 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 	if v == nil || resp.StatusCode == http.StatusNoContent {
 		return nil
 	}
-	buf := getBuffer()
-	defer putBuffer(buf)
-	data, err := readCapped(*buf, resp.Body, c.maxResponseBytes)
-	*buf = data[:0]
+	data, err := a.body, a.bodyErr
 	if err != nil {
 		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: err}
 	}
@@ -193,6 +204,35 @@ func putBuffer(b *[]byte) {
 	}
 }
 
+// readAnswer reads the body of a 2xx answer into a, capped. A read cut
+// short is returned, for the retry layer to retry a read; an answer over the
+// cap is not (it would be as large next time), nor is any failure of a
+// state-changing call (it took effect: the caller reads it back).
+func (c *Client) readAnswer(a *attempt, resp *http.Response) error {
+	a.body, a.bodyErr = nil, nil
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || resp.StatusCode == http.StatusNoContent {
+		return nil
+	}
+	if a.buf == nil {
+		a.buf = getBuffer()
+	}
+	a.body, a.bodyErr = readCapped((*a.buf)[:0], resp.Body, c.maxResponseBytes)
+	*a.buf = a.body[:0]
+	if a.bodyErr != nil && a.read && !errors.Is(a.bodyErr, ErrResponseTooLarge) {
+		return a.bodyErr
+	}
+	return nil
+}
+
+// release gives the answer's buffer back to the pool. json.Unmarshal copies
+// what it keeps, and json.Unmarshaler implementations must too.
+func (a *attempt) release() {
+	if a.buf != nil {
+		putBuffer(a.buf)
+		a.buf, a.body = nil, nil
+	}
+}
+
 // maxErrorBody caps what is read of an error answer.
 const maxErrorBody = 64 << 10
 
@@ -222,8 +262,10 @@ func readCapped(dst []byte, r io.Reader, max int64) ([]byte, error) {
 			dst = append(dst, 0)[:len(dst)] // grow
 		}
 		room := dst[len(dst):cap(dst)]
-		if left := max + 1 - int64(len(dst)-start); int64(len(room)) > left {
-			room = room[:left]
+		// Read at most max+1 bytes in all; written so that max+1 cannot
+		// overflow when max is math.MaxInt64.
+		if left := max - int64(len(dst)-start); left < int64(len(room)) {
+			room = room[:left+1]
 		}
 		n, err := r.Read(room)
 		dst = dst[:len(dst)+n]

@@ -1,0 +1,783 @@
+package bankpay
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/bankpay/bankpay-go/internal/faultinject"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// The fault table: every call of the SDK against every fault of the
+// faultinject harness, over real loopback connections, asserting how many
+// requests reached the server and what the caller got. Set
+// BANKPAY_FAULTS_REPORT=file to write the table of outcomes as markdown.
+
+// faultCall is one SDK call the table exercises.
+type faultCall struct {
+	name string
+	// mutates marks a state-changing call: by default it must never reach
+	// the server twice.
+	mutates bool
+	// readsBody is false for a call that does not read a 2xx body.
+	readsBody bool
+	okBody    string
+	do        func(ctx context.Context, c *Client, opts ...CallOption) error
+}
+
+const faultTxn = `{"transaction":{"transactionId":"1002600000000001","transactionType":6,"status":2}}`
+
+var faultCalls = []faultCall{
+	{"Transactions.Establish", true, true, faultTxn, func(ctx context.Context, c *Client, o ...CallOption) error {
+		_, err := c.Transactions.Establish(ctx, &EstablishParams{models.EstablishData{
+			PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00",
+			MerchantReference: "est-ref-1", Description: "payout",
+			Account: &models.Account{AccountNumber: "1000000006", RoutingNumber: "124003116", NameOnAccount: "Jane Doe"},
+		}}, o...)
+		return err
+	}},
+	{"Transactions.Deposit", true, true, faultTxn, func(ctx context.Context, c *Client, o ...CallOption) error {
+		_, err := c.Transactions.Deposit(ctx, "1002600000000001", &DepositParams{MerchantReference: "dep-ref-1", Amount: "10.00"}, o...)
+		return err
+	}},
+	{"Transactions.Capture", true, true, faultTxn, func(ctx context.Context, c *Client, o ...CallOption) error {
+		_, err := c.Transactions.Capture(ctx, "1002600000000001", &CaptureParams{MerchantReference: "cap-ref-1", Amount: "25.00",
+			Beneficiary: &models.Beneficiary{Name: "Jane Doe", Address: &models.Address{Country: "MX"}}}, o...)
+		return err
+	}},
+	{"Identity.SendFeedback", true, false, `{"feedback":{"status":4,"subStatus":559}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+		return c.Identity.SendFeedback(ctx, "1002600000000001", models.Feedback{Status: 4, SubStatus: 559, Description: "registered"}, o...)
+	}},
+	{"Identity.Register", true, false, `{"feedback":{"status":4,"subStatus":559}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+		return c.Identity.Register(ctx, "1002600000000001", "registered", o...)
+	}},
+	{"Identity.Void", true, false, `{"feedback":{"status":13,"subStatus":558}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+		return c.Identity.Void(ctx, "1002600000000001", "duplicate user", o...)
+	}},
+	{"Customers.Update", true, true, `{"customer":{"customerId":"c-1","vip":2}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+		_, err := c.Customers.Update(ctx, "c-1", &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(2)}, o...)
+		return err
+	}},
+	{"Customers.UpdateByExternalID", true, true, `{"customer":{"externalId":"x-1","vip":0}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+		_, err := c.Customers.UpdateByExternalID(ctx, "x-1", &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(0)}, o...)
+		return err
+	}},
+	{"Accounts.Tokenize", true, true, `{"merchantId":"1002463580","account":{"token":"tok-1"}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+		_, err := c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: "1000000006", RoutingNumber: "124003116", VerifyAccount: true}, o...)
+		return err
+	}},
+	{"Transactions.Get", false, true, faultTxn, func(ctx context.Context, c *Client, o ...CallOption) error {
+		_, err := c.Transactions.Get(ctx, "1002600000000001", o...)
+		return err
+	}},
+	{"Accounts.Balance", false, true, `{"accountBalance":{"account":{"accountNumber":"6789"},"amount":"10.00"}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+		_, err := c.Accounts.Balance(ctx, "1002600000000001", o...)
+		return err
+	}},
+	{"Accounts.User", false, true, `{"user":{"name":["Jane Doe"]}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+		_, err := c.Accounts.User(ctx, "1002600000000001", o...)
+		return err
+	}},
+	{"Accounts.Summary", false, true, `{"customerId":"c-1","summary":[]}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+		_, err := c.Accounts.Summary(ctx, "1002600000000001", o...)
+		return err
+	}},
+	{"Identity.User", false, true, `{"user":{}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+		_, err := c.Identity.User(ctx, "1002600000000001", o...)
+		return err
+	}},
+	{"Identity.Detail", false, true, `{"detail":{}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+		_, err := c.Identity.Detail(ctx, "1002600000000001", o...)
+		return err
+	}},
+}
+
+func intPtr(n int) *int { return &n }
+
+// Modes of a cell: a state-changing call with default settings, the same
+// with the per-call opt-in, and a read.
+const (
+	modeDefault = "state-changing, default"
+	modeOptIn   = "state-changing, opt-in"
+	modeRead    = "read"
+)
+
+// want is the expected result of a cell.
+type want struct {
+	reached int
+	check   func(err error) error // nil error: as expected
+	waits   []time.Duration       // exact fake-clock waits, when not nil
+}
+
+type faultScenario struct {
+	name   string
+	script []faultinject.Action // the call's 200 answer follows
+	// always replaces the 200 answer after the script.
+	always     *faultinject.Action
+	refuse     int
+	timeout    time.Duration // the http.Client's; 10s when zero
+	ctxTimeout time.Duration
+	opts       []Option
+	// brokenBody: the 2xx answer is broken; a call that does not read
+	// 2xx bodies succeeds after one request.
+	brokenBody          bool
+	def, optIn, read    want
+	sameBodiesOnRetries bool
+}
+
+func succeeded(n int) want { return want{reached: n, check: isNil} }
+
+func isNil(err error) error {
+	if err != nil {
+		return fmt.Errorf("want success, got %v", err)
+	}
+	return nil
+}
+
+// netErr wants a *NetworkError with the given Sent that matches every target.
+func netErr(n int, sent bool, targets ...error) want {
+	return want{reached: n, check: func(err error) error {
+		var ne *NetworkError
+		if !errors.As(err, &ne) || ne.Sent != sent {
+			return fmt.Errorf("want *NetworkError with Sent=%v, got %T %v", sent, err, err)
+		}
+		for _, t := range targets {
+			if !errors.Is(err, t) {
+				return fmt.Errorf("%v does not match %v", err, t)
+			}
+		}
+		return nil
+	}}
+}
+
+// timedOut wants a *NetworkError whose cause is a timeout.
+func timedOut(n int) want {
+	return want{reached: n, check: func(err error) error {
+		var ne *NetworkError
+		var te interface{ Timeout() bool }
+		if !errors.As(err, &ne) || !ne.Sent || !errors.As(err, &te) || !te.Timeout() {
+			return fmt.Errorf("want a sent *NetworkError timing out, got %T %v", err, err)
+		}
+		return nil
+	}}
+}
+
+// apiErr wants an *APIError with status that matches every target, after
+// as many attempts as requests reached the server.
+func apiErr(n, status int, targets ...error) want { return apiErrAfter(n, n, status, targets...) }
+
+// apiErrAfter is apiErr when the retry layer made fewer attempts than
+// requests reached the server: net/http replays an idempotent request (a GET)
+// by itself when a reused connection fails, and the retry layer does not see it.
+func apiErrAfter(n, attempts, status int, targets ...error) want {
+	return want{reached: n, check: func(err error) error {
+		var e *APIError
+		if !errors.As(err, &e) || e.StatusCode != status {
+			return fmt.Errorf("want *APIError %d, got %T %v", status, err, err)
+		}
+		if e.Attempts != attempts {
+			return fmt.Errorf("Attempts = %d, want %d", e.Attempts, attempts)
+		}
+		for _, t := range targets {
+			if !errors.Is(err, t) {
+				return fmt.Errorf("%v does not match %v", err, t)
+			}
+		}
+		return nil
+	}}
+}
+
+// respErr wants a *ResponseError matching every target.
+func respErr(n int, targets ...error) want {
+	return want{reached: n, check: func(err error) error {
+		var e *ResponseError
+		if !errors.As(err, &e) {
+			return fmt.Errorf("want *ResponseError, got %T %v", err, err)
+		}
+		for _, t := range targets {
+			if !errors.Is(err, t) {
+				return fmt.Errorf("%v does not match %v", err, t)
+			}
+		}
+		return nil
+	}}
+}
+
+// and adds a check to w.
+func (w want) and(check func(err error) error) want {
+	prev := w.check
+	w.check = func(err error) error {
+		if e := prev(err); e != nil {
+			return e
+		}
+		return check(err)
+	}
+	return w
+}
+
+func (w want) waiting(d ...time.Duration) want {
+	w.waits = append([]time.Duration{}, d...)
+	return w
+}
+
+func retryAfterIs(d time.Duration) func(error) error {
+	return func(err error) error {
+		var e *APIError
+		if errors.As(err, &e) && e.RetryAfter != d {
+			return fmt.Errorf("RetryAfter = %v, want %v", e.RetryAfter, d)
+		}
+		return nil
+	}
+}
+
+func attemptsAre(n int) func(error) error {
+	return func(err error) error {
+		var ne *NetworkError
+		if errors.As(err, &ne) && ne.Attempts != n {
+			return fmt.Errorf("Attempts = %d, want %d", ne.Attempts, n)
+		}
+		return nil
+	}
+}
+
+func bodyExcerptCapped(err error) error {
+	var e *APIError
+	if errors.As(err, &e) && (e.Body == "" || len(e.Body) > maxExcerpt+len("…")) {
+		return fmt.Errorf("Body excerpt of %d bytes, want 1 to %d", len(e.Body), maxExcerpt+3)
+	}
+	return nil
+}
+
+const (
+	errorJSON     = `{"errors":[{"domain":"com.bankpay","code":100,"message":"Internal error"}]}`
+	duplicateJSON = `{"errors":[{"domain":"com.bankpay","code":210,"message":"duplicate request"}]}`
+)
+
+func faultScenarios() []faultScenario {
+	day := 24 * time.Hour
+	always503 := faultinject.Respond(503, errorJSON)
+	ok := succeeded
+	var out []faultScenario
+	out = append(out,
+		faultScenario{name: "connection refused once", refuse: 1,
+			def: ok(1), optIn: ok(1), read: ok(1)},
+		faultScenario{name: "connection refused every time", refuse: 100,
+			def:   netErr(0, false, syscall.ECONNREFUSED).and(attemptsAre(4)),
+			optIn: netErr(0, false, syscall.ECONNREFUSED).and(attemptsAre(4)),
+			read:  netErr(0, false, syscall.ECONNREFUSED).and(attemptsAre(4))},
+		faultScenario{name: "reset before the request is read", script: []faultinject.Action{faultinject.ResetOnAccept()},
+			def: netErr(0, true), optIn: ok(1), read: ok(1)},
+		faultScenario{name: "reset after the request, before the answer", script: []faultinject.Action{faultinject.ResetAfterRequest()},
+			def: netErr(1, true), optIn: ok(2), read: ok(2)},
+		faultScenario{name: "answer is not HTTP", script: []faultinject.Action{faultinject.Garbage("SSH-2.0-OpenSSH_9.6\r\n\r\n")},
+			def: netErr(1, true), optIn: ok(2), read: ok(2)},
+		faultScenario{name: "no answer within the client timeout", script: []faultinject.Action{faultinject.Hang()}, timeout: 150 * time.Millisecond,
+			def: timedOut(1), optIn: ok(2), read: ok(2)},
+		faultScenario{name: "no answer within the context deadline", script: []faultinject.Action{faultinject.Hang()}, ctxTimeout: 150 * time.Millisecond,
+			def:   netErr(1, true, context.DeadlineExceeded),
+			optIn: netErr(1, true, context.DeadlineExceeded),
+			read:  netErr(1, true, context.DeadlineExceeded)},
+		faultScenario{name: "429 without Retry-After", script: []faultinject.Action{faultinject.Respond(429, `{"errors":[{"code":100,"message":"slow down"}]}`)},
+			def: apiErr(1, 429, ErrRateLimited), optIn: ok(2), read: ok(2)},
+		faultScenario{name: "429 with Retry-After: 2", script: []faultinject.Action{faultinject.Respond(429, `{}`, "Retry-After", "2")},
+			def:   apiErr(1, 429, ErrRateLimited).and(retryAfterIs(2 * time.Second)),
+			optIn: ok(2).waiting(2 * time.Second), read: ok(2).waiting(2 * time.Second)},
+		faultScenario{name: "503 with Retry-After: 86400 (a day)", script: []faultinject.Action{faultinject.Respond(503, errorJSON, "Retry-After", "86400")},
+			def:   apiErr(1, 503, ErrServer).and(retryAfterIs(day)).waiting(),
+			optIn: apiErr(1, 503, ErrServer).and(retryAfterIs(day)).waiting(),
+			read:  apiErr(1, 503, ErrServer).and(retryAfterIs(day)).waiting()},
+		faultScenario{name: "503 with Retry-After: an HTTP date two days ahead",
+			script: []faultinject.Action{faultinject.Respond(503, errorJSON, "Retry-After", time.Now().Add(48*time.Hour).UTC().Format(http.TimeFormat))},
+			def:    apiErr(1, 503, ErrServer).waiting(), optIn: apiErr(1, 503, ErrServer).waiting(), read: apiErr(1, 503, ErrServer).waiting()},
+		faultScenario{name: "429 with Retry-After: 99999999999999999999 (overflow)", script: []faultinject.Action{faultinject.Respond(429, `{}`, "Retry-After", "99999999999999999999")},
+			def: apiErr(1, 429).waiting(), optIn: apiErr(1, 429).waiting(), read: apiErr(1, 429).waiting()},
+	)
+	for _, st := range []int{500, 502, 503, 504} {
+		out = append(out, faultScenario{name: fmt.Sprintf("%d without Retry-After", st), script: []faultinject.Action{faultinject.Respond(st, errorJSON)},
+			def: apiErr(1, st, ErrServer), optIn: ok(2), read: ok(2)})
+	}
+	out = append(out,
+		faultScenario{name: "503 on every attempt", always: &always503,
+			def: apiErr(1, 503, ErrServer), optIn: apiErr(4, 503, ErrServer), read: apiErr(4, 503, ErrServer)},
+		faultScenario{name: "502 with an HTML body", script: []faultinject.Action{faultinject.Respond(502, "<html><body>Bad Gateway</body></html>", "Content-Type", "text/html")},
+			def: apiErr(1, 502, ErrServer).and(bodyExcerptCapped), optIn: ok(2), read: ok(2)},
+		faultScenario{name: "500 with a 4 GiB body", script: []faultinject.Action{faultinject.Huge(500, 4<<30)},
+			def: apiErr(1, 500, ErrServer).and(bodyExcerptCapped), optIn: ok(2), read: ok(2)},
+		faultScenario{name: "200 reset mid-answer", script: []faultinject.Action{faultinject.ResetMidAnswer(200, faultTxn, 12)}, brokenBody: true,
+			def: respErr(1, ErrInvalidResponse), optIn: respErr(1, ErrInvalidResponse), read: ok(2)},
+		faultScenario{name: "200 truncated (Content-Length longer than the body)", script: []faultinject.Action{faultinject.Truncate(200, faultTxn, 12)}, brokenBody: true,
+			def: respErr(1, ErrInvalidResponse), optIn: respErr(1, ErrInvalidResponse), read: ok(2)},
+		faultScenario{name: "200 with a non-JSON body", script: []faultinject.Action{faultinject.Respond(200, "<html>maintenance</html>", "Content-Type", "text/html")}, brokenBody: true,
+			def: respErr(1, ErrInvalidResponse), optIn: respErr(1, ErrInvalidResponse), read: respErr(1, ErrInvalidResponse)},
+		faultScenario{name: "200 with an empty body", script: []faultinject.Action{faultinject.Respond(200, "")}, brokenBody: true,
+			def: respErr(1, ErrInvalidResponse), optIn: respErr(1, ErrInvalidResponse), read: respErr(1, ErrInvalidResponse)},
+		faultScenario{name: "200 with a 4 GiB body (cap 1 MiB)", script: []faultinject.Action{faultinject.Huge(200, 4<<30)}, brokenBody: true,
+			opts: []Option{WithMaxResponseBytes(1 << 20)},
+			def:  respErr(1, ErrResponseTooLarge), optIn: respErr(1, ErrResponseTooLarge), read: respErr(1, ErrResponseTooLarge)},
+		faultScenario{name: "200 with an endless chunked body (cap 1 MiB)", script: []faultinject.Action{faultinject.Huge(200, -1)}, brokenBody: true,
+			opts: []Option{WithMaxResponseBytes(1 << 20)},
+			def:  respErr(1, ErrResponseTooLarge), optIn: respErr(1, ErrResponseTooLarge), read: respErr(1, ErrResponseTooLarge)},
+		faultScenario{name: "400 duplicate (code 210)", script: []faultinject.Action{faultinject.Respond(400, duplicateJSON)},
+			def: apiErr(1, 400, ErrDuplicate), optIn: apiErr(1, 400, ErrDuplicate), read: apiErr(1, 400, ErrDuplicate)},
+		faultScenario{name: "answer lost, then 400 duplicate (code 210)", script: []faultinject.Action{faultinject.ResetAfterRequest(), faultinject.Respond(400, duplicateJSON)},
+			sameBodiesOnRetries: true,
+			def:                 netErr(1, true), optIn: apiErr(2, 400, ErrDuplicate), read: apiErr(2, 400, ErrDuplicate)},
+		faultScenario{name: "500, then answer lost, then 400 duplicate", script: []faultinject.Action{faultinject.Respond(500, errorJSON), faultinject.ResetAfterRequest(), faultinject.Respond(400, duplicateJSON)},
+			sameBodiesOnRetries: true,
+			def:                 apiErr(1, 500, ErrServer), optIn: apiErr(3, 400, ErrDuplicate), read: apiErrAfter(3, 2, 400, ErrDuplicate)},
+		faultScenario{name: "404", script: []faultinject.Action{faultinject.Respond(404, `{"errors":[{"code":200,"message":"not found"}]}`)},
+			def: apiErr(1, 404, ErrNotFound), optIn: apiErr(1, 404, ErrNotFound), read: apiErr(1, 404, ErrNotFound)},
+		faultScenario{name: "401 (code 375)", script: []faultinject.Action{faultinject.Respond(401, `{"errors":[{"code":375,"message":"access control"}]}`)},
+			def: apiErr(1, 401, ErrUnauthorized), optIn: apiErr(1, 401, ErrUnauthorized), read: apiErr(1, 401, ErrUnauthorized)},
+	)
+	return out
+}
+
+// cellResult is what one call did in one scenario.
+type cellResult struct {
+	scenario, call, mode string
+	reached              int
+	received             []faultinject.Received
+	err                  error
+	waits                []time.Duration
+	problems             []string
+}
+
+func runFaultCell(sc faultScenario, call faultCall, mode string) cellResult {
+	res := cellResult{scenario: sc.name, call: call.name, mode: mode}
+	okAnswer := faultinject.Respond(200, call.okBody)
+	s := faultinject.NewServer(nil, sc.script...)
+	defer s.Close()
+	if sc.always != nil {
+		s.SetFallback(*sc.always)
+	} else {
+		s.SetFallback(okAnswer)
+	}
+	s.RefuseNext(sc.refuse)
+	tr := s.Transport()
+	defer tr.CloseIdleConnections()
+	timeout := sc.timeout
+	if timeout == 0 {
+		timeout = 10 * time.Second
+	}
+	opts := append([]Option{WithBaseURL(s.URL + "/api/v1"), WithHTTPClient(&http.Client{Transport: tr, Timeout: timeout})}, sc.opts...)
+	c, err := NewClient(testCreds, opts...)
+	if err != nil {
+		res.problems = append(res.problems, err.Error())
+		return res
+	}
+	w := &waits{}
+	c.waitScale = w.record
+	ctx := context.Background()
+	if sc.ctxTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, sc.ctxTimeout)
+		defer cancel()
+	}
+	var callOpts []CallOption
+	if mode == modeOptIn {
+		callOpts = append(callOpts, RetryNonIdempotent())
+	}
+	res.err = call.do(ctx, c, callOpts...)
+	res.reached, res.received, res.waits = s.Requests(), s.Received(), w.list
+	return res
+}
+
+func (sc faultScenario) expectation(call faultCall, mode string) want {
+	if sc.brokenBody && !call.readsBody {
+		return succeeded(1)
+	}
+	switch mode {
+	case modeDefault:
+		return sc.def
+	case modeOptIn:
+		return sc.optIn
+	}
+	return sc.read
+}
+
+func (r *cellResult) judge(sc faultScenario, call faultCall, w want) {
+	if r.reached != w.reached {
+		r.problems = append(r.problems, fmt.Sprintf("%d requests reached the server, want %d", r.reached, w.reached))
+	}
+	if err := w.check(r.err); err != nil {
+		r.problems = append(r.problems, err.Error())
+	}
+	if w.waits != nil && !equalDurations(r.waits, w.waits) {
+		r.problems = append(r.problems, fmt.Sprintf("waits %v, want %v", r.waits, w.waits))
+	}
+	// The headline property, whatever the table says.
+	if r.mode == modeDefault && r.reached > 1 {
+		r.problems = append(r.problems, "a state-changing request reached the server twice with default settings")
+	}
+	if r.mode != modeRead && sc.sameBodiesOnRetries {
+		for i := 1; i < len(r.received); i++ {
+			if !bytes.Equal(r.received[i].Body, r.received[0].Body) {
+				r.problems = append(r.problems, fmt.Sprintf("retry %d sent a different body:\n%s\nfirst:\n%s", i, r.received[i].Body, r.received[0].Body))
+			}
+		}
+	}
+	if r.err != nil {
+		assertNoSecretIn(&r.problems, r.err.Error())
+	}
+	_ = call
+}
+
+func assertNoSecretIn(problems *[]string, s string) {
+	for _, secret := range []string{testCreds.AccessKey, "1000000006", "124003116"} {
+		if strings.Contains(s, secret) {
+			*problems = append(*problems, fmt.Sprintf("error %q shows a secret", s))
+		}
+	}
+}
+
+func equalDurations(a, b []time.Duration) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestFaultTable(t *testing.T) {
+	var all []cellResult
+	for _, sc := range faultScenarios() {
+		t.Run(sc.name, func(t *testing.T) {
+			type cell struct {
+				call faultCall
+				mode string
+			}
+			var cells []cell
+			for _, call := range faultCalls {
+				if call.mutates {
+					cells = append(cells, cell{call, modeDefault}, cell{call, modeOptIn})
+				} else {
+					cells = append(cells, cell{call, modeRead})
+				}
+			}
+			results := make([]cellResult, len(cells))
+			sem := make(chan struct{}, 8)
+			var wg sync.WaitGroup
+			for i, ce := range cells {
+				wg.Add(1)
+				sem <- struct{}{}
+				go func() {
+					defer func() { <-sem; wg.Done() }()
+					r := runFaultCell(sc, ce.call, ce.mode)
+					r.judge(sc, ce.call, sc.expectation(ce.call, ce.mode))
+					results[i] = r
+				}()
+			}
+			wg.Wait()
+			for _, r := range results {
+				for _, p := range r.problems {
+					t.Errorf("%s (%s): %s", r.call, r.mode, p)
+				}
+			}
+			all = append(all, results...)
+		})
+	}
+	if path := os.Getenv("BANKPAY_FAULTS_REPORT"); path != "" {
+		if err := os.WriteFile(path, []byte(faultReport(all)), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// outcome describes what a caller got, for the report.
+func outcome(err error) string {
+	if err == nil {
+		return "success"
+	}
+	var (
+		ae *APIError
+		ne *NetworkError
+		re *ResponseError
+	)
+	switch {
+	case errors.As(err, &ae):
+		s := fmt.Sprintf("*APIError %d", ae.StatusCode)
+		for _, m := range []struct {
+			e    error
+			name string
+		}{{ErrDuplicate, "ErrDuplicate"}, {ErrRateLimited, "ErrRateLimited"}, {ErrNotFound, "ErrNotFound"}, {ErrUnauthorized, "ErrUnauthorized"}, {ErrServer, "ErrServer"}} {
+			if errors.Is(err, m.e) {
+				s += " " + m.name
+				break
+			}
+		}
+		if ae.RetryAfter > 0 {
+			s += fmt.Sprintf(", RetryAfter %v", ae.RetryAfter)
+		}
+		return s
+	case errors.As(err, &ne):
+		s := fmt.Sprintf("*NetworkError Sent=%v", ne.Sent)
+		var te interface{ Timeout() bool }
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			s += " (context deadline)"
+		case errors.As(err, &te) && te.Timeout():
+			s += " (client timeout)"
+		case errors.Is(err, syscall.ECONNREFUSED):
+			s += " (connection refused)"
+		}
+		return s
+	case errors.As(err, &re):
+		if errors.Is(err, ErrResponseTooLarge) {
+			return "*ResponseError ErrResponseTooLarge"
+		}
+		return "*ResponseError ErrInvalidResponse"
+	}
+	return fmt.Sprintf("%T", err)
+}
+
+// faultReport merges the cells of a scenario and mode that got the same
+// result into one row.
+func faultReport(all []cellResult) string {
+	type key struct{ scenario, mode, outcome string }
+	type row struct{ calls []string }
+	rows := map[key]*row{}
+	var order []key
+	for _, r := range all {
+		k := key{r.scenario, r.mode, fmt.Sprintf("%d|%s", r.reached, outcome(r.err))}
+		if rows[k] == nil {
+			rows[k] = &row{}
+			order = append(order, k)
+		}
+		rows[k].calls = append(rows[k].calls, r.call)
+	}
+	var b strings.Builder
+	b.WriteString("| scenario | mode | calls | requests that reached the server (each call) | outcome |\n|---|---|---|---|---|\n")
+	for _, k := range order {
+		reached, what, _ := strings.Cut(k.outcome, "|")
+		calls := rows[k].calls
+		sort.Strings(calls)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", k.scenario, k.mode, strings.Join(calls, ", "), reached, what)
+	}
+	return b.String()
+}
+
+// TestRetryAfterBeyondContextDeadlineIsNotAwaited: a Retry-After under the
+// cap but longer than what is left of the caller's context is not waited
+// for; the caller gets the answer's *APIError at once.
+func TestRetryAfterBeyondContextDeadlineIsNotAwaited(t *testing.T) {
+	s := faultinject.NewServer(nil, faultinject.Respond(503, errorJSON, "Retry-After", "20"))
+	defer s.Close()
+	s.SetFallback(faultinject.Respond(200, faultTxn))
+	tr := s.Transport()
+	defer tr.CloseIdleConnections()
+	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr, Timeout: 10 * time.Second}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err = c.Transactions.Get(ctx, "1002600000000001")
+	var e *APIError
+	if !errors.As(err, &e) || e.StatusCode != 503 || e.RetryAfter != 20*time.Second {
+		t.Fatalf("err = %v, want the 503 *APIError with its Retry-After", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("took %v: waited for a retry the context could not afford", d)
+	}
+	if s.Requests() != 1 {
+		t.Errorf("requests = %d", s.Requests())
+	}
+}
+
+// TestMaxResponseBytesWithoutLimit: the largest cap there is still reads
+// answers (max+1 must not overflow).
+func TestMaxResponseBytesWithoutLimit(t *testing.T) {
+	s := faultinject.NewServer(nil, faultinject.Respond(200, faultTxn))
+	defer s.Close()
+	tr := s.Transport()
+	defer tr.CloseIdleConnections()
+	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}), WithMaxResponseBytes(math.MaxInt64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if txn, err := c.Transactions.Get(context.Background(), "1"); err != nil || txn.TransactionID != "1002600000000001" {
+		t.Fatalf("%+v, %v", txn, err)
+	}
+	for _, max := range []int64{1, 5, 4 << 10, math.MaxInt64} {
+		got, err := readCapped(nil, strings.NewReader("hello"), max)
+		if max < 5 && (!errors.Is(err, ErrResponseTooLarge) || int64(len(got)) != max) {
+			t.Errorf("max %d: %q, %v", max, got, err)
+		}
+		if max >= 5 && (err != nil || string(got) != "hello") {
+			t.Errorf("max %d: %q, %v", max, got, err)
+		}
+	}
+}
+
+// TestTotalTimeIsBounded: a server that never answers costs at most
+// (retries+1) client timeouts plus the backoffs, or the context's deadline.
+func TestTotalTimeIsBounded(t *testing.T) {
+	s := faultinject.NewServer(nil)
+	defer s.Close()
+	s.SetFallback(faultinject.Hang())
+	tr := s.Transport()
+	defer tr.CloseIdleConnections()
+	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithRetryBackoff(time.Millisecond, 2*time.Millisecond),
+		WithHTTPClient(&http.Client{Transport: tr, Timeout: 100 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = c.Transactions.Get(context.Background(), "1")
+	d := time.Since(start)
+	var ne *NetworkError
+	if !errors.As(err, &ne) || ne.Attempts != DefaultMaxRetries+1 || s.Requests() != DefaultMaxRetries+1 {
+		t.Fatalf("err = %v, requests %d", err, s.Requests())
+	}
+	if d < 4*100*time.Millisecond || d > 4*100*time.Millisecond+2*time.Second {
+		t.Errorf("a GET that never gets an answer took %v, want about 4 x 100ms", d)
+	}
+
+	// Many retries, but the context ends it.
+	c, err = NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithRetryBackoff(time.Millisecond, 2*time.Millisecond), WithMaxRetries(1000),
+		WithHTTPClient(&http.Client{Transport: tr, Timeout: 50 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start = time.Now()
+	_, err = c.Transactions.Get(ctx, "1")
+	if d := time.Since(start); d > 2*time.Second || err == nil {
+		t.Errorf("with a 300ms context: %v after %v", err, d)
+	}
+}
+
+// TestHugeAnswerMemoryIsBounded: with the default 8 MiB cap, a 4 GiB
+// answer costs a bounded amount of memory and is cut at the cap.
+func TestHugeAnswerMemoryIsBounded(t *testing.T) {
+	for _, status := range []int{200, 500} {
+		s := faultinject.NewServer(nil, faultinject.Huge(status, 4<<30))
+		tr := s.Transport()
+		c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr, Timeout: 30 * time.Second}), WithMaxRetries(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err = c.Transactions.Get(context.Background(), "1")
+		runtime.ReadMemStats(&after)
+		tr.CloseIdleConnections()
+		s.Close()
+		if status == 200 && !errors.Is(err, ErrResponseTooLarge) {
+			t.Errorf("200: err = %v", err)
+		}
+		if status == 500 && !errors.Is(err, ErrServer) {
+			t.Errorf("500: err = %v", err)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+			t.Errorf("%d: a 4 GiB answer allocated %d MiB", status, grew>>20)
+		}
+		if got := s.Streamed(); got > 64<<20 {
+			t.Errorf("%d: the client read on: %d MiB streamed", status, got>>20)
+		}
+	}
+}
+
+// TestOptInPerClient: WithRetryNonIdempotent retries every state-changing
+// call with the same body, and the duplicate answer surfaces as ErrDuplicate.
+func TestOptInPerClient(t *testing.T) {
+	for _, call := range faultCalls {
+		if !call.mutates {
+			continue
+		}
+		s := faultinject.NewServer(nil, faultinject.Respond(502, errorJSON), faultinject.ResetAfterRequest(), faultinject.Respond(400, duplicateJSON))
+		tr := s.Transport()
+		c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}), WithRetryNonIdempotent())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.waitScale = (&waits{}).record
+		err = call.do(context.Background(), c)
+		got := s.Received()
+		tr.CloseIdleConnections()
+		s.Close()
+		if !errors.Is(err, ErrDuplicate) || len(got) != 3 {
+			t.Errorf("%s: err %v after %d requests, want ErrDuplicate after 3", call.name, err, len(got))
+			continue
+		}
+		for i := range got {
+			if !bytes.Equal(got[i].Body, got[0].Body) || got[i].Path != got[0].Path || got[i].RawQuery != got[0].RawQuery {
+				t.Errorf("%s: attempt %d differs: %s %s?%s", call.name, i+1, got[i].Body, got[i].Path, got[i].RawQuery)
+			}
+		}
+		if ref := merchantReference(got[0].Body); call.name == "Transactions.Deposit" && ref != "dep-ref-1" {
+			t.Errorf("deposit sent merchantReference %q", ref)
+		}
+	}
+}
+
+// merchantReference finds the merchantReference in a JSON or form body.
+func merchantReference(body []byte) string {
+	s := string(body)
+	if i := strings.Index(s, "merchantReference="); i >= 0 {
+		v, _, _ := strings.Cut(s[i+len("merchantReference="):], "&")
+		return v
+	}
+	if i := strings.Index(s, `"merchantReference":"`); i >= 0 {
+		v, _, _ := strings.Cut(s[i+len(`"merchantReference":"`):], `"`)
+		return v
+	}
+	return ""
+}
+
+// TestTransportErrorBeforeWriteIsNotRetriedForAPost: an error the transport
+// reports before writing anything still is not proof the request never
+// left, unless it is a dial error; the harness's RoundTripper injects both.
+func TestTransportErrorBeforeWriteIsNotRetriedForAPost(t *testing.T) {
+	s := faultinject.NewServer(nil)
+	defer s.Close()
+	s.SetFallback(faultinject.Respond(200, faultTxn))
+	tr := s.Transport()
+	defer tr.CloseIdleConnections()
+	for _, tc := range []struct {
+		err   error
+		sent  int // requests that reached the server
+		trips int
+	}{
+		{&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}, 1, 2},
+		{&net.OpError{Op: "write", Net: "tcp", Err: syscall.EPIPE}, 0, 1},
+	} {
+		before := s.Requests()
+		rt := &faultinject.RoundTripper{Base: tr, Before: func(n int, _ *http.Request) error {
+			if n == 0 {
+				return tc.err
+			}
+			return nil
+		}}
+		c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: rt}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.waitScale = (&waits{}).record
+		_, err = c.Transactions.Deposit(context.Background(), "1", &DepositParams{MerchantReference: "r"})
+		if got := s.Requests() - before; got != tc.sent || rt.Trips() != tc.trips {
+			t.Errorf("%v: %d requests reached the server in %d trips, want %d in %d (err %v)", tc.err, got, rt.Trips(), tc.sent, tc.trips, err)
+		}
+	}
+}
