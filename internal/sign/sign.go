@@ -5,13 +5,11 @@ package sign
 
 import (
 	"crypto/hmac"
-	"crypto/sha1"
-	"crypto/sha512"
 	"encoding/base64"
-	"hash"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -31,14 +29,9 @@ const SHA512Prefix = "HmacSHA512:"
 
 // Sign returns the Base64 HMAC of message keyed with key, prefixed for SHA512.
 func Sign(alg Algorithm, key, message string) string {
-	var h func() hash.Hash = sha1.New
-	prefix := ""
-	if alg == SHA512 {
-		h, prefix = sha512.New, SHA512Prefix
-	}
-	m := hmac.New(h, []byte(key))
-	m.Write([]byte(message))
-	return prefix + base64.StdEncoding.EncodeToString(m.Sum(nil))
+	m := getMAC(alg, key)
+	defer m.release()
+	return string(m.sign(message))
 }
 
 // Verify reports whether sig is the signature of message keyed with key,
@@ -48,8 +41,13 @@ func Verify(key, message, sig string) bool {
 	if strings.HasPrefix(sig, SHA512Prefix) {
 		alg = SHA512
 	}
-	want := Sign(alg, key, message)
-	return hmac.Equal([]byte(want), []byte(sig))
+	m := getMAC(alg, key)
+	defer m.release()
+	want := m.sign(message)
+	// The received signature is copied to pooled memory, not converted,
+	// so that the comparison allocates nothing.
+	m.scratch = append(m.scratch[:0], sig...)
+	return hmac.Equal(want, m.scratch)
 }
 
 // AlgorithmOf reads the algorithm a signature's prefix names: no prefix is
@@ -117,38 +115,73 @@ func Canonical(pairs []Pair) string {
 // of the service: empty strings, false and numeric zero are left out.
 func EstablishPairs(d *models.EstablishData) []Pair {
 	ps := make([]Pair, 0, 16)
-	add := func(k, v string) {
+	establishFields(d, func(k, v string) { ps = append(ps, Pair{k, v}) })
+	return ps
+}
+
+// EstablishMessage is the canonical string an establish signature is made
+// over: Canonical(EstablishPairs(d)), written in one buffer.
+func EstablishMessage(d *models.EstablishData) string {
+	bp := messagePool.Get().(*[]byte)
+	b := (*bp)[:0]
+	establishFields(d, func(k, v string) {
+		if len(b) > 0 {
+			b = append(b, '&')
+		}
+		b = append(b, k...)
+		b = append(b, '=')
+		b = append(b, v...)
+	})
+	msg := string(b)
+	if cap(b) <= maxPooledMessage {
+		*bp = b[:0]
+		messagePool.Put(bp)
+	}
+	return msg
+}
+
+// messagePool holds the buffers EstablishMessage writes in.
+var messagePool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+const maxPooledMessage = 16 << 10
+
+// establishFields calls add with each signed field that d carries, in the
+// fixed order of the service: empty strings, false and numeric zero are
+// left out. add must not keep its arguments' storage beyond the call (they
+// are strings, so it cannot change them).
+func establishFields(d *models.EstablishData, add func(k, v string)) {
+	str := func(k, v string) {
 		if v != "" {
-			ps = append(ps, Pair{k, v})
+			add(k, v)
 		}
 	}
 	num := func(k string, n int64) {
 		if n != 0 {
-			ps = append(ps, Pair{k, strconv.FormatInt(n, 10)})
+			add(k, strconv.FormatInt(n, 10))
 		}
 	}
 	flag := func(k string, b bool) {
 		if b {
-			ps = append(ps, Pair{k, "true"})
+			add(k, "true")
 		}
 	}
-	add("accessId", d.AccessID)
-	add("merchantId", d.MerchantID)
-	add("description", d.Description)
-	add("currency", string(d.Currency))
-	add("amount", string(d.Amount))
-	add("displayAmount", string(d.DisplayAmount))
-	add("minimumBalance", string(d.MinimumBalance))
-	add("merchantReference", d.MerchantReference)
-	add("paymentType", d.PaymentType.Name())
-	add("timeZone", d.TimeZone)
+	str("accessId", d.AccessID)
+	str("merchantId", d.MerchantID)
+	str("description", d.Description)
+	str("currency", string(d.Currency))
+	str("amount", string(d.Amount))
+	str("displayAmount", string(d.DisplayAmount))
+	str("minimumBalance", string(d.MinimumBalance))
+	str("merchantReference", d.MerchantReference)
+	str("paymentType", d.PaymentType.Name())
+	str("timeZone", d.TimeZone)
 	if r := d.Recurrence; r != nil {
 		num("recurrence.startDate", int64(r.StartDate))
 		num("recurrence.endDate", int64(r.EndDate))
 		num("recurrence.frequency", int64(r.Frequency))
 		num("recurrence.frequencyUnit", int64(r.FrequencyUnit))
 		num("recurrence.frequencyUnitType", int64(r.FrequencyUnitType))
-		add("recurrence.recurringAmount", string(r.RecurringAmount))
+		str("recurrence.recurringAmount", string(r.RecurringAmount))
 		flag("recurrence.automaticCapture", r.AutomaticCapture)
 	}
 	if v := d.Verification; v != nil {
@@ -156,47 +189,43 @@ func EstablishPairs(d *models.EstablishData) []Pair {
 		flag("verification.verifyCustomer", v.VerifyCustomer)
 	}
 	if c := d.Customer; c != nil {
-		add("customer.customerId", c.CustomerID)
-		add("customer.externalId", c.ExternalID)
-		add("customer.name", c.Name)
+		str("customer.customerId", c.CustomerID)
+		str("customer.externalId", c.ExternalID)
+		str("customer.name", c.Name)
 		if c.VIP != nil {
 			num("customer.vip", int64(*c.VIP))
 		}
-		add("customer.taxId", c.TaxID)
+		str("customer.taxId", c.TaxID)
 		if dl := c.DriverLicense; dl != nil {
-			add("customer.driverLicense.number", dl.Number)
-			add("customer.driverLicense.state", dl.State)
+			str("customer.driverLicense.number", dl.Number)
+			str("customer.driverLicense.state", dl.State)
 		}
 		if a := c.Address; a != nil {
-			add("customer.address.address1", a.Address1)
-			add("customer.address.address2", a.Address2)
-			add("customer.address.city", a.City)
-			add("customer.address.state", a.State)
-			add("customer.address.zip", a.Zip)
-			add("customer.address.country", a.Country)
+			str("customer.address.address1", a.Address1)
+			str("customer.address.address2", a.Address2)
+			str("customer.address.city", a.City)
+			str("customer.address.state", a.State)
+			str("customer.address.zip", a.Zip)
+			str("customer.address.country", a.Country)
 		}
-		add("customer.phone", c.Phone)
-		add("customer.email", c.Email)
-		add("customer.balance", string(c.Balance))
-		add("customer.currency", c.Currency)
-		add("customer.enrollDate", c.EnrollDate)
-		add("customer.externalTier", c.ExternalTier)
-		add("customer.dateOfBirth", c.DateOfBirth)
+		str("customer.phone", c.Phone)
+		str("customer.email", c.Email)
+		str("customer.balance", string(c.Balance))
+		str("customer.currency", c.Currency)
+		str("customer.enrollDate", c.EnrollDate)
+		str("customer.externalTier", c.ExternalTier)
+		str("customer.dateOfBirth", c.DateOfBirth)
 	}
 	if a := d.Account; a != nil {
-		add("account.nameOnAccount", a.NameOnAccount)
-		add("account.name", a.Name)
+		str("account.nameOnAccount", a.NameOnAccount)
+		str("account.name", a.Name)
 		num("account.type", int64(a.Type))
 		num("account.profile", int64(a.Profile))
-		add("account.accountNumber", a.AccountNumber)
-		add("account.routingNumber", a.RoutingNumber)
+		str("account.accountNumber", a.AccountNumber)
+		str("account.routingNumber", a.RoutingNumber)
 	}
-	add("transactionId", d.TransactionID)
-	return ps
+	str("transactionId", d.TransactionID)
 }
-
-// EstablishMessage is the canonical string an establish signature is made over.
-func EstablishMessage(d *models.EstablishData) string { return Canonical(EstablishPairs(d)) }
 
 // redirectMarker starts the signature parameter of a redirect URL.
 const redirectMarker = "&requestSignature="

@@ -1,0 +1,81 @@
+package sign
+
+import (
+	"crypto/sha1"
+	"crypto/sha512"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestPooledStatesNeverCrossKeys signs and verifies from many goroutines
+// with more keys than the cache holds (so both the pooled and the unpooled
+// paths run), keys that share prefixes and differ only in length, and both
+// algorithms, and checks every signature against an HMAC keyed afresh.
+func TestPooledStatesNeverCrossKeys(t *testing.T) {
+	var keys []string
+	for i := 0; i < maxCachedKeys+8; i++ {
+		keys = append(keys, fmt.Sprintf("key-%d", i))
+	}
+	keys = append(keys, "k", "kk", "k\x00", strings.Repeat("long-key-", 40)) // longer than a block: hashed first
+	msgs := []string{"", "a=1", strings.Repeat("accessId=A&merchantId=M&amount=10.00&", 200)}
+
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 300; i++ {
+				key := keys[(g*7+i)%len(keys)]
+				msg := msgs[i%len(msgs)]
+				alg := Algorithm((g + i) % 2)
+				want := mac(sha1.New, key, msg)
+				if alg == SHA512 {
+					want = SHA512Prefix + mac(sha512.New, key, msg)
+				}
+				if got := Sign(alg, key, msg); got != want {
+					errs <- fmt.Sprintf("Sign(%v, %q, len %d) = %s, want %s", alg, key, len(msg), got, want)
+					return
+				}
+				if !Verify(key, msg, want) {
+					errs <- fmt.Sprintf("Verify(%q) rejected its own signature", key)
+					return
+				}
+				other := keys[(g*7+i+1)%len(keys)]
+				if Verify(other, msg, want) {
+					errs <- fmt.Sprintf("Verify(%q) accepted the signature of %q", other, key)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if n := len(*macCache.Load()); n > maxCachedKeys {
+		t.Errorf("cache holds %d keys, more than %d", n, maxCachedKeys)
+	}
+}
+
+// TestVerifyRejectsNearMisses checks that Verify compares the whole
+// signature: a truncated, extended or one-character-off signature, the
+// other algorithm's signature, and an empty one all fail.
+func TestVerifyRejectsNearMisses(t *testing.T) {
+	const key, msg = "near-miss-key", "accessId=A&amount=1.00"
+	good := Sign(SHA1, key, msg)
+	flip := []byte(good)
+	flip[3] ^= 1
+	for _, sig := range []string{good[:len(good)-1], good + "=", string(flip), "", SHA512Prefix + good,
+		Sign(SHA512, key, msg)[len(SHA512Prefix):]} {
+		if Verify(key, msg, sig) {
+			t.Errorf("Verify accepted %q", sig)
+		}
+	}
+	if !Verify(key, msg, good) || !Verify(key, msg, Sign(SHA512, key, msg)) {
+		t.Error("Verify rejected a good signature")
+	}
+}
