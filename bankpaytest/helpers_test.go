@@ -35,7 +35,7 @@ type answer struct {
 	body   []byte
 }
 
-func (a answer) decode(t *testing.T, v any) {
+func (a answer) decode(t testing.TB, v any) {
 	t.Helper()
 	if err := json.Unmarshal(a.body, v); err != nil {
 		t.Fatalf("decoding %s: %v", a.body, err)
@@ -43,7 +43,7 @@ func (a answer) decode(t *testing.T, v any) {
 }
 
 // wantOK fails unless the answer is a 200 and decodes it into v (if not nil).
-func (a answer) wantOK(t *testing.T, v any) {
+func (a answer) wantOK(t testing.TB, v any) {
 	t.Helper()
 	if a.status != http.StatusOK {
 		t.Fatalf("status %d, want 200; body %s", a.status, a.body)
@@ -57,7 +57,7 @@ func (a answer) wantOK(t *testing.T, v any) {
 }
 
 // wantError fails unless the answer is an error body with status and code.
-func (a answer) wantError(t *testing.T, status, code int) {
+func (a answer) wantError(t testing.TB, status, code int) {
 	t.Helper()
 	if a.status != status {
 		t.Fatalf("status %d, want %d; body %s", a.status, status, a.body)
@@ -76,7 +76,7 @@ func (a answer) wantError(t *testing.T, status, code int) {
 }
 
 // send makes one request with creds (no auth when creds is nil).
-func send(t *testing.T, creds *bankpaytest.Credentials, method, rawURL, contentType string, body []byte) answer {
+func send(t testing.TB, creds *bankpaytest.Credentials, method, rawURL, contentType string, body []byte) answer {
 	t.Helper()
 	req, err := http.NewRequest(method, rawURL, bytes.NewReader(body))
 	if err != nil {
@@ -102,12 +102,12 @@ func send(t *testing.T, creds *bankpaytest.Credentials, method, rawURL, contentT
 
 // api is a raw client of one merchant.
 type api struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *bankpaytest.Server
 	creds bankpaytest.Credentials
 }
 
-func newAPI(t *testing.T, srv *bankpaytest.Server, creds bankpaytest.Credentials) *api {
+func newAPI(t testing.TB, srv *bankpaytest.Server, creds bankpaytest.Credentials) *api {
 	return &api{t: t, srv: srv, creds: creds}
 }
 

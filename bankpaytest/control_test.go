@@ -1,0 +1,205 @@
+package bankpaytest_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+func (c *api) control(method, path string, body []byte) answer {
+	c.t.Helper()
+	ct := ""
+	if body != nil {
+		ct = "application/json"
+	}
+	return send(c.t, &c.creds, method, c.srv.ControlURL+path, ct, body)
+}
+
+type nowAnswer struct {
+	Now  models.EpochMillis `json:"now"`
+	Time string             `json:"time"`
+}
+
+func TestControlEndpoints(t *testing.T) {
+	srv := newServer(t, bankpaytest.WithMerchant(bankpaytest.Merchant{}))
+	ms := srv.Merchants()
+	c, other := newAPI(t, srv, ms[0].Credentials), newAPI(t, srv, ms[1].Credentials)
+	if srv.ControlURL != strings.TrimSuffix(srv.URL, "/api/v1")+"/sandbox" {
+		t.Fatalf("ControlURL %q", srv.ControlURL)
+	}
+
+	var now nowAnswer
+	c.control(http.MethodGet, "/now", nil).wantOK(t, &now)
+	if now.Now.Time() != friday || now.Time != "2024-03-01T10:00:00Z" {
+		t.Fatalf("now %+v", now)
+	}
+
+	// Authorize over HTTP.
+	d := c.sign(uiData("ctl-1", models.PaymentTypeDeferred, "20.00"))
+	body, _ := json.Marshal(d)
+	var auth struct {
+		RedirectURL string              `json:"redirectUrl"`
+		Transaction *models.Transaction `json:"transaction"`
+	}
+	c.control(http.MethodPost, "/authorize?outcome=authorize", body).wantOK(t, &auth)
+	if auth.Transaction == nil || auth.Transaction.Status != models.StatusAuthorized || !strings.Contains(auth.RedirectURL, "&requestSignature=") {
+		t.Fatalf("authorize %+v", auth)
+	}
+	c.control(http.MethodPost, "/authorize?outcome=maybe", body).wantError(t, 400, 200)
+	other.control(http.MethodPost, "/authorize", body).wantError(t, 401, 375) // establish data of another merchant
+	c.control(http.MethodPost, "/authorize", body).wantError(t, 400, 210)
+
+	id := auth.Transaction.TransactionID
+	dep := c.mustDeposit(id, "ctl-dep", "5.00")
+	dep2 := c.mustDeposit(id, "ctl-dep2", "5.00")
+
+	c.control(http.MethodPost, "/advance?d=1h", nil).wantOK(t, &now)
+	if now.Now.Time() != friday.Add(time.Hour) {
+		t.Fatalf("after advance %+v", now)
+	}
+	if c.txn(dep.TransactionID).Status != models.StatusProcessed {
+		t.Fatal("not processed after advance")
+	}
+	var env models.TransactionEnvelope
+	c.control(http.MethodPost, "/transactions/"+dep2.TransactionID+"/deny", nil).wantOK(t, &env)
+	if env.Transaction.Status != models.StatusDenied {
+		t.Fatalf("deny %+v", env.Transaction)
+	}
+	c.control(http.MethodPost, "/transactions/"+dep2.TransactionID+"/deny", nil).wantError(t, 400, 200)
+	c.control(http.MethodPost, "/advance?bankingDays=3", nil).wantOK(t, &now)
+	if c.txn(dep.TransactionID).Status != models.StatusCompleted {
+		t.Fatal("not completed after 3 banking days")
+	}
+	c.control(http.MethodPost, "/transactions/"+dep.TransactionID+"/reverse", nil).wantOK(t, &env)
+	if env.Transaction.Status != models.StatusReversed {
+		t.Fatalf("reverse %+v", env.Transaction)
+	}
+	other.control(http.MethodPost, "/transactions/"+dep.TransactionID+"/reverse", nil).wantError(t, 404, 200)
+	c.control(http.MethodPost, "/transactions/100000000999999/deny", nil).wantError(t, 404, 200)
+
+	c.control(http.MethodPost, "/flush", nil).wantOK(t, nil)
+	var evs struct {
+		Events []bankpaytest.Event `json:"events"`
+	}
+	c.control(http.MethodGet, "/events?transactionId="+url.QueryEscape(dep.TransactionID), nil).wantOK(t, &evs)
+	if got := joined(eventTypes(evs.Events)); got != "Process,Complete,Reverse" {
+		t.Fatalf("events %s", got)
+	}
+	other.control(http.MethodGet, "/events", nil).wantOK(t, &evs)
+	if len(evs.Events) != 0 {
+		t.Fatalf("another merchant sees %d events", len(evs.Events))
+	}
+
+	c.postJSON("/customers?externalId=ctl-c", customerUpdate{models.Customer{Name: "C"}, c.creds.MerchantID}).wantOK(t, nil)
+	var cust models.CustomerEnvelope
+	c.control(http.MethodGet, "/customers?externalId=ctl-c", nil).wantOK(t, &cust)
+	if cust.Customer.Name != "C" {
+		t.Fatalf("customer %+v", cust.Customer)
+	}
+	c.control(http.MethodGet, "/customers?customerId="+cust.Customer.CustomerID, nil).wantOK(t, nil)
+	c.control(http.MethodGet, "/customers?externalId=none", nil).wantError(t, 404, 200)
+	c.control(http.MethodGet, "/customers", nil).wantError(t, 400, 200)
+
+	var fb struct {
+		Feedback []models.Feedback `json:"feedback"`
+	}
+	c.control(http.MethodGet, "/transactions/"+id+"/feedback", nil).wantOK(t, &fb)
+	if fb.Feedback == nil || len(fb.Feedback) != 0 {
+		t.Fatalf("feedback %+v", fb)
+	}
+
+	for name, a := range map[string]answer{
+		"no credentials": send(t, nil, http.MethodGet, srv.ControlURL+"/now", "", nil),
+		"bad key":        send(t, &bankpaytest.Credentials{AccessID: c.creds.AccessID, AccessKey: "x"}, http.MethodPost, srv.ControlURL+"/advance?d=1h", "", nil),
+	} {
+		t.Run(name, func(t *testing.T) { a.wantError(t, 401, 375) })
+	}
+	if srv.Now() != friday.AddDate(0, 0, 5).Add(time.Hour) {
+		t.Fatalf("clock moved by an unauthenticated call: %v", srv.Now())
+	}
+	c.control(http.MethodGet, "/advance?d=1h", nil).wantError(t, 405, 200)
+	c.control(http.MethodPost, "/advance", nil).wantError(t, 400, 200)
+	c.control(http.MethodPost, "/advance?d=soon", nil).wantError(t, 400, 200)
+	c.control(http.MethodPost, "/advance?bankingDays=-1", nil).wantError(t, 400, 200)
+	c.control(http.MethodGet, "/nothing", nil).wantError(t, 404, 200)
+}
+
+// TestConcurrentUse drives the server from many goroutines while the clock
+// moves; run with -race.
+func TestConcurrentUse(t *testing.T) {
+	rcv := newReceiver(t, always(http.StatusOK))
+	srv := newServer(t, bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{NotificationURL: rcv.srv.URL}))
+	c := newAPI(t, srv, srv.Credentials())
+	auth := c.establish("conc", "0.00")
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 10; i++ {
+				ref := "g" + string(rune('a'+g)) + string(rune('a'+i))
+				v := url.Values{"merchantReference": {ref}, "amount": {"1.00"}}
+				if a := send(t, &c.creds, http.MethodPost, srv.URL+"/transactions/"+auth.TransactionID+"/deposit",
+					"application/x-www-form-urlencoded", []byte(v.Encode())); a.status != 200 {
+					t.Errorf("deposit %d %s", a.status, a.body)
+				}
+				send(t, &c.creds, http.MethodGet, srv.URL+"/transactions/"+auth.TransactionID, "", nil)
+				_ = srv.Events()
+			}
+		}(g)
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; i < 20; i++ {
+			srv.Advance(time.Hour)
+		}
+	}()
+	wg.Wait()
+	srv.AdvanceBankingDays(5)
+	flush(t, srv)
+	completed := 0
+	for _, e := range srv.Events() {
+		if e.Type == models.EventComplete {
+			completed++
+		}
+		if !e.Delivered {
+			t.Fatalf("event %s not delivered", e.ID)
+		}
+	}
+	if completed != 80 {
+		t.Fatalf("%d deposits completed, want 80", completed)
+	}
+}
+
+// BenchmarkGetTransaction measures the server's request rate on one
+// connection (the target is at least 5,000 requests a second on one core).
+func BenchmarkGetTransaction(b *testing.B) {
+	srv := bankpaytest.NewServer()
+	defer srv.Close()
+	c := newAPI(b, srv, srv.Credentials())
+	id := c.establish("bench", "1.00").TransactionID
+	creds := srv.Credentials()
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/transactions/"+id, nil)
+	req.SetBasicAuth(creds.AccessID, creds.AccessKey)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			b.Fatal(resp.Status)
+		}
+	}
+}
