@@ -1,0 +1,17 @@
+package bankpaytest
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/bankpay/bankpay-go/internal/faultinject"
+)
+
+// TestMain runs the sandbox's tests and then fails the run if any goroutine
+// they started (the event deliverer, a delivery's connection, a server
+// handler) is still running after a short grace period. Set
+// BANKPAY_LEAKCHECK_VERBOSE=1 to print the goroutine counts.
+func TestMain(m *testing.M) {
+	os.Exit(faultinject.VerifyTestMain(m, 5*time.Second))
+}
