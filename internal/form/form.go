@@ -7,6 +7,7 @@ package form
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/google/go-querystring/query"
@@ -19,11 +20,56 @@ func Values(v any) (url.Values, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make(url.Values, len(raw))
+	// Rename in place: an entry added during the range is either skipped
+	// or visited with a dotted name, which has no "[" and is left alone.
 	for k, vs := range raw {
-		out[Dotted(k)] = vs
+		if strings.Contains(k, "[") {
+			delete(raw, k)
+			raw[Dotted(k)] = vs
+		}
 	}
-	return out, nil
+	return raw, nil
+}
+
+// Body is Values(v) encoded, as url.Values.Encode would encode it.
+func Body(v any) ([]byte, error) {
+	vals, err := Values(v)
+	if err != nil {
+		return nil, err
+	}
+	return AppendEncode(nil, vals), nil
+}
+
+// AppendEncode appends v in URL-encoded form ("bar=baz&foo=quux", sorted by
+// key) to dst: the bytes of v.Encode(), without its intermediate string.
+func AppendEncode(dst []byte, v url.Values) []byte {
+	if len(v) == 0 {
+		return dst
+	}
+	var arr [16]string
+	keys := arr[:0]
+	n := 0
+	for k, vs := range v {
+		keys = append(keys, k)
+		for _, s := range vs {
+			n += len(k) + len(s) + 2
+		}
+	}
+	slices.Sort(keys)
+	dst = slices.Grow(dst, n+n/4) // a little room for escapes
+	start := len(dst)
+	for _, k := range keys {
+		ek := url.QueryEscape(k)
+		for _, s := range v[k] {
+			if len(dst) > start {
+				dst = append(dst, '&')
+			}
+			dst = append(dst, ek...)
+			dst = append(dst, '=')
+			dst = append(dst, url.QueryEscape(s)...)
+		}
+	}
+	return dst
 }
 
 // Dotted turns a go-querystring scoped name, a[b][c], into a.b.c.
