@@ -48,13 +48,13 @@ func (c *Client) NewRequest(method, path string, query url.Values, body any) (*R
 	switch b := body.(type) {
 	case nil:
 	case url.Values:
-		r.Body, r.ContentType = []byte(b.Encode()), "application/x-www-form-urlencoded"
+		r.Body, r.ContentType = form.AppendEncode(nil, b), "application/x-www-form-urlencoded"
 	case FormBody:
-		v, err := form.Values(b.V)
+		buf, err := form.Body(b.V)
 		if err != nil {
 			return nil, fmt.Errorf("bankpay: encoding form body: %w", err)
 		}
-		r.Body, r.ContentType = []byte(v.Encode()), "application/x-www-form-urlencoded"
+		r.Body, r.ContentType = buf, "application/x-www-form-urlencoded"
 	default:
 		buf, err := json.Marshal(b)
 		if err != nil {
