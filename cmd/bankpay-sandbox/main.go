@@ -1,0 +1,111 @@
+// Command bankpay-sandbox runs the bankpaytest sandbox of the bank
+// authorization service on a chosen address, so that it can be used with
+// curl or from another language. It prints the API base URL and the
+// credentials of its merchant, and serves until SIGINT or SIGTERM.
+//
+//	go run ./cmd/bankpay-sandbox -addr 127.0.0.1:8089
+//
+// The API is below /api/v1 and takes HTTP Basic accessId:accessKey. The
+// sandbox's clock is fake and moves only when told to, through the control
+// endpoints below /sandbox (same credentials), for example:
+//
+//	curl -u "$BANKPAY_ACCESS_ID:$BANKPAY_ACCESS_KEY" -X POST 'http://127.0.0.1:8089/sandbox/advance?d=72h'
+//	curl -u "$BANKPAY_ACCESS_ID:$BANKPAY_ACCESS_KEY" -X POST 'http://127.0.0.1:8089/sandbox/advance?bankingDays=3'
+//	curl -u "$BANKPAY_ACCESS_ID:$BANKPAY_ACCESS_KEY" -X POST 'http://127.0.0.1:8089/sandbox/authorize?outcome=authorize' \
+//	     -H 'Content-Type: application/json' -d @signed-establish-data.json
+//
+// The other control endpoints (now, deny, reverse, events, flush, customers,
+// feedback) are listed in the bankpaytest package documentation.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/bankpay/bankpay-go/bankpaytest"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(2)
+		}
+		fmt.Fprintln(os.Stderr, "bankpay-sandbox:", err)
+		os.Exit(1)
+	}
+}
+
+// run serves the sandbox until ctx is done.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bankpay-sandbox", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8089", "address to listen on")
+	accessID := fs.String("access-id", "", "accessId of the merchant (generated when empty)")
+	accessKey := fs.String("access-key", "", "accessKey of the merchant (generated when empty)")
+	merchantID := fs.String("merchant-id", "", "merchantId of the merchant (generated when empty)")
+	vip := fs.Bool("vip", true, "configure the merchant for VIP customer tiers")
+	transfer := fs.Bool("money-transfer", true, "configure the merchant for international money transfer (capture)")
+	notify := fs.String("notification-url", "", "the merchant's default notification URL")
+	start := fs.String("start", "", "start time of the sandbox clock, RFC 3339 (default: now)")
+	providers := fs.Int("identity-providers", 2, "number of identity providers (one data-retrieved event each)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	opts := []bankpaytest.Option{
+		bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{
+			Credentials:     bankpaytest.Credentials{AccessID: *accessID, AccessKey: *accessKey, MerchantID: *merchantID},
+			VIP:             *vip,
+			MoneyTransfer:   *transfer,
+			NotificationURL: *notify,
+		}),
+		bankpaytest.WithIdentityProviders(*providers),
+	}
+	if *start != "" {
+		t, err := time.Parse(time.RFC3339, *start)
+		if err != nil {
+			return fmt.Errorf("-start: %w", err)
+		}
+		opts = append(opts, bankpaytest.WithStartTime(t))
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := bankpaytest.NewServer(append(opts, bankpaytest.WithListener(ln))...)
+	defer srv.Close()
+
+	c := srv.Credentials()
+	m := srv.Merchants()[0]
+	fmt.Fprintf(stdout, `bankpay sandbox (not the real service; the clock is fake and starts at %s)
+  API base URL:  %s
+  control URL:   %s
+  accessId:      %s
+  accessKey:     %s
+  merchantId:    %s
+  VIP tiers: %t, money transfer: %t, sandbox routing number: %s
+
+export BANKPAY_BASE_URL=%s BANKPAY_ACCESS_ID=%s BANKPAY_ACCESS_KEY=%s BANKPAY_MERCHANT_ID=%s
+curl -u "$BANKPAY_ACCESS_ID:$BANKPAY_ACCESS_KEY" -X POST '%s/advance?d=72h'
+
+Press Ctrl+C to stop.
+`, srv.Now().Format(time.RFC3339), srv.URL, srv.ControlURL, c.AccessID, c.AccessKey, c.MerchantID,
+		m.VIP, m.MoneyTransfer, bankpaytest.SandboxRoutingNumber,
+		srv.URL, c.AccessID, c.AccessKey, c.MerchantID, srv.ControlURL)
+
+	<-ctx.Done()
+	return nil
+}
