@@ -10,24 +10,7 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// The control endpoints, below /sandbox (not /api/v1), drive the sandbox
-// over HTTP for programs in other languages; they are not part of the
-// service. They take the same HTTP Basic credentials as the API and see
-// only the authenticated merchant's transactions, and answer JSON (errors
-// as {"errors":[…]}):
-//
-//	GET  /sandbox/now                               {"now":<epoch ms>,"time":"<RFC 3339>"}
-//	POST /sandbox/advance?d=72h                     Advance(72h); answers like /now
-//	POST /sandbox/advance?bankingDays=3             AdvanceBankingDays(3)
-//	POST /sandbox/authorize?outcome=authorize       Authorize; body: the signed establish data (JSON);
-//	                                                outcome: authorize, cancel, eligible, excess-data,
-//	                                                not-eligible; answers {"redirectUrl":…,"transaction":{…}}
-//	POST /sandbox/transactions/{id}/deny            Deny; answers {"transaction":{…}}
-//	POST /sandbox/transactions/{id}/reverse         Reverse; answers {"transaction":{…}}
-//	GET  /sandbox/transactions/{id}/feedback        {"feedback":[…]}
-//	GET  /sandbox/events[?transactionId=…]          {"events":[…]} (see Event)
-//	POST /sandbox/flush                             Flush; answers {}
-//	GET  /sandbox/customers?externalId=…            {"customer":{…}} (or ?customerId=…)
+// The control endpoints are listed in the package documentation (doc.go).
 
 // nowAnswer is the answer of /sandbox/now and /sandbox/advance.
 type nowAnswer struct {

@@ -1,0 +1,112 @@
+// Package bankpaytest is a sandbox of the bank authorization, account data,
+// identity verification and payout service: a real HTTP server with
+// in-memory state that speaks the service's wire format and plays every
+// sandbox behavior of its specification, for tests and examples that run
+// with no account. Use it like net/http/httptest:
+//
+//	srv := bankpaytest.NewServer()
+//	defer srv.Close()
+//	creds := srv.Credentials() // AccessID, AccessKey, MerchantID
+//	// point a client at srv.URL (ends in /api/v1)
+//
+// cmd/bankpay-sandbox runs the same server on an address.
+//
+// # Wire format
+//
+// Every API call takes HTTP Basic accessId:accessKey (401 with code 375
+// otherwise). Errors are {"errors":[{"domain","code","message"}]}: 400/200
+// for a missing or invalid parameter (currency USD or CAD, amounts N.NN),
+// 400/210 for a merchantReference used before by the same merchant, 404/200
+// for an unknown transaction (or another merchant's), 404/200 for an unknown
+// path and 405/200 (with Allow) for a wrong method. Bodies above
+// DefaultMaxBodyBytes answer 413/200. Single objects come wrapped
+// ({"transaction":{…}}); tokenize and the account summary are bare.
+// Establish, tokenize, customers and feedback take JSON; deposit and capture
+// take form bodies with dotted names (a JSON body there answers 400/200).
+// Transaction answers show only the last 4 digits of the account number.
+//
+// # The user's side
+//
+// There is no browser: Authorize plays the user in the bank-selection
+// interface for signed establish data (Deferred, Instant or Retrieval) and
+// returns the signed redirect. Disbursement authorizations are created by
+// the merchant with POST /establish?createTransaction=true, with a sandbox
+// account number and SandboxRoutingNumber. Both check accessId, merchantId
+// (401/300 when it is another merchant's) and requestSignature (401/375
+// when missing or wrong).
+//
+// # Sandbox behaviors
+//
+// Tokenize and the Disbursement establish know the sandbox account table
+// (SandboxAccounts) and its error triggers (ErrorTriggers). A routing number
+// other than SandboxRoutingNumber answers 400/200; an account number outside
+// the table answers 400 with code 330 (invalid account). A token is stable
+// per merchant and account for the server's life. Verification is returned
+// only with verifyAccount=true.
+//
+// Deposits (type 6) need an Authorized Deferred or Disbursement
+// authorization; amount is required when its amount is 0.00, defaults to
+// its amount otherwise, and the total of deposits and captures that are not
+// Denied or Reversed cannot exceed a non-zero authorization amount. A
+// deposit is Authorized when created (no event), Processed when the clock
+// first moves, Completed CompletionBankingDays banking days later unless
+// Denied (Deny), and Completed deposits can be Reversed (Reverse). Each of
+// these transitions emits an event (Process, Complete, Deny, Reverse), as do
+// authorizations (Authorize, Cancel). merchantReference is unique per
+// merchant within each kind of call: establish and Authorize, deposit,
+// capture.
+//
+// Account data (balance, bank-held user, account summary) is served for
+// Authorized Retrieval authorizations, from one 90-day history generated
+// from the transaction id, so the balance and the 7, 30 and 90-day
+// aggregations agree and never change.
+//
+// Identity verification (kycType 1): IdentityStep after the authorization
+// and then every IdentityStep, one IdentityVerificationDataRetrieved event
+// per provider (WithIdentityProviders), then CustomerIdentityVerified. The
+// identity user and detail reads answer 400/200 until the first
+// data-retrieved event, then show the data so far with eligible false until
+// the verification completes; the Outcome given to Authorize decides the
+// result (eligible, excess data: still eligible with user-entered
+// attributes, not eligible). Feedback is accepted once the
+// verification is complete; Void moves the authorization to Voided (13),
+// after which deposits and captures are refused.
+//
+// Customers are keyed by customerId and externalId per merchant.
+// POST /customers?externalId=X creates the customer when it does not exist;
+// POST /customers/{customerId} answers 404 for an unknown one. A vip in
+// those calls answers 400/200 for a merchant not configured for VIP tiers
+// (Merchant.VIP), while customer.vip in establish data is then ignored.
+// Capture answers 400/200 for a merchant not configured for money transfer
+// (Merchant.MoneyTransfer).
+//
+// # Events and the clock
+//
+// The clock is fake (Now, Advance, AdvanceBankingDays, AdvanceTo). Events
+// are POSTed, form-encoded and signed (Authorization: Basic
+// base64(accessId:HMAC-SHA1 of the URL-decoded body)), to the transaction's
+// notificationUrl or the merchant's NotificationURL, by one background
+// deliverer in order. An event not answered 200 is re-sent at every
+// ResendInterval mark of the clock for ResendWindow. Events records every
+// event with its attempts; Flush waits for queued attempts.
+//
+// # Control endpoints
+//
+// Below ControlURL (/sandbox, not /api/v1), with the same HTTP Basic
+// credentials, these drive the sandbox over HTTP for programs in other
+// languages; they are not part of the service and see only the
+// authenticated merchant's transactions and events:
+//
+//	GET  /sandbox/now                          {"now":<epoch ms>,"time":"<RFC 3339>"}
+//	POST /sandbox/advance?d=72h                Advance(72h); answers like /now
+//	POST /sandbox/advance?bankingDays=3        AdvanceBankingDays(3); answers like /now
+//	POST /sandbox/authorize?outcome=authorize  Authorize; body: the signed establish data as JSON;
+//	                                           outcome: authorize, cancel, eligible, excess-data or
+//	                                           not-eligible; answers {"redirectUrl":…,"transaction":{…}}
+//	POST /sandbox/transactions/{id}/deny       Deny; answers {"transaction":{…}}
+//	POST /sandbox/transactions/{id}/reverse    Reverse; answers {"transaction":{…}}
+//	GET  /sandbox/transactions/{id}/feedback   {"feedback":[…]}
+//	GET  /sandbox/events[?transactionId=…]     {"events":[…]}, each as Event encodes
+//	POST /sandbox/flush                        Flush; answers {}
+//	GET  /sandbox/customers?externalId=…       {"customer":{…}} (or ?customerId=…)
+package bankpaytest
