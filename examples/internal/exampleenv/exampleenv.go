@@ -280,3 +280,29 @@ func Run(name string, fn func(ctx context.Context, env *Env) error, opts ...Opti
 	env.Printf("\n%s: OK (%s)\n", name, time.Since(start).Round(time.Millisecond))
 	return nil
 }
+
+// Authorization signs establish data d with the client, has the user take
+// outcome in the bank-selection interface (see Authorize) and verifies the
+// signed redirect with bankpay.VerifyRedirect, printing each step. It
+// returns the verified redirect.
+func (e *Env) Authorization(ctx context.Context, d *models.EstablishData, outcome bankpaytest.Outcome) (*bankpay.Redirect, error) {
+	e.Call("Client.SignEstablishData(%s, ref %s)", d.PaymentType, d.MerchantReference)
+	if err := e.Client.SignEstablishData(d); err != nil {
+		return nil, fmt.Errorf("SignEstablishData: %w", err)
+	}
+	e.Result("requestSignature %s", d.RequestSignature)
+	u, err := e.Authorize(d, outcome)
+	if err != nil {
+		return nil, err
+	}
+	e.Call("bankpay.VerifyRedirect(redirect URL, accessKey)")
+	r, err := bankpay.VerifyRedirect(u, e.Creds.AccessKey)
+	if err != nil {
+		return nil, fmt.Errorf("VerifyRedirect: %w", err)
+	}
+	e.Result("signature valid: transaction %s, status %s", r.TransactionID, r.Status)
+	if r.MerchantReference != d.MerchantReference {
+		return nil, fmt.Errorf("redirect carries merchantReference %q, want %q", r.MerchantReference, d.MerchantReference)
+	}
+	return r, e.Flush(ctx)
+}
