@@ -65,7 +65,38 @@ func AlgorithmOf(sig string) (alg Algorithm, ok bool) {
 // made over: the URL-decoded body ("+" and %XX decoded). It fails for a body
 // that is not URL-decodable (a stray "%"), which no signature can cover.
 func NotificationMessage(body []byte) (string, error) {
-	return url.QueryUnescape(string(body))
+	// url.QueryUnescape(string(body)) in one pass and one allocation.
+	var b strings.Builder
+	b.Grow(len(body))
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; c {
+		case '%':
+			if i+2 >= len(body) || !isHex(body[i+1]) || !isHex(body[i+2]) {
+				return url.QueryUnescape(string(body)) // its *url.EscapeError
+			}
+			b.WriteByte(unhex(body[i+1])<<4 | unhex(body[i+2]))
+			i += 2
+		case '+':
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), nil
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
 }
 
 // NotificationAuthorization returns the Authorization header value the
