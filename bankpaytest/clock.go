@@ -39,8 +39,10 @@ func (s *Server) Now() time.Time {
 // Advance moves the clock forward by d (a non-positive d does nothing),
 // firing what falls due on the way in time order: deposit submission,
 // completion, identity data, event re-sends. It waits for an event's
-// delivery attempt in flight before deciding on its next re-send, so do not
-// call it from a notification receiver the sandbox is delivering to.
+// delivery attempt in flight before deciding on its next re-send (so a
+// receiver that never answers costs up to DeliveryTimeout per re-send
+// crossed), and must not be called from a notification receiver the
+// sandbox is delivering to.
 func (s *Server) Advance(d time.Duration) {
 	if d <= 0 {
 		return
