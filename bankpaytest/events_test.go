@@ -298,3 +298,34 @@ func TestCloseStopsDelivery(t *testing.T) {
 		t.Fatalf("events after Close %+v", evs)
 	}
 }
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestWithDeliveryClient(t *testing.T) {
+	var mu sync.Mutex
+	var urls []string
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		mu.Lock()
+		urls = append(urls, r.URL.String())
+		mu.Unlock()
+		return &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader("")), Header: http.Header{}}, nil
+	})}
+	srv := newServer(t, bankpaytest.WithDeliveryClient(hc),
+		bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{NotificationURL: "https://merchant.example/events"}))
+	newAPI(t, srv, srv.Credentials()).establish("client", "1.00")
+	flush(t, srv)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(urls) != 1 || urls[0] != "https://merchant.example/events" || !srv.Events()[0].Delivered {
+		t.Fatalf("delivered to %v", urls)
+	}
+}
+
+func TestErrorString(t *testing.T) {
+	e := &bankpaytest.Error{Status: 401, Code: 375, Message: "invalid requestSignature"}
+	if got := e.Error(); !strings.Contains(got, "401") || !strings.Contains(got, "375") || !strings.Contains(got, "invalid requestSignature") {
+		t.Fatalf("Error() = %q", got)
+	}
+}
