@@ -176,7 +176,13 @@ func eventFields(body []byte, contentType string) (url.Values, error) {
 		return nil, errors.New("empty body")
 	}
 	isJSON := trimmed[0] == '{'
-	if contentType != "" {
+	switch contentType {
+	case "":
+	case "application/x-www-form-urlencoded": // what the service sends: no parsing
+		isJSON = false
+	case "application/json":
+		isJSON = true
+	default:
 		mt, _, err := mime.ParseMediaType(contentType)
 		if err != nil {
 			return nil, errors.New("the Content-Type is unreadable")
