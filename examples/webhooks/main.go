@@ -4,50 +4,84 @@
 // typed callbacks, and processes each eventId once although the service
 // re-sends events for 12 hours.
 //
-// To stay self-contained, the program serves the handler on a loopback test
-// server and posts to itself: one notification signed as the service signs
-// it, the same one again (a re-send), and one forged with a guessed key. It
-// prints what happened and exits 0 when the handler behaved as expected.
+// The program serves the handler on a loopback test server. First it posts
+// to itself: one notification signed as the service signs it, the same one
+// again (a re-send), and one forged with a guessed key. Then, with the
+// embedded sandbox (no BANKPAY_* variables set), it receives real
+// notifications: the sandbox delivers the events of a disbursement to the
+// handler, and re-sends one that the handler failed to process. It prints
+// what happened and exits 0 when the handler behaved as expected.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/examples/internal/exampleenv"
 	"github.com/bankpay/bankpay-go/models"
 )
 
-func main() {
-	if err := run(); err != nil {
-		log.Fatal(err)
+func main() { exampleenv.Main("webhooks", run) }
+
+// receiver is the merchant's side: what the callbacks saw.
+type receiver struct {
+	handled    atomic.Int32 // the callbacks run on the server's goroutines
+	duplicates atomic.Int32
+	failNext   atomic.Bool // make the next transaction event fail, to see a re-send
+
+	mu    sync.Mutex
+	lines []string
+}
+
+func (r *receiver) logf(format string, args ...any) {
+	r.mu.Lock()
+	r.lines = append(r.lines, fmt.Sprintf(format, args...))
+	r.mu.Unlock()
+}
+
+// flush prints what the callbacks logged since the last call (the callbacks
+// run on the server's goroutines; printing from here keeps the output in
+// order).
+func (r *receiver) flush(env *exampleenv.Env) {
+	r.mu.Lock()
+	lines := r.lines
+	r.lines = nil
+	r.mu.Unlock()
+	for _, l := range lines {
+		env.Printf("   handler: %s\n", l)
 	}
 }
 
-func run() error {
-	// In production: the merchant's credentials, from the environment or a
-	// secret store, never from source code.
-	creds := bankpay.Credentials{AccessID: "demo-access-id", AccessKey: "demo-access-key", MerchantID: "1002463580"}
-
-	var handled atomic.Int32 // the callbacks run on the server's goroutines
+func run(ctx context.Context, env *exampleenv.Env) error {
+	// The merchant's credentials, from the environment or a secret store in
+	// production, never from source code (here: the embedded sandbox's).
+	creds := env.Creds
+	rcv := &receiver{}
 	h := bankpay.NewWebhookHandler(creds,
 		// fn gets every event no typed callback takes.
 		func(_ context.Context, ev *bankpay.Event) error {
-			handled.Add(1)
-			fmt.Printf("  handler: %s event %s for transaction %s\n", ev.EventType, ev.EventID, ev.TransactionID())
+			rcv.handled.Add(1)
+			rcv.logf("%s event %s for transaction %s", ev.EventType, ev.EventID, ev.TransactionID())
 			return nil
 		},
 		bankpay.OnTransactionEvent(func(_ context.Context, ev *bankpay.Event, tx *bankpay.TransactionEvent) error {
-			handled.Add(1)
-			fmt.Printf("  handler: %s event %s: transaction %s (%s) is %s, provider status %d\n",
+			if rcv.failNext.CompareAndSwap(true, false) {
+				rcv.logf("%s event %s: database unavailable, answering 500 so that the service re-sends it", ev.EventType, ev.EventID)
+				return errors.New("database unavailable")
+			}
+			rcv.handled.Add(1)
+			rcv.logf("%s event %s: transaction %s (%s) is %s, provider status %d",
 				ev.EventType, ev.EventID, ev.TransactionID(), ev.MerchantReference, tx.Status, tx.ProviderStatus)
 			// Store the event and return quickly: the service wants 200 OK
 			// within 3 seconds. An error here answers 500 and the service
@@ -55,13 +89,14 @@ func run() error {
 			return nil
 		}),
 		bankpay.OnIdentityVerified(func(_ context.Context, ev *bankpay.Event, v *bankpay.IdentityVerified) error {
-			handled.Add(1)
-			fmt.Printf("  handler: identity of %s verified: %s\n", ev.TransactionID(), v.KYCResult)
+			rcv.handled.Add(1)
+			rcv.logf("identity of %s verified: %s", ev.TransactionID(), v.KYCResult)
 			return nil
 		}),
 		bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(10000)),
 		bankpay.OnDuplicate(func(_ context.Context, ev *bankpay.Event) {
-			fmt.Printf("  handler: event %s already processed, acknowledged again\n", ev.EventID)
+			rcv.duplicates.Add(1)
+			rcv.logf("event %s already processed, acknowledged again", ev.EventID)
 		}),
 	)
 
@@ -70,15 +105,31 @@ func run() error {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	endpoint := srv.URL + "/bankpay/events"
-	client := &http.Client{Timeout: 5 * time.Second}
 
+	env.Section("1. Notifications posted to the handler")
+	if err := selfPosted(env, rcv, creds, endpoint); err != nil {
+		return err
+	}
+	if env.Sandbox == nil {
+		env.Note("real notifications need the embedded sandbox: a real service cannot reach a loopback address")
+		return nil
+	}
+
+	env.Section("2. Real notifications from the sandbox")
+	return fromSandbox(ctx, env, rcv, endpoint)
+}
+
+// selfPosted posts a signed notification, the same one again and a forged
+// one to the handler.
+func selfPosted(env *exampleenv.Env, rcv *receiver, creds bankpay.Credentials, endpoint string) error {
+	client := &http.Client{Timeout: 5 * time.Second}
 	// A notification as the service sends it: form-encoded fields.
 	form := url.Values{
 		models.EventFieldMerchantID:                   {creds.MerchantID},
 		models.EventFieldMerchantReference:            {"order-42"},
 		models.EventFieldPaymentType:                  {"2"},
 		models.EventFieldTransactionType:              {"6"},
-		models.EventFieldEventID:                      {"500000000000001"},
+		models.EventFieldEventID:                      {"900000000000001"},
 		models.EventFieldEventType:                    {string(models.EventCompleted)},
 		models.EventFieldObjectID:                     {"100258123456791"},
 		models.EventFieldObjectType:                   {models.ObjectTypeTransaction},
@@ -100,7 +151,8 @@ func run() error {
 	}
 	forgedCreds := creds
 	forgedCreds.AccessKey = "guessed-key"
-	forged, err := bankpay.SignNotification([]byte(strings.Replace(body, "status=4", "status=5", 1)), forgedCreds)
+	forgedBody := strings.Replace(body, "status=4", "status=5", 1)
+	forged, err := bankpay.SignNotification([]byte(forgedBody), forgedCreds)
 	if err != nil {
 		return err
 	}
@@ -111,11 +163,11 @@ func run() error {
 	}{
 		{"signed notification", body, signed, http.StatusOK},
 		{"same notification re-sent", body, signed, http.StatusOK},
-		{"forged notification", strings.Replace(body, "status=4", "status=5", 1), forged, http.StatusUnauthorized},
+		{"forged notification", forgedBody, forged, http.StatusUnauthorized},
 	}
 	ok := true
 	for _, s := range steps {
-		fmt.Printf("POST %s (%s)\n", "/bankpay/events", s.name)
+		env.Call("POST /bankpay/events (%s)", s.name)
 		req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(s.body))
 		if err != nil {
 			return err
@@ -128,15 +180,81 @@ func run() error {
 		}
 		_, _ = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
-		fmt.Printf("  answer: %s\n", resp.Status)
+		rcv.flush(env)
+		env.Result("answer: %s", resp.Status)
 		if resp.StatusCode != s.want {
-			fmt.Printf("  unexpected: want %d\n", s.want)
+			env.Note("unexpected: want %d", s.want)
 			ok = false
 		}
 	}
-	fmt.Printf("events handled: %d (the re-send and the forgery were not handled)\n", handled.Load())
-	if !ok || handled.Load() != 1 {
+	client.CloseIdleConnections()
+	env.Note("events handled: %d (the re-send and the forgery were not handled again)", rcv.handled.Load())
+	if !ok || rcv.handled.Load() != 1 {
 		return fmt.Errorf("the handler did not behave as expected")
+	}
+	return nil
+}
+
+// fromSandbox has the embedded sandbox deliver the events of a disbursement
+// to the handler, one of them re-sent after a failure.
+func fromSandbox(ctx context.Context, env *exampleenv.Env, rcv *receiver, endpoint string) error {
+	before := rcv.handled.Load()
+	c := env.Client
+	env.Call("Transactions.Establish(Disbursement, notificationUrl %s)", endpoint)
+	auth, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{EstablishData: models.EstablishData{
+		Currency:          models.USD,
+		Amount:            "25.00",
+		MerchantReference: exampleenv.Ref("wh-auth"),
+		PaymentType:       models.PaymentTypeDisbursement,
+		NotificationURL:   endpoint,
+		Account:           &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber},
+	}})
+	if err != nil {
+		return fmt.Errorf("Establish: %w", err)
+	}
+	env.Result("%s", exampleenv.DescribeTxn(auth))
+	if err := env.Sandbox.Flush(ctx); err != nil {
+		return err
+	}
+	rcv.flush(env)
+
+	env.Call("Transactions.Deposit(%s)", auth.TransactionID)
+	dep, err := c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: exampleenv.Ref("wh")})
+	if err != nil {
+		return fmt.Errorf("Deposit: %w", err)
+	}
+	env.Result("%s", exampleenv.DescribeTxn(dep))
+
+	// The deposit's Process event will fail once in the handler.
+	rcv.failNext.Store(true)
+	if err := env.Advance(ctx, time.Minute); err != nil {
+		return err
+	}
+	rcv.flush(env)
+	env.Note("the sandbox re-sends an event not answered 200 every %s", bankpaytest.ResendInterval)
+	if err := env.Advance(ctx, bankpaytest.ResendInterval); err != nil {
+		return err
+	}
+	rcv.flush(env)
+	if err := env.AdvanceBankingDays(ctx, bankpaytest.CompletionBankingDays); err != nil {
+		return err
+	}
+	rcv.flush(env)
+
+	for _, ev := range env.Sandbox.EventsFor(dep.TransactionID) {
+		var codes []string
+		for _, a := range ev.Attempts {
+			codes = append(codes, fmt.Sprint(a.StatusCode))
+		}
+		env.Note("sandbox: event %s %s delivered %t, attempts answered %s", ev.ID, ev.Type, ev.Delivered, strings.Join(codes, ", "))
+		if !ev.Delivered {
+			return fmt.Errorf("event %s %s was not delivered", ev.ID, ev.Type)
+		}
+	}
+	got := rcv.handled.Load() - before
+	env.Note("events handled: %d (Authorize, Process after its re-send, Complete)", got)
+	if got != 3 {
+		return fmt.Errorf("handled %d sandbox events, want 3", got)
 	}
 	return nil
 }
