@@ -1,0 +1,325 @@
+package bankpay
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bankpay/bankpay-go/internal/form"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// Fuzz targets for what the SDK decodes from, and encodes for, the wire:
+// the dotted form encoder, the error-body parser (with Retry-After), and
+// the answer decoders of every call. They run on their seed corpus with
+// every `go test`; explore one at a time with, for example,
+// `go test -run '^$' -fuzz '^FuzzFormEncoder$' -fuzztime 60s`.
+// (ParseEvent, VerifyNotification and VerifyRedirect: fuzz_test.go.)
+
+// FuzzFormEncoder encodes capture params built from arbitrary strings and
+// checks that the body decodes back to exactly the fields set, under their
+// dotted names, and that the encoder's own writer agrees with
+// url.Values.Encode.
+func FuzzFormEncoder(f *testing.F) {
+	f.Add("cap-1", "10.00", "Jane Doe", "1 Main St", "Apt 2", "Austin", "TX", "78701", "US", "123-45-6789", "1990-01-02", "1000000006", "", "124003116", "BankDeposit", "6789")
+	f.Add("a&b=c", "1.5", "Zoë Ñ 山田", "x[y]", "]", "%zz", "+ +", "\x00\xff", "MX", "", "", "", "DE89370400440532013000", "", "Cash", "")
+	f.Add("", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "")
+	f.Add("ref;drop", "0.00", "O'Brien \"the\" <b>", "\r\n", "\t", "?", "#", "&amp;", "==", "\u2028", "💸", "0", "0", "0", "HomeDelivery", "12")
+	f.Fuzz(func(t *testing.T, ref, amount, name, addr1, addr2, city, state, zip, country, taxID, dob, acct, iban, routing, method, last4 string) {
+		p := &CaptureParams{
+			MerchantReference: ref,
+			Amount:            models.Amount(amount),
+			Beneficiary: &models.Beneficiary{Name: name, TaxID: taxID, DateOfBirth: dob,
+				Address: &models.Address{Address1: addr1, Address2: addr2, City: city, State: state, Zip: zip, Country: country}},
+			BeneficiaryAccount: &models.BeneficiaryAccount{AccountNumber: acct, IBAN: iban,
+				PaymentProvider: &models.PaymentProvider{RoutingNumber: routing}},
+			Metadata: &CaptureMetadata{Remittance: &models.Remittance{WithdrawalMethod: method, AccountLastFour: last4}},
+		}
+		want := map[string]string{"merchantReference": ref, "amount": amount} // never omitted
+		for k, v := range map[string]string{
+			"beneficiary.name": name, "beneficiary.taxId": taxID, "beneficiary.dateOfBirth": dob,
+			"beneficiary.address.address1": addr1, "beneficiary.address.address2": addr2,
+			"beneficiary.address.city": city, "beneficiary.address.state": state,
+			"beneficiary.address.zip": zip, "beneficiary.address.country": country,
+			"beneficiaryAccount.accountNumber": acct, "beneficiaryAccount.iban": iban,
+			"beneficiaryAccount.paymentProvider.routingNumber": routing,
+			"metadata.remittance.withdrawalMethod":             method,
+			"metadata.remittance.accountLastFour":              last4,
+		} {
+			if v != "" {
+				want[k] = v
+			}
+		}
+		body, err := form.Body(p)
+		if err != nil {
+			t.Fatalf("form.Body: %v", err)
+		}
+		vals, err := form.Values(p)
+		if err != nil {
+			t.Fatalf("form.Values: %v", err)
+		}
+		if enc := vals.Encode(); string(body) != enc {
+			t.Fatalf("form.Body and url.Values.Encode disagree:\n%s\n%s", body, enc)
+		}
+		got, err := url.ParseQuery(string(body))
+		if err != nil {
+			t.Fatalf("the body %q does not parse: %v", body, err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("got fields %v, want %v", got, want)
+		}
+		for k, v := range want {
+			if vs := got[k]; len(vs) != 1 || vs[0] != v {
+				t.Fatalf("field %s = %q, want %q", k, vs, v)
+			}
+		}
+		// The request the pipeline builds carries the same body.
+		c, err := NewClient(testCreds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, err := c.NewRequest(http.MethodPost, "/x", nil, FormBody{V: p})
+		if err != nil || !bytes.Equal(req.Body, body) || req.ContentType != "application/x-www-form-urlencoded" {
+			t.Fatalf("NewRequest: %v, body %q", err, req.Body)
+		}
+		// A name go-querystring scopes, a[b][c], becomes a.b.c.
+		if segs := []string{ref, name, city}; !strings.ContainsAny(strings.Join(segs, ""), "[]") {
+			scoped := segs[0] + "[" + segs[1] + "][" + segs[2] + "]"
+			if d := form.Dotted(scoped); d != strings.Join(segs, ".") {
+				t.Fatalf("Dotted(%q) = %q", scoped, d)
+			}
+		}
+	})
+}
+
+// FuzzErrorBody parses arbitrary error answers: the excerpt and messages
+// stay short, on one line, valid UTF-8 and masked (no run of 5 or more
+// digits, the shape of account numbers and tax ids), the Retry-After is
+// never negative, and the sentinels follow the status and codes.
+func FuzzErrorBody(f *testing.F) {
+	f.Add([]byte(`{"errors":[{"domain":"com.bankpay","code":210,"message":"duplicate request"}]}`), uint16(400), "")
+	f.Add([]byte(`{"errors":[{"code":375,"message":"access control for 1000000006","location":"account 124003116"}]}`), uint16(401), "")
+	f.Add([]byte(`{"message":"bad tax id 123-45-6789","code":"200"}`), uint16(400), "")
+	f.Add([]byte(`<html><body>502 Bad Gateway 10020003000 </body></html>`), uint16(502), "120")
+	f.Add([]byte(`{"errors":null,"message":""}`), uint16(500), "86400")
+	f.Add([]byte("\xff\xfe\x00\x01 \r\n\t"+strings.Repeat("é", 300)), uint16(503), "Wed, 21 Oct 2099 07:28:00 GMT")
+	f.Add([]byte(`{"errors":[{"code":1e400}]}`), uint16(429), "99999999999999999999")
+	f.Add([]byte(`{"message":"x","code":12345678901234567890}`), uint16(404), "-1")
+	f.Add([]byte(strings.Repeat("1", 70<<10)), uint16(500), "0")
+	f.Fuzz(func(t *testing.T, body []byte, status uint16, retryAfterHeader string) {
+		st := 400 + int(status)%200 // 400 to 599
+		resp := &http.Response{StatusCode: st, Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(body))}
+		if retryAfterHeader != "" {
+			resp.Header.Set("Retry-After", retryAfterHeader)
+		}
+		c, err := NewClient(testCreds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := c.apiError(&Request{Method: http.MethodPost, Path: "/transactions/1/deposit"}, resp, 1)
+		if e.RetryAfter < 0 {
+			t.Fatalf("RetryAfter %v", e.RetryAfter)
+		}
+		const short = maxExcerpt + len("…")
+		if len(e.Message) > short || len(e.Body) > short {
+			t.Fatalf("message of %d bytes, body excerpt of %d", len(e.Message), len(e.Body))
+		}
+		msg := e.Error()
+		if strings.ContainsAny(msg, "\r\n") || !utf8.ValidString(msg) || len(msg) > 2*short+200 {
+			t.Fatalf("Error() = %q", msg)
+		}
+		for _, s := range []string{e.Message, e.Body, msg} {
+			if hasDigitRun(s, 5) {
+				t.Fatalf("unmasked digits in %q", s)
+			}
+		}
+		for _, it := range e.Errors {
+			if hasDigitRun(it.Message, 5) || hasDigitRun(it.Location, 5) {
+				t.Fatalf("unmasked digits in item %+v", it)
+			}
+		}
+		if errors.Is(e, ErrServer) != (st >= 500 || e.HasCode(CodeInternal)) {
+			t.Fatalf("ErrServer mismatch for %d %+v", st, e)
+		}
+		if errors.Is(e, ErrDuplicate) != e.HasCode(CodeDuplicate) {
+			t.Fatalf("ErrDuplicate mismatch: %+v", e)
+		}
+		if errors.Is(e, ErrBadRequest) != (st == 400 || e.HasCode(CodeInvalidParameter)) {
+			t.Fatalf("ErrBadRequest mismatch for %d %+v", st, e)
+		}
+		// A huge Retry-After is never waited for: the retry rule stops.
+		if d, ok := retryAfter(resp); ok && d > DefaultMaxRetryAfter && st == 503 {
+			a := &attempt{retryAll: true, count: 1}
+			if retry, _ := c.checkRetry(context.WithValue(context.Background(), attemptKey{}, a), resp, nil); retry {
+				t.Fatalf("retry after a Retry-After of %v", d)
+			}
+		}
+	})
+}
+
+// hasDigitRun reports whether s has n or more ASCII digits in a row.
+func hasDigitRun(s string, n int) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if isDigit(s[i]) {
+			run++
+			if run >= n {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
+
+// fuzzTransport answers every request with one status, header and body.
+type fuzzTransport struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (ft fuzzTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body != nil {
+		_ = req.Body.Close()
+	}
+	return &http.Response{StatusCode: ft.status, Header: ft.header.Clone(), Body: io.NopCloser(bytes.NewReader(ft.body)),
+		ContentLength: int64(len(ft.body)), Request: req}, nil
+}
+
+// decodeCalls are the calls whose answers FuzzAnswerDecoders feeds: each
+// returns its typed result (nil on error).
+var decodeCalls = []func(ctx context.Context, c *Client) (any, error){
+	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Transactions.Get(ctx, "1")) },
+	func(ctx context.Context, c *Client) (any, error) {
+		return nilIfErr(c.Transactions.Establish(ctx, &EstablishParams{models.EstablishData{
+			PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: "r",
+			Account: &models.Account{AccountNumber: "1000000006", RoutingNumber: "124003116"}}}))
+	},
+	func(ctx context.Context, c *Client) (any, error) {
+		return nilIfErr(c.Transactions.Deposit(ctx, "1", &DepositParams{MerchantReference: "r"}))
+	},
+	func(ctx context.Context, c *Client) (any, error) {
+		return nilIfErr(c.Transactions.Capture(ctx, "1", &CaptureParams{MerchantReference: "r", Amount: "1.00"}))
+	},
+	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Accounts.Balance(ctx, "1")) },
+	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Accounts.User(ctx, "1")) },
+	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Accounts.Summary(ctx, "1")) },
+	func(ctx context.Context, c *Client) (any, error) {
+		return nilIfErr(c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: "1000000006", RoutingNumber: "124003116"}))
+	},
+	func(ctx context.Context, c *Client) (any, error) {
+		return nilIfErr(c.Customers.Update(ctx, "c", &CustomerUpdateParams{VIP: intPtr(1)}))
+	},
+	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Identity.User(ctx, "1")) },
+	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Identity.Detail(ctx, "1")) },
+	func(ctx context.Context, c *Client) (any, error) {
+		if err := c.Identity.Register(ctx, "1", "d"); err != nil {
+			return nil, err
+		}
+		return &struct{}{}, nil
+	},
+}
+
+// nilIfErr turns a typed nil pointer into a nil interface.
+func nilIfErr[T any](v *T, err error) (any, error) {
+	if v == nil {
+		return nil, err
+	}
+	return v, err
+}
+
+// FuzzAnswerDecoders feeds arbitrary answers to every call through the
+// whole pipeline: no panic; success only on 2xx, with a result; otherwise
+// an *APIError (non-2xx) or a *ResponseError (2xx), with a short message
+// and no secret; and a decoded result re-encodes and decodes to the same.
+func FuzzAnswerDecoders(f *testing.F) {
+	for i := range decodeCalls {
+		f.Add(uint8(i), uint8(0), []byte(`{"transaction":{"transactionId":"1002600000000001","transactionType":"6","status":2,"amount":10,"createTime":"1700000000000","payment":{"paymentType":"Disbursement","account":{"accountNumber":"6789"}}}}`))
+	}
+	f.Add(uint8(4), uint8(0), []byte(`{"accountBalance":{"account":{"verification":{"verified":true,"score":7,"verificationDate":1.7e12}},"amount":"10.00","currency":"USD"}}`))
+	f.Add(uint8(5), uint8(0), []byte(`{"user":{"name":["A","B"],"address":[{"city":"X"}],"phone":null}}`))
+	f.Add(uint8(6), uint8(0), []byte(`{"customerId":"1","lastUpdated":"1700000000000","summary":[{"aggregations":[{"days":7}]}]}`))
+	f.Add(uint8(7), uint8(0), []byte(`{"merchantId":"1","account":{"token":"t","verification":{"verified":false,"type":3,"score":0,"thirdPartyScore":999}}}`))
+	f.Add(uint8(8), uint8(0), []byte(`{"customer":{"customerId":"c","vip":0,"balance":12.5}}`))
+	f.Add(uint8(9), uint8(0), []byte(`{"user":{"firstName":"J"}}`))
+	f.Add(uint8(10), uint8(0), []byte(`{"detail":{}}`))
+	f.Add(uint8(0), uint8(3), []byte(`{"errors":[{"code":200,"message":"Transaction 100260000000 not found"}]}`))
+	f.Add(uint8(2), uint8(2), []byte(`{"errors":[{"code":210,"message":"duplicate"}]}`))
+	f.Add(uint8(1), uint8(5), []byte(`<html>503</html>`))
+	f.Add(uint8(0), uint8(1), []byte(``))
+	f.Add(uint8(0), uint8(0), []byte(`{"transaction":null}`))
+	f.Add(uint8(0), uint8(0), []byte(`{"transaction":{"createTime":"17e11x"}}`))
+	f.Add(uint8(6), uint8(0), []byte(`{"summary":{}}`))
+	f.Add(uint8(0), uint8(0), []byte(`[`))
+	statuses := []int{200, 204, 201, 404, 400, 503, 429, 500, 401, 299}
+	f.Fuzz(func(t *testing.T, which, statusIx uint8, body []byte) {
+		status := statuses[int(statusIx)%len(statuses)]
+		call := decodeCalls[int(which)%len(decodeCalls)]
+		header := http.Header{"Content-Type": {"application/json"}}
+		if statusIx >= uint8(len(statuses)) {
+			header.Set("Retry-After", strconv.Itoa(int(statusIx)))
+		}
+		c, err := NewClient(testCreds, WithBaseURL(testBaseURL),
+			WithHTTPClient(&http.Client{Transport: fuzzTransport{status, header, body}}), WithMaxResponseBytes(1<<16))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.waitScale = func(time.Duration) time.Duration { return 0 }
+		res, err := call(context.Background(), c)
+		ok2xx := status >= 200 && status <= 299
+		if err == nil {
+			if !ok2xx || res == nil {
+				t.Fatalf("success on %d with %v", status, res)
+			}
+			checkRoundTrip(t, res)
+			return
+		}
+		if res != nil {
+			t.Fatalf("a result (%v) with an error (%v)", res, err)
+		}
+		var ae *APIError
+		var re *ResponseError
+		switch {
+		case !ok2xx && !errors.As(err, &ae):
+			t.Fatalf("%d answer: %T %v, want *APIError", status, err, err)
+		case ok2xx && !errors.As(err, &re):
+			t.Fatalf("%d answer: %T %v, want *ResponseError", status, err, err)
+		case ok2xx && !errors.Is(err, ErrInvalidResponse):
+			t.Fatalf("%v does not match ErrInvalidResponse", err)
+		}
+		if msg := err.Error(); len(msg) > 1024 || strings.Contains(msg, testCreds.AccessKey) || strings.ContainsAny(msg, "\r\n") {
+			t.Fatalf("error message (%d bytes): %q", len(msg), msg)
+		}
+	})
+}
+
+// checkRoundTrip re-encodes a decoded result and decodes it again: the
+// second encoding must equal the first (what the SDK decoded, it can
+// encode, and means the same thing).
+func checkRoundTrip(t *testing.T, res any) {
+	t.Helper()
+	first, err := json.Marshal(res)
+	if err != nil {
+		t.Fatalf("a decoded %T does not encode: %v", res, err)
+	}
+	again := reflect.New(reflect.TypeOf(res).Elem()).Interface()
+	if err := json.Unmarshal(first, again); err != nil {
+		t.Fatalf("%T: its own encoding %s does not decode: %v", res, first, err)
+	}
+	second, err := json.Marshal(again)
+	if err != nil || !bytes.Equal(first, second) {
+		t.Fatalf("%T does not round-trip:\n%s\n%s (%v)", res, first, second, err)
+	}
+}
