@@ -241,6 +241,13 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 	if c.http.HTTPClient == nil {
 		hc := cleanhttp.DefaultPooledClient()
 		hc.Timeout = DefaultTimeout
+		// A Client talks to one host, often from many goroutines: keep as
+		// many idle connections to it as the pool holds in all, not
+		// cleanhttp's GOMAXPROCS+1, which makes a busy shared Client open
+		// and close connections all the time.
+		if tr, ok := hc.Transport.(*http.Transport); ok {
+			tr.MaxIdleConnsPerHost = tr.MaxIdleConns
+		}
 		c.http.HTTPClient = hc
 	}
 	c.http.HTTPClient = keepAlive(c.http.HTTPClient)
