@@ -197,7 +197,7 @@ func eventFields(body []byte, contentType string) (url.Values, error) {
 		}
 	}
 	if !isJSON {
-		v, err := url.ParseQuery(string(body))
+		v, err := parseQuery(string(body))
 		if err != nil {
 			return nil, errors.New("body is not form-urlencoded")
 		}

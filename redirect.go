@@ -152,7 +152,7 @@ func VerifyRedirectRequest(r *http.Request, publicBaseURL, accessKey string, opt
 
 // parseRedirect reads the typed parameters of a signed query string.
 func parseRedirect(query string) (*Redirect, error) {
-	q, err := url.ParseQuery(query)
+	q, err := parseQuery(query)
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
 	}
@@ -179,6 +179,55 @@ func parseRedirect(query string) (*Redirect, error) {
 	}
 	return r, nil
 }
+
+// parseQuery is url.ParseQuery (same values, same errors) with two
+// allocations for the map and the value slices instead of one per key, plus
+// one per escaped key or value. Queries of more than maxFastQueryParams
+// parameters go to url.ParseQuery itself, with its limit on their number.
+func parseQuery(query string) (url.Values, error) {
+	n := strings.Count(query, "&") + 1
+	if n > maxFastQueryParams {
+		return url.ParseQuery(query)
+	}
+	m := make(url.Values, n)
+	vals := make([]string, 0, n) // one array backs every key's first value
+	var err error
+	for query != "" {
+		var key string
+		key, query, _ = strings.Cut(query, "&")
+		if strings.Contains(key, ";") {
+			err = errors.New("invalid semicolon separator in query")
+			continue
+		}
+		if key == "" {
+			continue
+		}
+		key, value, _ := strings.Cut(key, "=")
+		key, err1 := url.QueryUnescape(key)
+		if err1 != nil {
+			if err == nil {
+				err = err1
+			}
+			continue
+		}
+		value, err1 = url.QueryUnescape(value)
+		if err1 != nil {
+			if err == nil {
+				err = err1
+			}
+			continue
+		}
+		if vs, ok := m[key]; ok {
+			m[key] = append(vs, value) // capacity == length: copies
+			continue
+		}
+		vals = append(vals, value)
+		m[key] = vals[len(vals)-1 : len(vals) : len(vals)]
+	}
+	return m, err
+}
+
+const maxFastQueryParams = 64
 
 // params reads typed values from url.Values, keeping the first error. A
 // repeated key is an error: its meaning would be ambiguous.
