@@ -193,10 +193,15 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.reject(ctx, w, r, http.StatusRequestEntityTooLarge, errors.New("body over the cap"))
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBytes))
+	// The body is read into a pooled buffer: VerifyNotification and
+	// ParseEvent copy what they keep, so nothing refers to it afterwards.
+	buf := getBuffer()
+	defer putBuffer(buf)
+	body, err := readCapped(*buf, http.MaxBytesReader(w, r.Body, h.maxBytes), h.maxBytes)
+	*buf = body[:0]
 	if err != nil {
 		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
+		if errors.As(err, &tooLarge) || errors.Is(err, ErrResponseTooLarge) {
 			h.reject(ctx, w, r, http.StatusRequestEntityTooLarge, errors.New("body over the cap"))
 			return
 		}
