@@ -37,7 +37,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	if !errors.Is(err, bankpay.ErrIdentityNotReady) {
 		return fmt.Errorf("identity read before the data: got %v, want ErrIdentityNotReady", err)
 	}
-	env.Result("not ready yet (%v): wait for IdentityVerificationDataRetrieved", err)
+	env.Result("errors.Is(err, bankpay.ErrIdentityNotReady): %v; wait for IdentityVerificationDataRetrieved", err)
 
 	if err := waitVerified(ctx, env, events, id); err != nil {
 		return err

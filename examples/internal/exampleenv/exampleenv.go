@@ -36,10 +36,16 @@ const (
 // Timeout bounds a whole example run.
 const Timeout = 60 * time.Second
 
-// ErrNeedsBrowser is returned by a step that only the end user can take in
-// the bank-selection interface (or that needs the sandbox's clock) when the
-// example runs against a real service. Main treats it as a clean stop.
-var ErrNeedsBrowser = errors.New("this step needs the end user's browser (or the embedded sandbox)")
+// Errors of the steps an example cannot take against a real service. Main
+// treats them as a clean stop.
+var (
+	// ErrNeedsBrowser: only the end user can take this step, in the
+	// bank-selection interface.
+	ErrNeedsBrowser = errors.New("this step needs the end user's browser")
+	// ErrNeedsSandboxClock: this step moves the embedded sandbox's clock;
+	// on a real service only time moves transactions forward.
+	ErrNeedsSandboxClock = errors.New("this step needs the embedded sandbox's clock")
+)
 
 // Env is the environment of one example run.
 type Env struct {
@@ -212,10 +218,10 @@ func (e *Env) Authorize(d *models.EstablishData, outcome bankpaytest.Outcome) (s
 
 // Advance moves the embedded sandbox's clock forward by d, then waits for the
 // event deliveries that it caused. Against a real service it returns
-// ErrNeedsBrowser: only time moves the real service.
+// ErrNeedsSandboxClock.
 func (e *Env) Advance(ctx context.Context, d time.Duration) error {
 	if e.Sandbox == nil {
-		return fmt.Errorf("waiting %s on the real service: %w", d, ErrNeedsBrowser)
+		return fmt.Errorf("waiting %s: %w", d, ErrNeedsSandboxClock)
 	}
 	e.Sandbox.Advance(d)
 	e.Printf("~~ sandbox clock +%s, now %s\n", d, e.Sandbox.Now().Format("Mon 2006-01-02 15:04:05 MST"))
@@ -226,7 +232,7 @@ func (e *Env) Advance(ctx context.Context, d time.Duration) error {
 // forward (weekends skipped), then waits for the event deliveries.
 func (e *Env) AdvanceBankingDays(ctx context.Context, n int) error {
 	if e.Sandbox == nil {
-		return fmt.Errorf("waiting %d banking days on the real service: %w", n, ErrNeedsBrowser)
+		return fmt.Errorf("waiting %d banking days: %w", n, ErrNeedsSandboxClock)
 	}
 	e.Sandbox.AdvanceBankingDays(n)
 	e.Printf("~~ sandbox clock +%d banking days, now %s\n", n, e.Sandbox.Now().Format("Mon 2006-01-02 15:04:05 MST"))
@@ -248,8 +254,8 @@ func (e *Env) Flush(ctx context.Context) error {
 }
 
 // Main runs an example: it starts the environment, runs fn with a bounded
-// context, closes everything, and exits 1 on an error. ErrNeedsBrowser is a
-// clean stop (exit 0) with an explanation.
+// context, closes everything, and exits 1 on an error. ErrNeedsBrowser and
+// ErrNeedsSandboxClock are a clean stop (exit 0) with an explanation.
 func Main(name string, fn func(ctx context.Context, env *Env) error, opts ...Option) {
 	if err := Run(name, fn, opts...); err != nil {
 		fmt.Fprintf(os.Stderr, "%s: FAILED: %v\n", name, err)
@@ -258,7 +264,7 @@ func Main(name string, fn func(ctx context.Context, env *Env) error, opts ...Opt
 }
 
 // Run is Main without the exit: it returns fn's error, nil for
-// ErrNeedsBrowser.
+// ErrNeedsBrowser and ErrNeedsSandboxClock.
 func Run(name string, fn func(ctx context.Context, env *Env) error, opts ...Option) error {
 	env, err := Start(opts...)
 	if err != nil {
@@ -270,8 +276,12 @@ func Run(name string, fn func(ctx context.Context, env *Env) error, opts ...Opti
 	start := time.Now()
 	err = fn(ctx, env)
 	switch {
-	case errors.Is(err, ErrNeedsBrowser):
+	case errors.Is(err, ErrNeedsBrowser), errors.Is(err, ErrNeedsSandboxClock):
 		env.Printf("\nStopping here: %v.\n", err)
+		if errors.Is(err, ErrNeedsBrowser) {
+			env.Printf("In production, pass the signed establish data to the front-end SDK (selectBankWidget or establish);\n")
+			env.Printf("the user authorizes at their bank and your returnUrl handler calls bankpay.VerifyRedirect.\n")
+		}
 		env.Printf("Run without the BANKPAY_* variables to play this step in the embedded sandbox.\n")
 		return nil
 	case err != nil:
