@@ -42,7 +42,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Accounts.Balance(%s)", id)
 	bal, err := env.Client.Accounts.Balance(ctx, id)
 	if err != nil {
-		return fmt.Errorf("Balance: %w", err)
+		return fmt.Errorf("balance: %w", err)
 	}
 	a := bal.Account
 	env.Result("%s at %s (provider %s), %q type %d", a.NameOnAccount, providerName(a), a.ProviderID, a.Name, a.Type)
@@ -59,7 +59,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Accounts.User(%s)", id)
 	u, err := env.Client.Accounts.User(ctx, id)
 	if err != nil {
-		return fmt.Errorf("User: %w", err)
+		return fmt.Errorf("user: %w", err)
 	}
 	env.Result("names %s", strings.Join(u.Name, "; "))
 	for _, ad := range u.Address {

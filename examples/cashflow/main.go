@@ -43,7 +43,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Accounts.Summary(%s)", r.TransactionID)
 	s, err := env.Client.Accounts.Summary(ctx, r.TransactionID)
 	if err != nil {
-		return fmt.Errorf("Summary: %w", err)
+		return fmt.Errorf("summary: %w", err)
 	}
 	env.Result("customer %s, last aggregated %s, %d account(s)", s.CustomerID, s.LastUpdated, len(s.Summary))
 	if len(s.Summary) == 0 {

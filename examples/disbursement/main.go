@@ -51,7 +51,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		p.Account.AccountNumber[len(p.Account.AccountNumber)-4:], p.Account.RoutingNumber, p.Amount)
 	auth, err := c.Transactions.Establish(ctx, p)
 	if err != nil {
-		return fmt.Errorf("Establish: %w", err)
+		return fmt.Errorf("establish: %w", err)
 	}
 	env.Result("%s", exampleenv.DescribeTxn(auth))
 	env.Note("keep the transactionId %s for the deposits", auth.TransactionID)
@@ -73,7 +73,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Transactions.Deposit(%s, amount %s, ref %s)", auth.TransactionID, dp.Amount, dp.MerchantReference)
 	dep, err := c.Transactions.Deposit(ctx, auth.TransactionID, dp)
 	if err != nil {
-		return fmt.Errorf("Deposit: %w", err)
+		return fmt.Errorf("deposit: %w", err)
 	}
 	env.Result("%s", exampleenv.DescribeTxn(dep))
 
@@ -108,7 +108,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Transactions.Deposit(%s, amount %s, ref %s)", auth.TransactionID, dp2.Amount, dp2.MerchantReference)
 	dep2, err := c.Transactions.Deposit(ctx, auth.TransactionID, dp2)
 	if err != nil {
-		return fmt.Errorf("Deposit: %w", err)
+		return fmt.Errorf("deposit: %w", err)
 	}
 	env.Result("%s", exampleenv.DescribeTxn(dep2))
 	env.Printf("[network] denies deposit %s (bankpaytest Server.Deny)\n", dep2.TransactionID)
@@ -147,7 +147,7 @@ func expect(ctx context.Context, env *exampleenv.Env, id string, want models.Tra
 	env.Call("Transactions.Get(%s)", id)
 	t, err := env.Client.Transactions.Get(ctx, id)
 	if err != nil {
-		return fmt.Errorf("Get: %w", err)
+		return fmt.Errorf("get transaction: %w", err)
 	}
 	env.Result("%s", exampleenv.DescribeTxn(t))
 	if t.Status != want {

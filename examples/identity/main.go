@@ -51,7 +51,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 	env.Call("Identity.Register(%s, %q)", id, "account opened")
 	if err := env.Client.Identity.Register(ctx, id, "account opened"); err != nil {
-		return fmt.Errorf("Register: %w", err)
+		return fmt.Errorf("register: %w", err)
 	}
 	env.Result("feedback Registered (status %d, subStatus %d) recorded: the transaction stays valid for the other APIs",
 		models.FeedbackStatusRegistered, models.FeedbackSubStatusRegistered)
@@ -73,7 +73,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 	env.Call("Identity.Void(%s, %q)", id, "identity could not be verified")
 	if err := env.Client.Identity.Void(ctx, id, "identity could not be verified"); err != nil {
-		return fmt.Errorf("Void: %w", err)
+		return fmt.Errorf("void: %w", err)
 	}
 	env.Result("feedback Void (status %d, subStatus %d) recorded: the user is not treated as active",
 		models.FeedbackStatusVoid, models.FeedbackSubStatusVoid)

@@ -90,7 +90,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Note("form body: merchantReference, amount, beneficiary.name, beneficiary.address.country, beneficiaryAccount.paymentProvider.swift, metadata.remittance.withdrawalMethod, ...")
 	c, err := env.Client.Transactions.Capture(ctx, r.TransactionID, p)
 	if err != nil {
-		return fmt.Errorf("Capture: %w", err)
+		return fmt.Errorf("capture: %w", err)
 	}
 	env.Result("%s", exampleenv.DescribeTxn(c))
 	if c.TransactionType != models.TypeCapture || c.OriginalTransactionID != r.TransactionID {
@@ -100,7 +100,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Transactions.Get(%s)", c.TransactionID)
 	got, err := env.Client.Transactions.Get(ctx, c.TransactionID)
 	if err != nil {
-		return fmt.Errorf("Get: %w", err)
+		return fmt.Errorf("get transaction: %w", err)
 	}
 	env.Result("%s", exampleenv.DescribeTxn(got))
 

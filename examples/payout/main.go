@@ -75,7 +75,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Transactions.Get(%s)", r.TransactionID)
 	auth, err := c.Transactions.Get(ctx, r.TransactionID)
 	if err != nil {
-		return fmt.Errorf("Get: %w", err)
+		return fmt.Errorf("get transaction: %w", err)
 	}
 	env.Result("%s", exampleenv.DescribeTxn(auth))
 	pp := auth.Payment.PaymentProvider
@@ -91,7 +91,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Transactions.Deposit(%s, amount %s, instantPayoutRequest %t, ref %s)", auth.TransactionID, p.Amount, p.InstantPayoutRequest, p.MerchantReference)
 	dep, err := c.Transactions.Deposit(ctx, auth.TransactionID, p)
 	if err != nil {
-		return fmt.Errorf("Deposit: %w", err)
+		return fmt.Errorf("deposit: %w", err)
 	}
 	env.Result("%s", exampleenv.DescribeTxn(dep))
 	if dep.TransactionType != models.TypeDeposit || dep.Status != models.StatusAuthorized || dep.OriginalTransactionID != auth.TransactionID {
@@ -122,7 +122,7 @@ func follow(ctx context.Context, env *exampleenv.Env, events *exampleenv.Receive
 	env.Call("Transactions.Get(%s)", id)
 	dep, err := env.Client.Transactions.Get(ctx, id)
 	if err != nil {
-		return fmt.Errorf("Get deposit: %w", err)
+		return fmt.Errorf("get deposit: %w", err)
 	}
 	env.Result("%s", exampleenv.DescribeTxn(dep))
 	if dep.Status != models.StatusCompleted {

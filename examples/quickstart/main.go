@@ -42,11 +42,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		VerifyAccount: true,
 	})
 	if err != nil {
-		return fmt.Errorf("Tokenize: %w", err)
+		return fmt.Errorf("tokenize: %w", err)
 	}
 	v := tk.Account.Verification
 	if v == nil || v.Score == nil {
-		return fmt.Errorf("Tokenize: no verification in the answer")
+		return fmt.Errorf("tokenize: no verification in the answer")
 	}
 	env.Result("token %s, verified %t, score %d/10", tk.Account.Token, v.Verified, *v.Score)
 
@@ -61,7 +61,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		Account:           &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber},
 	}})
 	if err != nil {
-		return fmt.Errorf("Establish: %w", err)
+		return fmt.Errorf("establish: %w", err)
 	}
 	env.Result("%s", exampleenv.DescribeTxn(auth))
 	if err := env.Flush(ctx); err != nil {
@@ -71,7 +71,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Transactions.Deposit(%s, 75.00, ref %s)", auth.TransactionID, ref)
 	dep, err := c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: ref, Amount: "75.00"})
 	if err != nil {
-		return fmt.Errorf("Deposit: %w", err)
+		return fmt.Errorf("deposit: %w", err)
 	}
 	env.Result("%s", exampleenv.DescribeTxn(dep))
 	if env.Embedded() {
@@ -85,7 +85,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Transactions.Get(%s)", dep.TransactionID)
 	dep, err = c.Transactions.Get(ctx, dep.TransactionID)
 	if err != nil {
-		return fmt.Errorf("Get: %w", err)
+		return fmt.Errorf("get transaction: %w", err)
 	}
 	env.Result("%s", exampleenv.DescribeTxn(dep))
 	if env.Embedded() && (dep.Status != models.StatusCompleted || !events.Has(dep.TransactionID, models.EventComplete)) {
@@ -127,7 +127,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		MerchantReference: ref, Amount: "60.00", InstantPayoutRequest: r.InstantPayoutAvailable,
 	})
 	if err != nil {
-		return fmt.Errorf("Deposit: %w", err)
+		return fmt.Errorf("deposit: %w", err)
 	}
 	env.Result("%s", exampleenv.DescribeTxn(payout))
 
@@ -147,21 +147,21 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Accounts.Balance(%s)", r.TransactionID)
 	bal, err := c.Accounts.Balance(ctx, r.TransactionID)
 	if err != nil {
-		return fmt.Errorf("Balance: %w", err)
+		return fmt.Errorf("balance: %w", err)
 	}
 	env.Result("%s, %s: balance %s %s", bal.Account.NameOnAccount, bal.Account.Name, bal.Amount, bal.Currency)
 	env.Call("Accounts.Summary(%s)", r.TransactionID)
 	sum, err := c.Accounts.Summary(ctx, r.TransactionID)
 	if err != nil {
-		return fmt.Errorf("Summary: %w", err)
+		return fmt.Errorf("summary: %w", err)
 	}
 	if len(sum.Summary) == 0 {
-		return fmt.Errorf("Summary: no account")
+		return fmt.Errorf("summary: no account")
 	}
 	for _, days := range []int{7, 30, 90} {
 		a := sum.Summary[0].Aggregation(days)
 		if a == nil {
-			return fmt.Errorf("Summary: no %d-day aggregation", days)
+			return fmt.Errorf("summary: no %d-day aggregation", days)
 		}
 		env.Result("%2d days: %3d deposits totalling %9s, %3d withdrawals totalling %9s, average balance %s",
 			days, a.DepositCount, a.DepositAmountTotal, a.WithdrawalCount, a.WithdrawalAmountTotal, a.BalanceAvg)

@@ -28,13 +28,13 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Accounts.Tokenize(account ...%s, routing %s)", last4(p.AccountNumber), routing)
 	tk, err := c.Accounts.Tokenize(ctx, p)
 	if err != nil {
-		return fmt.Errorf("Tokenize: %w", err)
+		return fmt.Errorf("tokenize: %w", err)
 	}
 	env.Result("token %s (store it instead of the account number)", tk.Account.Token)
 	env.Call("Accounts.Tokenize(the same account again)")
 	again, err := c.Accounts.Tokenize(ctx, p)
 	if err != nil {
-		return fmt.Errorf("Tokenize: %w", err)
+		return fmt.Errorf("tokenize: %w", err)
 	}
 	env.Result("token %s: the same, unique per merchant and account", again.Account.Token)
 	if tk.Account.Token == "" || again.Account.Token != tk.Account.Token {
@@ -59,11 +59,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		env.Call("Accounts.Tokenize(account %s, verifyAccount) - sandbox: %s", row.account, row.what)
 		tk, err := c.Accounts.Tokenize(ctx, p)
 		if err != nil {
-			return fmt.Errorf("Tokenize %s: %w", row.account, err)
+			return fmt.Errorf("tokenize %s: %w", row.account, err)
 		}
 		v := tk.Account.Verification
 		if v == nil || v.Score == nil {
-			return fmt.Errorf("Tokenize %s: no verification score in the answer", row.account)
+			return fmt.Errorf("tokenize %s: no verification score in the answer", row.account)
 		}
 		third := "none"
 		if v.ThirdPartyScore != nil {
@@ -72,7 +72,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		env.Result("verified %t, score %d/10, third-party score %s, verification type %d on %s", v.Verified, *v.Score, third, v.Type, v.VerificationDate)
 		if v.Verified != row.verified || *v.Score != row.score || (row.third < 0) != (v.ThirdPartyScore == nil) ||
 			(v.ThirdPartyScore != nil && *v.ThirdPartyScore != row.third) {
-			return fmt.Errorf("Tokenize %s: got verified %t score %d third-party %s", row.account, v.Verified, *v.Score, third)
+			return fmt.Errorf("tokenize %s: got verified %t score %d third-party %s", row.account, v.Verified, *v.Score, third)
 		}
 	}
 

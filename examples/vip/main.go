@@ -62,7 +62,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Customers.Update(%s, vip 3)", cust.CustomerID)
 	cust, err = c.Customers.Update(ctx, cust.CustomerID, &bankpay.CustomerUpdateParams{Name: "Olivia Nguyen", VIP: tier(3)})
 	if err != nil {
-		return fmt.Errorf("Update: %w", err)
+		return fmt.Errorf("update: %w", err)
 	}
 	env.Result("%s", show(cust))
 
@@ -70,7 +70,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Customers.Update(%s, vip 0) - sent as \"vip\":0", cust.CustomerID)
 	cust, err = c.Customers.Update(ctx, cust.CustomerID, &bankpay.CustomerUpdateParams{Name: "Olivia Nguyen", VIP: tier(0)})
 	if err != nil {
-		return fmt.Errorf("Update: %w", err)
+		return fmt.Errorf("update: %w", err)
 	}
 	env.Result("%s", show(cust))
 	if cust.VIP == nil || *cust.VIP != 0 {

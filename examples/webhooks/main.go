@@ -210,7 +210,7 @@ func fromSandbox(ctx context.Context, env *exampleenv.Env, rcv *receiver, endpoi
 		Account:           &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber},
 	}})
 	if err != nil {
-		return fmt.Errorf("Establish: %w", err)
+		return fmt.Errorf("establish: %w", err)
 	}
 	env.Result("%s", exampleenv.DescribeTxn(auth))
 	if err := env.Sandbox.Flush(ctx); err != nil {
@@ -221,7 +221,7 @@ func fromSandbox(ctx context.Context, env *exampleenv.Env, rcv *receiver, endpoi
 	env.Call("Transactions.Deposit(%s)", auth.TransactionID)
 	dep, err := c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: exampleenv.Ref("wh")})
 	if err != nil {
-		return fmt.Errorf("Deposit: %w", err)
+		return fmt.Errorf("deposit: %w", err)
 	}
 	env.Result("%s", exampleenv.DescribeTxn(dep))
 
