@@ -101,7 +101,10 @@ func WithBaseURL(raw string) Option {
 }
 
 // WithHTTPClient sets the HTTP client the retry layer sends through (its
-// Transport, Timeout and Jar are used). Tests put a mock transport here.
+// Transport, Timeout, Jar and redirect policy, as they are when NewClient
+// runs; hc itself is not modified). Its Timeout bounds each attempt: with
+// no Timeout, only the call's context bounds a server that never answers.
+// Tests put a mock transport here.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *Client) error {
 		if hc == nil {
