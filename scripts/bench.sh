@@ -10,8 +10,10 @@
 #
 # Environment: COUNT (runs per benchmark, default 6), BENCHTIME (default
 # 0.5s), BENCH (regexp of the paired benchmarks, default .), BENCHSTAT (the
-# benchstat command; default "go run golang.org/x/perf/cmd/benchstat@latest").
-# The sandbox throughput benchmark runs with -cpu 1 (one core) and the
+# benchstat command; default "go run golang.org/x/perf/cmd/benchstat@latest"),
+# NORUN=1 (no run: the table and benchstat of an existing OUT).
+# The sandbox throughput and webhook benchmarks also run with -cpu 1 (one
+# core: client and server, or handler and GC, share it) and the
 # parallel one with -cpu 1,2 to show scaling.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,10 +27,10 @@ benchstat=${BENCHSTAT:-go run golang.org/x/perf/cmd/benchstat@latest}
 mkdir -p "$(dirname "$out")"
 
 run() { go test -run '^$' -count "$count" -benchtime "$benchtime" "$@" ./bench/; }
-{
+[ -n "${NORUN:-}" ] || {
 	echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(go version | cut -d' ' -f3-) $(git rev-parse --short HEAD 2>/dev/null || true), $(nproc) cores (shared)"
 	run -bench "$bench" -skip 'Sandbox|Parallel'
-	run -bench 'SandboxThroughput' -cpu 1
+	run -bench 'SandboxThroughput|Webhook' -cpu 1
 	run -bench 'Parallel' -cpu 1,2
 } | grep -v '^\(PASS\|ok \)' | tee "$out"
 
