@@ -1,0 +1,465 @@
+package bankpay_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+
+	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// The examples run against a bankpaytest sandbox started inside each one, so
+// that they run anywhere; a merchant's code passes its own credentials and
+// bankpay.SandboxBaseURL or bankpay.ProductionBaseURL instead.
+
+// exampleStart is the sandbox clock's start in the examples: a Thursday.
+var exampleStart = time.Date(2025, time.March, 6, 15, 0, 0, 0, time.UTC)
+
+func ExampleNewClient() {
+	srv := bankpaytest.NewServer()
+	defer srv.Close()
+	sc := srv.Credentials()
+
+	c, err := bankpay.NewClient(
+		bankpay.Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID},
+		bankpay.WithBaseURL(srv.URL), // bankpay.SandboxBaseURL by default
+		bankpay.WithMaxRetries(2),
+	)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("base URL ends in /api/v1:", strings.HasSuffix(c.BaseURL(), "/api/v1"))
+
+	// Every call returns typed errors.
+	_, err = c.Transactions.Get(context.Background(), "100000000000000")
+	fmt.Println("unknown transaction:", errors.Is(err, bankpay.ErrNotFound))
+
+	// Bad input is refused before anything is sent.
+	_, err = bankpay.NewClient(bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", MerchantID: "110005514"})
+	fmt.Println(err)
+	_, err = bankpay.NewClient(bankpay.Credentials{AccessID: "a", AccessKey: "b", MerchantID: "c"},
+		bankpay.WithBaseURL("http://bankpay.example/api/v1"))
+	fmt.Println(errors.Is(err, bankpay.ErrValidation))
+	// Output:
+	// base URL ends in /api/v1: true
+	// unknown transaction: true
+	// bankpay: invalid accessKey: must not be empty
+	// true
+}
+
+func ExampleTransactionsService_Establish() {
+	srv := bankpaytest.NewServer()
+	defer srv.Close()
+	sc := srv.Credentials()
+	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID},
+		bankpay.WithBaseURL(srv.URL))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	// A Disbursement authorization by account and routing number: no user
+	// interface. The client signs the data with the access key.
+	auth, err := c.Transactions.Establish(context.Background(), &bankpay.EstablishParams{EstablishData: models.EstablishData{
+		Currency:          models.USD,
+		Amount:            "0.00", // no fixed amount: each deposit passes one
+		MerchantReference: "refund-2025-0042",
+		PaymentType:       models.PaymentTypeDisbursement,
+		Account:           &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
+	}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(auth.TransactionID, auth.TransactionType, auth.Status)
+	fmt.Println(auth.Payment.PaymentType, "to account ending", auth.Payment.Account.AccountNumber)
+	// Output:
+	// 100000000001001 Authorize Authorized
+	// Disbursement to account ending 0010
+}
+
+func ExampleTransactionsService_Deposit() {
+	srv := bankpaytest.NewServer()
+	defer srv.Close()
+	sc := srv.Credentials()
+	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID},
+		bankpay.WithBaseURL(srv.URL))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx := context.Background()
+	auth, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{EstablishData: models.EstablishData{
+		Currency: models.USD, Amount: "100.00", MerchantReference: "payout-auth-7",
+		PaymentType: models.PaymentTypeDisbursement,
+		Account:     &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
+	}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	p := &bankpay.DepositParams{
+		MerchantReference:   "payout-7",
+		Amount:              models.AmountFromCents(2550),
+		AuthorizationAmount: auth.Amount, // lets the SDK check the maximum before sending
+	}
+	dep, err := c.Transactions.Deposit(ctx, auth.TransactionID, p)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(dep.TransactionID, dep.TransactionType, dep.Status, dep.Amount, "from", dep.OriginalTransactionID)
+
+	// Sent again (a retry after a timeout, say), the same merchantReference
+	// is refused: nothing is paid twice.
+	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, p)
+	fmt.Println("duplicate:", errors.Is(err, bankpay.ErrDuplicate))
+
+	// More than the authorization allows is refused before sending.
+	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{
+		MerchantReference: "payout-8", Amount: "250.00", AuthorizationAmount: auth.Amount,
+	})
+	var ve *bankpay.ValidationError
+	fmt.Println("validation error on", errors.As(err, &ve) && ve.Field == "amount")
+	// Output:
+	// 100000000001002 Deposit Authorized 25.50 from 100000000001001
+	// duplicate: true
+	// validation error on true
+}
+
+func ExampleTransactionsService_Get() {
+	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(exampleStart))
+	defer srv.Close()
+	sc := srv.Credentials()
+	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID},
+		bankpay.WithBaseURL(srv.URL))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx := context.Background()
+	auth, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{EstablishData: models.EstablishData{
+		Currency: models.USD, Amount: "0.00", MerchantReference: "auth-9",
+		PaymentType: models.PaymentTypeDisbursement,
+		Account:     &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
+	}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	dep, err := c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "dep-9", Amount: "10.00"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	show := func() {
+		t, err := c.Transactions.Get(ctx, dep.TransactionID)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%s: %s\n", srv.Now().Format("Mon 15:04"), t.Status)
+	}
+	show()
+	srv.Advance(time.Minute) // the sandbox submits the deposit to the network
+	show()
+	srv.AdvanceBankingDays(3) // Thursday + 3 banking days: Tuesday
+	show()
+	// Output:
+	// Thu 15:00: Authorized
+	// Thu 15:01: Processed
+	// Tue 15:01: Completed
+}
+
+func ExampleAccountsService_Tokenize() {
+	srv := bankpaytest.NewServer()
+	defer srv.Close()
+	sc := srv.Credentials()
+	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID},
+		bankpay.WithBaseURL(srv.URL))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx := context.Background()
+
+	tk, err := c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{
+		AccountNumber: "1000001700", // a sandbox account: FCRA third-party score 700
+		RoutingNumber: "124003116",
+		VerifyAccount: true,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v := tk.Account.Verification
+	fmt.Println("token issued:", tk.Account.Token != "")
+	fmt.Println("verified:", v.Verified, "score:", *v.Score, "third-party score:", *v.ThirdPartyScore)
+
+	// A sandbox error trigger: 401 with code 375.
+	_, err = c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1003750000", RoutingNumber: "124003116"})
+	var apiErr *bankpay.APIError
+	if errors.As(err, &apiErr) {
+		fmt.Println(apiErr.StatusCode, apiErr.Code, errors.Is(err, bankpay.ErrUnauthorized))
+	}
+	// Output:
+	// token issued: true
+	// verified: true score: 7 third-party score: 700
+	// 401 375 true
+}
+
+func ExampleAccountsService_Summary() {
+	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(exampleStart))
+	defer srv.Close()
+	sc := srv.Credentials()
+	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID},
+		bankpay.WithBaseURL(srv.URL))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	// The user authorizes a Retrieval in the bank-selection interface (played
+	// by the sandbox); the merchant gets its transactionId from the redirect.
+	d := models.EstablishData{
+		Currency: models.USD, Amount: "0.00", MerchantReference: "cashflow-1",
+		PaymentType: models.PaymentTypeRetrieval,
+		ReturnURL:   "https://lender.example/return", CancelURL: "https://lender.example/cancel",
+	}
+	if err := c.SignEstablishData(&d); err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, auth, err := srv.Authorize(d, bankpaytest.OutcomeAuthorize)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	sum, err := c.Accounts.Summary(context.Background(), auth.TransactionID)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	acct := sum.Summary[0]
+	fmt.Println("routing", acct.RoutingNumber, "selected", acct.SelectedAccount, acct.Currency)
+	for _, days := range []int{7, 30, 90} {
+		a := acct.Aggregation(days)
+		fmt.Printf("%d days: deposits, withdrawals, overdrafts and NSF counted: %t\n",
+			a.Days, a.DepositCount >= 0 && a.WithdrawalCount > 0 && a.OverdraftCount >= 0 && a.NSFCount >= 0)
+	}
+	fmt.Println("last aggregated:", sum.LastUpdated.Time().Format(time.RFC3339))
+	// Output:
+	// routing 124003116 selected true USD
+	// 7 days: deposits, withdrawals, overdrafts and NSF counted: true
+	// 30 days: deposits, withdrawals, overdrafts and NSF counted: true
+	// 90 days: deposits, withdrawals, overdrafts and NSF counted: true
+	// last aggregated: 2025-03-06T15:00:00Z
+}
+
+func ExampleIdentityService_Register() {
+	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(exampleStart))
+	defer srv.Close()
+	sc := srv.Credentials()
+	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID},
+		bankpay.WithBaseURL(srv.URL))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx := context.Background()
+
+	// An authorization with kycType 1, authorized by the user with the demo
+	// bank's documented password (an eligible user).
+	d := models.EstablishData{
+		Currency: models.USD, Amount: "0.00", MerchantReference: "onboarding-1",
+		PaymentType: models.PaymentTypeDeferred, KYCType: models.KYCTypeIdentity,
+		ReturnURL: "https://bank.example/return", CancelURL: "https://bank.example/cancel",
+	}
+	if err := c.SignEstablishData(&d); err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, auth, err := srv.Authorize(d, bankpaytest.OutcomeEligible)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	id := auth.TransactionID
+
+	_, err = c.Identity.User(ctx, id)
+	fmt.Println("before the identity events:", errors.Is(err, bankpay.ErrIdentityNotReady))
+
+	srv.Advance(3 * bankpaytest.IdentityStep) // two providers' data, then the verification
+	u, err := c.Identity.User(ctx, id)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("eligible:", u.Eligible)
+
+	if err := c.Identity.Register(ctx, id, "customer account opened"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("feedback recorded: %+v\n", srv.Feedback(id))
+	// Output:
+	// before the identity events: true
+	// eligible: true
+	// feedback recorded: [{Status:4 SubStatus:559 Description:customer account opened}]
+}
+
+func ExampleClient_SignEstablishData() {
+	// The credentials of the documented example (see SignEstablishData).
+	creds := bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: "my-access-key", MerchantID: "110005514"}
+	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: bankpaytest.Credentials(creds)}))
+	defer srv.Close()
+	c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(srv.URL))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	// On the server: sign, then hand the JSON to the front-end SDK.
+	d := &models.EstablishData{
+		Description: "Order 42", Currency: models.USD, Amount: "10.00",
+		MerchantReference: "ref-42", PaymentType: models.PaymentTypeDeferred,
+		ReturnURL: "https://shop.example/return", CancelURL: "https://shop.example/cancel",
+		Customer: &models.Customer{Name: "Jane Doe", Address: &models.Address{City: "Austin", Country: "US"}},
+	}
+	if err := c.SignEstablishData(d); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(d.AccessID, d.MerchantID, d.RequestSignature)
+	fmt.Println(bankpay.CanonicalEstablishData(d))
+
+	// The bank-selection interface (played by the sandbox) accepts it...
+	_, auth, err := srv.Authorize(*d, bankpaytest.OutcomeAuthorize)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("authorized:", auth.Status)
+	// ...and refuses data changed after signing.
+	d.Amount, d.MerchantReference = "1000.00", "ref-43"
+	_, _, err = srv.Authorize(*d, bankpaytest.OutcomeAuthorize)
+	fmt.Println(err)
+	// Output:
+	// A48B73F694C4C8EE6306 110005514 bKKk8jN+SU93sX+ckaBV2kjzKZU=
+	// accessId=A48B73F694C4C8EE6306&merchantId=110005514&description=Order 42&currency=USD&amount=10.00&merchantReference=ref-42&paymentType=Deferred&customer.name=Jane Doe&customer.address.city=Austin&customer.address.country=US
+	// authorized: Authorized
+	// bankpaytest: 401 (code 375): invalid requestSignature
+}
+
+func ExampleVerifyRedirect() {
+	creds := bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: "my-access-key", MerchantID: "110005514"}
+	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: bankpaytest.Credentials(creds)}))
+	defer srv.Close()
+	c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(srv.URL))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	d := models.EstablishData{
+		Currency: models.USD, Amount: "50.00", MerchantReference: "order-7",
+		PaymentType: models.PaymentTypeDeferred,
+		ReturnURL:   "https://shop.example/bankpay/return", CancelURL: "https://shop.example/bankpay/cancel",
+	}
+	if err := c.SignEstablishData(&d); err != nil {
+		fmt.Println(err)
+		return
+	}
+	// The user authorizes; the browser comes back to the returnUrl with the
+	// signed parameters.
+	redirectURL, _, err := srv.Authorize(d, bankpaytest.OutcomeAuthorize)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	// In the returnUrl handler (VerifyRedirectRequest takes the *http.Request).
+	r, err := bankpay.VerifyRedirect(redirectURL, creds.AccessKey)
+	if err != nil {
+		fmt.Println("reject:", err)
+		return
+	}
+	fmt.Println(r.TransactionID, r.MerchantReference, r.Status, r.Authorized())
+	fmt.Println("instant payout available:", r.InstantPayoutAvailable)
+
+	// A changed parameter breaks the signature.
+	_, err = bankpay.VerifyRedirect(strings.Replace(redirectURL, "merchantReference=order-7", "merchantReference=order-8", 1), creds.AccessKey)
+	fmt.Println(errors.Is(err, bankpay.ErrInvalidSignature))
+	// Output:
+	// 100000000001001 order-7 Authorized true
+	// instant payout available: true
+	// true
+}
+
+func ExampleNewWebhookHandler() {
+	creds := bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: "my-access-key", MerchantID: "110005514"}
+
+	// The merchant's notification endpoint.
+	var mu sync.Mutex
+	var got []string
+	h := bankpay.NewWebhookHandler(creds, nil, // nil: the typed callbacks cover the events wanted
+		bankpay.OnTransactionEvent(func(_ context.Context, ev *bankpay.Event, tx *bankpay.TransactionEvent) error {
+			mu.Lock()
+			defer mu.Unlock()
+			got = append(got, fmt.Sprintf("%s %s: %s is %s", ev.EventID, ev.EventType, ev.TransactionID(), tx.Status))
+			return nil // store and answer 200 quickly; an error answers 500 and the event is re-sent
+		}),
+		bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)),
+	)
+	mux := http.NewServeMux()
+	mux.Handle("POST /bankpay/events", h)
+	merchant := httptest.NewServer(mux)
+	defer merchant.Close()
+
+	// The sandbox sends signed notifications to the notificationUrl.
+	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: bankpaytest.Credentials(creds)}))
+	defer srv.Close()
+	c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(srv.URL))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx := context.Background()
+	auth, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{EstablishData: models.EstablishData{
+		Currency: models.USD, Amount: "20.00", MerchantReference: "wh-1",
+		PaymentType:     models.PaymentTypeDisbursement,
+		NotificationURL: merchant.URL + "/bankpay/events",
+		Account:         &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
+	}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, err := c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "wh-dep-1"}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	srv.Advance(time.Minute)
+	srv.AdvanceBankingDays(3)
+	if err := srv.Flush(ctx); err != nil { // wait for the deliveries
+		fmt.Println(err)
+		return
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	fmt.Println(strings.Join(got, "\n"))
+	// Output:
+	// 500000000000001 Authorize: 100000000001001 is Authorized
+	// 500000000000002 Process: 100000000001002 is Processed
+	// 500000000000003 Complete: 100000000001002 is Completed
+}
