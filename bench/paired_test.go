@@ -125,50 +125,38 @@ var (
 
 func BenchmarkGetTransaction(b *testing.B) {
 	e := newPairEnv(b)
-	b.Run("sdk", func(b *testing.B) {
-		measure(b, func() (err error) { sinkTx, err = e.sdk.Transactions.Get(ctx, txID); return })
-	})
-	b.Run("baseline", func(b *testing.B) {
-		measure(b, func() (err error) { sinkTx, err = e.bare.getTransaction(ctx, txID); return })
-	})
+	pair(b, "",
+		func() (err error) { sinkTx, err = e.sdk.Transactions.Get(ctx, txID); return },
+		func() (err error) { sinkTx, err = e.bare.getTransaction(ctx, txID); return })
 }
 
 var depositParams = &bankpay.DepositParams{MerchantReference: "order-000042-payout", Amount: "1250.00"}
 
 func BenchmarkDeposit(b *testing.B) {
 	e := newPairEnv(b)
-	b.Run("sdk", func(b *testing.B) {
-		measure(b, func() (err error) { sinkTx, err = e.sdk.Transactions.Deposit(ctx, txID, depositParams); return })
-	})
-	b.Run("baseline", func(b *testing.B) {
-		measure(b, func() (err error) {
+	pair(b, "",
+		func() (err error) { sinkTx, err = e.sdk.Transactions.Deposit(ctx, txID, depositParams); return },
+		func() (err error) {
 			sinkTx, err = e.bare.deposit(ctx, txID, depositParams.MerchantReference, depositParams.Amount)
 			return
 		})
-	})
 }
 
 func BenchmarkAccountSummary(b *testing.B) {
 	e := newPairEnv(b)
-	b.Run("sdk", func(b *testing.B) {
-		measure(b, func() (err error) { sinkSummary, err = e.sdk.Accounts.Summary(ctx, txID); return })
-	})
-	b.Run("baseline", func(b *testing.B) {
-		measure(b, func() (err error) { sinkSummary, err = e.bare.summary(ctx, txID); return })
-	})
+	pair(b, "",
+		func() (err error) { sinkSummary, err = e.sdk.Accounts.Summary(ctx, txID); return },
+		func() (err error) { sinkSummary, err = e.bare.summary(ctx, txID); return })
 }
 
 var tokenizeParams = &bankpay.TokenizeParams{AccountNumber: "100000001", RoutingNumber: "124003116", AccountType: 1, VerifyAccount: true}
 
 func BenchmarkTokenize(b *testing.B) {
 	e := newPairEnv(b)
-	b.Run("sdk", func(b *testing.B) {
-		measure(b, func() (err error) { sinkToken, err = e.sdk.Accounts.Tokenize(ctx, tokenizeParams); return })
-	})
-	b.Run("baseline", func(b *testing.B) {
-		measure(b, func() (err error) {
+	pair(b, "",
+		func() (err error) { sinkToken, err = e.sdk.Accounts.Tokenize(ctx, tokenizeParams); return },
+		func() (err error) {
 			sinkToken, err = e.bare.tokenize(ctx, tokenizeParams.AccountNumber, tokenizeParams.RoutingNumber)
 			return
 		})
-	})
 }

@@ -138,7 +138,10 @@ func bareWebhook(accessID, accessKey string, fn func(context.Context, *bareEvent
 
 var errWrongEvent = errors.New("wrong event decoded")
 
-func serveEvents(b *testing.B, h http.Handler) {
+// eventCall returns a call of h with the signed eventBody; the request,
+// its body and the ResponseWriter are reused, so that the call measures the
+// handler alone.
+func eventCall(b *testing.B, h http.Handler) func() error {
 	req, err := http.NewRequest(http.MethodPost, "https://shop.example/bankpay/events", nil)
 	if err != nil {
 		b.Fatal(err)
@@ -148,7 +151,7 @@ func serveEvents(b *testing.B, h http.Handler) {
 	req.ContentLength = int64(len(eventBody))
 	body := &reusableBody{}
 	w := &nullWriter{h: http.Header{}}
-	measure(b, func() error {
+	return func() error {
 		body.Reset(eventBody)
 		req.Body = body
 		w.status = 0
@@ -157,33 +160,29 @@ func serveEvents(b *testing.B, h http.Handler) {
 			return errors.New("status " + strconv.Itoa(w.status))
 		}
 		return nil
-	})
-	perSecond(b, "events/s")
+	}
 }
 
 var sinkEvent *bankpay.Event
 
 // BenchmarkWebhook is the notification handler: signature check and decode
 // of a form-encoded Authorize event, then the callback. events/s is the
-// handler's rate on one goroutine.
+// handler's rate on one goroutine (run with -cpu 1 for one core).
 func BenchmarkWebhook(b *testing.B) {
-	b.Run("sdk", func(b *testing.B) {
-		serveEvents(b, bankpay.NewWebhookHandler(creds, func(_ context.Context, ev *bankpay.Event) error {
-			if ev.EventID != "1002581299999" || ev.Transaction == nil || ev.Transaction.Status != models.StatusAuthorized {
-				return errWrongEvent
-			}
-			sinkEvent = ev
-			return nil
-		}))
+	sdk := bankpay.NewWebhookHandler(creds, func(_ context.Context, ev *bankpay.Event) error {
+		if ev.EventID != "1002581299999" || ev.Transaction == nil || ev.Transaction.Status != models.StatusAuthorized {
+			return errWrongEvent
+		}
+		sinkEvent = ev
+		return nil
 	})
-	b.Run("baseline", func(b *testing.B) {
-		serveEvents(b, bareWebhook(creds.AccessID, creds.AccessKey, func(_ context.Context, ev *bareEvent) error {
-			if ev.EventID != "1002581299999" || ev.Status != 2 {
-				return errWrongEvent
-			}
-			return nil
-		}))
+	base := bareWebhook(creds.AccessID, creds.AccessKey, func(_ context.Context, ev *bareEvent) error {
+		if ev.EventID != "1002581299999" || ev.Status != 2 {
+			return errWrongEvent
+		}
+		return nil
 	})
+	pair(b, "events/s", eventCall(b, sdk), eventCall(b, base))
 }
 
 // ---- SignEstablishData ----
@@ -252,20 +251,20 @@ func BenchmarkSignEstablishData(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	d := establishData()
-	b.Run("sdk", func(b *testing.B) {
-		measure(b, func() error { return c.SignEstablishData(d) })
-	})
+	d, bd := establishData(), establishData()
+	if err := c.SignEstablishData(d); err != nil {
+		b.Fatal(err)
+	}
 	want := d.RequestSignature
-	b.Run("baseline", func(b *testing.B) {
-		measure(b, func() error {
-			bareSign(d, creds.AccessID, creds.MerchantID, creds.AccessKey)
-			if d.RequestSignature != want {
+	pair(b, "",
+		func() error { return c.SignEstablishData(d) },
+		func() error {
+			bareSign(bd, creds.AccessID, creds.MerchantID, creds.AccessKey)
+			if bd.RequestSignature != want {
 				return errors.New("the baseline and the SDK sign differently")
 			}
 			return nil
 		})
-	})
 }
 
 // ---- VerifyRedirect ----
@@ -320,22 +319,19 @@ var (
 )
 
 func BenchmarkVerifyRedirect(b *testing.B) {
-	b.Run("sdk", func(b *testing.B) {
-		measure(b, func() (err error) {
+	pair(b, "",
+		func() (err error) {
 			sinkRedirect, err = bankpay.VerifyRedirect(redirectURL, creds.AccessKey)
 			if err == nil && (!sinkRedirect.Authorized() || sinkRedirect.TransactionID != txID) {
 				err = errors.New("wrong redirect decoded")
 			}
 			return
-		})
-	})
-	b.Run("baseline", func(b *testing.B) {
-		measure(b, func() (err error) {
+		},
+		func() (err error) {
 			sinkBareRedirect, err = bareVerifyRedirect(redirectURL, creds.AccessKey)
 			if err == nil && (sinkBareRedirect.Status != 2 || sinkBareRedirect.TransactionID != txID) {
 				err = errors.New("wrong redirect decoded")
 			}
 			return
 		})
-	})
 }

@@ -9,7 +9,7 @@
 # OLD  an earlier results file: benchstat compares it with OUT.
 #
 # Environment: COUNT (runs per benchmark, default 6), BENCHTIME (default
-# 0.5s), BENCH (regexp of the paired benchmarks, default .), BENCHSTAT (the
+# 0.3s), BENCH (regexp of the paired benchmarks, default .), BENCHSTAT (the
 # benchstat command; default "go run golang.org/x/perf/cmd/benchstat@latest"),
 # NORUN=1 (no run: the table and benchstat of an existing OUT).
 # The sandbox throughput and webhook benchmarks also run with -cpu 1 (one
@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 out=${1:-bench/results/latest.txt}
 old=${2:-}
 count=${COUNT:-6}
-benchtime=${BENCHTIME:-0.5s}
+benchtime=${BENCHTIME:-0.3s}
 bench=${BENCH:-.}
 benchstat=${BENCHSTAT:-go run golang.org/x/perf/cmd/benchstat@latest}
 mkdir -p "$(dirname "$out")"
@@ -35,7 +35,9 @@ run() { go test -run '^$' -count "$count" -benchtime "$benchtime" "$@" ./bench/;
 } | grep -v '^\(PASS\|ok \)' | tee "$out"
 
 # The table: median of each metric per benchmark; each */sdk next to its
-# */baseline, with the time ratio and the extra allocations.
+# */baseline, with their time ratio (ratio: of the separate runs; inter: of
+# the interleaved run, the one to trust on a shared machine) and the extra
+# allocations; then the rates, and any benchmark that keeps memory per call.
 awk '
 function median(k, n,   i, j, t, a) {
 	n = cnt[k]
@@ -49,23 +51,27 @@ function median(k, n,   i, j, t, a) {
 	for (i = 3; i < NF; i += 2) { k = name SUBSEP $(i+1); val[k, ++cnt[k]] = $i; units[$(i+1)] = 1 }
 }
 END {
-	printf "%-22s %12s %12s %6s %9s %9s %7s %7s %6s  %s\n", "pair", "sdk ns/op", "base ns/op", "ratio", "sdk B/op", "base B/op", "sdk al", "base al", "+al", "targets (<=1.10x, <=+15 allocs)"
+	printf "%-22s %10s %10s %6s %6s %9s %9s %6s %6s %5s  %s\n", "pair", "sdk ns/op", "base ns/op", "ratio", "inter", "sdk B/op", "base B/op", "sdk al", "bs al", "+al", "targets: inter <= 1.10, +al <= 15"
 	for (o = 1; o <= names; o++) {
 		s = order[o]
 		if (!match(s, /\/sdk(-[0-9]+)?$/)) continue
-		p = substr(s, 1, RSTART - 1); cpu = substr(s, RSTART + 4); base = p "/baseline" cpu; p = p cpu
+		p = substr(s, 1, RSTART - 1); cpu = substr(s, RSTART + 4); base = p "/baseline" cpu; inter = p "/interleaved" cpu; p = p cpu
 		if (!((base SUBSEP "ns/op") in cnt)) continue
 		sn = median(s SUBSEP "ns/op"); bn = median(base SUBSEP "ns/op")
 		sb = median(s SUBSEP "B/op"); bb = median(base SUBSEP "B/op")
 		sa = median(s SUBSEP "allocs/op"); ba = median(base SUBSEP "allocs/op")
-		r = sn / bn
-		printf "%-22s %12.0f %12.0f %6.2f %9.0f %9.0f %7.0f %7.0f %+6.0f  %s\n", substr(p, 10), sn, bn, r, sb, bb, sa, ba, sa - ba, \
-			(r <= 1.10 ? "time ok" : "time OVER") ", " (sa - ba <= 15 ? "allocs ok" : "allocs OVER")
+		r = sn / bn; ri = ((inter SUBSEP "sdk/base") in cnt) ? median(inter SUBSEP "sdk/base") : r
+		printf "%-22s %10.0f %10.0f %6.2f %6.2f %9.0f %9.0f %6.0f %6.0f %+5.0f  %s\n", substr(p, 10), sn, bn, r, ri, sb, bb, sa, ba, sa - ba, \
+			(ri <= 1.10 ? "time ok" : "time OVER") ", " (sa - ba <= 15 ? "allocs ok" : "allocs OVER")
 	}
 	print ""
 	for (o = 1; o <= names; o++) {
 		s = order[o]
 		for (u in units) if (u ~ /\/s$/ && ((s SUBSEP u) in cnt)) printf "%-40s %12.0f %s\n", substr(s, 10), median(s SUBSEP u), u
+	}
+	for (o = 1; o <= names; o++) {
+		s = order[o]
+		if ((s SUBSEP "retained-B/op") in cnt && median(s SUBSEP "retained-B/op") > 64) printf "%-40s %12.1f retained-B/op (memory kept per call)\n", substr(s, 10), median(s SUBSEP "retained-B/op")
 	}
 }' "$out" | tee "$out.table"
 
