@@ -276,8 +276,9 @@ func excerpt(s string) string {
 }
 
 // mask replaces every run of 5 or more digits, alone or joined by single
-// dashes (account and routing numbers, tax ids such as 123-45-6789), with
-// "[redacted]", keeping short numbers such as error codes.
+// dashes, slashes or spaces (account and routing numbers, tax ids such as
+// 123-45-6789 or 123 45 6789, dates of birth such as 1990-01-02 or
+// 01/02/1990), with "[redacted]", keeping short numbers such as error codes.
 func mask(s string) string {
 	var b strings.Builder
 	last := 0
@@ -291,7 +292,7 @@ func mask(s string) string {
 			if isDigit(s[j]) {
 				digits++
 				j++
-			} else if s[j] == '-' && j+1 < len(s) && isDigit(s[j+1]) {
+			} else if isDigitJoiner(s[j]) && j+1 < len(s) && isDigit(s[j+1]) {
 				j++
 			} else {
 				break
@@ -312,3 +313,6 @@ func mask(s string) string {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isDigitJoiner reports whether c joins digit groups into one number.
+func isDigitJoiner(c byte) bool { return c == '-' || c == '/' || c == ' ' }

@@ -248,6 +248,9 @@ func TestSecretsStayOutOfErrorsOnLoopback(t *testing.T) {
 	errs = append(errs, fmt.Sprint(err), fmt.Sprintf("%+v", err))
 	_, err = c.Customers.Update(ctx, "c-1", &CustomerUpdateParams{TaxID: secretTaxIDs[2], DateOfBirth: secretDOBs[1]})
 	errs = append(errs, fmt.Sprint(err))
+	// The same data as people write it: spaces and slashes between groups.
+	_, err = c.Customers.Update(ctx, "c-2", &CustomerUpdateParams{TaxID: "123 45 6789", DateOfBirth: "02/01/1990", Phone: "1000 0000 10"})
+	errs = append(errs, fmt.Sprint(err))
 	_, err = c.Transactions.Capture(ctx, "1", &CaptureParams{MerchantReference: "r", Amount: "1.00",
 		BeneficiaryAccount: &models.BeneficiaryAccount{AccountNumber: "987654321012", IBAN: secretIBAN}})
 	errs = append(errs, fmt.Sprint(err))
@@ -258,10 +261,11 @@ func TestSecretsStayOutOfErrorsOnLoopback(t *testing.T) {
 		}
 	}
 	all := strings.Join(errs, "\n") + out.String()
-	if s.Requests() != 3 || !strings.Contains(all, "invalid request") {
+	if s.Requests() != 4 || !strings.Contains(all, "invalid request") {
 		t.Fatalf("requests %d, errors:\n%s", s.Requests(), all)
 	}
-	for _, secret := range append(append(append([]string{testCreds.AccessKey, bankpaytest.SandboxRoutingNumber, "987654321012", bankpaytest.AccountVerified},
+	for _, secret := range append(append(append([]string{testCreds.AccessKey, bankpaytest.SandboxRoutingNumber, "987654321012", bankpaytest.AccountVerified,
+		"45 6789", "01/1990", "0000 10"},
 		secretTaxIDs...), secretDOBs...), secretLicences...) {
 		if strings.Contains(all, secret) {
 			t.Errorf("secret %q in:\n%s", secret, all)
