@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"sort"
 	"strings"
 	"sync"
 
@@ -178,16 +177,6 @@ func EventTypes(evs []*bankpay.Event) []string {
 	for i, ev := range evs {
 		out[i] = string(ev.EventType)
 	}
-	return out
-}
-
-// SortedKeys returns the keys of m sorted.
-func SortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 
