@@ -82,9 +82,11 @@ type M interface{ Run() int }
 func VerifyTestMain(m M, wait time.Duration) int {
 	before := runtime.NumGoroutine()
 	code := m.Run()
+	ended := runtime.NumGoroutine()
 	leaked := Leaked(wait)
 	if os.Getenv("BANKPAY_LEAKCHECK_VERBOSE") != "" {
-		fmt.Fprintf(os.Stderr, "leakcheck: goroutines before %d, after %d, leaked %d\n", before, runtime.NumGoroutine(), len(leaked))
+		fmt.Fprintf(os.Stderr, "leakcheck: goroutines before the tests %d, when they ended %d, after the grace period %d, leaked %d\n",
+			before, ended, runtime.NumGoroutine(), len(leaked))
 	}
 	if len(leaked) == 0 {
 		return code
