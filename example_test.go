@@ -354,12 +354,15 @@ func ExampleClient_SignEstablishData() {
 	// ...and refuses data changed after signing.
 	d.Amount, d.MerchantReference = "1000.00", "ref-43"
 	_, _, err = srv.Authorize(*d, bankpaytest.OutcomeAuthorize)
-	fmt.Println(err)
+	var refused *bankpaytest.Error
+	if errors.As(err, &refused) {
+		fmt.Println("refused:", refused.Status, refused.Code)
+	}
 	// Output:
 	// A48B73F694C4C8EE6306 110005514 bKKk8jN+SU93sX+ckaBV2kjzKZU=
 	// accessId=A48B73F694C4C8EE6306&merchantId=110005514&description=Order 42&currency=USD&amount=10.00&merchantReference=ref-42&paymentType=Deferred&customer.name=Jane Doe&customer.address.city=Austin&customer.address.country=US
 	// authorized: Authorized
-	// bankpaytest: 401 (code 375): invalid requestSignature
+	// refused: 401 375
 }
 
 func ExampleVerifyRedirect() {
