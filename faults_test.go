@@ -531,17 +531,19 @@ func outcome(err error) string {
 			}
 		}
 		if ae.RetryAfter > 0 {
-			s += fmt.Sprintf(", RetryAfter %v", ae.RetryAfter)
+			s += fmt.Sprintf(", RetryAfter %v", ae.RetryAfter.Round(time.Minute))
 		}
 		return s
 	case errors.As(err, &ne):
 		s := fmt.Sprintf("*NetworkError Sent=%v", ne.Sent)
 		var te interface{ Timeout() bool }
 		switch {
+		case strings.Contains(err.Error(), "Client.Timeout"):
+			s += " (client timeout)"
 		case errors.Is(err, context.DeadlineExceeded):
 			s += " (context deadline)"
 		case errors.As(err, &te) && te.Timeout():
-			s += " (client timeout)"
+			s += " (timeout)"
 		case errors.Is(err, syscall.ECONNREFUSED):
 			s += " (connection refused)"
 		}
