@@ -16,9 +16,12 @@ func validateEstablishData(d *models.EstablishData) error {
 		return invalid("establishData", "must not be nil")
 	}
 	disbursement := d.PaymentType == models.PaymentTypeDisbursement
+	// A Retrieval authorization moves no money: its currency and amount are
+	// optional (still well formed when given).
+	moneyMoving := d.PaymentType != models.PaymentTypeRetrieval
 	if err := firstError(
-		checkCurrency("currency", d.Currency, true),
-		checkAmount("amount", d.Amount, true),
+		checkCurrency("currency", d.Currency, moneyMoving),
+		checkAmount("amount", d.Amount, moneyMoving),
 		checkEstablishPaymentType(d.PaymentType),
 		checkAmount("displayAmount", d.DisplayAmount, false),
 		checkAmount("minimumBalance", d.MinimumBalance, false),

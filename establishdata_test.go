@@ -200,3 +200,20 @@ func TestValidateEstablishDataDoesNotModify(t *testing.T) {
 		t.Fatalf("validation modified the data: %+v", d)
 	}
 }
+
+func TestValidateEstablishDataRetrievalNeedsNoAmount(t *testing.T) {
+	d := &models.EstablishData{PaymentType: models.PaymentTypeRetrieval,
+		ReturnURL: "https://merchant.test/return", CancelURL: "https://merchant.test/cancel"}
+	if err := validateEstablishData(d); err != nil {
+		t.Fatalf("Retrieval without currency and amount: %v", err)
+	}
+	d.Amount = "1"
+	var ve *ValidationError
+	if err := validateEstablishData(d); !errors.As(err, &ve) || ve.Field != "amount" {
+		t.Fatalf("a malformed amount must still be refused: %v", err)
+	}
+	d.Amount, d.PaymentType = "", models.PaymentTypeDeferred
+	if err := validateEstablishData(d); !errors.As(err, &ve) || ve.Field != "currency" {
+		t.Fatalf("Deferred without currency: %v", err)
+	}
+}

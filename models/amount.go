@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Amount is a money amount as the service writes it: a decimal string with
@@ -37,7 +38,7 @@ func ParseAmount(s string) (Amount, error) {
 	return a, nil
 }
 
-// Validate reports whether a is a well formed amount: one or more digits
+// Validate reports whether a is a well formed amount to send: one or more digits
 // (no superfluous leading zero), a dot and exactly two digits. The empty
 // Amount is not valid; callers that allow "not given" check for it first.
 func (a Amount) Validate() error {
@@ -60,9 +61,14 @@ func (a Amount) Validate() error {
 	return nil
 }
 
-// Cents returns the amount in cents. It fails for an invalid amount or one
-// that does not fit in an int64.
+// Cents returns the amount in cents. Unlike Validate it accepts a leading
+// minus sign, since answers carry negative figures (an overdrawn balance).
+// It fails for a malformed amount or one that does not fit in an int64.
 func (a Amount) Cents() (int64, error) {
+	neg := strings.HasPrefix(string(a), "-")
+	if neg {
+		a = a[1:]
+	}
 	if err := a.Validate(); err != nil {
 		return 0, err
 	}
@@ -72,6 +78,9 @@ func (a Amount) Cents() (int64, error) {
 		return 0, fmt.Errorf("%w (out of range)", ErrInvalidAmount)
 	}
 	frac, _ := strconv.ParseInt(s[len(s)-2:], 10, 64)
+	if neg {
+		return -(whole*100 + frac), nil
+	}
 	return whole*100 + frac, nil
 }
 

@@ -36,6 +36,12 @@ func TestAmountCents(t *testing.T) {
 	if c, err := Amount("1234.56").Cents(); err != nil || c != 123456 {
 		t.Errorf("Cents = %d, %v", c, err)
 	}
+	if c, err := Amount("-349.37").Cents(); err != nil || c != -34937 {
+		t.Errorf("negative Cents = %d, %v", c, err)
+	}
+	if _, err := Amount("--1.00").Cents(); err == nil {
+		t.Error("double minus accepted")
+	}
 	if _, err := Amount("99999999999999999.99").Cents(); err == nil {
 		t.Error("overflow accepted")
 	}
