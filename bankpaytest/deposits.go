@@ -49,7 +49,7 @@ func (s *Server) handleDeposit(r *http.Request, body []byte, m *merchant, id str
 		amount = auth.rec.Amount
 	}
 	cents, aerr := amount.Cents()
-	if aerr != nil {
+	if aerr != nil || amount.Validate() != nil { // Validate refuses a minus sign
 		return nil, badRequest("amount must be a decimal with two places, like 10.00")
 	}
 	if cents == 0 {
