@@ -31,8 +31,15 @@ func Values(v any) (url.Values, error) {
 	return raw, nil
 }
 
-// Body is Values(v) encoded, as url.Values.Encode would encode it.
+// Body is Values(v) encoded, as url.Values.Encode would encode it. Structs
+// made of strings, booleans, integers and nested structs (through at most
+// one pointer each) are encoded from a plan computed once per type, without
+// go-querystring's per-call reflection and maps (see plan.go); any other
+// struct goes through Values.
 func Body(v any) ([]byte, error) {
+	if p, val, ok := planOf(v); ok {
+		return p.encode(val), nil
+	}
 	vals, err := Values(v)
 	if err != nil {
 		return nil, err
