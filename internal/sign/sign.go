@@ -146,7 +146,7 @@ func Canonical(pairs []Pair) string {
 // of the service: empty strings, false and numeric zero are left out.
 func EstablishPairs(d *models.EstablishData) []Pair {
 	ps := make([]Pair, 0, 16)
-	establishFields(d, func(k, v string) { ps = append(ps, Pair{k, v}) })
+	establishFields(d, pairSink{&ps})
 	return ps
 }
 
@@ -154,18 +154,10 @@ func EstablishPairs(d *models.EstablishData) []Pair {
 // over: Canonical(EstablishPairs(d)), written in one buffer.
 func EstablishMessage(d *models.EstablishData) string {
 	bp := messagePool.Get().(*[]byte)
-	b := (*bp)[:0]
-	establishFields(d, func(k, v string) {
-		if len(b) > 0 {
-			b = append(b, '&')
-		}
-		b = append(b, k...)
-		b = append(b, '=')
-		b = append(b, v...)
-	})
-	msg := string(b)
-	if cap(b) <= maxPooledMessage {
-		*bp = b[:0]
+	*bp = (*bp)[:0]
+	establishFields(d, messageSink{bp})
+	msg := string(*bp)
+	if cap(*bp) <= maxPooledMessage {
 		messagePool.Put(bp)
 	}
 	return msg
@@ -176,24 +168,43 @@ var messagePool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return 
 
 const maxPooledMessage = 16 << 10
 
-// establishFields calls add with each signed field that d carries, in the
-// fixed order of the service: empty strings, false and numeric zero are
-// left out. add must not keep its arguments' storage beyond the call (they
-// are strings, so it cannot change them).
-func establishFields(d *models.EstablishData, add func(k, v string)) {
+// A fieldSink receives the signed fields. The sinks are small structs, not
+// pointers, so that establishFields is compiled for each of them and calls
+// their add directly.
+type fieldSink interface{ add(k, v string) }
+
+type pairSink struct{ ps *[]Pair }
+
+func (s pairSink) add(k, v string) { *s.ps = append(*s.ps, Pair{k, v}) }
+
+type messageSink struct{ b *[]byte }
+
+func (s messageSink) add(k, v string) {
+	b := *s.b
+	if len(b) > 0 {
+		b = append(b, '&')
+	}
+	b = append(b, k...)
+	b = append(b, '=')
+	*s.b = append(b, v...)
+}
+
+// establishFields gives s each signed field that d carries, in the fixed
+// order of the service: empty strings, false and numeric zero are left out.
+func establishFields[S fieldSink](d *models.EstablishData, s S) {
 	str := func(k, v string) {
 		if v != "" {
-			add(k, v)
+			s.add(k, v)
 		}
 	}
 	num := func(k string, n int64) {
 		if n != 0 {
-			add(k, strconv.FormatInt(n, 10))
+			s.add(k, strconv.FormatInt(n, 10))
 		}
 	}
 	flag := func(k string, b bool) {
 		if b {
-			add(k, "true")
+			s.add(k, "true")
 		}
 	}
 	str("accessId", d.AccessID)
