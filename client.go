@@ -104,7 +104,9 @@ func WithBaseURL(raw string) Option {
 // Transport, Timeout, Jar and redirect policy, as they are when NewClient
 // runs; hc itself is not modified). Its Timeout bounds each attempt: with
 // no Timeout, only the call's context bounds a server that never answers.
-// Tests put a mock transport here.
+// Its redirect policy applies to reads only: a state-changing call never
+// follows a redirect (its 3xx answer is an *APIError). Tests put a mock
+// transport here.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *Client) error {
 		if hc == nil {
@@ -244,6 +246,9 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 	if c.http.HTTPClient == nil {
 		hc := cleanhttp.DefaultPooledClient()
 		hc.Timeout = DefaultTimeout
+		// The API answers every call itself: a 3xx is an *APIError, not
+		// another object to read in its place.
+		hc.CheckRedirect = refuseRedirect
 		// A Client talks to one host, often from many goroutines: keep as
 		// many idle connections to it as the pool holds in all, not
 		// cleanhttp's GOMAXPROCS+1, which makes a busy shared Client open
@@ -301,7 +306,32 @@ func keepAlive(hc *http.Client) *http.Client {
 		base = http.DefaultTransport
 	}
 	cp.Transport = keepAliveTransport{base}
+	cp.CheckRedirect = stateChangingNoRedirect(hc.CheckRedirect)
 	return &cp
+}
+
+// refuseRedirect is a CheckRedirect that follows no redirect: the client
+// gets the 3xx answer itself.
+func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// stateChangingNoRedirect wraps a CheckRedirect policy (nil: net/http's
+// default) so that only reads follow redirects. Following one for a
+// state-changing call would either turn it into a GET (301, 302, 303),
+// whose answer would then be decoded as the call's result, or send the
+// money-moving body again to another address (307, 308).
+func stateChangingNoRedirect(policy func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if m := via[0].Method; m != http.MethodGet && m != http.MethodHead {
+			return http.ErrUseLastResponse
+		}
+		if policy != nil {
+			return policy(req, via)
+		}
+		if len(via) >= 10 { // net/http's default policy
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
 }
 
 // maxDrain bounds what is read of an unread answer before its connection

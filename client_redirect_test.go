@@ -1,0 +1,106 @@
+package bankpay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+)
+
+// redirectServer answers every call to a path ending in /deposit or
+// /redirected-get with a redirect to /api/v1/transactions/T1, which answers
+// an authorization. It records every request it gets.
+func redirectServer(t *testing.T, status int) (*httptest.Server, func() []string) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, r.Method+" "+r.URL.Path+" "+string(b))
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/api/v1/transactions/T1/deposit", "/api/v1/redirected-get":
+			http.Redirect(w, r, "/api/v1/transactions/T1", status)
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"transaction":{"transactionId":"T1","transactionType":1,"status":2}}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), got...)
+	}
+}
+
+// A deposit answered with a redirect must not be followed: a 302/303 would
+// turn it into a GET whose answer (here the authorization) comes back as if
+// it were the deposit, and a 307/308 would send the payout again to another
+// address. The caller gets the 3xx as an *APIError, and one request was sent.
+func TestStateChangingCallNeverFollowsRedirects(t *testing.T) {
+	for _, status := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+		http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		for _, own := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%d/ownHTTPClient=%v", status, own), func(t *testing.T) {
+				srv, requests := redirectServer(t, status)
+				opts := []Option{WithBaseURL(srv.URL + "/api/v1"), WithMaxRetries(0)}
+				if own {
+					opts = append(opts, WithHTTPClient(&http.Client{})) // Go's default redirect policy
+				}
+				c, err := NewClient(testCreds, opts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.closeIdleConnections()
+				tx, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "r", Amount: "1.00"})
+				var ae *APIError
+				if tx != nil || !errors.As(err, &ae) || ae.StatusCode != status {
+					t.Errorf("deposit answered %d: tx %+v, err %v; want an *APIError with status %d", status, tx, err, status)
+				}
+				if got := requests(); len(got) != 1 {
+					t.Errorf("requests sent: %q, want the deposit only", got)
+				}
+			})
+		}
+	}
+}
+
+// The SDK's own HTTP client follows no redirect at all: the API answers
+// every call itself, so a 3xx is an error, not another object.
+func TestDefaultClientFollowsNoRedirect(t *testing.T) {
+	srv, requests := redirectServer(t, http.StatusFound)
+	c, err := NewClient(testCreds, WithBaseURL(srv.URL+"/api/v1"), WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.closeIdleConnections()
+	req, err := c.NewRequest(http.MethodGet, "/redirected-get", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	err = c.Do(context.Background(), req, &out)
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.StatusCode != http.StatusFound {
+		t.Errorf("err = %v, want an *APIError with status 302", err)
+	}
+	if got := requests(); len(got) != 1 {
+		t.Errorf("requests sent: %q, want one", got)
+	}
+
+	// A caller's own client keeps its redirect policy for reads.
+	c, err = NewClient(testCreds, WithBaseURL(srv.URL+"/api/v1"), WithMaxRetries(0), WithHTTPClient(&http.Client{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.closeIdleConnections()
+	if err := c.Do(context.Background(), req, &out); err != nil {
+		t.Errorf("GET through the caller's client: %v", err)
+	}
+}
