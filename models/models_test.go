@@ -126,3 +126,45 @@ func TestCodes(t *testing.T) {
 		t.Error("Currency.Valid")
 	}
 }
+
+// A JSON number amount is read as the decimal it is, never through a float:
+// every digit is kept, and a figure that is not a whole number of cents is
+// kept as written (Validate and Cents then refuse it) rather than rounded.
+func TestAmountJSONNumberIsExact(t *testing.T) {
+	for in, want := range map[string]Amount{
+		`12.5`:                    "12.50",
+		`10`:                      "10.00",
+		`0`:                       "0.00",
+		`-0`:                      "0.00",
+		`-349.37`:                 "-349.37",
+		`0.1`:                     "0.10",
+		`12345678901234567.89`:    "12345678901234567.89", // a float64 gives 12345678901234568.00
+		`90071992547409.93`:       "90071992547409.93",
+		`1e2`:                     "100.00",
+		`1.5E-1`:                  "0.15",
+		`2.50e+1`:                 "25.00",
+		`100.000`:                 "100.00",
+		`0.125`:                   "0.125", // a float64 rounds it to 0.12
+		`1.005`:                   "1.005",
+		`1e-7`:                    "1e-7",
+		`1e999999999`:             "1e999999999", // no huge number is built
+		`-0.001`:                  "-0.001",
+		`99999999999999999999.99`: "99999999999999999999.99",
+	} {
+		var a Amount
+		if err := a.UnmarshalJSON([]byte(in)); err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		if a != want {
+			t.Errorf("%s decoded as %q, want %q", in, a, want)
+		}
+	}
+	var a Amount
+	if err := a.UnmarshalJSON([]byte(`0.125`)); err != nil || a.Validate() == nil {
+		t.Errorf("0.125: %q, %v: a fraction of a cent must not validate", a, err)
+	}
+	if _, err := a.Cents(); err == nil {
+		t.Errorf("0.125: Cents accepted %q", a)
+	}
+}
