@@ -21,7 +21,7 @@ type sandboxEnv struct {
 	tokenize            *bankpay.TokenizeParams
 }
 
-func newSandboxEnv(b *testing.B) *sandboxEnv {
+func newSandboxEnv(b testing.TB) *sandboxEnv {
 	b.Helper()
 	srv := bankpaytest.NewServer()
 	b.Cleanup(srv.Close)
