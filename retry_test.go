@@ -198,6 +198,30 @@ func TestCancelledContextReturnsPromptly(t *testing.T) {
 	if _, err := c.Transactions.Get(ctx, "1"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("pre-cancelled: err = %v", err)
 	}
+
+	// Cancelled while the client waits its hour of backoff after the 503
+	// (above, the context ended before the retry layer decided to wait).
+	c2, mock2, _ := newTestClient(t, WithRetryBackoff(time.Hour, time.Hour))
+	c2.waitScale = nil
+	answered := make(chan struct{}, 1)
+	mock2.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		answered <- struct{}{}
+		return jsonAnswer(503, `{}`)(req)
+	})
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	go func() {
+		<-answered
+		time.Sleep(50 * time.Millisecond) // the backoff has begun
+		cancel2()
+	}()
+	start2 := time.Now()
+	if _, err := c2.Transactions.Get(ctx2, "1"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled during the backoff: err = %v", err)
+	}
+	if d := time.Since(start2); d > 2*time.Second {
+		t.Fatalf("cancelled during the backoff: took %v", d)
+	}
 }
 
 func TestJitteredBackoffBounds(t *testing.T) {
