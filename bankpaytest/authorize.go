@@ -102,7 +102,7 @@ func (s *Server) authorize(d *models.EstablishData, outcome Outcome) (*txn, *Err
 	if outcome.identity() && d.KYCType != models.KYCTypeIdentity {
 		return nil, badRequest("outcome %s needs establish data with kycType 1", outcome)
 	}
-	if m.refs[refKey{refEstablish, d.MerchantReference}] {
+	if m.usedRef(refEstablish, d.MerchantReference) {
 		return nil, duplicate()
 	}
 	if outcome == OutcomeAuthorize && d.KYCType == models.KYCTypeIdentity {

@@ -50,7 +50,7 @@ func (s *Server) handleCapture(r *http.Request, body []byte, m *merchant, id str
 	if err := s.checkOriginator(m, auth); err != nil {
 		return nil, err
 	}
-	if m.refs[refKey{refCapture, ref}] {
+	if m.usedRef(refCapture, ref) {
 		return nil, duplicate()
 	}
 	if err := checkWithinMaximum(auth, cents); err != nil {

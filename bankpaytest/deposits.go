@@ -55,7 +55,7 @@ func (s *Server) handleDeposit(r *http.Request, body []byte, m *merchant, id str
 	if cents == 0 {
 		return nil, badRequest("amount must be greater than 0.00")
 	}
-	if m.refs[refKey{refDeposit, ref}] {
+	if m.usedRef(refDeposit, ref) {
 		return nil, duplicate()
 	}
 	if err := checkWithinMaximum(auth, cents); err != nil {

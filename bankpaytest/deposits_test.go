@@ -101,3 +101,27 @@ func TestDepositAmountRules(t *testing.T) {
 		c.deposit(d.TransactionID, url.Values{"merchantReference": {"r"}, "amount": {"1.00"}}).wantError(t, 400, 200)
 	})
 }
+
+// A merchant account not configured for merchantReference idempotency
+// processes a repeated reference again, as the service does: a deposit
+// retried after a lost answer pays twice there.
+func TestNoReferenceIdempotency(t *testing.T) {
+	srv := newServer(t, bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{NoReferenceIdempotency: true}))
+	c := newAPI(t, srv, srv.Credentials())
+	auth := c.establish("auth", "100.00")
+	c.establish("auth", "100.00") // the same reference authorizes again
+	first := c.mustDeposit(auth.TransactionID, "dep-1", "40.00")
+	again := c.mustDeposit(auth.TransactionID, "dep-1", "40.00")
+	if first.TransactionID == again.TransactionID {
+		t.Fatalf("one deposit for two requests: %s", first.TransactionID)
+	}
+	// The authorization's maximum still holds.
+	c.deposit(auth.TransactionID, url.Values{"merchantReference": {"dep-1"}, "amount": {"40.00"}}).wantError(t, 400, 200)
+
+	// The default merchant is configured for it: a repeat answers 210.
+	srv = newServer(t)
+	c = newAPI(t, srv, srv.Credentials())
+	auth = c.establish("auth", "100.00")
+	c.mustDeposit(auth.TransactionID, "dep-1", "40.00")
+	c.deposit(auth.TransactionID, url.Values{"merchantReference": {"dep-1"}, "amount": {"40.00"}}).wantError(t, 400, 210)
+}

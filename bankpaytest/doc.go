@@ -16,7 +16,8 @@
 // Every API call takes HTTP Basic accessId:accessKey (401 with code 375
 // otherwise). Errors are {"errors":[{"domain","code","message"}]}: 400/200
 // for a missing or invalid parameter (currency USD or CAD, amounts N.NN),
-// 400/210 for a merchantReference used before by the same merchant, 404/200
+// 400/210 for a merchantReference used before by the same merchant (unless
+// it has Merchant.NoReferenceIdempotency), 404/200
 // for an unknown transaction (or another merchant's), 404/200 for an unknown
 // path and 405/200 (with Allow) for a wrong method. Bodies above
 // DefaultMaxBodyBytes answer 413/200. Single objects come wrapped

@@ -121,7 +121,7 @@ func (s *Server) handleEstablish(r *http.Request, body []byte, m *merchant, _ st
 	if err != nil {
 		return nil, err
 	}
-	if m.refs[refKey{refEstablish, d.MerchantReference}] {
+	if m.usedRef(refEstablish, d.MerchantReference) {
 		return nil, duplicate()
 	}
 	acct := &models.PaymentAccount{

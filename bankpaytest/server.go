@@ -32,6 +32,13 @@ type Merchant struct {
 	// MoneyTransfer marks the merchant as configured for international
 	// money transfer: only such merchants may capture.
 	MoneyTransfer bool
+	// NoReferenceIdempotency plays an account the operator did not
+	// configure for merchantReference idempotency: a repeated
+	// merchantReference on establish, deposit or capture is processed
+	// again, with no code 210, so that a request retried after a lost
+	// answer (bankpay.WithRetryNonIdempotent) pays twice, as it would on
+	// the service. By default a merchant is configured for it.
+	NoReferenceIdempotency bool
 	// NotificationURL is the address registered for the merchant: events of
 	// transactions whose establish data has no notificationUrl go there.
 	NotificationURL string
@@ -91,6 +98,13 @@ type merchant struct {
 	tokens     map[string]string
 	customers  map[string]*customerRecord // by customerId
 	byExternal map[string]*customerRecord // by externalId
+}
+
+// usedRef reports whether ref was already used for kind and is to be
+// refused with code 210 (never, for a merchant not configured for
+// merchantReference idempotency).
+func (m *merchant) usedRef(kind refKind, ref string) bool {
+	return !m.cfg.NoReferenceIdempotency && m.refs[refKey{kind, ref}]
 }
 
 // refKind names the namespace a merchantReference is unique in.
