@@ -14,15 +14,20 @@ import (
 // Sentinel errors, matched with errors.Is against an *APIError (or any error
 // wrapping one).
 var (
-	// ErrBadRequest: HTTP 400 or error code 200 (invalid parameter).
+	// ErrBadRequest: HTTP 400 or error code 200 (invalid parameter). A
+	// duplicate (code 210) answers 400 too, so test ErrDuplicate first.
 	ErrBadRequest = errors.New("bankpay: bad request")
 	// ErrUnauthorized: HTTP 401 or error code 300, 325 or 375 (credentials,
 	// merchant id or requestSignature invalid).
 	ErrUnauthorized = errors.New("bankpay: unauthorized")
 	// ErrServer: HTTP 5xx or error code 100 (internal error).
 	ErrServer = errors.New("bankpay: server error")
-	// ErrDuplicate: error code 210, a repeated merchantReference. The first
-	// request was accepted; read the transaction back instead of paying again.
+	// ErrDuplicate: error code 210, a repeated merchantReference on an account
+	// configured for merchantReference idempotency. The first request was
+	// accepted: do not pay again under a new reference. For a deposit,
+	// capture or establish whose answer was lost, the new transaction's id
+	// arrives in the event notifications (parentObjectId and
+	// merchantReference) and the daily reports; reconcile from those.
 	ErrDuplicate = errors.New("bankpay: duplicate request")
 	// ErrIdentityNotReady: an identity read (user or verification detail)
 	// answered 400 because the identity data is not there yet. Wait for the
@@ -184,6 +189,11 @@ func invalid(field, reason string) *ValidationError {
 
 // ResponseError is a 2xx answer the SDK could not decode. It matches
 // ErrInvalidResponse (and ErrResponseTooLarge when that is the cause).
+//
+// The service ACCEPTED the call: for a state-changing call (deposit,
+// capture, establish, customer update) the money moved or the state
+// changed, even though the answer could not be read. Do not repeat the call;
+// reconcile from the event notifications or Transactions.Get instead.
 type ResponseError struct {
 	StatusCode int
 	Method     string
@@ -204,8 +214,10 @@ func (e *ResponseError) Is(target error) bool { return target == ErrInvalidRespo
 
 // NetworkError is a call that got no HTTP answer: connection refused or
 // reset, timeout, or the context ended. Sent reports whether the request may
-// have reached the server; when it is true and the call moves money, read the
-// state back (or retry with the same merchantReference) before paying again.
+// have reached the server; when it is true and the call moves money, do not
+// pay again under a new merchantReference: retry with the same one (on an
+// account configured for merchantReference idempotency a repeat answers
+// ErrDuplicate), or reconcile from the event notifications first.
 type NetworkError struct {
 	Method   string
 	Path     string
@@ -231,25 +243,30 @@ const maxExcerpt = 256
 // parseErrorBody fills e from an error body: the {"errors":[…]} shape, the
 // bare {"message":…} shape, or anything else kept as a masked excerpt.
 func (e *APIError) parseErrorBody(body []byte) {
+	type wireItem struct {
+		ErrorItem
+		Code errorCode `json:"code"` // shadows ErrorItem.Code: also a numeric string
+	}
 	var doc struct {
-		Errors  []ErrorItem `json:"errors"`
-		Message string      `json:"message"`
-		Code    json.Number `json:"code"`
+		Errors  []wireItem `json:"errors"`
+		Message string     `json:"message"`
+		Code    errorCode  `json:"code"`
 	}
 	if err := json.Unmarshal(body, &doc); err == nil && (len(doc.Errors) > 0 || doc.Message != "") {
-		for i := range doc.Errors {
-			doc.Errors[i].Message = mask(doc.Errors[i].Message)
-			doc.Errors[i].Location = mask(doc.Errors[i].Location)
+		e.Errors = make([]ErrorItem, len(doc.Errors))
+		for i, w := range doc.Errors {
+			it := w.ErrorItem
+			it.Code = int(w.Code)
+			it.Message, it.Location = mask(it.Message), mask(it.Location)
+			e.Errors[i] = it
 		}
-		e.Errors = doc.Errors
-		if len(doc.Errors) > 0 {
-			first := doc.Errors[0]
+		if len(e.Errors) > 0 {
+			first := e.Errors[0]
 			e.Code, e.Message, e.Domain = first.Code, first.Message, first.Domain
 		} else {
+			e.Errors = nil
 			e.Message = mask(doc.Message)
-			if n, err := doc.Code.Int64(); err == nil {
-				e.Code = int(n)
-			}
+			e.Code = int(doc.Code)
 		}
 		e.Message = excerpt(e.Message)
 		return
@@ -315,4 +332,21 @@ func mask(s string) string {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // isDigitJoiner reports whether c joins digit groups into one number.
-func isDigitJoiner(c byte) bool { return c == '-' || c == '/' || c == ' ' }
+func isDigitJoiner(c byte) bool { return c == '-' || c == '/' || c == ' ' || c == '.' }
+
+// errorCode is an error item's code: a JSON number, or a numeric string
+// ("210"), which some answers carry. Anything else reads as 0.
+type errorCode int
+
+// UnmarshalJSON accepts 210, "210", null and anything else as 0, so that an
+// odd code never hides the rest of the error body.
+func (c *errorCode) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(strings.TrimSpace(string(b)), `"`)
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		*c = 0
+		return nil
+	}
+	*c = errorCode(n)
+	return nil
+}

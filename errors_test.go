@@ -154,3 +154,31 @@ func TestValidationErrorText(t *testing.T) {
 		t.Errorf("ValidationError = %v", err)
 	}
 }
+
+func TestAPIErrorCodeAsString(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1"}, 400,
+		`{"errors":[{"code":"210","message":"Duplicate"},{"code":{"odd":1},"message":"second"}]}`)
+	_, err := c.Transactions.Get(context.Background(), "1")
+	var e *APIError
+	if !errors.As(err, &e) || e.Code != 210 || !errors.Is(err, ErrDuplicate) || len(e.Errors) != 2 || e.Errors[1].Message != "second" {
+		t.Fatalf("err = %v (%+v)", err, e)
+	}
+	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1"}, 400, `{"message":"bad","code":"200"}`)
+	_, err = c.Transactions.Get(context.Background(), "1")
+	if !errors.As(err, &e) || e.Code != 200 || e.Message != "bad" {
+		t.Fatalf("bare body: %+v", e)
+	}
+}
+
+func TestMaskDottedNumbers(t *testing.T) {
+	for in, want := range map[string]string{
+		"dob 02.01.1990":  "dob [redacted]",
+		"ssn 123.45.6789": "ssn [redacted]",
+		"v1.2.3":          "v1.2.3",
+	} {
+		if got := mask(in); got != want {
+			t.Errorf("mask(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
