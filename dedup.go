@@ -76,7 +76,10 @@ type MemoryDeduplicator struct {
 // NewMemoryDeduplicator returns a MemoryDeduplicator remembering up to
 // capacity processed eventIds (DefaultDedupCapacity when capacity <= 0).
 // At one event per authorization and status change, size it above the
-// number of events expected in 12 hours.
+// number of events expected within the webhook handler's max event age (24
+// hours by default, see WithMaxEventAge): an eventId forgotten sooner can be
+// replayed, and processed again, until its event is old enough to be
+// rejected as stale.
 func NewMemoryDeduplicator(capacity int) *MemoryDeduplicator {
 	if capacity <= 0 {
 		capacity = DefaultDedupCapacity

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/bankpay/bankpay-go/internal/sign"
 )
@@ -17,6 +18,11 @@ import (
 // DefaultMaxEventBytes caps the body of an event notification the webhook
 // handler reads (1 MiB); a larger one is answered 413.
 const DefaultMaxEventBytes = 1 << 20
+
+// DefaultMaxEventAge is how old (by its createdAt) an event the webhook
+// handler accepts may be: 24 hours, twice the 12 hours for which the service
+// re-sends an unacknowledged event. See WithMaxEventAge.
+const DefaultMaxEventAge = 24 * time.Hour
 
 // VerifyNotification checks that an event notification comes from the
 // service: its Authorization header must be
@@ -103,9 +109,60 @@ func WithMaxEventBytes(n int64) WebhookOption {
 	}
 }
 
+// WithMaxEventAge sets how old an event may be: a verified event whose
+// createdAt is more than d before the handler's clock is answered 400 Bad
+// Request, no callback is called, it is not recorded by the Deduplicator,
+// and it is reported to OnStaleEvent and the webhook logger (warn level).
+// The default is DefaultMaxEventAge (24 hours); d <= 0 disables the check.
+//
+// A signed notification never expires by itself, and a Deduplicator only
+// remembers so much (a MemoryDeduplicator forgets the oldest eventIds first,
+// and forgets everything on restart): anyone who captured a notification
+// could post it again later, and it would verify. The service re-sends an
+// event for 12 hours only, so an older one is a replay, or a delivery so late
+// that acting on it blindly is wrong either way.
+//
+// Why 400 and not 200: a 200 would stop the service's re-sends and hide the
+// event for good, while a non-2xx keeps it visible as a failed delivery on
+// the service's side and, if the cause is on the merchant's side (a server
+// clock far off), lets a re-send within the 12 hours succeed once it is
+// fixed. Why not 401: the signature is valid. Reconcile a stale event with
+// Transactions.Get (from OnStaleEvent, say) rather than trusting it.
+//
+// Events without a createdAt are accepted (the field is signed when present,
+// so it cannot be stripped), and so are events dated in the future (clock
+// skew between the service and the merchant). Size a Deduplicator to
+// remember at least the eventIds of the max age, so that a replay within it
+// is caught as a duplicate.
+func WithMaxEventAge(d time.Duration) WebhookOption {
+	return func(h *webhookHandler) { h.maxAge = d }
+}
+
+// WithWebhookClock sets the clock the handler compares an event's createdAt
+// with (time.Now by default). It is for tests: with the bankpaytest sandbox
+// started at a fixed time (WithStartTime), give it the sandbox's clock,
+// WithWebhookClock(sandbox.Now), so that its events are not seen as stale.
+// A nil now keeps time.Now.
+func WithWebhookClock(now func() time.Time) WebhookOption {
+	return func(h *webhookHandler) {
+		if now != nil {
+			h.now = now
+		}
+	}
+}
+
+// OnStaleEvent calls fn for each verified event rejected because it is older
+// than the max age (see WithMaxEventAge), with its age, before the handler
+// answers 400. Use it to alert, count replays, or queue a reconciliation with
+// Transactions.Get. fn must not block for long: the service waits 3 seconds.
+func OnStaleEvent(fn func(ctx context.Context, ev *Event, age time.Duration)) WebhookOption {
+	return func(h *webhookHandler) { h.onStale = fn }
+}
+
 // WithWebhookLogger logs rejected requests (at warn level, with the reason),
-// callback errors (at error level) and duplicates (at info level): never
-// bodies, headers or credentials.
+// stale events (at warn level, with their age), callback errors (at error
+// level) and duplicates (at info level): never bodies, headers or
+// credentials.
 func WithWebhookLogger(l *slog.Logger) WebhookOption {
 	return func(h *webhookHandler) { h.logger = l }
 }
@@ -145,6 +202,9 @@ type webhookHandler struct {
 	onDataRetrieved func(context.Context, *Event, *IdentityDataRetrieved) error
 	onVerified      func(context.Context, *Event, *IdentityVerified) error
 	onDuplicate     func(context.Context, *Event)
+	maxAge          time.Duration
+	now             func() time.Time
+	onStale         func(context.Context, *Event, time.Duration)
 }
 
 // NewWebhookHandler returns the http.Handler of the merchant's
@@ -160,6 +220,9 @@ type webhookHandler struct {
 //     are empty, a configuration error);
 //   - decodes the body with ParseEvent (form-urlencoded or JSON): 400 when
 //     it cannot;
+//   - answers 400 to an event whose createdAt is older than the max age
+//     (24 hours by default, WithMaxEventAge): a replay of an old
+//     notification, reported to OnStaleEvent and the logger;
 //   - with WithDeduplicator, answers 200 to an eventId already processed
 //     and 409 to one being processed;
 //   - calls the callback of the event's kind (OnTransactionEvent,
@@ -173,7 +236,8 @@ type webhookHandler struct {
 // hours otherwise: keep callbacks short (store the event, work later) and
 // idempotent.
 func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error, opts ...WebhookOption) http.Handler {
-	h := &webhookHandler{creds: creds, fn: fn, maxBytes: DefaultMaxEventBytes}
+	h := &webhookHandler{creds: creds, fn: fn, maxBytes: DefaultMaxEventBytes,
+		maxAge: DefaultMaxEventAge, now: time.Now}
 	for _, o := range opts {
 		if o != nil {
 			o(h)
@@ -231,7 +295,29 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.reject(ctx, w, r, http.StatusBadRequest, err)
 		return
 	}
+	if age, stale := h.stale(ev); stale {
+		if h.logger != nil {
+			h.logger.LogAttrs(ctx, slog.LevelWarn, "bankpay: webhook: stale event rejected",
+				slog.Int("status", http.StatusBadRequest), slog.String("remoteAddr", r.RemoteAddr),
+				slog.String("eventId", ev.EventID), slog.String("eventType", string(ev.EventType)),
+				slog.Time("createdAt", ev.CreatedAt), slog.Duration("age", age), slog.Duration("maxAge", h.maxAge))
+		}
+		if h.onStale != nil {
+			h.onStale(ctx, ev, age)
+		}
+		h.reply(w, http.StatusBadRequest)
+		return
+	}
 	h.reply(w, h.process(ctx, ev))
+}
+
+// stale reports whether ev is older than the max age, and its age.
+func (h *webhookHandler) stale(ev *Event) (time.Duration, bool) {
+	if h.maxAge <= 0 || ev.CreatedAt.IsZero() {
+		return 0, false
+	}
+	age := h.now().Sub(ev.CreatedAt)
+	return age, age > h.maxAge
 }
 
 // process runs the callbacks of a verified event and returns the status to

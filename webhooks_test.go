@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,10 +37,16 @@ func authFor(t testing.TB, id, key, body string) string {
 	return "Basic " + base64.StdEncoding.EncodeToString([]byte(id+":"+hmacB64(sha1.New, key, msg)))
 }
 
+// eventBody is a signed-able Authorize-like event created a minute ago, so
+// that a handler with the default max event age accepts it.
 func eventBody(eventID, eventType string) string {
+	return eventBodyAt(eventID, eventType, time.Now().Add(-time.Minute))
+}
+
+func eventBodyAt(eventID, eventType string, createdAt time.Time) string {
 	return "merchantId=M1&merchantReference=order-42&paymentType=2&transactionType=1&eventId=" + eventID +
 		"&eventType=" + eventType + "&objectId=100258123456789&objectType=Transaction&message=&timeZone=UTC" +
-		"&createdAt=1700000000000&accessId=hook-access-id&status=2&statusMessage=Authorized" +
+		"&createdAt=" + strconv.FormatInt(createdAt.UnixMilli(), 10) + "&accessId=hook-access-id&status=2&statusMessage=Authorized" +
 		"&paymentProviderTransaction.status=10&paymentProviderTransaction.statusMessage=Established"
 }
 
@@ -513,5 +521,95 @@ func TestWebhookHandlerOnServeMux(t *testing.T) {
 	}
 	if rec.count() != 1 {
 		t.Errorf("calls %d", rec.count())
+	}
+}
+
+// TestWebhookHandlerMaxEventAge: a verified event older than the max age (24
+// hours by default) is answered 400 without any callback, is not recorded
+// by the Deduplicator, and is reported to OnStaleEvent and the logger;
+// events at the limit, from the future, or without createdAt pass, and a
+// max age <= 0 turns the check off.
+func TestWebhookHandlerMaxEventAge(t *testing.T) {
+	created := time.UnixMilli(1700000000000).UTC()
+	clock := created
+	now := func() time.Time { return clock }
+	type stale struct {
+		id  string
+		age time.Duration
+	}
+	var stales []stale
+	var logs bytes.Buffer
+	var rec recorder
+	dedup := NewMemoryDeduplicator(10)
+	h := NewWebhookHandler(hookCreds, rec.fn, WithWebhookClock(now), WithDeduplicator(dedup),
+		WithWebhookLogger(slog.New(slog.NewTextHandler(&logs, nil))),
+		OnStaleEvent(func(_ context.Context, ev *Event, age time.Duration) { stales = append(stales, stale{ev.EventID, age}) }))
+
+	for _, tc := range []struct {
+		name  string
+		id    string
+		after time.Duration // clock - createdAt
+		want  int
+	}{
+		{"fresh", "ev-fresh", time.Minute, http.StatusOK},
+		{"re-sent after 12 hours", "ev-12h", 12 * time.Hour, http.StatusOK},
+		{"exactly the max age", "ev-24h", DefaultMaxEventAge, http.StatusOK},
+		{"from the future", "ev-future", -time.Hour, http.StatusOK},
+		{"a millisecond too old", "ev-old", DefaultMaxEventAge + time.Millisecond, http.StatusBadRequest},
+		{"a year old", "ev-year", 365 * 24 * time.Hour, http.StatusBadRequest},
+	} {
+		clock = created.Add(tc.after)
+		before := rec.count()
+		w := postSigned(t, h, eventBodyAt(tc.id, "Authorize", created))
+		if w.Code != tc.want {
+			t.Errorf("%s: status %d, want %d", tc.name, w.Code, tc.want)
+		}
+		if called := rec.count() - before; (called == 1) != (tc.want == http.StatusOK) {
+			t.Errorf("%s: fn called %d times", tc.name, called)
+		}
+	}
+	want := []stale{{"ev-old", DefaultMaxEventAge + time.Millisecond}, {"ev-year", 365 * 24 * time.Hour}}
+	if !reflect.DeepEqual(stales, want) {
+		t.Errorf("OnStaleEvent got %v, want %v", stales, want)
+	}
+	// The stale event was not claimed: it is still new to the store.
+	if st, _ := dedup.Claim(context.Background(), "ev-old"); st != ClaimNew {
+		t.Errorf("stale event recorded by the deduplicator: %v", st)
+	}
+	out := logs.String()
+	if !strings.Contains(out, "stale event rejected") || !strings.Contains(out, "eventId=ev-old") ||
+		!strings.Contains(out, "age=24h0m0.001s") || strings.Contains(out, "order-42") {
+		t.Errorf("log:\n%s", out)
+	}
+
+	// Without createdAt: accepted whatever the clock.
+	clock = created.Add(10 * 365 * 24 * time.Hour)
+	if w := postSigned(t, h, "eventId=ev-nodate&eventType=Authorize&status=2"); w.Code != http.StatusOK {
+		t.Errorf("no createdAt: status %d", w.Code)
+	}
+
+	// A custom max age, and the check turned off.
+	old := eventBodyAt("ev-2h", "Authorize", created)
+	clock = created.Add(2 * time.Hour)
+	for _, tc := range []struct {
+		maxAge time.Duration
+		want   int
+	}{{time.Hour, http.StatusBadRequest}, {3 * time.Hour, http.StatusOK}, {0, http.StatusOK}, {-time.Second, http.StatusOK}} {
+		var rec recorder
+		h := NewWebhookHandler(hookCreds, rec.fn, WithWebhookClock(now), WithMaxEventAge(tc.maxAge))
+		if w := postSigned(t, h, old); w.Code != tc.want || (rec.count() == 1) != (tc.want == http.StatusOK) {
+			t.Errorf("max age %v: status %d, calls %d", tc.maxAge, w.Code, rec.count())
+		}
+	}
+
+	// The default clock is the real one: a notification from 2023 is stale.
+	rec = recorder{}
+	h = NewWebhookHandler(hookCreds, rec.fn)
+	if w := postSigned(t, h, old); w.Code != http.StatusBadRequest || rec.count() != 0 {
+		t.Errorf("real clock: status %d, calls %d", w.Code, rec.count())
+	}
+	// A forged stale event is still a 401: the signature is checked first.
+	if w := post(t, h, old, authFor(t, hookCreds.AccessID, "x", old), formType); w.Code != http.StatusUnauthorized {
+		t.Errorf("forged stale event: status %d", w.Code)
 	}
 }

@@ -28,7 +28,9 @@ func hmacSHA1(key, message string) string {
 
 // ---- Webhook handler ----
 
-// eventBody is a form-encoded Authorize event as the service sends it.
+// eventBody is a form-encoded Authorize event as the service sends it,
+// created a minute before the run (the handler rejects events older than
+// its max age, 24 hours by default).
 var eventBody = []byte(url.Values{
 	"merchantId":                        {creds.MerchantID},
 	"merchantReference":                 {"order-000042"},
@@ -41,7 +43,7 @@ var eventBody = []byte(url.Values{
 	"message":                           {"Authorized by the user"},
 	"parentObjectId":                    {txID},
 	"timeZone":                          {"Etc/UTC"},
-	"createdAt":                         {"1700000000000"},
+	"createdAt":                         {strconv.FormatInt(time.Now().Add(-time.Minute).UnixMilli(), 10)},
 	"accessId":                          {creds.AccessID},
 	"status":                            {"2"},
 	"statusMessage":                     {"Authorized"},
