@@ -13,7 +13,8 @@ import (
 type CaptureParams struct {
 	// MerchantReference is the merchant's reference for this capture
 	// (required; a unique one makes the capture idempotent where the
-	// account is configured for it).
+	// account is configured for it; '&', '=', '%', '+' and control
+	// characters are refused, see VerifyNotification).
 	MerchantReference string `url:"merchantReference"`
 	// Amount is the amount to capture, N.NN (required).
 	Amount models.Amount `url:"amount"`
@@ -61,7 +62,7 @@ func (p *CaptureParams) validate() error {
 		return invalid("captureParams", "must not be nil")
 	}
 	if err := firstError(
-		required("merchantReference", p.MerchantReference),
+		checkMerchantReference("merchantReference", p.MerchantReference, true),
 		checkAmount("amount", p.Amount, true),
 		checkBeneficiary("beneficiary", p.Beneficiary),
 	); err != nil {

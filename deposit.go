@@ -10,7 +10,8 @@ import (
 // DepositParams is the input of Deposit, sent form-encoded.
 type DepositParams struct {
 	// MerchantReference is the merchant's reference for this deposit
-	// (required). Where the merchant account is configured for it, a unique
+	// (required; '&', '=', '%', '+' and control characters are refused, see
+	// VerifyNotification). Where the merchant account is configured for it, a unique
 	// reference makes the deposit idempotent: a repeat answers code 210
 	// (ErrDuplicate) instead of paying twice.
 	MerchantReference string `url:"merchantReference"`
@@ -56,7 +57,7 @@ func (p *DepositParams) validate() error {
 		return invalid("depositParams", "must not be nil")
 	}
 	if err := firstError(
-		required("merchantReference", p.MerchantReference),
+		checkMerchantReference("merchantReference", p.MerchantReference, true),
 		checkAmount("amount", p.Amount, false),
 		checkAmount("authorizationAmount", p.AuthorizationAmount, false),
 	); err != nil {

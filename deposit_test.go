@@ -57,8 +57,8 @@ func TestTransactionsDepositMinimal(t *testing.T) {
 	// and authorizationAmount, which is never sent.
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "POST", Path: depositPath,
-		ContentType: "application/x-www-form-urlencoded", Body: "merchantReference=payout+43%26x%3D1"}, 200, depositAnswerJSON)
-	p := &DepositParams{MerchantReference: "payout 43&x=1", AuthorizationAmount: "50.00"}
+		ContentType: "application/x-www-form-urlencoded", Body: "merchantReference=payout+43%2Fx%3Fy%231"}, 200, depositAnswerJSON)
+	p := &DepositParams{MerchantReference: "payout 43/x?y#1", AuthorizationAmount: "50.00"}
 	if _, err := c.Transactions.Deposit(context.Background(), "1002581234567", p); err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ func validateEstablishData(d *models.EstablishData) error {
 	// optional (still well formed when given).
 	moneyMoving := d.PaymentType != models.PaymentTypeRetrieval
 	if err := firstError(
+		checkMerchantReference("merchantReference", d.MerchantReference, false),
 		checkCurrency("currency", d.Currency, moneyMoving),
 		checkAmount("amount", d.Amount, moneyMoving),
 		checkEstablishPaymentType(d.PaymentType),

@@ -67,6 +67,9 @@ func establishInvalidCases() []establishCase {
 	}
 	def, dis, mt := validDeferred, validDisbursement, validMoneyTransfer
 	return []establishCase{
+		{"merchantReference with &", with(def, func(d *models.EstablishData) { d.MerchantReference = "ord-1&errorCode=330" }), "merchantReference"},
+		{"merchantReference with %", with(dis, func(d *models.EstablishData) { d.MerchantReference = "ord-1%26status%3D4" }), "merchantReference"},
+		{"merchantReference with control", with(mt, func(d *models.EstablishData) { d.MerchantReference = "ord\r\n1" }), "merchantReference"},
 		{"currency missing", with(def, func(d *models.EstablishData) { d.Currency = "" }), "currency"},
 		{"currency EUR", with(def, func(d *models.EstablishData) { d.Currency = "EUR" }), "currency"},
 		{"currency lowercase", with(def, func(d *models.EstablishData) { d.Currency = "usd" }), "currency"},

@@ -2,6 +2,8 @@ package bankpay
 
 import (
 	"net/url"
+	"strings"
+	"unicode"
 
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -16,6 +18,37 @@ func required(field, v string) error {
 		return invalid(field, "is required")
 	}
 	return nil
+}
+
+// checkMerchantReference checks a merchantReference the SDK sends (establish
+// data, deposit, capture); an empty one is an error only when must is set.
+//
+// The service signs an event notification over its URL-decoded body, so a
+// merchantReference that decodes to "&" or "=" could be re-encoded by an
+// attacker into extra fields that still verify: the signed
+// "merchantReference=ord-1%26errorCode%3D330" is the same message as
+// "merchantReference=ord-1&errorCode=330". "%" and "+" are refused because
+// they change meaning under that decoding, and control characters because
+// they have no place in a reference (and break logs and headers).
+func checkMerchantReference(field, ref string, must bool) error {
+	if ref == "" {
+		if must {
+			return invalid(field, "is required")
+		}
+		return nil
+	}
+	if strings.ContainsFunc(ref, isUnsafeReferenceRune) {
+		return invalid(field, "must not contain '&', '=', '%', '+' or control characters")
+	}
+	return nil
+}
+
+func isUnsafeReferenceRune(r rune) bool {
+	switch r {
+	case '&', '=', '%', '+':
+		return true
+	}
+	return unicode.IsControl(r)
 }
 
 // checkAmount checks an amount; an empty one is an error only when must is set.

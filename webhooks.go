@@ -36,6 +36,19 @@ const DefaultMaxEventAge = 24 * time.Hour
 // signature, ErrMalformedAuthorization for a header of another shape,
 // ErrWrongAccessID, ErrUnsupportedAlgorithm for an unknown prefix, and
 // ErrInvalidSignature. Reject the request on any error.
+//
+// Limitation: the signature covers the URL-decoded body, not the bytes
+// received, so it does not bind field boundaries. A signed value that
+// decodes to "&" or "=" can be re-encoded into separate fields that verify
+// just as well: "merchantReference=ord-1%26errorCode%3D330" and
+// "merchantReference=ord-1&errorCode=330" have the same signature. The SDK
+// refuses '&', '=', '%', '+' and control characters in every
+// merchantReference it sends (a *ValidationError), which closes the field the
+// merchant controls, provided every merchantReference is sent through this
+// SDK; values the service generates (message, statusMessage…) cannot be
+// fixed from the merchant's side. A repeated field makes ParseEvent fail, so
+// an injected field can only add one the event did not carry: do not act on
+// an unexpected errorCode or status alone.
 func VerifyNotification(body []byte, authorizationHeader string, creds Credentials) error {
 	if err := verifyNotification(body, authorizationHeader, creds); err != nil {
 		return opErr("verify notification", err)

@@ -613,3 +613,33 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 		t.Errorf("forged stale event: status %d", w.Code)
 	}
 }
+
+// TestVerifyNotificationFieldInjectionLimitation pins down the limitation
+// VerifyNotification's godoc describes: the signature covers the URL-decoded
+// body, so a value that decodes to "&" and "=" can be re-encoded into a
+// separate field that verifies. It is why the SDK refuses such characters in
+// every merchantReference it sends (TestMerchantReferenceRefusedEverywhere).
+func TestVerifyNotificationFieldInjectionLimitation(t *testing.T) {
+	signed := "eventId=ev-1&eventType=Authorize&merchantReference=ord-1%26errorCode%3D330&status=2"
+	replayed := "eventId=ev-1&eventType=Authorize&merchantReference=ord-1&errorCode=330&status=2"
+	auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey, signed)
+	for _, body := range []string{signed, replayed} {
+		if err := VerifyNotification([]byte(body), auth, hookCreds); err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+	}
+	ev, err := ParseEvent([]byte(replayed), formType)
+	if err != nil || ev.MerchantReference != "ord-1" || ev.Transaction.ErrorCode != "330" {
+		t.Fatalf("replayed: %+v %v", ev, err)
+	}
+	// A field the event already carries cannot be overridden: repeated
+	// fields do not decode.
+	dup := "eventId=ev-1&eventType=Authorize&merchantReference=ord-1%26status%3D7&status=2"
+	if err := VerifyNotification([]byte("eventId=ev-1&eventType=Authorize&merchantReference=ord-1&status=7&status=2"),
+		authFor(t, hookCreds.AccessID, hookCreds.AccessKey, dup), hookCreds); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseEvent([]byte("eventId=ev-1&eventType=Authorize&merchantReference=ord-1&status=7&status=2"), formType); !errors.Is(err, ErrMalformedEvent) {
+		t.Errorf("repeated status: %v", err)
+	}
+}
