@@ -17,6 +17,12 @@ import (
 // or a VerifyRedirectRequest call with an unusable public base URL.
 var ErrMalformedRedirect = errors.New("bankpay: malformed redirect")
 
+// ErrReferenceMismatch: a redirect whose signature is valid but whose signed
+// merchantReference is not the one given to RedirectExpectReference: a
+// genuine redirect of another order or session (a replayed or swapped return
+// URL). Reject it.
+var ErrReferenceMismatch = errors.New("bankpay: redirect merchantReference mismatch")
+
 // Redirect is what the service tells the merchant when it sends the user back
 // to the returnUrl (authorized) or the cancelUrl (cancelled or failed). Every
 // field comes from the signed part of the URL.
@@ -55,6 +61,16 @@ type RedirectOption func(*redirectConfig)
 type redirectConfig struct {
 	queryOnly bool
 	require   *sign.Algorithm
+	expectRef *string
+}
+
+// RedirectExpectReference fails the check with ErrReferenceMismatch (and a
+// nil Redirect) unless the signed merchantReference is exactly ref: the
+// reference the merchant issued for the order or session the browser comes
+// back to. An empty ref matches no redirect, so that a session with no
+// pending order cannot accept one. The signature is checked first.
+func RedirectExpectReference(ref string) RedirectOption {
+	return func(c *redirectConfig) { c.expectRef = &ref }
 }
 
 // RedirectQueryOnly checks the signature the older API versions made over
@@ -86,10 +102,25 @@ func RedirectRequireAlgorithm(a SignatureAlgorithm) RedirectOption {
 // after the signature, including a parameter appended to the URL, makes the
 // check fail, and the parameters are read from the signed part only.
 //
+// A valid signature proves that the service made the URL, not that it is
+// meant for this browser, nor that it is the first time it is presented:
+// it never expires, and it can be loaded again (browser history, a shared
+// link, a Referer or a log line) or carried into another user's session.
+// The merchant must bind the redirect to what it issued itself:
+//   - check MerchantReference against the reference of the order stored in
+//     the user's own session (RedirectExpectReference does it), and
+//     TransactionID against the transactionId the establish call or the
+//     front-end SDK returned for it, when known;
+//   - act at most once per TransactionID (record it, and treat a second
+//     redirect of it as a page reload, not a new payment);
+//   - confirm the state with Transactions.Get before moving money or
+//     shipping: the redirect only says the user finished the flow.
+//
 // Errors: ErrEmptyCredentials for an empty key, ErrMissingSignature,
 // ErrUnsupportedAlgorithm (a prefix other than "HmacSHA512:"),
-// ErrInvalidSignature, and ErrMalformedRedirect for signed parameters that
-// cannot be read. On error the Redirect is nil: nothing is trusted.
+// ErrInvalidSignature, ErrMalformedRedirect for signed parameters that
+// cannot be read, and ErrReferenceMismatch (RedirectExpectReference). On
+// error the Redirect is nil: nothing is trusted.
 func VerifyRedirect(rawURL, accessKey string, opts ...RedirectOption) (*Redirect, error) {
 	var cfg redirectConfig
 	for _, o := range opts {
@@ -120,6 +151,9 @@ func VerifyRedirect(rawURL, accessKey string, opts ...RedirectOption) (*Redirect
 	r, err := parseRedirect(query)
 	if err != nil {
 		return nil, opErr("verify redirect", fmt.Errorf("%w: %w", ErrMalformedRedirect, err))
+	}
+	if cfg.expectRef != nil && (*cfg.expectRef == "" || r.MerchantReference != *cfg.expectRef) {
+		return nil, opErr("verify redirect", ErrReferenceMismatch)
 	}
 	if alg, _ := sign.AlgorithmOf(sig); alg == sign.SHA512 {
 		r.Algorithm = HMACSHA512

@@ -299,3 +299,56 @@ func TestVerifyRedirectRequestLoopback(t *testing.T) {
 		t.Errorf("merchantReference %q", r.MerchantReference)
 	}
 }
+
+// TestVerifyRedirectExpectReference: a genuine redirect of another order
+// (a replayed or swapped return URL) fails with ErrReferenceMismatch once
+// the merchant says which merchantReference its session issued.
+func TestVerifyRedirectExpectReference(t *testing.T) {
+	signed := signURL(redirectKey, returnUnsigned, false) // merchantReference=order-42
+	r, err := VerifyRedirect(signed, redirectKey, RedirectExpectReference("order-42"))
+	if err != nil || r.MerchantReference != "order-42" || r.TransactionID != "100258123456789" {
+		t.Fatalf("matching reference: %+v %v", r, err)
+	}
+	for _, want := range []string{"order-43", "order-4", "order-420", "ORDER-42", " order-42", ""} {
+		r, err := VerifyRedirect(signed, redirectKey, RedirectExpectReference(want))
+		if !errors.Is(err, ErrReferenceMismatch) || r != nil {
+			t.Errorf("expecting %q: %v, %+v", want, err, r)
+			continue
+		}
+		if msg := err.Error(); msg != "bankpay: verify redirect: redirect merchantReference mismatch" {
+			t.Errorf("expecting %q: message %q", want, msg)
+		}
+	}
+	// An empty expected reference matches no redirect, not even one
+	// without a merchantReference.
+	noRef := signURL(redirectKey, strings.Replace(returnUnsigned, "&merchantReference=order-42", "", 1), false)
+	if _, err := VerifyRedirect(noRef, redirectKey); err != nil {
+		t.Fatalf("no merchantReference, no expectation: %v", err)
+	}
+	if _, err := VerifyRedirect(noRef, redirectKey, RedirectExpectReference("")); !errors.Is(err, ErrReferenceMismatch) {
+		t.Errorf("no merchantReference, empty expectation: %v", err)
+	}
+	// The signature is checked first: a forgery is a forgery.
+	forged := returnUnsigned + "&requestSignature=" + url.QueryEscape(hmacB64(sha1.New, "guess", returnUnsigned))
+	if _, err := VerifyRedirect(forged, redirectKey, RedirectExpectReference("order-42")); !errors.Is(err, ErrInvalidSignature) {
+		t.Errorf("forged: %v", err)
+	}
+	// The merchantReference is read from the signed part only.
+	if _, err := VerifyRedirect(signed+"&merchantReference=order-43", redirectKey, RedirectExpectReference("order-43")); err == nil {
+		t.Error("an appended merchantReference was trusted")
+	}
+	// VerifyRedirectRequest passes the option on.
+	u, _ := url.Parse(signed)
+	req := httptest.NewRequest(http.MethodGet, u.RequestURI(), nil)
+	if _, err := VerifyRedirectRequest(req, "https://shop.example", redirectKey, RedirectExpectReference("order-42")); err != nil {
+		t.Errorf("request, matching: %v", err)
+	}
+	if _, err := VerifyRedirectRequest(req, "https://shop.example", redirectKey, RedirectExpectReference("order-43")); !errors.Is(err, ErrReferenceMismatch) {
+		t.Errorf("request, other order: %v", err)
+	}
+	for _, other := range []error{ErrInvalidSignature, ErrMissingSignature, ErrMalformedRedirect, ErrUnsupportedAlgorithm} {
+		if errors.Is(ErrReferenceMismatch, other) || errors.Is(other, ErrReferenceMismatch) {
+			t.Errorf("ErrReferenceMismatch matches %v", other)
+		}
+	}
+}
