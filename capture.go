@@ -16,7 +16,7 @@ type CaptureParams struct {
 	// account is configured for it; '&', '=', '%', '+' and control
 	// characters are refused, see VerifyNotification).
 	MerchantReference string `url:"merchantReference"`
-	// Amount is the amount to capture, N.NN (required).
+	// Amount is the amount to capture, N.NN, greater than 0.00 (required).
 	Amount models.Amount `url:"amount"`
 	// Beneficiary is the receiver of the transfer; when given, Name and
 	// Address.Country are required.
@@ -63,7 +63,7 @@ func (p *CaptureParams) validate() error {
 	}
 	if err := firstError(
 		checkMerchantReference("merchantReference", p.MerchantReference, true),
-		checkAmount("amount", p.Amount, true),
+		checkPositiveAmount("amount", p.Amount, true),
 		checkBeneficiary("beneficiary", p.Beneficiary),
 	); err != nil {
 		return err

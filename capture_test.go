@@ -114,6 +114,8 @@ func TestTransactionsCaptureRejects(t *testing.T) {
 		{"no amount", "1", with(func(p *CaptureParams) { p.Amount = "" }), "amount"},
 		{"amount without places", "1", with(func(p *CaptureParams) { p.Amount = "250" }), "amount"},
 		{"amount three places", "1", with(func(p *CaptureParams) { p.Amount = "2.500" }), "amount"},
+		{"amount zero", "1", with(func(p *CaptureParams) { p.Amount = "0.00" }), "amount"},
+		{"amount negative", "1", with(func(p *CaptureParams) { p.Amount = "-1.00" }), "amount"},
 		{"beneficiary without name", "1", with(func(p *CaptureParams) { p.Beneficiary.Name = "" }), "beneficiary.name"},
 		{"beneficiary without address", "1", with(func(p *CaptureParams) { p.Beneficiary.Address = nil }), "beneficiary.address.country"},
 		{"beneficiary without country", "1", with(func(p *CaptureParams) { p.Beneficiary.Address.Country = "" }), "beneficiary.address.country"},
@@ -155,4 +157,16 @@ func TestTransactionsCaptureErrors(t *testing.T) {
 			_, err := c.Transactions.Capture(context.Background(), "1002581234567", fullCaptureParams())
 			return err
 		})
+}
+
+func TestTransactionsCaptureZeroAmountReason(t *testing.T) {
+	p := fullCaptureParams()
+	p.Amount = "0.00"
+	if ve, ok := p.validate().(*ValidationError); !ok || ve.Field != "amount" || ve.Reason != "must be greater than 0.00" {
+		t.Fatalf("err = %v", p.validate())
+	}
+	p.Amount = "0.01"
+	if err := p.validate(); err != nil {
+		t.Fatalf("0.01: %v", err)
+	}
 }

@@ -97,6 +97,9 @@ func TestTransactionsDepositRejects(t *testing.T) {
 		{"amount without places", "1", &DepositParams{MerchantReference: "r", Amount: "10"}, "amount"},
 		{"amount negative", "1", &DepositParams{MerchantReference: "r", Amount: "-5.00"}, "amount"},
 		{"amount float-like", "1", &DepositParams{MerchantReference: "r", Amount: "1e3"}, "amount"},
+		{"amount zero", "1", &DepositParams{MerchantReference: "r", Amount: "0.00"}, "amount"},
+		{"amount zero after 0.00 authorization", "1", &DepositParams{MerchantReference: "r", Amount: "0.00", AuthorizationAmount: "0.00"}, "amount"},
+		{"amount zero under authorization", "1", &DepositParams{MerchantReference: "r", Amount: "0.00", AuthorizationAmount: "50.00"}, "amount"},
 		{"authorizationAmount bad", "1", &DepositParams{MerchantReference: "r", Amount: "1.00", AuthorizationAmount: "abc"}, "authorizationAmount"},
 		{"amount required after 0.00 authorization", "1", &DepositParams{MerchantReference: "r", AuthorizationAmount: "0.00"}, "amount"},
 		{"amount over authorization", "1", &DepositParams{MerchantReference: "r", Amount: "50.01", AuthorizationAmount: "50.00"}, "amount"},
@@ -149,5 +152,16 @@ func TestTransactionsDepositRetriedOnlyWithOptIn(t *testing.T) {
 	want := "amount=10.00&merchantReference=payout-42"
 	if len(bodies) != 2 || bodies[0] != want || bodies[1] != want {
 		t.Errorf("bodies = %q", bodies)
+	}
+}
+
+func TestTransactionsDepositZeroAmountReason(t *testing.T) {
+	err := (&DepositParams{MerchantReference: "r", Amount: "0.00"}).validate()
+	if ve, ok := err.(*ValidationError); !ok || ve.Field != "amount" || ve.Reason != "must be greater than 0.00" {
+		t.Fatalf("err = %v", err)
+	}
+	// The smallest amount passes.
+	if err := (&DepositParams{MerchantReference: "r", Amount: "0.01", AuthorizationAmount: "0.00"}).validate(); err != nil {
+		t.Fatalf("0.01: %v", err)
 	}
 }

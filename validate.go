@@ -65,6 +65,19 @@ func checkAmount(field string, a models.Amount, must bool) error {
 	return nil
 }
 
+// checkPositiveAmount is checkAmount for an amount that moves money: it must
+// also be above zero (the service refuses a deposit or capture of 0.00,
+// which Validate accepts; Validate already refuses a minus sign).
+func checkPositiveAmount(field string, a models.Amount, must bool) error {
+	if err := checkAmount(field, a, must); err != nil {
+		return err
+	}
+	if a.IsZero() {
+		return invalid(field, "must be greater than 0.00")
+	}
+	return nil
+}
+
 // checkCurrency accepts USD and CAD; an empty currency is an error only when must is set.
 func checkCurrency(field string, c models.Currency, must bool) error {
 	if c == "" {
