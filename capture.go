@@ -18,7 +18,7 @@ type CaptureParams struct {
 	MerchantReference string `url:"merchantReference"`
 	// Amount is the amount to capture, N.NN, greater than 0.00 (required).
 	Amount models.Amount `url:"amount"`
-	// Beneficiary is the receiver of the transfer; when given, Name and
+	// Beneficiary is the receiver of the transfer (required): Name and
 	// Address.Country are required.
 	Beneficiary *models.Beneficiary `url:"beneficiary,omitempty"`
 	// BeneficiaryAccount is the account the transfer pays into. One of IBAN,
@@ -64,7 +64,7 @@ func (p *CaptureParams) validate() error {
 	if err := firstError(
 		checkMerchantReference("merchantReference", p.MerchantReference, true),
 		checkPositiveAmount("amount", p.Amount, true),
-		checkBeneficiary("beneficiary", p.Beneficiary),
+		requiredBeneficiary("beneficiary", p.Beneficiary),
 	); err != nil {
 		return err
 	}
@@ -72,4 +72,14 @@ func (p *CaptureParams) validate() error {
 		return checkRemittance("metadata.remittance", p.Metadata.Remittance)
 	}
 	return nil
+}
+
+// requiredBeneficiary is checkBeneficiary for a beneficiary that must be
+// given: a missing one names its first required field, like a missing
+// Disbursement account.
+func requiredBeneficiary(prefix string, b *models.Beneficiary) error {
+	if b == nil {
+		return invalid(prefix+".name", "is required for a money transfer")
+	}
+	return checkBeneficiary(prefix, b)
 }

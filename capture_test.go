@@ -84,11 +84,17 @@ func TestTransactionsCapture(t *testing.T) {
 	}
 }
 
+// minimalBeneficiary has only the beneficiary fields a capture requires.
+func minimalBeneficiary() *models.Beneficiary {
+	return &models.Beneficiary{Name: "Ana Ruiz", Address: &models.Address{Country: "MX"}}
+}
+
 func TestTransactionsCaptureMinimal(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "POST", Path: capturePath,
-		ContentType: "application/x-www-form-urlencoded", Body: "amount=5.00&merchantReference=mt-2"}, 200, captureAnswerJSON)
-	p := &CaptureParams{MerchantReference: "mt-2", Amount: "5.00",
+		ContentType: "application/x-www-form-urlencoded",
+		Body:        "amount=5.00&beneficiary.address.country=MX&beneficiary.name=Ana+Ruiz&merchantReference=mt-2"}, 200, captureAnswerJSON)
+	p := &CaptureParams{MerchantReference: "mt-2", Amount: "5.00", Beneficiary: minimalBeneficiary(),
 		BeneficiaryAccount: &models.BeneficiaryAccount{}, Metadata: &CaptureMetadata{}}
 	if _, err := c.Transactions.Capture(context.Background(), "1002581234567", p); err != nil {
 		t.Fatal(err)
@@ -116,12 +122,20 @@ func TestTransactionsCaptureRejects(t *testing.T) {
 		{"amount three places", "1", with(func(p *CaptureParams) { p.Amount = "2.500" }), "amount"},
 		{"amount zero", "1", with(func(p *CaptureParams) { p.Amount = "0.00" }), "amount"},
 		{"amount negative", "1", with(func(p *CaptureParams) { p.Amount = "-1.00" }), "amount"},
+		{"no beneficiary", "1", with(func(p *CaptureParams) { p.Beneficiary = nil }), "beneficiary.name"},
+		{"only a beneficiary account", "1", &CaptureParams{MerchantReference: "r", Amount: "1.00",
+			BeneficiaryAccount: &models.BeneficiaryAccount{IBAN: "FR7630004000031234567890143"}}, "beneficiary.name"},
+		{"empty beneficiary", "1", with(func(p *CaptureParams) { p.Beneficiary = &models.Beneficiary{} }), "beneficiary.name"},
 		{"beneficiary without name", "1", with(func(p *CaptureParams) { p.Beneficiary.Name = "" }), "beneficiary.name"},
 		{"beneficiary without address", "1", with(func(p *CaptureParams) { p.Beneficiary.Address = nil }), "beneficiary.address.country"},
 		{"beneficiary without country", "1", with(func(p *CaptureParams) { p.Beneficiary.Address.Country = "" }), "beneficiary.address.country"},
 		{"withdrawalMethod unknown", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.WithdrawalMethod = "Wire" }), "metadata.remittance.withdrawalMethod"},
 		{"withdrawalMethod wrong case", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.WithdrawalMethod = "bankdeposit" }), "metadata.remittance.withdrawalMethod"},
 		{"countryCorridor three letters", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.CountryCorridor = "FRA" }), "metadata.remittance.countryCorridor"},
+		{"countryCorridor lower case", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.CountryCorridor = "fr" }), "metadata.remittance.countryCorridor"},
+		{"countryCorridor mixed case", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.CountryCorridor = "Fr" }), "metadata.remittance.countryCorridor"},
+		{"countryCorridor non-ASCII", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.CountryCorridor = "É" }), "metadata.remittance.countryCorridor"},
+		{"countryCorridor one letter", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.CountryCorridor = "F" }), "metadata.remittance.countryCorridor"},
 		{"countryCorridor digit", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.CountryCorridor = "F1" }), "metadata.remittance.countryCorridor"},
 		{"accountLastFour three digits", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.AccountLastFour = "143" }), "metadata.remittance.accountLastFour"},
 		{"accountLastFour five digits", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.AccountLastFour = "01434" }), "metadata.remittance.accountLastFour"},
@@ -141,8 +155,9 @@ func TestTransactionsCaptureAcceptsEveryWithdrawalMethod(t *testing.T) {
 		models.WithdrawalDigitalWallet, models.WithdrawalHomeDelivery} {
 		c, mock, _ := newTestClient(t)
 		expect(t, mock, wantRequest{Method: "POST", Path: capturePath, ContentType: "application/x-www-form-urlencoded",
-			Body: "amount=1.00&merchantReference=mt-3&metadata.remittance.withdrawalMethod=" + m}, 200, captureAnswerJSON)
-		p := &CaptureParams{MerchantReference: "mt-3", Amount: "1.00",
+			Body: "amount=1.00&beneficiary.address.country=MX&beneficiary.name=Ana+Ruiz&merchantReference=mt-3" +
+				"&metadata.remittance.withdrawalMethod=" + m}, 200, captureAnswerJSON)
+		p := &CaptureParams{MerchantReference: "mt-3", Amount: "1.00", Beneficiary: minimalBeneficiary(),
 			Metadata: &CaptureMetadata{Remittance: &models.Remittance{WithdrawalMethod: m}}}
 		if _, err := c.Transactions.Capture(context.Background(), "1002581234567", p); err != nil {
 			t.Errorf("%s: %v", m, err)

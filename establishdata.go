@@ -113,8 +113,9 @@ var withdrawalMethods = map[string]bool{
 }
 
 // checkRemittance checks remittance data, when given: withdrawalMethod is
-// one of the five methods, countryCorridor is two letters (ISO 3166
-// alpha-2), accountLastFour is four digits. All three are optional. prefix
+// one of the five methods, countryCorridor is two upper-case ASCII letters
+// (an ISO 3166 alpha-2 code, as the service and the sandbox want it: "MX",
+// not "mx"), accountLastFour is four digits. All three are optional. prefix
 // is the wire name of the remittance object.
 func checkRemittance(prefix string, r *models.Remittance) error {
 	if r == nil {
@@ -123,8 +124,8 @@ func checkRemittance(prefix string, r *models.Remittance) error {
 	if r.WithdrawalMethod != "" && !withdrawalMethods[r.WithdrawalMethod] {
 		return invalid(prefix+".withdrawalMethod", "must be BankDeposit, Cash, DebitCard, DigitalWallet or HomeDelivery")
 	}
-	if r.CountryCorridor != "" && !allOf(r.CountryCorridor, 2, isASCIILetter) {
-		return invalid(prefix+".countryCorridor", "must be a two-letter ISO 3166 country code")
+	if r.CountryCorridor != "" && !allOf(r.CountryCorridor, 2, isUpperASCII) {
+		return invalid(prefix+".countryCorridor", "must be a two-letter upper-case ISO 3166 country code, like MX")
 	}
 	if r.AccountLastFour != "" && !allOf(r.AccountLastFour, 4, isDigit) {
 		return invalid(prefix+".accountLastFour", "must be exactly four digits")
@@ -145,4 +146,4 @@ func allOf(s string, n int, ok func(byte) bool) bool {
 	return true
 }
 
-func isASCIILetter(c byte) bool { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') }
+func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }

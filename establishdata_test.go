@@ -110,6 +110,7 @@ func establishInvalidCases() []establishCase {
 			d.Beneficiary.Address = &models.Address{City: "Paris"}
 		}), "beneficiary.address.country"},
 		{"remittance method unknown", with(mt, func(d *models.EstablishData) { d.Metadata.Remittance.WithdrawalMethod = "Wire" }), "metadata.remittance.withdrawalMethod"},
+		{"remittance corridor lower case", with(mt, func(d *models.EstablishData) { d.Metadata.Remittance.CountryCorridor = "fr" }), "metadata.remittance.countryCorridor"},
 		{"remittance corridor long", with(mt, func(d *models.EstablishData) { d.Metadata.Remittance.CountryCorridor = "FRA" }), "metadata.remittance.countryCorridor"},
 		{"remittance last four short", with(mt, func(d *models.EstablishData) { d.Metadata.Remittance.AccountLastFour = "143" }), "metadata.remittance.accountLastFour"},
 	}

@@ -211,7 +211,8 @@ var decodeCalls = []func(ctx context.Context, c *Client) (any, error){
 		return nilIfErr(c.Transactions.Deposit(ctx, "1", &DepositParams{MerchantReference: "r"}))
 	},
 	func(ctx context.Context, c *Client) (any, error) {
-		return nilIfErr(c.Transactions.Capture(ctx, "1", &CaptureParams{MerchantReference: "r", Amount: "1.00"}))
+		return nilIfErr(c.Transactions.Capture(ctx, "1", &CaptureParams{MerchantReference: "r", Amount: "1.00",
+			Beneficiary: &models.Beneficiary{Name: "B", Address: &models.Address{Country: "MX"}}}))
 	},
 	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Accounts.Balance(ctx, "1")) },
 	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Accounts.User(ctx, "1")) },

@@ -252,6 +252,7 @@ func TestSecretsStayOutOfErrorsOnLoopback(t *testing.T) {
 	_, err = c.Customers.Update(ctx, "c-2", &CustomerUpdateParams{TaxID: "123 45 6789", DateOfBirth: "02/01/1990", Phone: "1000 0000 10"})
 	errs = append(errs, fmt.Sprint(err))
 	_, err = c.Transactions.Capture(ctx, "1", &CaptureParams{MerchantReference: "r", Amount: "1.00",
+		Beneficiary:        &models.Beneficiary{Name: "B", Address: &models.Address{Country: "MX"}},
 		BeneficiaryAccount: &models.BeneficiaryAccount{AccountNumber: "987654321012", IBAN: secretIBAN}})
 	errs = append(errs, fmt.Sprint(err))
 	var ae *APIError
