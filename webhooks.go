@@ -37,6 +37,12 @@ const DefaultMaxEventAge = 24 * time.Hour
 // ErrWrongAccessID, ErrUnsupportedAlgorithm for an unknown prefix, and
 // ErrInvalidSignature. Reject the request on any error.
 //
+// A signed notification never expires, and VerifyNotification does not look
+// at the event's age: NewWebhookHandler rejects events older than its max
+// age (WithMaxEventAge) and can de-duplicate eventIds (WithDeduplicator);
+// when calling VerifyNotification and ParseEvent directly, check
+// Event.CreatedAt and the eventId yourself.
+//
 // Limitation: the signature covers the URL-decoded body, not the bytes
 // received, so it does not bind field boundaries. A signed value that
 // decodes to "&" or "=" can be re-encoded into separate fields that verify
@@ -49,6 +55,17 @@ const DefaultMaxEventAge = 24 * time.Hour
 // fixed from the merchant's side. A repeated field makes ParseEvent fail, so
 // an injected field can only add one the event did not carry: do not act on
 // an unexpected errorCode or status alone.
+//
+// A valid signature says that the service sent this event, not that the
+// merchant receives every event: notificationUrl is not signed (see
+// SignEstablishData) and travels through the user's browser or app with the
+// establish data handed to a front-end SDK, so the user can point the
+// notifications of their own
+// transaction elsewhere, withhold them (a Failed or Reversed deposit never
+// arrives), or deliver them when they choose. Before acting on an event that
+// moves money (shipping, crediting a balance, paying out), reconcile the
+// transaction's state with Transactions.Get, and do not take a missing event
+// as "nothing happened".
 func VerifyNotification(body []byte, authorizationHeader string, creds Credentials) error {
 	if err := verifyNotification(body, authorizationHeader, creds); err != nil {
 		return opErr("verify notification", err)
@@ -248,6 +265,16 @@ type webhookHandler struct {
 // The service wants 200 within 3 seconds and re-sends every 5 minutes for 12
 // hours otherwise: keep callbacks short (store the event, work later) and
 // idempotent.
+//
+// An event is a signed hint, not the money state. The notificationUrl it is
+// sent to is not signed and travels through the user's browser or app with
+// the establish data handed to a front-end SDK, so the user can redirect,
+// withhold or time the
+// notifications of their own transaction (see VerifyNotification). Before
+// acting on an event that moves money, read the transaction with
+// Transactions.Get and act on its status; reconcile pending transactions
+// with Transactions.Get on a schedule too, rather than waiting for an event
+// that may never come.
 func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error, opts ...WebhookOption) http.Handler {
 	h := &webhookHandler{creds: creds, fn: fn, maxBytes: DefaultMaxEventBytes,
 		maxAge: DefaultMaxEventAge, now: time.Now}

@@ -7,6 +7,9 @@ import (
 	"crypto/sha512"
 	"encoding/base64"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"log/slog"
 	"net/http"
@@ -641,5 +644,44 @@ func TestVerifyNotificationFieldInjectionLimitation(t *testing.T) {
 	}
 	if _, err := ParseEvent([]byte("eventId=ev-1&eventType=Authorize&merchantReference=ord-1&status=7&status=2"), formType); !errors.Is(err, ErrMalformedEvent) {
 		t.Errorf("repeated status: %v", err)
+	}
+}
+
+// TestSecurityGodoc keeps the security warnings in the godoc of the
+// functions merchants call to trust a notification or a redirect.
+func TestSecurityGodoc(t *testing.T) {
+	docs := map[string]string{}
+	fset := token.NewFileSet()
+	for _, file := range []string{"webhooks.go", "redirect.go"} {
+		f, err := parser.ParseFile(fset, file, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Doc != nil {
+				docs[fn.Name.Name] = strings.Join(strings.Fields(fn.Doc.Text()), " ")
+			}
+		}
+	}
+	for name, musts := range map[string][]string{
+		"VerifyNotification": {
+			"covers the URL-decoded body", `"merchantReference=ord-1%26errorCode%3D330"`, "cannot be fixed from the merchant's side",
+			"notificationUrl is not signed", "travels through the user's browser", "reconcile the transaction's state with Transactions.Get",
+		},
+		"NewWebhookHandler": {
+			"notificationUrl it is sent to is not signed", "travels through the user's browser",
+			"Before acting on an event that moves money, read the transaction with Transactions.Get",
+			"older than the max age",
+		},
+		"VerifyRedirect": {
+			"it never expires", "check MerchantReference", "TransactionID against the transactionId",
+			"act at most once per TransactionID", "RedirectExpectReference",
+		},
+	} {
+		for _, must := range musts {
+			if !strings.Contains(docs[name], must) {
+				t.Errorf("%s godoc does not say %q", name, must)
+			}
+		}
 	}
 }
