@@ -79,11 +79,20 @@ func ExampleTransactionsService_Establish() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(auth.TransactionID, auth.TransactionType, auth.Status)
+	// The establish answer is abbreviated: status 0 with the message
+	// Authorized. Transactions.Get shows the authorization's status.
+	fmt.Println(auth.TransactionID, auth.TransactionType, auth.StatusMessage)
 	fmt.Println(auth.Payment.PaymentType, "to account ending", auth.Payment.Account.AccountNumber)
+	got, err := c.Transactions.Get(context.Background(), auth.TransactionID)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("status:", got.Status)
 	// Output:
 	// 100000000001001 Authorize Authorized
 	// Disbursement to account ending 0010
+	// status: Authorized
 }
 
 func ExampleTransactionsService_Deposit() {

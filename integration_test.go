@@ -708,7 +708,11 @@ func TestIntegrationDisbursementStateMachine(t *testing.T) {
 	auth, err := s.client.Transactions.Establish(ctx, disbursementParams("disb-auth-1", in.URL, "0.00", bankpaytest.AccountVerified))
 	must(t, err)
 	equal(t, models.TypeAuthorize, auth.TransactionType)
-	equal(t, models.StatusAuthorized, auth.Status)
+	// The spec's abbreviated establish answer: status 0 with message
+	// Authorized; the authorization itself is Authorized (2).
+	equal(t, models.StatusNew, auth.Status)
+	equal(t, "Authorized", auth.StatusMessage)
+	equal(t, models.StatusAuthorized, getStatus(t, s.client, auth.TransactionID))
 	notNilNow(t, auth.Payment)
 	equal(t, models.PaymentTypeDisbursement, auth.Payment.PaymentType)
 	length(t, auth.TransactionID, 15)

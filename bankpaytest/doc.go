@@ -32,7 +32,10 @@
 // interface for signed establish data (Deferred, Instant or Retrieval) and
 // returns the signed redirect. Disbursement authorizations are created by
 // the merchant with POST /establish?createTransaction=true, with a sandbox
-// account number and SandboxRoutingNumber. Both check accessId, merchantId
+// account number and SandboxRoutingNumber; its answer shows status 0 with
+// statusMessage Authorized, as the spec's abbreviated establish response
+// does, while GET /transactions/{id} shows the authorization Authorized
+// (2). Both check accessId, merchantId
 // (401/300 when it is another merchant's) and requestSignature (401/375
 // when missing or wrong).
 //

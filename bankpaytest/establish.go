@@ -93,6 +93,8 @@ func checkURLField(field, raw string, must bool) *Error {
 // handleEstablish serves POST /establish?createTransaction=true, the
 // authorization by account and routing number (paymentType Disbursement);
 // the other payment types are authorized by the user (Server.Authorize).
+// Its answer shows status 0 with message Authorized, as the spec's
+// abbreviated response does; the authorization itself is Authorized (2).
 func (s *Server) handleEstablish(r *http.Request, body []byte, m *merchant, _ string) (any, *Error) {
 	if r.URL.Query().Get("createTransaction") != "true" {
 		return nil, badRequest("createTransaction=true is required")
@@ -132,7 +134,12 @@ func (s *Server) handleEstablish(r *http.Request, body []byte, m *merchant, _ st
 		Verified:      sa.Verified,
 	}
 	t := s.createAuthorization(m, &d, acct, OutcomeAuthorize)
-	return models.TransactionEnvelope{Transaction: t.view()}, nil
+	// The spec: "The abbreviated Disbursement establish response shows
+	// status 0 with message Authorized". The record, as GET
+	// /transactions/{id} and the Authorize event show it, is Authorized (2).
+	v := t.view()
+	v.Status, v.StatusMessage = models.StatusNew, models.StatusAuthorized.String()
+	return models.TransactionEnvelope{Transaction: v}, nil
 }
 
 // createAuthorization records an authorization for establish data d with

@@ -19,8 +19,13 @@ func TestEstablishDisbursement(t *testing.T) {
 	if len(got.TransactionID) != 15 || strings.Trim(got.TransactionID, "0123456789") != "" {
 		t.Fatalf("transactionId %q is not 15 digits", got.TransactionID)
 	}
-	if got.TransactionType != models.TypeAuthorize || got.Status != models.StatusAuthorized || got.StatusMessage != "Authorized" {
-		t.Fatalf("type/status %v %v %q", got.TransactionType, got.Status, got.StatusMessage)
+	// The spec: "The abbreviated Disbursement establish response shows
+	// status 0 with message Authorized"; the record is Authorized (2).
+	if got.TransactionType != models.TypeAuthorize || got.Status != models.StatusNew || got.StatusMessage != "Authorized" {
+		t.Fatalf("establish answer type/status %v %v %q, want Authorize, 0, Authorized", got.TransactionType, got.Status, got.StatusMessage)
+	}
+	if raw := c.postJSON("/establish?createTransaction=true", c.sign(disbursementData("order-raw", "1.00"))); !strings.Contains(string(raw.body), `"status":0,`) {
+		t.Fatalf("the answer does not show status 0: %s", raw.body)
 	}
 	p := got.Payment
 	if p == nil || p.PaymentType != models.PaymentTypeDisbursement || p.MerchantID != c.creds.MerchantID ||
@@ -39,7 +44,8 @@ func TestEstablishDisbursement(t *testing.T) {
 	if strings.Contains(string(a.body), bankpaytest.AccountVerified) {
 		t.Fatalf("full account number in %s", a.body)
 	}
-	if again := c.txn(got.TransactionID); again.TransactionID != got.TransactionID || again.Payment.Account.AccountNumber != "0010" {
+	if again := c.txn(got.TransactionID); again.TransactionID != got.TransactionID || again.Payment.Account.AccountNumber != "0010" ||
+		again.Status != models.StatusAuthorized || again.StatusMessage != "Authorized" {
 		t.Fatalf("get %+v", again)
 	}
 	if st, ok := srv.Transaction(got.TransactionID); !ok || st.Status != models.StatusAuthorized {

@@ -148,6 +148,11 @@ func DescribeTxn(t *models.Transaction) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "transaction %s: %s, status %s (%d)", t.TransactionID, t.TransactionType, t.Status, int(t.Status))
+	if t.StatusMessage != "" && t.StatusMessage != t.Status.String() {
+		// The Disbursement establish answer shows status 0 with the
+		// message Authorized.
+		fmt.Fprintf(&b, ", message %s", t.StatusMessage)
+	}
 	if t.Amount != "" {
 		fmt.Fprintf(&b, ", %s %s", t.Amount, t.Currency)
 	}
