@@ -36,9 +36,13 @@ func checkMerchantID(m *merchant, merchantID string) *Error {
 
 // checkEstablishSignature checks the accessId, merchantId and
 // requestSignature of establish data for merchant m, as the service and its
-// user interface do. A missing signature is refused like a bad one.
+// user interface do. A missing accessId or signature is refused like a
+// wrong one.
 func checkEstablishSignature(m *merchant, d *models.EstablishData) *Error {
-	if d.AccessID != "" && d.AccessID != m.cfg.AccessID {
+	if d.AccessID == "" {
+		return accessDenied("accessId is required")
+	}
+	if d.AccessID != m.cfg.AccessID {
 		return accessDenied("accessId does not match the credentials")
 	}
 	if err := checkMerchantID(m, d.MerchantID); err != nil {

@@ -148,7 +148,8 @@ func TestRoutingErrors(t *testing.T) {
 		send(t, &c.creds, http.MethodPost, srv.URL+"/accounts/tokenize", "application/json", big).wantError(t, 413, 200)
 	})
 	t.Run("malformed JSON", func(t *testing.T) {
-		send(t, &c.creds, http.MethodPost, srv.URL+"/accounts/tokenize", "application/json", []byte("{")).wantError(t, 400, 200)
-		send(t, &c.creds, http.MethodPost, srv.URL+"/accounts/tokenize", "application/json", nil).wantError(t, 400, 200)
+		// The bare {"message":…} 400 (see encoding_test.go).
+		send(t, &c.creds, http.MethodPost, srv.URL+"/accounts/tokenize", "application/json", []byte("{")).wantBare(t)
+		send(t, &c.creds, http.MethodPost, srv.URL+"/accounts/tokenize", "application/json", nil).wantBare(t)
 	})
 }

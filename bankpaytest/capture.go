@@ -14,7 +14,7 @@ import (
 // data; the originator is the customer of the authorization's establish
 // data, whose name and address (address1, city, state, zip, country) are
 // required.
-func (s *Server) handleCapture(r *http.Request, body []byte, m *merchant, id string) (any, *Error) {
+func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id string) (any, *Error) {
 	auth, err := s.authorization(m, id)
 	if err != nil {
 		return nil, err
@@ -22,7 +22,7 @@ func (s *Server) handleCapture(r *http.Request, body []byte, m *merchant, id str
 	if !m.cfg.MoneyTransfer {
 		return nil, badRequest("the merchant is not configured for international money transfer")
 	}
-	f, err := parseForm(r, body)
+	f, err := parseForm(body)
 	if err != nil {
 		return nil, err
 	}

@@ -14,12 +14,12 @@ const PaymentProcessorInstant = "RTP"
 
 // handleDeposit serves POST /transactions/{id}/deposit (form-encoded:
 // amount, merchantReference, instantPayoutRequest).
-func (s *Server) handleDeposit(r *http.Request, body []byte, m *merchant, id string) (any, *Error) {
+func (s *Server) handleDeposit(_ *http.Request, body []byte, m *merchant, id string) (any, *Error) {
 	auth, err := s.authorization(m, id)
 	if err != nil {
 		return nil, err
 	}
-	f, err := parseForm(r, body)
+	f, err := parseForm(body)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,8 @@
 // # Wire format
 //
 // Every API call takes HTTP Basic accessId:accessKey (401 with code 375
-// otherwise). Errors are {"errors":[{"domain","code","message"}]}: 400/200
+// otherwise). Errors are {"errors":[{"domain","code","message"}]} (but
+// for the bare 400 of an unreadable JSON body, below): 400/200
 // for a missing or invalid parameter (currency USD or CAD, amounts N.NN),
 // 400/210 for a merchantReference used before by the same merchant (unless
 // it has Merchant.NoReferenceIdempotency), 404/200
@@ -22,9 +23,15 @@
 // path and 405/200 (with Allow) for a wrong method. Bodies above
 // DefaultMaxBodyBytes answer 413/200. Single objects come wrapped
 // ({"transaction":{…}}); tokenize and the account summary are bare.
-// Establish, tokenize, customers and feedback take JSON; deposit and capture
-// take form bodies with dotted names (a JSON body there answers 400/200).
-// Transaction answers show only the last 4 digits of the account number.
+// Establish, tokenize, customers and feedback take application/json bodies:
+// another Content-Type, or none, answers 415 with code 200, and a body that
+// cannot be read as JSON of the expected shape (empty, malformed, a value
+// of the wrong type, an unknown paymentType name) answers 400 with the bare
+// {"message":…} body some of the service's 400s have (an Error with Code
+// 0). Deposit and capture take application/x-www-form-urlencoded bodies
+// with dotted names; any other Content-Type (JSON included) answers 400/200,
+// as their parameters are then not found. Transaction answers show only the
+// last 4 digits of the account number.
 //
 // # The user's side
 //
@@ -35,9 +42,9 @@
 // account number and SandboxRoutingNumber; its answer shows status 0 with
 // statusMessage Authorized, as the spec's abbreviated establish response
 // does, while GET /transactions/{id} shows the authorization Authorized
-// (2). Both check accessId, merchantId
-// (401/300 when it is another merchant's) and requestSignature (401/375
-// when missing or wrong).
+// (2). Both check accessId (401/375 when missing or not the merchant's),
+// merchantId (401/300 when it is another merchant's) and requestSignature
+// (401/375 when missing or wrong).
 //
 // # Sandbox behaviors
 //

@@ -13,7 +13,9 @@ import (
 
 // Error is an error answer of the sandbox: HTTP status, service error code
 // and message, written as {"errors":[{"domain":…,"code":…,"message":…}]}.
-// Authorize returns it too.
+// Code 0 is an answer without a code, written as a bare {"message":…}: the
+// shape of the service's 400 for a body it cannot read as JSON. Authorize
+// returns an Error too.
 type Error struct {
 	Status  int
 	Code    int
@@ -84,7 +86,16 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(b)
 }
 
+// bareError is the body of an Error without a code.
+type bareError struct {
+	Message string `json:"message"`
+}
+
 func writeError(w http.ResponseWriter, e *Error) {
+	if e.Code == 0 {
+		writeJSON(w, e.Status, bareError{Message: e.Message})
+		return
+	}
 	writeJSON(w, e.Status, errorBody{Errors: []errorItem{{Domain: domain(e.Code), Code: e.Code, Message: e.Message}}})
 }
 
@@ -100,27 +111,62 @@ func readBody(r *http.Request, max int64) ([]byte, *Error) {
 	return b, nil
 }
 
-// decodeJSON decodes a required JSON body into v.
-func decodeJSON(b []byte, v any) *Error {
-	if len(bytes.TrimSpace(b)) == 0 {
-		return badRequest("a JSON request body is required")
+// bodyKind is the encoding an API route reads its body in.
+type bodyKind int
+
+const (
+	bodyNone bodyKind = iota // GET: no body
+	bodyJSON                 // application/json
+	bodyForm                 // application/x-www-form-urlencoded, dotted names
+)
+
+// checkContentType refuses a request whose Content-Type is not the
+// encoding its route reads, before the route runs, as the service's body
+// binding does. A JSON route answers 415 (code 200) to any other media type
+// or none: a JSON body binding has nothing to read it with. A form route
+// answers 400/200: its parameters are read from a form body only, so
+// another body leaves them missing.
+func checkContentType(r *http.Request, kind bodyKind) *Error {
+	if kind == bodyNone {
+		return nil
 	}
-	if err := json.Unmarshal(b, v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return badRequest("invalid parameter %s", te.Field)
-		}
-		return badRequest("malformed JSON body")
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch {
+	case kind == bodyJSON && (err != nil || mt != "application/json"):
+		return &Error{Status: http.StatusUnsupportedMediaType, Code: CodeInvalidParameter, Message: "Content-Type must be application/json"}
+	case kind == bodyForm && (err != nil || mt != "application/x-www-form-urlencoded"):
+		return badRequest("expected an application/x-www-form-urlencoded body")
 	}
 	return nil
 }
 
-// parseForm parses a form-encoded body.
-func parseForm(r *http.Request, b []byte) (url.Values, *Error) {
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != "application/x-www-form-urlencoded" {
-		return nil, badRequest("expected an application/x-www-form-urlencoded body")
+// unreadable is the bare 400 of a body that is not readable as JSON of the
+// expected shape.
+func unreadable(format string, a ...any) *Error {
+	return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf(format, a...)}
+}
+
+// decodeJSON decodes a required JSON body into v. A body that is missing,
+// not JSON, or whose values do not fit v's types (a string where a number
+// belongs, an unknown paymentType name) answers the bare 400
+// {"message":…}.
+func decodeJSON(b []byte, v any) *Error {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return unreadable("Required request body is missing")
 	}
+	if err := json.Unmarshal(b, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return unreadable("JSON parse error: invalid value for %s", te.Field)
+		}
+		return unreadable("JSON parse error: malformed JSON body")
+	}
+	return nil
+}
+
+// parseForm parses a form-encoded body (checkContentType checked its
+// Content-Type).
+func parseForm(b []byte) (url.Values, *Error) {
 	v, err := url.ParseQuery(string(b))
 	if err != nil {
 		return nil, badRequest("malformed form body")

@@ -17,25 +17,26 @@ type handlerFunc func(s *Server, r *http.Request, body []byte, m *merchant, id s
 
 type route struct {
 	method string
+	body   bodyKind
 	fn     handlerFunc
 }
 
 // apiRoutes maps a path below /api/v1, with the id segment written {id}, to
 // its handler.
 var apiRoutes = map[string]route{
-	"establish":                 {http.MethodPost, (*Server).handleEstablish},
-	"transactions/{id}":         {http.MethodGet, (*Server).handleGetTransaction},
-	"transactions/{id}/deposit": {http.MethodPost, (*Server).handleDeposit},
-	"transactions/{id}/capture": {http.MethodPost, (*Server).handleCapture},
-	"transactions/{id}/payment/paymentProvider/account/balance": {http.MethodGet, (*Server).handleBalance},
-	"transactions/{id}/payment/paymentProvider/user":            {http.MethodGet, (*Server).handleBankUser},
-	"transactions/{id}/accountSummary":                          {http.MethodGet, (*Server).handleSummary},
-	"transactions/{id}/user":                                    {http.MethodGet, (*Server).handleIdentityUser},
-	"transactions/{id}/user/detail":                             {http.MethodGet, (*Server).handleIdentityDetail},
-	"transactions/{id}/feedback":                                {http.MethodPost, (*Server).handleFeedback},
-	"customers":                                                 {http.MethodPost, (*Server).handleCustomerByExternalID},
-	"customers/{id}":                                            {http.MethodPost, (*Server).handleCustomerByID},
-	"accounts/tokenize":                                         {http.MethodPost, (*Server).handleTokenize},
+	"establish":                 {http.MethodPost, bodyJSON, (*Server).handleEstablish},
+	"transactions/{id}":         {http.MethodGet, bodyNone, (*Server).handleGetTransaction},
+	"transactions/{id}/deposit": {http.MethodPost, bodyForm, (*Server).handleDeposit},
+	"transactions/{id}/capture": {http.MethodPost, bodyForm, (*Server).handleCapture},
+	"transactions/{id}/payment/paymentProvider/account/balance": {http.MethodGet, bodyNone, (*Server).handleBalance},
+	"transactions/{id}/payment/paymentProvider/user":            {http.MethodGet, bodyNone, (*Server).handleBankUser},
+	"transactions/{id}/accountSummary":                          {http.MethodGet, bodyNone, (*Server).handleSummary},
+	"transactions/{id}/user":                                    {http.MethodGet, bodyNone, (*Server).handleIdentityUser},
+	"transactions/{id}/user/detail":                             {http.MethodGet, bodyNone, (*Server).handleIdentityDetail},
+	"transactions/{id}/feedback":                                {http.MethodPost, bodyJSON, (*Server).handleFeedback},
+	"customers":                                                 {http.MethodPost, bodyJSON, (*Server).handleCustomerByExternalID},
+	"customers/{id}":                                            {http.MethodPost, bodyJSON, (*Server).handleCustomerByID},
+	"accounts/tokenize":                                         {http.MethodPost, bodyJSON, (*Server).handleTokenize},
 }
 
 // splitRoute turns "transactions/123/deposit" into the route key
@@ -97,7 +98,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", rt.method)
 		err = &Error{Status: http.StatusMethodNotAllowed, Code: CodeInvalidParameter, Message: "method not allowed"}
 	default:
-		out, err = rt.fn(s, r, body, m, id)
+		if err = checkContentType(r, rt.body); err == nil {
+			out, err = rt.fn(s, r, body, m, id)
+		}
 	}
 	s.mu.Unlock()
 
