@@ -16,6 +16,15 @@
 //
 // The other control endpoints (now, deny, reverse, events, flush, customers,
 // feedback) are listed in the bankpaytest package documentation.
+//
+// The merchant is configured for VIP tiers and money transfer unless
+// -vip=false or -money-transfer=false. It is configured for merchantReference
+// idempotency (a repeated merchantReference on establish, deposit or capture
+// answers 400 with code 210) unless -no-reference-idempotency plays an
+// account without it, where a repeat is processed again: a request retried
+// after a lost answer then pays twice, as it would on such an account of
+// the service (bankpaytest.Merchant.NoReferenceIdempotency). Run with -h for
+// every flag.
 package main
 
 import (
@@ -56,6 +65,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	merchantID := fs.String("merchant-id", "", "merchantId of the merchant (generated when empty)")
 	vip := fs.Bool("vip", true, "configure the merchant for VIP customer tiers")
 	transfer := fs.Bool("money-transfer", true, "configure the merchant for international money transfer (capture)")
+	noIdem := fs.Bool("no-reference-idempotency", false,
+		"play an account not configured for merchantReference idempotency: a repeated merchantReference on establish,\n"+
+			"deposit or capture is processed again (no code 210), so a retried request pays twice")
 	notify := fs.String("notification-url", "", "the merchant's default notification URL")
 	start := fs.String("start", "", "start time of the sandbox clock, RFC 3339 (default: now)")
 	providers := fs.Int("identity-providers", 2, "number of identity providers (one data-retrieved event each)")
@@ -67,10 +79,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	opts := []bankpaytest.Option{
 		bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{
-			Credentials:     bankpaytest.Credentials{AccessID: *accessID, AccessKey: *accessKey, MerchantID: *merchantID},
-			VIP:             *vip,
-			MoneyTransfer:   *transfer,
-			NotificationURL: *notify,
+			Credentials:            bankpaytest.Credentials{AccessID: *accessID, AccessKey: *accessKey, MerchantID: *merchantID},
+			VIP:                    *vip,
+			MoneyTransfer:          *transfer,
+			NoReferenceIdempotency: *noIdem,
+			NotificationURL:        *notify,
 		}),
 		bankpaytest.WithIdentityProviders(*providers),
 	}
@@ -96,14 +109,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
   accessId:      %s
   accessKey:     %s
   merchantId:    %s
-  VIP tiers: %t, money transfer: %t, sandbox routing number: %s
+  VIP tiers: %t, money transfer: %t, merchantReference idempotency: %t
+  sandbox routing number: %s
 
 export BANKPAY_BASE_URL=%s BANKPAY_ACCESS_ID=%s BANKPAY_ACCESS_KEY=%s BANKPAY_MERCHANT_ID=%s
 curl -u "$BANKPAY_ACCESS_ID:$BANKPAY_ACCESS_KEY" -X POST '%s/advance?d=72h'
 
 Press Ctrl+C to stop.
 `, srv.Now().Format(time.RFC3339), srv.URL, srv.ControlURL, c.AccessID, c.AccessKey, c.MerchantID,
-		m.VIP, m.MoneyTransfer, bankpaytest.SandboxRoutingNumber,
+		m.VIP, m.MoneyTransfer, !m.NoReferenceIdempotency, bankpaytest.SandboxRoutingNumber,
 		srv.URL, c.AccessID, c.AccessKey, c.MerchantID, srv.ControlURL)
 
 	<-ctx.Done()
