@@ -13,7 +13,8 @@ import (
 // and address.country required), the beneficiary account and the remittance
 // data; the originator is the customer of the authorization's establish
 // data, whose name and address (address1, city, state, zip, country) are
-// required.
+// required. The capture follows the movement lifecycle of deposits
+// (lifecycle.go).
 func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id string) (any, *Error) {
 	auth, err := s.authorization(m, id)
 	if err != nil {
@@ -57,21 +58,7 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 		return nil, err
 	}
 
-	c := s.newTxn(m, models.TypeCapture)
-	c.parent, c.cents = auth, cents
-	c.notifyURL, c.timeZone = auth.notifyURL, auth.timeZone
-	c.rec.OriginalTransactionID = auth.id()
-	c.rec.MerchantReference = ref
-	c.rec.Amount = amount
-	c.rec.Currency = auth.rec.Currency
-	p := *auth.rec.Payment
-	acct := *p.Account
-	p.Account, p.PaymentProvider, p.Amount = &acct, sandboxProvider(), amount
-	c.rec.Payment = &p
-	c.rec.PaymentProviderTransaction = &models.PaymentProviderTransaction{PaymentProviderTransactionID: "P" + c.id()}
-	c.rec.Status, c.rec.StatusMessage = models.StatusAuthorized, models.StatusAuthorized.String()
-	auth.usedCents += cents
-	m.refs[refKey{refCapture, ref}] = true
+	c := s.newMovement(m, auth, models.TypeCapture, refCapture, ref, amount, cents)
 	return models.TransactionEnvelope{Transaction: c.view()}, nil
 }
 

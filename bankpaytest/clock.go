@@ -8,17 +8,18 @@ import (
 
 // The sandbox clock is fake: it starts at WithStartTime (or the real time at
 // NewServer) and moves only with Advance, AdvanceBankingDays or AdvanceTo.
-// Every timed behavior runs on it: deposits are submitted to the network
-// (Processed) when the clock first moves after their creation, they complete
-// 3 banking days (weekends skipped, no holidays, UTC) after that, identity
-// data arrives one second per provider after the authorization, and an
-// undelivered event is re-sent at every 5-minute mark after its creation for
-// 12 hours. Advancing fires these in time order, each at its own instant.
+// Every timed behavior runs on it: deposits and captures are submitted to
+// the network (Processed) when the clock first moves after their creation,
+// they complete 3 banking days (weekends skipped, no holidays, UTC) after
+// that, identity data arrives one second per provider after the
+// authorization, and an undelivered event is re-sent at every 5-minute mark
+// after its creation for 12 hours. Advancing fires these in time order, each
+// at its own instant.
 
 // Timings of the sandbox.
 const (
 	// CompletionBankingDays is how many banking days after it was
-	// processed a deposit completes.
+	// processed a deposit or capture completes.
 	CompletionBankingDays = 3
 	// IdentityStep is the delay between the authorization and each
 	// identity provider's data, and before the verification completes.
@@ -37,8 +38,8 @@ func (s *Server) Now() time.Time {
 }
 
 // Advance moves the clock forward by d (a non-positive d does nothing),
-// firing what falls due on the way in time order: deposit submission,
-// completion, identity data, event re-sends. It waits for an event's
+// firing what falls due on the way in time order: deposit and capture
+// submission, completion, identity data, event re-sends. It waits for an event's
 // delivery attempt in flight before deciding on its next re-send (so a
 // receiver that never answers costs up to DeliveryTimeout per re-send
 // crossed), and must not be called from a notification receiver the
@@ -70,7 +71,7 @@ func (s *Server) AdvanceTo(t time.Time) {
 	if !t.After(s.st.now) {
 		return
 	}
-	s.submitDeposits()
+	s.submitMovements()
 	for s.st.timers.Len() > 0 {
 		tm := s.st.timers[0]
 		if tm.at.After(t) {
@@ -153,7 +154,7 @@ func (s *Server) schedule(tm *timer) {
 func (s *Server) fire(tm *timer) {
 	switch tm.kind {
 	case timerComplete:
-		s.completeDeposit(tm.t, tm.at)
+		s.completeMovement(tm.t, tm.at)
 	case timerIdentity:
 		s.identityStep(tm.t, tm.step)
 	case timerResend:

@@ -1,9 +1,7 @@
 package bankpaytest
 
 import (
-	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -13,7 +11,8 @@ import (
 const PaymentProcessorInstant = "RTP"
 
 // handleDeposit serves POST /transactions/{id}/deposit (form-encoded:
-// amount, merchantReference, instantPayoutRequest).
+// amount, merchantReference, instantPayoutRequest). The deposit follows the
+// movement lifecycle (lifecycle.go).
 func (s *Server) handleDeposit(_ *http.Request, body []byte, m *merchant, id string) (any, *Error) {
 	auth, err := s.authorization(m, id)
 	if err != nil {
@@ -62,26 +61,10 @@ func (s *Server) handleDeposit(_ *http.Request, body []byte, m *merchant, id str
 		return nil, err
 	}
 
-	d := s.newTxn(m, models.TypeDeposit)
-	d.parent, d.cents = auth, cents
-	d.notifyURL, d.timeZone = auth.notifyURL, auth.timeZone
-	d.rec.OriginalTransactionID = auth.id()
-	d.rec.MerchantReference = ref
-	d.rec.Amount = amount
-	d.rec.Currency = auth.rec.Currency
-	p := *auth.rec.Payment
-	acct := *p.Account
-	p.Account, p.PaymentProvider = &acct, sandboxProvider()
-	p.Amount = amount
-	d.rec.Payment = &p
-	d.rec.PaymentProviderTransaction = &models.PaymentProviderTransaction{PaymentProviderTransactionID: "P" + d.id()}
+	d := s.newMovement(m, auth, models.TypeDeposit, refDeposit, ref, amount, cents)
 	if instant {
 		d.rec.PaymentProcessorType = PaymentProcessorInstant
 	}
-	d.rec.Status, d.rec.StatusMessage = models.StatusAuthorized, models.StatusAuthorized.String()
-	auth.usedCents += cents
-	m.refs[refKey{refDeposit, ref}] = true
-	s.st.toSubmit = append(s.st.toSubmit, d)
 	return models.TransactionEnvelope{Transaction: d.view()}, nil
 }
 
@@ -99,89 +82,4 @@ func checkWithinMaximum(auth *txn, cents int64) *Error {
 		return badRequest("amount exceeds what remains of the authorization amount %s", auth.rec.Amount)
 	}
 	return nil
-}
-
-// submitDeposits submits every Authorized deposit to the network: it becomes
-// Processed now and is due to complete CompletionBankingDays banking days
-// later. The caller holds s.mu.
-func (s *Server) submitDeposits() {
-	for _, d := range s.st.toSubmit {
-		if d.rec.Status != models.StatusAuthorized {
-			continue
-		}
-		s.setStatus(d, models.StatusProcessed)
-		d.rec.ProcessedAt = models.NewEpochMillis(s.st.now)
-		d.completeAt = addBankingDays(s.st.now, CompletionBankingDays)
-		s.schedule(&timer{at: d.completeAt, kind: timerComplete, t: d})
-		s.emitTxnEvent(d, models.EventProcess)
-	}
-	s.st.toSubmit = nil
-}
-
-// completeDeposit completes d if it is still Processed and due at at.
-// The caller holds s.mu.
-func (s *Server) completeDeposit(d *txn, at time.Time) {
-	if d.rec.Status != models.StatusProcessed || !d.completeAt.Equal(at) {
-		return
-	}
-	s.setStatus(d, models.StatusCompleted)
-	d.rec.CompletedAt = models.NewEpochMillis(s.st.now)
-	s.emitTxnEvent(d, models.EventComplete)
-}
-
-// Deny moves deposit id to Denied, as the network would, and emits its
-// event: from Authorized or Processed only, never once Completed. A Denied
-// deposit no longer counts against its authorization's amount.
-func (s *Server) Deny(id string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.denyLocked(id)
-}
-
-func (s *Server) denyLocked(id string) error {
-	d, err := s.hookDeposit(id)
-	if err != nil {
-		return err
-	}
-	if d.rec.Status != models.StatusAuthorized && d.rec.Status != models.StatusProcessed {
-		return fmt.Errorf("%w: deposit %s is %s; only an Authorized or Processed deposit can be Denied", ErrInvalidTransition, id, d.rec.Status)
-	}
-	s.setStatus(d, models.StatusDenied)
-	d.parent.usedCents -= d.cents
-	s.emitTxnEvent(d, models.EventDeny)
-	return nil
-}
-
-// Reverse moves deposit id from Completed to Reversed (the funds could not
-// be deposited) and emits its event. A Reversed deposit no longer counts
-// against its authorization's amount.
-func (s *Server) Reverse(id string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.reverseLocked(id)
-}
-
-func (s *Server) reverseLocked(id string) error {
-	d, err := s.hookDeposit(id)
-	if err != nil {
-		return err
-	}
-	if d.rec.Status != models.StatusCompleted {
-		return fmt.Errorf("%w: deposit %s is %s; only a Completed deposit can be Reversed", ErrInvalidTransition, id, d.rec.Status)
-	}
-	s.setStatus(d, models.StatusReversed)
-	d.parent.usedCents -= d.cents
-	s.emitTxnEvent(d, models.EventReverse)
-	return nil
-}
-
-func (s *Server) hookDeposit(id string) (*txn, error) {
-	d := s.st.txns[id]
-	if d == nil {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
-	}
-	if d.rec.TransactionType != models.TypeDeposit {
-		return nil, fmt.Errorf("%w: %s is not a deposit", ErrInvalidTransition, id)
-	}
-	return d, nil
 }

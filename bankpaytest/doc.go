@@ -58,14 +58,15 @@
 // Deposits (type 6) need an Authorized Deferred or Disbursement
 // authorization; amount is required when its amount is 0.00, defaults to
 // its amount otherwise, and the total of deposits and captures that are not
-// Denied or Reversed cannot exceed a non-zero authorization amount. A
-// deposit is Authorized when created (no event), Processed when the clock
-// first moves, Completed CompletionBankingDays banking days later unless
-// Denied (Deny), and Completed deposits can be Reversed (Reverse). Each of
-// these transitions emits an event (Process, Complete, Deny, Reverse), as do
-// authorizations (Authorize, Cancel). merchantReference is unique per
-// merchant within each kind of call: establish and Authorize, deposit,
-// capture.
+// Denied or Reversed cannot exceed a non-zero authorization amount.
+// Deposits and captures (type 3, below) share one lifecycle, the spec's
+// Disbursement transaction states: Authorized when created (no event),
+// Processed when the clock first moves, Completed CompletionBankingDays
+// banking days later unless Denied (Deny), and Completed ones can be
+// Reversed (Reverse). Each of these transitions emits an event (Process,
+// Complete, Deny, Reverse), as do authorizations (Authorize, Cancel).
+// merchantReference is unique per merchant within each kind of call:
+// establish and Authorize, deposit, capture.
 //
 // Account data (balance, bank-held user, account summary) is served for
 // Authorized Retrieval authorizations, from one 90-day history generated

@@ -1,0 +1,141 @@
+package bankpaytest
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// The money movements drawn from an authorization, deposits (type 6) and
+// captures (type 3), share one lifecycle, the spec's Disbursement
+// transaction states: Authorized when created (no event), Processed when
+// the clock first moves (submitted to the network), Completed
+// CompletionBankingDays banking days later unless Denied (Deny, from
+// Authorized or Processed), and Reversed (Reverse) only from Completed.
+// Each change emits its event (Process, Complete, Deny, Reverse). A Denied
+// or Reversed movement no longer counts against its authorization's amount.
+
+// newMovement records a deposit or capture (typ) of amount (cents) from
+// authorization auth, with merchantReference ref in namespace kind: in
+// state Authorized, counted against the authorization's amount, and due
+// for submission when the clock next moves. The caller holds s.mu and has
+// checked the request.
+func (s *Server) newMovement(m *merchant, auth *txn, typ models.TransactionType, kind refKind, ref string, amount models.Amount, cents int64) *txn {
+	t := s.newTxn(m, typ)
+	t.parent, t.cents = auth, cents
+	t.notifyURL, t.timeZone = auth.notifyURL, auth.timeZone
+	t.rec.OriginalTransactionID = auth.id()
+	t.rec.MerchantReference = ref
+	t.rec.Amount = amount
+	t.rec.Currency = auth.rec.Currency
+	p := *auth.rec.Payment
+	acct := *p.Account
+	p.Account, p.PaymentProvider, p.Amount = &acct, sandboxProvider(), amount
+	t.rec.Payment = &p
+	t.rec.PaymentProviderTransaction = &models.PaymentProviderTransaction{PaymentProviderTransactionID: "P" + t.id()}
+	t.rec.Status, t.rec.StatusMessage = models.StatusAuthorized, models.StatusAuthorized.String()
+	auth.usedCents += cents
+	m.refs[refKey{kind, ref}] = true
+	s.st.toSubmit = append(s.st.toSubmit, t)
+	return t
+}
+
+// isMovement reports whether t follows the movement lifecycle.
+func isMovement(t *txn) bool {
+	return t.rec.TransactionType == models.TypeDeposit || t.rec.TransactionType == models.TypeCapture
+}
+
+// submitMovements submits every Authorized deposit and capture to the
+// network: it becomes Processed now and is due to complete
+// CompletionBankingDays banking days later. The caller holds s.mu.
+func (s *Server) submitMovements() {
+	for _, t := range s.st.toSubmit {
+		if t.rec.Status != models.StatusAuthorized {
+			continue
+		}
+		s.setStatus(t, models.StatusProcessed)
+		t.rec.ProcessedAt = models.NewEpochMillis(s.st.now)
+		t.completeAt = addBankingDays(s.st.now, CompletionBankingDays)
+		s.schedule(&timer{at: t.completeAt, kind: timerComplete, t: t})
+		s.emitTxnEvent(t, models.EventProcess)
+	}
+	s.st.toSubmit = nil
+}
+
+// completeMovement completes t if it is still Processed and due at at.
+// The caller holds s.mu.
+func (s *Server) completeMovement(t *txn, at time.Time) {
+	if t.rec.Status != models.StatusProcessed || !t.completeAt.Equal(at) {
+		return
+	}
+	s.setStatus(t, models.StatusCompleted)
+	t.rec.CompletedAt = models.NewEpochMillis(s.st.now)
+	s.emitTxnEvent(t, models.EventComplete)
+}
+
+// Deny moves deposit or capture id to Denied, as the network would, and
+// emits its event: from Authorized or Processed only, never once
+// Completed. A Denied deposit or capture no longer counts against its
+// authorization's amount.
+func (s *Server) Deny(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.denyLocked(id)
+}
+
+func (s *Server) denyLocked(id string) error {
+	t, err := s.hookMovement(id)
+	if err != nil {
+		return err
+	}
+	if t.rec.Status != models.StatusAuthorized && t.rec.Status != models.StatusProcessed {
+		return fmt.Errorf("%w: %s %s is %s; only an Authorized or Processed one can be Denied", ErrInvalidTransition, kindName(t), id, t.rec.Status)
+	}
+	s.setStatus(t, models.StatusDenied)
+	t.parent.usedCents -= t.cents
+	s.emitTxnEvent(t, models.EventDeny)
+	return nil
+}
+
+// Reverse moves deposit or capture id from Completed to Reversed (the
+// funds could not be deposited) and emits its event. A Reversed deposit or
+// capture no longer counts against its authorization's amount.
+func (s *Server) Reverse(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reverseLocked(id)
+}
+
+func (s *Server) reverseLocked(id string) error {
+	t, err := s.hookMovement(id)
+	if err != nil {
+		return err
+	}
+	if t.rec.Status != models.StatusCompleted {
+		return fmt.Errorf("%w: %s %s is %s; only a Completed one can be Reversed", ErrInvalidTransition, kindName(t), id, t.rec.Status)
+	}
+	s.setStatus(t, models.StatusReversed)
+	t.parent.usedCents -= t.cents
+	s.emitTxnEvent(t, models.EventReverse)
+	return nil
+}
+
+// hookMovement finds the deposit or capture a test hook acts on.
+func (s *Server) hookMovement(id string) (*txn, error) {
+	t := s.st.txns[id]
+	if t == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	if !isMovement(t) {
+		return nil, fmt.Errorf("%w: %s is not a deposit or capture", ErrInvalidTransition, id)
+	}
+	return t, nil
+}
+
+func kindName(t *txn) string {
+	if t.rec.TransactionType == models.TypeCapture {
+		return "capture"
+	}
+	return "deposit"
+}
