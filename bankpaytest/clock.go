@@ -11,15 +11,16 @@ import (
 // Every timed behavior runs on it: deposits and captures are submitted to
 // the network (Processed) when the clock first moves after their creation,
 // they complete 3 banking days (weekends skipped, no holidays, UTC) after
-// that, identity data arrives one second per provider after the
-// authorization, and an undelivered event is re-sent at every 5-minute mark
-// after its creation for 12 hours. Advancing fires these in time order, each
-// at its own instant.
+// that (an instant payout at once), identity data arrives one second per
+// provider after the authorization, and an undelivered event is re-sent at
+// every 5-minute mark after its creation for 12 hours. Advancing fires these
+// in time order, each at its own instant.
 
 // Timings of the sandbox.
 const (
 	// CompletionBankingDays is how many banking days after it was
-	// processed a deposit or capture completes.
+	// processed a deposit or capture completes (an instant payout
+	// completes when it is processed).
 	CompletionBankingDays = 3
 	// IdentityStep is the delay between the authorization and each
 	// identity provider's data, and before the verification completes.

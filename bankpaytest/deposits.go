@@ -7,7 +7,8 @@ import (
 )
 
 // PaymentProcessorInstant is the paymentProcessorType of an instant payout
-// deposit.
+// deposit (instantPayoutRequest=true). Such a deposit completes at its
+// Processed step instead of CompletionBankingDays later.
 const PaymentProcessorInstant = "RTP"
 
 // handleDeposit serves POST /transactions/{id}/deposit (form-encoded:

@@ -1,8 +1,10 @@
 package bankpaytest_test
 
 import (
+	"errors"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/models"
@@ -124,4 +126,60 @@ func TestNoReferenceIdempotency(t *testing.T) {
 	auth = c.establish("auth", "100.00")
 	c.mustDeposit(auth.TransactionID, "dep-1", "40.00")
 	c.deposit(auth.TransactionID, url.Values{"merchantReference": {"dep-1"}, "amount": {"40.00"}}).wantError(t, 400, 210)
+}
+
+// An instant payout (instantPayoutRequest=true, paymentProcessorType RTP)
+// settles in real time: Completed at its Processed step, in the same clock
+// move, with both events; an ordinary deposit waits CompletionBankingDays.
+// Completed, it can no longer be Denied but can still be Reversed.
+func TestInstantPayoutCompletesWhenProcessed(t *testing.T) {
+	srv := newServer(t) // Friday 10:00
+	c := newAPI(t, srv, srv.Credentials())
+	_, deferred := c.authorize(uiData("ip-auth", models.PaymentTypeDeferred, "100.00"), bankpaytest.OutcomeAuthorize)
+	disb := c.establish("ip-disb", "0.00")
+	instant := func(authID, ref string) string {
+		t.Helper()
+		var env models.TransactionEnvelope
+		c.deposit(authID, url.Values{"merchantReference": {ref}, "amount": {"10.00"}, "instantPayoutRequest": {"true"}}).wantOK(t, &env)
+		if env.Transaction.Status != models.StatusAuthorized || env.Transaction.PaymentProcessorType != bankpaytest.PaymentProcessorInstant {
+			t.Fatalf("instant payout answer %+v", env.Transaction)
+		}
+		return env.Transaction.TransactionID
+	}
+	payout := instant(deferred.TransactionID, "ip-1")
+	fromDisbursement := instant(disb.TransactionID, "ip-2")
+	ordinary := c.mustDeposit(deferred.TransactionID, "ip-3", "10.00").TransactionID
+	if got := statusOf(t, srv, payout); got != models.StatusAuthorized {
+		t.Fatalf("before the clock moves: %v", got)
+	}
+
+	srv.Advance(time.Millisecond)
+	for _, id := range []string{payout, fromDisbursement} {
+		got := c.txn(id)
+		if got.Status != models.StatusCompleted || got.ProcessedAt.Time() != friday || got.CompletedAt.Time() != friday {
+			t.Fatalf("instant payout %s: %v processedAt %v completedAt %v, want Completed at %v", id, got.Status, got.ProcessedAt, got.CompletedAt, friday)
+		}
+		evs := srv.EventsFor(id)
+		if joined(eventTypes(evs)) != "Process,Complete" || evs[0].Fields.Get("status") != "3" || evs[1].Fields.Get("status") != "4" ||
+			!evs[1].CreatedAt.Equal(friday) {
+			t.Fatalf("instant payout events %v", evs)
+		}
+	}
+	if got := statusOf(t, srv, ordinary); got != models.StatusProcessed {
+		t.Fatalf("ordinary deposit: %v, want Processed", got)
+	}
+	if err := srv.Deny(payout); !errors.Is(err, bankpaytest.ErrInvalidTransition) {
+		t.Fatalf("deny a Completed instant payout: %v", err)
+	}
+	if err := srv.Reverse(payout); err != nil {
+		t.Fatalf("reverse a Completed instant payout: %v", err)
+	}
+	// Nothing more happens to it when the clock moves on.
+	srv.AdvanceBankingDays(bankpaytest.CompletionBankingDays)
+	if got := joined(eventTypes(srv.EventsFor(payout))); got != "Process,Complete,Reverse" {
+		t.Fatalf("events %s", got)
+	}
+	if got := statusOf(t, srv, ordinary); got != models.StatusCompleted {
+		t.Fatalf("ordinary deposit after %d banking days: %v", bankpaytest.CompletionBankingDays, got)
+	}
 }

@@ -68,6 +68,18 @@
 // merchantReference is unique per merchant within each kind of call:
 // establish and Authorize, deposit, capture.
 //
+// An instant payout deposit (instantPayoutRequest=true; its
+// paymentProcessorType is PaymentProcessorInstant, RTP) settles in real
+// time: it is Completed at its Processed step, in the same clock move, with
+// both events, so once the clock has moved it can be Reversed but no longer
+// Denied. This is the sandbox's choice: the spec states the 3-banking-day
+// completion for Disbursement transactions and gives no delay for instant
+// payouts, and a payout that waited as long as a standard one would not be
+// instant, so the delay is read as that of standard deposits. It holds
+// whatever the authorization (Deferred, the spec's payout use case, or
+// Disbursement), as the sandbox bank shows instantPayoutAvailable true on
+// both.
+//
 // Account data (balance, bank-held user, account summary) is served for
 // Authorized Retrieval authorizations, from one 90-day history generated
 // from the transaction id, so the balance and the 7, 30 and 90-day

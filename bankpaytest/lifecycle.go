@@ -13,8 +13,10 @@ import (
 // the clock first moves (submitted to the network), Completed
 // CompletionBankingDays banking days later unless Denied (Deny, from
 // Authorized or Processed), and Reversed (Reverse) only from Completed.
-// Each change emits its event (Process, Complete, Deny, Reverse). A Denied
-// or Reversed movement no longer counts against its authorization's amount.
+// An instant payout deposit (RTP) settles in real time: it is Completed at
+// its Processed step, in the same clock move. Each change emits its event
+// (Process, Complete, Deny, Reverse). A Denied or Reversed movement no
+// longer counts against its authorization's amount.
 
 // newMovement records a deposit or capture (typ) of amount (cents) from
 // authorization auth, with merchantReference ref in namespace kind: in
@@ -48,7 +50,8 @@ func isMovement(t *txn) bool {
 
 // submitMovements submits every Authorized deposit and capture to the
 // network: it becomes Processed now and is due to complete
-// CompletionBankingDays banking days later. The caller holds s.mu.
+// CompletionBankingDays banking days later, or at once for an instant
+// payout. The caller holds s.mu.
 func (s *Server) submitMovements() {
 	for _, t := range s.st.toSubmit {
 		if t.rec.Status != models.StatusAuthorized {
@@ -56,11 +59,22 @@ func (s *Server) submitMovements() {
 		}
 		s.setStatus(t, models.StatusProcessed)
 		t.rec.ProcessedAt = models.NewEpochMillis(s.st.now)
+		s.emitTxnEvent(t, models.EventProcess)
+		if t.instant() {
+			t.completeAt = s.st.now
+			s.completeMovement(t, t.completeAt)
+			continue
+		}
 		t.completeAt = addBankingDays(s.st.now, CompletionBankingDays)
 		s.schedule(&timer{at: t.completeAt, kind: timerComplete, t: t})
-		s.emitTxnEvent(t, models.EventProcess)
 	}
 	s.st.toSubmit = nil
+}
+
+// instant reports whether t is an instant payout deposit (RTP): it settles
+// in real time, so it completes at its Processed step.
+func (t *txn) instant() bool {
+	return t.rec.TransactionType == models.TypeDeposit && t.rec.PaymentProcessorType == PaymentProcessorInstant
 }
 
 // completeMovement completes t if it is still Processed and due at at.

@@ -17,7 +17,7 @@ import (
 // examples are the runnable programs below examples/, each with the lines
 // its output must contain when it runs against the embedded sandbox.
 var examples = map[string][]string{
-	"payout":        {"VerifyRedirect", "processor RTP", "event Complete", "status Completed (4)", "payout: OK"},
+	"payout":        {"VerifyRedirect", "processor RTP", "settles in real time", "event Complete", "status Completed (4)", "payout: OK"},
 	"accountdata":   {"Accounts.Balance", "routing number 124003116", "Accounts.User", "accountdata: OK"},
 	"cashflow":      {"Accounts.Summary", "7 days", "30 days", "90 days", "cashflow: OK"},
 	"moneytransfer": {"Transactions.Capture", ": Capture, status Authorized (2)", "code 200", "moneytransfer: OK"},

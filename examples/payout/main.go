@@ -106,18 +106,26 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Result("refused, nothing paid twice: %v", err)
 
 	env.Section("5. Follow the deposit's events")
-	return follow(ctx, env, events, dep.TransactionID)
+	// An instant payout deposit names its processor (RTP).
+	return follow(ctx, env, events, dep.TransactionID, dep.PaymentProcessorType != "")
 }
 
 // follow moves the sandbox clock until the deposit completes, printing the
 // events, and reads the deposit back.
-func follow(ctx context.Context, env *exampleenv.Env, events *exampleenv.Receiver, id string) error {
-	env.Note("the network picks the deposit up, then it completes %d banking days later", bankpaytest.CompletionBankingDays)
-	if err := env.Advance(ctx, time.Minute); err != nil {
-		return err
-	}
-	if err := env.AdvanceBankingDays(ctx, bankpaytest.CompletionBankingDays); err != nil {
-		return err
+func follow(ctx context.Context, env *exampleenv.Env, events *exampleenv.Receiver, id string, instant bool) error {
+	if instant {
+		env.Note("an instant payout settles in real time: Processed and Completed as soon as the network picks it up")
+		if err := env.Advance(ctx, time.Minute); err != nil {
+			return err
+		}
+	} else {
+		env.Note("the network picks the deposit up, then it completes %d banking days later", bankpaytest.CompletionBankingDays)
+		if err := env.Advance(ctx, time.Minute); err != nil {
+			return err
+		}
+		if err := env.AdvanceBankingDays(ctx, bankpaytest.CompletionBankingDays); err != nil {
+			return err
+		}
 	}
 	env.Call("Transactions.Get(%s)", id)
 	dep, err := env.Client.Transactions.Get(ctx, id)
