@@ -94,6 +94,26 @@ type inbox struct {
 	events []*bankpay.Event
 	typed  []string // which typed callback took each event
 	failN  int      // fail the next failN events with an error (500)
+	clock  func() time.Time
+}
+
+// useClock makes the inbox judge an event's age by clock (the sandbox's
+// fake clock), as a merchant testing against bankpaytest does with
+// bankpay.WithWebhookClock.
+func (in *inbox) useClock(clock func() time.Time) {
+	in.mu.Lock()
+	in.clock = clock
+	in.mu.Unlock()
+}
+
+func (in *inbox) now() time.Time {
+	in.mu.Lock()
+	clock := in.clock
+	in.mu.Unlock()
+	if clock == nil {
+		return time.Now()
+	}
+	return clock()
 }
 
 func startInbox(t *testing.T, creds bankpay.Credentials, opts ...bankpay.WebhookOption) *inbox {
@@ -111,6 +131,7 @@ func startInbox(t *testing.T, creds bankpay.Credentials, opts ...bankpay.Webhook
 		return nil
 	}
 	opts = append([]bankpay.WebhookOption{
+		bankpay.WithWebhookClock(in.now),
 		bankpay.OnTransactionEvent(func(_ context.Context, ev *bankpay.Event, _ *bankpay.TransactionEvent) error {
 			return record(ev, "transaction")
 		}),
@@ -211,6 +232,7 @@ func requireAPIError(t *testing.T, err error, status, code int, sentinel error) 
 func TestIntegrationInstantPayout(t *testing.T) {
 	in := startInbox(t, itCreds)
 	s := startSandbox(t, bankpaytest.WithStartTime(thursday))
+	in.useClock(s.Now)
 	ctx := context.Background()
 
 	d := deferredData("payout-auth-1", in.URL)
@@ -343,6 +365,7 @@ func TestIntegrationDepositAmountRules(t *testing.T) {
 func TestIntegrationCancelledAuthorization(t *testing.T) {
 	in := startInbox(t, itCreds)
 	s := startSandbox(t)
+	in.useClock(s.Now)
 	d := deferredData("cancel-1", in.URL)
 	must(t, s.client.SignEstablishData(&d))
 	u, _, err := s.Authorize(d, bankpaytest.OutcomeCancel)
@@ -600,6 +623,7 @@ func TestIntegrationIdentity(t *testing.T) {
 			in := startInbox(t, itCreds)
 			const providers = 3
 			s := startSandbox(t, bankpaytest.WithIdentityProviders(providers))
+			in.useClock(s.Now)
 			ctx := context.Background()
 			d := deferredData("kyc-"+tc.outcome.String(), in.URL)
 			d.Amount = "0.00"
@@ -706,6 +730,7 @@ func TestIntegrationIdentity(t *testing.T) {
 func TestIntegrationDisbursementStateMachine(t *testing.T) {
 	in := startInbox(t, itCreds)
 	s := startSandbox(t, bankpaytest.WithStartTime(thursday))
+	in.useClock(s.Now)
 	ctx := context.Background()
 
 	auth, err := s.client.Transactions.Establish(ctx, disbursementParams("disb-auth-1", in.URL, "0.00", bankpaytest.AccountVerified))
@@ -1086,6 +1111,7 @@ func TestIntegrationVIP(t *testing.T) {
 func TestIntegrationEventResends(t *testing.T) {
 	in := startInbox(t, itCreds, bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)))
 	s := startSandbox(t, bankpaytest.WithStartTime(thursday))
+	in.useClock(s.Now)
 	ctx := context.Background()
 
 	in.failNext(2) // the handler fails twice: 500, and the sandbox re-sends
@@ -1126,6 +1152,8 @@ func TestIntegrationEventsRejectedAndDefaultURL(t *testing.T) {
 	m := sandboxMerchant()
 	m.NotificationURL = good.URL
 	s := startSandbox(t, bankpaytest.WithDefaultMerchant(m))
+	bad.useClock(s.Now)
+	good.useClock(s.Now)
 	ctx := context.Background()
 
 	viaDefault, err := s.client.Transactions.Establish(ctx, disbursementParams("default-url", "", "5.00", bankpaytest.AccountVerified))

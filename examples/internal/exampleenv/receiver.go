@@ -51,6 +51,8 @@ func (e *Env) StartReceiver() *Receiver {
 		return nil // store and answer 200 at once; work on the event later
 	},
 		bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)),
+		// Judge an event's age by the sandbox's clock, which the examples move.
+		bankpay.WithWebhookClock(e.Sandbox.Now),
 		bankpay.OnDuplicate(func(context.Context, *bankpay.Event) {
 			r.mu.Lock()
 			r.dups++
