@@ -7,19 +7,18 @@ package bankpay_test
 // sandbox's fake clock (nothing sleeps).
 
 import (
-	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
@@ -60,7 +59,7 @@ func startSandbox(t *testing.T, opts ...bankpaytest.Option) *sandbox {
 func clientFor(t *testing.T, srv *bankpaytest.Server, creds bankpay.Credentials) *bankpay.Client {
 	t.Helper()
 	c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(srv.URL), bankpay.WithRetryBackoff(time.Millisecond, 5*time.Millisecond))
-	must(t, err)
+	require.NoError(t, err)
 	return c
 }
 
@@ -69,19 +68,19 @@ func (s *sandbox) flush(t *testing.T) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	must(t, s.Flush(ctx))
+	require.NoError(t, s.Flush(ctx))
 }
 
 // authorize signs d with the client, plays the user taking outcome, and
 // verifies the redirect with VerifyRedirect.
 func (s *sandbox) authorize(t *testing.T, d models.EstablishData, outcome bankpaytest.Outcome) *bankpay.Redirect {
 	t.Helper()
-	must(t, s.client.SignEstablishData(&d))
+	require.NoError(t, s.client.SignEstablishData(&d))
 	u, txn, err := s.Authorize(d, outcome)
-	must(t, err)
+	require.NoError(t, err)
 	r, err := bankpay.VerifyRedirect(u, s.client.Credentials().AccessKey)
-	must(t, err, "redirect %s", u)
-	equalNow(t, txn.TransactionID, r.TransactionID)
+	require.NoError(t, err, "redirect %s", u)
+	require.Equal(t, txn.TransactionID, r.TransactionID)
 	return r
 }
 
@@ -211,18 +210,18 @@ func disbursementParams(ref, notify, amount, account string) *bankpay.EstablishP
 func getStatus(t *testing.T, c *bankpay.Client, id string) models.TransactionStatus {
 	t.Helper()
 	txn, err := c.Transactions.Get(context.Background(), id)
-	must(t, err)
+	require.NoError(t, err)
 	return txn.Status
 }
 
 func requireAPIError(t *testing.T, err error, status, code int, sentinel error) *bankpay.APIError {
 	t.Helper()
 	var apiErr *bankpay.APIError
-	errAsNow(t, err, &apiErr)
-	equal(t, status, apiErr.StatusCode, "HTTP status of %v", err)
-	equal(t, code, apiErr.Code, "code of %v", err)
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, status, apiErr.StatusCode, "HTTP status of %v", err)
+	assert.Equal(t, code, apiErr.Code, "code of %v", err)
 	if sentinel != nil {
-		errIs(t, err, sentinel)
+		assert.ErrorIs(t, err, sentinel)
 	}
 	return apiErr
 }
@@ -241,45 +240,45 @@ func TestIntegrationInstantPayout(t *testing.T) {
 
 	// The redirect: returnUrl (with its own query kept), the documented
 	// parameters, signed.
-	check(t, r.Authorized())
-	length(t, r.TransactionID, 15)
-	equal(t, models.TypeAuthorize, r.TransactionType)
-	equal(t, "payout-auth-1", r.MerchantReference)
-	equal(t, models.StatusAuthorized, r.Status)
-	equal(t, models.PaymentTypeDeferred, r.PaymentType)
-	equal(t, 1, r.ProviderType)
-	check(t, r.InstantPayoutAvailable)
-	equal(t, 10, r.ProviderTransactionStatus)
-	equal(t, "42", r.Params.Get("order"))
+	assert.True(t, r.Authorized())
+	assert.Len(t, r.TransactionID, 15)
+	assert.Equal(t, models.TypeAuthorize, r.TransactionType)
+	assert.Equal(t, "payout-auth-1", r.MerchantReference)
+	assert.Equal(t, models.StatusAuthorized, r.Status)
+	assert.Equal(t, models.PaymentTypeDeferred, r.PaymentType)
+	assert.Equal(t, 1, r.ProviderType)
+	assert.True(t, r.InstantPayoutAvailable)
+	assert.Equal(t, 10, r.ProviderTransactionStatus)
+	assert.Equal(t, "42", r.Params.Get("order"))
 
 	auth, err := s.client.Transactions.Get(ctx, r.TransactionID)
-	must(t, err)
-	equal(t, models.TypeAuthorize, auth.TransactionType)
-	equal(t, models.StatusAuthorized, auth.Status)
-	equal(t, "Authorized", auth.StatusMessage)
-	equal(t, models.Amount("100.00"), auth.Amount)
-	notNilNow(t, auth.Payment)
-	equal(t, models.PaymentTypeDeferred, auth.Payment.PaymentType)
-	notNilNow(t, auth.Payment.Account)
-	length(t, auth.Payment.Account.AccountNumber, 4, "get-transaction shows the last 4 digits only")
-	notNilNow(t, auth.Payment.PaymentProvider)
-	check(t, auth.Payment.PaymentProvider.InstantPayoutAvailable)
-	notEmpty(t, auth.Payment.PaymentProvider.PaymentProviderID)
-	notNilNow(t, auth.PaymentProviderTransaction)
-	equal(t, 10, auth.PaymentProviderTransaction.Status)
-	equal(t, "Established", auth.PaymentProviderTransaction.StatusMessage)
+	require.NoError(t, err)
+	assert.Equal(t, models.TypeAuthorize, auth.TransactionType)
+	assert.Equal(t, models.StatusAuthorized, auth.Status)
+	assert.Equal(t, "Authorized", auth.StatusMessage)
+	assert.Equal(t, models.Amount("100.00"), auth.Amount)
+	require.NotNil(t, auth.Payment)
+	assert.Equal(t, models.PaymentTypeDeferred, auth.Payment.PaymentType)
+	require.NotNil(t, auth.Payment.Account)
+	assert.Len(t, auth.Payment.Account.AccountNumber, 4, "get-transaction shows the last 4 digits only")
+	require.NotNil(t, auth.Payment.PaymentProvider)
+	assert.True(t, auth.Payment.PaymentProvider.InstantPayoutAvailable)
+	assert.NotEmpty(t, auth.Payment.PaymentProvider.PaymentProviderID)
+	require.NotNil(t, auth.PaymentProviderTransaction)
+	assert.Equal(t, 10, auth.PaymentProviderTransaction.Status)
+	assert.Equal(t, "Established", auth.PaymentProviderTransaction.StatusMessage)
 
 	dep, err := s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{
 		MerchantReference: "payout-1", Amount: "60.00", InstantPayoutRequest: true,
 	})
-	must(t, err)
-	equal(t, models.TypeDeposit, dep.TransactionType)
-	equal(t, models.StatusAuthorized, dep.Status)
-	equal(t, r.TransactionID, dep.OriginalTransactionID)
-	equal(t, models.Amount("60.00"), dep.Amount)
-	equal(t, "payout-1", dep.MerchantReference)
-	notEmpty(t, dep.PaymentProcessorType, "an instant payout deposit names its processor")
-	length(t, dep.TransactionID, 15)
+	require.NoError(t, err)
+	assert.Equal(t, models.TypeDeposit, dep.TransactionType)
+	assert.Equal(t, models.StatusAuthorized, dep.Status)
+	assert.Equal(t, r.TransactionID, dep.OriginalTransactionID)
+	assert.Equal(t, models.Amount("60.00"), dep.Amount)
+	assert.Equal(t, "payout-1", dep.MerchantReference)
+	assert.NotEmpty(t, dep.PaymentProcessorType, "an instant payout deposit names its processor")
+	assert.Len(t, dep.TransactionID, 15)
 
 	// Never pay twice: the same merchantReference answers 210.
 	_, err = s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{MerchantReference: "payout-1", Amount: "60.00"})
@@ -291,36 +290,36 @@ func TestIntegrationInstantPayout(t *testing.T) {
 	// The SDK can check it before sending when told the authorization amount.
 	_, err = s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{MerchantReference: "payout-2", Amount: "150.00", AuthorizationAmount: "100.00"})
 	var ve *bankpay.ValidationError
-	errAsNow(t, err, &ve)
-	equal(t, "amount", ve.Field)
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "amount", ve.Field)
 
 	// Events: the authorization's, then the deposit's as time passes. An
 	// instant payout settles in real time: Completed when the network picks
 	// it up, at the first clock move, not CompletionBankingDays later.
 	s.Advance(time.Minute)
-	equal(t, models.StatusCompleted, getStatus(t, s.client, dep.TransactionID))
+	assert.Equal(t, models.StatusCompleted, getStatus(t, s.client, dep.TransactionID))
 	s.AdvanceBankingDays(bankpaytest.CompletionBankingDays)
 	s.flush(t)
-	equal(t, []models.EventType{models.EventAuthorize}, in.typesFor(r.TransactionID))
-	equal(t, []models.EventType{models.EventProcess, models.EventComplete}, in.typesFor(dep.TransactionID))
-	equal(t, models.StatusCompleted, getStatus(t, s.client, dep.TransactionID))
+	assert.Equal(t, []models.EventType{models.EventAuthorize}, in.typesFor(r.TransactionID))
+	assert.Equal(t, []models.EventType{models.EventProcess, models.EventComplete}, in.typesFor(dep.TransactionID))
+	assert.Equal(t, models.StatusCompleted, getStatus(t, s.client, dep.TransactionID))
 
 	ev := in.last(dep.TransactionID)
-	notNilNow(t, ev)
-	equal(t, itCreds.MerchantID, ev.MerchantID)
-	equal(t, itCreds.AccessID, ev.AccessID)
-	equal(t, "payout-1", ev.MerchantReference)
-	equal(t, models.ObjectTypeTransaction, ev.ObjectType)
-	equal(t, r.TransactionID, ev.ParentObjectID)
-	equal(t, models.TypeDeposit, ev.TransactionType)
-	equal(t, models.PaymentTypeDeferred, ev.PaymentType)
+	require.NotNil(t, ev)
+	assert.Equal(t, itCreds.MerchantID, ev.MerchantID)
+	assert.Equal(t, itCreds.AccessID, ev.AccessID)
+	assert.Equal(t, "payout-1", ev.MerchantReference)
+	assert.Equal(t, models.ObjectTypeTransaction, ev.ObjectType)
+	assert.Equal(t, r.TransactionID, ev.ParentObjectID)
+	assert.Equal(t, models.TypeDeposit, ev.TransactionType)
+	assert.Equal(t, models.PaymentTypeDeferred, ev.PaymentType)
 	// Processed and completed on Thursday, when the clock first moved.
-	equal(t, thursday, ev.CreatedAt, "created when the deposit completed, on the sandbox clock")
-	notNilNow(t, ev.Transaction)
-	equal(t, models.StatusCompleted, ev.Transaction.Status)
+	assert.Equal(t, thursday, ev.CreatedAt, "created when the deposit completed, on the sandbox clock")
+	require.NotNil(t, ev.Transaction)
+	assert.Equal(t, models.StatusCompleted, ev.Transaction.Status)
 	for _, e := range s.Events() {
-		check(t, e.Delivered, "event %s %s delivered", e.ID, e.Type)
-		equal(t, http.StatusOK, e.LastStatus())
+		assert.True(t, e.Delivered, "event %s %s delivered", e.ID, e.Type)
+		assert.Equal(t, http.StatusOK, e.LastStatus())
 	}
 }
 
@@ -331,24 +330,24 @@ func TestIntegrationDepositAmountRules(t *testing.T) {
 	// An authorization with an amount: a deposit without one pays it all.
 	r := s.authorize(t, deferredData("rules-auth-1", ""), bankpaytest.OutcomeAuthorize)
 	dep, err := s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{MerchantReference: "rules-1"})
-	must(t, err)
-	equal(t, models.Amount("100.00"), dep.Amount)
+	require.NoError(t, err)
+	assert.Equal(t, models.Amount("100.00"), dep.Amount)
 	_, err = s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{MerchantReference: "rules-2", Amount: "0.01"})
 	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
 
 	// 0.00: no upper bound, but each deposit must pass an amount. Without
 	// AuthorizationAmount the SDK sends it, and the service refuses.
 	auth, err := s.client.Transactions.Establish(ctx, disbursementParams("rules-auth-2", "", "0.00", bankpaytest.AccountVerified))
-	must(t, err)
+	require.NoError(t, err)
 	_, err = s.client.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "rules-3"})
 	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
 	_, err = s.client.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "rules-3", AuthorizationAmount: "0.00"})
 	var ve *bankpay.ValidationError
-	errAsNow(t, err, &ve, "the SDK checks it when told the authorization amount")
+	require.ErrorAs(t, err, &ve, "the SDK checks it when told the authorization amount")
 	for i, amount := range []models.Amount{"5000.00", "125000.00"} {
 		dep, err := s.client.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "rules-big-" + string(rune('a'+i)), Amount: amount})
-		must(t, err)
-		equal(t, amount, dep.Amount)
+		require.NoError(t, err)
+		assert.Equal(t, amount, dep.Amount)
 	}
 
 	// A deposit needs a Deferred or Disbursement authorization in Authorized.
@@ -367,69 +366,69 @@ func TestIntegrationCancelledAuthorization(t *testing.T) {
 	s := startSandbox(t)
 	in.useClock(s.Now)
 	d := deferredData("cancel-1", in.URL)
-	must(t, s.client.SignEstablishData(&d))
+	require.NoError(t, s.client.SignEstablishData(&d))
 	u, _, err := s.Authorize(d, bankpaytest.OutcomeCancel)
-	must(t, err)
-	check(t, strings.HasPrefix(u, d.CancelURL+"?"), "redirected to the cancelUrl: %s", u)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(u, d.CancelURL+"?"), "redirected to the cancelUrl: %s", u)
 	r, err := bankpay.VerifyRedirect(u, itCreds.AccessKey)
-	must(t, err)
-	check(t, r.Canceled())
-	equal(t, models.StatusCanceled, r.Status)
-	equal(t, models.StatusCanceled, getStatus(t, s.client, r.TransactionID))
+	require.NoError(t, err)
+	assert.True(t, r.Canceled())
+	assert.Equal(t, models.StatusCanceled, r.Status)
+	assert.Equal(t, models.StatusCanceled, getStatus(t, s.client, r.TransactionID))
 
 	_, err = s.client.Transactions.Deposit(context.Background(), r.TransactionID, &bankpay.DepositParams{MerchantReference: "cancel-dep", Amount: "1.00"})
 	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
 	s.flush(t)
-	equal(t, []models.EventType{models.EventCancel}, in.typesFor(r.TransactionID))
+	assert.Equal(t, []models.EventType{models.EventCancel}, in.typesFor(r.TransactionID))
 }
 
 func TestIntegrationRedirectSignature(t *testing.T) {
 	s := startSandbox(t)
 	d := deferredData("redirect-1", "")
-	must(t, s.client.SignEstablishData(&d))
+	require.NoError(t, s.client.SignEstablishData(&d))
 	u, _, err := s.Authorize(d, bankpaytest.OutcomeAuthorize)
-	must(t, err)
-	check(t, strings.HasPrefix(u, "https://shop.example/return?order=42&transactionId="), u)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(u, "https://shop.example/return?order=42&transactionId="), u)
 
 	_, err = bankpay.VerifyRedirect(u, "another-key")
-	errIs(t, err, bankpay.ErrInvalidSignature)
+	assert.ErrorIs(t, err, bankpay.ErrInvalidSignature)
 	_, err = bankpay.VerifyRedirect(strings.Replace(u, "status=2", "status=7", 1), s.client.Credentials().AccessKey)
-	errIs(t, err, bankpay.ErrInvalidSignature)
+	assert.ErrorIs(t, err, bankpay.ErrInvalidSignature)
 	_, err = bankpay.VerifyRedirect(u+"&status=7", s.client.Credentials().AccessKey)
-	check(t, err != nil, "a parameter appended after the signature")
+	assert.True(t, err != nil, "a parameter appended after the signature")
 	i := strings.Index(u, "&requestSignature=")
 	_, err = bankpay.VerifyRedirect(u[:i], s.client.Credentials().AccessKey)
-	errIs(t, err, bankpay.ErrMissingSignature)
+	assert.ErrorIs(t, err, bankpay.ErrMissingSignature)
 
 	// Establish data the user interface refuses: a bad signature, a repeated
 	// reference.
 	bad := deferredData("redirect-2", "")
-	must(t, s.client.SignEstablishData(&bad))
+	require.NoError(t, s.client.SignEstablishData(&bad))
 	bad.Amount = "99.00"
 	_, _, err = s.Authorize(bad, bankpaytest.OutcomeAuthorize)
 	var se *bankpaytest.Error
-	errAsNow(t, err, &se)
-	equal(t, http.StatusUnauthorized, se.Status)
-	equal(t, bankpay.CodeAccessControl, se.Code)
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, http.StatusUnauthorized, se.Status)
+	assert.Equal(t, bankpay.CodeAccessControl, se.Code)
 	_, _, err = s.Authorize(d, bankpaytest.OutcomeAuthorize)
-	errAsNow(t, err, &se)
-	equal(t, bankpay.CodeDuplicate, se.Code)
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, bankpay.CodeDuplicate, se.Code)
 }
 
 func TestIntegrationRedirectSHA512(t *testing.T) {
 	s := startSandbox(t)
 	c, err := bankpay.NewClient(itCreds, bankpay.WithBaseURL(s.URL), bankpay.WithSignatureAlgorithm(bankpay.HMACSHA512))
-	must(t, err)
+	require.NoError(t, err)
 	d := deferredData("sha512-1", "")
-	must(t, c.SignEstablishData(&d))
-	checkNow(t, strings.HasPrefix(d.RequestSignature, "HmacSHA512:"))
+	require.NoError(t, c.SignEstablishData(&d))
+	require.True(t, strings.HasPrefix(d.RequestSignature, "HmacSHA512:"))
 	u, _, err := s.Authorize(d, bankpaytest.OutcomeAuthorize)
-	must(t, err)
+	require.NoError(t, err)
 	r, err := bankpay.VerifyRedirect(u, itCreds.AccessKey, bankpay.RedirectRequireAlgorithm(bankpay.HMACSHA512))
-	must(t, err)
-	equal(t, bankpay.HMACSHA512, r.Algorithm)
+	require.NoError(t, err)
+	assert.Equal(t, bankpay.HMACSHA512, r.Algorithm)
 	_, err = bankpay.VerifyRedirect(u, itCreds.AccessKey, bankpay.RedirectRequireAlgorithm(bankpay.HMACSHA1))
-	errIs(t, err, bankpay.ErrUnsupportedAlgorithm)
+	assert.ErrorIs(t, err, bankpay.ErrUnsupportedAlgorithm)
 }
 
 // --- Account, user and cash-flow data --------------------------------------
@@ -442,83 +441,83 @@ func TestIntegrationAccountData(t *testing.T) {
 		ReturnURL: "https://shop.example/r", CancelURL: "https://shop.example/c",
 		Customer: &models.Customer{ExternalID: "cust-9", Name: "Sam Doe"},
 	}, bankpaytest.OutcomeAuthorize)
-	equal(t, models.PaymentTypeRetrieval, r.PaymentType)
+	assert.Equal(t, models.PaymentTypeRetrieval, r.PaymentType)
 
 	bal, err := s.client.Accounts.Balance(ctx, r.TransactionID)
-	must(t, err)
+	require.NoError(t, err)
 	a := bal.Account
-	notNilNow(t, a)
-	notEmpty(t, a.AccountNumber)
-	equal(t, "124003116", a.RoutingNumber)
-	notEmpty(t, a.NameOnAccount)
-	notEmpty(t, a.ProviderID)
-	equal(t, models.USD, bal.Currency)
+	require.NotNil(t, a)
+	assert.NotEmpty(t, a.AccountNumber)
+	assert.Equal(t, "124003116", a.RoutingNumber)
+	assert.NotEmpty(t, a.NameOnAccount)
+	assert.NotEmpty(t, a.ProviderID)
+	assert.Equal(t, models.USD, bal.Currency)
 	balCents, err := bal.Amount.Cents()
-	must(t, err)
+	require.NoError(t, err)
 
 	u, err := s.client.Accounts.User(ctx, r.TransactionID)
-	must(t, err)
-	notEmptyNow(t, u.Name)
-	equal(t, a.NameOnAccount, u.Name[0], "the bank holds one person")
-	notEmpty(t, u.Address)
-	notEmpty(t, u.Phone)
-	notEmpty(t, u.Email)
+	require.NoError(t, err)
+	require.NotEmpty(t, u.Name)
+	assert.Equal(t, a.NameOnAccount, u.Name[0], "the bank holds one person")
+	assert.NotEmpty(t, u.Address)
+	assert.NotEmpty(t, u.Phone)
+	assert.NotEmpty(t, u.Email)
 
 	sum, err := s.client.Accounts.Summary(ctx, r.TransactionID)
-	must(t, err)
-	lengthNow(t, sum.Summary, 1)
+	require.NoError(t, err)
+	require.Len(t, sum.Summary, 1)
 	e := sum.Summary[0]
-	check(t, e.SelectedAccount)
-	equal(t, a.RoutingNumber, e.RoutingNumber)
-	equal(t, a.AccountNumber, e.AccountNumber)
-	notEmpty(t, sum.CustomerID)
-	check(t, !sum.LastUpdated.IsZero())
+	assert.True(t, e.SelectedAccount)
+	assert.Equal(t, a.RoutingNumber, e.RoutingNumber)
+	assert.Equal(t, a.AccountNumber, e.AccountNumber)
+	assert.NotEmpty(t, sum.CustomerID)
+	assert.True(t, !sum.LastUpdated.IsZero())
 	var prev *models.Aggregation
 	for _, days := range []int{7, 30, 90} {
 		ag := e.Aggregation(days)
-		notNilNow(t, ag, "%d-day aggregation", days)
+		require.NotNil(t, ag, "%d-day aggregation", days)
 		cents := func(a models.Amount) int64 {
 			c, err := a.Cents()
 			if err != nil && strings.HasPrefix(string(a), "-") { // a negative balance
 				c, err = models.Amount(strings.TrimPrefix(string(a), "-")).Cents()
 				c = -c
 			}
-			must(t, err, "amount %q", a)
+			require.NoError(t, err, "amount %q", a)
 			return c
 		}
 		bMin, bAvg, bMax := cents(ag.BalanceMin), cents(ag.BalanceAvg), cents(ag.BalanceMax)
-		le(t, bMin, bAvg, "%d days", days)
-		le(t, bAvg, bMax, "%d days", days)
-		le(t, bMin, balCents, "the current balance is within the %d-day range", days)
-		le(t, balCents, bMax, "the current balance is within the %d-day range", days)
-		le(t, cents(ag.DepositAmountMax), cents(ag.DepositAmountTotal))
-		le(t, cents(ag.WithdrawalAmountMax), cents(ag.WithdrawalAmountTotal))
-		le(t, ag.ActivityEarliestDate, ag.ActivityLatestDate)
-		le(t, ag.ActivityLatestDate, sum.LastUpdated)
+		assert.LessOrEqual(t, bMin, bAvg, "%d days", days)
+		assert.LessOrEqual(t, bAvg, bMax, "%d days", days)
+		assert.LessOrEqual(t, bMin, balCents, "the current balance is within the %d-day range", days)
+		assert.LessOrEqual(t, balCents, bMax, "the current balance is within the %d-day range", days)
+		assert.LessOrEqual(t, cents(ag.DepositAmountMax), cents(ag.DepositAmountTotal))
+		assert.LessOrEqual(t, cents(ag.WithdrawalAmountMax), cents(ag.WithdrawalAmountTotal))
+		assert.LessOrEqual(t, ag.ActivityEarliestDate, ag.ActivityLatestDate)
+		assert.LessOrEqual(t, ag.ActivityLatestDate, sum.LastUpdated)
 		if prev != nil {
 			// A longer period contains the shorter one.
-			le(t, prev.DepositCount, ag.DepositCount)
-			le(t, prev.WithdrawalCount, ag.WithdrawalCount)
-			le(t, prev.OverdraftCount, ag.OverdraftCount)
-			le(t, prev.NSFCount, ag.NSFCount)
-			le(t, cents(prev.DepositAmountTotal), cents(ag.DepositAmountTotal))
-			le(t, cents(prev.WithdrawalAmountTotal), cents(ag.WithdrawalAmountTotal))
-			le(t, bMin, cents(prev.BalanceMin))
-			le(t, cents(prev.BalanceMax), bMax)
+			assert.LessOrEqual(t, prev.DepositCount, ag.DepositCount)
+			assert.LessOrEqual(t, prev.WithdrawalCount, ag.WithdrawalCount)
+			assert.LessOrEqual(t, prev.OverdraftCount, ag.OverdraftCount)
+			assert.LessOrEqual(t, prev.NSFCount, ag.NSFCount)
+			assert.LessOrEqual(t, cents(prev.DepositAmountTotal), cents(ag.DepositAmountTotal))
+			assert.LessOrEqual(t, cents(prev.WithdrawalAmountTotal), cents(ag.WithdrawalAmountTotal))
+			assert.LessOrEqual(t, bMin, cents(prev.BalanceMin))
+			assert.LessOrEqual(t, cents(prev.BalanceMax), bMax)
 		}
 		prev = ag
 	}
 	// The same authorization answers the same figures.
 	again, err := s.client.Accounts.Summary(ctx, r.TransactionID)
-	must(t, err)
-	equal(t, sum, again)
+	require.NoError(t, err)
+	assert.Equal(t, sum, again)
 
 	// Account data needs a Retrieval authorization.
 	p := s.authorize(t, deferredData("not-retrieval", ""), bankpaytest.OutcomeAuthorize)
 	_, err = s.client.Accounts.Balance(ctx, p.TransactionID)
 	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
 	_, err = s.client.Accounts.Summary(ctx, "100000000999999")
-	errIs(t, err, bankpay.ErrNotFound)
+	assert.ErrorIs(t, err, bankpay.ErrNotFound)
 }
 
 // --- International money transfer ------------------------------------------
@@ -557,14 +556,14 @@ func TestIntegrationMoneyTransfer(t *testing.T) {
 	r := s.authorize(t, d, bankpaytest.OutcomeAuthorize)
 
 	c, err := s.client.Transactions.Capture(ctx, r.TransactionID, transferCapture("imt-1"))
-	must(t, err)
-	equal(t, models.TypeCapture, c.TransactionType)
-	equal(t, models.StatusAuthorized, c.Status)
-	equal(t, r.TransactionID, c.OriginalTransactionID)
-	equal(t, models.Amount("40.00"), c.Amount)
+	require.NoError(t, err)
+	assert.Equal(t, models.TypeCapture, c.TransactionType)
+	assert.Equal(t, models.StatusAuthorized, c.Status)
+	assert.Equal(t, r.TransactionID, c.OriginalTransactionID)
+	assert.Equal(t, models.Amount("40.00"), c.Amount)
 	got, err := s.client.Transactions.Get(ctx, c.TransactionID)
-	must(t, err)
-	equal(t, c.TransactionID, got.TransactionID)
+	require.NoError(t, err)
+	assert.Equal(t, c.TransactionID, got.TransactionID)
 
 	_, err = s.client.Transactions.Capture(ctx, r.TransactionID, transferCapture("imt-1"))
 	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeDuplicate, bankpay.ErrDuplicate)
@@ -578,8 +577,8 @@ func TestIntegrationMoneyTransfer(t *testing.T) {
 	noCountry.Beneficiary.Address.Country = ""
 	_, err = s.client.Transactions.Capture(ctx, r.TransactionID, noCountry)
 	var ve *bankpay.ValidationError
-	errAsNow(t, err, &ve)
-	equal(t, "beneficiary.address.country", ve.Field)
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "beneficiary.address.country", ve.Field)
 
 	// The originator's address is required: establish data without it.
 	d2 := deferredData("imt-auth-2", "")
@@ -592,16 +591,16 @@ func TestIntegrationMoneyTransfer(t *testing.T) {
 	pc := clientFor(t, s.Server, bankpay.Credentials{AccessID: plain.AccessID, AccessKey: plain.AccessKey, MerchantID: plain.MerchantID})
 	d3 := deferredData("imt-auth-3", "")
 	d3.Customer = originator
-	must(t, pc.SignEstablishData(&d3))
+	require.NoError(t, pc.SignEstablishData(&d3))
 	u, _, err := s.Authorize(d3, bankpaytest.OutcomeAuthorize)
-	must(t, err)
+	require.NoError(t, err)
 	r3, err := bankpay.VerifyRedirect(u, plain.AccessKey)
-	must(t, err)
+	require.NoError(t, err)
 	_, err = pc.Transactions.Capture(ctx, r3.TransactionID, transferCapture("imt-5"))
 	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
 	// Nor see another merchant's transaction.
 	_, err = pc.Transactions.Get(ctx, r.TransactionID)
-	errIs(t, err, bankpay.ErrNotFound)
+	assert.ErrorIs(t, err, bankpay.ErrNotFound)
 }
 
 // --- Identity verification --------------------------------------------------
@@ -634,23 +633,23 @@ func TestIntegrationIdentity(t *testing.T) {
 			// Before the data-retrieved event: 400, ErrIdentityNotReady.
 			_, err := s.client.Identity.User(ctx, id)
 			requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrIdentityNotReady)
-			errIs(t, err, bankpay.ErrBadRequest)
+			assert.ErrorIs(t, err, bankpay.ErrBadRequest)
 			_, err = s.client.Identity.Detail(ctx, id)
-			errIs(t, err, bankpay.ErrIdentityNotReady)
+			assert.ErrorIs(t, err, bankpay.ErrIdentityNotReady)
 			// Feedback waits for the end of the verification.
 			err = s.client.Identity.Register(ctx, id, "too early")
-			errIs(t, err, bankpay.ErrBadRequest)
+			assert.ErrorIs(t, err, bankpay.ErrBadRequest)
 
 			// One data-retrieved event per provider, then the verified one.
 			for i := 1; i <= providers; i++ {
 				s.Advance(bankpaytest.IdentityStep)
 				s.flush(t)
 				u, err := s.client.Identity.User(ctx, id)
-				must(t, err, "after provider %d", i)
-				check(t, !u.Eligible, "not eligible before the verification completes")
+				require.NoError(t, err, "after provider %d", i)
+				assert.True(t, !u.Eligible, "not eligible before the verification completes")
 				det, err := s.client.Identity.Detail(ctx, id)
-				must(t, err)
-				length(t, det.Verification, i)
+				require.NoError(t, err)
+				assert.Len(t, det.Verification, i)
 			}
 			s.Advance(bankpaytest.IdentityStep)
 			s.flush(t)
@@ -660,45 +659,45 @@ func TestIntegrationIdentity(t *testing.T) {
 				want = append(want, models.EventIdentityVerificationDataRetrieved)
 			}
 			want = append(want, models.EventCustomerIdentityVerified)
-			equal(t, want, types)
+			assert.Equal(t, want, types)
 			in.mu.Lock()
 			typed := append([]string(nil), in.typed...)
 			in.mu.Unlock()
-			equal(t, []string{"transaction", "identityData", "identityData", "identityData", "identityVerified"}, typed)
+			assert.Equal(t, []string{"transaction", "identityData", "identityData", "identityData", "identityVerified"}, typed)
 			seen := map[string]bool{}
 			for _, ev := range in.all() {
 				if ev.IdentityDataRetrieved != nil {
-					equal(t, "SUCCESS", ev.IdentityDataRetrieved.ProviderReportStatus)
+					assert.Equal(t, "SUCCESS", ev.IdentityDataRetrieved.ProviderReportStatus)
 					seen[ev.IdentityDataRetrieved.ProviderUsedForValidation] = true
 				}
 				if ev.EventType.IsIdentity() {
-					equal(t, "performKycVerification", ev.Message)
-					equal(t, models.PaymentTypeDeferred, ev.PaymentType)
-					equal(t, models.TypeAuthorize, ev.TransactionType)
+					assert.Equal(t, "performKycVerification", ev.Message)
+					assert.Equal(t, models.PaymentTypeDeferred, ev.PaymentType)
+					assert.Equal(t, models.TypeAuthorize, ev.TransactionType)
 				}
 				if ev.IdentityVerified != nil {
-					equal(t, "FINISHED", ev.IdentityVerified.IdentityVerified)
-					equal(t, "FINISHED", ev.IdentityVerified.KYCResult)
+					assert.Equal(t, "FINISHED", ev.IdentityVerified.IdentityVerified)
+					assert.Equal(t, "FINISHED", ev.IdentityVerified.KYCResult)
 				}
 			}
-			length(t, seen, providers, "one event per provider")
+			assert.Len(t, seen, providers, "one event per provider")
 
 			u, err := s.client.Identity.User(ctx, id)
-			must(t, err)
-			equal(t, tc.eligible, u.Eligible)
-			notEmpty(t, u.Name)
-			matches(t, `^\d{4}-\d{2}-\d{2}$`, u.DateOfBirth)
-			notEmpty(t, u.TaxID)
-			notNilNow(t, u.DriverLicense)
+			require.NoError(t, err)
+			assert.Equal(t, tc.eligible, u.Eligible)
+			assert.NotEmpty(t, u.Name)
+			assert.Regexp(t, `^\d{4}-\d{2}-\d{2}$`, u.DateOfBirth)
+			assert.NotEmpty(t, u.TaxID)
+			require.NotNil(t, u.DriverLicense)
 			det, err := s.client.Identity.Detail(ctx, id)
-			must(t, err)
-			lengthNow(t, det.Verification, providers)
+			require.NoError(t, err)
+			require.Len(t, det.Verification, providers)
 			for _, v := range det.Verification {
-				equal(t, tc.resultsOfAll, v.Result, v.VerificationName)
+				assert.Equal(t, tc.resultsOfAll, v.Result, v.VerificationName)
 			}
 			var sourced, unverified []string
 			for _, a := range det.Attribute {
-				length(t, a.Verification, providers, a.Name)
+				assert.Len(t, a.Verification, providers, a.Name)
 				if a.Source == "user" {
 					sourced = append(sourced, a.Name)
 				}
@@ -708,18 +707,18 @@ func TestIntegrationIdentity(t *testing.T) {
 			}
 			sort.Strings(sourced)
 			sort.Strings(unverified)
-			equal(t, tc.userSourced, sourced)
-			equal(t, tc.unverified, unverified)
+			assert.Equal(t, tc.userSourced, sourced)
+			assert.Equal(t, tc.unverified, unverified)
 
 			// The merchant's feedback.
 			if tc.eligible {
-				must(t, s.client.Identity.Register(ctx, id, "registered"))
-				equal(t, []models.Feedback{{Status: 4, SubStatus: 559, Description: "registered"}}, s.Feedback(id))
-				equal(t, models.StatusAuthorized, getStatus(t, s.client, id), "Registered keeps the transaction valid")
+				require.NoError(t, s.client.Identity.Register(ctx, id, "registered"))
+				assert.Equal(t, []models.Feedback{{Status: 4, SubStatus: 559, Description: "registered"}}, s.Feedback(id))
+				assert.Equal(t, models.StatusAuthorized, getStatus(t, s.client, id), "Registered keeps the transaction valid")
 			} else {
-				must(t, s.client.Identity.Void(ctx, id, "registration failed"))
-				equal(t, []models.Feedback{{Status: 13, SubStatus: 558, Description: "registration failed"}}, s.Feedback(id))
-				equal(t, models.StatusVoided, getStatus(t, s.client, id))
+				require.NoError(t, s.client.Identity.Void(ctx, id, "registration failed"))
+				assert.Equal(t, []models.Feedback{{Status: 13, SubStatus: 558, Description: "registration failed"}}, s.Feedback(id))
+				assert.Equal(t, models.StatusVoided, getStatus(t, s.client, id))
 			}
 		})
 	}
@@ -734,79 +733,79 @@ func TestIntegrationDisbursementStateMachine(t *testing.T) {
 	ctx := context.Background()
 
 	auth, err := s.client.Transactions.Establish(ctx, disbursementParams("disb-auth-1", in.URL, "0.00", bankpaytest.AccountVerified))
-	must(t, err)
-	equal(t, models.TypeAuthorize, auth.TransactionType)
+	require.NoError(t, err)
+	assert.Equal(t, models.TypeAuthorize, auth.TransactionType)
 	// The spec's abbreviated establish answer: status 0 with message
 	// Authorized; the authorization itself is Authorized (2).
-	equal(t, models.StatusNew, auth.Status)
-	equal(t, "Authorized", auth.StatusMessage)
-	equal(t, models.StatusAuthorized, getStatus(t, s.client, auth.TransactionID))
-	notNilNow(t, auth.Payment)
-	equal(t, models.PaymentTypeDisbursement, auth.Payment.PaymentType)
-	length(t, auth.TransactionID, 15)
+	assert.Equal(t, models.StatusNew, auth.Status)
+	assert.Equal(t, "Authorized", auth.StatusMessage)
+	assert.Equal(t, models.StatusAuthorized, getStatus(t, s.client, auth.TransactionID))
+	require.NotNil(t, auth.Payment)
+	assert.Equal(t, models.PaymentTypeDisbursement, auth.Payment.PaymentType)
+	assert.Len(t, auth.TransactionID, 15)
 
 	deposit := func(ref, amount string) string {
 		t.Helper()
 		d, err := s.client.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: ref, Amount: models.Amount(amount)})
-		must(t, err)
-		equalNow(t, models.StatusAuthorized, d.Status)
-		equalNow(t, auth.TransactionID, d.OriginalTransactionID)
+		require.NoError(t, err)
+		require.Equal(t, models.StatusAuthorized, d.Status)
+		require.Equal(t, auth.TransactionID, d.OriginalTransactionID)
 		return d.TransactionID
 	}
 	a := deposit("disb-a", "10.00") // Processed -> Completed -> Reversed
 	b := deposit("disb-b", "20.00") // Denied while Authorized
 	c := deposit("disb-c", "30.00") // Denied while Processed
-	must(t, s.Deny(b))
-	equal(t, models.StatusDenied, getStatus(t, s.client, b))
+	require.NoError(t, s.Deny(b))
+	assert.Equal(t, models.StatusDenied, getStatus(t, s.client, b))
 
 	// Submitted to the network when time moves: Processed.
 	s.Advance(time.Second)
 	for _, id := range []string{a, c} {
 		txn, err := s.client.Transactions.Get(ctx, id)
-		must(t, err)
-		equal(t, models.StatusProcessed, txn.Status)
-		equal(t, thursday, txn.ProcessedAt.Time())
+		require.NoError(t, err)
+		assert.Equal(t, models.StatusProcessed, txn.Status)
+		assert.Equal(t, thursday, txn.ProcessedAt.Time())
 	}
-	must(t, s.Deny(c))
+	require.NoError(t, s.Deny(c))
 
 	// Thursday + 3 banking days = Tuesday (Saturday and Sunday skipped).
 	due := time.Date(2025, time.March, 11, 15, 0, 0, 0, time.UTC)
 	s.AdvanceBankingDays(2) // Monday
-	equal(t, time.Monday, s.Now().Weekday())
-	equal(t, models.StatusProcessed, getStatus(t, s.client, a))
+	assert.Equal(t, time.Monday, s.Now().Weekday())
+	assert.Equal(t, models.StatusProcessed, getStatus(t, s.client, a))
 	s.AdvanceTo(due.Add(-time.Millisecond))
-	equal(t, models.StatusProcessed, getStatus(t, s.client, a), "not before 3 banking days")
+	assert.Equal(t, models.StatusProcessed, getStatus(t, s.client, a), "not before 3 banking days")
 	s.AdvanceTo(due)
 	txn, err := s.client.Transactions.Get(ctx, a)
-	must(t, err)
-	equal(t, models.StatusCompleted, txn.Status, "exactly 3 banking days after it was processed")
-	equal(t, due, txn.CompletedAt.Time())
+	require.NoError(t, err)
+	assert.Equal(t, models.StatusCompleted, txn.Status, "exactly 3 banking days after it was processed")
+	assert.Equal(t, due, txn.CompletedAt.Time())
 
 	// Denied never completes, whatever the time.
 	s.AdvanceBankingDays(10)
-	equal(t, models.StatusDenied, getStatus(t, s.client, b))
-	equal(t, models.StatusDenied, getStatus(t, s.client, c))
-	errIs(t, s.Deny(a), bankpaytest.ErrInvalidTransition, "a Completed deposit cannot be Denied")
+	assert.Equal(t, models.StatusDenied, getStatus(t, s.client, b))
+	assert.Equal(t, models.StatusDenied, getStatus(t, s.client, c))
+	assert.ErrorIs(t, s.Deny(a), bankpaytest.ErrInvalidTransition, "a Completed deposit cannot be Denied")
 
 	// Reversed only from Completed.
-	errIs(t, s.Reverse(c), bankpaytest.ErrInvalidTransition)
-	errIs(t, s.Reverse(auth.TransactionID), bankpaytest.ErrInvalidTransition)
-	must(t, s.Reverse(a))
-	equal(t, models.StatusReversed, getStatus(t, s.client, a))
-	errIs(t, s.Reverse(a), bankpaytest.ErrInvalidTransition)
+	assert.ErrorIs(t, s.Reverse(c), bankpaytest.ErrInvalidTransition)
+	assert.ErrorIs(t, s.Reverse(auth.TransactionID), bankpaytest.ErrInvalidTransition)
+	require.NoError(t, s.Reverse(a))
+	assert.Equal(t, models.StatusReversed, getStatus(t, s.client, a))
+	assert.ErrorIs(t, s.Reverse(a), bankpaytest.ErrInvalidTransition)
 
 	// Each change reached the handler as an event.
 	s.flush(t)
-	equal(t, []models.EventType{models.EventAuthorize}, in.typesFor(auth.TransactionID))
-	equal(t, []models.EventType{models.EventProcess, models.EventComplete, models.EventReverse}, in.typesFor(a))
-	equal(t, []models.EventType{models.EventDeny}, in.typesFor(b))
-	equal(t, []models.EventType{models.EventProcess, models.EventDeny}, in.typesFor(c))
+	assert.Equal(t, []models.EventType{models.EventAuthorize}, in.typesFor(auth.TransactionID))
+	assert.Equal(t, []models.EventType{models.EventProcess, models.EventComplete, models.EventReverse}, in.typesFor(a))
+	assert.Equal(t, []models.EventType{models.EventDeny}, in.typesFor(b))
+	assert.Equal(t, []models.EventType{models.EventProcess, models.EventDeny}, in.typesFor(c))
 	for id, want := range map[string]models.TransactionStatus{a: models.StatusReversed, b: models.StatusDenied, c: models.StatusDenied} {
 		ev := in.last(id)
-		notNilNow(t, ev)
-		notNilNow(t, ev.Transaction)
-		equal(t, want, ev.Transaction.Status, "last event of %s", id)
-		equal(t, models.PaymentTypeDisbursement, ev.PaymentType)
+		require.NotNil(t, ev)
+		require.NotNil(t, ev.Transaction)
+		assert.Equal(t, want, ev.Transaction.Status, "last event of %s", id)
+		assert.Equal(t, models.PaymentTypeDisbursement, ev.PaymentType)
 	}
 }
 
@@ -818,12 +817,12 @@ func TestIntegrationDisbursementEstablish(t *testing.T) {
 	p := disbursementParams("est-1", "", "25.00", bankpaytest.AccountUnverified)
 	p.Account.Type = 0
 	auth, err := s.client.Transactions.Establish(ctx, p)
-	must(t, err)
-	equal(t, models.Amount("25.00"), auth.Amount)
-	equal(t, models.USD, auth.Currency)
+	require.NoError(t, err)
+	assert.Equal(t, models.Amount("25.00"), auth.Amount)
+	assert.Equal(t, models.USD, auth.Currency)
 	got, err := s.client.Transactions.Get(ctx, auth.TransactionID)
-	must(t, err)
-	equal(t, "0000", got.Payment.Account.AccountNumber, "last 4 digits of 1000000000")
+	require.NoError(t, err)
+	assert.Equal(t, "0000", got.Payment.Account.AccountNumber, "last 4 digits of 1000000000")
 
 	_, err = s.client.Transactions.Establish(ctx, p)
 	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeDuplicate, bankpay.ErrDuplicate)
@@ -832,17 +831,17 @@ func TestIntegrationDisbursementEstablish(t *testing.T) {
 	wrong := disbursementParams("est-2", "", "25.00", bankpaytest.AccountVerified)
 	wrong.Account.RoutingNumber = "011000015"
 	_, err = s.client.Transactions.Establish(ctx, wrong)
-	errIs(t, err, bankpay.ErrBadRequest)
+	assert.ErrorIs(t, err, bankpay.ErrBadRequest)
 	_, err = s.client.Transactions.Establish(ctx, disbursementParams("est-3", "", "25.00", "1234567890"))
-	errIs(t, err, bankpay.ErrBadRequest)
+	assert.ErrorIs(t, err, bankpay.ErrBadRequest)
 
 	// Checked by the SDK: nothing sent.
 	bad := disbursementParams("est-4", "", "25.00", bankpaytest.AccountVerified)
 	bad.Currency = "EUR"
 	_, err = s.client.Transactions.Establish(ctx, bad)
 	var ve *bankpay.ValidationError
-	errAsNow(t, err, &ve)
-	equal(t, "currency", ve.Field)
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "currency", ve.Field)
 
 	// Wrong credentials: 401 / 375.
 	wc := clientFor(t, s.Server, bankpay.Credentials{AccessID: itCreds.AccessID, AccessKey: "wrong", MerchantID: itCreds.MerchantID})
@@ -923,28 +922,28 @@ func TestIntegrationSandboxTablesMatchSpec(t *testing.T) {
 	got := map[string]bankpaytest.SandboxAccount{}
 	for _, a := range bankpaytest.SandboxAccounts() {
 		_, dup := got[a.AccountNumber]
-		check(t, !dup, "account %s twice in the sandbox table", a.AccountNumber)
+		assert.True(t, !dup, "account %s twice in the sandbox table", a.AccountNumber)
 		got[a.AccountNumber] = a
 	}
-	length(t, got, len(specAccounts))
+	assert.Len(t, got, len(specAccounts))
 	for _, want := range specAccounts {
 		a, ok := got[want.number]
-		if !check(t, ok, "sandbox table lacks %s", want.number) {
+		if !assert.True(t, ok, "sandbox table lacks %s", want.number) {
 			continue
 		}
-		equal(t, want.score, a.Score, want.number)
-		equal(t, want.verified, a.Verified, want.number)
-		equal(t, want.kind, a.ScoreType, want.number)
+		assert.Equal(t, want.score, a.Score, want.number)
+		assert.Equal(t, want.verified, a.Verified, want.number)
+		assert.Equal(t, want.kind, a.ScoreType, want.number)
 		if want.third < 0 {
-			isNil(t, a.ThirdPartyScore, want.number)
-		} else if notNil(t, a.ThirdPartyScore, want.number) {
-			equal(t, want.third, *a.ThirdPartyScore, want.number)
+			assert.Nil(t, a.ThirdPartyScore, want.number)
+		} else if assert.NotNil(t, a.ThirdPartyScore, want.number) {
+			assert.Equal(t, want.third, *a.ThirdPartyScore, want.number)
 		}
 	}
 	triggers := bankpaytest.ErrorTriggers()
-	lengthNow(t, triggers, len(specTriggers))
+	require.Len(t, triggers, len(specTriggers))
 	for i, want := range specTriggers {
-		equal(t, bankpaytest.ErrorTrigger{AccountNumber: want.number, Status: want.status, Code: want.code}, triggers[i])
+		assert.Equal(t, bankpaytest.ErrorTrigger{AccountNumber: want.number, Status: want.status, Code: want.code}, triggers[i])
 	}
 }
 
@@ -957,27 +956,27 @@ func TestIntegrationTokenizeTable(t *testing.T) {
 			tk, err := s.client.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{
 				AccountNumber: row.number, RoutingNumber: "124003116", AccountType: 1, VerifyAccount: true,
 			})
-			must(t, err)
-			equal(t, itCreds.MerchantID, tk.MerchantID)
+			require.NoError(t, err)
+			assert.Equal(t, itCreds.MerchantID, tk.MerchantID)
 			a := tk.Account
-			notNilNow(t, a)
-			equal(t, row.number, a.AccountNumber, "the submitted data is echoed")
-			equal(t, "124003116", a.RoutingNumber)
-			equal(t, 1, a.Type)
-			notEmpty(t, a.Token)
+			require.NotNil(t, a)
+			assert.Equal(t, row.number, a.AccountNumber, "the submitted data is echoed")
+			assert.Equal(t, "124003116", a.RoutingNumber)
+			assert.Equal(t, 1, a.Type)
+			assert.NotEmpty(t, a.Token)
 			v := a.Verification
-			notNilNow(t, v)
-			equal(t, row.verified, v.Verified)
-			equal(t, 3, v.Type, "verification type 3 (Database)")
-			notNilNow(t, v.Score)
-			equal(t, row.score, *v.Score)
-			check(t, *v.Score >= 0 && *v.Score <= 10)
+			require.NotNil(t, v)
+			assert.Equal(t, row.verified, v.Verified)
+			assert.Equal(t, 3, v.Type, "verification type 3 (Database)")
+			require.NotNil(t, v.Score)
+			assert.Equal(t, row.score, *v.Score)
+			assert.True(t, *v.Score >= 0 && *v.Score <= 10)
 			if row.third < 0 {
-				isNil(t, v.ThirdPartyScore)
-			} else if notNil(t, v.ThirdPartyScore) {
-				equal(t, row.third, *v.ThirdPartyScore)
+				assert.Nil(t, v.ThirdPartyScore)
+			} else if assert.NotNil(t, v.ThirdPartyScore) {
+				assert.Equal(t, row.third, *v.ThirdPartyScore)
 			}
-			equal(t, start, v.VerificationDate.Time())
+			assert.Equal(t, start, v.VerificationDate.Time())
 		})
 	}
 }
@@ -989,22 +988,22 @@ func TestIntegrationTokenizeTokens(t *testing.T) {
 	p := &bankpay.TokenizeParams{AccountNumber: "1000000007", RoutingNumber: "124003116",
 		Customer: &models.Customer{ExternalID: "cust-7", Name: "Amara Okafor"}}
 	first, err := s.client.Accounts.Tokenize(ctx, p)
-	must(t, err)
-	isNil(t, first.Account.Verification, "no verification unless asked")
-	notNilNow(t, first.Customer)
-	equal(t, "Amara Okafor", first.Customer.Name)
+	require.NoError(t, err)
+	assert.Nil(t, first.Account.Verification, "no verification unless asked")
+	require.NotNil(t, first.Customer)
+	assert.Equal(t, "Amara Okafor", first.Customer.Name)
 	second, err := s.client.Accounts.Tokenize(ctx, p)
-	must(t, err)
-	equal(t, first.Account.Token, second.Account.Token, "unique per merchant per account")
+	require.NoError(t, err)
+	assert.Equal(t, first.Account.Token, second.Account.Token, "unique per merchant per account")
 	p2 := *p
 	p2.AccountNumber = "1000000008"
 	third, err := s.client.Accounts.Tokenize(ctx, &p2)
-	must(t, err)
-	notEqual(t, first.Account.Token, third.Account.Token)
+	require.NoError(t, err)
+	assert.NotEqual(t, first.Account.Token, third.Account.Token)
 	oc := clientFor(t, s.Server, bankpay.Credentials{AccessID: other.AccessID, AccessKey: other.AccessKey, MerchantID: other.MerchantID})
 	theirs, err := oc.Accounts.Tokenize(ctx, p)
-	must(t, err)
-	notEqual(t, first.Account.Token, theirs.Account.Token, "another merchant gets another token")
+	require.NoError(t, err)
+	assert.NotEqual(t, first.Account.Token, theirs.Account.Token, "another merchant gets another token")
 
 	// Not a sandbox account: 400 with code 330 (invalid account).
 	_, err = s.client.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1234567", RoutingNumber: "124003116"})
@@ -1012,8 +1011,8 @@ func TestIntegrationTokenizeTokens(t *testing.T) {
 	// Refused by the SDK, nothing sent.
 	_, err = s.client.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1000000007"})
 	var ve *bankpay.ValidationError
-	errAsNow(t, err, &ve)
-	equal(t, "account.routingNumber", ve.Field)
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "account.routingNumber", ve.Field)
 }
 
 func TestIntegrationErrorTriggers(t *testing.T) {
@@ -1024,8 +1023,8 @@ func TestIntegrationErrorTriggers(t *testing.T) {
 			for _, verify := range []bool{false, true} {
 				_, err := s.client.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: tr.number, RoutingNumber: "124003116", VerifyAccount: verify})
 				apiErr := requireAPIError(t, err, tr.status, tr.code, tr.sentinel)
-				equal(t, 1, apiErr.Attempts, "tokenize is not retried")
-				notContains(t, err.Error(), tr.number, "errors never carry the account number")
+				assert.Equal(t, 1, apiErr.Attempts, "tokenize is not retried")
+				assert.NotContains(t, err.Error(), tr.number, "errors never carry the account number")
 			}
 			// The Disbursement establish answers the same.
 			_, err := s.client.Transactions.Establish(ctx, disbursementParams("trigger-"+tr.number, "", "10.00", tr.number))
@@ -1043,35 +1042,35 @@ func TestIntegrationVIP(t *testing.T) {
 	tier := func(n int) *int { return &n }
 
 	c, err := s.client.Customers.UpdateByExternalID(ctx, "player-9", &bankpay.CustomerUpdateParams{Name: "Olivia Nguyen", VIP: tier(1)})
-	must(t, err)
-	notNilNow(t, c.VIP)
-	equal(t, 1, *c.VIP)
-	equal(t, "player-9", c.ExternalID)
-	notEmptyNow(t, c.CustomerID)
+	require.NoError(t, err)
+	require.NotNil(t, c.VIP)
+	assert.Equal(t, 1, *c.VIP)
+	assert.Equal(t, "player-9", c.ExternalID)
+	require.NotEmpty(t, c.CustomerID)
 
 	c, err = s.client.Customers.Update(ctx, c.CustomerID, &bankpay.CustomerUpdateParams{VIP: tier(4)})
-	must(t, err)
-	equal(t, 4, *c.VIP)
+	require.NoError(t, err)
+	assert.Equal(t, 4, *c.VIP)
 	// vip 0 is sent and removes the tier.
 	c, err = s.client.Customers.Update(ctx, c.CustomerID, &bankpay.CustomerUpdateParams{Name: "Olivia Nguyen", VIP: tier(0)})
-	must(t, err)
-	notNilNow(t, c.VIP, "vip 0 is a value")
-	equal(t, 0, *c.VIP)
+	require.NoError(t, err)
+	require.NotNil(t, c.VIP, "vip 0 is a value")
+	assert.Equal(t, 0, *c.VIP)
 	rec, ok := s.Customer("player-9")
-	checkNow(t, ok)
-	notNilNow(t, rec.VIP)
-	equal(t, 0, *rec.VIP)
+	require.True(t, ok)
+	require.NotNil(t, rec.VIP)
+	assert.Equal(t, 0, *rec.VIP)
 	// Without vip the tier is left alone.
 	c, err = s.client.Customers.UpdateByExternalID(ctx, "player-9", &bankpay.CustomerUpdateParams{Email: "olivia@example.com"})
-	must(t, err)
-	equal(t, 0, *c.VIP)
-	equal(t, "olivia@example.com", c.Email)
+	require.NoError(t, err)
+	assert.Equal(t, 0, *c.VIP)
+	assert.Equal(t, "olivia@example.com", c.Email)
 
 	_, err = s.client.Customers.Update(ctx, c.CustomerID, &bankpay.CustomerUpdateParams{VIP: tier(-1)})
 	var ve *bankpay.ValidationError
-	errAsNow(t, err, &ve)
+	require.ErrorAs(t, err, &ve)
 	_, err = s.client.Customers.Update(ctx, "3999999999", &bankpay.CustomerUpdateParams{VIP: tier(1)})
-	errIs(t, err, bankpay.ErrNotFound)
+	assert.ErrorIs(t, err, bankpay.ErrNotFound)
 
 	// A new customer's tier from establish data with customer.name and vip:
 	// through the user interface, and through the Disbursement establish.
@@ -1079,18 +1078,18 @@ func TestIntegrationVIP(t *testing.T) {
 	d.Customer = &models.Customer{ExternalID: "player-10", Name: "Diego Kowalski", VIP: tier(2)}
 	s.authorize(t, d, bankpaytest.OutcomeAuthorize)
 	rec, ok = s.Customer("player-10")
-	checkNow(t, ok)
-	notNilNow(t, rec.VIP)
-	equal(t, 2, *rec.VIP)
+	require.True(t, ok)
+	require.NotNil(t, rec.VIP)
+	assert.Equal(t, 2, *rec.VIP)
 	p := disbursementParams("vip-auth-2", "", "5.00", bankpaytest.AccountVerified)
 	p.Customer = &models.Customer{ExternalID: "player-11", Name: "Chen Brown", VIP: tier(3)}
 	auth, err := s.client.Transactions.Establish(ctx, p)
-	must(t, err)
+	require.NoError(t, err)
 	rec, ok = s.CustomerOf(auth.TransactionID)
-	checkNow(t, ok)
-	equal(t, "player-11", rec.ExternalID)
-	notNilNow(t, rec.VIP)
-	equal(t, 3, *rec.VIP)
+	require.True(t, ok)
+	assert.Equal(t, "player-11", rec.ExternalID)
+	require.NotNil(t, rec.VIP)
+	assert.Equal(t, 3, *rec.VIP)
 
 	// A merchant not configured for VIP tiers: refused, and establish data
 	// does not set a tier.
@@ -1100,10 +1099,10 @@ func TestIntegrationVIP(t *testing.T) {
 	pp := disbursementParams("vip-auth-3", "", "5.00", bankpaytest.AccountVerified)
 	pp.Customer = &models.Customer{ExternalID: "player-13", Name: "Sam Garcia", VIP: tier(2)}
 	pauth, err := pc.Transactions.Establish(ctx, pp)
-	must(t, err)
+	require.NoError(t, err)
 	rec, ok = s.CustomerOf(pauth.TransactionID)
-	checkNow(t, ok)
-	isNil(t, rec.VIP, "no tier for a merchant not configured for VIP")
+	require.True(t, ok)
+	assert.Nil(t, rec.VIP, "no tier for a merchant not configured for VIP")
 }
 
 // --- Event delivery --------------------------------------------------------------
@@ -1116,29 +1115,29 @@ func TestIntegrationEventResends(t *testing.T) {
 
 	in.failNext(2) // the handler fails twice: 500, and the sandbox re-sends
 	auth, err := s.client.Transactions.Establish(ctx, disbursementParams("resend-1", in.URL, "5.00", bankpaytest.AccountVerified))
-	must(t, err)
+	require.NoError(t, err)
 	s.flush(t)
-	empty(t, in.typesFor(auth.TransactionID))
+	assert.Empty(t, in.typesFor(auth.TransactionID))
 	s.Advance(bankpaytest.ResendInterval - time.Second)
-	empty(t, in.typesFor(auth.TransactionID), "not re-sent before %s", bankpaytest.ResendInterval)
+	assert.Empty(t, in.typesFor(auth.TransactionID), "not re-sent before %s", bankpaytest.ResendInterval)
 	s.Advance(time.Second)
 	s.Advance(bankpaytest.ResendInterval)
 	s.flush(t)
-	equal(t, []models.EventType{models.EventAuthorize}, in.typesFor(auth.TransactionID), "processed once, on the third attempt")
+	assert.Equal(t, []models.EventType{models.EventAuthorize}, in.typesFor(auth.TransactionID), "processed once, on the third attempt")
 	evs := s.EventsFor(auth.TransactionID)
-	lengthNow(t, evs, 1)
+	require.Len(t, evs, 1)
 	var codes []int
 	for _, a := range evs[0].Attempts {
 		codes = append(codes, a.StatusCode)
 	}
-	equal(t, []int{500, 500, 200}, codes)
-	equal(t, thursday.Add(2*bankpaytest.ResendInterval), evs[0].Attempts[2].At)
-	check(t, evs[0].Delivered)
+	assert.Equal(t, []int{500, 500, 200}, codes)
+	assert.Equal(t, thursday.Add(2*bankpaytest.ResendInterval), evs[0].Attempts[2].At)
+	assert.True(t, evs[0].Delivered)
 
 	// Once delivered, no more re-sends.
 	s.Advance(time.Hour)
 	s.flush(t)
-	length(t, s.EventsFor(auth.TransactionID)[0].Attempts, 3)
+	assert.Len(t, s.EventsFor(auth.TransactionID)[0].Attempts, 3)
 }
 
 func TestIntegrationEventsRejectedAndDefaultURL(t *testing.T) {
@@ -1157,193 +1156,28 @@ func TestIntegrationEventsRejectedAndDefaultURL(t *testing.T) {
 	ctx := context.Background()
 
 	viaDefault, err := s.client.Transactions.Establish(ctx, disbursementParams("default-url", "", "5.00", bankpaytest.AccountVerified))
-	must(t, err)
+	require.NoError(t, err)
 	rejected, err := s.client.Transactions.Establish(ctx, disbursementParams("rejected", bad.URL, "5.00", bankpaytest.AccountVerified))
-	must(t, err)
+	require.NoError(t, err)
 	s.flush(t)
-	equal(t, []models.EventType{models.EventAuthorize}, good.typesFor(viaDefault.TransactionID))
-	empty(t, bad.all(), "the handler rejects a signature made with another key")
+	assert.Equal(t, []models.EventType{models.EventAuthorize}, good.typesFor(viaDefault.TransactionID))
+	assert.Empty(t, bad.all(), "the handler rejects a signature made with another key")
 
 	s.Advance(bankpaytest.ResendWindow + time.Hour)
 	s.flush(t)
 	evs := s.EventsFor(rejected.TransactionID)
-	lengthNow(t, evs, 1)
-	check(t, !evs[0].Delivered)
-	length(t, evs[0].Attempts, 1+int(bankpaytest.ResendWindow/bankpaytest.ResendInterval), "the first attempt and a re-send every 5 minutes for 12 hours")
+	require.Len(t, evs, 1)
+	assert.True(t, !evs[0].Delivered)
+	assert.Len(t, evs[0].Attempts, 1+int(bankpaytest.ResendWindow/bankpaytest.ResendInterval), "the first attempt and a re-send every 5 minutes for 12 hours")
 	for _, a := range evs[0].Attempts {
-		equal(t, http.StatusUnauthorized, a.StatusCode)
+		assert.Equal(t, http.StatusUnauthorized, a.StatusCode)
 	}
-	empty(t, bad.all())
+	assert.Empty(t, bad.all())
 	// The notifications verify with the right credentials.
-	must(t, bankpay.VerifyNotification([]byte(evs[0].Body), evs[0].Authorization, itCreds))
-	errIs(t, bankpay.VerifyNotification([]byte(evs[0].Body), evs[0].Authorization, wrong), bankpay.ErrInvalidSignature)
+	require.NoError(t, bankpay.VerifyNotification([]byte(evs[0].Body), evs[0].Authorization, itCreds))
+	assert.ErrorIs(t, bankpay.VerifyNotification([]byte(evs[0].Body), evs[0].Authorization, wrong), bankpay.ErrInvalidSignature)
 	ev, err := bankpay.ParseEvent([]byte(evs[0].Body), "application/x-www-form-urlencoded")
-	must(t, err)
-	equal(t, rejected.TransactionID, ev.TransactionID())
-	equal(t, evs[0].ID, ev.EventID)
-}
-
-// --- assertion helpers (the module has no assertion library) ---------------
-
-// msgOf formats the optional message of a check: a format and its
-// arguments.
-func msgOf(msg []any) string {
-	if len(msg) == 0 {
-		return ""
-	}
-	if f, ok := msg[0].(string); ok {
-		return ": " + fmt.Sprintf(f, msg[1:]...)
-	}
-	return ": " + fmt.Sprint(msg...)
-}
-
-func must(t *testing.T, err error, msg ...any) {
-	t.Helper()
-	if err != nil {
-		t.Fatalf("unexpected error %v%s", err, msgOf(msg))
-	}
-}
-
-func equal(t *testing.T, want, got any, msg ...any) bool {
-	t.Helper()
-	if !reflect.DeepEqual(want, got) {
-		t.Errorf("got %#v, want %#v%s", got, want, msgOf(msg))
-		return false
-	}
-	return true
-}
-
-func equalNow(t *testing.T, want, got any, msg ...any) {
-	t.Helper()
-	if !equal(t, want, got, msg...) {
-		t.FailNow()
-	}
-}
-
-func notEqual(t *testing.T, a, b any, msg ...any) {
-	t.Helper()
-	if reflect.DeepEqual(a, b) {
-		t.Errorf("both are %#v%s", a, msgOf(msg))
-	}
-}
-
-func check(t *testing.T, cond bool, msg ...any) bool {
-	t.Helper()
-	if !cond {
-		t.Errorf("check failed%s", msgOf(msg))
-	}
-	return cond
-}
-
-func checkNow(t *testing.T, cond bool, msg ...any) {
-	t.Helper()
-	if !check(t, cond, msg...) {
-		t.FailNow()
-	}
-}
-
-func le[T cmp.Ordered](t *testing.T, a, b T, msg ...any) {
-	t.Helper()
-	if a > b {
-		t.Errorf("%v > %v%s", a, b, msgOf(msg))
-	}
-}
-
-func lenOf(x any) int {
-	v := reflect.ValueOf(x)
-	switch v.Kind() {
-	case reflect.Slice, reflect.Map, reflect.String, reflect.Array, reflect.Chan:
-		return v.Len()
-	}
-	return -1
-}
-
-func length(t *testing.T, x any, n int, msg ...any) bool {
-	t.Helper()
-	if got := lenOf(x); got != n {
-		t.Errorf("length %d, want %d%s", got, n, msgOf(msg))
-		return false
-	}
-	return true
-}
-
-func lengthNow(t *testing.T, x any, n int, msg ...any) {
-	t.Helper()
-	if !length(t, x, n, msg...) {
-		t.FailNow()
-	}
-}
-
-func isNil(t *testing.T, x any, msg ...any) {
-	t.Helper()
-	if x != nil && !reflect.ValueOf(x).IsNil() {
-		t.Errorf("got %#v, want nil%s", x, msgOf(msg))
-	}
-}
-
-func notNil(t *testing.T, x any, msg ...any) bool {
-	t.Helper()
-	if x == nil || reflect.ValueOf(x).IsNil() {
-		t.Errorf("got nil%s", msgOf(msg))
-		return false
-	}
-	return true
-}
-
-func notNilNow(t *testing.T, x any, msg ...any) {
-	t.Helper()
-	if !notNil(t, x, msg...) {
-		t.FailNow()
-	}
-}
-
-func empty(t *testing.T, x any, msg ...any) {
-	t.Helper()
-	if n := lenOf(x); n != 0 {
-		t.Errorf("length %d, want empty%s", n, msgOf(msg))
-	}
-}
-
-func notEmpty(t *testing.T, x any, msg ...any) bool {
-	t.Helper()
-	if lenOf(x) <= 0 {
-		t.Errorf("empty%s", msgOf(msg))
-		return false
-	}
-	return true
-}
-
-func notEmptyNow(t *testing.T, x any, msg ...any) {
-	t.Helper()
-	if !notEmpty(t, x, msg...) {
-		t.FailNow()
-	}
-}
-
-func errIs(t *testing.T, err, target error, msg ...any) {
-	t.Helper()
-	if !errors.Is(err, target) {
-		t.Errorf("error %v does not match %v%s", err, target, msgOf(msg))
-	}
-}
-
-func errAsNow(t *testing.T, err error, target any, msg ...any) {
-	t.Helper()
-	if !errors.As(err, target) {
-		t.Fatalf("error %v (%T) is not a %T%s", err, err, target, msgOf(msg))
-	}
-}
-
-func notContains(t *testing.T, s, sub string, msg ...any) {
-	t.Helper()
-	if strings.Contains(s, sub) {
-		t.Errorf("%q contains %q%s", s, sub, msgOf(msg))
-	}
-}
-
-func matches(t *testing.T, pattern, s string, msg ...any) {
-	t.Helper()
-	if !regexp.MustCompile(pattern).MatchString(s) {
-		t.Errorf("%q does not match %s%s", s, pattern, msgOf(msg))
-	}
+	require.NoError(t, err)
+	assert.Equal(t, rejected.TransactionID, ev.TransactionID())
+	assert.Equal(t, evs[0].ID, ev.EventID)
 }
