@@ -68,6 +68,7 @@ type Client struct {
 	maxResponseBytes   int64
 	waitScale          func(time.Duration) time.Duration // test hook: the fake clock of retries
 	signAlg            sign.Algorithm                    // algorithm of SignEstablishData and Establish
+	macs               *sign.MACCache                    // keyed HMAC states of this client's key
 }
 
 type secrets struct {
@@ -221,6 +222,7 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{
+		macs: &sign.MACCache{},
 		secrets: &secrets{
 			creds:      creds,
 			authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(creds.AccessID+":"+creds.AccessKey)),

@@ -141,7 +141,7 @@ func VerifyRedirect(rawURL, accessKey string, opts ...RedirectOption) (*Redirect
 	}
 	// Base64 has no spaces: a "+" sent unescaped was decoded to " ".
 	sig = strings.ReplaceAll(sig, " ", "+")
-	if err := checkSignature(accessKey, message, sig, cfg.require); err != nil {
+	if err := checkSignature(nil, accessKey, message, sig, cfg.require); err != nil {
 		return nil, opErr("verify redirect", err)
 	}
 	query := message

@@ -133,7 +133,7 @@ func (c *Client) SignEstablishData(d *models.EstablishData) error {
 	}
 	d.AccessID = c.secrets.creds.AccessID
 	d.MerchantID = c.secrets.creds.MerchantID
-	d.RequestSignature = sign.Sign(c.signAlg, c.secrets.creds.AccessKey, sign.EstablishMessage(d))
+	d.RequestSignature = c.macs.Sign(c.signAlg, c.secrets.creds.AccessKey, sign.EstablishMessage(d))
 	return nil
 }
 
@@ -212,7 +212,9 @@ func flattenJSON(prefix string, v any, add func(k, v string)) {
 
 // checkSignature verifies sig over message with key in constant time. want,
 // when not nil, is the only algorithm accepted.
-func checkSignature(key, message, sig string, want *sign.Algorithm) error {
+// checkSignature checks sig over message with key; macs may be nil (a
+// fresh HMAC is keyed).
+func checkSignature(macs *sign.MACCache, key, message, sig string, want *sign.Algorithm) error {
 	if sig == "" {
 		return ErrMissingSignature
 	}
@@ -226,7 +228,7 @@ func checkSignature(key, message, sig string, want *sign.Algorithm) error {
 	if strings.TrimPrefix(sig, sign.SHA512Prefix) == "" {
 		return ErrMissingSignature
 	}
-	if !sign.Verify(key, message, sig) {
+	if !macs.Verify(key, message, sig) {
 		return ErrInvalidSignature
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -248,11 +249,11 @@ func TestCheckSignatureErrors(t *testing.T) {
 		{"sha1:" + good, ErrUnsupportedAlgorithm},
 		{good[1:], ErrInvalidSignature},
 	} {
-		if err := checkSignature("k", "m", tc.sig, nil); !errors.Is(err, tc.want) {
+		if err := checkSignature(nil, "k", "m", tc.sig, nil); !errors.Is(err, tc.want) {
 			t.Errorf("%q: %v, want %v", tc.sig, err, tc.want)
 		}
 	}
-	if err := checkSignature("k", "m", good, nil); err != nil {
+	if err := checkSignature(&sign.MACCache{}, "k", "m", good, nil); err != nil {
 		t.Errorf("good: %v", err)
 	}
 }

@@ -67,13 +67,13 @@ const DefaultMaxEventAge = 24 * time.Hour
 // transaction's state with Transactions.Get, and do not take a missing event
 // as "nothing happened".
 func VerifyNotification(body []byte, authorizationHeader string, creds Credentials) error {
-	if err := verifyNotification(body, authorizationHeader, creds); err != nil {
+	if err := verifyNotification(nil, body, authorizationHeader, creds); err != nil {
 		return opErr("verify notification", err)
 	}
 	return nil
 }
 
-func verifyNotification(body []byte, header string, creds Credentials) error {
+func verifyNotification(macs *sign.MACCache, body []byte, header string, creds Credentials) error {
 	if creds.AccessID == "" || creds.AccessKey == "" {
 		return ErrEmptyCredentials
 	}
@@ -100,7 +100,7 @@ func verifyNotification(body []byte, header string, creds Credentials) error {
 	if err != nil {
 		return fmt.Errorf("%w: body is not URL-decodable", ErrInvalidSignature)
 	}
-	return checkSignature(creds.AccessKey, msg, sig, nil)
+	return checkSignature(macs, creds.AccessKey, msg, sig, nil)
 }
 
 // SignNotification returns the Authorization header value the service would
@@ -224,6 +224,7 @@ func OnDuplicate(fn func(context.Context, *Event)) WebhookOption {
 
 type webhookHandler struct {
 	creds           Credentials
+	macs            *sign.MACCache // keyed HMAC states of creds' key
 	fn              func(context.Context, *Event) error
 	dedup           Deduplicator
 	maxBytes        int64
@@ -276,7 +277,7 @@ type webhookHandler struct {
 // with Transactions.Get on a schedule too, rather than waiting for an event
 // that may never come.
 func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error, opts ...WebhookOption) http.Handler {
-	h := &webhookHandler{creds: creds, fn: fn, maxBytes: DefaultMaxEventBytes,
+	h := &webhookHandler{creds: creds, macs: &sign.MACCache{}, fn: fn, maxBytes: DefaultMaxEventBytes,
 		maxAge: DefaultMaxEventAge, now: time.Now}
 	for _, o := range opts {
 		if o != nil {
@@ -320,7 +321,8 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else if len(auth) > 1 {
 		header = "repeated" // not Basic: ErrMalformedAuthorization
 	}
-	if err := VerifyNotification(body, header, h.creds); err != nil {
+	if err := verifyNotification(h.macs, body, header, h.creds); err != nil {
+		err = opErr("verify notification", err)
 		if errors.Is(err, ErrEmptyCredentials) {
 			h.reject(ctx, w, r, http.StatusInternalServerError, err)
 			return

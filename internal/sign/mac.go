@@ -6,6 +6,7 @@ import (
 	"crypto/sha512"
 	"encoding/base64"
 	"hash"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -16,10 +17,11 @@ import (
 //
 // A state is only ever reused with the exact (algorithm, key) it was keyed
 // with: the states live in one sync.Pool per (algorithm, key), found by
-// comparing the full key. A merchant backend or the sandbox signs with a
-// handful of keys; beyond maxCachedKeys distinct keys, new keys are keyed
-// afresh on every call and their states are dropped, so the cache never
-// grows with the number of calls.
+// comparing the full key. The pools belong to a MACCache that the key's
+// owner holds (a Client, a webhook handler), never to the package: no key
+// outlives its owner in package-level state. Beyond maxCachedKeys distinct
+// keys in one cache, new keys are keyed afresh on every call and their
+// states are dropped, so a cache never grows with the number of calls.
 
 // maxCachedKeys bounds the keys whose states are pooled.
 const maxCachedKeys = 16
@@ -40,10 +42,35 @@ type macEntry struct {
 	pool *sync.Pool
 }
 
-var (
-	macCache   atomic.Pointer[[]macEntry] // copy on write
-	macCacheMu sync.Mutex                 // serializes writers
-)
+// MACCache reuses keyed HMAC states for the keys of one owner. The zero
+// value is ready to use; it must not be copied after first use. A nil
+// *MACCache keys afresh on every call.
+type MACCache struct {
+	entries atomic.Pointer[[]macEntry] // copy on write
+	mu      sync.Mutex                 // serializes writers
+}
+
+// Sign is the package-level Sign with the cache's keyed states.
+func (c *MACCache) Sign(alg Algorithm, key, message string) string {
+	m := c.get(alg, key)
+	defer m.release()
+	return string(m.sign(message))
+}
+
+// Verify is the package-level Verify with the cache's keyed states.
+func (c *MACCache) Verify(key, message, sig string) bool {
+	alg := SHA1
+	if strings.HasPrefix(sig, SHA512Prefix) {
+		alg = SHA512
+	}
+	m := c.get(alg, key)
+	defer m.release()
+	want := m.sign(message)
+	// The received signature is copied to the state's memory, not
+	// converted, so that the comparison allocates nothing.
+	m.scratch = append(m.scratch[:0], sig...)
+	return hmac.Equal(want, m.scratch)
+}
 
 func newMAC(alg Algorithm, key string) *macState {
 	h := sha1.New
@@ -53,10 +80,13 @@ func newMAC(alg Algorithm, key string) *macState {
 	return &macState{h: hmac.New(h, []byte(key)), alg: alg}
 }
 
-// getMAC returns a state keyed with (alg, key), ready to sign. Call
-// release when done with it and with the slices it returned.
-func getMAC(alg Algorithm, key string) *macState {
-	p := macPool(alg, key)
+// get returns a state keyed with (alg, key), ready to sign. Call release
+// when done with it and with the slices it returned.
+func (c *MACCache) get(alg Algorithm, key string) *macState {
+	if c == nil {
+		return newMAC(alg, key)
+	}
+	p := c.pool(alg, key)
 	if p == nil {
 		return newMAC(alg, key)
 	}
@@ -67,13 +97,13 @@ func getMAC(alg Algorithm, key string) *macState {
 
 // macPool returns the pool of (alg, key), creating it while the cache has
 // room; nil when it is full.
-func macPool(alg Algorithm, key string) *sync.Pool {
-	if p := lookupMAC(macCache.Load(), alg, key); p != nil {
+func (c *MACCache) pool(alg Algorithm, key string) *sync.Pool {
+	if p := lookupMAC(c.entries.Load(), alg, key); p != nil {
 		return p
 	}
-	macCacheMu.Lock()
-	defer macCacheMu.Unlock()
-	cur := macCache.Load()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cur := c.entries.Load()
 	if p := lookupMAC(cur, alg, key); p != nil {
 		return p
 	}
@@ -88,7 +118,7 @@ func macPool(alg Algorithm, key string) *sync.Pool {
 	next := make([]macEntry, len(entries), len(entries)+1)
 	copy(next, entries)
 	next = append(next, macEntry{alg: alg, key: key, pool: p})
-	macCache.Store(&next)
+	c.entries.Store(&next)
 	return p
 }
 

@@ -21,6 +21,7 @@ func TestPooledStatesNeverCrossKeys(t *testing.T) {
 	keys = append(keys, "k", "kk", "k\x00", strings.Repeat("long-key-", 40)) // longer than a block: hashed first
 	msgs := []string{"", "a=1", strings.Repeat("accessId=A&merchantId=M&amount=10.00&", 200)}
 
+	var cache MACCache // shared by every goroutine, as a Client's is
 	var wg sync.WaitGroup
 	errs := make(chan string, 64)
 	for g := 0; g < 8; g++ {
@@ -35,16 +36,16 @@ func TestPooledStatesNeverCrossKeys(t *testing.T) {
 				if alg == SHA512 {
 					want = SHA512Prefix + mac(sha512.New, key, msg)
 				}
-				if got := Sign(alg, key, msg); got != want {
+				if got := cache.Sign(alg, key, msg); got != want {
 					errs <- fmt.Sprintf("Sign(%v, %q, len %d) = %s, want %s", alg, key, len(msg), got, want)
 					return
 				}
-				if !Verify(key, msg, want) {
+				if !cache.Verify(key, msg, want) || !Verify(key, msg, want) {
 					errs <- fmt.Sprintf("Verify(%q) rejected its own signature", key)
 					return
 				}
 				other := keys[(g*7+i+1)%len(keys)]
-				if Verify(other, msg, want) {
+				if cache.Verify(other, msg, want) {
 					errs <- fmt.Sprintf("Verify(%q) accepted the signature of %q", other, key)
 					return
 				}
@@ -56,7 +57,7 @@ func TestPooledStatesNeverCrossKeys(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
-	if n := len(*macCache.Load()); n > maxCachedKeys {
+	if n := len(*cache.entries.Load()); n > maxCachedKeys {
 		t.Errorf("cache holds %d keys, more than %d", n, maxCachedKeys)
 	}
 }
@@ -78,4 +79,18 @@ func TestVerifyRejectsNearMisses(t *testing.T) {
 	if !Verify(key, msg, good) || !Verify(key, msg, Sign(SHA512, key, msg)) {
 		t.Error("Verify rejected a good signature")
 	}
+}
+
+// TestNilCacheKeysAfresh checks that the package-level functions keep no
+// state: a nil cache signs correctly and pools nothing.
+func TestNilCacheKeysAfresh(t *testing.T) {
+	var c *MACCache
+	if got, want := c.Sign(SHA1, "k", "m"), mac(sha1.New, "k", "m"); got != want {
+		t.Fatalf("nil cache Sign = %s, want %s", got, want)
+	}
+	m := c.get(SHA1, "k")
+	if m.pool != nil {
+		t.Fatal("a nil cache handed out a pooled state")
+	}
+	m.release()
 }

@@ -4,7 +4,6 @@
 package sign
 
 import (
-	"crypto/hmac"
 	"encoding/base64"
 	"net/url"
 	"strconv"
@@ -27,27 +26,17 @@ const (
 // SHA512Prefix marks an HMAC-SHA512 signature.
 const SHA512Prefix = "HmacSHA512:"
 
-// Sign returns the Base64 HMAC of message keyed with key, prefixed for SHA512.
+// Sign returns the Base64 HMAC of message keyed with key, prefixed for
+// SHA512. It keys a fresh HMAC; an owner that signs often with the same key
+// uses its own MACCache.
 func Sign(alg Algorithm, key, message string) string {
-	m := getMAC(alg, key)
-	defer m.release()
-	return string(m.sign(message))
+	return (*MACCache)(nil).Sign(alg, key, message)
 }
 
 // Verify reports whether sig is the signature of message keyed with key,
 // in the algorithm its prefix names. The comparison is constant-time.
 func Verify(key, message, sig string) bool {
-	alg := SHA1
-	if strings.HasPrefix(sig, SHA512Prefix) {
-		alg = SHA512
-	}
-	m := getMAC(alg, key)
-	defer m.release()
-	want := m.sign(message)
-	// The received signature is copied to pooled memory, not converted,
-	// so that the comparison allocates nothing.
-	m.scratch = append(m.scratch[:0], sig...)
-	return hmac.Equal(want, m.scratch)
+	return (*MACCache)(nil).Verify(key, message, sig)
 }
 
 // AlgorithmOf reads the algorithm a signature's prefix names: no prefix is
