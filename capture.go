@@ -49,12 +49,7 @@ func (s *TransactionsService) Capture(ctx context.Context, transactionID string,
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	path := PathJoin("transactions", transactionID, "capture")
-	var env models.TransactionEnvelope
-	if err := s.client.call(ctx, http.MethodPost, path, nil, FormBody{V: p}, &env, opts); err != nil {
-		return nil, err
-	}
-	return unwrap(env.Transaction, http.MethodPost, path, "transaction")
+	return s.transactionCall(ctx, http.MethodPost, PathJoin("transactions", transactionID, "capture"), nil, FormBody{V: p}, opts)
 }
 
 func (p *CaptureParams) validate() error {

@@ -62,12 +62,8 @@ func (s *CustomersService) Update(ctx context.Context, customerID string, p *Cus
 		return nil, err
 	}
 	body := s.body(p)
-	switch body.CustomerID {
-	case "":
-		body.CustomerID = customerID
-	case customerID:
-	default:
-		return nil, invalid("customerId", "must match the customerID argument")
+	if err := pinID(&body.CustomerID, customerID, "customerId"); err != nil {
+		return nil, err
 	}
 	return s.update(ctx, PathJoin("customers", customerID), nil, body, opts)
 }
@@ -82,12 +78,8 @@ func (s *CustomersService) UpdateByExternalID(ctx context.Context, externalID st
 		return nil, err
 	}
 	body := s.body(p)
-	switch body.ExternalID {
-	case "":
-		body.ExternalID = externalID
-	case externalID:
-	default:
-		return nil, invalid("externalId", "must match the externalID argument")
+	if err := pinID(&body.ExternalID, externalID, "externalId"); err != nil {
+		return nil, err
 	}
 	return s.update(ctx, "/customers", url.Values{"externalId": {externalID}}, body, opts)
 }
@@ -98,6 +90,19 @@ func (s *CustomersService) update(ctx context.Context, path string, query url.Va
 		return nil, err
 	}
 	return unwrap(env.Customer, http.MethodPost, path, "customer")
+}
+
+// pinID fills the body's id field from the id the call names, and refuses
+// a different one in the params.
+func pinID(field *string, id, name string) error {
+	switch *field {
+	case "":
+		*field = id
+	case id:
+	default:
+		return invalid(name, "must match the "+name+" argument")
+	}
+	return nil
 }
 
 // body copies p into the wire body, so that p is never modified.

@@ -44,12 +44,7 @@ func (s *TransactionsService) Deposit(ctx context.Context, transactionID string,
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	path := PathJoin("transactions", transactionID, "deposit")
-	var env models.TransactionEnvelope
-	if err := s.client.call(ctx, http.MethodPost, path, nil, FormBody{V: p}, &env, opts); err != nil {
-		return nil, err
-	}
-	return unwrap(env.Transaction, http.MethodPost, path, "transaction")
+	return s.transactionCall(ctx, http.MethodPost, PathJoin("transactions", transactionID, "deposit"), nil, FormBody{V: p}, opts)
 }
 
 func (p *DepositParams) validate() error {

@@ -17,12 +17,17 @@ func (s *TransactionsService) Get(ctx context.Context, transactionID string, opt
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := PathJoin("transactions", transactionID)
+	return s.transactionCall(ctx, http.MethodGet, PathJoin("transactions", transactionID), nil, nil, opts)
+}
+
+// transactionCall is one call of the pipeline whose answer is a wrapped
+// {"transaction":…}: Get, Establish, Deposit and Capture.
+func (s *TransactionsService) transactionCall(ctx context.Context, method, path string, query url.Values, body any, opts []CallOption) (*models.Transaction, error) {
 	var env models.TransactionEnvelope
-	if err := s.client.call(ctx, http.MethodGet, path, nil, nil, &env, opts); err != nil {
+	if err := s.client.call(ctx, method, path, query, body, &env, opts); err != nil {
 		return nil, err
 	}
-	return unwrap(env.Transaction, http.MethodGet, path, "transaction")
+	return unwrap(env.Transaction, method, path, "transaction")
 }
 
 // EstablishParams is the input of Establish: the establish data of the
@@ -56,17 +61,8 @@ func (s *TransactionsService) Establish(ctx context.Context, p *EstablishParams,
 	if d.PaymentType == models.PaymentTypeDisbursement && d.DeviceType == "" {
 		d.DeviceType = "web"
 	}
-	if err := validateEstablishData(&d); err != nil {
+	if err := s.client.SignEstablishData(&d); err != nil { // validates d first
 		return nil, err
 	}
-	if err := s.client.SignEstablishData(&d); err != nil {
-		return nil, err
-	}
-	const path = "/establish"
-	query := url.Values{"createTransaction": {"true"}}
-	var env models.TransactionEnvelope
-	if err := s.client.call(ctx, http.MethodPost, path, query, &d, &env, opts); err != nil {
-		return nil, err
-	}
-	return unwrap(env.Transaction, http.MethodPost, path, "transaction")
+	return s.transactionCall(ctx, http.MethodPost, "/establish", url.Values{"createTransaction": {"true"}}, &d, opts)
 }
