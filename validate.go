@@ -20,6 +20,15 @@ func required(field, v string) error {
 	return nil
 }
 
+// absent handles a value that may be left out: it reports whether the value
+// is empty, with an "is required" error when must is set.
+func absent(field string, empty, must bool) (bool, error) {
+	if empty && must {
+		return true, invalid(field, "is required")
+	}
+	return empty, nil
+}
+
 // checkMerchantReference checks a merchantReference the SDK sends (establish
 // data, deposit, capture); an empty one is an error only when must is set.
 //
@@ -31,11 +40,8 @@ func required(field, v string) error {
 // they change meaning under that decoding, and control characters because
 // they have no place in a reference (and break logs and headers).
 func checkMerchantReference(field, ref string, must bool) error {
-	if ref == "" {
-		if must {
-			return invalid(field, "is required")
-		}
-		return nil
+	if empty, err := absent(field, ref == "", must); empty {
+		return err
 	}
 	if strings.ContainsFunc(ref, isUnsafeReferenceRune) {
 		return invalid(field, "must not contain '&', '=', '%', '+' or control characters")
@@ -53,11 +59,8 @@ func isUnsafeReferenceRune(r rune) bool {
 
 // checkAmount checks an amount; an empty one is an error only when must is set.
 func checkAmount(field string, a models.Amount, must bool) error {
-	if a == "" {
-		if must {
-			return invalid(field, "is required")
-		}
-		return nil
+	if empty, err := absent(field, a == "", must); empty {
+		return err
 	}
 	if err := a.Validate(); err != nil {
 		return &ValidationError{Field: field, Reason: "must be a decimal with two places, like 10.00", Err: models.ErrInvalidAmount}
@@ -80,11 +83,8 @@ func checkPositiveAmount(field string, a models.Amount, must bool) error {
 
 // checkCurrency accepts USD and CAD; an empty currency is an error only when must is set.
 func checkCurrency(field string, c models.Currency, must bool) error {
-	if c == "" {
-		if must {
-			return invalid(field, "is required")
-		}
-		return nil
+	if empty, err := absent(field, c == "", must); empty {
+		return err
 	}
 	if !c.Valid() {
 		return invalid(field, "must be USD or CAD")
@@ -102,11 +102,8 @@ func checkVIP(field string, vip *int) error {
 
 // checkURL accepts an absolute http(s) URL; an empty one is an error only when must is set.
 func checkURL(field, raw string, must bool) error {
-	if raw == "" {
-		if must {
-			return invalid(field, "is required")
-		}
-		return nil
+	if empty, err := absent(field, raw == "", must); empty {
+		return err
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
