@@ -46,7 +46,7 @@ func TestTransactionsGet(t *testing.T) {
 		!txn.Payment.PaymentProvider.InstantPayoutAvailable || txn.Payment.PaymentProvider.Name != "Demo Bank" {
 		t.Errorf("payment %+v", txn.Payment)
 	}
-	if txn.PaymentProviderTransaction.Status != 10 || txn.PaymentProviderTransaction.PaymentProcessor.PaymentProcessorID != "proc-1" {
+	if txn.PaymentProviderTransaction.Status != "10" || txn.PaymentProviderTransaction.PaymentProcessor.PaymentProcessorID != "proc-1" {
 		t.Errorf("provider transaction %+v", txn.PaymentProviderTransaction)
 	}
 	if !txn.CreatedAt.Time().Equal(time.UnixMilli(1700000000000)) || txn.UpdatedAt != 1700000001000 {
@@ -231,7 +231,7 @@ func TestTransactionsEstablishDisbursement(t *testing.T) {
 		t.Errorf("payment %+v", txn.Payment)
 	}
 	if txn.Amount != "0.00" || txn.Currency != models.USD || txn.MerchantReference != "payout-2024-001" ||
-		!txn.CreatedAt.Time().Equal(time.UnixMilli(1700000000000)) || txn.PaymentProviderTransaction.Status != 10 {
+		!txn.CreatedAt.Time().Equal(time.UnixMilli(1700000000000)) || txn.PaymentProviderTransaction.Status != "10" {
 		t.Errorf("fields %+v", txn)
 	}
 	// The caller's params are untouched: signed and defaulted on a copy.

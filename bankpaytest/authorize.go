@@ -131,7 +131,7 @@ func redirectFor(t *txn, establishSig string) string {
 		{"payment.paymentProvider.instantPayoutAvailable", strconv.FormatBool(r.Payment.PaymentProvider.InstantPayoutAvailable)},
 		{"payment.account.verified", strconv.FormatBool(r.Payment.Account.Verified)},
 		{"panel", panel},
-		{"payment.paymentProviderTransaction.status", strconv.Itoa(r.PaymentProviderTransaction.Status)},
+		{"payment.paymentProviderTransaction.status", string(r.PaymentProviderTransaction.Status)},
 	}
 	var b strings.Builder
 	b.WriteString(base)

@@ -188,7 +188,7 @@ func (s *Server) createAuthorization(m *merchant, d *models.EstablishData, acct 
 		return t
 	}
 	t.rec.Status, t.rec.StatusMessage = models.StatusAuthorized, models.StatusAuthorized.String()
-	t.rec.PaymentProviderTransaction.Status = 10
+	t.rec.PaymentProviderTransaction.Status = "10"
 	t.rec.PaymentProviderTransaction.StatusMessage = "Established"
 	s.emitTxnEvent(t, models.EventAuthorize)
 	if d.KYCType == models.KYCTypeIdentity {

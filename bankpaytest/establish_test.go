@@ -33,7 +33,7 @@ func TestEstablishDisbursement(t *testing.T) {
 		p.PaymentProvider == nil || p.PaymentProvider.Type != 1 || p.PaymentProvider.PaymentProviderID == "" {
 		t.Fatalf("payment %+v", p)
 	}
-	if ppt := got.PaymentProviderTransaction; ppt == nil || ppt.Status != 10 || ppt.StatusMessage != "Established" {
+	if ppt := got.PaymentProviderTransaction; ppt == nil || ppt.Status != "10" || ppt.StatusMessage != "Established" {
 		t.Fatalf("provider transaction %+v", got.PaymentProviderTransaction)
 	}
 	if got.Amount != "25.00" || got.Currency != models.USD || got.MerchantReference != "order-1" || got.CreatedAt.Time() != friday {
@@ -137,7 +137,7 @@ func TestAuthorizeRedirect(t *testing.T) {
 	redirect, txn := c.authorize(uiData("ui-1", models.PaymentTypeDeferred, "50.00"), bankpaytest.OutcomeAuthorize)
 
 	if txn.TransactionType != models.TypeAuthorize || txn.Status != models.StatusAuthorized || len(txn.TransactionID) != 15 ||
-		txn.Payment.PaymentType != models.PaymentTypeDeferred || txn.PaymentProviderTransaction.Status != 10 ||
+		txn.Payment.PaymentType != models.PaymentTypeDeferred || txn.PaymentProviderTransaction.Status != "10" ||
 		txn.PaymentProviderTransaction.StatusMessage != "Established" || len(txn.Payment.Account.AccountNumber) != 4 {
 		t.Fatalf("transaction %+v", txn)
 	}

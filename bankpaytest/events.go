@@ -138,9 +138,9 @@ func (s *Server) emitTxnEvent(t *txn, typ models.EventType) {
 		pair{models.EventFieldStatus, strconv.Itoa(int(r.Status))},
 		pair{models.EventFieldStatusMessage, r.StatusMessage},
 	)
-	if ppt := r.PaymentProviderTransaction; ppt != nil && ppt.Status != 0 {
+	if ppt := r.PaymentProviderTransaction; ppt != nil && ppt.Status != "" {
 		fields = append(fields,
-			pair{models.EventFieldProviderTransactionStatus, strconv.Itoa(ppt.Status)},
+			pair{models.EventFieldProviderTransactionStatus, string(ppt.Status)},
 			pair{models.EventFieldProviderTransactionStatusMsg, ppt.StatusMessage},
 		)
 	}

@@ -44,7 +44,7 @@ func cannedTransaction(typ models.TransactionType) *models.Transaction {
 		Amount:   "1250.00",
 		PaymentProviderTransaction: &models.PaymentProviderTransaction{
 			PaymentProviderTransactionID: "ppt-7f3c2a9e-4b1d",
-			Status:                       10,
+			Status:                       "10",
 			StatusMessage:                "Established",
 			InstantSettle:                &settle,
 			PaymentProcessor:             &models.PaymentProcessor{PaymentProcessorID: "ACH-01"},

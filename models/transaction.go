@@ -62,7 +62,7 @@ type PaymentProvider struct {
 // PaymentProviderTransaction is the bank-side part of a transaction.
 type PaymentProviderTransaction struct {
 	PaymentProviderTransactionID string            `json:"paymentProviderTransactionId,omitempty"`
-	Status                       int               `json:"status,omitempty"` // 10: Established
+	Status                       ProviderStatus    `json:"status,omitempty"` // SW010 Established, AC100…; the spec shows 10
 	StatusMessage                string            `json:"statusMessage,omitempty"`
 	InstantSettle                *bool             `json:"instantSettle,omitempty"`
 	PaymentProcessor             *PaymentProcessor `json:"paymentProcessor,omitempty"`
