@@ -265,7 +265,7 @@ func TestIntegrationInstantPayout(t *testing.T) {
 	assert.True(t, auth.Payment.PaymentProvider.InstantPayoutAvailable)
 	assert.NotEmpty(t, auth.Payment.PaymentProvider.PaymentProviderID)
 	require.NotNil(t, auth.PaymentProviderTransaction)
-	assert.Equal(t, 10, auth.PaymentProviderTransaction.Status)
+	assert.Equal(t, models.ProviderStatus("10"), auth.PaymentProviderTransaction.Status)
 	assert.Equal(t, "Established", auth.PaymentProviderTransaction.StatusMessage)
 
 	dep, err := s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{
