@@ -84,6 +84,7 @@ func FuzzVerifyNotification(f *testing.F) {
 	f.Add([]byte(body), authFor(f, hookCreds.AccessID, "wrong-key", body))
 	f.Add([]byte(body), authFor(f, "wrong-id", hookCreds.AccessKey, body))
 	f.Add([]byte("a=b+c%20d"), authFor(f, hookCreds.AccessID, hookCreds.AccessKey, "a=b+c%20d"))
+	f.Add([]byte("eventId=e&createdAt=1&a=b+c%20d"), authFor(f, hookCreds.AccessID, hookCreds.AccessKey, "eventId=e&createdAt=1&a=b+c%20d"))
 	f.Add([]byte("a=100%"), "Basic "+base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":x")))
 	f.Add([]byte(`{"eventId":"e"}`), "Basic "+base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":HmacSHA512:")))
 	f.Add([]byte(""), "")
@@ -97,12 +98,22 @@ func FuzzVerifyNotification(f *testing.F) {
 		if err != nil && strings.Contains(err.Error(), hookCreds.AccessKey) {
 			t.Fatalf("key in error: %v", err)
 		}
-		// Whatever the body, the service's own header for it is accepted
-		// when the body is URL-decodable, and rejected when it is not.
+		// Whatever the body, the service's own header for it passes the
+		// signature check when the body is URL-decodable (then only a body
+		// that is not a notification is refused, as ParseEvent refuses it),
+		// and fails it when it is not.
 		msg, uerr := url.QueryUnescape(string(body))
 		own := "Basic " + base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey, msg)))
-		if err := VerifyNotification(body, own, hookCreds); (err == nil) != (uerr == nil) {
-			t.Fatalf("own signature: %v (decodable: %v)", err, uerr == nil)
+		err = VerifyNotification(body, own, hookCreds)
+		if uerr != nil {
+			if !errors.Is(err, ErrInvalidSignature) {
+				t.Fatalf("own signature of an undecodable body: %v", err)
+			}
+			return
+		}
+		_, perr := ParseEvent(body, "")
+		if (err == nil) != (perr == nil) || (err != nil && !errors.Is(err, ErrMalformedEvent)) {
+			t.Fatalf("own signature: %v; ParseEvent: %v", err, perr)
 		}
 	})
 }
