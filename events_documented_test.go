@@ -118,7 +118,9 @@ func documentedEvents() []docEvent {
 		check func(*testing.T, *Event)
 	}{
 		{"Establish", models.StatusNew, []field{{"paymentProviderTransaction.status", "SW010"}, {"paymentProviderTransaction.statusMessage", "Established"}},
-			func(t *testing.T, ev *Event) { assert.Equal(t, models.ProviderEstablished, ev.Transaction.ProviderStatus) }},
+			func(t *testing.T, ev *Event) {
+				assert.Equal(t, models.ProviderEstablished, ev.Transaction.ProviderStatus)
+			}},
 		{"Authorize", models.StatusAuthorized, []field{{"splitToken", "c3BsaXQ+dG9r/ZW4=="}, {"paymentProviderTransaction.status", "SW020"}},
 			func(t *testing.T, ev *Event) {
 				assert.Equal(t, "c3BsaXQ+dG9r/ZW4==", ev.Transaction.SplitToken)
@@ -131,7 +133,9 @@ func documentedEvents() []docEvent {
 			func(t *testing.T, ev *Event) { assert.Equal(t, "1002593500", ev.ParentObjectID) }},
 		{"Complete", models.StatusCompleted, nil, nil},
 		{"Completed", models.StatusCompleted, []field{{"paymentProviderTransaction.status", "AC105"}, {"paymentProviderTransaction.statusMessage", "Settled"}},
-			func(t *testing.T, ev *Event) { assert.Equal(t, models.ProviderStatus("AC105"), ev.Transaction.ProviderStatus) }},
+			func(t *testing.T, ev *Event) {
+				assert.Equal(t, models.ProviderStatus("AC105"), ev.Transaction.ProviderStatus)
+			}},
 		{"Cancel", models.StatusCanceled, []field{{"paymentProviderTransaction.status", "UC01"}}, nil},
 		{"Cancelled", models.StatusCanceled, nil, nil},
 		{"Expire", models.StatusExpired, nil, nil},
