@@ -153,8 +153,8 @@ func WithMaxEventBytes(n int64) WebhookOption {
 // WithEventReadTimeout sets how long the handler waits for the body of a
 // request (DefaultEventReadTimeout when d <= 0). It sets the connection's
 // read deadline itself (http.ResponseController), so a client that
-// drip-feeds its body is cut off and answered 408 whatever the server's
-// ReadTimeout; the deadline is lifted once the body is read.
+// drip-feeds its body is cut off and answered 408; a server's shorter
+// ReadTimeout is kept.
 func WithEventReadTimeout(d time.Duration) WebhookOption {
 	return func(h *webhookHandler) {
 		if d > 0 {
@@ -326,20 +326,16 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.reject(ctx, w, r, http.StatusRequestEntityTooLarge, errors.New("body over the cap"))
 		return
 	}
-	// The handler's own read deadline, whatever the server's timeouts; it
-	// is lifted once the body is read, so that a slow callback does not
-	// see its context canceled by a timed-out background read.
-	rc := http.NewResponseController(w)
-	deadline := rc.SetReadDeadline(time.Now().Add(h.readTimeoutFor(r))) == nil
+	// The handler's own read deadline, whatever the server's timeouts
+	// (net/http lifts it once the body is read: a slow callback keeps its
+	// context). A ResponseWriter without deadlines is read as it is.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.readTimeoutFor(r)))
 	// The body is read into a pooled buffer: the signed message is a copy,
 	// so nothing refers to it afterwards.
 	buf := getBuffer()
 	defer putBuffer(buf)
 	body, err := readCapped(*buf, http.MaxBytesReader(w, r.Body, h.maxBytes), h.maxBytes)
 	*buf = body[:0]
-	if deadline && err == nil {
-		_ = rc.SetReadDeadline(time.Time{})
-	}
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		switch {
