@@ -103,7 +103,7 @@ func jsonFields(msg string) (url.Values, error) {
 	w := jsonWalker{dec: json.NewDecoder(strings.NewReader(msg)), out: url.Values{}, names: map[string]bool{}}
 	w.dec.UseNumber()
 	if tok, err := w.dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, errors.New("body is not a JSON object")
+		return nil, errNotJSON
 	}
 	if err := w.object("", 1, false); err != nil {
 		return nil, err

@@ -163,31 +163,15 @@ func WithEventReadTimeout(d time.Duration) WebhookOption {
 	}
 }
 
-// WithMaxEventAge sets how old an event may be: a verified event whose
-// createdAt is more than d before the handler's clock is answered 400 Bad
-// Request, no callback is called, it is not recorded by the Deduplicator,
-// and it is reported to OnStaleEvent and the webhook logger (warn level).
-// The default is DefaultMaxEventAge (24 hours); d <= 0 disables the check.
-//
-// A signed notification never expires by itself, and a Deduplicator only
-// remembers so much (a MemoryDeduplicator forgets the oldest eventIds first,
-// and forgets everything on restart): anyone who captured a notification
-// could post it again later, and it would verify. The service re-sends an
-// event for 12 hours only, so an older one is a replay, or a delivery so late
-// that acting on it blindly is wrong either way.
-//
-// Why 400 and not 200: a 200 would stop the service's re-sends and hide the
-// event for good, while a non-2xx keeps it visible as a failed delivery on
-// the service's side and, if the cause is on the merchant's side (a server
-// clock far off), lets a re-send within the 12 hours succeed once it is
-// fixed. Why not 401: the signature is valid. Reconcile a stale event with
-// Transactions.Get (from OnStaleEvent, say) rather than trusting it.
-//
-// Every accepted event has a createdAt, read from the signed message
-// whatever the body's encoding. Events dated in the future are accepted
-// (clock skew between the service and the merchant). Size a Deduplicator to
-// remember at least the eventIds of the max age, so that a replay within it
-// is caught as a duplicate.
+// WithMaxEventAge sets how old an event may be (DefaultMaxEventAge; d <= 0
+// disables the check). A signed notification never expires, and the service
+// re-sends for 12 hours only, so a verified event whose createdAt is more
+// than d before the handler's clock is a replay or hopelessly late: it is
+// answered 400 (a 200 would hide it for good; not 401, the signature is
+// valid), no callback runs, the Deduplicator does not record it, and it is
+// reported to OnStaleEvent and the logger. createdAt is read from the signed
+// message, so no encoding hides it; events dated in the future pass (clock
+// skew). Size a Deduplicator for the eventIds of the max age.
 func WithMaxEventAge(d time.Duration) WebhookOption {
 	return func(h *webhookHandler) { h.maxAge = d }
 }
@@ -298,12 +282,11 @@ type webhookHandler struct {
 // An event is a signed hint, not the money state. The notificationUrl it is
 // sent to is not signed and travels through the user's browser or app with
 // the establish data handed to a front-end SDK, so the user can redirect,
-// withhold or time the
-// notifications of their own transaction (see VerifyNotification). Before
-// acting on an event that moves money, read the transaction with
-// Transactions.Get and act on its status; reconcile pending transactions
-// with Transactions.Get on a schedule too, rather than waiting for an event
-// that may never come.
+// withhold or time the notifications of their own transaction (see
+// VerifyNotification). Before acting on an event that moves money, read the
+// transaction with Transactions.Get and act on its status; reconcile pending
+// transactions with Transactions.Get on a schedule too, rather than waiting
+// for an event that may never come.
 func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error, opts ...WebhookOption) http.Handler {
 	h := &webhookHandler{creds: creds, macs: &sign.MACCache{}, fn: fn, maxBytes: DefaultMaxEventBytes,
 		maxAge: DefaultMaxEventAge, readTimeout: DefaultEventReadTimeout, now: time.Now}
