@@ -214,3 +214,19 @@ func TestEventKindString(t *testing.T) {
 		t.Error("models.EventType predicates")
 	}
 }
+
+// TestParseEventJSONArrays: array elements are values of their array's
+// name, objects in arrays included; a name repeated within one object is
+// refused.
+func TestParseEventJSONArrays(t *testing.T) {
+	ev, err := ParseEvent([]byte(`{"eventId":"e","createdAt":1,"items":[{"k":1},{"k":"2","n":{"m":true}}]}`), "application/json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ev.Raw["items.k"], []string{"1", "2"}) || ev.Raw.Get("items.n.m") != "true" {
+		t.Errorf("raw %v", ev.Raw)
+	}
+	if _, err := ParseEvent([]byte(`{"eventId":"e","createdAt":1,"items":[{"k":1,"k":2}]}`), "application/json"); !errors.Is(err, ErrMalformedEvent) {
+		t.Errorf("repeated name in an array's object: %v", err)
+	}
+}
