@@ -1,23 +1,23 @@
 package bankpay
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// ErrMalformedEvent: an event notification body that cannot be decoded (not
-// form-urlencoded or JSON, a JSON body that is not an object, a repeated or
-// ill-typed common field). The webhook handler answers it with 400.
+// ErrMalformedEvent: an event notification body that is not a notification
+// or cannot be decoded: not URL-decodable, neither form fields nor a JSON
+// object, a repeated field, a name outside the notification alphabet, a
+// field of establish data or of a redirect, no eventId or createdAt, an
+// ill-typed common field. The webhook handler answers it with 400.
 var ErrMalformedEvent = errors.New("bankpay: malformed event")
 
 // EventKind groups event types by the payload they carry.
@@ -64,7 +64,8 @@ type Event struct {
 	MerchantID        string
 	MerchantReference string
 	AccessID          string
-	// PaymentType is the number the event carries (2 for Deferred).
+	// PaymentType is the number the event carries (2 for Deferred); a
+	// name is refused (it marks establish data).
 	PaymentType     models.PaymentType
 	TransactionType models.TransactionType
 	// ObjectID is the transaction id for objectType "Transaction".
@@ -73,7 +74,8 @@ type Event struct {
 	ParentObjectID string
 	Message        string
 	TimeZone       string
-	// CreatedAt is when the event was created (UTC); zero when not sent.
+	// CreatedAt is when the event was created (UTC). Every notification
+	// carries it, and an eventId.
 	CreatedAt time.Time
 
 	// Transaction holds the standard transaction fields. It is set for
@@ -84,8 +86,9 @@ type Event struct {
 	// IdentityVerified is set for CustomerIdentityVerified.
 	IdentityVerified *IdentityVerified
 
-	// Raw holds every field of the notification as received, nested JSON
-	// names dotted ("paymentProviderTransaction.status").
+	// Raw holds every field of the notification as signed (read from the
+	// URL-decoded body), nested JSON names dotted
+	// ("paymentProviderTransaction.status").
 	Raw url.Values
 }
 
@@ -110,17 +113,59 @@ func (e *Event) TransactionID() string {
 	return ""
 }
 
-// TransactionEvent is the payload of a standard transaction event.
+// TransactionEvent is the payload of a standard transaction event. The
+// spellings of eventType differ between the operator's sources (Complete and
+// Completed…): act on Status and Event.TransactionType, the numbers.
+// Conditional fields are empty when the event does not carry them.
 type TransactionEvent struct {
-	Status        models.TransactionStatus
+	Status models.TransactionStatus
+	// HasStatus is false when the event carries no status (Dispute): Status
+	// is then 0 and means nothing.
+	HasStatus     bool
 	StatusMessage string
-	// ProviderStatus is paymentProviderTransaction.status (10: Established).
-	ProviderStatus        int
+	// ProviderStatus is paymentProviderTransaction.status, a code such as
+	// AC100 or SW020, kept as received.
+	ProviderStatus        models.ProviderStatus
 	ProviderStatusMessage string
-	SplitToken            string
+	// ProviderReasonCode and its message explain a provider decline
+	// (paymentProviderTransaction.reasonCode, .reasonCodeMessage).
+	ProviderReasonCode        string
+	ProviderReasonCodeMessage string
+	SplitToken                string
 	// ErrorCode is the error code as sent, usually one of the Code*
 	// constants ("330"); see Code.
 	ErrorCode string
+	// SuggestedRetryAmount comes with a failure for lack of funds.
+	SuggestedRetryAmount models.Amount
+	// FIName is the bank's name (Update).
+	FIName string
+	// CustomerName is customer.name (VerifyCustomer).
+	CustomerName string
+	// Refresh is set for Refresh events and any event with their fields.
+	Refresh *RefreshResult
+	// Dispute is set for Dispute events and any event with their fields.
+	Dispute *DisputeDetails
+}
+
+// RefreshResult is what a Refresh event says of a refresh of the account
+// data.
+type RefreshResult struct {
+	HardRefresh bool   // hardRefresh
+	Purpose     string // refreshPurpose
+	// Success is the outcome (success); nil when the event does not say.
+	Success *bool
+}
+
+// DisputeDetails are the fields of a Dispute event: a return against the
+// transaction.
+type DisputeDetails struct {
+	Reference           string
+	TransactionID       string
+	TransactionDatetime string
+	ReturnType          string
+	CustomerID          string
+	ReturnDatetime      string
+	AmountReturned      models.Amount
 }
 
 // Code returns ErrorCode as a number, or 0 when it is absent or not numeric.
@@ -149,16 +194,30 @@ type IdentityVerified struct {
 	KYCResult        string // "KYC Result", such as FINISHED
 }
 
-// ParseEvent decodes an event notification body. contentType is the
-// request's Content-Type: application/x-www-form-urlencoded (what the service
-// sends) or application/json (or any +json type); when it is empty the body
-// is sniffed. It does not check the signature: call VerifyNotification
-// first, or use NewWebhookHandler, which does both.
-//
-// Unknown eventTypes decode: their common fields are typed and every field
-// is kept in Raw. Errors match ErrMalformedEvent.
+// ParseEvent decodes an event notification body. Like the signature, it
+// reads the URL-decoded body, so every encoding of a signed body gives the
+// same event. contentType is the request's: form-urlencoded (what the
+// service sends), JSON or any +json type (nested objects flattened to
+// dotted names); when empty the body is sniffed. It refuses what is not a
+// notification (see ErrMalformedEvent) and keeps unknown types and fields in
+// Raw. It does not check the signature: call VerifyNotification first, or
+// use NewWebhookHandler. Errors match ErrMalformedEvent.
 func ParseEvent(body []byte, contentType string) (*Event, error) {
-	raw, err := eventFields(body, contentType)
+	msg, err := sign.NotificationMessage(body)
+	if err != nil {
+		return nil, fmt.Errorf("%w: body is not URL-decodable", ErrMalformedEvent)
+	}
+	return parseNotification(msg, contentType)
+}
+
+// parseNotification decodes the event of msg, the signed message of a
+// notification (its URL-decoded body).
+func parseNotification(msg, contentType string) (*Event, error) {
+	isJSON, err := isJSONEvent(msg, contentType)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrMalformedEvent, err)
+	}
+	raw, err := notificationFields(msg, isJSON)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrMalformedEvent, err)
 	}
@@ -169,53 +228,46 @@ func ParseEvent(body []byte, contentType string) (*Event, error) {
 	return ev, nil
 }
 
-// eventFields decodes body into flat fields.
-func eventFields(body []byte, contentType string) (url.Values, error) {
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 {
-		return nil, errors.New("empty body")
+// isJSONEvent tells from contentType, or when it is empty from msg, whether
+// a notification is JSON or form fields.
+func isJSONEvent(msg, contentType string) (bool, error) {
+	trimmed := strings.TrimSpace(msg)
+	if trimmed == "" {
+		return false, errors.New("empty body")
 	}
-	isJSON := trimmed[0] == '{'
 	switch contentType {
 	case "":
+		return trimmed[0] == '{', nil
 	case "application/x-www-form-urlencoded": // what the service sends: no parsing
-		isJSON = false
+		return false, nil
 	case "application/json":
-		isJSON = true
-	default:
-		mt, _, err := mime.ParseMediaType(contentType)
-		if err != nil {
-			return nil, errors.New("the Content-Type is unreadable")
-		}
-		switch {
-		case mt == "application/x-www-form-urlencoded":
-			isJSON = false
-		case mt == "application/json" || strings.HasSuffix(mt, "+json"):
-			isJSON = true
-		default:
-			return nil, errors.New("the Content-Type is neither form-urlencoded nor JSON")
-		}
+		return true, nil
 	}
-	if !isJSON {
-		v, err := parseQuery(string(body))
-		if err != nil {
-			return nil, errors.New("body is not form-urlencoded")
-		}
-		return v, nil
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return false, errors.New("the Content-Type is unreadable")
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var doc map[string]any
-	if err := dec.Decode(&doc); err != nil || doc == nil {
-		return nil, errors.New("body is not a JSON object")
+	switch {
+	case mt == "application/x-www-form-urlencoded":
+		return false, nil
+	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
+		return true, nil
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("data after the JSON object")
-	}
-	v := url.Values{}
-	flattenJSON("", doc, func(k, s string) { v[k] = append(v[k], s) })
-	return v, nil
+	return false, errors.New("the Content-Type is neither form-urlencoded nor JSON")
 }
+
+// transactionFields are the fields that give any event a TransactionEvent.
+var transactionFields = []string{models.EventFieldStatus, models.EventFieldStatusMessage,
+	models.EventFieldProviderTransactionStatus, models.EventFieldProviderTransactionStatusMsg,
+	models.EventFieldProviderReasonCode, models.EventFieldProviderReasonCodeMessage,
+	models.EventFieldSplitToken, models.EventFieldErrorCode, models.EventFieldSuggestedRetryAmount,
+	models.EventFieldFIName, models.EventFieldCustomerName}
+
+var refreshFields = []string{models.EventFieldHardRefresh, models.EventFieldRefreshPurpose, models.EventFieldSuccess}
+
+var disputeFields = []string{models.EventFieldReference, models.EventFieldTransactionID,
+	models.EventFieldTransactionDatetime, models.EventFieldReturnType, models.EventFieldCustomerID,
+	models.EventFieldReturnDatetime, models.EventFieldAmountReturned}
 
 // eventFromFields types the fields of a notification.
 func eventFromFields(raw url.Values) (*Event, error) {
@@ -226,6 +278,8 @@ func eventFromFields(raw url.Values) (*Event, error) {
 		MerchantID:        p.str(models.EventFieldMerchantID),
 		MerchantReference: p.str(models.EventFieldMerchantReference),
 		AccessID:          p.str(models.EventFieldAccessID),
+		PaymentType:       models.PaymentType(p.num(models.EventFieldPaymentType)), // the number: a name is establish data
+		TransactionType:   models.TransactionType(p.num(models.EventFieldTransactionType)),
 		ObjectID:          p.str(models.EventFieldObjectID),
 		ObjectType:        p.str(models.EventFieldObjectType),
 		ParentObjectID:    p.str(models.EventFieldParentObjectID),
@@ -233,14 +287,6 @@ func eventFromFields(raw url.Values) (*Event, error) {
 		TimeZone:          p.str(models.EventFieldTimeZone),
 		Raw:               raw,
 	}
-	if s := p.str(models.EventFieldPaymentType); s != "" {
-		pt, err := models.ParsePaymentType(strings.TrimSpace(s))
-		if err != nil {
-			p.fail(fmt.Errorf("%s: %w", models.EventFieldPaymentType, err))
-		}
-		ev.PaymentType = pt
-	}
-	ev.TransactionType = models.TransactionType(p.num(models.EventFieldTransactionType))
 	if s := p.str(models.EventFieldCreatedAt); s != "" {
 		t, err := parseEventTime(s)
 		if err != nil {
@@ -250,22 +296,47 @@ func eventFromFields(raw url.Values) (*Event, error) {
 	}
 
 	kind := ev.Kind()
-	if kind == EventKindTransaction || hasAny(raw, models.EventFieldStatus, models.EventFieldStatusMessage,
-		models.EventFieldProviderTransactionStatus, models.EventFieldProviderTransactionStatusMsg,
-		models.EventFieldSplitToken, models.EventFieldErrorCode) {
+	typ := ev.EventType.Canonical()
+	isRefresh := typ == models.EventRefresh || hasAny(raw, refreshFields...)
+	isDispute := typ == models.EventDispute || hasAny(raw, disputeFields...)
+	if kind == EventKindTransaction || isRefresh || isDispute || hasAny(raw, transactionFields...) {
 		t := &TransactionEvent{
-			StatusMessage:         p.str(models.EventFieldStatusMessage),
-			ProviderStatus:        p.num(models.EventFieldProviderTransactionStatus),
-			ProviderStatusMessage: p.str(models.EventFieldProviderTransactionStatusMsg),
-			SplitToken:            p.str(models.EventFieldSplitToken),
-			ErrorCode:             p.str(models.EventFieldErrorCode),
+			StatusMessage:             p.str(models.EventFieldStatusMessage),
+			ProviderStatus:            models.ProviderStatus(p.str(models.EventFieldProviderTransactionStatus)),
+			ProviderStatusMessage:     p.str(models.EventFieldProviderTransactionStatusMsg),
+			ProviderReasonCode:        p.str(models.EventFieldProviderReasonCode),
+			ProviderReasonCodeMessage: p.str(models.EventFieldProviderReasonCodeMessage),
+			SplitToken:                p.str(models.EventFieldSplitToken),
+			ErrorCode:                 p.str(models.EventFieldErrorCode),
+			SuggestedRetryAmount:      models.Amount(p.str(models.EventFieldSuggestedRetryAmount)),
+			FIName:                    p.str(models.EventFieldFIName),
+			CustomerName:              p.str(models.EventFieldCustomerName),
 		}
 		if s := p.str(models.EventFieldStatus); s != "" {
 			st, err := parseStatus(s)
 			if err != nil {
 				p.fail(fmt.Errorf("%s: %w", models.EventFieldStatus, err))
 			}
-			t.Status = st
+			t.Status, t.HasStatus = st, true
+		}
+		if isRefresh {
+			t.Refresh = &RefreshResult{Purpose: p.str(models.EventFieldRefreshPurpose)}
+			// Informative fields: an unreadable one is left in Raw.
+			t.Refresh.HardRefresh, _ = strconv.ParseBool(strings.TrimSpace(p.str(models.EventFieldHardRefresh)))
+			if b, err := strconv.ParseBool(strings.TrimSpace(p.str(models.EventFieldSuccess))); err == nil {
+				t.Refresh.Success = &b
+			}
+		}
+		if isDispute {
+			t.Dispute = &DisputeDetails{
+				Reference:           p.str(models.EventFieldReference),
+				TransactionID:       p.str(models.EventFieldTransactionID),
+				TransactionDatetime: p.str(models.EventFieldTransactionDatetime),
+				ReturnType:          p.str(models.EventFieldReturnType),
+				CustomerID:          p.str(models.EventFieldCustomerID),
+				ReturnDatetime:      p.str(models.EventFieldReturnDatetime),
+				AmountReturned:      models.Amount(p.str(models.EventFieldAmountReturned)),
+			}
 		}
 		ev.Transaction = t
 	}

@@ -30,13 +30,13 @@ func TestParseEventStandardForm(t *testing.T) {
 		AccessID: "test-access-id", PaymentType: models.PaymentTypeDeferred, TransactionType: models.TypeDeposit,
 		ObjectID: "100258123456791", ObjectType: "Transaction", ParentObjectID: "100258123456789",
 		TimeZone: "Etc/UTC", CreatedAt: time.UnixMilli(1700000000123).UTC(),
-		Transaction: &TransactionEvent{Status: models.StatusProcessed, StatusMessage: "Processed", ProviderStatus: 10,
+		Transaction: &TransactionEvent{Status: models.StatusProcessed, HasStatus: true, StatusMessage: "Processed", ProviderStatus: "10",
 			ProviderStatusMessage: "Established", SplitToken: "tok+1", ErrorCode: "331"},
 	}
 	got := *ev
 	got.Raw = nil
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got  %+v\nwant %+v", got, want)
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(got.Transaction, want.Transaction) {
+		t.Errorf("got  %+v %+v\nwant %+v %+v", got, got.Transaction, want, want.Transaction)
 	}
 	if ev.Kind() != EventKindTransaction || ev.TransactionID() != "100258123456791" || ev.Transaction.Code() != CodeNotEnoughBalance {
 		t.Errorf("kind %v id %s code %d", ev.Kind(), ev.TransactionID(), ev.Transaction.Code())
@@ -74,7 +74,7 @@ func TestParseEventIdentityEvents(t *testing.T) {
 
 func TestParseEventUnknownTypeKeepsEverything(t *testing.T) {
 	body := "eventId=ev-3&eventType=Chargeback&objectId=T9&objectType=Dispute&createdAt=1700000000000" +
-		"&reasonCode=R01&amounts=1.00&amounts=2.00&nested.key=v"
+		"&reasonCode=R01&amounts=1.00&nested.key=v&Some+Key_2-x=%26"
 	ev, err := ParseEvent([]byte(body), formType)
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +90,7 @@ func TestParseEventUnknownTypeKeepsEverything(t *testing.T) {
 		t.Error("a Dispute object is not a transaction")
 	}
 	// An unknown type with a status still gets the transaction payload.
-	ev, err = ParseEvent([]byte("eventId=ev-4&eventType=Settle&status=4"), formType)
+	ev, err = ParseEvent([]byte("eventId=ev-4&eventType=Settle&status=4&createdAt=1"), formType)
 	if err != nil || ev.Transaction == nil || ev.Transaction.Status != models.StatusCompleted || ev.Kind() != EventKindUnknown {
 		t.Errorf("%+v %v", ev, err)
 	}
@@ -107,7 +107,7 @@ func TestParseEventJSON(t *testing.T) {
 			t.Fatalf("%q: %v", ct, err)
 		}
 		if ev.Kind() != EventKindTransaction || ev.TransactionType != models.TypeDeposit || ev.PaymentType != models.PaymentTypeDeferred ||
-			ev.Transaction.Status != models.StatusCompleted || ev.Transaction.ProviderStatus != 10 ||
+			ev.Transaction.Status != models.StatusCompleted || ev.Transaction.ProviderStatus != "10" ||
 			ev.Transaction.ProviderStatusMessage != "Established" || !ev.CreatedAt.Equal(time.UnixMilli(1700000000000)) {
 			t.Errorf("%q: %+v %+v", ct, ev, ev.Transaction)
 		}
@@ -124,7 +124,7 @@ func TestParseEventJSON(t *testing.T) {
 }
 
 func TestParseEventLenientValues(t *testing.T) {
-	ev, err := ParseEvent([]byte("eventId=e&eventType=Authorize&paymentType=Deferred&status=Authorized&createdAt=2023-11-14T22:13:20Z"), "")
+	ev, err := ParseEvent([]byte("eventId=e&eventType=Authorize&paymentType=2&status=Authorized&createdAt=2023-11-14T22:13:20Z"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,33 +132,58 @@ func TestParseEventLenientValues(t *testing.T) {
 		!ev.CreatedAt.Equal(time.Unix(1700000000, 0)) {
 		t.Errorf("%+v %+v", ev, ev.Transaction)
 	}
-	ev, err = ParseEvent([]byte("eventType=Cancel&status=Cancelled&createdAt="), formType)
-	if err != nil || ev.Transaction.Status != models.StatusCanceled || !ev.CreatedAt.IsZero() {
+	ev, err = ParseEvent([]byte("eventId=e&eventType=Cancel&status=Cancelled&createdAt=1700000000000"), formType)
+	if err != nil || ev.Transaction.Status != models.StatusCanceled || !ev.Transaction.HasStatus {
 		t.Errorf("%+v %v", ev, err)
 	}
 }
 
 func TestParseEventErrors(t *testing.T) {
+	const ok = "eventId=e&createdAt=1700000000000&eventType=Authorize"
+	if _, err := ParseEvent([]byte(ok), formType); err != nil {
+		t.Fatalf("the base case fails: %v", err)
+	}
 	for name, tc := range map[string]struct{ body, ct string }{
-		"empty":              {"", formType},
-		"blank":              {"  \n", "application/json"},
-		"json array":         {`[{"eventId":"e"}]`, "application/json"},
-		"json trailing":      {`{"eventId":"e"} {}`, "application/json"},
-		"json broken":        {`{"eventId":`, ""},
-		"json null":          {`null`, "application/json"},
-		"form as json":       {"eventId=e", "application/json"},
-		"text/plain":         {"eventId=e", "text/plain"},
-		"bad content type":   {"eventId=e", "application/"},
-		"bad escape":         {"eventId=%zz", formType},
-		"semicolon":          {"eventId=e;x=1", formType},
-		"repeated eventId":   {"eventId=a&eventId=b", formType},
-		"repeated status":    {"eventType=Process&status=2&status=5", formType},
-		"bad createdAt":      {"eventId=e&createdAt=yesterday", formType},
-		"bad status":         {"eventId=e&status=great", formType},
-		"bad provider":       {"eventId=e&paymentProviderTransaction.status=x", formType},
-		"bad payment type":   {"eventId=e&paymentType=Lottery", formType},
-		"bad txn type":       {"eventId=e&transactionType=1.5", formType},
-		"json repeated flat": {`{"a.b":"1","a":{"b":"2"},"transactionType":{"x":1},"eventId":["a","b"]}`, "application/json"},
+		"empty":               {"", formType},
+		"blank":               {"  \n", "application/json"},
+		"json array":          {`[{"eventId":"e","createdAt":"1"}]`, "application/json"},
+		"json trailing":       {`{"eventId":"e","createdAt":"1"} {}`, "application/json"},
+		"json broken":         {`{"eventId":"e","createdAt":`, ""},
+		"json null":           {`null`, "application/json"},
+		"form as json":        {ok, "application/json"},
+		"json as form":        {`{"eventId":"e","createdAt":"1"}`, formType},
+		"text/plain":          {ok, "text/plain"},
+		"bad content type":    {ok, "application/"},
+		"bad escape":          {ok + "&x=%zz", formType},
+		"no eventId":          {"createdAt=1700000000000&eventType=Authorize", formType},
+		"empty eventId":       {"eventId=&createdAt=1700000000000", formType},
+		"no createdAt":        {"eventId=e&eventType=Authorize", formType},
+		"blank createdAt":     {"eventId=e&createdAt=+", formType},
+		"json no eventId":     {`{"createdAt":"1","eventId":null}`, "application/json"},
+		"repeated eventId":    {ok + "&eventId=b", formType},
+		"repeated unknown":    {ok + "&x=1&x=1", formType},
+		"repeated status":     {ok + "&status=2&status=5", formType},
+		"bad createdAt":       {"eventId=e&createdAt=yesterday", formType},
+		"bad status":          {ok + "&status=great", formType},
+		"payment type name":   {ok + "&paymentType=Deferred", formType},
+		"bad txn type":        {ok + "&transactionType=1.5", formType},
+		"name with a slash":   {ok + "&a/b=1", formType},
+		"name with a colon":   {"https://shop/r?eventId=e&createdAt=1", formType},
+		"name with ;":         {ok + "&x;y=1", formType},
+		"leading part":        {"junk&" + ok, formType},
+		"name starts digit":   {ok + "&1x=1", formType},
+		"establish field":     {ok + "&currency=USD", formType},
+		"establish amount":    {ok + "&amount=10.00", formType},
+		"establish customer":  {ok + "&customer.taxId=1", formType},
+		"establish account":   {ok + "&account.accountNumber=1", formType},
+		"redirect field":      {ok + "&payment.paymentType=2", formType},
+		"return url":          {ok + "&returnUrl=x", formType},
+		"json repeated key":   {`{"eventId":"a","createdAt":"1","eventId":"b"}`, "application/json"},
+		"json repeated flat":  {`{"eventId":"a","createdAt":"1","a.b":"1","a":{"b":"2"}}`, "application/json"},
+		"json array eventId":  {`{"eventId":["a","b"],"createdAt":"1"}`, "application/json"},
+		"json foreign nested": {`{"eventId":"a","createdAt":"1","customer":{"taxId":"1"}}`, "application/json"},
+		"json bad name":       {`{"eventId":"a","createdAt":"1","a?":"1"}`, "application/json"},
+		"json too deep":       {`{"eventId":"a","createdAt":"1","a":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`, "application/json"},
 	} {
 		ev, err := ParseEvent([]byte(tc.body), tc.ct)
 		if !errors.Is(err, ErrMalformedEvent) || ev != nil {
@@ -168,9 +193,12 @@ func TestParseEventErrors(t *testing.T) {
 }
 
 func TestParseEventErrorHidesValues(t *testing.T) {
-	_, err := ParseEvent([]byte("eventId=e&createdAt=123-45-6789xyz"), formType)
-	if err == nil || strings.Contains(err.Error(), "6789") {
-		t.Errorf("err %v", err)
+	for _, body := range []string{"eventId=e&createdAt=123-45-6789xyz", "eventId=e&createdAt=1&123-45-6789/x=1",
+		"eventId=e&createdAt=1&customer.taxId=123-45-6789", `{"eventId":"e","createdAt":"1","123-45-6789":1}`} {
+		_, err := ParseEvent([]byte(body), "")
+		if err == nil || strings.Contains(err.Error(), "6789") {
+			t.Errorf("%s: err %v", body, err)
+		}
 	}
 }
 
@@ -184,5 +212,21 @@ func TestEventKindString(t *testing.T) {
 	if !models.EventCompleted.IsTransaction() || models.EventCustomerIdentityVerified.IsTransaction() ||
 		!models.EventCustomerIdentityVerified.IsIdentity() || !models.EventRefresh.Known() || models.EventType("x").Known() {
 		t.Error("models.EventType predicates")
+	}
+}
+
+// TestParseEventJSONArrays: array elements are values of their array's
+// name, objects in arrays included; a name repeated within one object is
+// refused.
+func TestParseEventJSONArrays(t *testing.T) {
+	ev, err := ParseEvent([]byte(`{"eventId":"e","createdAt":1,"items":[{"k":1},{"k":"2","n":{"m":true}}]}`), "application/json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ev.Raw["items.k"], []string{"1", "2"}) || ev.Raw.Get("items.n.m") != "true" {
+		t.Errorf("raw %v", ev.Raw)
+	}
+	if _, err := ParseEvent([]byte(`{"eventId":"e","createdAt":1,"items":[{"k":1,"k":2}]}`), "application/json"); !errors.Is(err, ErrMalformedEvent) {
+		t.Errorf("repeated name in an array's object: %v", err)
 	}
 }

@@ -6,9 +6,19 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 )
+
+// isJSONBody reports whether a body ParseEvent accepted was read as JSON.
+func isJSONBody(body []byte, contentType string) bool {
+	if contentType == "" {
+		msg, _ := url.QueryUnescape(string(body))
+		return strings.HasPrefix(strings.TrimSpace(msg), "{")
+	}
+	return strings.Contains(contentType, "json")
+}
 
 // The fuzz targets run their seed corpus with every `go test`; explore with
 // `go test -fuzz=FuzzVerifyNotification -fuzztime=30s` (one target at a time).
@@ -26,8 +36,18 @@ func FuzzParseEvent(f *testing.F) {
 	f.Add([]byte(`[1,2]`), "application/json")
 	f.Add([]byte("status=Cancelled&createdAt=1.7e12"), "text/plain")
 	f.Add([]byte(""), "")
+	f.Add([]byte("eventId=e&createdAt=1&fiName=A+%26+B&a%3Db=c"), formType)
+	f.Add([]byte("%7B%22eventId%22:%22e%22,%22createdAt%22:1%7D"), "")
 	f.Fuzz(func(t *testing.T, body []byte, contentType string) {
 		ev, err := ParseEvent(body, contentType)
+		// What is read depends on the URL-decoded body alone: another
+		// encoding of it reads the same.
+		if msg, uerr := url.QueryUnescape(string(body)); uerr == nil {
+			ev2, err2 := ParseEvent([]byte(url.QueryEscape(msg)), contentType)
+			if (err == nil) != (err2 == nil) || (err == nil && !reflect.DeepEqual(ev, ev2)) {
+				t.Fatalf("re-encoded: %+v %v; as received: %+v %v", ev2, err2, ev, err)
+			}
+		}
 		if err != nil {
 			if ev != nil || !errors.Is(err, ErrMalformedEvent) {
 				t.Fatalf("ev=%v err=%v", ev, err)
@@ -51,8 +71,13 @@ func FuzzParseEvent(f *testing.F) {
 				t.Fatal("identity payloads")
 			}
 		}
-		if got := ev.Raw.Get("eventId"); got != ev.EventID {
-			t.Fatalf("eventId %q, raw %q", ev.EventID, got)
+		if got := ev.Raw.Get("eventId"); got != ev.EventID || strings.TrimSpace(got) == "" || ev.CreatedAt.IsZero() {
+			t.Fatalf("eventId %q, raw %q, createdAt %v", ev.EventID, got, ev.CreatedAt)
+		}
+		for k, vs := range ev.Raw {
+			if foreignField(k) || len(vs) == 0 || (len(vs) > 1 && !isJSONBody(body, contentType)) {
+				t.Fatalf("field %q=%q", k, vs)
+			}
 		}
 	})
 }
@@ -84,6 +109,7 @@ func FuzzVerifyNotification(f *testing.F) {
 	f.Add([]byte(body), authFor(f, hookCreds.AccessID, "wrong-key", body))
 	f.Add([]byte(body), authFor(f, "wrong-id", hookCreds.AccessKey, body))
 	f.Add([]byte("a=b+c%20d"), authFor(f, hookCreds.AccessID, hookCreds.AccessKey, "a=b+c%20d"))
+	f.Add([]byte("eventId=e&createdAt=1&a=b+c%20d"), authFor(f, hookCreds.AccessID, hookCreds.AccessKey, "eventId=e&createdAt=1&a=b+c%20d"))
 	f.Add([]byte("a=100%"), "Basic "+base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":x")))
 	f.Add([]byte(`{"eventId":"e"}`), "Basic "+base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":HmacSHA512:")))
 	f.Add([]byte(""), "")
@@ -97,12 +123,22 @@ func FuzzVerifyNotification(f *testing.F) {
 		if err != nil && strings.Contains(err.Error(), hookCreds.AccessKey) {
 			t.Fatalf("key in error: %v", err)
 		}
-		// Whatever the body, the service's own header for it is accepted
-		// when the body is URL-decodable, and rejected when it is not.
+		// Whatever the body, the service's own header for it passes the
+		// signature check when the body is URL-decodable (then only a body
+		// that is not a notification is refused, as ParseEvent refuses it),
+		// and fails it when it is not.
 		msg, uerr := url.QueryUnescape(string(body))
 		own := "Basic " + base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey, msg)))
-		if err := VerifyNotification(body, own, hookCreds); (err == nil) != (uerr == nil) {
-			t.Fatalf("own signature: %v (decodable: %v)", err, uerr == nil)
+		err = VerifyNotification(body, own, hookCreds)
+		if uerr != nil {
+			if !errors.Is(err, ErrInvalidSignature) {
+				t.Fatalf("own signature of an undecodable body: %v", err)
+			}
+			return
+		}
+		_, perr := ParseEvent(body, "")
+		if (err == nil) != (perr == nil) || (err != nil && !errors.Is(err, ErrMalformedEvent)) {
+			t.Fatalf("own signature: %v; ParseEvent: %v", err, perr)
 		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -19,88 +20,97 @@ import (
 // handler reads (1 MiB); a larger one is answered 413.
 const DefaultMaxEventBytes = 1 << 20
 
+// DefaultEventReadTimeout is how long the webhook handler waits for a
+// notification's body, whatever the server's own timeouts. See
+// WithEventReadTimeout.
+const DefaultEventReadTimeout = 5 * time.Second
+
 // DefaultMaxEventAge is how old (by its createdAt) an event the webhook
 // handler accepts may be: 24 hours, twice the 12 hours for which the service
 // re-sends an unacknowledged event. See WithMaxEventAge.
 const DefaultMaxEventAge = 24 * time.Hour
 
-// VerifyNotification checks that an event notification comes from the
-// service: its Authorization header must be
-// "Basic " + Base64(accessId + ":" + signature), with the merchant's accessId,
-// and signature the Base64 HMAC-SHA1, keyed with the access key, of the
-// URL-decoded body ("HmacSHA512:"-prefixed HMAC-SHA512 is accepted too).
-// Both comparisons are constant-time. body is the raw request body.
+// VerifyNotification checks that body is an event notification from the
+// service: the Authorization header must be "Basic " + Base64(accessId + ":"
+// + signature), with the merchant's accessId, and signature the Base64
+// HMAC-SHA1, keyed with the access key, of the URL-decoded body
+// ("HmacSHA512:"-prefixed HMAC-SHA512 is accepted too); both comparisons are
+// constant-time. A signed message that is not a notification (the
+// establish data the merchant signs, a signed redirect URL, repeated or
+// foreign fields, no eventId or createdAt) is refused with
+// ErrMalformedEvent; the body is sniffed for JSON. body is the raw body.
 //
-// Errors (matched with errors.Is): ErrEmptyCredentials when creds has no
-// accessId or accessKey, ErrMissingSignature for no header or an empty
-// signature, ErrMalformedAuthorization for a header of another shape,
-// ErrWrongAccessID, ErrUnsupportedAlgorithm for an unknown prefix, and
-// ErrInvalidSignature. Reject the request on any error.
+// Errors (errors.Is): ErrEmptyCredentials, ErrMissingSignature,
+// ErrMalformedAuthorization, ErrWrongAccessID, ErrUnsupportedAlgorithm,
+// ErrInvalidSignature, ErrMalformedEvent. Reject the request on any error.
 //
-// A signed notification never expires, and VerifyNotification does not look
-// at the event's age: NewWebhookHandler rejects events older than its max
-// age (WithMaxEventAge) and can de-duplicate eventIds (WithDeduplicator);
-// when calling VerifyNotification and ParseEvent directly, check
-// Event.CreatedAt and the eventId yourself.
+// VerifyNotification does not look at the event's age or eventId:
+// NewWebhookHandler rejects events older than its max age and can
+// de-duplicate eventIds; otherwise check Event.CreatedAt and the eventId
+// yourself.
 //
-// Limitation: the signature covers the URL-decoded body, not the bytes
-// received, so it does not bind field boundaries. A signed value that
-// decodes to "&" or "=" can be re-encoded into separate fields that verify
-// just as well: "merchantReference=ord-1%26errorCode%3D330" and
-// "merchantReference=ord-1&errorCode=330" have the same signature. The SDK
+// Limitation: the signature covers the URL-decoded body, so it does not bind
+// field boundaries. Fields are read from that signed message (ParseEvent
+// too), so every encoding of a body reads the same fields, but a signed
+// value that decodes to "&name=" reads as a field of its own:
+// "merchantReference=ord-1%26errorCode%3D330" carries an errorCode. The SDK
 // refuses '&', '=', '%', '+' and control characters in every
-// merchantReference it sends (a *ValidationError), which closes the field the
-// merchant controls, provided every merchantReference is sent through this
-// SDK; values the service generates (message, statusMessage…) cannot be
-// fixed from the merchant's side. A repeated field makes ParseEvent fail, so
-// an injected field can only add one the event did not carry: do not act on
-// an unexpected errorCode or status alone.
+// merchantReference it sends; values the service generates cannot be fixed
+// from the merchant's side. A repeated field is refused, so an injected field
+// can only add one the event did not carry: do not act on an unexpected
+// errorCode or status alone.
 //
 // A valid signature says that the service sent this event, not that the
 // merchant receives every event: notificationUrl is not signed (see
 // SignEstablishData) and travels through the user's browser or app with the
-// establish data handed to a front-end SDK, so the user can point the
-// notifications of their own
-// transaction elsewhere, withhold them (a Failed or Reversed deposit never
-// arrives), or deliver them when they choose. Before acting on an event that
-// moves money (shipping, crediting a balance, paying out), reconcile the
-// transaction's state with Transactions.Get, and do not take a missing event
-// as "nothing happened".
+// establish data, so the user can redirect, withhold or time the
+// notifications of their own transaction. Before acting on an event that
+// moves money, reconcile the transaction's state with Transactions.Get, and
+// do not take a missing event as "nothing happened".
 func VerifyNotification(body []byte, authorizationHeader string, creds Credentials) error {
-	if err := verifyNotification(nil, body, authorizationHeader, creds); err != nil {
+	msg, err := verifyNotification(nil, body, authorizationHeader, creds)
+	if err == nil {
+		_, err = parseNotification(msg, "")
+	}
+	if err != nil {
 		return opErr("verify notification", err)
 	}
 	return nil
 }
 
-func verifyNotification(macs *sign.MACCache, body []byte, header string, creds Credentials) error {
+// verifyNotification checks the signature of body and returns the signed
+// message: the fields are read from it, never from body.
+func verifyNotification(macs *sign.MACCache, body []byte, header string, creds Credentials) (string, error) {
 	if creds.AccessID == "" || creds.AccessKey == "" {
-		return ErrEmptyCredentials
+		return "", ErrEmptyCredentials
 	}
 	header = strings.TrimSpace(header)
 	if header == "" {
-		return fmt.Errorf("%w: no Authorization header", ErrMissingSignature)
+		return "", fmt.Errorf("%w: no Authorization header", ErrMissingSignature)
 	}
 	scheme, token, ok := strings.Cut(header, " ")
 	if !ok || !strings.EqualFold(scheme, "Basic") {
-		return fmt.Errorf("%w: not Basic", ErrMalformedAuthorization)
+		return "", fmt.Errorf("%w: not Basic", ErrMalformedAuthorization)
 	}
 	decoded, err := base64.StdEncoding.DecodeString(strings.TrimSpace(token))
 	if err != nil {
-		return fmt.Errorf("%w: not Base64", ErrMalformedAuthorization)
+		return "", fmt.Errorf("%w: not Base64", ErrMalformedAuthorization)
 	}
 	id, sig, ok := strings.Cut(string(decoded), ":")
 	if !ok {
-		return fmt.Errorf("%w: no accessId:signature pair", ErrMalformedAuthorization)
+		return "", fmt.Errorf("%w: no accessId:signature pair", ErrMalformedAuthorization)
 	}
 	if subtle.ConstantTimeCompare([]byte(id), []byte(creds.AccessID)) != 1 {
-		return ErrWrongAccessID
+		return "", ErrWrongAccessID
 	}
 	msg, err := sign.NotificationMessage(body)
 	if err != nil {
-		return fmt.Errorf("%w: body is not URL-decodable", ErrInvalidSignature)
+		return "", fmt.Errorf("%w: body is not URL-decodable", ErrInvalidSignature)
 	}
-	return checkSignature(macs, creds.AccessKey, msg, sig, nil)
+	if err := checkSignature(macs, creds.AccessKey, msg, sig, nil); err != nil {
+		return "", err
+	}
+	return msg, nil
 }
 
 // SignNotification returns the Authorization header value the service would
@@ -124,8 +134,9 @@ type WebhookOption func(*webhookHandler)
 // of an eventId already processed is answered 200 without calling any
 // callback, one whose processing is under way in another request is
 // answered 409 (the service re-sends it later), and a failed processing is
-// released so that the next delivery runs again. Events without an eventId
-// are not de-duplicated. See NewMemoryDeduplicator.
+// released so that the next delivery runs again. Every accepted event has
+// an eventId, read from the signed message whatever the body's encoding.
+// See NewMemoryDeduplicator.
 func WithDeduplicator(d Deduplicator) WebhookOption {
 	return func(h *webhookHandler) { h.dedup = d }
 }
@@ -139,31 +150,28 @@ func WithMaxEventBytes(n int64) WebhookOption {
 	}
 }
 
-// WithMaxEventAge sets how old an event may be: a verified event whose
-// createdAt is more than d before the handler's clock is answered 400 Bad
-// Request, no callback is called, it is not recorded by the Deduplicator,
-// and it is reported to OnStaleEvent and the webhook logger (warn level).
-// The default is DefaultMaxEventAge (24 hours); d <= 0 disables the check.
-//
-// A signed notification never expires by itself, and a Deduplicator only
-// remembers so much (a MemoryDeduplicator forgets the oldest eventIds first,
-// and forgets everything on restart): anyone who captured a notification
-// could post it again later, and it would verify. The service re-sends an
-// event for 12 hours only, so an older one is a replay, or a delivery so late
-// that acting on it blindly is wrong either way.
-//
-// Why 400 and not 200: a 200 would stop the service's re-sends and hide the
-// event for good, while a non-2xx keeps it visible as a failed delivery on
-// the service's side and, if the cause is on the merchant's side (a server
-// clock far off), lets a re-send within the 12 hours succeed once it is
-// fixed. Why not 401: the signature is valid. Reconcile a stale event with
-// Transactions.Get (from OnStaleEvent, say) rather than trusting it.
-//
-// Events without a createdAt are accepted (the field is signed when present,
-// so it cannot be stripped), and so are events dated in the future (clock
-// skew between the service and the merchant). Size a Deduplicator to
-// remember at least the eventIds of the max age, so that a replay within it
-// is caught as a duplicate.
+// WithEventReadTimeout sets how long the handler waits for the body of a
+// request (DefaultEventReadTimeout when d <= 0). It sets the connection's
+// read deadline itself (http.ResponseController), so a client that
+// drip-feeds its body is cut off and answered 408; a server's shorter
+// ReadTimeout is kept.
+func WithEventReadTimeout(d time.Duration) WebhookOption {
+	return func(h *webhookHandler) {
+		if d > 0 {
+			h.readTimeout = d
+		}
+	}
+}
+
+// WithMaxEventAge sets how old an event may be (DefaultMaxEventAge; d <= 0
+// disables the check). A signed notification never expires, and the service
+// re-sends for 12 hours only, so a verified event whose createdAt is more
+// than d before the handler's clock is a replay or hopelessly late: it is
+// answered 400 (a 200 would hide it for good; not 401, the signature is
+// valid), no callback runs, the Deduplicator does not record it, and it is
+// reported to OnStaleEvent and the logger. createdAt is read from the signed
+// message, so no encoding hides it; events dated in the future pass (clock
+// skew). Size a Deduplicator for the eventIds of the max age.
 func WithMaxEventAge(d time.Duration) WebhookOption {
 	return func(h *webhookHandler) { h.maxAge = d }
 }
@@ -198,7 +206,9 @@ func WithWebhookLogger(l *slog.Logger) WebhookOption {
 }
 
 // OnTransactionEvent routes standard transaction events (EventKindTransaction)
-// to fn instead of the handler's general callback.
+// to fn instead of the handler's general callback. The spellings of
+// eventType differ (Complete and Completed…): act on tx.Status and
+// ev.TransactionType, the numbers.
 func OnTransactionEvent(fn func(context.Context, *Event, *TransactionEvent) error) WebhookOption {
 	return func(h *webhookHandler) { h.onTransaction = fn }
 }
@@ -234,6 +244,7 @@ type webhookHandler struct {
 	onVerified      func(context.Context, *Event, *IdentityVerified) error
 	onDuplicate     func(context.Context, *Event)
 	maxAge          time.Duration
+	readTimeout     time.Duration
 	now             func() time.Time
 	onStale         func(context.Context, *Event, time.Duration)
 }
@@ -245,12 +256,13 @@ type webhookHandler struct {
 //
 // For each request it:
 //   - answers 405 (with Allow: POST) to anything but POST;
-//   - reads at most 1 MiB of body (WithMaxEventBytes), 413 beyond;
-//   - checks the signature with VerifyNotification before decoding
-//     anything: 401 on failure, and no callback is called (500 when creds
-//     are empty, a configuration error);
-//   - decodes the body with ParseEvent (form-urlencoded or JSON): 400 when
-//     it cannot;
+//   - reads at most 1 MiB of body (WithMaxEventBytes), 413 beyond, within
+//     5 seconds (WithEventReadTimeout), 408 beyond;
+//   - checks the signature before decoding anything: 401 on failure, and
+//     no callback is called (500 when creds are empty, a configuration
+//     error);
+//   - decodes the signed message, the URL-decoded body, like ParseEvent
+//     (form-urlencoded or JSON): 400 when it is not a notification;
 //   - answers 400 to an event whose createdAt is older than the max age
 //     (24 hours by default, WithMaxEventAge): a replay of an old
 //     notification, reported to OnStaleEvent and the logger;
@@ -270,15 +282,14 @@ type webhookHandler struct {
 // An event is a signed hint, not the money state. The notificationUrl it is
 // sent to is not signed and travels through the user's browser or app with
 // the establish data handed to a front-end SDK, so the user can redirect,
-// withhold or time the
-// notifications of their own transaction (see VerifyNotification). Before
-// acting on an event that moves money, read the transaction with
-// Transactions.Get and act on its status; reconcile pending transactions
-// with Transactions.Get on a schedule too, rather than waiting for an event
-// that may never come.
+// withhold or time the notifications of their own transaction (see
+// VerifyNotification). Before acting on an event that moves money, read the
+// transaction with Transactions.Get and act on its status; reconcile pending
+// transactions with Transactions.Get on a schedule too, rather than waiting
+// for an event that may never come.
 func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error, opts ...WebhookOption) http.Handler {
 	h := &webhookHandler{creds: creds, macs: &sign.MACCache{}, fn: fn, maxBytes: DefaultMaxEventBytes,
-		maxAge: DefaultMaxEventAge, now: time.Now}
+		maxAge: DefaultMaxEventAge, readTimeout: DefaultEventReadTimeout, now: time.Now}
 	for _, o := range opts {
 		if o != nil {
 			o(h)
@@ -298,19 +309,27 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.reject(ctx, w, r, http.StatusRequestEntityTooLarge, errors.New("body over the cap"))
 		return
 	}
-	// The body is read into a pooled buffer: VerifyNotification and
-	// ParseEvent copy what they keep, so nothing refers to it afterwards.
+	// The handler's own read deadline, whatever the server's timeouts
+	// (net/http lifts it once the body is read: a slow callback keeps its
+	// context). A ResponseWriter without deadlines is read as it is.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.readTimeoutFor(r)))
+	// The body is read into a pooled buffer: the signed message is a copy,
+	// so nothing refers to it afterwards.
 	buf := getBuffer()
 	defer putBuffer(buf)
 	body, err := readCapped(*buf, http.MaxBytesReader(w, r.Body, h.maxBytes), h.maxBytes)
 	*buf = body[:0]
 	if err != nil {
 		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) || errors.Is(err, ErrResponseTooLarge) {
+		switch {
+		case errors.As(err, &tooLarge) || errors.Is(err, ErrResponseTooLarge):
 			h.reject(ctx, w, r, http.StatusRequestEntityTooLarge, errors.New("body over the cap"))
-			return
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			w.Header().Set("Connection", "close")
+			h.reject(ctx, w, r, http.StatusRequestTimeout, errors.New("body not read within the read timeout"))
+		default:
+			h.reject(ctx, w, r, http.StatusBadRequest, errors.New("body unreadable"))
 		}
-		h.reject(ctx, w, r, http.StatusBadRequest, errors.New("body unreadable"))
 		return
 	}
 
@@ -321,7 +340,8 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else if len(auth) > 1 {
 		header = "repeated" // not Basic: ErrMalformedAuthorization
 	}
-	if err := verifyNotification(h.macs, body, header, h.creds); err != nil {
+	msg, err := verifyNotification(h.macs, body, header, h.creds)
+	if err != nil {
 		err = opErr("verify notification", err)
 		if errors.Is(err, ErrEmptyCredentials) {
 			h.reject(ctx, w, r, http.StatusInternalServerError, err)
@@ -332,7 +352,7 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	ev, err := ParseEvent(body, r.Header.Get("Content-Type"))
+	ev, err := parseNotification(msg, r.Header.Get("Content-Type"))
 	if err != nil {
 		h.reject(ctx, w, r, http.StatusBadRequest, err)
 		return
@@ -353,9 +373,18 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.reply(w, h.process(ctx, ev))
 }
 
+// readTimeoutFor is the handler's read timeout, or the server's ReadTimeout
+// when that is shorter: the handler's deadline replaces the server's.
+func (h *webhookHandler) readTimeoutFor(r *http.Request) time.Duration {
+	if srv, ok := r.Context().Value(http.ServerContextKey).(*http.Server); ok && srv.ReadTimeout > 0 && srv.ReadTimeout < h.readTimeout {
+		return srv.ReadTimeout
+	}
+	return h.readTimeout
+}
+
 // stale reports whether ev is older than the max age, and its age.
 func (h *webhookHandler) stale(ev *Event) (time.Duration, bool) {
-	if h.maxAge <= 0 || ev.CreatedAt.IsZero() {
+	if h.maxAge <= 0 {
 		return 0, false
 	}
 	age := h.now().Sub(ev.CreatedAt)
@@ -366,7 +395,7 @@ func (h *webhookHandler) stale(ev *Event) (time.Duration, bool) {
 // answer.
 func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 	claimed := false
-	if h.dedup != nil && ev.EventID != "" {
+	if h.dedup != nil {
 		st, err := h.dedup.Claim(ctx, ev.EventID)
 		if err != nil {
 			h.log(ctx, slog.LevelError, "bankpay: webhook: de-duplication store failed", ev, err)

@@ -40,6 +40,15 @@ func authFor(t testing.TB, id, key, body string) string {
 	return "Basic " + base64.StdEncoding.EncodeToString([]byte(id+":"+hmacB64(sha1.New, key, msg)))
 }
 
+// nowMillis is createdAt a minute ago, in epoch milliseconds.
+func nowMillis() string { return strconv.FormatInt(time.Now().Add(-time.Minute).UnixMilli(), 10) }
+
+// minimal is the smallest notification: eventId, createdAt a minute ago,
+// eventType and the extra fields.
+func minimal(id, typ string, extra ...string) string {
+	return strings.Join(append([]string{"eventId=" + id, "createdAt=" + nowMillis(), "eventType=" + typ}, extra...), "&")
+}
+
 // eventBody is a signed-able Authorize-like event created a minute ago, so
 // that a handler with the default max event age accepts it.
 func eventBody(eventID, eventType string) string {
@@ -109,16 +118,16 @@ func TestVerifyNotification(t *testing.T) {
 }
 
 func TestVerifyNotificationVariants(t *testing.T) {
-	body := "eventId=e1&message=two+words&statusMessage=a%20b"
+	body := "eventId=e1&createdAt=1&message=two+words&statusMessage=a%20b"
 	// The message is the URL-decoded body: "+" and %20 both are spaces.
-	sig := hmacB64(sha1.New, hookCreds.AccessKey, "eventId=e1&message=two words&statusMessage=a b")
+	sig := hmacB64(sha1.New, hookCreds.AccessKey, "eventId=e1&createdAt=1&message=two words&statusMessage=a b")
 	cred := base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID + ":" + sig))
 	for _, h := range []string{"Basic " + cred, "basic " + cred, "BASIC   " + cred + " "} {
 		if err := VerifyNotification([]byte(body), h, hookCreds); err != nil {
 			t.Errorf("%q: %v", h, err)
 		}
 	}
-	sig512 := "HmacSHA512:" + hmacB64(sha512.New, hookCreds.AccessKey, "eventId=e1&message=two words&statusMessage=a b")
+	sig512 := "HmacSHA512:" + hmacB64(sha512.New, hookCreds.AccessKey, "eventId=e1&createdAt=1&message=two words&statusMessage=a b")
 	h512 := "Basic " + base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":"+sig512))
 	if err := VerifyNotification([]byte(body), h512, hookCreds); err != nil {
 		t.Errorf("SHA-512: %v", err)
@@ -191,7 +200,7 @@ func TestWebhookHandlerAccepts(t *testing.T) {
 		t.Errorf("event %+v", ev)
 	}
 	// JSON bodies too.
-	body := `{"eventId":"ev-j","eventType":"Completed","status":4,"objectId":"T"}`
+	body := `{"eventId":"ev-j","eventType":"Completed","status":4,"objectId":"T","createdAt":` + nowMillis() + `}`
 	w = post(t, h, body, authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body), "application/json")
 	if w.Code != http.StatusOK || rec.count() != 2 || rec.events[1].Transaction.Status != models.StatusCompleted {
 		t.Errorf("JSON: status %d, calls %d", w.Code, rec.count())
@@ -353,12 +362,10 @@ func TestWebhookHandlerDuplicates(t *testing.T) {
 	if w := post(t, h, body, authFor(t, hookCreds.AccessID, "x", body), formType); w.Code != http.StatusUnauthorized || len(dups) != 2 {
 		t.Errorf("forged replay: %d, dups %v", w.Code, dups)
 	}
-	// Events without an eventId are not de-duplicated.
-	noID := "eventType=Update&status=2"
-	postSigned(t, h, noID)
-	postSigned(t, h, noID)
-	if rec.count() != 4 {
-		t.Errorf("no eventId: calls %d", rec.count())
+	// Events without an eventId are refused: they could not be de-duplicated.
+	noID := "eventType=Update&status=2&createdAt=" + nowMillis()
+	if w := postSigned(t, h, noID); w.Code != http.StatusBadRequest || rec.count() != 2 {
+		t.Errorf("no eventId: status %d calls %d", w.Code, rec.count())
 	}
 }
 
@@ -445,11 +452,11 @@ func TestWebhookHandlerTypedCallbacks(t *testing.T) {
 			return errors.New("not yet")
 		}))
 	postSigned(t, h, eventBody("ev-1", "Authorize"))
-	postSigned(t, h, "eventId=ev-2&eventType=IdentityVerificationDataRetrieved&Provider+Report+Status=SUCCESS")
-	if w := postSigned(t, h, "eventId=ev-3&eventType=CustomerIdentityVerified&KYC+Result=FINISHED"); w.Code != http.StatusInternalServerError {
+	postSigned(t, h, minimal("ev-2", "IdentityVerificationDataRetrieved", "Provider+Report+Status=SUCCESS"))
+	if w := postSigned(t, h, minimal("ev-3", "CustomerIdentityVerified", "KYC+Result=FINISHED")); w.Code != http.StatusInternalServerError {
 		t.Errorf("typed callback error: status %d", w.Code)
 	}
-	postSigned(t, h, "eventId=ev-4&eventType=Chargeback")
+	postSigned(t, h, minimal("ev-4", "Chargeback"))
 	want := []string{"txn:ev-1:Authorized", "data:SUCCESS", "verified:FINISHED"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("typed callbacks got %v", got)
@@ -460,7 +467,7 @@ func TestWebhookHandlerTypedCallbacks(t *testing.T) {
 
 	// fn may be nil when typed callbacks cover the needs: others are acknowledged.
 	h = NewWebhookHandler(hookCreds, nil)
-	if w := postSigned(t, h, "eventId=ev-5&eventType=Chargeback"); w.Code != http.StatusOK {
+	if w := postSigned(t, h, minimal("ev-5", "Chargeback")); w.Code != http.StatusOK {
 		t.Errorf("nil fn: %d", w.Code)
 	}
 }
@@ -585,9 +592,9 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 		t.Errorf("log:\n%s", out)
 	}
 
-	// Without createdAt: accepted whatever the clock.
-	clock = created.Add(10 * 365 * 24 * time.Hour)
-	if w := postSigned(t, h, "eventId=ev-nodate&eventType=Authorize&status=2"); w.Code != http.StatusOK {
+	// Without createdAt: refused, whatever the clock (the age is unknown).
+	before := rec.count()
+	if w := postSigned(t, h, "eventId=ev-nodate&eventType=Authorize&status=2"); w.Code != http.StatusBadRequest || rec.count() != before {
 		t.Errorf("no createdAt: status %d", w.Code)
 	}
 
@@ -619,31 +626,35 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 
 // TestVerifyNotificationFieldInjectionLimitation pins down the limitation
 // VerifyNotification's godoc describes: the signature covers the URL-decoded
-// body, so a value that decodes to "&" and "=" can be re-encoded into a
-// separate field that verifies. It is why the SDK refuses such characters in
-// every merchantReference it sends (TestMerchantReferenceRefusedEverywhere).
+// body, so a signed value that decodes to "&name=" reads as a field of its
+// own. Fields are read from that signed message, so the encoding does not
+// matter: the genuine body and its re-encodings read the same fields. It is
+// why the SDK refuses such characters in every merchantReference it sends
+// (TestMerchantReferenceRefusedEverywhere).
 func TestVerifyNotificationFieldInjectionLimitation(t *testing.T) {
-	signed := "eventId=ev-1&eventType=Authorize&merchantReference=ord-1%26errorCode%3D330&status=2"
-	replayed := "eventId=ev-1&eventType=Authorize&merchantReference=ord-1&errorCode=330&status=2"
+	signed := "eventId=ev-1&createdAt=1&eventType=Authorize&merchantReference=ord-1%26errorCode%3D330&status=2"
+	replayed := "eventId=ev-1&createdAt=1&eventType=Authorize&merchantReference=ord-1&errorCode=330&status=2"
 	auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey, signed)
 	for _, body := range []string{signed, replayed} {
 		if err := VerifyNotification([]byte(body), auth, hookCreds); err != nil {
 			t.Fatalf("%s: %v", body, err)
 		}
+		ev, err := ParseEvent([]byte(body), formType)
+		if err != nil || ev.MerchantReference != "ord-1" || ev.Transaction.ErrorCode != "330" {
+			t.Fatalf("%s: %+v %v", body, ev, err)
+		}
 	}
-	ev, err := ParseEvent([]byte(replayed), formType)
-	if err != nil || ev.MerchantReference != "ord-1" || ev.Transaction.ErrorCode != "330" {
-		t.Fatalf("replayed: %+v %v", ev, err)
-	}
-	// A field the event already carries cannot be overridden: repeated
-	// fields do not decode.
-	dup := "eventId=ev-1&eventType=Authorize&merchantReference=ord-1%26status%3D7&status=2"
-	if err := VerifyNotification([]byte("eventId=ev-1&eventType=Authorize&merchantReference=ord-1&status=7&status=2"),
-		authFor(t, hookCreds.AccessID, hookCreds.AccessKey, dup), hookCreds); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ParseEvent([]byte("eventId=ev-1&eventType=Authorize&merchantReference=ord-1&status=7&status=2"), formType); !errors.Is(err, ErrMalformedEvent) {
-		t.Errorf("repeated status: %v", err)
+	// A field the event already carries cannot be overridden: a repeated
+	// field is not a notification, in any encoding.
+	dup := "eventId=ev-1&createdAt=1&eventType=Authorize&merchantReference=ord-1%26status%3D7&status=2"
+	for _, body := range []string{dup, "eventId=ev-1&createdAt=1&eventType=Authorize&merchantReference=ord-1&status=7&status=2"} {
+		err := VerifyNotification([]byte(body), authFor(t, hookCreds.AccessID, hookCreds.AccessKey, dup), hookCreds)
+		if !errors.Is(err, ErrMalformedEvent) {
+			t.Errorf("repeated status: %v", err)
+		}
+		if _, err := ParseEvent([]byte(body), formType); !errors.Is(err, ErrMalformedEvent) {
+			t.Errorf("repeated status: %v", err)
+		}
 	}
 }
 

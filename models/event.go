@@ -25,6 +25,12 @@ const (
 	EventReverse   EventType = "Reverse"
 	EventRefresh   EventType = "Refresh"
 
+	// EventVerifyCustomer carries the result of the identity check against
+	// the bank's data (customer.name).
+	EventVerifyCustomer EventType = "VerifyCustomer"
+	// EventConsentRevoked: the user revoked the consent of an authorization.
+	EventConsentRevoked EventType = "CONSENT_REVOKED"
+
 	// EventIdentityVerificationDataRetrieved: identity data came back from
 	// at least one provider (one event per provider or verification).
 	EventIdentityVerificationDataRetrieved EventType = "IdentityVerificationDataRetrieved"
@@ -37,7 +43,7 @@ var transactionEventTypes = map[EventType]bool{
 	EventProcess: true, EventComplete: true, EventCompleted: true, EventCancel: true,
 	EventCancelled: true, EventExpire: true, EventExpired: true, EventFailed: true,
 	EventDeny: true, EventDispute: true, EventReconcile: true, EventRefund: true,
-	EventReverse: true, EventRefresh: true,
+	EventReverse: true, EventRefresh: true, EventVerifyCustomer: true, EventConsentRevoked: true,
 }
 
 // IsTransaction reports whether t is one of the standard transaction event
@@ -51,6 +57,21 @@ func (t EventType) IsIdentity() bool {
 
 // Known reports whether t is a listed event type.
 func (t EventType) Known() bool { return t.IsTransaction() || t.IsIdentity() }
+
+// Canonical returns t in one spelling where the operator's sources differ:
+// Completed is Complete, Cancelled is Cancel, Expired is Expire; any other
+// type is returned as it is.
+func (t EventType) Canonical() EventType {
+	switch t {
+	case EventCompleted:
+		return EventComplete
+	case EventCancelled:
+		return EventCancel
+	case EventExpired:
+		return EventExpire
+	}
+	return t
+}
 
 // String returns the type as sent.
 func (t EventType) String() string { return string(t) }
@@ -75,8 +96,31 @@ const (
 	EventFieldStatusMessage                = "statusMessage"
 	EventFieldProviderTransactionStatus    = "paymentProviderTransaction.status"
 	EventFieldProviderTransactionStatusMsg = "paymentProviderTransaction.statusMessage"
+	EventFieldProviderReasonCode           = "paymentProviderTransaction.reasonCode"
+	EventFieldProviderReasonCodeMessage    = "paymentProviderTransaction.reasonCodeMessage"
 	EventFieldSplitToken                   = "splitToken"
 	EventFieldErrorCode                    = "errorCode"
+	EventFieldSuggestedRetryAmount         = "suggestedRetryAmount"
+
+	// Update
+	EventFieldFIName = "fiName"
+
+	// Refresh
+	EventFieldHardRefresh    = "hardRefresh"
+	EventFieldRefreshPurpose = "refreshPurpose"
+	EventFieldSuccess        = "success"
+
+	// Dispute
+	EventFieldReference           = "reference"
+	EventFieldTransactionID       = "transactionId"
+	EventFieldTransactionDatetime = "transactionDatetime"
+	EventFieldReturnType          = "returnType"
+	EventFieldCustomerID          = "customerId"
+	EventFieldReturnDatetime      = "returnDatetime"
+	EventFieldAmountReturned      = "amountReturned"
+
+	// VerifyCustomer
+	EventFieldCustomerName = "customer.name"
 
 	// IdentityVerificationDataRetrieved
 	EventFieldProviderReportStatus      = "Provider Report Status"

@@ -81,7 +81,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 				return errors.New("database unavailable")
 			}
 			rcv.handled.Add(1)
-			rcv.logf("%s event %s: transaction %s (%s) is %s, provider status %d",
+			rcv.logf("%s event %s: transaction %s (%s) is %s, provider status %s",
 				ev.EventType, ev.EventID, ev.TransactionID(), ev.MerchantReference, tx.Status, tx.ProviderStatus)
 			// Store the event and return quickly: the service wants 200 OK
 			// within 3 seconds. An error here answers 500 and the service

@@ -128,8 +128,8 @@ func DescribeEvent(ev *bankpay.Event) string {
 	switch {
 	case ev.Transaction != nil:
 		fmt.Fprintf(&b, ": status %s", ev.Transaction.Status)
-		if ev.Transaction.ProviderStatus != 0 {
-			fmt.Fprintf(&b, ", provider %d %s", ev.Transaction.ProviderStatus, ev.Transaction.ProviderStatusMessage)
+		if ev.Transaction.ProviderStatus != "" {
+			fmt.Fprintf(&b, ", provider %s %s", ev.Transaction.ProviderStatus, ev.Transaction.ProviderStatusMessage)
 		}
 	case ev.IdentityDataRetrieved != nil:
 		d := ev.IdentityDataRetrieved
