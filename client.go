@@ -352,15 +352,18 @@ func (t keepAliveTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	return resp, err
 }
 
-// closeIdleConnections closes the idle connections of the client's
-// transport (tests use it to end their connections' goroutines).
-func (c *Client) closeIdleConnections() {
+// Close closes the idle connections of the client's transport (with
+// WithHTTPClient, of that client's transport). Calls in flight finish, and
+// the Client stays usable: a later call opens a new connection. It returns
+// nil.
+func (c *Client) Close() error {
 	type closeIdler interface{ CloseIdleConnections() }
 	if t, ok := c.http.HTTPClient.Transport.(keepAliveTransport); ok {
 		if ci, ok := t.base.(closeIdler); ok {
 			ci.CloseIdleConnections()
 		}
 	}
+	return nil
 }
 
 type drainOnClose struct{ io.ReadCloser }

@@ -57,7 +57,7 @@ func TestStateChangingCallNeverFollowsRedirects(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				defer c.closeIdleConnections()
+				defer func() { _ = c.Close() }()
 				tx, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "r", Amount: "1.00"})
 				var ae *APIError
 				if tx != nil || !errors.As(err, &ae) || ae.StatusCode != status {
@@ -79,7 +79,7 @@ func TestDefaultClientFollowsNoRedirect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.closeIdleConnections()
+	defer func() { _ = c.Close() }()
 	req, err := c.NewRequest(http.MethodGet, "/redirected-get", nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +99,7 @@ func TestDefaultClientFollowsNoRedirect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.closeIdleConnections()
+	defer func() { _ = c.Close() }()
 	if err := c.Do(context.Background(), req, &out); err != nil {
 		t.Errorf("GET through the caller's client: %v", err)
 	}

@@ -50,7 +50,7 @@ func TestSixtyFourGoroutinesShareOneClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.closeIdleConnections()
+	defer func() { _ = c.Close() }()
 	ctx := context.Background()
 
 	customer := &models.Customer{Name: "Jane Doe", ExternalID: "conc-1",

@@ -114,7 +114,7 @@ func newConnClient(t *testing.T, s *connServer, opts ...Option) *Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(c.closeIdleConnections)
+	t.Cleanup(func() { _ = c.Close() })
 	return c
 }
 

@@ -110,6 +110,12 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 	if err != nil {
 		return fmt.Errorf("bankpay: building %s %s: %w", req.Method, req.Path, err)
 	}
+	// Only the retry rule above may send a request again. With GetBody,
+	// net/http would replay a request by itself, below that rule and
+	// without backoff (HTTP/2 does so on every stream the server resets
+	// with PROTOCOL_ERROR, and on REFUSED_STREAM and GOAWAY); the retry
+	// layer rewinds the body itself.
+	hr.GetBody = nil
 	setHeaders(hr.Header, c.secrets.authHeader, c.userAgent, req.ContentType)
 	if v != nil {
 		// The 2xx body is read inside the retry loop, so that a read whose

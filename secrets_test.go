@@ -63,7 +63,7 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.closeIdleConnections()
+	defer func() { _ = c.Close() }()
 	ctx := context.Background()
 
 	var errs []error
@@ -182,7 +182,7 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	must("client", err)
 	_, err = bad.Transactions.Get(ctx, txn.TransactionID)
 	expectErr("wrong key", err, ErrUnauthorized)
-	bad.closeIdleConnections()
+	_ = bad.Close()
 	off, err := NewClient(creds, WithBaseURL(faultinject.RefusedURL+"/api/v1"), WithLogger(text), WithMaxRetries(1),
 		WithRetryBackoff(time.Millisecond, time.Millisecond))
 	must("client", err)
