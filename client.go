@@ -385,6 +385,7 @@ type attempt struct {
 	retryAll bool // a read, or a state-changing call the caller opted in to retry
 	read     bool // a read: a 2xx answer cut short is retried too
 	count    int
+	sent     bool // some attempt may have reached the server
 
 	buf     *[]byte // pooled buffer of the 2xx body (see readAnswer)
 	body    []byte  // the 2xx body of the last answer
@@ -410,10 +411,13 @@ func attemptOf(ctx context.Context) *attempt {
 // of this retry) would outlast the context's deadline: the caller gets the
 // last answer now instead of a deadline error later.
 func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	a := attemptOf(ctx)
+	if resp != nil || !neverSent(err) {
+		a.sent = true
+	}
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
-	a := attemptOf(ctx)
 	retry := false
 	if err != nil {
 		retry = neverSent(err) || (a.retryAll && transient(err))

@@ -213,7 +213,7 @@ func (e *ResponseError) Unwrap() error { return e.Err }
 func (e *ResponseError) Is(target error) bool { return target == ErrInvalidResponse }
 
 // NetworkError is a call that got no HTTP answer: connection refused or
-// reset, timeout, or the context ended. Sent reports whether the request may
+// reset, timeout, or the context ended. Sent reports whether any attempt may
 // have reached the server; when it is true and the call moves money, do not
 // pay again under a new merchantReference: retry with the same one (on an
 // account configured for merchantReference idempotency a repeat answers

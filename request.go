@@ -96,6 +96,12 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 		}
 	}
 	a := &attempt{retryAll: !req.StateChanging || c.retryNonIdempotent || cc.retryNonIdempotent, read: !req.StateChanging}
+	start := time.Now()
+	if err := ctx.Err(); err != nil {
+		nerr := &NetworkError{Method: req.Method, Path: req.Path, Err: err}
+		c.log(ctx, slog.LevelWarn, "bankpay: no answer", req, 0, 0, start, nerr)
+		return nerr
+	}
 	ctx = context.WithValue(ctx, attemptKey{}, a)
 
 	target := c.baseURL + req.Path
@@ -125,7 +131,6 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 		defer a.release()
 	}
 
-	start := time.Now()
 	resp, err := c.http.Do(hr)
 	if resp != nil {
 		// The retry layer hands back the answer with an error when the
@@ -136,7 +141,7 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: a.bodyErr}
 	}
 	if err != nil {
-		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: !neverSent(err), Attempts: a.count, Err: unwrapURLError(err)}
+		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: a.sent, Attempts: a.count, Err: unwrapURLError(err)}
 		c.log(ctx, slog.LevelWarn, "bankpay: no answer", req, 0, a.count, start, nerr)
 		return nerr
 	}
