@@ -105,8 +105,9 @@ func WithBaseURL(raw string) Option {
 // Transport, Timeout, Jar and redirect policy, as they are when NewClient
 // runs; hc itself is not modified). Its Timeout bounds each attempt: with
 // no Timeout, only the call's context bounds a server that never answers.
-// Its redirect policy applies to reads only: a state-changing call never
-// follows a redirect (its 3xx answer is an *APIError). Tests put a mock
+// Its redirect policy applies to reads only, and to redirects on the same
+// scheme and host: a state-changing call, or a redirect elsewhere, is not
+// followed (its 3xx answer is an *APIError). Tests put a mock
 // transport here.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *Client) error {
@@ -308,7 +309,7 @@ func keepAlive(hc *http.Client) *http.Client {
 		base = http.DefaultTransport
 	}
 	cp.Transport = keepAliveTransport{base}
-	cp.CheckRedirect = stateChangingNoRedirect(hc.CheckRedirect)
+	cp.CheckRedirect = redirectPolicy(hc.CheckRedirect)
 	return &cp
 }
 
@@ -316,14 +317,20 @@ func keepAlive(hc *http.Client) *http.Client {
 // gets the 3xx answer itself.
 func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
-// stateChangingNoRedirect wraps a CheckRedirect policy (nil: net/http's
-// default) so that only reads follow redirects. Following one for a
-// state-changing call would either turn it into a GET (301, 302, 303),
-// whose answer would then be decoded as the call's result, or send the
-// money-moving body again to another address (307, 308).
-func stateChangingNoRedirect(policy func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+// redirectPolicy wraps a CheckRedirect policy (nil: net/http's default) so
+// that only reads follow redirects, and only on the scheme and host they
+// started on. Following one for a state-changing call would either turn it
+// into a GET (301, 302, 303), whose answer would then be decoded as the
+// call's result, or send the money-moving body again to another address
+// (307, 308); following one elsewhere would send the credentials there,
+// or in clear over http. The 3xx answer comes back as an *APIError.
+func redirectPolicy(policy func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
-		if m := via[0].Method; m != http.MethodGet && m != http.MethodHead {
+		first := via[0]
+		if m := first.Method; m != http.MethodGet && m != http.MethodHead {
+			return http.ErrUseLastResponse
+		}
+		if req.URL.Scheme != first.URL.Scheme || !strings.EqualFold(req.URL.Host, first.URL.Host) {
 			return http.ErrUseLastResponse
 		}
 		if policy != nil {
