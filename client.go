@@ -13,7 +13,6 @@ package bankpay
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"io"
 	"log/slog"
@@ -69,11 +68,6 @@ type Client struct {
 	waitScale          func(time.Duration) time.Duration // test hook: the fake clock of retries
 	signAlg            sign.Algorithm                    // algorithm of SignEstablishData and Establish
 	macs               *sign.MACCache                    // keyed HMAC states of this client's key
-}
-
-type secrets struct {
-	creds      Credentials
-	authHeader string
 }
 
 type service struct{ client *Client }
@@ -223,11 +217,8 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{
-		macs: &sign.MACCache{},
-		secrets: &secrets{
-			creds:      creds,
-			authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(creds.AccessID+":"+creds.AccessKey)),
-		},
+		macs:             &sign.MACCache{},
+		secrets:          newSecrets(creds),
 		baseURL:          SandboxBaseURL,
 		userAgent:        "bankpay-go/" + Version,
 		maxRetryAfter:    DefaultMaxRetryAfter,

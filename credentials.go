@@ -1,9 +1,15 @@
 package bankpay
 
 import (
+	"cmp"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"html"
 	"log/slog"
+	"net/url"
+	"slices"
+	"strings"
 )
 
 // Credentials are what the operator issues to a merchant: the accessId and
@@ -73,4 +79,64 @@ func (c Credentials) MarshalJSON() ([]byte, error) {
 		AccessKey  string `json:"accessKey"`
 		MerchantID string `json:"merchantId"`
 	}{c.AccessID, keyMark(c.AccessKey), c.MerchantID})
+}
+
+// secrets are a Client's credentials, the Authorization header made of
+// them, and a replacer of every form in which a server or proxy could echo
+// the key back.
+type secrets struct {
+	creds      Credentials
+	authHeader string
+	scrub      *strings.Replacer
+}
+
+func newSecrets(creds Credentials) *secrets {
+	pair := creds.AccessID + ":" + creds.AccessKey
+	s := &secrets{creds: creds, authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(pair))}
+	var forms []string
+	for _, v := range []string{creds.AccessKey, pair} {
+		forms = append(forms, v, url.QueryEscape(v), url.PathEscape(v), html.EscapeString(v),
+			lowerEscapes(url.QueryEscape(v)), lowerEscapes(url.PathEscape(v)))
+		if j, err := json.Marshal(v); err == nil {
+			forms = append(forms, string(j[1:len(j)-1]))
+		}
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+			forms = append(forms, enc.EncodeToString([]byte(v)))
+		}
+	}
+	// Longest first, so that a longer form is replaced whole.
+	slices.SortFunc(forms, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	forms = slices.Compact(forms)
+	pairs := make([]string, 0, 2*len(forms))
+	for _, f := range forms {
+		if f != "" {
+			pairs = append(pairs, f, redacted)
+		}
+	}
+	s.scrub = strings.NewReplacer(pairs...)
+	return s
+}
+
+// lowerEscapes writes the hex digits of %XX escapes in lower case.
+func lowerEscapes(s string) string {
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' {
+			b[i+1], b[i+2] = lowerHex(b[i+1]), lowerHex(b[i+2])
+		}
+	}
+	return string(b)
+}
+
+func lowerHex(c byte) byte {
+	if c >= 'A' && c <= 'F' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// clean removes the credentials from text a server sent (or an error made
+// of it) and masks the digit runs that may be account numbers.
+func (s *secrets) clean(text string) string {
+	return mask(s.scrub.Replace(text))
 }

@@ -241,8 +241,10 @@ func (e *NetworkError) Unwrap() error { return e.Err }
 const maxExcerpt = 256
 
 // parseErrorBody fills e from an error body: the {"errors":[…]} shape, the
-// bare {"message":…} shape, or anything else kept as a masked excerpt.
-func (e *APIError) parseErrorBody(body []byte) {
+// bare {"message":…} shape, or anything else kept as an excerpt. Every text
+// goes through clean (which removes secrets and masks digit runs) before it
+// is cut to an excerpt.
+func (e *APIError) parseErrorBody(body []byte, clean func(string) string) {
 	type wireItem struct {
 		ErrorItem
 		Code errorCode `json:"code"` // shadows ErrorItem.Code: also a numeric string
@@ -257,7 +259,7 @@ func (e *APIError) parseErrorBody(body []byte) {
 		for i, w := range doc.Errors {
 			it := w.ErrorItem
 			it.Code = int(w.Code)
-			it.Message, it.Location = mask(it.Message), mask(it.Location)
+			it.Domain, it.Message, it.Location, it.OccurredAt = clean(it.Domain), clean(it.Message), clean(it.Location), clean(it.OccurredAt)
 			e.Errors[i] = it
 		}
 		if len(e.Errors) > 0 {
@@ -265,13 +267,13 @@ func (e *APIError) parseErrorBody(body []byte) {
 			e.Code, e.Message, e.Domain = first.Code, first.Message, first.Domain
 		} else {
 			e.Errors = nil
-			e.Message = mask(doc.Message)
+			e.Message = clean(doc.Message)
 			e.Code = int(doc.Code)
 		}
 		e.Message = excerpt(e.Message)
 		return
 	}
-	e.Body = excerpt(mask(string(body)))
+	e.Body = excerpt(clean(string(body)))
 }
 
 // excerpt caps s at maxExcerpt bytes on a rune boundary and drops control characters.
@@ -293,9 +295,10 @@ func excerpt(s string) string {
 }
 
 // mask replaces every run of 5 or more digits, alone or joined by single
-// dashes, slashes or spaces (account and routing numbers, tax ids such as
-// 123-45-6789 or 123 45 6789, dates of birth such as 1990-01-02 or
-// 01/02/1990), with "[redacted]", keeping short numbers such as error codes.
+// dashes, slashes, dots or spaces (account and routing numbers, tax ids such
+// as 123-45-6789 or 123 45 6789, dates of birth such as 1990-01-02 or
+// 01/02/1990), with "[redacted]", keeping short numbers such as error codes
+// and amounts (see isAmount).
 func mask(s string) string {
 	var b strings.Builder
 	last := 0
@@ -315,7 +318,7 @@ func mask(s string) string {
 				break
 			}
 		}
-		if digits >= 5 {
+		if digits >= 5 && !isAmount(s[i:j]) {
 			b.WriteString(s[last:i])
 			b.WriteString("[redacted]")
 			last = j
@@ -330,6 +333,21 @@ func mask(s string) string {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isAmount reports whether a digit run is an amount: up to 9 digits, a dot
+// and 2 decimals (100.00, 12345.67), with no other joiner.
+func isAmount(run string) bool {
+	dot := len(run) - 3
+	if dot < 1 || dot > 9 || run[dot] != '.' {
+		return false
+	}
+	for i := 0; i < len(run); i++ {
+		if i != dot && !isDigit(run[i]) {
+			return false
+		}
+	}
+	return true
+}
 
 // isDigitJoiner reports whether c joins digit groups into one number.
 func isDigitJoiner(c byte) bool { return c == '-' || c == '/' || c == ' ' || c == '.' }

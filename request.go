@@ -257,10 +257,10 @@ func (c *Client) apiError(req *Request, resp *http.Response, attempts int) *APIE
 	}
 	body, err := readCapped(nil, resp.Body, maxErrorBody)
 	if err != nil && !errors.Is(err, ErrResponseTooLarge) {
-		e.Body = "(body unreadable: " + excerpt(err.Error()) + ")"
+		e.Body = "(body unreadable: " + excerpt(c.secrets.clean(err.Error())) + ")"
 		return e
 	}
-	e.parseErrorBody(body)
+	e.parseErrorBody(body, c.secrets.clean)
 	return e
 }
 
@@ -323,7 +323,7 @@ func (c *Client) log(ctx context.Context, level slog.Level, msg string, req *Req
 		attrs = append(attrs, slog.Int("status", status))
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error", err.Error()))
+		attrs = append(attrs, slog.String("error", c.secrets.clean(err.Error())))
 	}
 	c.logger.LogAttrs(ctx, level, msg, attrs...)
 }
