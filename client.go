@@ -14,6 +14,7 @@ package bankpay
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -265,8 +266,30 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
+// String describes the client by its base URL and redacted credentials.
+func (c Client) String() string {
+	return "bankpay.Client{BaseURL:" + c.baseURL + " Credentials:" + c.creds().String() + "}"
+}
+
+// Format makes every fmt verb print String (%p of a *Client prints the
+// pointer), so that no verb shows the access key.
+func (c Client) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }
+
+// LogValue shows slog the base URL and the redacted credentials.
+func (c Client) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("baseURL", c.baseURL), slog.Any("credentials", c.creds()))
+}
+
+// creds are the client's credentials; none for a zero Client.
+func (c *Client) creds() Credentials {
+	if c.secrets == nil {
+		return Credentials{}
+	}
+	return c.secrets.creds
+}
+
 // Credentials returns the client's credentials (their String hides the key).
-func (c *Client) Credentials() Credentials { return c.secrets.creds }
+func (c *Client) Credentials() Credentials { return c.creds() }
 
 // BaseURL returns the API base URL the client calls.
 func (c *Client) BaseURL() string { return c.baseURL }
