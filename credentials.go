@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"io"
 	"log/slog"
 	"net/url"
 	"slices"
@@ -16,19 +17,59 @@ import (
 // accessKey (HTTP Basic user and password of every REST call, and the key of
 // every signature) and the merchantId carried in request bodies.
 //
-// Credentials never print their AccessKey: fmt's verbs (%v, %+v, %#v, %s…)
-// and slog show it as [redacted].
+// Credentials never print their AccessKey: every fmt verb, slog and JSON
+// show it as [redacted].
 type Credentials struct {
 	AccessID   string
-	AccessKey  string
+	AccessKey  Secret
 	MerchantID string
 }
 
 const redacted = "[redacted]"
 
+// Secret holds an access key (NewSecret; the zero Secret is empty). Every
+// fmt verb (even %p of a struct holding it), slog and JSON show it as
+// [redacted]; Reveal returns it. Two Secrets are equal only as copies of
+// one another: compare their Reveal.
+type Secret struct {
+	_ [0]func() // not comparable: == would compare pointers, not keys
+	p *string   // behind a pointer, which fmt prints as an address
+}
+
+// NewSecret wraps key.
+func NewSecret(key string) Secret {
+	if key == "" {
+		return Secret{}
+	}
+	return Secret{p: &key}
+}
+
+// Reveal returns the key.
+func (s Secret) Reveal() string {
+	if s.p == nil {
+		return ""
+	}
+	return *s.p
+}
+
+// String is [redacted], or "" (quoted) for an empty key.
+func (s Secret) String() string { return keyMark(s.Reveal()) }
+
+// GoString is String.
+func (s Secret) GoString() string { return s.String() }
+
+// Format makes every fmt verb print String.
+func (s Secret) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, s.String()) }
+
+// LogValue shows slog String.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// MarshalJSON writes String.
+func (s Secret) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
+
 // String shows the accessId and merchantId and hides the accessKey.
 func (c Credentials) String() string {
-	return fmt.Sprintf("Credentials{AccessID:%s AccessKey:%s MerchantID:%s}", c.AccessID, keyMark(c.AccessKey), c.MerchantID)
+	return fmt.Sprintf("Credentials{AccessID:%s AccessKey:%s MerchantID:%s}", c.AccessID, c.AccessKey, c.MerchantID)
 }
 
 // GoString is String, so %#v hides the accessKey too.
@@ -47,7 +88,7 @@ func (c Credentials) Format(f fmt.State, verb rune) {
 func (c Credentials) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("accessId", c.AccessID),
-		slog.String("accessKey", keyMark(c.AccessKey)),
+		slog.String("accessKey", c.AccessKey.String()),
 		slog.String("merchantId", c.MerchantID),
 	)
 }
@@ -63,7 +104,7 @@ func (c Credentials) validate() error {
 	switch {
 	case c.AccessID == "":
 		return invalid("accessId", "must not be empty")
-	case c.AccessKey == "":
+	case c.AccessKey.Reveal() == "":
 		return invalid("accessKey", "must not be empty")
 	case c.MerchantID == "":
 		return invalid("merchantId", "must not be empty")
@@ -78,7 +119,7 @@ func (c Credentials) MarshalJSON() ([]byte, error) {
 		AccessID   string `json:"accessId"`
 		AccessKey  string `json:"accessKey"`
 		MerchantID string `json:"merchantId"`
-	}{c.AccessID, keyMark(c.AccessKey), c.MerchantID})
+	}{c.AccessID, c.AccessKey.String(), c.MerchantID})
 }
 
 // secrets are a Client's credentials, the Authorization header made of
@@ -91,10 +132,10 @@ type secrets struct {
 }
 
 func newSecrets(creds Credentials) *secrets {
-	pair := creds.AccessID + ":" + creds.AccessKey
+	pair := creds.AccessID + ":" + creds.AccessKey.Reveal()
 	s := &secrets{creds: creds, authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(pair))}
 	var forms []string
-	for _, v := range []string{creds.AccessKey, pair} {
+	for _, v := range []string{creds.AccessKey.Reveal(), pair} {
 		forms = append(forms, v, url.QueryEscape(v), url.PathEscape(v), html.EscapeString(v),
 			lowerEscapes(url.QueryEscape(v)), lowerEscapes(url.PathEscape(v)))
 		if j, err := json.Marshal(v); err == nil {

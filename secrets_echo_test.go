@@ -53,7 +53,7 @@ func echoServer(t *testing.T) *httptest.Server {
 func TestEchoedSecretsRedacted(t *testing.T) {
 	for _, creds := range []Credentials{
 		testCreds,
-		{AccessID: "echo-id", AccessKey: "k3y/with+special&chars=?é", MerchantID: "1002463580"},
+		{AccessID: "echo-id", AccessKey: NewSecret("k3y/with+special&chars=?é"), MerchantID: "1002463580"},
 	} {
 		t.Run(creds.AccessID, func(t *testing.T) {
 			srv := echoServer(t)
@@ -87,16 +87,16 @@ func TestEchoedSecretsRedacted(t *testing.T) {
 			all := strings.Join(texts, "\n")
 			require.Contains(t, logs.String(), `"level":"WARN"`)
 			require.Contains(t, logs.String(), `level=WARN`)
-			pair := creds.AccessID + ":" + creds.AccessKey
+			pair := creds.AccessID + ":" + creds.AccessKey.Reveal()
 			for _, secret := range []string{
-				creds.AccessKey, url.QueryEscape(creds.AccessKey), url.PathEscape(creds.AccessKey),
-				base64.StdEncoding.EncodeToString([]byte(pair)), base64.URLEncoding.EncodeToString([]byte(creds.AccessKey)),
+				creds.AccessKey.Reveal(), url.QueryEscape(creds.AccessKey.Reveal()), url.PathEscape(creds.AccessKey.Reveal()),
+				base64.StdEncoding.EncodeToString([]byte(pair)), base64.URLEncoding.EncodeToString([]byte(creds.AccessKey.Reveal())),
 				"1002000000",
 			} {
 				assert.NotContains(t, all, secret)
 			}
 			// Nor a large part of the key, cut by the excerpt.
-			assert.NotContains(t, all, creds.AccessKey[:len(creds.AccessKey)/2])
+			assert.NotContains(t, all, creds.AccessKey.Reveal()[:len(creds.AccessKey.Reveal())/2])
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -21,9 +22,9 @@ var printVerbs = []string{
 
 // secretForms are the forms in which a printed value could show the key.
 func secretForms(creds Credentials) []string {
-	auth := base64.StdEncoding.EncodeToString([]byte(creds.AccessID + ":" + creds.AccessKey))
+	auth := base64.StdEncoding.EncodeToString([]byte(creds.AccessID + ":" + creds.AccessKey.Reveal()))
 	var forms []string
-	for _, s := range []string{creds.AccessKey, auth} {
+	for _, s := range []string{creds.AccessKey.Reveal(), auth} {
 		forms = append(forms, s, hex.EncodeToString([]byte(s)), strings.ToUpper(hex.EncodeToString([]byte(s))),
 			strings.Trim(fmt.Sprint([]byte(s)), "[]"), fmt.Sprintf("% x", s))
 	}
@@ -82,4 +83,35 @@ func TestClientAndCredentialsLogNoSecret(t *testing.T) {
 	assert.Contains(t, logs, `"credentials":{"accessId":"test-access-id","accessKey":"[redacted]","merchantId":"1002463580"}`)
 	assert.Contains(t, logs, `client.credentials.accessKey=[redacted]`)
 	assertNoSecretForm(t, testCreds, "LogValue", c.LogValue().Resolve().String()+testCreds.LogValue().Resolve().String())
+}
+
+// credsHolder is a merchant's config holding Credentials.
+type credsHolder struct {
+	Creds   Credentials
+	Ptr     *Credentials
+	private Credentials
+}
+
+// Every fmt verb of Credentials (%p included, which no Format method
+// sees), of a pointer to them, of a struct holding them and of the Secret
+// prints no form of the key.
+func TestCredentialsPrintNoSecret(t *testing.T) {
+	creds := testCreds
+	values := map[string]any{
+		"Credentials": creds, "*Credentials": &creds, "holder": credsHolder{creds, &creds, creds},
+		"*holder": &credsHolder{creds, &creds, creds}, "Secret": creds.AccessKey, "*Secret": &creds.AccessKey,
+		"[]Credentials": []Credentials{creds}, "map": map[string]Credentials{"k": creds},
+	}
+	for name, v := range values {
+		for _, verb := range printVerbs {
+			assertNoSecretForm(t, creds, name+" "+verb, fmt.Sprintf(verb, v))
+		}
+	}
+	assert.Equal(t, "Credentials{AccessID:test-access-id AccessKey:[redacted] MerchantID:1002463580}", fmt.Sprintf("%v", creds))
+	assert.Equal(t, "[redacted]", fmt.Sprintf("%s", creds.AccessKey))
+	assert.Equal(t, `""`, Secret{}.String())
+	assert.Equal(t, "s3cret-access-key", creds.AccessKey.Reveal())
+	j, err := json.Marshal(credsHolder{Creds: creds, Ptr: &creds})
+	require.NoError(t, err)
+	assertNoSecretForm(t, creds, "JSON", string(j))
 }

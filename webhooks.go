@@ -74,7 +74,7 @@ func VerifyNotification(body []byte, authorizationHeader string, creds Credentia
 }
 
 func verifyNotification(macs *sign.MACCache, body []byte, header string, creds Credentials) error {
-	if creds.AccessID == "" || creds.AccessKey == "" {
+	if creds.AccessID == "" || creds.AccessKey.Reveal() == "" {
 		return ErrEmptyCredentials
 	}
 	header = strings.TrimSpace(header)
@@ -100,17 +100,17 @@ func verifyNotification(macs *sign.MACCache, body []byte, header string, creds C
 	if err != nil {
 		return fmt.Errorf("%w: body is not URL-decodable", ErrInvalidSignature)
 	}
-	return checkSignature(macs, creds.AccessKey, msg, sig, nil)
+	return checkSignature(macs, creds.AccessKey.Reveal(), msg, sig, nil)
 }
 
 // SignNotification returns the Authorization header value the service would
 // send with body: use it to test the merchant's own notification handling
 // (see also the bankpaytest sandbox, which sends real notifications).
 func SignNotification(body []byte, creds Credentials) (string, error) {
-	if creds.AccessID == "" || creds.AccessKey == "" {
+	if creds.AccessID == "" || creds.AccessKey.Reveal() == "" {
 		return "", opErr("sign notification", ErrEmptyCredentials)
 	}
-	h, err := sign.NotificationAuthorization(creds.AccessID, creds.AccessKey, body)
+	h, err := sign.NotificationAuthorization(creds.AccessID, creds.AccessKey.Reveal(), body)
 	if err != nil {
 		return "", opErr("sign notification", fmt.Errorf("%w: body is not URL-decodable", ErrInvalidSignature))
 	}
