@@ -64,7 +64,9 @@ const (
 	CodeSplitToken397     = 397 // invalid split token
 )
 
-// ErrorItem is one entry of the service's {"errors":[…]} body.
+// ErrorItem is one entry of the service's {"errors":[…]} body. Its texts
+// have the credentials removed and digit runs masked (see APIError);
+// OccurredAt is a string, or a number (the OpenAPI's shape) as its digits.
 type ErrorItem struct {
 	Domain     string `json:"domain,omitempty"`
 	Code       int    `json:"code,omitempty"`
@@ -245,29 +247,33 @@ const maxExcerpt = 256
 // goes through clean (which removes secrets and masks digit runs) before it
 // is cut to an excerpt.
 func (e *APIError) parseErrorBody(body []byte, clean func(string) string) {
+	// Lenient fields, so that an odd one never hides the code (a 210 read
+	// as a plain 400 would invite paying again): the OpenAPI's occurredAt
+	// is a number, the spec's a string.
 	type wireItem struct {
-		ErrorItem
-		Code errorCode `json:"code"` // shadows ErrorItem.Code: also a numeric string
+		Domain     wireText  `json:"domain"`
+		Code       errorCode `json:"code"`
+		Message    wireText  `json:"message"`
+		Location   wireText  `json:"location"`
+		OccurredAt wireText  `json:"occurredAt"`
 	}
 	var doc struct {
 		Errors  []wireItem `json:"errors"`
-		Message string     `json:"message"`
+		Message wireText   `json:"message"`
 		Code    errorCode  `json:"code"`
 	}
 	if err := json.Unmarshal(body, &doc); err == nil && (len(doc.Errors) > 0 || doc.Message != "") {
 		e.Errors = make([]ErrorItem, len(doc.Errors))
 		for i, w := range doc.Errors {
-			it := w.ErrorItem
-			it.Code = int(w.Code)
-			it.Domain, it.Message, it.Location, it.OccurredAt = clean(it.Domain), clean(it.Message), clean(it.Location), clean(it.OccurredAt)
-			e.Errors[i] = it
+			e.Errors[i] = ErrorItem{Code: int(w.Code), Domain: clean(string(w.Domain)), Message: clean(string(w.Message)),
+				Location: clean(string(w.Location)), OccurredAt: clean(string(w.OccurredAt))}
 		}
 		if len(e.Errors) > 0 {
 			first := e.Errors[0]
 			e.Code, e.Message, e.Domain = first.Code, first.Message, first.Domain
 		} else {
 			e.Errors = nil
-			e.Message = clean(doc.Message)
+			e.Message = clean(string(doc.Message))
 			e.Code = int(doc.Code)
 		}
 		e.Message = excerpt(e.Message)
@@ -366,5 +372,25 @@ func (c *errorCode) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	*c = errorCode(n)
+	return nil
+}
+
+// wireText is a text field of an error body: a string, or a number kept as
+// its digits (occurredAt). Anything else reads as "".
+type wireText string
+
+// UnmarshalJSON accepts a string, a number, and anything else as "".
+func (t *wireText) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*t = wireText(s)
+		return nil
+	}
+	var n json.Number
+	if json.Unmarshal(b, &n) == nil {
+		*t = wireText(n)
+		return nil
+	}
+	*t = ""
 	return nil
 }
