@@ -123,39 +123,58 @@ func (c Credentials) MarshalJSON() ([]byte, error) {
 }
 
 // secrets are a Client's credentials, the Authorization header made of
-// them, and a replacer of every form in which a server or proxy could echo
-// the key back.
+// them, and every form in which a server or proxy could echo the key back.
 type secrets struct {
 	creds      Credentials
 	authHeader string
-	scrub      *strings.Replacer
+	forms      []string // longest first
 }
 
 func newSecrets(creds Credentials) *secrets {
-	pair := creds.AccessID + ":" + creds.AccessKey.Reveal()
+	key := creds.AccessKey.Reveal()
+	pair := creds.AccessID + ":" + key
 	s := &secrets{creds: creds, authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(pair))}
-	var forms []string
-	for _, v := range []string{creds.AccessKey.Reveal(), pair} {
-		forms = append(forms, v, url.QueryEscape(v), url.PathEscape(v), html.EscapeString(v),
-			lowerEscapes(url.QueryEscape(v)), lowerEscapes(url.PathEscape(v)))
-		if j, err := json.Marshal(v); err == nil {
-			forms = append(forms, string(j[1:len(j)-1]))
-		}
+	// The raw and escaped forms of id:key contain those of the key; only
+	// base64 hides the key inside the pair.
+	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), html.EscapeString(key),
+		lowerEscapes(url.QueryEscape(key)), lowerEscapes(url.PathEscape(key))}
+	if j, err := json.Marshal(key); err == nil {
+		forms = append(forms, string(j[1:len(j)-1]))
+	}
+	for _, v := range []string{key, pair} {
 		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
 			forms = append(forms, enc.EncodeToString([]byte(v)))
 		}
 	}
-	// Longest first, so that a longer form is replaced whole.
 	slices.SortFunc(forms, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
-	forms = slices.Compact(forms)
-	pairs := make([]string, 0, 2*len(forms))
-	for _, f := range forms {
-		if f != "" {
-			pairs = append(pairs, f, redacted)
+	s.forms = slices.DeleteFunc(slices.Compact(forms), func(f string) bool { return f == "" })
+	return s
+}
+
+// minEcho is how much of a secret form makes an echo: a form is redacted
+// where its first minEcho bytes appear, as far as the text goes on matching
+// it, so that a form cut short (by a server's clip or an excerpt) goes too.
+const minEcho = 8
+
+// scrub redacts every echo of the key in text.
+func (s *secrets) scrub(text string) string {
+	for _, f := range s.forms {
+		probe := f[:min(len(f), minEcho)]
+		for from := 0; ; {
+			i := strings.Index(text[from:], probe)
+			if i < 0 {
+				break
+			}
+			i += from
+			n := len(probe)
+			for n < len(f) && i+n < len(text) && text[i+n] == f[n] {
+				n++
+			}
+			text = text[:i] + redacted + text[i+n:]
+			from = i + len(redacted)
 		}
 	}
-	s.scrub = strings.NewReplacer(pairs...)
-	return s
+	return text
 }
 
 // lowerEscapes writes the hex digits of %XX escapes in lower case.
@@ -179,5 +198,5 @@ func lowerHex(c byte) byte {
 // clean removes the credentials from text a server sent (or an error made
 // of it) and masks the digit runs that may be account numbers.
 func (s *secrets) clean(text string) string {
-	return mask(s.scrub.Replace(text))
+	return mask(s.scrub(text))
 }

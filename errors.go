@@ -201,11 +201,18 @@ type ResponseError struct {
 	Method     string
 	Path       string
 	Err        error
+
+	cause string // Err's text, cleaned of credentials and account numbers
 }
 
-// Error describes the failure without the body.
+// Error describes the failure without the body (a value the cause quotes
+// has the credentials removed and digit runs masked).
 func (e *ResponseError) Error() string {
-	return fmt.Sprintf("bankpay: %s %s: %d answer could not be decoded: %v", e.Method, e.Path, e.StatusCode, e.Err)
+	cause := e.cause
+	if cause == "" {
+		cause = mask(fmt.Sprint(e.Err))
+	}
+	return fmt.Sprintf("bankpay: %s %s: %d answer could not be decoded: %s", e.Method, e.Path, e.StatusCode, cause)
 }
 
 // Unwrap returns the cause.

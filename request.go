@@ -138,7 +138,7 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 		defer closeBody(resp.Body)
 	}
 	if err != nil && resp != nil && a.bodyErr != nil && errors.Is(err, a.bodyErr) {
-		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: a.bodyErr}
+		return c.responseError(resp.StatusCode, req, a.bodyErr)
 	}
 	if err != nil {
 		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: a.sent, Attempts: a.count, Err: unwrapURLError(err)}
@@ -157,15 +157,15 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 	}
 	data, err := a.body, a.bodyErr
 	if err != nil {
-		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: err}
+		return c.responseError(resp.StatusCode, req, err)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: errors.New("empty body")}
+		return c.responseError(resp.StatusCode, req, errors.New("empty body"))
 	}
 	// The buffer goes back to the pool after this: json.Unmarshal copies
 	// what it keeps, and json.Unmarshaler implementations must too.
 	if err := json.Unmarshal(data, v); err != nil {
-		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: err}
+		return c.responseError(resp.StatusCode, req, err)
 	}
 	return nil
 }
@@ -242,6 +242,11 @@ func (a *attempt) release() {
 		putBuffer(a.buf)
 		a.buf, a.body = nil, nil
 	}
+}
+
+// responseError is a *ResponseError whose text quotes nothing secret.
+func (c *Client) responseError(status int, req *Request, err error) *ResponseError {
+	return &ResponseError{StatusCode: status, Method: req.Method, Path: req.Path, Err: err, cause: c.secrets.clean(err.Error())}
 }
 
 // maxErrorBody caps what is read of an error answer.

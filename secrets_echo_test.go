@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -146,4 +147,32 @@ func TestMaskKeepsAmounts(t *testing.T) {
 	} {
 		assert.Equal(t, want, mask(in), in)
 	}
+}
+
+// An echo cut short (a server's clip of a quoted value, a proxy's
+// truncated header) is redacted too, and so is a key or an account number
+// quoted by the error of a 2xx answer that cannot be decoded.
+func TestEchoedSecretsCutShortAndInDecodeErrors(t *testing.T) {
+	creds := Credentials{AccessID: "echo-id", AccessKey: NewSecret("Zq-secret-key-for-echo-tests-ABCDEFGH"), MerchantID: "1002463580"}
+	key := creds.AccessKey.Reveal()
+	auth := base64.StdEncoding.EncodeToString([]byte(creds.AccessID + ":" + key))
+	mock := httpmock.NewMockTransport()
+	c, err := NewClient(creds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}))
+	require.NoError(t, err)
+	for _, createdAt := range []string{key, "acct 1002000000"} {
+		sequence(t, mock, jsonAnswer(200, `{"transaction":{"transactionId":"1","createdAt":"`+createdAt+`"}}`))
+		_, err := c.Transactions.Get(context.Background(), "1")
+		var re *ResponseError
+		require.ErrorAs(t, err, &re)
+		require.Error(t, re.Err, "the cause stays")
+		assert.Contains(t, re.Err.Error(), createdAt[:10], "the cause itself is not rewritten")
+		assert.NotContains(t, err.Error(), key[:minEcho])
+		assert.NotContains(t, err.Error(), "1002000000")
+		assert.Contains(t, err.Error(), "[redacted]")
+	}
+	sequence(t, mock, jsonAnswer(401, `{"errors":[{"code":300,"message":"bad key `+key[:14]+`… in Basic `+auth[:20]+`…"}]}`))
+	_, err = c.Transactions.Get(context.Background(), "1")
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "bad key [redacted]… in Basic [redacted]…", ae.Message)
 }
