@@ -50,7 +50,8 @@ const (
 )
 
 // Client talks to the service. Create it with NewClient; it is safe for
-// concurrent use by many goroutines.
+// concurrent use by many goroutines. Printed or logged, it shows only its
+// base URL and redacted credentials.
 type Client struct {
 	// Services, one per resource.
 	Transactions *TransactionsService

@@ -76,7 +76,11 @@ func TestH2ResetDepositRetriedOnlyByTheRetryRule(t *testing.T) {
 	require.True(t, errors.As(err, &ne), "err = %v", err)
 	assert.True(t, ne.Sent)
 	assert.Equal(t, 3, ne.Attempts)
-	assert.Len(t, s.Streams(), 3)
+	streams := s.Streams()
+	require.Len(t, streams, 3)
+	for _, st := range streams {
+		assert.Equal(t, h2DepositBody, string(st.Body), "the retry layer rewinds the body itself")
+	}
 }
 
 // Reads over HTTP/2 still retry: a reset stream, and a 503 answer.

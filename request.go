@@ -116,7 +116,7 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 	if err != nil {
 		return fmt.Errorf("bankpay: building %s %s: %w", req.Method, req.Path, err)
 	}
-	// Only the retry rule above may send a request again. With GetBody,
+	// Only the retry rule (checkRetry) may send a request again. With GetBody,
 	// net/http would replay a request by itself, below that rule and
 	// without backoff (HTTP/2 does so on every stream the server resets
 	// with PROTOCOL_ERROR, and on REFUSED_STREAM and GOAWAY); the retry
