@@ -226,7 +226,8 @@ func (e *ResponseError) Is(target error) bool { return target == ErrInvalidRespo
 // have reached the server; when it is true and the call moves money, do not
 // pay again under a new merchantReference: retry with the same one (on an
 // account configured for merchantReference idempotency a repeat answers
-// ErrDuplicate), or reconcile from the event notifications first.
+// ErrDuplicate), or reconcile from the event notifications first. A call
+// whose context had ended before it started sends nothing (Attempts 0).
 type NetworkError struct {
 	Method   string
 	Path     string
