@@ -13,8 +13,8 @@ package bankpay
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -50,7 +50,8 @@ const (
 )
 
 // Client talks to the service. Create it with NewClient; it is safe for
-// concurrent use by many goroutines.
+// concurrent use by many goroutines. Printed or logged, it shows only its
+// base URL and redacted credentials.
 type Client struct {
 	// Services, one per resource.
 	Transactions *TransactionsService
@@ -69,11 +70,6 @@ type Client struct {
 	waitScale          func(time.Duration) time.Duration // test hook: the fake clock of retries
 	signAlg            sign.Algorithm                    // algorithm of SignEstablishData and Establish
 	macs               *sign.MACCache                    // keyed HMAC states of this client's key
-}
-
-type secrets struct {
-	creds      Credentials
-	authHeader string
 }
 
 type service struct{ client *Client }
@@ -105,8 +101,9 @@ func WithBaseURL(raw string) Option {
 // Transport, Timeout, Jar and redirect policy, as they are when NewClient
 // runs; hc itself is not modified). Its Timeout bounds each attempt: with
 // no Timeout, only the call's context bounds a server that never answers.
-// Its redirect policy applies to reads only: a state-changing call never
-// follows a redirect (its 3xx answer is an *APIError). Tests put a mock
+// Its redirect policy applies to reads only, and to redirects on the same
+// scheme and host: a state-changing call, or a redirect elsewhere, is not
+// followed (its 3xx answer is an *APIError). Tests put a mock
 // transport here.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *Client) error {
@@ -222,11 +219,8 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{
-		macs: &sign.MACCache{},
-		secrets: &secrets{
-			creds:      creds,
-			authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(creds.AccessID+":"+creds.AccessKey)),
-		},
+		macs:             &sign.MACCache{},
+		secrets:          newSecrets(creds),
 		baseURL:          SandboxBaseURL,
 		userAgent:        "bankpay-go/" + Version,
 		maxRetryAfter:    DefaultMaxRetryAfter,
@@ -273,8 +267,30 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
+// String describes the client by its base URL and redacted credentials.
+func (c Client) String() string {
+	return "bankpay.Client{BaseURL:" + c.baseURL + " Credentials:" + c.creds().String() + "}"
+}
+
+// Format makes every fmt verb print String (%p of a *Client prints the
+// pointer), so that no verb shows the access key.
+func (c Client) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }
+
+// LogValue shows slog the base URL and the redacted credentials.
+func (c Client) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("baseURL", c.baseURL), slog.Any("credentials", c.creds()))
+}
+
+// creds are the client's credentials; none for a zero Client.
+func (c *Client) creds() Credentials {
+	if c.secrets == nil {
+		return Credentials{}
+	}
+	return c.secrets.creds
+}
+
 // Credentials returns the client's credentials (their String hides the key).
-func (c *Client) Credentials() Credentials { return c.secrets.creds }
+func (c *Client) Credentials() Credentials { return c.creds() }
 
 // BaseURL returns the API base URL the client calls.
 func (c *Client) BaseURL() string { return c.baseURL }
@@ -308,7 +324,7 @@ func keepAlive(hc *http.Client) *http.Client {
 		base = http.DefaultTransport
 	}
 	cp.Transport = keepAliveTransport{base}
-	cp.CheckRedirect = stateChangingNoRedirect(hc.CheckRedirect)
+	cp.CheckRedirect = redirectPolicy(hc.CheckRedirect)
 	return &cp
 }
 
@@ -316,14 +332,20 @@ func keepAlive(hc *http.Client) *http.Client {
 // gets the 3xx answer itself.
 func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
-// stateChangingNoRedirect wraps a CheckRedirect policy (nil: net/http's
-// default) so that only reads follow redirects. Following one for a
-// state-changing call would either turn it into a GET (301, 302, 303),
-// whose answer would then be decoded as the call's result, or send the
-// money-moving body again to another address (307, 308).
-func stateChangingNoRedirect(policy func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+// redirectPolicy wraps a CheckRedirect policy (nil: net/http's default) so
+// that only reads follow redirects, and only on the scheme and host they
+// started on. Following one for a state-changing call would either turn it
+// into a GET (301, 302, 303), whose answer would then be decoded as the
+// call's result, or send the money-moving body again to another address
+// (307, 308); following one elsewhere would send the credentials there,
+// or in clear over http. The 3xx answer comes back as an *APIError.
+func redirectPolicy(policy func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
-		if m := via[0].Method; m != http.MethodGet && m != http.MethodHead {
+		first := via[0]
+		if m := first.Method; m != http.MethodGet && m != http.MethodHead {
+			return http.ErrUseLastResponse
+		}
+		if req.URL.Scheme != first.URL.Scheme || !strings.EqualFold(req.URL.Host, first.URL.Host) {
 			return http.ErrUseLastResponse
 		}
 		if policy != nil {
@@ -352,15 +374,18 @@ func (t keepAliveTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	return resp, err
 }
 
-// closeIdleConnections closes the idle connections of the client's
-// transport (tests use it to end their connections' goroutines).
-func (c *Client) closeIdleConnections() {
+// Close closes the idle connections of the client's transport (with
+// WithHTTPClient, of that client's transport). Calls in flight finish, and
+// the Client stays usable: a later call opens a new connection. It returns
+// nil.
+func (c *Client) Close() error {
 	type closeIdler interface{ CloseIdleConnections() }
 	if t, ok := c.http.HTTPClient.Transport.(keepAliveTransport); ok {
 		if ci, ok := t.base.(closeIdler); ok {
 			ci.CloseIdleConnections()
 		}
 	}
+	return nil
 }
 
 type drainOnClose struct{ io.ReadCloser }
@@ -382,6 +407,7 @@ type attempt struct {
 	retryAll bool // a read, or a state-changing call the caller opted in to retry
 	read     bool // a read: a 2xx answer cut short is retried too
 	count    int
+	sent     bool // some attempt may have reached the server
 
 	buf     *[]byte // pooled buffer of the 2xx body (see readAnswer)
 	body    []byte  // the 2xx body of the last answer
@@ -407,10 +433,13 @@ func attemptOf(ctx context.Context) *attempt {
 // of this retry) would outlast the context's deadline: the caller gets the
 // last answer now instead of a deadline error later.
 func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	a := attemptOf(ctx)
+	if resp != nil || !neverSent(err) {
+		a.sent = true
+	}
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
-	a := attemptOf(ctx)
 	retry := false
 	if err != nil {
 		retry = neverSent(err) || (a.retryAll && transient(err))

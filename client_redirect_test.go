@@ -7,8 +7,14 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // redirectServer answers every call to a path ending in /deposit or
@@ -57,7 +63,7 @@ func TestStateChangingCallNeverFollowsRedirects(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				defer c.closeIdleConnections()
+				defer func() { _ = c.Close() }()
 				tx, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "r", Amount: "1.00"})
 				var ae *APIError
 				if tx != nil || !errors.As(err, &ae) || ae.StatusCode != status {
@@ -79,7 +85,7 @@ func TestDefaultClientFollowsNoRedirect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.closeIdleConnections()
+	defer func() { _ = c.Close() }()
 	req, err := c.NewRequest(http.MethodGet, "/redirected-get", nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -99,8 +105,59 @@ func TestDefaultClientFollowsNoRedirect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.closeIdleConnections()
+	defer func() { _ = c.Close() }()
 	if err := c.Do(context.Background(), req, &out); err != nil {
 		t.Errorf("GET through the caller's client: %v", err)
+	}
+}
+
+// A read redirected to another scheme or host is not followed, whatever
+// the caller's client allows: following it would send the Basic
+// credentials there (in clear over http). The caller's client is not
+// modified, and a redirect on the same scheme and host is still followed.
+func TestRedirectElsewhereNotFollowedWithCredentials(t *testing.T) {
+	const origin = "https://api.bankpay.test/api/v1/transactions/"
+	permissive := func(*http.Request, []*http.Request) error { return nil }
+	for _, target := range []string{
+		"http://api.bankpay.test/api/v1/transactions/T2",
+		"https://evil.example/api/v1/transactions/T2",
+		"https://api.bankpay.test:8443/api/v1/transactions/T2",
+		"http://127.0.0.1/api/v1/transactions/T2",
+		"https://api.bankpay.test/api/v1/transactions/T2", // followed
+	} {
+		for name, policy := range map[string]func(*http.Request, []*http.Request) error{"default": nil, "permissive": permissive} {
+			t.Run(target+"/"+name, func(t *testing.T) {
+				mock := httpmock.NewMockTransport()
+				var mu sync.Mutex
+				var reached []string // URL and Authorization of every request after the first
+				mock.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
+					if r.URL.String() == origin+"T1" {
+						resp := httpmock.NewStringResponse(http.StatusFound, "")
+						resp.Header.Set("Location", target)
+						return resp, nil
+					}
+					mu.Lock()
+					reached = append(reached, r.URL.String()+" "+r.Header.Get("Authorization"))
+					mu.Unlock()
+					return jsonAnswer(http.StatusOK, faultTxn)(r)
+				})
+				hc := &http.Client{Transport: mock, CheckRedirect: policy}
+				c, err := NewClient(testCreds, WithBaseURL(testBaseURL), WithHTTPClient(hc), WithMaxRetries(0))
+				require.NoError(t, err)
+				tx, err := c.Transactions.Get(context.Background(), "T1")
+				if strings.HasPrefix(target, origin) {
+					require.NoError(t, err)
+					assert.Equal(t, "1002600000000001", tx.TransactionID)
+					require.Len(t, reached, 1)
+				} else {
+					var ae *APIError
+					require.ErrorAs(t, err, &ae)
+					assert.Equal(t, http.StatusFound, ae.StatusCode)
+					assert.Empty(t, reached, "the redirect was followed")
+				}
+				assert.Equal(t, reflect.ValueOf(policy).Pointer(), reflect.ValueOf(hc.CheckRedirect).Pointer(), "the caller's client was modified")
+				assert.Equal(t, http.RoundTripper(mock), hc.Transport)
+			})
+		}
 	}
 }

@@ -17,9 +17,9 @@ func TestNewClientValidatesCredentials(t *testing.T) {
 		creds Credentials
 		field string
 	}{
-		{Credentials{AccessKey: "k", MerchantID: "m"}, "accessId"},
+		{Credentials{AccessKey: NewSecret("k"), MerchantID: "m"}, "accessId"},
 		{Credentials{AccessID: "a", MerchantID: "m"}, "accessKey"},
-		{Credentials{AccessID: "a", AccessKey: "k"}, "merchantId"},
+		{Credentials{AccessID: "a", AccessKey: NewSecret("k")}, "merchantId"},
 	} {
 		_, err := NewClient(tc.creds)
 		var ve *ValidationError

@@ -45,12 +45,12 @@ func TestSixtyFourGoroutinesShareOneClient(t *testing.T) {
 		bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{VIP: true, MoneyTransfer: true}))
 	defer sb.Close()
 	sc := sb.Credentials()
-	c, err := NewClient(Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID},
+	c, err := NewClient(Credentials{AccessID: sc.AccessID, AccessKey: NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
 		WithBaseURL(sb.URL), WithRetryBackoff(time.Millisecond, 2*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.closeIdleConnections()
+	defer func() { _ = c.Close() }()
 	ctx := context.Background()
 
 	customer := &models.Customer{Name: "Jane Doe", ExternalID: "conc-1",

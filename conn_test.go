@@ -14,6 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -114,7 +117,7 @@ func newConnClient(t *testing.T, s *connServer, opts ...Option) *Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(c.closeIdleConnections)
+	t.Cleanup(func() { _ = c.Close() })
 	return c
 }
 
@@ -270,4 +273,49 @@ type trackedBody struct {
 func (b *trackedBody) Close() error {
 	b.once.Do(func() { b.ct.open.Add(-1) })
 	return b.ReadCloser.Close()
+}
+
+// TestCloseClosesIdleConnections: Close closes the idle keep-alive
+// connections (the server sees them closed), with the SDK's HTTP client
+// and with the caller's; the Client stays usable and opens a new one.
+func TestCloseClosesIdleConnections(t *testing.T) {
+	for _, own := range []bool{false, true} {
+		t.Run(fmt.Sprintf("ownHTTPClient=%v", own), func(t *testing.T) {
+			var closed atomic.Int64
+			s := &connServer{seen: map[string]bool{}, pairs: make(chan struct{})}
+			s.Server = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+			s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+				switch st {
+				case http.StateNew:
+					s.conns.Add(1)
+				case http.StateClosed:
+					closed.Add(1)
+				}
+			}
+			s.Start()
+			defer s.Close()
+			var opts []Option
+			if own {
+				tr := &http.Transport{}
+				defer tr.CloseIdleConnections()
+				opts = append(opts, WithHTTPClient(&http.Client{Transport: tr}))
+			}
+			c := newConnClient(t, s, opts...)
+			ctx := context.Background()
+			_, err := c.Transactions.Get(ctx, "ok")
+			require.NoError(t, err)
+			require.EqualValues(t, 0, closed.Load())
+
+			require.NoError(t, c.Close())
+			deadline := time.Now().Add(5 * time.Second)
+			for closed.Load() == 0 && time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond) // waiting for the server to notice
+			}
+			assert.EqualValues(t, 1, closed.Load(), "the idle connection was not closed")
+
+			_, err = c.Transactions.Get(ctx, "ok")
+			require.NoError(t, err, "the Client must stay usable after Close")
+			assert.EqualValues(t, 2, s.conns.Load())
+		})
+	}
 }

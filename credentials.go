@@ -1,28 +1,75 @@
 package bankpay
 
 import (
+	"cmp"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"html"
+	"io"
 	"log/slog"
+	"net/url"
+	"slices"
+	"strings"
 )
 
 // Credentials are what the operator issues to a merchant: the accessId and
 // accessKey (HTTP Basic user and password of every REST call, and the key of
 // every signature) and the merchantId carried in request bodies.
 //
-// Credentials never print their AccessKey: fmt's verbs (%v, %+v, %#v, %s…)
-// and slog show it as [redacted].
+// Credentials never print their AccessKey: every fmt verb, slog and JSON
+// show it as [redacted].
 type Credentials struct {
 	AccessID   string
-	AccessKey  string
+	AccessKey  Secret
 	MerchantID string
 }
 
 const redacted = "[redacted]"
 
+// Secret holds an access key (NewSecret; the zero Secret is empty). Every
+// fmt verb (even %p of a struct holding it), slog and JSON show it as
+// [redacted]; Reveal returns it. Two Secrets are equal only as copies of
+// one another: compare their Reveal.
+type Secret struct {
+	_ [0]func() // not comparable: == would compare pointers, not keys
+	p *string   // behind a pointer, which fmt prints as an address
+}
+
+// NewSecret wraps key.
+func NewSecret(key string) Secret {
+	if key == "" {
+		return Secret{}
+	}
+	return Secret{p: &key}
+}
+
+// Reveal returns the key.
+func (s Secret) Reveal() string {
+	if s.p == nil {
+		return ""
+	}
+	return *s.p
+}
+
+// String is [redacted], or "" (quoted) for an empty key.
+func (s Secret) String() string { return keyMark(s.Reveal()) }
+
+// GoString is String.
+func (s Secret) GoString() string { return s.String() }
+
+// Format makes every fmt verb print String.
+func (s Secret) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, s.String()) }
+
+// LogValue shows slog String.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// MarshalJSON writes String.
+func (s Secret) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
+
 // String shows the accessId and merchantId and hides the accessKey.
 func (c Credentials) String() string {
-	return fmt.Sprintf("Credentials{AccessID:%s AccessKey:%s MerchantID:%s}", c.AccessID, keyMark(c.AccessKey), c.MerchantID)
+	return fmt.Sprintf("Credentials{AccessID:%s AccessKey:%s MerchantID:%s}", c.AccessID, c.AccessKey, c.MerchantID)
 }
 
 // GoString is String, so %#v hides the accessKey too.
@@ -41,7 +88,7 @@ func (c Credentials) Format(f fmt.State, verb rune) {
 func (c Credentials) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("accessId", c.AccessID),
-		slog.String("accessKey", keyMark(c.AccessKey)),
+		slog.String("accessKey", c.AccessKey.String()),
 		slog.String("merchantId", c.MerchantID),
 	)
 }
@@ -57,7 +104,7 @@ func (c Credentials) validate() error {
 	switch {
 	case c.AccessID == "":
 		return invalid("accessId", "must not be empty")
-	case c.AccessKey == "":
+	case c.AccessKey.Reveal() == "":
 		return invalid("accessKey", "must not be empty")
 	case c.MerchantID == "":
 		return invalid("merchantId", "must not be empty")
@@ -72,5 +119,84 @@ func (c Credentials) MarshalJSON() ([]byte, error) {
 		AccessID   string `json:"accessId"`
 		AccessKey  string `json:"accessKey"`
 		MerchantID string `json:"merchantId"`
-	}{c.AccessID, keyMark(c.AccessKey), c.MerchantID})
+	}{c.AccessID, c.AccessKey.String(), c.MerchantID})
+}
+
+// secrets are a Client's credentials, the Authorization header made of
+// them, and every form in which a server or proxy could echo the key back.
+type secrets struct {
+	creds      Credentials
+	authHeader string
+	forms      []string // longest first
+}
+
+func newSecrets(creds Credentials) *secrets {
+	key := creds.AccessKey.Reveal()
+	pair := creds.AccessID + ":" + key
+	s := &secrets{creds: creds, authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(pair))}
+	// The raw and escaped forms of id:key contain those of the key; only
+	// base64 hides the key inside the pair.
+	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), html.EscapeString(key),
+		lowerEscapes(url.QueryEscape(key)), lowerEscapes(url.PathEscape(key))}
+	if j, err := json.Marshal(key); err == nil {
+		forms = append(forms, string(j[1:len(j)-1]))
+	}
+	for _, v := range []string{key, pair} {
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+			forms = append(forms, enc.EncodeToString([]byte(v)))
+		}
+	}
+	slices.SortFunc(forms, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	s.forms = slices.DeleteFunc(slices.Compact(forms), func(f string) bool { return f == "" })
+	return s
+}
+
+// minEcho is how much of a secret form makes an echo: a form is redacted
+// where its first minEcho bytes appear, as far as the text goes on matching
+// it, so that a form cut short (by a server's clip or an excerpt) goes too.
+const minEcho = 8
+
+// scrub redacts every echo of the key in text.
+func (s *secrets) scrub(text string) string {
+	for _, f := range s.forms {
+		probe := f[:min(len(f), minEcho)]
+		for from := 0; ; {
+			i := strings.Index(text[from:], probe)
+			if i < 0 {
+				break
+			}
+			i += from
+			n := len(probe)
+			for n < len(f) && i+n < len(text) && text[i+n] == f[n] {
+				n++
+			}
+			text = text[:i] + redacted + text[i+n:]
+			from = i + len(redacted)
+		}
+	}
+	return text
+}
+
+// lowerEscapes writes the hex digits of %XX escapes in lower case.
+func lowerEscapes(s string) string {
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' {
+			b[i+1], b[i+2] = lowerHex(b[i+1]), lowerHex(b[i+2])
+		}
+	}
+	return string(b)
+}
+
+func lowerHex(c byte) byte {
+	if c >= 'A' && c <= 'F' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// clean removes the credentials from text a server sent (or an error made
+// of it) and masks the digit runs that may be account numbers.
+func (s *secrets) clean(text string) string {
+	return mask(s.scrub(text))
 }

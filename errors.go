@@ -64,7 +64,9 @@ const (
 	CodeSplitToken397     = 397 // invalid split token
 )
 
-// ErrorItem is one entry of the service's {"errors":[…]} body.
+// ErrorItem is one entry of the service's {"errors":[…]} body. Its texts
+// have the credentials removed and digit runs masked (see APIError);
+// OccurredAt is a string, or a number (the OpenAPI's shape) as its digits.
 type ErrorItem struct {
 	Domain     string `json:"domain,omitempty"`
 	Code       int    `json:"code,omitempty"`
@@ -199,11 +201,18 @@ type ResponseError struct {
 	Method     string
 	Path       string
 	Err        error
+
+	cause string // Err's text, cleaned of credentials and account numbers
 }
 
-// Error describes the failure without the body.
+// Error describes the failure without the body (a value the cause quotes
+// has the credentials removed and digit runs masked).
 func (e *ResponseError) Error() string {
-	return fmt.Sprintf("bankpay: %s %s: %d answer could not be decoded: %v", e.Method, e.Path, e.StatusCode, e.Err)
+	cause := e.cause
+	if cause == "" {
+		cause = mask(fmt.Sprint(e.Err))
+	}
+	return fmt.Sprintf("bankpay: %s %s: %d answer could not be decoded: %s", e.Method, e.Path, e.StatusCode, cause)
 }
 
 // Unwrap returns the cause.
@@ -213,11 +222,12 @@ func (e *ResponseError) Unwrap() error { return e.Err }
 func (e *ResponseError) Is(target error) bool { return target == ErrInvalidResponse }
 
 // NetworkError is a call that got no HTTP answer: connection refused or
-// reset, timeout, or the context ended. Sent reports whether the request may
+// reset, timeout, or the context ended. Sent reports whether any attempt may
 // have reached the server; when it is true and the call moves money, do not
 // pay again under a new merchantReference: retry with the same one (on an
 // account configured for merchantReference idempotency a repeat answers
-// ErrDuplicate), or reconcile from the event notifications first.
+// ErrDuplicate), or reconcile from the event notifications first. A call
+// whose context had ended before it started sends nothing (Attempts 0).
 type NetworkError struct {
 	Method   string
 	Path     string
@@ -241,37 +251,43 @@ func (e *NetworkError) Unwrap() error { return e.Err }
 const maxExcerpt = 256
 
 // parseErrorBody fills e from an error body: the {"errors":[…]} shape, the
-// bare {"message":…} shape, or anything else kept as a masked excerpt.
-func (e *APIError) parseErrorBody(body []byte) {
+// bare {"message":…} shape, or anything else kept as an excerpt. Every text
+// goes through clean (which removes secrets and masks digit runs) before it
+// is cut to an excerpt.
+func (e *APIError) parseErrorBody(body []byte, clean func(string) string) {
+	// Lenient fields, so that an odd one never hides the code (a 210 read
+	// as a plain 400 would invite paying again): the OpenAPI's occurredAt
+	// is a number, the spec's a string.
 	type wireItem struct {
-		ErrorItem
-		Code errorCode `json:"code"` // shadows ErrorItem.Code: also a numeric string
+		Domain     wireText  `json:"domain"`
+		Code       errorCode `json:"code"`
+		Message    wireText  `json:"message"`
+		Location   wireText  `json:"location"`
+		OccurredAt wireText  `json:"occurredAt"`
 	}
 	var doc struct {
 		Errors  []wireItem `json:"errors"`
-		Message string     `json:"message"`
+		Message wireText   `json:"message"`
 		Code    errorCode  `json:"code"`
 	}
 	if err := json.Unmarshal(body, &doc); err == nil && (len(doc.Errors) > 0 || doc.Message != "") {
 		e.Errors = make([]ErrorItem, len(doc.Errors))
 		for i, w := range doc.Errors {
-			it := w.ErrorItem
-			it.Code = int(w.Code)
-			it.Message, it.Location = mask(it.Message), mask(it.Location)
-			e.Errors[i] = it
+			e.Errors[i] = ErrorItem{Code: int(w.Code), Domain: clean(string(w.Domain)), Message: clean(string(w.Message)),
+				Location: clean(string(w.Location)), OccurredAt: clean(string(w.OccurredAt))}
 		}
 		if len(e.Errors) > 0 {
 			first := e.Errors[0]
 			e.Code, e.Message, e.Domain = first.Code, first.Message, first.Domain
 		} else {
 			e.Errors = nil
-			e.Message = mask(doc.Message)
+			e.Message = clean(string(doc.Message))
 			e.Code = int(doc.Code)
 		}
 		e.Message = excerpt(e.Message)
 		return
 	}
-	e.Body = excerpt(mask(string(body)))
+	e.Body = excerpt(clean(string(body)))
 }
 
 // excerpt caps s at maxExcerpt bytes on a rune boundary and drops control characters.
@@ -293,9 +309,10 @@ func excerpt(s string) string {
 }
 
 // mask replaces every run of 5 or more digits, alone or joined by single
-// dashes, slashes or spaces (account and routing numbers, tax ids such as
-// 123-45-6789 or 123 45 6789, dates of birth such as 1990-01-02 or
-// 01/02/1990), with "[redacted]", keeping short numbers such as error codes.
+// dashes, slashes, dots or spaces (account and routing numbers, tax ids such
+// as 123-45-6789 or 123 45 6789, dates of birth such as 1990-01-02 or
+// 01/02/1990), with "[redacted]", keeping short numbers such as error codes
+// and amounts (see isAmount).
 func mask(s string) string {
 	var b strings.Builder
 	last := 0
@@ -315,7 +332,7 @@ func mask(s string) string {
 				break
 			}
 		}
-		if digits >= 5 {
+		if digits >= 5 && !isAmount(s[i:j]) {
 			b.WriteString(s[last:i])
 			b.WriteString("[redacted]")
 			last = j
@@ -330,6 +347,21 @@ func mask(s string) string {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isAmount reports whether a digit run is an amount: up to 9 digits, a dot
+// and 2 decimals (100.00, 12345.67), with no other joiner.
+func isAmount(run string) bool {
+	dot := len(run) - 3
+	if dot < 1 || dot > 9 || run[dot] != '.' {
+		return false
+	}
+	for i := 0; i < len(run); i++ {
+		if i != dot && !isDigit(run[i]) {
+			return false
+		}
+	}
+	return true
+}
 
 // isDigitJoiner reports whether c joins digit groups into one number.
 func isDigitJoiner(c byte) bool { return c == '-' || c == '/' || c == ' ' || c == '.' }
@@ -348,5 +380,25 @@ func (c *errorCode) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	*c = errorCode(n)
+	return nil
+}
+
+// wireText is a text field of an error body: a string, or a number kept as
+// its digits (occurredAt). Anything else reads as "".
+type wireText string
+
+// UnmarshalJSON accepts a string, a number, and anything else as "".
+func (t *wireText) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*t = wireText(s)
+		return nil
+	}
+	var n json.Number
+	if json.Unmarshal(b, &n) == nil {
+		*t = wireText(n)
+		return nil
+	}
+	*t = ""
 	return nil
 }

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestAPIErrorMapping(t *testing.T) {
@@ -180,5 +183,28 @@ func TestMaskDottedNumbers(t *testing.T) {
 		if got := mask(in); got != want {
 			t.Errorf("mask(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// An error item with odd field types (the OpenAPI's numeric occurredAt, a
+// number or an object where text is expected) keeps its code: a duplicate
+// read as a plain 400 would invite paying again.
+func TestErrorBodyLenientFields(t *testing.T) {
+	for name, body := range map[string]string{
+		"numeric occurredAt": `{"errors":[{"domain":"d","code":210,"message":"duplicate","occurredAt":1700000000000.0}]}`,
+		"odd types":          `{"errors":[{"domain":{"x":1},"code":"210","message":42,"location":[1],"occurredAt":null}]}`,
+		"string occurredAt":  `{"errors":[{"code":210,"message":"duplicate","occurredAt":"2026-11-23T06:00:00Z"}]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t)
+			expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1"}, 400, body)
+			_, err := c.Transactions.Get(context.Background(), "1")
+			var e *APIError
+			require.ErrorAs(t, err, &e)
+			assert.ErrorIs(t, err, ErrDuplicate)
+			assert.Equal(t, 210, e.Code)
+			require.Len(t, e.Errors, 1)
+			assert.Empty(t, e.Body)
+		})
 	}
 }

@@ -257,7 +257,7 @@ func TestWebhookHandlerEveryDocumentedType(t *testing.T) {
 					}
 					return record(ctx, ev)
 				}))
-			auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey, b[0])
+			auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), b[0])
 			require.NoError(t, VerifyNotification([]byte(b[0]), auth, hookCreds), "%s/%s", e.name, shape)
 			w := post(t, h, b[0], auth, b[1])
 			if assert.Equal(t, http.StatusOK, w.Code, "%s/%s", e.name, shape) && assert.Len(t, got, 1) {
@@ -313,7 +313,7 @@ func TestNotificationNeverEstablishOrRedirect(t *testing.T) {
 			if m, err := url.QueryUnescape(body); err != nil || m != msg {
 				continue
 			}
-			auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body)
+			auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body)
 			err := VerifyNotification([]byte(body), auth, hookCreds)
 			assert.ErrorIs(t, err, ErrMalformedEvent, name)
 			_, err = ParseEvent([]byte(body), "")

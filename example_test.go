@@ -28,7 +28,7 @@ func ExampleNewClient() {
 	sc := srv.Credentials()
 
 	c, err := bankpay.NewClient(
-		bankpay.Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID},
+		bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
 		bankpay.WithBaseURL(srv.URL), // bankpay.SandboxBaseURL by default
 		bankpay.WithMaxRetries(2),
 	)
@@ -45,7 +45,7 @@ func ExampleNewClient() {
 	// Bad input is refused before anything is sent.
 	_, err = bankpay.NewClient(bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", MerchantID: "110005514"})
 	fmt.Println(err)
-	_, err = bankpay.NewClient(bankpay.Credentials{AccessID: "a", AccessKey: "b", MerchantID: "c"},
+	_, err = bankpay.NewClient(bankpay.Credentials{AccessID: "a", AccessKey: bankpay.NewSecret("b"), MerchantID: "c"},
 		bankpay.WithBaseURL("http://bankpay.example/api/v1"))
 	fmt.Println(errors.Is(err, bankpay.ErrValidation))
 	// Output:
@@ -59,7 +59,7 @@ func ExampleTransactionsService_Establish() {
 	srv := bankpaytest.NewServer()
 	defer srv.Close()
 	sc := srv.Credentials()
-	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID},
+	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
 		bankpay.WithBaseURL(srv.URL))
 	if err != nil {
 		fmt.Println(err)
@@ -99,7 +99,7 @@ func ExampleTransactionsService_Deposit() {
 	srv := bankpaytest.NewServer()
 	defer srv.Close()
 	sc := srv.Credentials()
-	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID},
+	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
 		bankpay.WithBaseURL(srv.URL))
 	if err != nil {
 		fmt.Println(err)
@@ -149,7 +149,7 @@ func ExampleTransactionsService_Get() {
 	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(exampleStart))
 	defer srv.Close()
 	sc := srv.Credentials()
-	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID},
+	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
 		bankpay.WithBaseURL(srv.URL))
 	if err != nil {
 		fmt.Println(err)
@@ -194,7 +194,7 @@ func ExampleAccountsService_Tokenize() {
 	srv := bankpaytest.NewServer()
 	defer srv.Close()
 	sc := srv.Credentials()
-	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID},
+	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
 		bankpay.WithBaseURL(srv.URL))
 	if err != nil {
 		fmt.Println(err)
@@ -231,7 +231,7 @@ func ExampleAccountsService_Summary() {
 	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(exampleStart))
 	defer srv.Close()
 	sc := srv.Credentials()
-	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID},
+	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
 		bankpay.WithBaseURL(srv.URL))
 	if err != nil {
 		fmt.Println(err)
@@ -280,7 +280,7 @@ func ExampleIdentityService_Register() {
 	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(exampleStart))
 	defer srv.Close()
 	sc := srv.Credentials()
-	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID},
+	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
 		bankpay.WithBaseURL(srv.URL))
 	if err != nil {
 		fmt.Println(err)
@@ -330,8 +330,9 @@ func ExampleIdentityService_Register() {
 
 func ExampleClient_SignEstablishData() {
 	// The credentials of the documented example (see SignEstablishData).
-	creds := bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: "my-access-key", MerchantID: "110005514"}
-	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: bankpaytest.Credentials(creds)}))
+	sc := bankpaytest.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: "my-access-key", MerchantID: "110005514"}
+	creds := bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID}
+	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: sc}))
 	defer srv.Close()
 	c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(srv.URL))
 	if err != nil {
@@ -375,8 +376,9 @@ func ExampleClient_SignEstablishData() {
 }
 
 func ExampleVerifyRedirect() {
-	creds := bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: "my-access-key", MerchantID: "110005514"}
-	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: bankpaytest.Credentials(creds)}))
+	sc := bankpaytest.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: "my-access-key", MerchantID: "110005514"}
+	creds := bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID}
+	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: sc}))
 	defer srv.Close()
 	c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(srv.URL))
 	if err != nil {
@@ -401,7 +403,7 @@ func ExampleVerifyRedirect() {
 	}
 
 	// In the returnUrl handler (VerifyRedirectRequest takes the *http.Request).
-	r, err := bankpay.VerifyRedirect(redirectURL, creds.AccessKey)
+	r, err := bankpay.VerifyRedirect(redirectURL, creds.AccessKey.Reveal())
 	if err != nil {
 		fmt.Println("reject:", err)
 		return
@@ -410,7 +412,7 @@ func ExampleVerifyRedirect() {
 	fmt.Println("instant payout available:", r.InstantPayoutAvailable)
 
 	// A changed parameter breaks the signature.
-	_, err = bankpay.VerifyRedirect(strings.Replace(redirectURL, "merchantReference=order-7", "merchantReference=order-8", 1), creds.AccessKey)
+	_, err = bankpay.VerifyRedirect(strings.Replace(redirectURL, "merchantReference=order-7", "merchantReference=order-8", 1), creds.AccessKey.Reveal())
 	fmt.Println(errors.Is(err, bankpay.ErrInvalidSignature))
 	// Output:
 	// 100000000001001 order-7 Authorized true
@@ -419,7 +421,7 @@ func ExampleVerifyRedirect() {
 }
 
 func ExampleNewWebhookHandler() {
-	creds := bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: "my-access-key", MerchantID: "110005514"}
+	creds := bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: bankpay.NewSecret("my-access-key"), MerchantID: "110005514"}
 
 	// The merchant's notification endpoint.
 	var mu sync.Mutex
@@ -439,7 +441,7 @@ func ExampleNewWebhookHandler() {
 	defer merchant.Close()
 
 	// The sandbox sends signed notifications to the notificationUrl.
-	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: bankpaytest.Credentials(creds)}))
+	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: bankpaytest.Credentials{AccessID: creds.AccessID, AccessKey: creds.AccessKey.Reveal(), MerchantID: creds.MerchantID}}))
 	defer srv.Close()
 	c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(srv.URL))
 	if err != nil {

@@ -444,7 +444,7 @@ func (r *cellResult) judge(sc faultScenario, call faultCall, w want) {
 }
 
 func assertNoSecretIn(problems *[]string, s string) {
-	for _, secret := range []string{testCreds.AccessKey, "1000000006", "124003116"} {
+	for _, secret := range []string{testCreds.AccessKey.Reveal(), "1000000006", "124003116"} {
 		if strings.Contains(s, secret) {
 			*problems = append(*problems, fmt.Sprintf("error %q shows a secret", s))
 		}
@@ -813,7 +813,7 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 	tr := s.Transport()
 	defer tr.CloseIdleConnections()
 	sc := sb.Credentials()
-	c, err := NewClient(Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID},
+	c, err := NewClient(Credentials{AccessID: sc.AccessID, AccessKey: NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
 		WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}), WithRetryBackoff(time.Millisecond, 2*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)

@@ -104,7 +104,7 @@ func FuzzWebhookReencoded(f *testing.F) {
 		if m, err := url.QueryUnescape(variant); err != nil || m != msg {
 			t.Fatalf("test bug: %q decodes to %q, %v", variant, m, err)
 		}
-		auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey, canonical)
+		auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), canonical)
 		ct := formType
 		if asJSON {
 			ct = "application/json"

@@ -14,7 +14,7 @@ import (
 
 // testCreds are the credentials of every unit test. The key must never show
 // up in an error or a log line.
-var testCreds = Credentials{AccessID: "test-access-id", AccessKey: "s3cret-access-key", MerchantID: "1002463580"}
+var testCreds = Credentials{AccessID: "test-access-id", AccessKey: NewSecret("s3cret-access-key"), MerchantID: "1002463580"}
 
 const testBaseURL = "https://api.bankpay.test/api/v1"
 
@@ -83,7 +83,7 @@ func checkRequest(t *testing.T, req *http.Request, want wantRequest) {
 	if req.URL.RawQuery != want.RawQuery {
 		t.Errorf("query = %q, want %q", req.URL.RawQuery, want.RawQuery)
 	}
-	wantAuth := "Basic " + base64.StdEncoding.EncodeToString([]byte(testCreds.AccessID+":"+testCreds.AccessKey))
+	wantAuth := "Basic " + base64.StdEncoding.EncodeToString([]byte(testCreds.AccessID+":"+testCreds.AccessKey.Reveal()))
 	if got := req.Header.Get("Authorization"); got != wantAuth {
 		t.Errorf("Authorization = %q, want %q", got, wantAuth)
 	}
@@ -148,7 +148,7 @@ func jsonAnswer(status int, body string, headers ...string) httpmock.Responder {
 // assertNoSecret fails if s contains the access key.
 func assertNoSecret(t *testing.T, s string) {
 	t.Helper()
-	if strings.Contains(s, testCreds.AccessKey) {
+	if strings.Contains(s, testCreds.AccessKey.Reveal()) {
 		t.Errorf("secret access key leaked in %q", s)
 	}
 }

@@ -27,13 +27,13 @@ import (
 
 // itCreds are the default sandbox merchant's credentials in these tests
 // (fixed, so that the webhook handler can exist before the sandbox).
-var itCreds = bankpay.Credentials{AccessID: "ITEST0000000000000001", AccessKey: "integration-test-key", MerchantID: "1100000001"}
+var itCreds = bankpay.Credentials{AccessID: "ITEST0000000000000001", AccessKey: bankpay.NewSecret("integration-test-key"), MerchantID: "1100000001"}
 
 // sandboxMerchant is the default merchant: configured for VIP tiers and
 // money transfer.
 func sandboxMerchant() bankpaytest.Merchant {
 	return bankpaytest.Merchant{
-		Credentials: bankpaytest.Credentials{AccessID: itCreds.AccessID, AccessKey: itCreds.AccessKey, MerchantID: itCreds.MerchantID},
+		Credentials: bankpaytest.Credentials{AccessID: itCreds.AccessID, AccessKey: itCreds.AccessKey.Reveal(), MerchantID: itCreds.MerchantID},
 		VIP:         true, MoneyTransfer: true,
 	}
 }
@@ -53,7 +53,7 @@ func startSandbox(t *testing.T, opts ...bankpaytest.Option) *sandbox {
 	srv := bankpaytest.NewServer(append([]bankpaytest.Option{bankpaytest.WithDefaultMerchant(sandboxMerchant())}, opts...)...)
 	t.Cleanup(srv.Close)
 	c := srv.Credentials()
-	return &sandbox{Server: srv, client: clientFor(t, srv, bankpay.Credentials{AccessID: c.AccessID, AccessKey: c.AccessKey, MerchantID: c.MerchantID})}
+	return &sandbox{Server: srv, client: clientFor(t, srv, bankpay.Credentials{AccessID: c.AccessID, AccessKey: bankpay.NewSecret(c.AccessKey), MerchantID: c.MerchantID})}
 }
 
 func clientFor(t *testing.T, srv *bankpaytest.Server, creds bankpay.Credentials) *bankpay.Client {
@@ -78,7 +78,7 @@ func (s *sandbox) authorize(t *testing.T, d models.EstablishData, outcome bankpa
 	require.NoError(t, s.client.SignEstablishData(&d))
 	u, txn, err := s.Authorize(d, outcome)
 	require.NoError(t, err)
-	r, err := bankpay.VerifyRedirect(u, s.client.Credentials().AccessKey)
+	r, err := bankpay.VerifyRedirect(u, s.client.Credentials().AccessKey.Reveal())
 	require.NoError(t, err, "redirect %s", u)
 	require.Equal(t, txn.TransactionID, r.TransactionID)
 	return r
@@ -370,7 +370,7 @@ func TestIntegrationCancelledAuthorization(t *testing.T) {
 	u, _, err := s.Authorize(d, bankpaytest.OutcomeCancel)
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(u, d.CancelURL+"?"), "redirected to the cancelUrl: %s", u)
-	r, err := bankpay.VerifyRedirect(u, itCreds.AccessKey)
+	r, err := bankpay.VerifyRedirect(u, itCreds.AccessKey.Reveal())
 	require.NoError(t, err)
 	assert.True(t, r.Canceled())
 	assert.Equal(t, models.StatusCanceled, r.Status)
@@ -392,12 +392,12 @@ func TestIntegrationRedirectSignature(t *testing.T) {
 
 	_, err = bankpay.VerifyRedirect(u, "another-key")
 	assert.ErrorIs(t, err, bankpay.ErrInvalidSignature)
-	_, err = bankpay.VerifyRedirect(strings.Replace(u, "status=2", "status=7", 1), s.client.Credentials().AccessKey)
+	_, err = bankpay.VerifyRedirect(strings.Replace(u, "status=2", "status=7", 1), s.client.Credentials().AccessKey.Reveal())
 	assert.ErrorIs(t, err, bankpay.ErrInvalidSignature)
-	_, err = bankpay.VerifyRedirect(u+"&status=7", s.client.Credentials().AccessKey)
+	_, err = bankpay.VerifyRedirect(u+"&status=7", s.client.Credentials().AccessKey.Reveal())
 	assert.True(t, err != nil, "a parameter appended after the signature")
 	i := strings.Index(u, "&requestSignature=")
-	_, err = bankpay.VerifyRedirect(u[:i], s.client.Credentials().AccessKey)
+	_, err = bankpay.VerifyRedirect(u[:i], s.client.Credentials().AccessKey.Reveal())
 	assert.ErrorIs(t, err, bankpay.ErrMissingSignature)
 
 	// Establish data the user interface refuses: a bad signature, a repeated
@@ -424,10 +424,10 @@ func TestIntegrationRedirectSHA512(t *testing.T) {
 	require.True(t, strings.HasPrefix(d.RequestSignature, "HmacSHA512:"))
 	u, _, err := s.Authorize(d, bankpaytest.OutcomeAuthorize)
 	require.NoError(t, err)
-	r, err := bankpay.VerifyRedirect(u, itCreds.AccessKey, bankpay.RedirectRequireAlgorithm(bankpay.HMACSHA512))
+	r, err := bankpay.VerifyRedirect(u, itCreds.AccessKey.Reveal(), bankpay.RedirectRequireAlgorithm(bankpay.HMACSHA512))
 	require.NoError(t, err)
 	assert.Equal(t, bankpay.HMACSHA512, r.Algorithm)
-	_, err = bankpay.VerifyRedirect(u, itCreds.AccessKey, bankpay.RedirectRequireAlgorithm(bankpay.HMACSHA1))
+	_, err = bankpay.VerifyRedirect(u, itCreds.AccessKey.Reveal(), bankpay.RedirectRequireAlgorithm(bankpay.HMACSHA1))
 	assert.ErrorIs(t, err, bankpay.ErrUnsupportedAlgorithm)
 }
 
@@ -588,7 +588,7 @@ func TestIntegrationMoneyTransfer(t *testing.T) {
 	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
 
 	// A merchant not configured for money transfer cannot capture.
-	pc := clientFor(t, s.Server, bankpay.Credentials{AccessID: plain.AccessID, AccessKey: plain.AccessKey, MerchantID: plain.MerchantID})
+	pc := clientFor(t, s.Server, bankpay.Credentials{AccessID: plain.AccessID, AccessKey: bankpay.NewSecret(plain.AccessKey), MerchantID: plain.MerchantID})
 	d3 := deferredData("imt-auth-3", "")
 	d3.Customer = originator
 	require.NoError(t, pc.SignEstablishData(&d3))
@@ -844,13 +844,13 @@ func TestIntegrationDisbursementEstablish(t *testing.T) {
 	assert.Equal(t, "currency", ve.Field)
 
 	// Wrong credentials: 401 / 375.
-	wc := clientFor(t, s.Server, bankpay.Credentials{AccessID: itCreds.AccessID, AccessKey: "wrong", MerchantID: itCreds.MerchantID})
+	wc := clientFor(t, s.Server, bankpay.Credentials{AccessID: itCreds.AccessID, AccessKey: bankpay.NewSecret("wrong"), MerchantID: itCreds.MerchantID})
 	_, err = wc.Transactions.Establish(ctx, disbursementParams("est-5", "", "25.00", bankpaytest.AccountVerified))
 	requireAPIError(t, err, http.StatusUnauthorized, bankpay.CodeAccessControl, bankpay.ErrUnauthorized)
 	_, err = wc.Transactions.Get(ctx, auth.TransactionID)
 	requireAPIError(t, err, http.StatusUnauthorized, bankpay.CodeAccessControl, bankpay.ErrUnauthorized)
 	// A merchantId that is not the credentials': 401 / 300.
-	mc := clientFor(t, s.Server, bankpay.Credentials{AccessID: itCreds.AccessID, AccessKey: itCreds.AccessKey, MerchantID: "1199999999"})
+	mc := clientFor(t, s.Server, bankpay.Credentials{AccessID: itCreds.AccessID, AccessKey: bankpay.NewSecret(itCreds.AccessKey.Reveal()), MerchantID: "1199999999"})
 	_, err = mc.Transactions.Establish(ctx, disbursementParams("est-6", "", "25.00", bankpaytest.AccountVerified))
 	requireAPIError(t, err, http.StatusUnauthorized, bankpay.CodeSecurity, bankpay.ErrUnauthorized)
 
@@ -1000,7 +1000,7 @@ func TestIntegrationTokenizeTokens(t *testing.T) {
 	third, err := s.client.Accounts.Tokenize(ctx, &p2)
 	require.NoError(t, err)
 	assert.NotEqual(t, first.Account.Token, third.Account.Token)
-	oc := clientFor(t, s.Server, bankpay.Credentials{AccessID: other.AccessID, AccessKey: other.AccessKey, MerchantID: other.MerchantID})
+	oc := clientFor(t, s.Server, bankpay.Credentials{AccessID: other.AccessID, AccessKey: bankpay.NewSecret(other.AccessKey), MerchantID: other.MerchantID})
 	theirs, err := oc.Accounts.Tokenize(ctx, p)
 	require.NoError(t, err)
 	assert.NotEqual(t, first.Account.Token, theirs.Account.Token, "another merchant gets another token")
@@ -1093,7 +1093,7 @@ func TestIntegrationVIP(t *testing.T) {
 
 	// A merchant not configured for VIP tiers: refused, and establish data
 	// does not set a tier.
-	pc := clientFor(t, s.Server, bankpay.Credentials{AccessID: plain.AccessID, AccessKey: plain.AccessKey, MerchantID: plain.MerchantID})
+	pc := clientFor(t, s.Server, bankpay.Credentials{AccessID: plain.AccessID, AccessKey: bankpay.NewSecret(plain.AccessKey), MerchantID: plain.MerchantID})
 	_, err = pc.Customers.UpdateByExternalID(ctx, "player-12", &bankpay.CustomerUpdateParams{Name: "Priya Smith", VIP: tier(1)})
 	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
 	pp := disbursementParams("vip-auth-3", "", "5.00", bankpaytest.AccountVerified)
@@ -1145,7 +1145,7 @@ func TestIntegrationEventsRejectedAndDefaultURL(t *testing.T) {
 	// transactions without a notificationUrl; a handler with the wrong key
 	// answers 401, and the sandbox re-sends for 12 hours, then stops.
 	wrong := itCreds
-	wrong.AccessKey = "not-the-key"
+	wrong.AccessKey = bankpay.NewSecret("not-the-key")
 	bad := startInbox(t, wrong)
 	good := startInbox(t, itCreds)
 	m := sandboxMerchant()

@@ -96,6 +96,12 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 		}
 	}
 	a := &attempt{retryAll: !req.StateChanging || c.retryNonIdempotent || cc.retryNonIdempotent, read: !req.StateChanging}
+	start := time.Now()
+	if err := ctx.Err(); err != nil {
+		nerr := &NetworkError{Method: req.Method, Path: req.Path, Err: err}
+		c.log(ctx, slog.LevelWarn, "bankpay: no answer", req, 0, 0, start, nerr)
+		return nerr
+	}
 	ctx = context.WithValue(ctx, attemptKey{}, a)
 
 	target := c.baseURL + req.Path
@@ -110,6 +116,12 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 	if err != nil {
 		return fmt.Errorf("bankpay: building %s %s: %w", req.Method, req.Path, err)
 	}
+	// Only the retry rule (checkRetry) may send a request again. With GetBody,
+	// net/http would replay a request by itself, below that rule and
+	// without backoff (HTTP/2 does so on every stream the server resets
+	// with PROTOCOL_ERROR, and on REFUSED_STREAM and GOAWAY); the retry
+	// layer rewinds the body itself.
+	hr.GetBody = nil
 	setHeaders(hr.Header, c.secrets.authHeader, c.userAgent, req.ContentType)
 	if v != nil {
 		// The 2xx body is read inside the retry loop, so that a read whose
@@ -119,7 +131,6 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 		defer a.release()
 	}
 
-	start := time.Now()
 	resp, err := c.http.Do(hr)
 	if resp != nil {
 		// The retry layer hands back the answer with an error when the
@@ -127,10 +138,10 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 		defer closeBody(resp.Body)
 	}
 	if err != nil && resp != nil && a.bodyErr != nil && errors.Is(err, a.bodyErr) {
-		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: a.bodyErr}
+		return c.responseError(resp.StatusCode, req, a.bodyErr)
 	}
 	if err != nil {
-		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: !neverSent(err), Attempts: a.count, Err: unwrapURLError(err)}
+		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: a.sent, Attempts: a.count, Err: unwrapURLError(err)}
 		c.log(ctx, slog.LevelWarn, "bankpay: no answer", req, 0, a.count, start, nerr)
 		return nerr
 	}
@@ -146,15 +157,15 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 	}
 	data, err := a.body, a.bodyErr
 	if err != nil {
-		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: err}
+		return c.responseError(resp.StatusCode, req, err)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: errors.New("empty body")}
+		return c.responseError(resp.StatusCode, req, errors.New("empty body"))
 	}
 	// The buffer goes back to the pool after this: json.Unmarshal copies
 	// what it keeps, and json.Unmarshaler implementations must too.
 	if err := json.Unmarshal(data, v); err != nil {
-		return &ResponseError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Err: err}
+		return c.responseError(resp.StatusCode, req, err)
 	}
 	return nil
 }
@@ -233,6 +244,11 @@ func (a *attempt) release() {
 	}
 }
 
+// responseError is a *ResponseError whose text quotes nothing secret.
+func (c *Client) responseError(status int, req *Request, err error) *ResponseError {
+	return &ResponseError{StatusCode: status, Method: req.Method, Path: req.Path, Err: err, cause: c.secrets.clean(err.Error())}
+}
+
 // maxErrorBody caps what is read of an error answer.
 const maxErrorBody = 64 << 10
 
@@ -246,10 +262,10 @@ func (c *Client) apiError(req *Request, resp *http.Response, attempts int) *APIE
 	}
 	body, err := readCapped(nil, resp.Body, maxErrorBody)
 	if err != nil && !errors.Is(err, ErrResponseTooLarge) {
-		e.Body = "(body unreadable: " + excerpt(err.Error()) + ")"
+		e.Body = "(body unreadable: " + excerpt(c.secrets.clean(err.Error())) + ")"
 		return e
 	}
-	e.parseErrorBody(body)
+	e.parseErrorBody(body, c.secrets.clean)
 	return e
 }
 
@@ -312,7 +328,7 @@ func (c *Client) log(ctx context.Context, level slog.Level, msg string, req *Req
 		attrs = append(attrs, slog.Int("status", status))
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error", err.Error()))
+		attrs = append(attrs, slog.String("error", c.secrets.clean(err.Error())))
 	}
 	c.logger.LogAttrs(ctx, level, msg, attrs...)
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // postDeposit sends a state-changing POST through the pipeline.
@@ -240,4 +242,49 @@ func TestJitteredBackoffBounds(t *testing.T) {
 	if jitteredBackoff(0, 0, 3) != 0 {
 		t.Error("zero bounds must not wait")
 	}
+}
+
+// Sent remembers every attempt: a deposit whose first attempt reached the
+// server stays Sent even when the retries were refused, so that the caller
+// is not invited to pay again under a new reference.
+func TestNetworkErrorSentRemembersEarlierAttempts(t *testing.T) {
+	for name, first := range map[string]httpmock.Responder{
+		"reset after send": resetAfterSend,
+		"500 answer":       jsonAnswer(500, `{}`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t, WithRetryNonIdempotent(), WithMaxRetries(2))
+			calls := sequence(t, mock, first, dialRefused, dialRefused)
+			err := postDeposit(c)
+			var ne *NetworkError
+			require.ErrorAs(t, err, &ne)
+			assert.True(t, ne.Sent, "the first attempt reached the server: %v", err)
+			assert.Equal(t, 3, ne.Attempts)
+			assert.ErrorIs(t, err, syscall.ECONNREFUSED)
+			assert.NotContains(t, err.Error(), "not sent")
+			assert.EqualValues(t, 3, calls.Load())
+		})
+	}
+}
+
+// A context that ended before the call sends nothing and says so.
+func TestNetworkErrorNotSentWhenContextEndedBefore(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expectNoRequest(t, mock)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := c.Transactions.Deposit(ctx, "T1", &DepositParams{MerchantReference: "r", Amount: "1.00"})
+	var ne *NetworkError
+	require.ErrorAs(t, err, &ne)
+	assert.False(t, ne.Sent)
+	assert.Equal(t, 0, ne.Attempts)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.EqualValues(t, 0, calls.Load())
+
+	dctx, dcancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer dcancel()
+	_, err = c.Transactions.Get(dctx, "T1")
+	require.ErrorAs(t, err, &ne)
+	assert.False(t, ne.Sent)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
 }

@@ -54,7 +54,7 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	sb := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{VIP: true, MoneyTransfer: true}))
 	defer sb.Close()
 	sc := sb.Credentials()
-	creds := Credentials{AccessID: sc.AccessID, AccessKey: sc.AccessKey, MerchantID: sc.MerchantID}
+	creds := Credentials{AccessID: sc.AccessID, AccessKey: NewSecret(sc.AccessKey), MerchantID: sc.MerchantID}
 
 	var out syncBuffer
 	text := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -63,7 +63,7 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.closeIdleConnections()
+	defer func() { _ = c.Close() }()
 	ctx := context.Background()
 
 	var errs []error
@@ -177,12 +177,12 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	expectErr("establish without reference", err, nil)
 
 	// A wrong key, and no network at all.
-	bad, err := NewClient(Credentials{AccessID: sc.AccessID, AccessKey: "wrong-key-s3cr3t", MerchantID: sc.MerchantID},
+	bad, err := NewClient(Credentials{AccessID: sc.AccessID, AccessKey: NewSecret("wrong-key-s3cr3t"), MerchantID: sc.MerchantID},
 		WithBaseURL(sb.URL), WithLogger(text))
 	must("client", err)
 	_, err = bad.Transactions.Get(ctx, txn.TransactionID)
 	expectErr("wrong key", err, ErrUnauthorized)
-	bad.closeIdleConnections()
+	_ = bad.Close()
 	off, err := NewClient(creds, WithBaseURL(faultinject.RefusedURL+"/api/v1"), WithLogger(text), WithMaxRetries(1),
 		WithRetryBackoff(time.Millisecond, time.Millisecond))
 	must("client", err)
@@ -210,7 +210,7 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 		everything.WriteByte('\n')
 	}
 	all := everything.String()
-	secrets := append([]string{creds.AccessKey, "wrong-key-s3cr3t", bankpaytest.SandboxRoutingNumber, secretIBAN}, secretAccounts...)
+	secrets := append([]string{creds.AccessKey.Reveal(), "wrong-key-s3cr3t", bankpaytest.SandboxRoutingNumber, secretIBAN}, secretAccounts...)
 	secrets = append(append(append(secrets, secretTaxIDs...), secretDOBs...), secretLicences...)
 	for _, s := range secrets {
 		if i := strings.Index(all, s); i >= 0 {
@@ -265,7 +265,7 @@ func TestSecretsStayOutOfErrorsOnLoopback(t *testing.T) {
 	if s.Requests() != 4 || !strings.Contains(all, "invalid request") {
 		t.Fatalf("requests %d, errors:\n%s", s.Requests(), all)
 	}
-	for _, secret := range append(append(append([]string{testCreds.AccessKey, bankpaytest.SandboxRoutingNumber, "987654321012", bankpaytest.AccountVerified,
+	for _, secret := range append(append(append([]string{testCreds.AccessKey.Reveal(), bankpaytest.SandboxRoutingNumber, "987654321012", bankpaytest.AccountVerified,
 		"45 6789", "01/1990", "0000 10"},
 		secretTaxIDs...), secretDOBs...), secretLicences...) {
 		if strings.Contains(all, secret) {

@@ -133,7 +133,7 @@ func (c *Client) SignEstablishData(d *models.EstablishData) error {
 	}
 	d.AccessID = c.secrets.creds.AccessID
 	d.MerchantID = c.secrets.creds.MerchantID
-	d.RequestSignature = c.macs.Sign(c.signAlg, c.secrets.creds.AccessKey, sign.EstablishMessage(d))
+	d.RequestSignature = c.macs.Sign(c.signAlg, c.secrets.creds.AccessKey.Reveal(), sign.EstablishMessage(d))
 	return nil
 }
 

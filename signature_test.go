@@ -46,7 +46,7 @@ func exampleData() *models.EstablishData {
 
 func signingClient(t *testing.T, id, key, merchant string, opts ...Option) *Client {
 	t.Helper()
-	c, err := NewClient(Credentials{AccessID: id, AccessKey: key, MerchantID: merchant}, opts...)
+	c, err := NewClient(Credentials{AccessID: id, AccessKey: NewSecret(key), MerchantID: merchant}, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

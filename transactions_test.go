@@ -163,7 +163,7 @@ func checkRejected(t *testing.T, field string, call func(*Client) error) {
 // hmacSHA1 is the reference signature: Base64 HMAC-SHA1 of message keyed
 // with the test access key, computed without the SDK's code.
 func hmacSHA1(message string) string {
-	m := hmac.New(sha1.New, []byte(testCreds.AccessKey))
+	m := hmac.New(sha1.New, []byte(testCreds.AccessKey.Reveal()))
 	m.Write([]byte(message))
 	return base64.StdEncoding.EncodeToString(m.Sum(nil))
 }

@@ -81,7 +81,7 @@ func VerifyNotification(body []byte, authorizationHeader string, creds Credentia
 // verifyNotification checks the signature of body and returns the signed
 // message: the fields are read from it, never from body.
 func verifyNotification(macs *sign.MACCache, body []byte, header string, creds Credentials) (string, error) {
-	if creds.AccessID == "" || creds.AccessKey == "" {
+	if creds.AccessID == "" || creds.AccessKey.Reveal() == "" {
 		return "", ErrEmptyCredentials
 	}
 	header = strings.TrimSpace(header)
@@ -107,7 +107,7 @@ func verifyNotification(macs *sign.MACCache, body []byte, header string, creds C
 	if err != nil {
 		return "", fmt.Errorf("%w: body is not URL-decodable", ErrInvalidSignature)
 	}
-	if err := checkSignature(macs, creds.AccessKey, msg, sig, nil); err != nil {
+	if err := checkSignature(macs, creds.AccessKey.Reveal(), msg, sig, nil); err != nil {
 		return "", err
 	}
 	return msg, nil
@@ -117,10 +117,10 @@ func verifyNotification(macs *sign.MACCache, body []byte, header string, creds C
 // send with body: use it to test the merchant's own notification handling
 // (see also the bankpaytest sandbox, which sends real notifications).
 func SignNotification(body []byte, creds Credentials) (string, error) {
-	if creds.AccessID == "" || creds.AccessKey == "" {
+	if creds.AccessID == "" || creds.AccessKey.Reveal() == "" {
 		return "", opErr("sign notification", ErrEmptyCredentials)
 	}
-	h, err := sign.NotificationAuthorization(creds.AccessID, creds.AccessKey, body)
+	h, err := sign.NotificationAuthorization(creds.AccessID, creds.AccessKey.Reveal(), body)
 	if err != nil {
 		return "", opErr("sign notification", fmt.Errorf("%w: body is not URL-decodable", ErrInvalidSignature))
 	}

@@ -84,7 +84,7 @@ func TestWebhookReencodedReplays(t *testing.T) {
 	created := time.UnixMilli(1700000000000).UTC()
 	for shape, captured := range replayBodies(created) {
 		body, ct := captured[0], captured[1]
-		auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body)
+		auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body)
 		clock := created.Add(time.Minute)
 		var got []*Event
 		var dups int
@@ -166,7 +166,7 @@ func dripPost(t *testing.T, addr, body string, gap time.Duration) (int, time.Dur
 	defer conn.Close()
 	start := time.Now()
 	_, err = fmt.Fprintf(conn, "POST /bankpay/events HTTP/1.1\r\nHost: shop.example\r\nContent-Type: %s\r\n"+
-		"Authorization: %s\r\nContent-Length: %d\r\n\r\n", formType, authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body), len(body))
+		"Authorization: %s\r\nContent-Length: %d\r\n\r\n", formType, authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body), len(body))
 	require.NoError(t, err)
 	stop := make(chan struct{})
 	defer close(stop)
@@ -232,7 +232,7 @@ func TestWebhookHandlerReadDeadline(t *testing.T) {
 		req, err := http.NewRequest(http.MethodPost, slow.URL, strings.NewReader(b))
 		require.NoError(t, err)
 		req.Header.Set("Content-Type", formType)
-		req.Header.Set("Authorization", authFor(t, hookCreds.AccessID, hookCreds.AccessKey, b))
+		req.Header.Set("Authorization", authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), b))
 		resp, err := client.Do(req)
 		require.NoError(t, err, "request %d", i)
 		resp.Body.Close()

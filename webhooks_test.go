@@ -27,7 +27,7 @@ import (
 )
 
 // hookCreds are the merchant's credentials in the webhook tests.
-var hookCreds = Credentials{AccessID: "hook-access-id", AccessKey: "hook-s3cret-key", MerchantID: "M1"}
+var hookCreds = Credentials{AccessID: "hook-access-id", AccessKey: NewSecret("hook-s3cret-key"), MerchantID: "M1"}
 
 // authFor is the Authorization header the service sends, computed by the
 // test: Basic base64(accessId:Base64(HMAC-SHA1(key, URL-decoded body))).
@@ -64,18 +64,18 @@ func eventBodyAt(eventID, eventType string, createdAt time.Time) string {
 
 func TestVerifyNotification(t *testing.T) {
 	body := eventBody("ev-1", "Authorize")
-	good := authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body)
+	good := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body)
 	if err := VerifyNotification([]byte(body), good, hookCreds); err != nil {
 		t.Fatalf("valid: %v", err)
 	}
-	sig := hmacB64(sha1.New, hookCreds.AccessKey, body)
+	sig := hmacB64(sha1.New, hookCreds.AccessKey.Reveal(), body)
 	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 	for name, tc := range map[string]struct {
 		body, header string
 		creds        Credentials
 		want         error
 	}{
-		"no accessId in creds":  {body, good, Credentials{AccessKey: "k"}, ErrEmptyCredentials},
+		"no accessId in creds":  {body, good, Credentials{AccessKey: NewSecret("k")}, ErrEmptyCredentials},
 		"no accessKey in creds": {body, good, Credentials{AccessID: hookCreds.AccessID}, ErrEmptyCredentials},
 		"no header":             {body, "", hookCreds, ErrMissingSignature},
 		"blank header":          {body, "  ", hookCreds, ErrMissingSignature},
@@ -84,13 +84,13 @@ func TestVerifyNotification(t *testing.T) {
 		"scheme only":           {body, "Basic", hookCreds, ErrMalformedAuthorization},
 		"not base64":            {body, "Basic !!!", hookCreds, ErrMalformedAuthorization},
 		"no colon":              {body, "Basic " + b64(hookCreds.AccessID+sig), hookCreds, ErrMalformedAuthorization},
-		"wrong accessId":        {body, authFor(t, "someone-else", hookCreds.AccessKey, body), hookCreds, ErrWrongAccessID},
+		"wrong accessId":        {body, authFor(t, "someone-else", hookCreds.AccessKey.Reveal(), body), hookCreds, ErrWrongAccessID},
 		"accessId prefix":       {body, "Basic " + b64("hook-access:"+sig), hookCreds, ErrWrongAccessID},
 		"wrong key":             {body, authFor(t, hookCreds.AccessID, "guessed-key", body), hookCreds, ErrInvalidSignature},
 		"tampered body":         {strings.Replace(body, "status=2", "status=4", 1), good, hookCreds, ErrInvalidSignature},
 		"appended field":        {body + "&status=5", good, hookCreds, ErrInvalidSignature},
-		"signature of raw":      {"a=1%262", "Basic " + b64(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey, "a=1%262")), hookCreds, ErrInvalidSignature},
-		"undecodable body":      {"a=100%", "Basic " + b64(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey, "a=100%")), hookCreds, ErrInvalidSignature},
+		"signature of raw":      {"a=1%262", "Basic " + b64(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey.Reveal(), "a=1%262")), hookCreds, ErrInvalidSignature},
+		"undecodable body":      {"a=100%", "Basic " + b64(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey.Reveal(), "a=100%")), hookCreds, ErrInvalidSignature},
 		"wrong prefix":          {body, "Basic " + b64(hookCreds.AccessID+":HmacSHA256:"+sig), hookCreds, ErrUnsupportedAlgorithm},
 	} {
 		err := VerifyNotification([]byte(tc.body), tc.header, tc.creds)
@@ -99,7 +99,7 @@ func TestVerifyNotification(t *testing.T) {
 			continue
 		}
 		msg := err.Error()
-		if strings.Contains(msg, hookCreds.AccessKey) || strings.Contains(msg, sig) || strings.Contains(msg, "guessed-key") {
+		if strings.Contains(msg, hookCreds.AccessKey.Reveal()) || strings.Contains(msg, sig) || strings.Contains(msg, "guessed-key") {
 			t.Errorf("%s: error shows key material: %s", name, msg)
 		}
 		if !strings.HasPrefix(msg, "bankpay: verify notification: ") {
@@ -120,14 +120,14 @@ func TestVerifyNotification(t *testing.T) {
 func TestVerifyNotificationVariants(t *testing.T) {
 	body := "eventId=e1&createdAt=1&message=two+words&statusMessage=a%20b"
 	// The message is the URL-decoded body: "+" and %20 both are spaces.
-	sig := hmacB64(sha1.New, hookCreds.AccessKey, "eventId=e1&createdAt=1&message=two words&statusMessage=a b")
+	sig := hmacB64(sha1.New, hookCreds.AccessKey.Reveal(), "eventId=e1&createdAt=1&message=two words&statusMessage=a b")
 	cred := base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID + ":" + sig))
 	for _, h := range []string{"Basic " + cred, "basic " + cred, "BASIC   " + cred + " "} {
 		if err := VerifyNotification([]byte(body), h, hookCreds); err != nil {
 			t.Errorf("%q: %v", h, err)
 		}
 	}
-	sig512 := "HmacSHA512:" + hmacB64(sha512.New, hookCreds.AccessKey, "eventId=e1&createdAt=1&message=two words&statusMessage=a b")
+	sig512 := "HmacSHA512:" + hmacB64(sha512.New, hookCreds.AccessKey.Reveal(), "eventId=e1&createdAt=1&message=two words&statusMessage=a b")
 	h512 := "Basic " + base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":"+sig512))
 	if err := VerifyNotification([]byte(body), h512, hookCreds); err != nil {
 		t.Errorf("SHA-512: %v", err)
@@ -137,7 +137,7 @@ func TestVerifyNotificationVariants(t *testing.T) {
 func TestSignNotification(t *testing.T) {
 	body := eventBody("ev-9", "Complete")
 	h, err := SignNotification([]byte(body), hookCreds)
-	if err != nil || h != authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body) {
+	if err != nil || h != authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body) {
 		t.Errorf("%s %v", h, err)
 	}
 	if _, err := SignNotification([]byte(body), Credentials{AccessID: "x"}); !errors.Is(err, ErrEmptyCredentials) {
@@ -184,7 +184,7 @@ func post(t testing.TB, h http.Handler, body, auth, contentType string) *httptes
 
 func postSigned(t testing.TB, h http.Handler, body string) *httptest.ResponseRecorder {
 	t.Helper()
-	return post(t, h, body, authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body), formType)
+	return post(t, h, body, authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body), formType)
 }
 
 func TestWebhookHandlerAccepts(t *testing.T) {
@@ -201,7 +201,7 @@ func TestWebhookHandlerAccepts(t *testing.T) {
 	}
 	// JSON bodies too.
 	body := `{"eventId":"ev-j","eventType":"Completed","status":4,"objectId":"T","createdAt":` + nowMillis() + `}`
-	w = post(t, h, body, authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body), "application/json")
+	w = post(t, h, body, authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body), "application/json")
 	if w.Code != http.StatusOK || rec.count() != 2 || rec.events[1].Transaction.Status != models.StatusCompleted {
 		t.Errorf("JSON: status %d, calls %d", w.Code, rec.count())
 	}
@@ -209,7 +209,7 @@ func TestWebhookHandlerAccepts(t *testing.T) {
 
 func TestWebhookHandlerRejects(t *testing.T) {
 	body := eventBody("ev-1", "Authorize")
-	good := authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body)
+	good := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body)
 	undecodable := "eventId=e&createdAt=yesterday"
 	for name, tc := range map[string]struct {
 		method, body, auth, ct string
@@ -219,11 +219,11 @@ func TestWebhookHandlerRejects(t *testing.T) {
 		"PUT signed":     {http.MethodPut, body, good, formType, http.StatusMethodNotAllowed},
 		"unsigned":       {http.MethodPost, body, "", formType, http.StatusUnauthorized},
 		"forged":         {http.MethodPost, body, authFor(t, hookCreds.AccessID, "not-the-key", body), formType, http.StatusUnauthorized},
-		"wrong accessId": {http.MethodPost, body, authFor(t, "other", hookCreds.AccessKey, body), formType, http.StatusUnauthorized},
+		"wrong accessId": {http.MethodPost, body, authFor(t, "other", hookCreds.AccessKey.Reveal(), body), formType, http.StatusUnauthorized},
 		"tampered":       {http.MethodPost, strings.Replace(body, "status=2", "status=7", 1), good, formType, http.StatusUnauthorized},
 		"malformed auth": {http.MethodPost, body, "Basic %%%", formType, http.StatusUnauthorized},
 		"signed but undecodable": {http.MethodPost, undecodable,
-			authFor(t, hookCreds.AccessID, hookCreds.AccessKey, undecodable), formType, http.StatusBadRequest},
+			authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), undecodable), formType, http.StatusBadRequest},
 		"signed, wrong content type": {http.MethodPost, body, good, "text/plain", http.StatusBadRequest},
 	} {
 		var rec recorder
@@ -253,7 +253,7 @@ func TestWebhookHandlerRejects(t *testing.T) {
 				t.Errorf("%s: no WWW-Authenticate", name)
 			}
 		}
-		if strings.Contains(w.Body.String(), hookCreds.AccessKey) {
+		if strings.Contains(w.Body.String(), hookCreds.AccessKey.Reveal()) {
 			t.Errorf("%s: key in answer", name)
 		}
 	}
@@ -264,7 +264,7 @@ func TestWebhookHandlerRepeatedAuthorization(t *testing.T) {
 	h := NewWebhookHandler(hookCreds, rec.fn)
 	body := eventBody("ev-1", "Authorize")
 	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
-	req.Header.Add("Authorization", authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body))
+	req.Header.Add("Authorization", authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body))
 	req.Header.Add("Authorization", "Basic x")
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)
@@ -278,7 +278,7 @@ func TestWebhookHandlerBodyCap(t *testing.T) {
 	h := NewWebhookHandler(hookCreds, rec.fn)
 	// A signed body just over 1 MiB: the signature is never looked at.
 	big := eventBody("ev-big", "Authorize") + "&pad=" + strings.Repeat("a", DefaultMaxEventBytes)
-	auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey, big)
+	auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), big)
 	if w := post(t, h, big, auth, formType); w.Code != http.StatusRequestEntityTooLarge {
 		t.Errorf("declared length: status %d", w.Code)
 	}
@@ -484,8 +484,8 @@ func TestWebhookHandlerLogsNoSecrets(t *testing.T) {
 	if !strings.Contains(out, "request rejected") || !strings.Contains(out, "callback failed") || !strings.Contains(out, "ev-1") {
 		t.Errorf("log:\n%s", out)
 	}
-	sig := hmacB64(sha1.New, hookCreds.AccessKey, body)
-	for _, secret := range []string{hookCreds.AccessKey, sig, "order-42", "Basic "} {
+	sig := hmacB64(sha1.New, hookCreds.AccessKey.Reveal(), body)
+	for _, secret := range []string{hookCreds.AccessKey.Reveal(), sig, "order-42", "Basic "} {
 		if strings.Contains(out, secret) {
 			t.Errorf("log shows %q:\n%s", secret, out)
 		}
@@ -520,7 +520,7 @@ func TestWebhookHandlerOnServeMux(t *testing.T) {
 		return resp.StatusCode
 	}
 	body := eventBody("ev-1", "Authorize")
-	if code := send(http.MethodPost, body, authFor(t, hookCreds.AccessID, hookCreds.AccessKey, body)); code != http.StatusOK {
+	if code := send(http.MethodPost, body, authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body)); code != http.StatusOK {
 		t.Errorf("signed: %d", code)
 	}
 	if code := send(http.MethodPost, body, authFor(t, hookCreds.AccessID, "forged", body)); code != http.StatusUnauthorized {
@@ -634,7 +634,7 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 func TestVerifyNotificationFieldInjectionLimitation(t *testing.T) {
 	signed := "eventId=ev-1&createdAt=1&eventType=Authorize&merchantReference=ord-1%26errorCode%3D330&status=2"
 	replayed := "eventId=ev-1&createdAt=1&eventType=Authorize&merchantReference=ord-1&errorCode=330&status=2"
-	auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey, signed)
+	auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), signed)
 	for _, body := range []string{signed, replayed} {
 		if err := VerifyNotification([]byte(body), auth, hookCreds); err != nil {
 			t.Fatalf("%s: %v", body, err)
@@ -648,7 +648,7 @@ func TestVerifyNotificationFieldInjectionLimitation(t *testing.T) {
 	// field is not a notification, in any encoding.
 	dup := "eventId=ev-1&createdAt=1&eventType=Authorize&merchantReference=ord-1%26status%3D7&status=2"
 	for _, body := range []string{dup, "eventId=ev-1&createdAt=1&eventType=Authorize&merchantReference=ord-1&status=7&status=2"} {
-		err := VerifyNotification([]byte(body), authFor(t, hookCreds.AccessID, hookCreds.AccessKey, dup), hookCreds)
+		err := VerifyNotification([]byte(body), authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), dup), hookCreds)
 		if !errors.Is(err, ErrMalformedEvent) {
 			t.Errorf("repeated status: %v", err)
 		}

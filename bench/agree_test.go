@@ -61,7 +61,7 @@ func TestWebhookPairAgrees(t *testing.T) {
 		got = append(got, "sdk:"+ev.EventID+":"+ev.Transaction.Status.String())
 		return nil
 	})
-	base := bareWebhook(creds.AccessID, creds.AccessKey, func(_ context.Context, ev *bareEvent) error {
+	base := bareWebhook(creds.AccessID, creds.AccessKey.Reveal(), func(_ context.Context, ev *bareEvent) error {
 		got = append(got, "base:"+ev.EventID+":"+ev.Fields.Get("statusMessage"))
 		return nil
 	})
@@ -97,25 +97,25 @@ func TestSignaturePairsAgree(t *testing.T) {
 	if err := c.SignEstablishData(d); err != nil {
 		t.Fatal(err)
 	}
-	bareSign(bd, creds.AccessID, creds.MerchantID, creds.AccessKey)
+	bareSign(bd, creds.AccessID, creds.MerchantID, creds.AccessKey.Reveal())
 	if d.RequestSignature == "" || d.RequestSignature != bd.RequestSignature {
 		t.Fatalf("signatures differ: sdk %q, baseline %q", d.RequestSignature, bd.RequestSignature)
 	}
 
-	r, err := bankpay.VerifyRedirect(redirectURL, creds.AccessKey)
+	r, err := bankpay.VerifyRedirect(redirectURL, creds.AccessKey.Reveal())
 	if err != nil {
 		t.Fatal(err)
 	}
-	br, err := bareVerifyRedirect(redirectURL, creds.AccessKey)
+	br, err := bareVerifyRedirect(redirectURL, creds.AccessKey.Reveal())
 	if err != nil || br.TransactionID != r.TransactionID || br.Status != int(r.Status) || br.Panel != r.Panel ||
 		br.InstantPayout != r.InstantPayoutAvailable || br.Verified != r.AccountVerified {
 		t.Fatalf("redirect: sdk %+v, baseline %+v, %v", r, br, err)
 	}
 	forged := strings.Replace(redirectURL, "status=2", "status=4", 1)
-	if _, err := bankpay.VerifyRedirect(forged, creds.AccessKey); err == nil {
+	if _, err := bankpay.VerifyRedirect(forged, creds.AccessKey.Reveal()); err == nil {
 		t.Error("sdk accepted a forged redirect")
 	}
-	if _, err := bareVerifyRedirect(forged, creds.AccessKey); err == nil {
+	if _, err := bareVerifyRedirect(forged, creds.AccessKey.Reveal()); err == nil {
 		t.Error("baseline accepted a forged redirect")
 	}
 }

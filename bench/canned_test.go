@@ -13,7 +13,7 @@ import (
 )
 
 // creds are the credentials of the paired benchmarks.
-var creds = bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: "bench-access-key-0123456789", MerchantID: "110005514"}
+var creds = bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: bankpay.NewSecret("bench-access-key-0123456789"), MerchantID: "110005514"}
 
 const txID = "1002581234567"
 
@@ -124,7 +124,7 @@ type cannedServer struct {
 
 func newCannedServer(tb testing.TB) *cannedServer {
 	tb.Helper()
-	cs := &cannedServer{auth: basicAuth(creds.AccessID, creds.AccessKey)}
+	cs := &cannedServer{auth: basicAuth(creds.AccessID, creds.AccessKey.Reveal())}
 	cs.Server = httptest.NewServer(http.HandlerFunc(cs.serve))
 	tb.Cleanup(cs.Close)
 	return cs

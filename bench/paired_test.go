@@ -32,7 +32,7 @@ func newPairEnv(tb testing.TB) *pairEnv {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &pairEnv{srv: srv, sdk: c, bare: &bareClient{hc: hc, base: srv.baseURL(), auth: basicAuth(creds.AccessID, creds.AccessKey)}}
+	return &pairEnv{srv: srv, sdk: c, bare: &bareClient{hc: hc, base: srv.baseURL(), auth: basicAuth(creds.AccessID, creds.AccessKey.Reveal())}}
 }
 
 // bareClient is the baseline: what a merchant would write by hand with

@@ -58,7 +58,7 @@ func eventAuthorization(tb testing.TB) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return basicAuth(creds.AccessID, hmacSHA1(creds.AccessKey, msg))
+	return basicAuth(creds.AccessID, hmacSHA1(creds.AccessKey.Reveal(), msg))
 }
 
 // reusableBody is a request body that can be rewound without allocating.
@@ -178,7 +178,7 @@ func BenchmarkWebhook(b *testing.B) {
 		sinkEvent = ev
 		return nil
 	})
-	base := bareWebhook(creds.AccessID, creds.AccessKey, func(_ context.Context, ev *bareEvent) error {
+	base := bareWebhook(creds.AccessID, creds.AccessKey.Reveal(), func(_ context.Context, ev *bareEvent) error {
 		if ev.EventID != "1002581299999" || ev.Status != 2 {
 			return errWrongEvent
 		}
@@ -261,7 +261,7 @@ func BenchmarkSignEstablishData(b *testing.B) {
 	pair(b, "",
 		func() error { return c.SignEstablishData(d) },
 		func() error {
-			bareSign(bd, creds.AccessID, creds.MerchantID, creds.AccessKey)
+			bareSign(bd, creds.AccessID, creds.MerchantID, creds.AccessKey.Reveal())
 			if bd.RequestSignature != want {
 				return errors.New("the baseline and the SDK sign differently")
 			}
@@ -276,7 +276,7 @@ const redirectUnsigned = "https://shop.example/bankpay/return?transactionId=" + 
 	"&payment.paymentProvider.type=1&payment.paymentProvider.instantPayoutAvailable=true" +
 	"&payment.account.verified=true&panel=1&payment.paymentProviderTransaction.status=10"
 
-var redirectURL = redirectUnsigned + "&requestSignature=" + url.QueryEscape(hmacSHA1(creds.AccessKey, redirectUnsigned))
+var redirectURL = redirectUnsigned + "&requestSignature=" + url.QueryEscape(hmacSHA1(creds.AccessKey.Reveal(), redirectUnsigned))
 
 type bareRedirect struct {
 	TransactionID, MerchantReference                       string
@@ -323,14 +323,14 @@ var (
 func BenchmarkVerifyRedirect(b *testing.B) {
 	pair(b, "",
 		func() (err error) {
-			sinkRedirect, err = bankpay.VerifyRedirect(redirectURL, creds.AccessKey)
+			sinkRedirect, err = bankpay.VerifyRedirect(redirectURL, creds.AccessKey.Reveal())
 			if err == nil && (!sinkRedirect.Authorized() || sinkRedirect.TransactionID != txID) {
 				err = errors.New("wrong redirect decoded")
 			}
 			return
 		},
 		func() (err error) {
-			sinkBareRedirect, err = bareVerifyRedirect(redirectURL, creds.AccessKey)
+			sinkBareRedirect, err = bareVerifyRedirect(redirectURL, creds.AccessKey.Reveal())
 			if err == nil && (sinkBareRedirect.Status != 2 || sinkBareRedirect.TransactionID != txID) {
 				err = errors.New("wrong redirect decoded")
 			}

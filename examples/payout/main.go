@@ -55,7 +55,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 
 	env.Section("3. Verify the redirect on the returnUrl handler")
 	env.Call("bankpay.VerifyRedirect(returnUrl as requested, accessKey)")
-	r, err := bankpay.VerifyRedirect(redirect, env.Creds.AccessKey)
+	r, err := bankpay.VerifyRedirect(redirect, env.Creds.AccessKey.Reveal())
 	if err != nil {
 		return fmt.Errorf("VerifyRedirect: %w", err)
 	}
@@ -66,7 +66,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 	// A tampered redirect is refused: never trust the parameters before the
 	// check.
-	if _, err := bankpay.VerifyRedirect(redirect+"x", env.Creds.AccessKey); err == nil {
+	if _, err := bankpay.VerifyRedirect(redirect+"x", env.Creds.AccessKey.Reveal()); err == nil {
 		return fmt.Errorf("a tampered redirect was accepted")
 	} else {
 		env.Note("the same URL with one byte added is refused: %v", err)

@@ -117,7 +117,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 
 	env.Section("5. A merchant not configured for VIP tiers")
-	other, err := bankpay.NewClient(bankpay.Credentials{AccessID: plain.AccessID, AccessKey: plain.AccessKey, MerchantID: plain.MerchantID},
+	other, err := bankpay.NewClient(bankpay.Credentials{AccessID: plain.AccessID, AccessKey: bankpay.NewSecret(plain.AccessKey), MerchantID: plain.MerchantID},
 		bankpay.WithBaseURL(env.Sandbox.URL))
 	if err != nil {
 		return fmt.Errorf("NewClient: %w", err)

@@ -150,7 +150,7 @@ func selfPosted(env *exampleenv.Env, rcv *receiver, creds bankpay.Credentials, e
 		return err
 	}
 	forgedCreds := creds
-	forgedCreds.AccessKey = "guessed-key"
+	forgedCreds.AccessKey = bankpay.NewSecret("guessed-key")
 	forgedBody := strings.Replace(body, "status=4", "status=5", 1)
 	forged, err := bankpay.SignNotification([]byte(forgedBody), forgedCreds)
 	if err != nil {

@@ -306,3 +306,35 @@ func TestLeakedSeesAGoroutine(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// H2Server speaks HTTP/2 to net/http's client: it answers, and it resets
+// streams (which the transport replays by itself for a bodyless GET).
+func TestH2Server(t *testing.T) {
+	s := NewH2Server(H2Reset(), H2Respond(http.StatusCreated, `{"ok":true}`))
+	defer s.Close()
+	tr := s.Transport()
+	defer tr.CloseIdleConnections()
+	resp, err := (&http.Client{Transport: tr}).Get(s.URL + "/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if resp.ProtoMajor != 2 || resp.StatusCode != http.StatusCreated || string(body) != `{"ok":true}` ||
+		resp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("answer %s %d %q %v", resp.Proto, resp.StatusCode, body, resp.Header)
+	}
+	streams := s.Streams()
+	if len(streams) != 2 || streams[0].ID == 0 || len(streams[1].Body) != 0 {
+		t.Errorf("streams %+v", streams)
+	}
+
+	resp, err = (&http.Client{Transport: tr}).Post(s.URL+"/y", "text/plain", strings.NewReader("hello"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if got := s.Streams(); len(got) != 3 || string(got[2].Body) != "hello" {
+		t.Errorf("streams %+v", got)
+	}
+}

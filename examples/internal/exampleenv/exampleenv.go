@@ -112,7 +112,7 @@ func Start(opts ...Option) (*Env, error) {
 		sopts := append([]bankpaytest.Option{bankpaytest.WithDefaultMerchant(SandboxMerchant())}, cfg.sandbox...)
 		env.Sandbox = bankpaytest.NewServer(sopts...)
 		c := env.Sandbox.Credentials()
-		env.Creds = bankpay.Credentials{AccessID: c.AccessID, AccessKey: c.AccessKey, MerchantID: c.MerchantID}
+		env.Creds = bankpay.Credentials{AccessID: c.AccessID, AccessKey: bankpay.NewSecret(c.AccessKey), MerchantID: c.MerchantID}
 		base = env.Sandbox.URL
 		env.Printf("Using the embedded bankpaytest sandbox at %s (merchant %s).\n", base, c.MerchantID)
 		env.Printf("Set %s, %s and %s (and %s) to call a real service instead.\n\n", EnvAccessID, EnvAccessKey, EnvMerchantID, EnvBaseURL)
@@ -129,7 +129,7 @@ func Start(opts ...Option) (*Env, error) {
 		if base == "" {
 			base = bankpay.SandboxBaseURL
 		}
-		env.Creds = bankpay.Credentials{AccessID: id, AccessKey: key, MerchantID: mid}
+		env.Creds = bankpay.Credentials{AccessID: id, AccessKey: bankpay.NewSecret(key), MerchantID: mid}
 		env.Printf("Using the service at %s (merchant %s).\n\n", base, mid)
 	}
 	c, err := bankpay.NewClient(env.Creds, append([]bankpay.Option{bankpay.WithBaseURL(base)}, cfg.client...)...)
@@ -306,7 +306,7 @@ func (e *Env) Authorization(ctx context.Context, d *models.EstablishData, outcom
 		return nil, err
 	}
 	e.Call("bankpay.VerifyRedirect(redirect URL, accessKey)")
-	r, err := bankpay.VerifyRedirect(u, e.Creds.AccessKey)
+	r, err := bankpay.VerifyRedirect(u, e.Creds.AccessKey.Reveal())
 	if err != nil {
 		return nil, fmt.Errorf("VerifyRedirect: %w", err)
 	}

@@ -36,7 +36,7 @@ func TestStartEmbeddedWhenNothingIsSet(t *testing.T) {
 	if !strings.Contains(out.String(), "embedded bankpaytest sandbox") {
 		t.Errorf("output does not say which service is used: %q", out.String())
 	}
-	if strings.Contains(out.String(), env.Creds.AccessKey) {
+	if strings.Contains(out.String(), env.Creds.AccessKey.Reveal()) {
 		t.Error("the access key is printed")
 	}
 }
