@@ -1,14 +1,3 @@
-// Package bankpay is the Go SDK of the bank authorization service: establish
-// and read authorizations, pay out with deposits, capture money transfers,
-// read account, user and cash-flow data, verify identity, tokenize accounts,
-// update VIP customers, sign establish data for the front-end SDKs, verify
-// redirects and receive event notifications.
-//
-// Every call goes through one pipeline: build the request (JSON or dotted
-// form body, HTTP Basic auth), send it through a retrying transport that
-// never sends a money-moving request twice unless told to, check the status
-// (every non-2xx answer is an *APIError matchable with errors.Is), and decode
-// the typed result.
 package bankpay
 
 import (

@@ -1,0 +1,57 @@
+// Package bankpay is the Go SDK of the bank authorization service: establish
+// and read authorizations, pay out with deposits, capture money transfers,
+// read account, user and cash-flow data, verify identity, tokenize accounts,
+// update VIP customers, sign establish data for the front-end SDKs, verify
+// redirects and receive event notifications.
+//
+// Every call goes through one pipeline: build the request (JSON or dotted
+// form body, HTTP Basic auth), send it through a retrying transport that
+// never sends a money-moving request twice unless told to, check the status
+// (every non-2xx response is an *APIError matchable with errors.Is), and
+// decode the typed result. Responses are read in both shapes the service is
+// documented with (single objects wrapped, as in {"transaction":{…}}, or
+// bare) and with numbers written as numbers or strings; requests are
+// written as the service specification shows them (docs/wire.md).
+//
+// # Retries
+//
+// Reads (GET) are retried on connection errors and on 429, 500, 502, 503 and
+// 504, with capped, jittered exponential backoff and a capped Retry-After.
+// A call that moves money or changes state is sent again only when the
+// request provably never reached the service (the connection was refused),
+// unless the caller opts in with WithRetryNonIdempotent or
+// RetryNonIdempotent because the account treats merchantReference as an
+// idempotency key. Neither Go's HTTP/2 transport nor a keep-alive race can
+// re-send such a request below this rule. After an ambiguous failure
+// (*NetworkError with Sent true, or a 2xx response the SDK could not read)
+// the money may have moved: read the state back before paying again.
+//
+// # Security
+//
+// One accessKey authenticates every call and keys every signature: keep it
+// on the server. Credentials, Client and Secret print only redacted forms
+// with every fmt verb and slog; error texts and log lines never carry the
+// key, the Authorization header, full account numbers or bodies.
+//
+// A verified notification (NewWebhookHandler, VerifyNotification) proves
+// that its fields, read from exactly the message the signature covers, were
+// signed with your accessKey as a notification. It does not prove that the
+// event is new: a signed notification never expires, so the handler refuses
+// events older than WithMaxEventAge and, with a Deduplicator, processes each
+// eventId once. The notificationUrl travels unsigned through the user's
+// browser, so confirm money state with Transactions.Get before acting on an
+// event that moves money.
+//
+// A verified redirect (VerifyRedirect, VerifyRedirectRequest) proves that
+// the service sent the user back with the signed transactionId,
+// merchantReference and status. It never expires and can be loaded again:
+// bind it to the order of the user's session (RedirectExpectReference) and
+// act on each transactionId once. Parameters after the signature
+// (Redirect.Unsigned) prove nothing.
+//
+// The service signs establish data, redirects and notifications with the
+// same key and algorithm. So that a signature made for one is never accepted
+// as another, SignEstablishData refuses a value that would change the
+// structure of the signed string, and verification refuses a notification
+// or redirect whose signed content has the wrong shape.
+package bankpay
