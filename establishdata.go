@@ -1,6 +1,7 @@
 package bankpay
 
 import (
+	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -28,8 +29,8 @@ func validateEstablishData(d *models.EstablishData) error {
 		checkAmount("minimumBalance", d.MinimumBalance, false),
 		// returnUrl and cancelUrl are unused for Disbursement: optional there,
 		// but still well formed when given.
-		checkURL("returnUrl", d.ReturnURL, !disbursement),
-		checkURL("cancelUrl", d.CancelURL, !disbursement),
+		checkRedirectURL("returnUrl", d.ReturnURL, !disbursement),
+		checkRedirectURL("cancelUrl", d.CancelURL, !disbursement),
 		checkURL("notificationUrl", d.NotificationURL, false),
 	); err != nil {
 		return err
@@ -62,6 +63,20 @@ func validateEstablishData(d *models.EstablishData) error {
 		if err := checkRemittance("metadata.remittance", d.Metadata.Remittance); err != nil {
 			return err
 		}
+	}
+	return checkCanonicalStructure(d)
+}
+
+// checkCanonicalStructure refuses establish data whose canonical string
+// would read as more pairs than it has fields. The rule: a signed value may
+// not contain '&' or ';' with an '=' anywhere after it. The access key signs
+// establish data, redirects and notifications alike, so a value such as
+// "x&eventId=e&eventType=Completed&…" typed by a user into a name or an
+// address would make SignEstablishData sign, for the user, a message that
+// reads as a notification or a redirect. "Barnes & Noble" and "a=b" pass.
+func checkCanonicalStructure(d *models.EstablishData) error {
+	if k := sign.EstablishFieldSplittingPair(d); k != "" {
+		return invalid(k, "must not contain '&' or ';' followed later by '=': it would add fields to the signed message")
 	}
 	return nil
 }

@@ -126,7 +126,12 @@ func WithSignatureAlgorithm(a SignatureAlgorithm) Option {
 //
 // d is checked first (currency, amount, paymentType, URLs, the Disbursement
 // account, money-transfer fields); invalid data gives a *ValidationError
-// naming the field and d is left unchanged.
+// naming the field and d is left unchanged. A signed value may not contain
+// '&' or ';' followed later by '=' ("Barnes & Noble" is fine): the same key
+// signs redirects and notifications, and such a value, typed by a user into
+// a name or address, would make the canonical string read as one of them.
+// The returnUrl and cancelUrl query may not use a name of the redirect
+// parameters, of establish data or of notifications (see Redirect).
 func (c *Client) SignEstablishData(d *models.EstablishData) error {
 	if err := validateEstablishData(d); err != nil {
 		return err
@@ -139,12 +144,19 @@ func (c *Client) SignEstablishData(d *models.EstablishData) error {
 
 // CanonicalEstablishData returns the canonical string the requestSignature
 // of d is made over (see SignEstablishData). It holds the signed values of
-// d, which may be personal data: do not log it in production.
-func CanonicalEstablishData(d *models.EstablishData) string {
+// d, which may be personal data: do not log it in production. Like
+// SignEstablishData it refuses, with a *ValidationError naming the field,
+// data with a value that would add pairs to the string (an '&' or ';'
+// followed later by '='), so that no one signs such a string; it makes no
+// other check.
+func CanonicalEstablishData(d *models.EstablishData) (string, error) {
 	if d == nil {
-		return ""
+		return "", invalid("establishData", "must not be nil")
 	}
-	return sign.EstablishMessage(d)
+	if err := checkCanonicalStructure(d); err != nil {
+		return "", err
+	}
+	return sign.EstablishMessage(d), nil
 }
 
 // FlattenEstablishData returns the establish data as flat keys, the form the

@@ -112,6 +112,27 @@ func checkURL(field, raw string, must bool) error {
 	return nil
 }
 
+// checkRedirectURL is checkURL for a returnUrl or cancelUrl: its own query
+// must be readable and must not repeat a parameter or use a name that
+// VerifyRedirect refuses or fills from the service's parameters (see
+// Redirect), or every redirect to it would be refused.
+func checkRedirectURL(field, raw string, must bool) error {
+	if err := checkURL(field, raw, must); err != nil || raw == "" {
+		return err
+	}
+	u, _ := url.Parse(raw) // checkURL parsed it
+	q, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		return invalid(field, "must have a well-formed query")
+	}
+	for k, vs := range q {
+		if len(vs) > 1 || reservedRedirectKey(k) {
+			return invalid(field, "must not repeat a query parameter nor use a name of the redirect, establish data or notifications (see Redirect)")
+		}
+	}
+	return nil
+}
+
 // firstError returns the first non-nil error.
 func firstError(errs ...error) error {
 	for _, err := range errs {
