@@ -303,7 +303,7 @@ func parseRedirect(query string) (*Redirect, error) {
 			}
 			payout, payoutSeen = b, true
 		default:
-			if k == "requestSignature" || sign.IsEstablishKey(k) || isNotificationKey(k) {
+			if notRedirectKey(k) {
 				fault.set(k, "not a redirect parameter")
 			}
 		}
@@ -328,10 +328,16 @@ func reservedRedirectKey(k string) bool {
 	case "transactionId", "merchantReference", "transactionType", "status", "payment.paymentType",
 		"payment.paymentProvider.type", "panel", "payment.paymentProviderTransaction.status",
 		"payment.account.verified", "payment.paymentProvider.instantPayoutAvailable",
-		"instantPayoutAvailable", "instantPayoutAvail", "requestSignature":
+		"instantPayoutAvailable", "instantPayoutAvail":
 		return true
 	}
-	return sign.IsEstablishKey(k) || isNotificationKey(k)
+	return notRedirectKey(k)
+}
+
+// notRedirectKey reports whether k never belongs to a redirect's signed
+// part: the signature itself, a key of establish data or of notifications.
+func notRedirectKey(k string) bool {
+	return k == "requestSignature" || sign.IsEstablishKey(k) || isNotificationKey(k)
 }
 
 // isNotificationKey reports whether k is a field of event notifications
