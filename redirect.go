@@ -415,6 +415,8 @@ func parseQuery(query string) (url.Values, error) {
 	}
 	m := make(url.Values, n)
 	vals := make([]string, 0, n) // one array backs every key's first value
+	// With no '%' and no '+' anywhere, nothing needs unescaping.
+	plain := strings.IndexByte(query, '%') < 0 && strings.IndexByte(query, '+') < 0
 	var err error
 	for query != "" {
 		var key string
@@ -427,6 +429,10 @@ func parseQuery(query string) (url.Values, error) {
 			continue
 		}
 		key, value, _ := strings.Cut(key, "=")
+		if plain {
+			m, vals = addQueryValue(m, vals, key, value)
+			continue
+		}
 		key, err1 := url.QueryUnescape(key)
 		if err1 != nil {
 			if err == nil {
@@ -441,14 +447,20 @@ func parseQuery(query string) (url.Values, error) {
 			}
 			continue
 		}
-		if vs, ok := m[key]; ok {
-			m[key] = append(vs, value) // capacity == length: copies
-			continue
-		}
-		vals = append(vals, value)
-		m[key] = vals[len(vals)-1 : len(vals) : len(vals)]
+		m, vals = addQueryValue(m, vals, key, value)
 	}
 	return m, err
+}
+
+// addQueryValue adds value to key in m; vals backs first values.
+func addQueryValue(m url.Values, vals []string, key, value string) (url.Values, []string) {
+	if vs, ok := m[key]; ok {
+		m[key] = append(vs, value) // capacity == length: copies
+		return m, vals
+	}
+	vals = append(vals, value)
+	m[key] = vals[len(vals)-1 : len(vals) : len(vals)]
+	return m, vals
 }
 
 const maxFastQueryParams = 64
