@@ -13,6 +13,16 @@ import (
 // It does not look at accessId, merchantId or requestSignature: the client
 // fills those from its credentials.
 func validateEstablishData(d *models.EstablishData) error {
+	if err := validateEstablishFields(d); err != nil {
+		return err
+	}
+	return checkCanonicalStructure(d)
+}
+
+// validateEstablishFields is validateEstablishData without the check of the
+// canonical string's structure, which SignEstablishData makes while it
+// writes the string.
+func validateEstablishFields(d *models.EstablishData) error {
 	if d == nil {
 		return invalid("establishData", "must not be nil")
 	}
@@ -64,7 +74,7 @@ func validateEstablishData(d *models.EstablishData) error {
 			return err
 		}
 	}
-	return checkCanonicalStructure(d)
+	return nil
 }
 
 // checkCanonicalStructure refuses establish data whose canonical string
@@ -75,10 +85,16 @@ func validateEstablishData(d *models.EstablishData) error {
 // address would make SignEstablishData sign, for the user, a message that
 // reads as a notification or a redirect. "Barnes & Noble" and "a=b" pass.
 func checkCanonicalStructure(d *models.EstablishData) error {
-	if k := sign.EstablishFieldSplittingPair(d); k != "" {
-		return invalid(k, "must not contain '&' or ';' followed later by '=': it would add fields to the signed message")
+	return splitError(sign.EstablishFieldSplittingPair(d))
+}
+
+// splitError is the error of checkCanonicalStructure for the field named
+// key, nil for "".
+func splitError(key string) error {
+	if key == "" {
+		return nil
 	}
-	return nil
+	return invalid(key, "must not contain '&' or ';' followed later by '=': it would add fields to the signed message")
 }
 
 // checkEstablishPaymentType accepts the payment types establish data may

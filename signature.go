@@ -133,12 +133,18 @@ func WithSignatureAlgorithm(a SignatureAlgorithm) Option {
 // The returnUrl and cancelUrl query may not use a name of the redirect
 // parameters, of establish data or of notifications (see Redirect).
 func (c *Client) SignEstablishData(d *models.EstablishData) error {
-	if err := validateEstablishData(d); err != nil {
+	if err := validateEstablishFields(d); err != nil {
 		return err
 	}
+	id, merchant := d.AccessID, d.MerchantID
 	d.AccessID = c.secrets.creds.AccessID
 	d.MerchantID = c.secrets.creds.MerchantID
-	d.RequestSignature = c.macs.Sign(c.signAlg, c.secrets.creds.AccessKey, sign.EstablishMessage(d))
+	msg, split := sign.EstablishMessageChecked(d)
+	if split != "" {
+		d.AccessID, d.MerchantID = id, merchant // d left unchanged
+		return splitError(split)
+	}
+	d.RequestSignature = c.macs.Sign(c.signAlg, c.secrets.creds.AccessKey, msg)
 	return nil
 }
 
@@ -153,10 +159,11 @@ func CanonicalEstablishData(d *models.EstablishData) (string, error) {
 	if d == nil {
 		return "", invalid("establishData", "must not be nil")
 	}
-	if err := checkCanonicalStructure(d); err != nil {
-		return "", err
+	msg, split := sign.EstablishMessageChecked(d)
+	if split != "" {
+		return "", splitError(split)
 	}
-	return sign.EstablishMessage(d), nil
+	return msg, nil
 }
 
 // FlattenEstablishData returns the establish data as flat keys, the form the

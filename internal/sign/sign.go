@@ -142,14 +142,32 @@ func EstablishPairs(d *models.EstablishData) []Pair {
 // EstablishMessage is the canonical string an establish signature is made
 // over: Canonical(EstablishPairs(d)), written in one buffer.
 func EstablishMessage(d *models.EstablishData) string {
+	msg, _ := establishMessage(d)
+	return msg
+}
+
+// EstablishMessageChecked is EstablishMessage plus the key of the first
+// field whose value SplitsPair, as EstablishFieldSplittingPair gives it ("",
+// the usual case, costs no second pass over d).
+func EstablishMessageChecked(d *models.EstablishData) (msg, splitKey string) {
+	msg, pairs := establishMessage(d)
+	// pairs-1 separators: no value holds an '&', and none a ';'.
+	if strings.Count(msg, "&") >= pairs || strings.IndexByte(msg, ';') >= 0 {
+		splitKey = EstablishFieldSplittingPair(d)
+	}
+	return msg, splitKey
+}
+
+func establishMessage(d *models.EstablishData) (string, int) {
 	bp := messagePool.Get().(*[]byte)
 	*bp = (*bp)[:0]
-	establishFields(d, messageSink{bp})
+	var pairs int
+	establishFields(d, messageSink{bp, &pairs})
 	msg := string(*bp)
 	if cap(*bp) <= maxPooledMessage {
 		messagePool.Put(bp)
 	}
-	return msg
+	return msg, pairs
 }
 
 // messagePool holds the buffers EstablishMessage writes in.
@@ -166,9 +184,13 @@ type pairSink struct{ ps *[]Pair }
 
 func (s pairSink) add(k, v string) { *s.ps = append(*s.ps, Pair{k, v}) }
 
-type messageSink struct{ b *[]byte }
+type messageSink struct {
+	b     *[]byte
+	pairs *int
+}
 
 func (s messageSink) add(k, v string) {
+	*s.pairs++
 	b := *s.b
 	if len(b) > 0 {
 		b = append(b, '&')
@@ -183,8 +205,11 @@ func (s messageSink) add(k, v string) {
 // some form parsers also split on) with an '=' anywhere after it. A value
 // such as "Barnes & Noble" or "a=b" does not.
 func SplitsPair(v string) bool {
-	i := strings.IndexAny(v, "&;")
-	return i >= 0 && strings.IndexByte(v[i+1:], '=') >= 0
+	j := strings.LastIndexByte(v, '=')
+	if j < 0 {
+		return false // most values: no '=' at all
+	}
+	return strings.IndexByte(v[:j], '&') >= 0 || strings.IndexByte(v[:j], ';') >= 0
 }
 
 // EstablishFieldSplittingPair returns the key of the first signed field of d
