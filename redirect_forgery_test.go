@@ -69,6 +69,13 @@ func TestSignEstablishDataRefusesForgingValues(t *testing.T) {
 				assert.Empty(t, d.AccessID, "d left unchanged")
 				assert.NotContains(t, err.Error(), "eventId", "the value is not echoed")
 
+				// Caller-set credentials fields are left as they were.
+				d.AccessID, d.MerchantID = "caller-id", "caller-merchant"
+				require.Error(t, c.SignEstablishData(d))
+				assert.Equal(t, "caller-id", d.AccessID)
+				assert.Equal(t, "caller-merchant", d.MerchantID)
+				assert.Empty(t, d.RequestSignature)
+
 				s, err := CanonicalEstablishData(d)
 				require.ErrorAs(t, err, &ve)
 				assert.Equal(t, field, ve.Field)

@@ -241,3 +241,25 @@ func TestNotification(t *testing.T) {
 		t.Error("bad escape: no error")
 	}
 }
+
+// TestEstablishMessageChecked: the same string as EstablishMessage, and the
+// key of the first splitting value, also when other values hold '&' or ';'
+// harmlessly (the second pass) or nothing does (no second pass).
+func TestEstablishMessageChecked(t *testing.T) {
+	for _, tc := range []struct {
+		name, desc, city, key string
+	}{
+		{"plain", "Order 42", "Austin", ""},
+		{"ampersand, no =", "Barnes & Noble", "a=b", ""},
+		{"semicolon, no =", "a; b", "Austin", ""},
+		{"splitting city", "Barnes & Noble", "x&status=2", "customer.address.city"},
+		{"splitting description", "x;eventId=1", "x&status=2", "description"},
+	} {
+		d := &models.EstablishData{AccessID: "A&x=1", MerchantID: "M", Description: tc.desc,
+			Customer: &models.Customer{Address: &models.Address{City: tc.city}}}
+		msg, key := EstablishMessageChecked(d)
+		if msg != EstablishMessage(d) || key != tc.key {
+			t.Errorf("%s: %q %q, want key %q", tc.name, msg, key, tc.key)
+		}
+	}
+}
