@@ -497,19 +497,6 @@ func (p *params) num(key string) int {
 	return n
 }
 
-func (p *params) flag(key string) bool {
-	s := p.str(key)
-	if s == "" {
-		return false
-	}
-	b, err := strconv.ParseBool(strings.TrimSpace(s))
-	if err != nil {
-		p.fail(fmt.Errorf("%s: not a boolean", key))
-		return false
-	}
-	return b
-}
-
 func (p *params) fail(err error) {
 	if p.err == nil {
 		p.err = err
