@@ -20,7 +20,8 @@ var (
 	// ErrInvalidSignature: a signature is present and well formed but was
 	// not made with the access key over this message (a forgery, a
 	// tampered parameter, host, path or body, or the wrong key), or the
-	// body cannot be the message of any signature.
+	// body cannot be the message of any signature. Also a redirect with a
+	// parameter after its signature that repeats a signed one.
 	ErrInvalidSignature = errors.New("bankpay: invalid signature")
 	// ErrMissingSignature: no signature at all (no requestSignature
 	// parameter, no Authorization header, an empty signature).
