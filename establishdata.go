@@ -1,6 +1,7 @@
 package bankpay
 
 import (
+	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -12,6 +13,16 @@ import (
 // It does not look at accessId, merchantId or requestSignature: the client
 // fills those from its credentials.
 func validateEstablishData(d *models.EstablishData) error {
+	if err := validateEstablishFields(d); err != nil {
+		return err
+	}
+	return checkCanonicalStructure(d)
+}
+
+// validateEstablishFields is validateEstablishData without the check of the
+// canonical string's structure, which SignEstablishData makes while it
+// writes the string.
+func validateEstablishFields(d *models.EstablishData) error {
 	if d == nil {
 		return invalid("establishData", "must not be nil")
 	}
@@ -28,8 +39,8 @@ func validateEstablishData(d *models.EstablishData) error {
 		checkAmount("minimumBalance", d.MinimumBalance, false),
 		// returnUrl and cancelUrl are unused for Disbursement: optional there,
 		// but still well formed when given.
-		checkURL("returnUrl", d.ReturnURL, !disbursement),
-		checkURL("cancelUrl", d.CancelURL, !disbursement),
+		checkRedirectURL("returnUrl", d.ReturnURL, !disbursement),
+		checkRedirectURL("cancelUrl", d.CancelURL, !disbursement),
 		checkURL("notificationUrl", d.NotificationURL, false),
 	); err != nil {
 		return err
@@ -64,6 +75,26 @@ func validateEstablishData(d *models.EstablishData) error {
 		}
 	}
 	return nil
+}
+
+// checkCanonicalStructure refuses establish data whose canonical string
+// would read as more pairs than it has fields. The rule: a signed value may
+// not contain '&' or ';' with an '=' anywhere after it. The access key signs
+// establish data, redirects and notifications alike, so a value such as
+// "x&eventId=e&eventType=Completed&…" typed by a user into a name or an
+// address would make SignEstablishData sign, for the user, a message that
+// reads as a notification or a redirect. "Barnes & Noble" and "a=b" pass.
+func checkCanonicalStructure(d *models.EstablishData) error {
+	return splitError(sign.EstablishFieldSplittingPair(d))
+}
+
+// splitError is the error of checkCanonicalStructure for the field named
+// key, nil for "".
+func splitError(key string) error {
+	if key == "" {
+		return nil
+	}
+	return invalid(key, "must not contain '&' or ';' followed later by '=': it would add fields to the signed message")
 }
 
 // checkEstablishPaymentType accepts the payment types establish data may

@@ -112,6 +112,21 @@ func establishInvalidCases() []establishCase {
 		{"remittance method unknown", with(mt, func(d *models.EstablishData) { d.Metadata.Remittance.WithdrawalMethod = "Wire" }), "metadata.remittance.withdrawalMethod"},
 		{"remittance corridor lower case", with(mt, func(d *models.EstablishData) { d.Metadata.Remittance.CountryCorridor = "fr" }), "metadata.remittance.countryCorridor"},
 		{"remittance corridor long", with(mt, func(d *models.EstablishData) { d.Metadata.Remittance.CountryCorridor = "FRA" }), "metadata.remittance.countryCorridor"},
+		// Values that would add pairs to the signed canonical string.
+		{"customer.name forging an event", with(def, func(d *models.EstablishData) {
+			d.Customer.Name = "Jane&eventId=e1&eventType=Completed&objectType=Transaction&objectId=1&status=4&createdAt=1"
+		}), "customer.name"},
+		{"description forging a redirect", with(def, func(d *models.EstablishData) { d.Description = "x&transactionId=1&status=2" }), "description"},
+		{"address1 with ; then =", with(def, func(d *models.EstablishData) {
+			d.Customer.Address = &models.Address{Address1: "1 Main St;status=2", Country: "US"}
+		}), "customer.address.address1"},
+		{"email with & then =", with(def, func(d *models.EstablishData) { d.Customer.Email = "a@b.example&x=1" }), "customer.email"},
+		{"nameOnAccount with & then =", with(dis, func(d *models.EstablishData) { d.Account.NameOnAccount = "A & B = C" }), "account.nameOnAccount"},
+		{"returnUrl with a redirect parameter", with(def, func(d *models.EstablishData) { d.ReturnURL = "https://merchant.test/r?status=2" }), "returnUrl"},
+		{"returnUrl with an establish key", with(def, func(d *models.EstablishData) { d.ReturnURL = "https://merchant.test/r?amount=10.00" }), "returnUrl"},
+		{"cancelUrl with a notification key", with(def, func(d *models.EstablishData) { d.CancelURL = "https://merchant.test/c?eventId=1" }), "cancelUrl"},
+		{"cancelUrl repeating a parameter", with(def, func(d *models.EstablishData) { d.CancelURL = "https://merchant.test/c?a=1&a=2" }), "cancelUrl"},
+		{"returnUrl with a bad query", with(def, func(d *models.EstablishData) { d.ReturnURL = "https://merchant.test/r?a=%zz" }), "returnUrl"},
 		{"remittance last four short", with(mt, func(d *models.EstablishData) { d.Metadata.Remittance.AccountLastFour = "143" }), "metadata.remittance.accountLastFour"},
 	}
 }
@@ -152,10 +167,19 @@ func TestValidateEstablishDataAccepts(t *testing.T) {
 	vipTier.Customer.VIP = tierPtr(3)
 	noCustomer := validDeferred()
 	noCustomer.Customer = nil
+	// Ordinary values with '&' or '=' (but not '&' then '='), and the
+	// merchant's own query parameters in returnUrl and cancelUrl.
+	ampersand := validDeferred()
+	ampersand.Description = "Barnes & Noble: 2 books"
+	ampersand.Customer.ExternalID = "tier=gold"
+	ampersand.Customer.Name = "AT&T Inc."
+	ampersand.Customer.Address = &models.Address{Address1: "5th Ave & 42nd St", Country: "US"}
+	ampersand.ReturnURL = "https://merchant.test/return?order=42&session=abc"
+	ampersand.CancelURL = "https://merchant.test/cancel?order=42"
 	for name, d := range map[string]models.EstablishData{
 		"Deferred": validDeferred(), "Retrieval": retrieval, "Disbursement": validDisbursement(),
 		"Disbursement CAD": cad, "Instant money transfer": validMoneyTransfer(),
-		"VIP tier": vipTier, "no customer": noCustomer,
+		"VIP tier": vipTier, "no customer": noCustomer, "ampersands": ampersand,
 	} {
 		if err := validateEstablishData(&d); err != nil {
 			t.Errorf("%s: %v", name, err)

@@ -352,7 +352,12 @@ func ExampleClient_SignEstablishData() {
 		return
 	}
 	fmt.Println(d.AccessID, d.MerchantID, d.RequestSignature)
-	fmt.Println(bankpay.CanonicalEstablishData(d))
+	canonical, err := bankpay.CanonicalEstablishData(d)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(canonical)
 
 	// The bank-selection interface (played by the sandbox) accepts it...
 	_, auth, err := srv.Authorize(*d, bankpaytest.OutcomeAuthorize)

@@ -143,7 +143,8 @@ func FuzzVerifyNotification(f *testing.F) {
 	})
 }
 
-// acceptedRedirect is the test's own check of an accepted redirect URL.
+// acceptedRedirect is the test's own check of an accepted redirect URL:
+// the signature runs from the first "&requestSignature=" to the next "&".
 func acceptedRedirect(rawURL, key string, queryOnly bool) bool {
 	const marker = "&requestSignature="
 	i := strings.Index(rawURL, marker)
@@ -151,6 +152,7 @@ func acceptedRedirect(rawURL, key string, queryOnly bool) bool {
 		return false
 	}
 	msg, enc := rawURL[:i], rawURL[i+len(marker):]
+	enc, _, _ = strings.Cut(enc, "&")
 	if queryOnly {
 		var ok bool
 		if _, msg, ok = strings.Cut(msg, "?"); !ok {
@@ -169,10 +171,14 @@ func FuzzVerifyRedirect(f *testing.F) {
 	f.Add(signURL(redirectKey, returnUnsigned, false), false, "")
 	f.Add(signURL(redirectKey, cancelUnsigned, false), false, "&status=2")
 	f.Add(signURL(redirectKey, returnUnsigned, true), true, "#x")
+	f.Add(signURL(redirectKey, returnUnsigned, false), false, "&instantPayoutAvail=true")
+	f.Add(signURL(redirectKey, cancelUnsigned, true), true, "&panel=9&x=%zz")
 	f.Add(signURL("other", returnUnsigned, false), false, "")
 	f.Add(returnUnsigned+"&requestSignature=HmacSHA512%3Aabc", false, "")
 	f.Add("https://shop.example/r?requestSignature=abc", true, "x")
 	f.Add("https://shop.example/r?a=1&b=%zz&requestSignature=%", false, "")
+	f.Add("accessId=A&merchantId=M&customer.name=x?transactionId=1&status=2", false, "")
+	f.Add("https://s.example/r?accessId=A&transactionId=1&status=2", true, "&a=1")
 	f.Add("", false, "")
 	f.Fuzz(func(t *testing.T, rawURL string, queryOnly bool, suffix string) {
 		var opts []RedirectOption
@@ -184,24 +190,46 @@ func FuzzVerifyRedirect(f *testing.F) {
 			if r == nil || !acceptedRedirect(rawURL, redirectKey, queryOnly) {
 				t.Fatalf("accepted a URL not signed with the key: %q", rawURL)
 			}
+			if r.TransactionID == "" || r.Params.Get("status") == "" {
+				t.Fatalf("accepted a redirect without transactionId or status: %q", rawURL)
+			}
+			for k, vs := range r.Params {
+				if notRedirectKey(k) || len(vs) != 1 {
+					t.Fatalf("accepted a signed part that is not a redirect (%q): %q", k, rawURL)
+				}
+			}
 		} else if r != nil {
 			t.Fatal("a Redirect returned with an error")
 		}
 
 		// Sign the fuzzed URL (when it has no signature marker) the way the
-		// service does: it verifies, or its signed parameters are malformed;
-		// and anything appended after the signature fails.
+		// service does: it verifies, or its signed part is not a redirect;
+		// and what is appended after the signature changes no trusted field:
+		// it is refused, or it lands in Unsigned only.
 		if strings.Contains(rawURL, "&requestSignature=") || (queryOnly && !strings.Contains(rawURL, "?")) {
 			return
 		}
 		signed := signURL(redirectKey, rawURL, queryOnly)
-		if _, err := VerifyRedirect(signed, redirectKey, opts...); err != nil && !errors.Is(err, ErrMalformedRedirect) {
+		base, err := VerifyRedirect(signed, redirectKey, opts...)
+		if err != nil && !errors.Is(err, ErrMalformedRedirect) {
 			t.Fatalf("own signature rejected: %q: %v", signed, err)
 		}
-		if suffix != "" && !acceptedRedirect(signed+suffix, redirectKey, queryOnly) {
-			if r, err := VerifyRedirect(signed+suffix, redirectKey, opts...); err == nil {
-				t.Fatalf("accepted with %q appended: %+v", suffix, r)
-			}
+		if suffix == "" {
+			return
+		}
+		got, err := VerifyRedirect(signed+suffix, redirectKey, opts...)
+		if err != nil {
+			return
+		}
+		if base == nil {
+			t.Fatalf("%q appended made a malformed redirect acceptable: %+v", suffix, got)
+		}
+		if !strings.HasPrefix(suffix, "&") {
+			t.Fatalf("accepted with %q glued to the signature: %+v", suffix, got)
+		}
+		got.Unsigned = nil
+		if !reflect.DeepEqual(got, base) {
+			t.Fatalf("%q appended changed the redirect:\n got %+v\nwant %+v", suffix, got, base)
 		}
 	})
 }

@@ -248,7 +248,7 @@ func TestIntegrationInstantPayout(t *testing.T) {
 	assert.Equal(t, models.PaymentTypeDeferred, r.PaymentType)
 	assert.Equal(t, 1, r.ProviderType)
 	assert.True(t, r.InstantPayoutAvailable)
-	assert.Equal(t, 10, r.ProviderTransactionStatus)
+	assert.Equal(t, models.ProviderStatus("10"), r.ProviderTransactionStatus)
 	assert.Equal(t, "42", r.Params.Get("order"))
 
 	auth, err := s.client.Transactions.Get(ctx, r.TransactionID)

@@ -13,8 +13,13 @@ import (
 )
 
 // ErrMalformedRedirect: a redirect URL whose signature is valid but whose
-// signed parameters cannot be read (a repeated or non-numeric parameter),
-// or a VerifyRedirectRequest call with an unusable public base URL.
+// signed part is not a redirect: a parameter that is repeated, not a number
+// where the service sends one (status, transactionType, payment.paymentType,
+// payment.paymentProvider.type, panel) or not a boolean, a missing
+// transactionId or status, a key of establish data or of an event
+// notification (see Redirect), a URL that is not absolute http(s) (full-URL
+// mode), or unsigned parameters that cannot be decoded. Also a
+// VerifyRedirectRequest call with an unusable public base URL.
 var ErrMalformedRedirect = errors.New("bankpay: malformed redirect")
 
 // ErrReferenceMismatch: a redirect whose signature is valid but whose signed
@@ -25,28 +30,53 @@ var ErrReferenceMismatch = errors.New("bankpay: redirect merchantReference misma
 
 // Redirect is what the service tells the merchant when it sends the user back
 // to the returnUrl (authorized) or the cancelUrl (cancelled or failed). Every
-// field comes from the signed part of the URL.
+// typed field and Params come from the signed part of the URL; Unsigned
+// holds what follows the signature.
+//
+// The signed part must read as a redirect: it has transactionId and status,
+// no parameter twice, and none of the keys of establish data (accessId,
+// merchantId, description, currency, amount, paymentType, customer.*,
+// account.*, …, all but merchantReference and transactionId) or of event
+// notifications (eventId, eventType, objectId, objectType, createdAt, …):
+// the merchant's access key also signs those, and such a signature must
+// never pass for a redirect. The merchant's own query parameters in
+// returnUrl and cancelUrl are kept in Params, so they must not use these
+// names nor a redirect parameter's (SignEstablishData refuses such a URL).
 type Redirect struct {
 	TransactionID     string
 	TransactionType   models.TransactionType // 1 (Authorize)
 	MerchantReference string
 	// Status is StatusAuthorized (2) on the returnUrl and StatusCanceled
 	// (7) on the cancelUrl.
-	Status                 models.TransactionStatus
-	PaymentType            models.PaymentType // 2 (Deferred)
-	ProviderType           int                // payment.paymentProvider.type, 1 (Online Banking)
-	InstantPayoutAvailable bool               // payment.paymentProvider.instantPayoutAvailable or instantPayoutAvailable
-	AccountVerified        bool               // payment.account.verified
+	Status       models.TransactionStatus
+	PaymentType  models.PaymentType // 2 (Deferred)
+	ProviderType int                // payment.paymentProvider.type, 1 (Online Banking)
+	// InstantPayoutAvailable is the signed
+	// payment.paymentProvider.instantPayoutAvailable, instantPayoutAvailable
+	// or instantPayoutAvail (refused when two of them disagree). It is false
+	// when none is signed: the service may send instantPayoutAvail after the
+	// signature, where it is in Unsigned only.
+	InstantPayoutAvailable bool
+	AccountVerified        bool // payment.account.verified
 	// Panel is the screen where the user left the flow.
 	Panel int
-	// ProviderTransactionStatus is payment.paymentProviderTransaction.status.
-	ProviderTransactionStatus int
+	// ProviderTransactionStatus is payment.paymentProviderTransaction.status,
+	// a code such as "AC100" or "UC01" (user cancelled at bank selection),
+	// kept as received.
+	ProviderTransactionStatus models.ProviderStatus
 	// Algorithm is the algorithm the signature was made with.
 	Algorithm SignatureAlgorithm
 	// Params holds every parameter of the signed part of the URL (the
 	// merchant's own query parameters too), decoded; the requestSignature
 	// parameter is not part of it.
 	Params url.Values
+	// Unsigned holds the parameters after the signature, decoded (the
+	// service appends some, such as instantPayoutAvail=true); nil when there
+	// are none. No signature covers them: anyone can add or change them, no
+	// other field is read from them, and one that repeats a signed
+	// parameter fails the check. Treat them as untrusted hints and confirm
+	// what they say (instant payout availability) with Transactions.Get.
+	Unsigned url.Values
 }
 
 // Authorized reports whether the user authorized (status 2).
@@ -96,11 +126,15 @@ func RedirectRequireAlgorithm(a SignatureAlgorithm) RedirectOption {
 // the user's browser requested it (scheme, host, path and query exactly as
 // registered and received), and returns its parameters.
 //
-// The message is rawURL minus everything from "&requestSignature=" (with
-// RedirectQueryOnly, the query string of that part), the signature is the
-// URL-decoded rest, and the two are compared in constant time. Anything
-// after the signature, including a parameter appended to the URL, makes the
-// check fail, and the parameters are read from the signed part only.
+// The message is rawURL up to the first "&requestSignature=" (with
+// RedirectQueryOnly, the query string of that part); the signature is the
+// URL-decoded value of that parameter, up to the next "&"; the two are
+// compared in constant time. The parameters after the signature are not
+// signed: they go to Redirect.Unsigned and nowhere else, and one that
+// repeats a signed parameter (or the signature) fails the check. The signed
+// part must then read as a redirect (see Redirect), so that no other
+// signature made with the access key (of establish data, of a notification)
+// passes for one.
 //
 // A valid signature proves that the service made the URL, not that it is
 // meant for this browser, nor that it is the first time it is presented:
@@ -118,9 +152,10 @@ func RedirectRequireAlgorithm(a SignatureAlgorithm) RedirectOption {
 //
 // Errors: ErrEmptyCredentials for an empty key, ErrMissingSignature,
 // ErrUnsupportedAlgorithm (a prefix other than "HmacSHA512:"),
-// ErrInvalidSignature, ErrMalformedRedirect for signed parameters that
-// cannot be read, and ErrReferenceMismatch (RedirectExpectReference). On
-// error the Redirect is nil: nothing is trusted.
+// ErrInvalidSignature (also for an unsigned parameter that repeats a signed
+// one), ErrMalformedRedirect for a signed part that is not a redirect, and
+// ErrReferenceMismatch (RedirectExpectReference). On error the Redirect is
+// nil: nothing is trusted.
 func VerifyRedirect(rawURL, accessKey string, opts ...RedirectOption) (*Redirect, error) {
 	var cfg redirectConfig
 	for _, o := range opts {
@@ -131,7 +166,7 @@ func VerifyRedirect(rawURL, accessKey string, opts ...RedirectOption) (*Redirect
 	if accessKey == "" {
 		return nil, opErr("verify redirect", ErrEmptyCredentials)
 	}
-	message, encodedSig, ok := sign.RedirectMessage(rawURL, cfg.queryOnly)
+	message, encodedSig, unsigned, ok := sign.RedirectMessage(rawURL, cfg.queryOnly)
 	if !ok {
 		return nil, opErr("verify redirect", ErrMissingSignature)
 	}
@@ -146,11 +181,21 @@ func VerifyRedirect(rawURL, accessKey string, opts ...RedirectOption) (*Redirect
 	}
 	query := message
 	if !cfg.queryOnly {
+		// An establish canonical string starts "accessId=", a notification
+		// body with a field name: neither is an absolute URL.
+		if !hasHTTPScheme(message) {
+			return nil, opErr("verify redirect", fmt.Errorf("%w: not an absolute http(s) URL", ErrMalformedRedirect))
+		}
 		_, query, _ = strings.Cut(message, "?")
 	}
 	r, err := parseRedirect(query)
 	if err != nil {
 		return nil, opErr("verify redirect", fmt.Errorf("%w: %w", ErrMalformedRedirect, err))
+	}
+	if unsigned != "" {
+		if r.Unsigned, err = parseUnsigned(unsigned, r.Params); err != nil {
+			return nil, opErr("verify redirect", err)
+		}
 	}
 	if cfg.expectRef != nil && (*cfg.expectRef == "" || r.MerchantReference != *cfg.expectRef) {
 		return nil, opErr("verify redirect", ErrReferenceMismatch)
@@ -184,34 +229,171 @@ func VerifyRedirectRequest(r *http.Request, publicBaseURL, accessKey string, opt
 	return VerifyRedirect(strings.TrimRight(publicBaseURL, "/")+uri, accessKey, opts...)
 }
 
-// parseRedirect reads the typed parameters of a signed query string.
+// hasHTTPScheme reports whether u starts with "http://" or "https://", in
+// any case.
+func hasHTTPScheme(u string) bool {
+	for _, p := range [...]string{"https://", "http://"} {
+		if len(u) >= len(p) && strings.EqualFold(u[:len(p)], p) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseUnsigned decodes the parameters after the signature. One that
+// repeats a signed parameter or the signature is a tampered URL.
+func parseUnsigned(raw string, signed url.Values) (url.Values, error) {
+	u, err := parseQuery(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%w: unsigned parameters: %w", ErrMalformedRedirect, err)
+	}
+	for k := range u {
+		if _, ok := signed[k]; ok || k == "requestSignature" {
+			return nil, fmt.Errorf("%w: a parameter after the signature repeats a signed one", ErrInvalidSignature)
+		}
+	}
+	return u, nil
+}
+
+// parseRedirect reads a redirect from a signed query string, refusing one
+// that is not a redirect (see Redirect).
 func parseRedirect(query string) (*Redirect, error) {
 	q, err := parseQuery(query)
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
 	}
-	p := params{v: q}
 	r := &Redirect{Params: q}
-	r.TransactionID = p.str("transactionId")
-	r.MerchantReference = p.str("merchantReference")
-	r.TransactionType = models.TransactionType(p.num("transactionType"))
-	r.Status = models.TransactionStatus(p.num("status"))
-	if s := p.str("payment.paymentType"); s != "" && p.err == nil {
-		pt, err := models.ParsePaymentType(s)
-		if err != nil {
-			p.err = fmt.Errorf("payment.paymentType: %w", err)
+	// Keys are visited in map order: of several faults, the one of the
+	// smallest key is reported, so that the error does not vary.
+	var fault keyFault
+	var payout, payoutSeen, hasStatus bool
+	for k, vs := range q {
+		if len(vs) > 1 {
+			fault.set(k, "repeated")
+			continue
 		}
-		r.PaymentType = pt
+		v := vs[0]
+		switch k {
+		case "transactionId":
+			r.TransactionID = v
+		case "merchantReference":
+			r.MerchantReference = v
+		case "transactionType":
+			r.TransactionType = models.TransactionType(fault.code(k, v))
+		case "status":
+			hasStatus = v != ""
+			r.Status = models.TransactionStatus(fault.code(k, v))
+		case "payment.paymentType":
+			r.PaymentType = models.PaymentType(fault.code(k, v))
+		case "payment.paymentProvider.type":
+			r.ProviderType = fault.code(k, v)
+		case "panel":
+			r.Panel = fault.code(k, v)
+		case "payment.paymentProviderTransaction.status":
+			r.ProviderTransactionStatus = models.ProviderStatus(v)
+		case "payment.account.verified":
+			r.AccountVerified = fault.flag(k, v)
+		case "payment.paymentProvider.instantPayoutAvailable", "instantPayoutAvailable", "instantPayoutAvail":
+			if v == "" {
+				continue
+			}
+			b := fault.flag(k, v)
+			if payoutSeen && b != payout {
+				fault.set("instantPayoutAvailable", "two spellings disagree")
+			}
+			payout, payoutSeen = b, true
+		default:
+			if notRedirectKey(k) {
+				fault.set(k, "not a redirect parameter")
+			}
+		}
 	}
-	r.ProviderType = p.num("payment.paymentProvider.type")
-	r.InstantPayoutAvailable = p.flag("payment.paymentProvider.instantPayoutAvailable") || p.flag("instantPayoutAvailable")
-	r.AccountVerified = p.flag("payment.account.verified")
-	r.Panel = p.num("panel")
-	r.ProviderTransactionStatus = p.num("payment.paymentProviderTransaction.status")
-	if p.err != nil {
-		return nil, p.err
+	r.InstantPayoutAvailable = payout
+	switch {
+	case fault.err != nil:
+		return nil, fault.err
+	case r.TransactionID == "":
+		return nil, errors.New("transactionId: missing")
+	case !hasStatus:
+		return nil, errors.New("status: missing")
 	}
 	return r, nil
+}
+
+// reservedRedirectKey reports whether k may not be a query parameter of a
+// returnUrl or cancelUrl: a redirect parameter, the signature, or a key
+// VerifyRedirect refuses.
+func reservedRedirectKey(k string) bool {
+	switch k {
+	case "transactionId", "merchantReference", "transactionType", "status", "payment.paymentType",
+		"payment.paymentProvider.type", "panel", "payment.paymentProviderTransaction.status",
+		"payment.account.verified", "payment.paymentProvider.instantPayoutAvailable",
+		"instantPayoutAvailable", "instantPayoutAvail":
+		return true
+	}
+	return notRedirectKey(k)
+}
+
+// notRedirectKey reports whether k never belongs to a redirect's signed
+// part: the signature itself, a key of establish data or of notifications.
+func notRedirectKey(k string) bool {
+	return k == "requestSignature" || sign.IsEstablishKey(k) || isNotificationKey(k)
+}
+
+// isNotificationKey reports whether k is a field of event notifications
+// that redirects never carry.
+func isNotificationKey(k string) bool {
+	switch k {
+	case models.EventFieldEventID, models.EventFieldEventType, models.EventFieldObjectID,
+		models.EventFieldObjectType, models.EventFieldParentObjectID, models.EventFieldCreatedAt,
+		models.EventFieldSplitToken, models.EventFieldProviderTransactionStatus,
+		models.EventFieldProviderTransactionStatusMsg:
+		return true
+	}
+	return false
+}
+
+// keyFault keeps the fault of the smallest key among those reported.
+type keyFault struct {
+	key string
+	err error
+}
+
+func (f *keyFault) set(key, reason string) {
+	if f.err == nil || key < f.key {
+		f.key, f.err = key, fmt.Errorf("%s: %s", clipKey(key), reason)
+	}
+}
+
+// code reads a non-negative decimal code of at most 9 digits, no sign or
+// space; an empty value is 0.
+func (f *keyFault) code(key, v string) int {
+	if len(v) > 9 {
+		f.set(key, "not a number")
+		return 0
+	}
+	n := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c < '0' || c > '9' {
+			f.set(key, "not a number")
+			return 0
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// flag reads a boolean (strconv.ParseBool); an empty value is false.
+func (f *keyFault) flag(key, v string) bool {
+	if v == "" {
+		return false
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		f.set(key, "not a boolean")
+	}
+	return b
 }
 
 // parseQuery is url.ParseQuery (same values, same errors) with two
@@ -225,6 +407,8 @@ func parseQuery(query string) (url.Values, error) {
 	}
 	m := make(url.Values, n)
 	vals := make([]string, 0, n) // one array backs every key's first value
+	// With no '%' and no '+' anywhere, nothing needs unescaping.
+	plain := strings.IndexByte(query, '%') < 0 && strings.IndexByte(query, '+') < 0
 	var err error
 	for query != "" {
 		var key string
@@ -237,6 +421,10 @@ func parseQuery(query string) (url.Values, error) {
 			continue
 		}
 		key, value, _ := strings.Cut(key, "=")
+		if plain {
+			m, vals = addQueryValue(m, vals, key, value)
+			continue
+		}
 		key, err1 := url.QueryUnescape(key)
 		if err1 != nil {
 			if err == nil {
@@ -251,14 +439,20 @@ func parseQuery(query string) (url.Values, error) {
 			}
 			continue
 		}
-		if vs, ok := m[key]; ok {
-			m[key] = append(vs, value) // capacity == length: copies
-			continue
-		}
-		vals = append(vals, value)
-		m[key] = vals[len(vals)-1 : len(vals) : len(vals)]
+		m, vals = addQueryValue(m, vals, key, value)
 	}
 	return m, err
+}
+
+// addQueryValue adds value to key in m; vals backs first values.
+func addQueryValue(m url.Values, vals []string, key, value string) (url.Values, []string) {
+	if vs, ok := m[key]; ok {
+		m[key] = append(vs, value) // capacity == length: copies
+		return m, vals
+	}
+	vals = append(vals, value)
+	m[key] = vals[len(vals)-1 : len(vals) : len(vals)]
+	return m, vals
 }
 
 const maxFastQueryParams = 64
@@ -293,19 +487,6 @@ func (p *params) num(key string) int {
 		return 0
 	}
 	return n
-}
-
-func (p *params) flag(key string) bool {
-	s := p.str(key)
-	if s == "" {
-		return false
-	}
-	b, err := strconv.ParseBool(strings.TrimSpace(s))
-	if err != nil {
-		p.fail(fmt.Errorf("%s: not a boolean", key))
-		return false
-	}
-	return b
 }
 
 func (p *params) fail(err error) {

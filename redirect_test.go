@@ -46,7 +46,7 @@ func TestVerifyRedirectReturnURL(t *testing.T) {
 	want := Redirect{
 		TransactionID: "100258123456789", TransactionType: models.TypeAuthorize, MerchantReference: "order-42",
 		Status: models.StatusAuthorized, PaymentType: models.PaymentTypeDeferred, ProviderType: 1,
-		InstantPayoutAvailable: true, AccountVerified: true, Panel: 1, ProviderTransactionStatus: 10,
+		InstantPayoutAvailable: true, AccountVerified: true, Panel: 1, ProviderTransactionStatus: "10",
 		Algorithm: HMACSHA1,
 	}
 	got := *r
@@ -68,7 +68,7 @@ func TestVerifyRedirectCancelURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !r.Canceled() || r.Authorized() || r.TransactionID != "100258123456790" || r.Panel != 3 ||
-		!r.InstantPayoutAvailable || r.AccountVerified || r.ProviderTransactionStatus != 14 {
+		!r.InstantPayoutAvailable || r.AccountVerified || r.ProviderTransactionStatus != "14" {
 		t.Errorf("%+v", r)
 	}
 	if r.Params.Get("session") != "abc" {

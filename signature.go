@@ -20,7 +20,8 @@ var (
 	// ErrInvalidSignature: a signature is present and well formed but was
 	// not made with the access key over this message (a forgery, a
 	// tampered parameter, host, path or body, or the wrong key), or the
-	// body cannot be the message of any signature.
+	// body cannot be the message of any signature. Also a redirect with a
+	// parameter after its signature that repeats a signed one.
 	ErrInvalidSignature = errors.New("bankpay: invalid signature")
 	// ErrMissingSignature: no signature at all (no requestSignature
 	// parameter, no Authorization header, an empty signature).
@@ -126,25 +127,44 @@ func WithSignatureAlgorithm(a SignatureAlgorithm) Option {
 //
 // d is checked first (currency, amount, paymentType, URLs, the Disbursement
 // account, money-transfer fields); invalid data gives a *ValidationError
-// naming the field and d is left unchanged.
+// naming the field and d is left unchanged. A signed value may not contain
+// '&' or ';' followed later by '=' ("Barnes & Noble" is fine): the same key
+// signs redirects and notifications, and such a value, typed by a user into
+// a name or address, would make the canonical string read as one of them.
+// The returnUrl and cancelUrl query may not use a name of the redirect
+// parameters, of establish data or of notifications (see Redirect).
 func (c *Client) SignEstablishData(d *models.EstablishData) error {
-	if err := validateEstablishData(d); err != nil {
+	if err := validateEstablishFields(d); err != nil {
 		return err
 	}
+	id, merchant := d.AccessID, d.MerchantID
 	d.AccessID = c.secrets.creds.AccessID
 	d.MerchantID = c.secrets.creds.MerchantID
-	d.RequestSignature = c.macs.Sign(c.signAlg, c.secrets.creds.AccessKey.Reveal(), sign.EstablishMessage(d))
+	msg, split := sign.EstablishMessageChecked(d)
+	if split != "" {
+		d.AccessID, d.MerchantID = id, merchant // d left unchanged
+		return splitError(split)
+	}
+	d.RequestSignature = c.macs.Sign(c.signAlg, c.secrets.creds.AccessKey.Reveal(), msg)
 	return nil
 }
 
 // CanonicalEstablishData returns the canonical string the requestSignature
 // of d is made over (see SignEstablishData). It holds the signed values of
-// d, which may be personal data: do not log it in production.
-func CanonicalEstablishData(d *models.EstablishData) string {
+// d, which may be personal data: do not log it in production. Like
+// SignEstablishData it refuses, with a *ValidationError naming the field,
+// data with a value that would add pairs to the string (an '&' or ';'
+// followed later by '='), so that no one signs such a string; it makes no
+// other check.
+func CanonicalEstablishData(d *models.EstablishData) (string, error) {
 	if d == nil {
-		return ""
+		return "", invalid("establishData", "must not be nil")
 	}
-	return sign.EstablishMessage(d)
+	msg, split := sign.EstablishMessageChecked(d)
+	if split != "" {
+		return "", splitError(split)
+	}
+	return msg, nil
 }
 
 // FlattenEstablishData returns the establish data as flat keys, the form the

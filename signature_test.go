@@ -81,7 +81,7 @@ func TestSignEstablishDataGodocExample(t *testing.T) {
 	if err := signingClient(t, exampleAccessID, exampleKey, exampleMerchantID).SignEstablishData(d); err != nil {
 		t.Fatal(err)
 	}
-	if got := CanonicalEstablishData(d); got != exampleCanonical {
+	if got, err := CanonicalEstablishData(d); err != nil || got != exampleCanonical {
 		t.Errorf("canonical:\n got %s\nwant %s", got, exampleCanonical)
 	}
 	if d.RequestSignature != exampleSHA1 || d.AccessID != exampleAccessID || d.MerchantID != exampleMerchantID {
@@ -156,7 +156,7 @@ func TestSignEstablishDataVectors(t *testing.T) {
 			if err := c.SignEstablishData(&d); err != nil {
 				t.Fatal(err)
 			}
-			if got := CanonicalEstablishData(&d); got != tc.canonical {
+			if got, err := CanonicalEstablishData(&d); err != nil || got != tc.canonical {
 				t.Errorf("canonical:\n got %s\nwant %s", got, tc.canonical)
 			}
 			want := hmacB64(sha1.New, key, tc.canonical)
@@ -232,8 +232,9 @@ func TestFlattenEstablishData(t *testing.T) {
 	if got := FlattenEstablishData(nil); got == nil || len(got) != 0 {
 		t.Errorf("nil: %v", got)
 	}
-	if CanonicalEstablishData(nil) != "" {
-		t.Error("canonical of nil")
+	var ve *ValidationError
+	if s, err := CanonicalEstablishData(nil); s != "" || !errors.As(err, &ve) || ve.Field != "establishData" {
+		t.Errorf("canonical of nil: %q %v", s, err)
 	}
 }
 

@@ -102,12 +102,39 @@ func checkVIP(field string, vip *int) error {
 
 // checkURL accepts an absolute http(s) URL; an empty one is an error only when must is set.
 func checkURL(field, raw string, must bool) error {
+	_, err := parseHTTPURL(field, raw, must)
+	return err
+}
+
+// parseHTTPURL is checkURL returning the parsed URL (nil when empty).
+func parseHTTPURL(field, raw string, must bool) (*url.URL, error) {
 	if empty, err := absent(field, raw == "", must); empty {
-		return err
+		return nil, err
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return invalid(field, "must be an absolute http(s) URL")
+		return nil, invalid(field, "must be an absolute http(s) URL")
+	}
+	return u, nil
+}
+
+// checkRedirectURL is checkURL for a returnUrl or cancelUrl: its own query
+// must be readable and must not repeat a parameter or use a name that
+// VerifyRedirect refuses or fills from the service's parameters (see
+// Redirect), or every redirect to it would be refused.
+func checkRedirectURL(field, raw string, must bool) error {
+	u, err := parseHTTPURL(field, raw, must)
+	if err != nil || u == nil || u.RawQuery == "" {
+		return err
+	}
+	q, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		return invalid(field, "must have a well-formed query")
+	}
+	for k, vs := range q {
+		if len(vs) > 1 || reservedRedirectKey(k) {
+			return invalid(field, "must not repeat a query parameter nor use a name of the redirect, establish data or notifications (see Redirect)")
+		}
 	}
 	return nil
 }

@@ -108,7 +108,9 @@ func TestSignaturePairsAgree(t *testing.T) {
 	}
 	br, err := bareVerifyRedirect(redirectURL, creds.AccessKey.Reveal())
 	if err != nil || br.TransactionID != r.TransactionID || br.Status != int(r.Status) || br.Panel != r.Panel ||
-		br.InstantPayout != r.InstantPayoutAvailable || br.Verified != r.AccountVerified {
+		br.InstantPayout != r.InstantPayoutAvailable || br.Verified != r.AccountVerified ||
+		br.PPTStatus != string(r.ProviderTransactionStatus) || br.Unsigned.Get("instantPayoutAvail") != "true" ||
+		!reflect.DeepEqual(br.Unsigned, r.Unsigned) {
 		t.Fatalf("redirect: sdk %+v, baseline %+v, %v", r, br, err)
 	}
 	forged := strings.Replace(redirectURL, "status=2", "status=4", 1)

@@ -271,23 +271,28 @@ func BenchmarkSignEstablishData(b *testing.B) {
 
 // ---- VerifyRedirect ----
 
+// redirectUnsigned is a return URL of the real shape: the service appends
+// instantPayoutAvail after the signature (see redirectURL).
 const redirectUnsigned = "https://shop.example/bankpay/return?transactionId=" + txID +
 	"&transactionType=1&merchantReference=order-000042&status=2&payment.paymentType=2" +
 	"&payment.paymentProvider.type=1&payment.paymentProvider.instantPayoutAvailable=true" +
-	"&payment.account.verified=true&panel=1&payment.paymentProviderTransaction.status=10"
+	"&payment.account.verified=true&panel=1&payment.paymentProviderTransaction.status=AC100"
 
-var redirectURL = redirectUnsigned + "&requestSignature=" + url.QueryEscape(hmacSHA1(creds.AccessKey.Reveal(), redirectUnsigned))
+var redirectURL = redirectUnsigned + "&requestSignature=" + url.QueryEscape(hmacSHA1(creds.AccessKey.Reveal(), redirectUnsigned)) +
+	"&instantPayoutAvail=true"
 
 type bareRedirect struct {
-	TransactionID, MerchantReference                       string
-	TransactionType, Status, PaymentType, Panel, PPTStatus int
-	InstantPayout, Verified                                bool
+	TransactionID, MerchantReference, PPTStatus string
+	TransactionType, Status, PaymentType, Panel int
+	InstantPayout, Verified                     bool
+	Unsigned                                    url.Values
 }
 
 var errBadSignature = errors.New("invalid signature")
 
-// bareVerifyRedirect is the baseline: cut at &requestSignature=, compare
-// the HMAC of the rest in constant time, url.ParseQuery the signed query.
+// bareVerifyRedirect is the baseline: cut at &requestSignature=, the
+// signature up to the next "&", compare the HMAC of the rest in constant
+// time, url.ParseQuery the signed query and the unsigned tail.
 func bareVerifyRedirect(raw, key string) (*bareRedirect, error) {
 	const marker = "&requestSignature="
 	i := strings.Index(raw, marker)
@@ -295,7 +300,8 @@ func bareVerifyRedirect(raw, key string) (*bareRedirect, error) {
 		return nil, errBadSignature
 	}
 	msg := raw[:i]
-	sig, err := url.QueryUnescape(raw[i+len(marker):])
+	enc, tail, _ := strings.Cut(raw[i+len(marker):], "&")
+	sig, err := url.QueryUnescape(enc)
 	if err != nil || !hmac.Equal([]byte(hmacSHA1(key, msg)), []byte(sig)) {
 		return nil, errBadSignature
 	}
@@ -304,14 +310,19 @@ func bareVerifyRedirect(raw, key string) (*bareRedirect, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &bareRedirect{TransactionID: q.Get("transactionId"), MerchantReference: q.Get("merchantReference")}
+	r := &bareRedirect{TransactionID: q.Get("transactionId"), MerchantReference: q.Get("merchantReference"),
+		PPTStatus: q.Get("payment.paymentProviderTransaction.status")}
 	r.TransactionType, _ = strconv.Atoi(q.Get("transactionType"))
 	r.Status, _ = strconv.Atoi(q.Get("status"))
 	r.PaymentType, _ = strconv.Atoi(q.Get("payment.paymentType"))
 	r.Panel, _ = strconv.Atoi(q.Get("panel"))
-	r.PPTStatus, _ = strconv.Atoi(q.Get("payment.paymentProviderTransaction.status"))
 	r.InstantPayout, _ = strconv.ParseBool(q.Get("payment.paymentProvider.instantPayoutAvailable"))
 	r.Verified, _ = strconv.ParseBool(q.Get("payment.account.verified"))
+	if tail != "" {
+		if r.Unsigned, err = url.ParseQuery(tail); err != nil {
+			return nil, err
+		}
+	}
 	return r, nil
 }
 

@@ -142,14 +142,32 @@ func EstablishPairs(d *models.EstablishData) []Pair {
 // EstablishMessage is the canonical string an establish signature is made
 // over: Canonical(EstablishPairs(d)), written in one buffer.
 func EstablishMessage(d *models.EstablishData) string {
+	msg, _ := establishMessage(d)
+	return msg
+}
+
+// EstablishMessageChecked is EstablishMessage plus the key of the first
+// field whose value SplitsPair, as EstablishFieldSplittingPair gives it ("",
+// the usual case, costs no second pass over d).
+func EstablishMessageChecked(d *models.EstablishData) (msg, splitKey string) {
+	msg, pairs := establishMessage(d)
+	// pairs-1 separators: no value holds an '&', and none a ';'.
+	if strings.Count(msg, "&") >= pairs || strings.IndexByte(msg, ';') >= 0 {
+		splitKey = EstablishFieldSplittingPair(d)
+	}
+	return msg, splitKey
+}
+
+func establishMessage(d *models.EstablishData) (string, int) {
 	bp := messagePool.Get().(*[]byte)
 	*bp = (*bp)[:0]
-	establishFields(d, messageSink{bp})
+	var pairs int
+	establishFields(d, messageSink{bp, &pairs})
 	msg := string(*bp)
 	if cap(*bp) <= maxPooledMessage {
 		messagePool.Put(bp)
 	}
-	return msg
+	return msg, pairs
 }
 
 // messagePool holds the buffers EstablishMessage writes in.
@@ -166,9 +184,13 @@ type pairSink struct{ ps *[]Pair }
 
 func (s pairSink) add(k, v string) { *s.ps = append(*s.ps, Pair{k, v}) }
 
-type messageSink struct{ b *[]byte }
+type messageSink struct {
+	b     *[]byte
+	pairs *int
+}
 
 func (s messageSink) add(k, v string) {
+	*s.pairs++
 	b := *s.b
 	if len(b) > 0 {
 		b = append(b, '&')
@@ -176,6 +198,52 @@ func (s messageSink) add(k, v string) {
 	b = append(b, k...)
 	b = append(b, '=')
 	*s.b = append(b, v...)
+}
+
+// SplitsPair reports whether v, written as a value of a canonical string,
+// could be read as extra key=value pairs: it holds an '&' (or a ';', which
+// some form parsers also split on) with an '=' anywhere after it. A value
+// such as "Barnes & Noble" or "a=b" does not.
+func SplitsPair(v string) bool {
+	j := strings.LastIndexByte(v, '=')
+	if j < 0 {
+		return false // most values: no '=' at all
+	}
+	return strings.IndexByte(v[:j], '&') >= 0 || strings.IndexByte(v[:j], ';') >= 0
+}
+
+// EstablishFieldSplittingPair returns the key of the first signed field of d
+// whose value SplitsPair, and "" when there is none. accessId and merchantId
+// are not looked at: the signer fills them from its credentials.
+func EstablishFieldSplittingPair(d *models.EstablishData) string {
+	var key string
+	establishFields(d, splitSink{&key})
+	return key
+}
+
+type splitSink struct{ key *string }
+
+func (s splitSink) add(k, v string) {
+	if *s.key == "" && k != "accessId" && k != "merchantId" && SplitsPair(v) {
+		*s.key = k
+	}
+}
+
+// IsEstablishKey reports whether k is a key of the establish canonical
+// string that a redirect never carries: every signed establish key except
+// merchantReference and transactionId, which both have.
+func IsEstablishKey(k string) bool {
+	switch k {
+	case "accessId", "merchantId", "description", "currency", "amount", "displayAmount",
+		"minimumBalance", "paymentType", "timeZone":
+		return true
+	}
+	for _, p := range [...]string{"customer.", "account.", "recurrence.", "verification."} {
+		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // establishFields gives s each signed field that d carries, in the fixed
@@ -261,22 +329,28 @@ func establishFields[S fieldSink](d *models.EstablishData, s S) {
 // redirectMarker starts the signature parameter of a redirect URL.
 const redirectMarker = "&requestSignature="
 
-// RedirectMessage splits a return or cancel URL into the signed message and
-// the (still URL-encoded) signature. The message is everything before
-// "&requestSignature="; with queryOnly it is the query string alone (the
-// older API versions). ok is false when the URL carries no signature.
-func RedirectMessage(rawURL string, queryOnly bool) (message, encodedSig string, ok bool) {
+// RedirectMessage splits a return or cancel URL into the signed message, the
+// (still URL-encoded) signature and the unsigned rest. The message is
+// everything before the first "&requestSignature="; with queryOnly it is the
+// query string alone (the older API versions). The signature runs to the
+// next "&"; what follows that "&" is unsigned (the service appends
+// parameters such as instantPayoutAvail after the signature). ok is false
+// when the URL carries no signature.
+func RedirectMessage(rawURL string, queryOnly bool) (message, encodedSig, unsigned string, ok bool) {
 	i := strings.Index(rawURL, redirectMarker)
 	if i < 0 {
-		return "", "", false
+		return "", "", "", false
 	}
 	message, encodedSig = rawURL[:i], rawURL[i+len(redirectMarker):]
+	if j := strings.IndexByte(encodedSig, '&'); j >= 0 {
+		encodedSig, unsigned = encodedSig[:j], encodedSig[j+1:]
+	}
 	if queryOnly {
 		q := strings.IndexByte(message, '?')
 		if q < 0 {
-			return "", "", false
+			return "", "", "", false
 		}
 		message = message[q+1:]
 	}
-	return message, encodedSig, true
+	return message, encodedSig, unsigned, true
 }

@@ -42,9 +42,10 @@ func hexBytes(t *testing.T, s string) []byte {
 	return b
 }
 
-func TestEstablishMessageEveryKeyInOrder(t *testing.T) {
+// fullEstablishData carries every signed field, and unsigned ones.
+func fullEstablishData() *models.EstablishData {
 	vip := 2
-	d := &models.EstablishData{
+	return &models.EstablishData{
 		AccessID: "AID", MerchantID: "MID", RequestSignature: "ignored",
 		Description: "Order 42 for Jane", Currency: models.USD, Amount: "10.00",
 		DisplayAmount: "9.00", MinimumBalance: "1.00", MerchantReference: "ref-42",
@@ -65,6 +66,10 @@ func TestEstablishMessageEveryKeyInOrder(t *testing.T) {
 			AccountNumber: "1000000001", RoutingNumber: "124003116"},
 		TransactionID: "T1",
 	}
+}
+
+func TestEstablishMessageEveryKeyInOrder(t *testing.T) {
+	d := fullEstablishData()
 	want := "accessId=AID&merchantId=MID&description=Order 42 for Jane&currency=USD&amount=10.00" +
 		"&displayAmount=9.00&minimumBalance=1.00&merchantReference=ref-42&paymentType=Deferred&timeZone=America/Chicago" +
 		"&recurrence.startDate=1700000000000&recurrence.endDate=1800000000000&recurrence.frequency=1" +
@@ -140,19 +145,64 @@ func TestVerify(t *testing.T) {
 
 func TestRedirectMessage(t *testing.T) {
 	raw := "https://shop.example/return?transactionId=1&status=2&requestSignature=abc%3D"
-	msg, sig, ok := RedirectMessage(raw, false)
-	if !ok || msg != "https://shop.example/return?transactionId=1&status=2" || sig != "abc%3D" {
-		t.Errorf("full: %q %q %v", msg, sig, ok)
+	msg, sig, rest, ok := RedirectMessage(raw, false)
+	if !ok || msg != "https://shop.example/return?transactionId=1&status=2" || sig != "abc%3D" || rest != "" {
+		t.Errorf("full: %q %q %q %v", msg, sig, rest, ok)
 	}
-	msg, sig, ok = RedirectMessage(raw, true)
-	if !ok || msg != "transactionId=1&status=2" || sig != "abc%3D" {
-		t.Errorf("query only: %q %q %v", msg, sig, ok)
+	msg, sig, rest, ok = RedirectMessage(raw, true)
+	if !ok || msg != "transactionId=1&status=2" || sig != "abc%3D" || rest != "" {
+		t.Errorf("query only: %q %q %q %v", msg, sig, rest, ok)
 	}
-	if _, _, ok := RedirectMessage("https://shop.example/return?transactionId=1", false); ok {
+	// The service appends parameters after the signature: they are not signed.
+	msg, sig, rest, ok = RedirectMessage(raw+"&instantPayoutAvail=true&x=1", false)
+	if !ok || msg != "https://shop.example/return?transactionId=1&status=2" || sig != "abc%3D" || rest != "instantPayoutAvail=true&x=1" {
+		t.Errorf("trailing: %q %q %q %v", msg, sig, rest, ok)
+	}
+	if _, _, _, ok := RedirectMessage("https://shop.example/return?transactionId=1", false); ok {
 		t.Error("no signature: ok")
 	}
-	if _, _, ok := RedirectMessage("https://shop.example/return?requestSignature=abc", false); ok {
+	if _, _, _, ok := RedirectMessage("https://shop.example/return?requestSignature=abc", false); ok {
 		t.Error("signature as the first parameter signs nothing: ok")
+	}
+}
+
+func TestSplitsPair(t *testing.T) {
+	for v, want := range map[string]bool{
+		"Barnes & Noble": false, "AT&T": false, "a=b": false, "x=1&": false, "50% off+more": false, "": false,
+		"x&eventId=e": true, "&a=": true, "Barnes & Noble = books": true, "a;b=c": true, "a&b&c=d": true,
+	} {
+		if got := SplitsPair(v); got != want {
+			t.Errorf("SplitsPair(%q) = %v", v, got)
+		}
+	}
+}
+
+func TestEstablishFieldSplittingPair(t *testing.T) {
+	d := &models.EstablishData{AccessID: "a&b=c", MerchantID: "m&x=y", Description: "Barnes & Noble",
+		Customer: &models.Customer{Name: "AT&T", Address: &models.Address{City: "x&status=4"}, Email: "e&f=g"}}
+	if got := EstablishFieldSplittingPair(d); got != "customer.address.city" {
+		t.Errorf("got %q, want the first bad field, credentials not looked at", got)
+	}
+	d.Customer.Address.City = "Austin"
+	d.Customer.Email = "a@b.example"
+	if got := EstablishFieldSplittingPair(d); got != "" {
+		t.Errorf("clean data: %q", got)
+	}
+}
+
+// TestIsEstablishKey: every key of the canonical string but the two a
+// redirect shares is an establish key; the redirect's own keys are not.
+func TestIsEstablishKey(t *testing.T) {
+	for _, p := range EstablishPairs(fullEstablishData()) {
+		if want := p.Key != "merchantReference" && p.Key != "transactionId"; IsEstablishKey(p.Key) != want {
+			t.Errorf("IsEstablishKey(%q) != %v", p.Key, want)
+		}
+	}
+	for _, k := range []string{"status", "transactionType", "payment.paymentType", "panel", "payment.account.verified",
+		"payment.paymentProvider.type", "instantPayoutAvailable", "payment.paymentProviderTransaction.status", "order", "customerX"} {
+		if IsEstablishKey(k) {
+			t.Errorf("IsEstablishKey(%q)", k)
+		}
 	}
 }
 
@@ -189,5 +239,27 @@ func TestNotification(t *testing.T) {
 	}
 	if _, err := NotificationAuthorization("AID", "k", []byte("a=%zz")); err == nil {
 		t.Error("bad escape: no error")
+	}
+}
+
+// TestEstablishMessageChecked: the same string as EstablishMessage, and the
+// key of the first splitting value, also when other values hold '&' or ';'
+// harmlessly (the second pass) or nothing does (no second pass).
+func TestEstablishMessageChecked(t *testing.T) {
+	for _, tc := range []struct {
+		name, desc, city, key string
+	}{
+		{"plain", "Order 42", "Austin", ""},
+		{"ampersand, no =", "Barnes & Noble", "a=b", ""},
+		{"semicolon, no =", "a; b", "Austin", ""},
+		{"splitting city", "Barnes & Noble", "x&status=2", "customer.address.city"},
+		{"splitting description", "x;eventId=1", "x&status=2", "description"},
+	} {
+		d := &models.EstablishData{AccessID: "A&x=1", MerchantID: "M", Description: tc.desc,
+			Customer: &models.Customer{Address: &models.Address{City: tc.city}}}
+		msg, key := EstablishMessageChecked(d)
+		if msg != EstablishMessage(d) || key != tc.key {
+			t.Errorf("%s: %q %q, want key %q", tc.name, msg, key, tc.key)
+		}
 	}
 }
