@@ -249,8 +249,8 @@ func wholeOfDecimal(s string) (string, bool) {
 		}
 		mant, exp = mant[:i], e
 	}
-	whole, frac, _ := strings.Cut(mant, ".")
-	if whole == "" || !allDigits(whole) || !allDigits(frac) {
+	whole, frac, dot := strings.Cut(mant, ".")
+	if whole == "" || (dot && frac == "") || !allDigits(whole) || !allDigits(frac) {
 		return "", false
 	}
 	digits, point := whole+frac, len(whole)+exp
