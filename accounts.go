@@ -2,7 +2,6 @@ package bankpay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 
@@ -60,17 +59,14 @@ func (s *AccountsService) Summary(ctx context.Context, transactionID string, opt
 		return nil, err
 	}
 	path := PathJoin("transactions", transactionID, "accountSummary")
-	var raw json.RawMessage
-	if err := s.client.call(ctx, http.MethodGet, path, nil, nil, &raw, opts); err != nil {
+	// Bare in the spec and in the OpenAPI: no wrapper key.
+	sum, err := callAnswer[models.AccountSummary](ctx, s.client, http.MethodGet, path, nil, nil, "", opts)
+	if err != nil {
 		return nil, err
-	}
-	var sum models.AccountSummary
-	if err := models.Decode(raw, &sum); err != nil {
-		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path, Err: err}
 	}
 	if sum.Summary == nil {
 		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path,
 			Err: errors.New(`answer has no "summary" array`)}
 	}
-	return &sum, nil
+	return sum, nil
 }
