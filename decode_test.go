@@ -2,6 +2,7 @@ package bankpay
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -109,4 +110,27 @@ func TestServiceCallsNameFieldPath(t *testing.T) {
 		assert.Contains(t, err.Error(), tc.path, tc.name)
 		assert.NotContains(t, err.Error(), "12345678", tc.name)
 	}
+}
+
+// BenchmarkDecodeAnswer compares the tolerant wrapped-or-bare read of a
+// transaction with a plain json.Unmarshal of the same wrapped body.
+func BenchmarkDecodeAnswer(b *testing.B) {
+	body := []byte(`{"transaction":` + goldenTxnBody(numEncs[0].n, 1) + `}`)
+	b.Run("decodeAnswer", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := decodeAnswer[models.Transaction](body, "transaction", "GET", "/p"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("json.Unmarshal", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			var env models.TransactionEnvelope
+			if err := json.Unmarshal(body, &env); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -66,7 +66,8 @@ func DecodeAt(data []byte, v any, path string) error {
 	if dec.More() {
 		return errors.New("invalid JSON: data after the top-level value")
 	}
-	tree, err := normalize(tree, rv.Type().Elem(), path)
+	n := normalizer{fields: map[reflect.Type]map[string]reflect.Type{}}
+	tree, err := n.normalize(tree, rv.Type().Elem(), path)
 	if err != nil {
 		return err
 	}
@@ -87,9 +88,15 @@ func DecodeAt(data []byte, v any, path string) error {
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
+// normalizer holds the field tables of the struct types met in one Decode
+// (per call: no state outlives it).
+type normalizer struct {
+	fields map[reflect.Type]map[string]reflect.Type
+}
+
 // normalize rewrites the decoded JSON value x into the form encoding/json
 // reads into a value of type t, or reports why it cannot.
-func normalize(x any, t reflect.Type, path string) (any, error) {
+func (n *normalizer) normalize(x any, t reflect.Type, path string) (any, error) {
 	if x == nil {
 		return nil, nil
 	}
@@ -114,19 +121,19 @@ func normalize(x any, t reflect.Type, path string) (any, error) {
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		return normalize(x, t.Elem(), path)
+		return n.normalize(x, t.Elem(), path)
 	case reflect.Interface:
 		return x, nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		n, ok := wholeNumber(x)
+		w, ok := wholeNumber(x)
 		if !ok {
 			return nil, &FieldError{Path: path, Want: "an integer", Got: kind(x)}
 		}
-		if n == "" {
+		if w == "" {
 			return nil, nil
 		}
-		return json.Number(n), nil
+		return json.Number(w), nil
 	case reflect.Float32, reflect.Float64:
 		switch v := x.(type) {
 		case json.Number:
@@ -168,7 +175,7 @@ func normalize(x any, t reflect.Type, path string) (any, error) {
 			return nil, &FieldError{Path: path, Want: "an array", Got: kind(x)}
 		}
 		for i := range arr {
-			v, err := normalize(arr[i], t.Elem(), path+"["+strconv.Itoa(i)+"]")
+			v, err := n.normalize(arr[i], t.Elem(), path+"["+strconv.Itoa(i)+"]")
 			if err != nil {
 				return nil, err
 			}
@@ -181,7 +188,7 @@ func normalize(x any, t reflect.Type, path string) (any, error) {
 			return nil, &FieldError{Path: path, Want: "an object", Got: kind(x)}
 		}
 		for k, e := range obj {
-			v, err := normalize(e, t.Elem(), join(path, k))
+			v, err := n.normalize(e, t.Elem(), join(path, k))
 			if err != nil {
 				return nil, err
 			}
@@ -193,7 +200,11 @@ func normalize(x any, t reflect.Type, path string) (any, error) {
 		if !ok {
 			return nil, &FieldError{Path: path, Want: "an object", Got: kind(x)}
 		}
-		fields := fieldsOf(t)
+		fields, ok := n.fields[t]
+		if !ok {
+			fields = fieldsOf(t)
+			n.fields[t] = fields
+		}
 		for k, e := range obj {
 			f, ok := fields[k]
 			if !ok {
@@ -203,7 +214,7 @@ func normalize(x any, t reflect.Type, path string) (any, error) {
 				delete(obj, k) // unknown: ignored, never an error
 				continue
 			}
-			v, err := normalize(e, f, join(path, k))
+			v, err := n.normalize(e, f, join(path, k))
 			if err != nil {
 				return nil, err
 			}

@@ -1,7 +1,9 @@
 package models
 
 import (
+	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -145,4 +147,27 @@ func TestProviderStatusMeaning(t *testing.T) {
 	for code, m := range providerMeanings {
 		assert.NotEmpty(t, m, code)
 	}
+}
+
+// FuzzDecodeAgreesWithStrict: Decode never panics, and whatever the strict
+// encoding/json reading accepts, Decode accepts with the same result (the
+// tolerance only adds readings).
+func FuzzDecodeAgreesWithStrict(f *testing.F) {
+	f.Add([]byte(`{"transactionId":"T","status":2,"payment":{"paymentType":"Deferred","account":{"type":1}},"amount":"1.00"}`))
+	f.Add([]byte(`{"status":"2","recordVersion":3.0,"createdAt":"1700000000000","paymentProviderTransaction":{"status":10}}`))
+	f.Add([]byte(`{"STATUS":2,"Amount":12.5,"x":{"y":[1,{}]},"updatedAt":1.7e12}`))
+	f.Add([]byte(`{"status":{},"amount":[],"payment":null}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var strict, tolerant Transaction
+		strictErr := json.Unmarshal(body, &strict)
+		err := Decode(body, &tolerant)
+		if strictErr == nil {
+			if err != nil {
+				t.Fatalf("strict accepted %s, Decode: %v", body, err)
+			}
+			if !reflect.DeepEqual(strict, tolerant) {
+				t.Fatalf("%s: strict %+v, Decode %+v", body, strict, tolerant)
+			}
+		}
+	})
 }
