@@ -48,6 +48,10 @@ const (
 	ProviderACDisputed                  ProviderStatus = "AC112"
 	ProviderACInsufficientFunds         ProviderStatus = "AC113"
 	ProviderACInvalidAccount            ProviderStatus = "AC114"
+	ProviderACOtherReturn               ProviderStatus = "AC115"
+	ProviderACNone                      ProviderStatus = "AC116"
+	ProviderACExpired                   ProviderStatus = "AC117"
+	ProviderACSettled                   ProviderStatus = "AC118"
 )
 
 // providerMeanings holds a short meaning of each documented code; the UC
@@ -81,6 +85,11 @@ var providerMeanings = map[ProviderStatus]string{
 	ProviderACDisputed:            "payment disputed",
 	ProviderACInsufficientFunds:   "not collected: not enough funds",
 	ProviderACInvalidAccount:      "not collected: invalid or closed account",
+	ProviderACOtherReturn:         "returned for another reason",
+	ProviderACNone:                "no ACH status",
+	ProviderACExpired:             "payment expired",
+	ProviderACSettled:             "payment settled",
+	"UC010":                       "user canceled",
 	"UC01":                        "user canceled at bank selection",
 	"UC02":                        "user canceled at login",
 	"UC03":                        "user canceled after a failed login",
