@@ -15,30 +15,27 @@ type AccountsService service
 // Balance reads the balance and details of the bank account the user
 // authorized: GET /transactions/{transactionId}/payment/paymentProvider/account/balance.
 //
-// The answer is unwrapped from {"accountBalance":{…}}. An answer without an
+// The answer is read wrapped in {"accountBalance":{…}} or bare. An answer without an
 // accountBalance.account object is a *ResponseError (ErrInvalidResponse).
 func (s *AccountsService) Balance(ctx context.Context, transactionID string, opts ...CallOption) (*models.AccountBalance, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
 	path := PathJoin("transactions", transactionID, "payment", "paymentProvider", "account", "balance")
-	var env models.AccountBalanceEnvelope
-	if err := s.client.call(ctx, http.MethodGet, path, nil, nil, &env, opts); err != nil {
-		return nil, err
-	}
-	bal, err := unwrap(env.AccountBalance, http.MethodGet, path, "accountBalance")
+	bal, err := callAnswer[models.AccountBalance](ctx, s.client, http.MethodGet, path, nil, nil, "accountBalance", opts)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := unwrap(bal.Account, http.MethodGet, path, "accountBalance.account"); err != nil {
-		return nil, err
+	if bal.Account == nil {
+		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path,
+			Err: errors.New(`answer has no "accountBalance.account" object`)}
 	}
 	return bal, nil
 }
 
 // User reads the personal data the user's bank holds (every field a list):
 // GET /transactions/{transactionId}/payment/paymentProvider/user. The answer
-// is unwrapped from {"user":{…}}.
+// is read wrapped in {"user":{…}} (spec) or bare (OpenAPI).
 //
 // For the verified identity of an authorization created with kycType 1, use
 // IdentityService.User instead.
@@ -47,11 +44,7 @@ func (s *AccountsService) User(ctx context.Context, transactionID string, opts .
 		return nil, err
 	}
 	path := PathJoin("transactions", transactionID, "payment", "paymentProvider", "user")
-	var env models.BankUserEnvelope
-	if err := s.client.call(ctx, http.MethodGet, path, nil, nil, &env, opts); err != nil {
-		return nil, err
-	}
-	return unwrap(env.User, http.MethodGet, path, "user")
+	return callAnswer[models.BankUser](ctx, s.client, http.MethodGet, path, nil, nil, "user", opts)
 }
 
 // Summary reads the cash-flow summary of the user's accounts, with
@@ -66,13 +59,14 @@ func (s *AccountsService) Summary(ctx context.Context, transactionID string, opt
 		return nil, err
 	}
 	path := PathJoin("transactions", transactionID, "accountSummary")
-	var sum models.AccountSummary
-	if err := s.client.call(ctx, http.MethodGet, path, nil, nil, &sum, opts); err != nil {
+	// Bare in the spec and in the OpenAPI: no wrapper key.
+	sum, err := callAnswer[models.AccountSummary](ctx, s.client, http.MethodGet, path, nil, nil, "", opts)
+	if err != nil {
 		return nil, err
 	}
 	if sum.Summary == nil {
 		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path,
 			Err: errors.New(`answer has no "summary" array`)}
 	}
-	return &sum, nil
+	return sum, nil
 }

@@ -85,11 +85,7 @@ func (s *CustomersService) UpdateByExternalID(ctx context.Context, externalID st
 }
 
 func (s *CustomersService) update(ctx context.Context, path string, query url.Values, body *customerUpdateBody, opts []CallOption) (*models.Customer, error) {
-	var env models.CustomerEnvelope
-	if err := s.client.call(ctx, http.MethodPost, path, query, body, &env, opts); err != nil {
-		return nil, err
-	}
-	return unwrap(env.Customer, http.MethodPost, path, "customer")
+	return callAnswer[models.Customer](ctx, s.client, http.MethodPost, path, query, body, "customer", opts)
 }
 
 // pinID fills the body's id field from the id the call names, and refuses

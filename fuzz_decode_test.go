@@ -264,6 +264,13 @@ func FuzzAnswerDecoders(f *testing.F) {
 	f.Add(uint8(0), uint8(0), []byte(`{"transaction":{"createTime":"17e11x"}}`))
 	f.Add(uint8(6), uint8(0), []byte(`{"summary":{}}`))
 	f.Add(uint8(0), uint8(0), []byte(`[`))
+	// The OpenAPI's shapes: bare objects, codes as strings or whole floats.
+	f.Add(uint8(0), uint8(0), []byte(`{"transactionId":"1","transactionType":"1","status":"2.0","recordVersion":3.0,"url":"https://x"}`))
+	f.Add(uint8(5), uint8(0), []byte(`{"name":["A"],"createdAt":1700000000000}`))
+	f.Add(uint8(7), uint8(0), []byte(`{"token":"t","type":"1","profile":"-1","verification":{"type":"3","score":"7","thirdPartyScore":"999"}}`))
+	f.Add(uint8(8), uint8(0), []byte(`{"customer":{"vip":"2","enrollDate":1700000000000}}`))
+	f.Add(uint8(10), uint8(0), []byte(`{"detail":{"verification":[{"result":"1","reasons":[{"code":"-1"}]}],"attribute":[{"source":{"name":"bank","type":1}}]}}`))
+	f.Add(uint8(0), uint8(0), []byte(`{"transaction":{"status":"abc","amount":{}}}`))
 	statuses := []int{200, 204, 201, 404, 400, 503, 429, 500, 401, 299}
 	f.Fuzz(func(t *testing.T, which, statusIx uint8, body []byte) {
 		status := statuses[int(statusIx)%len(statuses)]

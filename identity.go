@@ -2,6 +2,7 @@ package bankpay
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 
 	"github.com/bankpay/bankpay-go/models"
@@ -15,7 +16,7 @@ import (
 type IdentityService service
 
 // User reads the verified identity of the user: GET /transactions/{transactionId}/user,
-// unwrapped from {"user":{…}}.
+// read wrapped in {"user":{…}} (spec) or bare (OpenAPI).
 //
 // Before the IdentityVerificationDataRetrieved event the service answers
 // 400: the error then matches both ErrIdentityNotReady and ErrBadRequest.
@@ -25,16 +26,16 @@ func (s *IdentityService) User(ctx context.Context, transactionID string, opts .
 		return nil, err
 	}
 	path := PathJoin("transactions", transactionID, "user")
-	var env models.IdentityUserEnvelope
-	if err := s.identityRead(ctx, path, &env, opts); err != nil {
+	var raw json.RawMessage
+	if err := s.identityRead(ctx, path, &raw, opts); err != nil {
 		return nil, err
 	}
-	return unwrap(env.User, http.MethodGet, path, "user")
+	return decodeAnswer[models.IdentityUser](raw, "user", http.MethodGet, path)
 }
 
 // Detail reads how each identity attribute was verified, useful when the
 // user is not eligible: GET /transactions/{transactionId}/user/detail,
-// unwrapped from {"detail":{…}}.
+// read wrapped in {"detail":{…}} or bare.
 //
 // Before the IdentityVerificationDataRetrieved event the service answers
 // 400: the error then matches both ErrIdentityNotReady and ErrBadRequest.
@@ -43,11 +44,11 @@ func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts
 		return nil, err
 	}
 	path := PathJoin("transactions", transactionID, "user", "detail")
-	var env models.VerificationDetailEnvelope
-	if err := s.identityRead(ctx, path, &env, opts); err != nil {
+	var raw json.RawMessage
+	if err := s.identityRead(ctx, path, &raw, opts); err != nil {
 		return nil, err
 	}
-	return unwrap(env.Detail, http.MethodGet, path, "detail")
+	return decodeAnswer[models.VerificationDetail](raw, "detail", http.MethodGet, path)
 }
 
 // identityRead sends a GET whose 400 answer also matches ErrIdentityNotReady.

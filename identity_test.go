@@ -3,6 +3,7 @@ package bankpay
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -80,7 +81,7 @@ func TestIdentityDetail(t *testing.T) {
 		t.Fatalf("calls = %d", calls.Load())
 	}
 	wantVer := []models.VerificationResult{{VerificationName: "KYC", Result: 1}, {VerificationName: "AML", Result: 2}}
-	if len(d.Verification) != 2 || d.Verification[0] != wantVer[0] || d.Verification[1] != wantVer[1] {
+	if !reflect.DeepEqual(d.Verification, wantVer) {
 		t.Errorf("verification = %+v", d.Verification)
 	}
 	if len(d.Attribute) != 2 {

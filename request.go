@@ -354,12 +354,3 @@ func (c *Client) call(ctx context.Context, method, path string, query url.Values
 	}
 	return c.Do(ctx, req, out, opts...)
 }
-
-// unwrap returns the object of a wrapped answer, or a *ResponseError when
-// the wrapper was empty.
-func unwrap[T any](v *T, method, path, key string) (*T, error) {
-	if v == nil {
-		return nil, &ResponseError{StatusCode: http.StatusOK, Method: method, Path: path, Err: fmt.Errorf("answer has no %q object", key)}
-	}
-	return v, nil
-}

@@ -2,6 +2,7 @@ package bankpay
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -77,9 +78,10 @@ func checkDigitString(field, v string, lo, hi int) error {
 // {"merchantId":…,"account":{…},"customer":{…}}. The merchantId is the
 // client's.
 //
-// The answer (not wrapped) echoes the submitted data with account.token and,
-// when verification was asked, account.verification. An answer without an
-// account object is a *ResponseError (ErrInvalidResponse).
+// The spec's answer echoes the submitted data with account.token and, when
+// verification was asked, account.verification; the OpenAPI's is the bare
+// account. Both are read. An answer without an account is a *ResponseError
+// (ErrInvalidResponse).
 //
 // Tokenize changes state: it is retried only when the request provably
 // never reached the server, unless RetryNonIdempotent is passed. Errors
@@ -102,12 +104,20 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 		query = url.Values{"verifyAccount": {"true"}}
 	}
 	const path = "/accounts/tokenize"
+	var raw json.RawMessage
+	if err := s.client.call(ctx, http.MethodPost, path, query, body, &raw, opts); err != nil {
+		return nil, err
+	}
+	acct, err := decodeAnswer[models.Account](raw, "account", http.MethodPost, path)
+	if err != nil {
+		return nil, err
+	}
+	// The spec's answer echoes merchantId and customer beside the account;
+	// the OpenAPI's is the bare account, which has neither.
 	var out models.Tokenization
-	if err := s.client.call(ctx, http.MethodPost, path, query, body, &out, opts); err != nil {
-		return nil, err
+	if err := models.Decode(raw, &out); err != nil {
+		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodPost, Path: path, Err: err}
 	}
-	if _, err := unwrap(out.Account, http.MethodPost, path, "account"); err != nil {
-		return nil, err
-	}
+	out.Account = acct
 	return &out, nil
 }

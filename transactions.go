@@ -20,14 +20,11 @@ func (s *TransactionsService) Get(ctx context.Context, transactionID string, opt
 	return s.transactionCall(ctx, http.MethodGet, PathJoin("transactions", transactionID), nil, nil, opts)
 }
 
-// transactionCall is one call of the pipeline whose answer is a wrapped
-// {"transaction":…}: Get, Establish, Deposit and Capture.
+// transactionCall is one call of the pipeline whose answer is a
+// transaction, wrapped {"transaction":…} (spec) or bare (OpenAPI): Get,
+// Establish, Deposit and Capture.
 func (s *TransactionsService) transactionCall(ctx context.Context, method, path string, query url.Values, body any, opts []CallOption) (*models.Transaction, error) {
-	var env models.TransactionEnvelope
-	if err := s.client.call(ctx, method, path, query, body, &env, opts); err != nil {
-		return nil, err
-	}
-	return unwrap(env.Transaction, method, path, "transaction")
+	return callAnswer[models.Transaction](ctx, s.client, method, path, query, body, "transaction", opts)
 }
 
 // EstablishParams is the input of Establish: the establish data of the

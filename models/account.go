@@ -15,9 +15,15 @@ type Account struct {
 	Verified        bool             `json:"verified,omitempty"`
 	Token           string           `json:"token,omitempty"`
 	Verification    *Verification    `json:"verification,omitempty"`
+	// AccountID and Country are shown by the OpenAPI in tokenize and
+	// balance answers.
+	AccountID string `json:"accountId,omitempty"`
+	Country   string `json:"country,omitempty"`
 }
 
-// Verification is the result of an account verification.
+// Verification is the result of an account verification. The spec writes
+// type, score and thirdPartyScore as integers, the OpenAPI as numeric
+// strings ("3"); both decode into the integers here.
 type Verification struct {
 	Verified bool `json:"verified"`
 	// Type is 3 (Database) for tokenize.
@@ -55,6 +61,20 @@ type BankUser struct {
 	Address []Address `json:"address"`
 	Phone   []string  `json:"phone"`
 	Email   []string  `json:"email"`
+	// SegmentedName, CreatedAt and UpdatedAt are shown by the OpenAPI
+	// (segmentedName when the call expands it).
+	SegmentedName *SegmentedName `json:"segmentedName,omitempty"`
+	CreatedAt     EpochMillis    `json:"createdAt,omitempty"`
+	UpdatedAt     EpochMillis    `json:"updatedAt,omitempty"`
+}
+
+// SegmentedName is a name split into its parts.
+type SegmentedName struct {
+	Title      string   `json:"title,omitempty"`
+	FirstName  string   `json:"firstName,omitempty"`
+	MiddleName []string `json:"middleName,omitempty"`
+	LastName   string   `json:"lastName,omitempty"`
+	Suffix     string   `json:"suffix,omitempty"`
 }
 
 // BankUserEnvelope is the wire wrapping of a bank-held user.

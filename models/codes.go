@@ -40,7 +40,8 @@ var statusNames = map[TransactionStatus]string{
 // String returns the status name, or "TransactionStatus(n)" for an unknown code.
 func (s TransactionStatus) String() string { return codeName(statusNames, s, "TransactionStatus") }
 
-// UnmarshalJSON accepts a number or a numeric string.
+// UnmarshalJSON accepts a number or a numeric string, also written as a
+// whole-valued float (2.0). An unknown code is kept.
 func (s *TransactionStatus) UnmarshalJSON(b []byte) error { return unmarshalCode(b, (*int)(s)) }
 
 // UnmarshalText accepts a decimal number (form-encoded events).
@@ -192,7 +193,11 @@ func parseCode(s string, dst *int) error {
 		*dst = 0
 		return nil
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(s))
+	w, ok := wholeNumber(s) // 2, "2", 2.0 and "2.0" are the code 2
+	if !ok {
+		return fmt.Errorf("invalid code %q", clip(s))
+	}
+	n, err := strconv.Atoi(w)
 	if err != nil {
 		return fmt.Errorf("invalid code %q", clip(s))
 	}

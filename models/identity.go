@@ -1,5 +1,7 @@
 package models
 
+import "encoding/json"
+
 // IdentityUser is the verified identity of a user, from the identity user call
 // (authorizations created with kycType 1).
 type IdentityUser struct {
@@ -11,6 +13,12 @@ type IdentityUser struct {
 	TaxID         string         `json:"taxId,omitempty"`
 	DriverLicense *DriverLicense `json:"driverLicense,omitempty"`
 	Eligible      bool           `json:"eligible"`
+	// Deceased, SegmentedName, CreatedAt and UpdatedAt are shown by the
+	// OpenAPI only.
+	Deceased      bool           `json:"deceased,omitempty"`
+	SegmentedName *SegmentedName `json:"segmentedName,omitempty"`
+	CreatedAt     EpochMillis    `json:"createdAt,omitempty"`
+	UpdatedAt     EpochMillis    `json:"updatedAt,omitempty"`
 }
 
 // IdentityUserEnvelope is the wire wrapping of an identity user.
@@ -27,11 +35,23 @@ type VerificationDetail struct {
 // VerificationResult is the outcome of one named verification.
 type VerificationResult struct {
 	VerificationName string `json:"verificationName"`
-	Result           int    `json:"result"`
+	// Result is an integer in the spec, a numeric string in the OpenAPI.
+	Result int `json:"result"`
+	// Reasons explain the result (OpenAPI only).
+	Reasons []VerificationReason `json:"reasons,omitempty"`
+}
+
+// VerificationReason is a reason code of a verification result with its text.
+type VerificationReason struct {
+	Code   int    `json:"code"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // VerifiedAttribute is one identity attribute (name, email, phone, address…)
-// with where it came from and how it was verified.
+// with where it came from and how it was verified. The spec writes source
+// as a string beside an integer sourceType; the OpenAPI writes source as an
+// object {"name":…,"type":…}. Both decode into Source and SourceType; it
+// encodes in the spec's shape.
 type VerifiedAttribute struct {
 	Name         string                  `json:"name"`
 	Source       string                  `json:"source,omitempty"`
@@ -78,3 +98,40 @@ type FeedbackEnvelope struct {
 
 // KYCTypeIdentity is the kycType that requests identity verification.
 const KYCTypeIdentity = 1
+
+// UnmarshalJSON reads source as a string (spec) or as an object with name
+// and type (OpenAPI), and every other field as Decode does.
+func (a *VerifiedAttribute) UnmarshalJSON(b []byte) error {
+	type plain VerifiedAttribute
+	var v struct {
+		Source json.RawMessage `json:"source"` // first: it shadows plain's
+		plain
+	}
+	if err := Decode(b, &v); err != nil {
+		return err
+	}
+	*a = VerifiedAttribute(v.plain)
+	a.Source = ""
+	switch src := v.Source; {
+	case len(src) == 0 || string(src) == "null":
+	case src[0] == '{':
+		var o struct {
+			Name string `json:"name"`
+			Type int    `json:"type"`
+		}
+		if err := DecodeAt(src, &o, "source"); err != nil {
+			return err
+		}
+		a.Source = o.Name
+		if o.Type != 0 {
+			a.SourceType = o.Type
+		}
+	default:
+		var s string
+		if err := DecodeAt(src, &s, "source"); err != nil {
+			return err
+		}
+		a.Source = s
+	}
+	return nil
+}

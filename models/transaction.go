@@ -1,7 +1,10 @@
 package models
 
-// Transaction is a transaction record as the service returns it (wrapped as
-// "transaction"): an authorization (type 1), a deposit (type 6) or another kind.
+// Transaction is a transaction record as the service returns it: wrapped as
+// {"transaction":…} in the spec, bare in the operator's OpenAPI (the SDK
+// reads both; see docs/wire.md). An authorization (type 1), a deposit
+// (type 6) or another kind. Codes are read from numbers, numeric strings
+// or whole-valued floats.
 type Transaction struct {
 	TransactionID              string                      `json:"transactionId"`
 	TransactionType            TransactionType             `json:"transactionType"`
@@ -21,6 +24,9 @@ type Transaction struct {
 	MerchantReference          string                      `json:"merchantReference,omitempty"`
 	PaymentProcessorType       string                      `json:"paymentProcessorType,omitempty"`
 	RecordVersion              int                         `json:"recordVersion,omitempty"`
+	// URL is the address of the bank authorization flow for the user; the
+	// OpenAPI shows it in the establish answer only.
+	URL string `json:"url,omitempty"`
 }
 
 // Payment is the payment part of a transaction.
