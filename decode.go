@@ -24,11 +24,15 @@ func decodeAnswer[T any](raw []byte, key, method, path string) (*T, error) {
 	}
 	body, at := raw, ""
 	if key != "" {
-		var top map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &top); err != nil {
-			return fail(err)
+		inner, ok, scanned := topMember(raw, key)
+		if !scanned {
+			var top map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &top); err != nil {
+				return fail(err)
+			}
+			inner, ok = top[key]
 		}
-		if inner, ok := top[key]; ok {
+		if ok {
 			if len(bytes.TrimSpace(inner)) == 0 || string(bytes.TrimSpace(inner)) == "null" {
 				return fail(fmt.Errorf("answer has no %q object", key))
 			}
@@ -57,4 +61,94 @@ func callAnswer[T any](ctx context.Context, c *Client, method, path string, quer
 		return nil, err
 	}
 	return decodeAnswer[T](raw, key, method, path)
+}
+
+// topMember finds the value of key in the top-level JSON object raw without
+// decoding it: found reports whether the object has key, scanned whether
+// raw could be scanned (an escaped key or anything unusual makes the caller
+// fall back to encoding/json, which also reports the syntax error). Values
+// are checked when they are decoded.
+func topMember(raw []byte, key string) (value []byte, found, scanned bool) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil, false, false
+	}
+	i = skipSpace(raw, i+1)
+	if i < len(raw) && raw[i] == '}' {
+		return nil, false, true
+	}
+	for i < len(raw) && raw[i] == '"' {
+		end := bytes.IndexByte(raw[i+1:], '"')
+		if end < 0 {
+			return nil, false, false
+		}
+		name := raw[i+1 : i+1+end]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			return nil, false, false
+		}
+		i = skipSpace(raw, i+2+end)
+		if i >= len(raw) || raw[i] != ':' {
+			return nil, false, false
+		}
+		start := skipSpace(raw, i+1)
+		stop, ok := skipValue(raw, start)
+		if !ok {
+			return nil, false, false
+		}
+		if string(name) == key {
+			value, found = raw[start:stop], true
+		}
+		i = skipSpace(raw, stop)
+		if i < len(raw) && raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+			continue
+		}
+		if i < len(raw) && raw[i] == '}' {
+			return value, found, true
+		}
+		return nil, false, false
+	}
+	return nil, false, false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the end of the JSON value starting at b[i]: a string,
+// or anything up to the next ',', '}' or ']' at depth 0 outside strings.
+func skipValue(b []byte, i int) (int, bool) {
+	depth, inString := 0, false
+	for j := i; j < len(b); j++ {
+		c := b[j]
+		switch {
+		case inString:
+			if c == '\\' {
+				j++
+			} else if c == '"' {
+				inString = false
+				if depth == 0 {
+					return j + 1, true
+				}
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if depth == 0 {
+				return j, j > i
+			}
+			depth--
+			if depth == 0 {
+				return j + 1, true
+			}
+		case c == ',' && depth == 0:
+			return j, j > i
+		}
+	}
+	return 0, false
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -133,4 +134,30 @@ func BenchmarkDecodeAnswer(b *testing.B) {
 			}
 		}
 	})
+}
+
+// topMember agrees with encoding/json on where a top-level member is, and
+// declines (scanned false) what it cannot scan simply.
+func TestTopMember(t *testing.T) {
+	for _, tc := range []struct {
+		raw            string
+		value          string
+		found, scanned bool
+	}{
+		{`{"transaction":{"a":1}}`, `{"a":1}`, true, true},
+		{` { "x" : [1,{"transaction":2}] , "transaction" : {"b":"}\""} } `, `{"b":"}\""}`, true, true},
+		{`{"transactionId":"1","status":2}`, ``, false, true},
+		{`{}`, ``, false, true},
+		{`{"transaction":null}`, `null`, true, true},
+		{`{"transaction":"s"}`, `"s"`, true, true},
+		{`{"tr\u0061nsaction":{}}`, ``, false, false},
+		{`[1]`, ``, false, false},
+		{`{"transaction":{}`, ``, false, false},
+		{`{"a" 1}`, ``, false, false},
+	} {
+		v, found, scanned := topMember([]byte(tc.raw), "transaction")
+		assert.Equal(t, tc.scanned, scanned, tc.raw)
+		assert.Equal(t, tc.found, found, tc.raw)
+		assert.Equal(t, tc.value, strings.TrimSpace(string(v)), tc.raw)
+	}
 }

@@ -163,7 +163,13 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 		return c.responseError(resp.StatusCode, req, errors.New("empty body"))
 	}
 	// The buffer goes back to the pool after this: json.Unmarshal copies
-	// what it keeps, and json.Unmarshaler implementations must too.
+	// what it keeps, and json.Unmarshaler implementations must too. A
+	// *json.RawMessage gets a copy of the body, for decodeAnswer to read
+	// (and check) once.
+	if raw, ok := v.(*json.RawMessage); ok {
+		*raw = append((*raw)[:0], data...)
+		return nil
+	}
 	if err := json.Unmarshal(data, v); err != nil {
 		return c.responseError(resp.StatusCode, req, err)
 	}

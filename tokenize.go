@@ -3,6 +3,7 @@ package bankpay
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -108,16 +109,18 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 	if err := s.client.call(ctx, http.MethodPost, path, query, body, &raw, opts); err != nil {
 		return nil, err
 	}
-	acct, err := decodeAnswer[models.Account](raw, "account", http.MethodPost, path)
+	// The spec's answer echoes merchantId and customer beside the account;
+	// the OpenAPI's is the bare account, which has neither.
+	if _, echo, scanned := topMember(raw, "account"); echo || !scanned {
+		out, err := decodeAnswer[models.Tokenization](raw, "", http.MethodPost, path)
+		if err == nil && out.Account == nil {
+			err = &ResponseError{StatusCode: http.StatusOK, Method: http.MethodPost, Path: path, Err: errors.New(`answer has no "account" object`)}
+		}
+		return out, err
+	}
+	acct, err := decodeAnswer[models.Account](raw, "", http.MethodPost, path)
 	if err != nil {
 		return nil, err
 	}
-	// The spec's answer echoes merchantId and customer beside the account;
-	// the OpenAPI's is the bare account, which has neither.
-	var out models.Tokenization
-	if err := models.Decode(raw, &out); err != nil {
-		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodPost, Path: path, Err: err}
-	}
-	out.Account = acct
-	return &out, nil
+	return &models.Tokenization{Account: acct}, nil
 }
