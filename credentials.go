@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -230,3 +231,33 @@ func lowerHex(c byte) byte {
 func (s *secrets) clean(text string) string {
 	return mask(s.scrub(text))
 }
+
+// redactErr returns err, or, when its text echoes the key (a hostile
+// server's bytes quoted by net/http: "malformed HTTP response \"…\""), an
+// error of the scrubbed text that still matches what err matches
+// (errors.Is, errors.As) but does not unwrap to it, so that a logger walking
+// the chain does not print the key.
+func (s *secrets) redactErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	text := err.Error()
+	if clean := s.scrub(text); clean != text {
+		return &redactedError{text: clean, err: err}
+	}
+	return err
+}
+
+// redactedError is an error whose text was scrubbed of the key.
+type redactedError struct {
+	text string
+	err  error
+}
+
+func (e *redactedError) Error() string { return e.text }
+
+// Is matches what the original error matches.
+func (e *redactedError) Is(target error) bool { return errors.Is(e.err, target) }
+
+// As finds what the original error holds.
+func (e *redactedError) As(target any) bool { return errors.As(e.err, target) }

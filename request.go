@@ -150,7 +150,7 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 		return c.responseError(resp.StatusCode, req, a.bodyErr)
 	}
 	if err != nil {
-		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: a.sent, Attempts: a.count, Err: unwrapURLError(err)}
+		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: a.sent, Attempts: a.count, Err: c.secrets.redactErr(unwrapURLError(err))}
 		c.log(ctx, slog.LevelWarn, "bankpay: no answer", req, 0, a.count, start, nerr)
 		return nerr
 	}
