@@ -73,7 +73,10 @@ type Redirect struct {
 	Algorithm SignatureAlgorithm
 	// Params holds every parameter of the signed part of the URL (the
 	// merchant's own query parameters too), decoded; the requestSignature
-	// parameter is not part of it.
+	// parameter is not part of it. The service signs the returnUrl it was
+	// given, which the merchant does not sign and the user can rewrite:
+	// the merchant's own parameters are the user's to change (keep the
+	// order or session in the user's session, not in the returnUrl).
 	Params url.Values
 	// Unsigned holds the parameters after the signature, decoded (the
 	// service appends some, such as instantPayoutAvail=true); nil when there
