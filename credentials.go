@@ -3,7 +3,9 @@ package bankpay
 import (
 	"cmp"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -138,6 +140,7 @@ func newSecrets(creds Credentials) *secrets {
 	// base64 hides the key inside the pair.
 	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), html.EscapeString(key),
 		lowerEscapes(url.QueryEscape(key)), lowerEscapes(url.PathEscape(key))}
+	forms = append(forms, hex.EncodeToString([]byte(key)), strings.ToUpper(hex.EncodeToString([]byte(key))))
 	if j, err := json.Marshal(key); err == nil {
 		forms = append(forms, string(j[1:len(j)-1]))
 	}
@@ -152,29 +155,57 @@ func newSecrets(creds Credentials) *secrets {
 }
 
 // minEcho is how much of a secret form makes an echo: a form is redacted
-// where its first minEcho bytes appear, as far as the text goes on matching
-// it, so that a form cut short (by a server's clip or an excerpt) goes too.
+// where its first or its last minEcho bytes appear, as far as the text goes
+// on matching it, so that a form cut short at either end (by a server's
+// clip, an excerpt, or a log line clipped from the left) goes too.
 const minEcho = 8
 
 // scrub redacts every echo of the key in text.
 func (s *secrets) scrub(text string) string {
 	for _, f := range s.forms {
-		probe := f[:min(len(f), minEcho)]
-		for from := 0; ; {
-			i := strings.Index(text[from:], probe)
-			if i < 0 {
-				break
-			}
-			i += from
-			n := len(probe)
-			for n < len(f) && i+n < len(text) && text[i+n] == f[n] {
-				n++
-			}
-			text = text[:i] + redacted + text[i+n:]
-			from = i + len(redacted)
-		}
+		text = scrubHead(text, f)
+		text = scrubTail(text, f)
 	}
 	return text
+}
+
+// scrubHead redacts each run of text that starts like f (its first minEcho
+// bytes at least).
+func scrubHead(text, f string) string {
+	probe := f[:min(len(f), minEcho)]
+	for from := 0; ; {
+		i := strings.Index(text[from:], probe)
+		if i < 0 {
+			return text
+		}
+		i += from
+		n := len(probe)
+		for n < len(f) && i+n < len(text) && text[i+n] == f[n] {
+			n++
+		}
+		text = text[:i] + redacted + text[i+n:]
+		from = i + len(redacted)
+	}
+}
+
+// scrubTail redacts each run of text that ends like f (its last minEcho
+// bytes at least).
+func scrubTail(text, f string) string {
+	probe := f[len(f)-min(len(f), minEcho):]
+	for from := 0; ; {
+		i := strings.Index(text[from:], probe)
+		if i < 0 {
+			return text
+		}
+		i += from
+		start, n := i, len(probe)
+		for n < len(f) && start > 0 && text[start-1] == f[len(f)-n-1] {
+			start--
+			n++
+		}
+		text = text[:start] + redacted + text[i+len(probe):]
+		from = start + len(redacted)
+	}
 }
 
 // lowerEscapes writes the hex digits of %XX escapes in lower case.
@@ -200,3 +231,33 @@ func lowerHex(c byte) byte {
 func (s *secrets) clean(text string) string {
 	return mask(s.scrub(text))
 }
+
+// redactErr returns err, or, when its text echoes the key (a hostile
+// server's bytes quoted by net/http: "malformed HTTP response \"…\""), an
+// error of the scrubbed text that still matches what err matches
+// (errors.Is, errors.As) but does not unwrap to it, so that a logger walking
+// the chain does not print the key.
+func (s *secrets) redactErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	text := err.Error()
+	if clean := s.scrub(text); clean != text {
+		return &redactedError{text: clean, err: err}
+	}
+	return err
+}
+
+// redactedError is an error whose text was scrubbed of the key.
+type redactedError struct {
+	text string
+	err  error
+}
+
+func (e *redactedError) Error() string { return e.text }
+
+// Is matches what the original error matches.
+func (e *redactedError) Is(target error) bool { return errors.Is(e.err, target) }
+
+// As finds what the original error holds.
+func (e *redactedError) As(target any) bool { return errors.As(e.err, target) }

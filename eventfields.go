@@ -19,7 +19,8 @@ import (
 // A message is a notification when it is form fields (nested names dotted)
 // or a JSON object (nested objects flattened to the same dotted names) with
 // no repeated name, every name in the notification alphabet, no field that
-// only establish data or a redirect carries, and an eventId and a createdAt.
+// only establish data or a redirect carries (nor transactionId with status,
+// which every redirect has), and an eventId and a createdAt.
 // The establish message the merchant signs and a signed redirect URL never
 // are.
 
@@ -44,6 +45,16 @@ func notificationFields(msg string, isJSON bool) (url.Values, error) {
 	for _, k := range [...]string{models.EventFieldEventID, models.EventFieldCreatedAt} {
 		if vs := v[k]; len(vs) == 0 || strings.TrimSpace(vs[0]) == "" {
 			return nil, fmt.Errorf("no %s", k)
+		}
+	}
+	// Every redirect has transactionId and status (VerifyRedirect refuses
+	// one without), and no notification has both (a Dispute's transactionId
+	// comes without a status; a transaction event names its transaction
+	// objectId). A query-only redirect signature over a returnUrl whose
+	// query the user rewrote to carry event fields has both.
+	if _, ok := v[models.EventFieldTransactionID]; ok {
+		if _, ok := v[models.EventFieldStatus]; ok {
+			return nil, errors.New("transactionId with status: the fields of a redirect, not of a notification")
 		}
 	}
 	return v, nil

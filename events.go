@@ -16,7 +16,8 @@ import (
 // ErrMalformedEvent: an event notification body that is not a notification
 // or cannot be decoded: not URL-decodable, neither form fields nor a JSON
 // object, a repeated field, a name outside the notification alphabet, a
-// field of establish data or of a redirect, no eventId or createdAt, an
+// field of establish data or of a redirect (also transactionId together with
+// status, which only redirects carry), no eventId or createdAt, an
 // ill-typed common field. The webhook handler answers it with 400.
 var ErrMalformedEvent = errors.New("bankpay: malformed event")
 

@@ -17,8 +17,10 @@ import (
 // where the service sends one (status, transactionType, payment.paymentType,
 // payment.paymentProvider.type, panel) or not a boolean, a missing
 // transactionId or status, a key of establish data or of an event
-// notification (see Redirect), a URL that is not absolute http(s) (full-URL
-// mode), or unsigned parameters that cannot be decoded. Also a
+// notification (see Redirect), a redirect parameter before transactionId
+// (put into the returnUrl by someone else than the service), a URL that is
+// not absolute http(s) (full-URL mode), or unsigned parameters that cannot
+// be decoded. Also a
 // VerifyRedirectRequest call with an unusable public base URL.
 var ErrMalformedRedirect = errors.New("bankpay: malformed redirect")
 
@@ -42,6 +44,9 @@ var ErrReferenceMismatch = errors.New("bankpay: redirect merchantReference misma
 // never pass for a redirect. The merchant's own query parameters in
 // returnUrl and cancelUrl are kept in Params, so they must not use these
 // names nor a redirect parameter's (SignEstablishData refuses such a URL).
+// Nor may a redirect parameter come before transactionId, the first of the
+// service's: the returnUrl travels unsigned through the user's browser, so
+// such a one was added by the user, then signed by the service.
 type Redirect struct {
 	TransactionID     string
 	TransactionType   models.TransactionType // 1 (Authorize)
@@ -68,7 +73,10 @@ type Redirect struct {
 	Algorithm SignatureAlgorithm
 	// Params holds every parameter of the signed part of the URL (the
 	// merchant's own query parameters too), decoded; the requestSignature
-	// parameter is not part of it.
+	// parameter is not part of it. The service signs the returnUrl it was
+	// given, which the merchant does not sign and the user can rewrite:
+	// the merchant's own parameters are the user's to change (keep the
+	// order or session in the user's session, not in the returnUrl).
 	Params url.Values
 	// Unsigned holds the parameters after the signature, decoded (the
 	// service appends some, such as instantPayoutAvail=true); nil when there
@@ -262,6 +270,9 @@ func parseRedirect(query string) (*Redirect, error) {
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
 	}
+	if err := checkServiceOrder(query); err != nil {
+		return nil, err
+	}
 	r := &Redirect{Params: q}
 	// Keys are visited in map order: of several faults, the one of the
 	// smallest key is reported, so that the error does not vary.
@@ -318,6 +329,33 @@ func parseRedirect(query string) (*Redirect, error) {
 		return nil, errors.New("status: missing")
 	}
 	return r, nil
+}
+
+// checkServiceOrder refuses a redirect parameter before the first
+// transactionId. The service appends its parameters to the returnUrl or
+// cancelUrl starting with transactionId, and the merchant's own query may
+// not use their names (SignEstablishData refuses such a URL); but those URLs
+// are not signed by the merchant and travel through the user's browser, so
+// the user can add instantPayoutAvailable=true, say, to the query, which the
+// service then signs along with its own parameters.
+func checkServiceOrder(query string) error {
+	for query != "" {
+		var kv string
+		kv, query, _ = strings.Cut(query, "&")
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.ContainsAny(k, "%+") {
+			if uk, err := url.QueryUnescape(k); err == nil {
+				k = uk
+			}
+		}
+		if k == "transactionId" {
+			return nil
+		}
+		if reservedRedirectKey(k) {
+			return fmt.Errorf("%s: before transactionId, not a parameter of the service", clipKey(k))
+		}
+	}
+	return nil
 }
 
 // reservedRedirectKey reports whether k may not be a query parameter of a

@@ -111,6 +111,15 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 	var body any
 	if req.Body != nil {
 		body = req.Body
+	} else if req.StateChanging {
+		// Never a nil body for a state-changing call: net/http's HTTP/2
+		// transport replays a request without a body by itself, whatever
+		// GetBody says, on every stream the server resets with
+		// PROTOCOL_ERROR (below the retry rule, thousands of times a
+		// second). An empty body that is not http.NoBody makes it give up
+		// instead. Over HTTP/1.1 such a POST goes out chunked, with an
+		// empty body, instead of with Content-Length: 0.
+		body = []byte{}
 	}
 	hr, err := retryablehttp.NewRequestWithContext(ctx, req.Method, target, body)
 	if err != nil {
@@ -141,7 +150,7 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 		return c.responseError(resp.StatusCode, req, a.bodyErr)
 	}
 	if err != nil {
-		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: a.sent, Attempts: a.count, Err: unwrapURLError(err)}
+		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: a.sent, Attempts: a.count, Err: c.secrets.redactErr(unwrapURLError(err))}
 		c.log(ctx, slog.LevelWarn, "bankpay: no answer", req, 0, a.count, start, nerr)
 		return nerr
 	}
