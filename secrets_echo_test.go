@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -176,4 +177,23 @@ func TestEchoedSecretsCutShortAndInDecodeErrors(t *testing.T) {
 	var ae *APIError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, "bad key [redacted]… in Basic [redacted]…", ae.Message)
+}
+
+// No error in the chain of an undecodable 2xx response quotes the value:
+// error reporters walk Unwrap and would send it out.
+func TestDecodeErrorChainQuotesNoValue(t *testing.T) {
+	creds := Credentials{AccessID: "echo-id", AccessKey: NewSecret("Zq-secret-key-for-chain-tests"), MerchantID: "1002463580"}
+	mock := httpmock.NewMockTransport()
+	c, err := NewClient(creds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}))
+	require.NoError(t, err)
+	for _, field := range []string{`"createdAt":"%s"`, `"recordVersion":"%s"`, `"status":"%s"`} {
+		value := creds.AccessKey.Reveal() + " 1002000000"
+		sequence(t, mock, jsonAnswer(200, `{"transaction":{"transactionId":"1",`+strings.Replace(field, "%s", value, 1)+`}}`))
+		_, err := c.Transactions.Get(context.Background(), "1")
+		require.ErrorIs(t, err, ErrInvalidResponse)
+		for e := err; e != nil; e = errors.Unwrap(e) {
+			assert.NotContains(t, e.Error(), "Zq-secret", field)
+			assert.NotContains(t, e.Error(), "1002000000", field)
+		}
+	}
 }

@@ -21,8 +21,8 @@ type FieldError struct {
 	Want string
 	// Got is the JSON kind received ("an object", "a non-numeric string"…).
 	Got string
-	// Err is the decoder's error for a field with its own decoder (Amount,
-	// EpochMillis, codes), or nil.
+	// Err is always nil: the decoder's own error quotes the value, which
+	// may be an account number or a key a hostile server echoed.
 	Err error
 }
 
@@ -85,7 +85,7 @@ func DecodeAt(data []byte, v any, path string) error {
 		// Not expected after normalize; still name what json names.
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return &FieldError{Path: join(path, te.Field), Want: te.Type.String(), Got: "a JSON " + te.Value, Err: err}
+			return &FieldError{Path: join(path, te.Field), Want: te.Type.String(), Got: "a JSON " + te.Value}
 		}
 		return err
 	}
@@ -121,7 +121,7 @@ func (n *normalizer) normalize(x any, t reflect.Type, path string) (any, error) 
 				inner.Path = join(path, fe.Path)
 				return nil, &inner
 			}
-			return nil, &FieldError{Path: path, Want: "a valid " + t.Name(), Got: kind(x), Err: err}
+			return nil, &FieldError{Path: path, Want: "a valid " + t.Name(), Got: kind(x)}
 		}
 		return x, nil
 	}
