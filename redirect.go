@@ -438,6 +438,12 @@ func (f *keyFault) flag(key, v string) bool {
 // allocations for the map and the value slices instead of one per key, plus
 // one per escaped key or value. Queries of more than maxFastQueryParams
 // parameters go to url.ParseQuery itself, with its limit on their number.
+//
+// It is kept for its measured cost: with url.ParseQuery in its place,
+// BenchmarkVerifyRedirect (interleaved, 3 runs of -benchtime 0.3s, 2 cores)
+// went from sdk/base 1.007-1.031 wall and 1.005-1.022 CPU, 23 allocs a call,
+// to 1.248-1.292 wall and 1.249-1.270 CPU, 33 allocs (the baseline: 27).
+// FuzzParseQuery (perf_test.go) checks it against url.ParseQuery.
 func parseQuery(query string) (url.Values, error) {
 	n := strings.Count(query, "&") + 1
 	if n > maxFastQueryParams {

@@ -48,7 +48,7 @@ func (c *Client) NewRequest(method, path string, query url.Values, body any) (*R
 	switch b := body.(type) {
 	case nil:
 	case url.Values:
-		r.Body, r.ContentType = form.AppendEncode(nil, b), "application/x-www-form-urlencoded"
+		r.Body, r.ContentType = []byte(b.Encode()), "application/x-www-form-urlencoded"
 	case FormBody:
 		buf, err := form.Body(b.V)
 		if err != nil {
