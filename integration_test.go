@@ -248,7 +248,8 @@ func TestIntegrationInstantPayout(t *testing.T) {
 	assert.Equal(t, models.PaymentTypeDeferred, r.PaymentType)
 	assert.Equal(t, 1, r.ProviderType)
 	assert.True(t, r.InstantPayoutAvailable)
-	assert.Equal(t, models.ProviderStatus("10"), r.ProviderTransactionStatus)
+	assert.Equal(t, models.ProviderAuthorizationReceived, r.ProviderTransactionStatus)
+	assert.Equal(t, "true", r.Unsigned.Get("instantPayoutAvailable"), "the unsigned trailer of an instant-payout bank")
 	assert.Equal(t, "42", r.Params.Get("order"))
 
 	auth, err := s.client.Transactions.Get(ctx, r.TransactionID)
@@ -265,8 +266,8 @@ func TestIntegrationInstantPayout(t *testing.T) {
 	assert.True(t, auth.Payment.PaymentProvider.InstantPayoutAvailable)
 	assert.NotEmpty(t, auth.Payment.PaymentProvider.PaymentProviderID)
 	require.NotNil(t, auth.PaymentProviderTransaction)
-	assert.Equal(t, models.ProviderStatus("10"), auth.PaymentProviderTransaction.Status)
-	assert.Equal(t, "Established", auth.PaymentProviderTransaction.StatusMessage)
+	assert.Equal(t, models.ProviderAuthorizationReceived, auth.PaymentProviderTransaction.Status)
+	assert.Equal(t, models.ProviderAuthorizationReceived.Meaning(), auth.PaymentProviderTransaction.StatusMessage)
 
 	dep, err := s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{
 		MerchantReference: "payout-1", Amount: "60.00", InstantPayoutRequest: true,

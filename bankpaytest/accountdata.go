@@ -176,7 +176,7 @@ func (s *Server) handleBalance(_ *http.Request, _ []byte, m *merchant, id string
 	return models.AccountBalanceEnvelope{AccountBalance: &models.AccountBalance{
 		Account: &models.Account{
 			ProviderID:      SandboxProviderID,
-			PaymentProvider: sandboxProvider(),
+			PaymentProvider: sandboxProvider(t.m),
 			NameOnAccount:   p.name(),
 			Name:            acct.Name,
 			Type:            acct.Type,

@@ -37,6 +37,9 @@ func (s *Server) handleDeposit(_ *http.Request, body []byte, m *merchant, id str
 	switch f.Get("instantPayoutRequest") {
 	case "", "false":
 	case "true":
+		if m.cfg.NoInstantPayout {
+			return nil, badRequest("instant payout is not available for this authorization")
+		}
 		instant = true
 	default:
 		return nil, badRequest("instantPayoutRequest must be true or false")

@@ -175,7 +175,7 @@ func (s *Server) createAuthorization(m *merchant, d *models.EstablishData, acct 
 		Amount:          amount,
 		Currency:        currency,
 		Account:         acct,
-		PaymentProvider: sandboxProvider(),
+		PaymentProvider: sandboxProvider(m),
 	}
 	t.rec.PaymentProviderTransaction = &models.PaymentProviderTransaction{PaymentProviderTransactionID: "P" + t.id()}
 	m.refs[refKey{refEstablish, d.MerchantReference}] = true
@@ -183,13 +183,13 @@ func (s *Server) createAuthorization(m *merchant, d *models.EstablishData, acct 
 
 	if outcome == OutcomeCancel {
 		t.rec.Status, t.rec.StatusMessage = models.StatusCanceled, models.StatusCanceled.String()
+		t.setProviderStatus()
 		acct.Verified = false
 		s.emitTxnEvent(t, models.EventCancel)
 		return t
 	}
 	t.rec.Status, t.rec.StatusMessage = models.StatusAuthorized, models.StatusAuthorized.String()
-	t.rec.PaymentProviderTransaction.Status = "10"
-	t.rec.PaymentProviderTransaction.StatusMessage = "Established"
+	t.setProviderStatus()
 	s.emitTxnEvent(t, models.EventAuthorize)
 	if d.KYCType == models.KYCTypeIdentity {
 		t.kyc = true

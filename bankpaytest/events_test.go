@@ -116,7 +116,7 @@ func TestEventDelivery(t *testing.T) {
 		"merchantId": c.creds.MerchantID, "merchantReference": "ev-1", "paymentType": "4", "transactionType": "1",
 		"eventType": "Authorize", "objectId": auth.TransactionID, "objectType": "Transaction",
 		"timeZone": "America/New_York", "accessId": c.creds.AccessID, "status": "2", "statusMessage": "Authorized",
-		"paymentProviderTransaction.status": "10", "paymentProviderTransaction.statusMessage": "Established",
+		"paymentProviderTransaction.status": "SW010", "paymentProviderTransaction.statusMessage": "established",
 		"createdAt": "1709287200000",
 	}
 	for k, w := range want {

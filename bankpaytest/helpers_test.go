@@ -221,3 +221,20 @@ func eventTypes(evs []bankpaytest.Event) []string {
 }
 
 func joined(ss []string) string { return strings.Join(ss, ",") }
+
+// splitRedirect cuts a redirect as the service shapes it: the signed part
+// (up to "&requestSignature="), the signature (to the next "&", unescaped)
+// and the unsigned rest.
+func splitRedirect(t testing.TB, redirect string) (signed, sig, unsigned string) {
+	t.Helper()
+	signed, rest, ok := strings.Cut(redirect, "&requestSignature=")
+	if !ok {
+		t.Fatalf("redirect %q has no requestSignature", redirect)
+	}
+	raw, unsigned, _ := strings.Cut(rest, "&")
+	sig, err := url.QueryUnescape(raw)
+	if err != nil {
+		t.Fatalf("signature %q: %v", raw, err)
+	}
+	return signed, sig, unsigned
+}

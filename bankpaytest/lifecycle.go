@@ -33,10 +33,11 @@ func (s *Server) newMovement(m *merchant, auth *txn, typ models.TransactionType,
 	t.rec.Currency = auth.rec.Currency
 	p := *auth.rec.Payment
 	acct := *p.Account
-	p.Account, p.PaymentProvider, p.Amount = &acct, sandboxProvider(), amount
+	p.Account, p.PaymentProvider, p.Amount = &acct, sandboxProvider(m), amount
 	t.rec.Payment = &p
 	t.rec.PaymentProviderTransaction = &models.PaymentProviderTransaction{PaymentProviderTransactionID: "P" + t.id()}
 	t.rec.Status, t.rec.StatusMessage = models.StatusAuthorized, models.StatusAuthorized.String()
+	t.setProviderStatus()
 	auth.usedCents += cents
 	m.refs[refKey{kind, ref}] = true
 	s.st.toSubmit = append(s.st.toSubmit, t)

@@ -39,6 +39,11 @@ type Merchant struct {
 	// answer (bankpay.WithRetryNonIdempotent) pays twice, as it would on
 	// the service. By default a merchant is configured for it.
 	NoReferenceIdempotency bool
+	// NoInstantPayout plays a merchant whose users' banks offer no instant
+	// payout: authorizations show instantPayoutAvailable false, their
+	// redirects carry no unsigned instantPayoutAvailable=true, and a deposit
+	// with instantPayoutRequest=true is refused (400, code 200).
+	NoInstantPayout bool
 	// NotificationURL is the address registered for the merchant: events of
 	// transactions whose establish data has no notificationUrl go there.
 	NotificationURL string

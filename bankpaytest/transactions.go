@@ -77,10 +77,11 @@ func (s *Server) setStatus(t *txn, st models.TransactionStatus) {
 	t.rec.StatusMessage = st.String()
 	t.rec.UpdatedAt = models.NewEpochMillis(s.st.now)
 	t.rec.RecordVersion++
+	t.setProviderStatus()
 }
 
-func sandboxProvider() *models.PaymentProvider {
-	return &models.PaymentProvider{PaymentProviderID: SandboxProviderID, Name: SandboxBankName, Type: 1, InstantPayoutAvailable: true}
+func sandboxProvider(m *merchant) *models.PaymentProvider {
+	return &models.PaymentProvider{PaymentProviderID: SandboxProviderID, Name: SandboxBankName, Type: 1, InstantPayoutAvailable: !m.cfg.NoInstantPayout}
 }
 
 // view returns a deep copy of t's record as the API shows it: the account
