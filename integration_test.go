@@ -46,11 +46,27 @@ type sandbox struct {
 	client *bankpay.Client
 }
 
+// bareRun is the test that runs every integration use case again against a
+// sandbox answering bare single objects (the operator's OpenAPI shapes).
+const bareRun = "TestIntegrationBareResponses/"
+
+// modeOptions returns the sandbox options of t's mode: WithBareResponses
+// under TestIntegrationBareResponses, none otherwise (the spec's wrapped
+// shapes).
+func modeOptions(t *testing.T) []bankpaytest.Option {
+	if strings.HasPrefix(t.Name(), bareRun) {
+		return []bankpaytest.Option{bankpaytest.WithBareResponses()}
+	}
+	return nil
+}
+
 // startSandbox starts a sandbox whose default merchant is sandboxMerchant
-// (unless opts replace it) and a client for it, both closed at cleanup.
+// (unless opts replace it), in t's response mode (modeOptions), and a
+// client for it, both closed at cleanup.
 func startSandbox(t *testing.T, opts ...bankpaytest.Option) *sandbox {
 	t.Helper()
-	srv := bankpaytest.NewServer(append([]bankpaytest.Option{bankpaytest.WithDefaultMerchant(sandboxMerchant())}, opts...)...)
+	all := append([]bankpaytest.Option{bankpaytest.WithDefaultMerchant(sandboxMerchant())}, modeOptions(t)...)
+	srv := bankpaytest.NewServer(append(all, opts...)...)
 	t.Cleanup(srv.Close)
 	c := srv.Credentials()
 	return &sandbox{Server: srv, client: clientFor(t, srv, bankpay.Credentials{AccessID: c.AccessID, AccessKey: bankpay.NewSecret(c.AccessKey), MerchantID: c.MerchantID})}
@@ -1181,4 +1197,34 @@ func TestIntegrationEventsRejectedAndDefaultURL(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, rejected.TransactionID, ev.TransactionID())
 	assert.Equal(t, evs[0].ID, ev.EventID)
+}
+
+// TestIntegrationBareResponses runs every integration use case again
+// against a sandbox that answers single objects bare, as the operator's
+// OpenAPI shows them: the SDK reads both shapes.
+func TestIntegrationBareResponses(t *testing.T) {
+	for name, fn := range map[string]func(*testing.T){
+		"InstantPayout":               TestIntegrationInstantPayout,
+		"DepositAmountRules":          TestIntegrationDepositAmountRules,
+		"CancelledAuthorization":      TestIntegrationCancelledAuthorization,
+		"RedirectSignature":           TestIntegrationRedirectSignature,
+		"RedirectSHA512":              TestIntegrationRedirectSHA512,
+		"AccountData":                 TestIntegrationAccountData,
+		"MoneyTransfer":               TestIntegrationMoneyTransfer,
+		"Identity":                    TestIntegrationIdentity,
+		"DisbursementStateMachine":    TestIntegrationDisbursementStateMachine,
+		"DisbursementEstablish":       TestIntegrationDisbursementEstablish,
+		"SandboxTablesMatchSpec":      TestIntegrationSandboxTablesMatchSpec,
+		"TokenizeTable":               TestIntegrationTokenizeTable,
+		"TokenizeTokens":              TestIntegrationTokenizeTokens,
+		"ErrorTriggers":               TestIntegrationErrorTriggers,
+		"VIP":                         TestIntegrationVIP,
+		"EventResends":                TestIntegrationEventResends,
+		"EventsRejectedAndDefaultURL": TestIntegrationEventsRejectedAndDefaultURL,
+	} {
+		t.Run(name, func(t *testing.T) {
+			require.NotEmpty(t, modeOptions(t), "the use case runs in bare mode")
+			fn(t)
+		})
+	}
 }

@@ -59,7 +59,8 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 	}
 
 	c := s.newMovement(m, auth, models.TypeCapture, refCapture, ref, amount, cents)
-	return models.TransactionEnvelope{Transaction: c.view()}, nil
+	v := c.view()
+	return s.single(models.TransactionEnvelope{Transaction: v}, v), nil
 }
 
 var withdrawalMethods = map[string]bool{

@@ -69,7 +69,8 @@ func (s *Server) handleDeposit(_ *http.Request, body []byte, m *merchant, id str
 	if instant {
 		d.rec.PaymentProcessorType = PaymentProcessorInstant
 	}
-	return models.TransactionEnvelope{Transaction: d.view()}, nil
+	v := d.view()
+	return s.single(models.TransactionEnvelope{Transaction: v}, v), nil
 }
 
 // checkWithinMaximum refuses cents more when the authorization has a

@@ -139,7 +139,11 @@ func (s *Server) handleEstablish(r *http.Request, body []byte, m *merchant, _ st
 	// /transactions/{id} and the Authorize event show it, is Authorized (2).
 	v := t.view()
 	v.Status, v.StatusMessage = models.StatusNew, models.StatusAuthorized.String()
-	return models.TransactionEnvelope{Transaction: v}, nil
+	if s.bare {
+		// The OpenAPI's establish response carries the bank flow's url.
+		v.URL = s.ControlURL + "/authorize?transactionId=" + v.TransactionID
+	}
+	return s.single(models.TransactionEnvelope{Transaction: v}, v), nil
 }
 
 // createAuthorization records an authorization for establish data d with

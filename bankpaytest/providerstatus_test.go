@@ -56,6 +56,11 @@ func TestProviderStatusAuthorization(t *testing.T) {
 	for _, ev := range srv.EventsFor(txn.TransactionID)[1:] {
 		assert.False(t, ev.Fields.Has("paymentProviderTransaction.status"), "identity event %s", ev.Type)
 	}
+	// Feedback Void: the authorization is Voided, SW013.
+	c.postJSON("/transactions/"+txn.TransactionID+"/feedback", models.FeedbackEnvelope{Feedback: &models.Feedback{Status: 13, SubStatus: 558}}).wantOK(t, nil)
+	voided := c.txn(txn.TransactionID)
+	assert.Equal(t, models.StatusVoided, voided.Status)
+	assert.Equal(t, models.ProviderCanceled, voided.PaymentProviderTransaction.Status)
 
 	// A Disbursement made by POST /establish is established, not authorized by a user.
 	auth := c.establish("ps-disb", "10.00")

@@ -38,6 +38,15 @@ const (
 	CodeAccessControl    = 375
 )
 
+// single is the response body of one object: wrapped, the spec's shape
+// (the default), or bare, the OpenAPI's (WithBareResponses).
+func (s *Server) single(wrapped, bare any) any {
+	if s.bare {
+		return bare
+	}
+	return wrapped
+}
+
 func badRequest(format string, a ...any) *Error {
 	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidParameter, Message: fmt.Sprintf(format, a...)}
 }

@@ -61,6 +61,7 @@ type Server struct {
 
 	ts      *httptest.Server
 	maxBody int64
+	bare    bool // WithBareResponses
 
 	advMu sync.Mutex // serializes clock advances
 	mu    sync.Mutex // guards everything below
@@ -142,7 +143,7 @@ func NewServer(opts ...Option) *Server {
 	if cfg.start.IsZero() {
 		cfg.start = time.Now()
 	}
-	s := &Server{maxBody: DefaultMaxBodyBytes, wake: make(chan struct{}, 1)}
+	s := &Server{maxBody: DefaultMaxBodyBytes, bare: cfg.bare, wake: make(chan struct{}, 1)}
 	s.st = state{
 		now:      cfg.start.UTC().Truncate(time.Millisecond),
 		byAccess: make(map[string]*merchant),

@@ -142,7 +142,8 @@ func (s *Server) handleGetTransaction(_ *http.Request, _ []byte, m *merchant, id
 	if err != nil {
 		return nil, err
 	}
-	return models.TransactionEnvelope{Transaction: t.view()}, nil
+	v := t.view()
+	return s.single(models.TransactionEnvelope{Transaction: v}, v), nil
 }
 
 // Transaction returns transaction id as GET /transactions/{id} shows it.

@@ -70,6 +70,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			"deposit or capture is processed again (no code 210), so a retried request pays twice")
 	notify := fs.String("notification-url", "", "the merchant's default notification URL")
 	start := fs.String("start", "", "start time of the sandbox clock, RFC 3339 (default: now)")
+	bare := fs.Bool("bare-responses", false,
+		"answer single objects bare, as the operator's OpenAPI shows them (a Transaction, not {\"transaction\":…});\n"+
+			"default: the spec's wrapped shape")
 	providers := fs.Int("identity-providers", 2, "number of identity providers (one data-retrieved event each)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -94,6 +97,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		opts = append(opts, bankpaytest.WithStartTime(t))
 	}
+	if *bare {
+		opts = append(opts, bankpaytest.WithBareResponses())
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -110,6 +116,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
   accessKey:     %s
   merchantId:    %s
   VIP tiers: %t, money transfer: %t, merchantReference idempotency: %t
+  responses: %s
   sandbox routing number: %s
 
 export BANKPAY_BASE_URL=%s BANKPAY_ACCESS_ID=%s BANKPAY_ACCESS_KEY=%s BANKPAY_MERCHANT_ID=%s
@@ -117,9 +124,17 @@ curl -u "$BANKPAY_ACCESS_ID:$BANKPAY_ACCESS_KEY" -X POST '%s/advance?d=72h'
 
 Press Ctrl+C to stop.
 `, srv.Now().Format(time.RFC3339), srv.URL, srv.ControlURL, c.AccessID, c.AccessKey, c.MerchantID,
-		m.VIP, m.MoneyTransfer, !m.NoReferenceIdempotency, bankpaytest.SandboxRoutingNumber,
+		m.VIP, m.MoneyTransfer, !m.NoReferenceIdempotency, responseShape(*bare), bankpaytest.SandboxRoutingNumber,
 		srv.URL, c.AccessID, c.AccessKey, c.MerchantID, srv.ControlURL)
 
 	<-ctx.Done()
 	return nil
+}
+
+// responseShape names the response shape the banner shows.
+func responseShape(bare bool) string {
+	if bare {
+		return "bare single objects (the operator's OpenAPI; -bare-responses)"
+	}
+	return "wrapped single objects (the spec's)"
 }
