@@ -58,7 +58,7 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 		return nil, err
 	}
 
-	c := s.newMovement(m, auth, models.TypeCapture, refCapture, ref, amount, cents)
+	c := s.newMovement(m, auth, models.TypeCapture, refCapture, ref, amount, cents, "")
 	v := c.view()
 	return s.single(models.TransactionEnvelope{Transaction: v}, v), nil
 }

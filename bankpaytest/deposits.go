@@ -65,10 +65,11 @@ func (s *Server) handleDeposit(_ *http.Request, body []byte, m *merchant, id str
 		return nil, err
 	}
 
-	d := s.newMovement(m, auth, models.TypeDeposit, refDeposit, ref, amount, cents)
+	processor := ""
 	if instant {
-		d.rec.PaymentProcessorType = PaymentProcessorInstant
+		processor = PaymentProcessorInstant
 	}
+	d := s.newMovement(m, auth, models.TypeDeposit, refDeposit, ref, amount, cents, processor)
 	v := d.view()
 	return s.single(models.TransactionEnvelope{Transaction: v}, v), nil
 }

@@ -181,20 +181,15 @@ func (s *Server) createAuthorization(m *merchant, d *models.EstablishData, acct 
 		Account:         acct,
 		PaymentProvider: sandboxProvider(m),
 	}
-	t.rec.PaymentProviderTransaction = &models.PaymentProviderTransaction{PaymentProviderTransactionID: "P" + t.id()}
 	m.refs[refKey{refEstablish, d.MerchantReference}] = true
 	t.customerID = s.upsertCustomerFromEstablish(m, d.Customer).c.CustomerID
 
 	if outcome == OutcomeCancel {
-		t.rec.Status, t.rec.StatusMessage = models.StatusCanceled, models.StatusCanceled.String()
-		t.setProviderStatus()
 		acct.Verified = false
-		s.emitTxnEvent(t, models.EventCancel)
+		s.mustMove(t, models.StatusCanceled)
 		return t
 	}
-	t.rec.Status, t.rec.StatusMessage = models.StatusAuthorized, models.StatusAuthorized.String()
-	t.setProviderStatus()
-	s.emitTxnEvent(t, models.EventAuthorize)
+	s.mustMove(t, models.StatusAuthorized)
 	if d.KYCType == models.KYCTypeIdentity {
 		t.kyc = true
 		s.scheduleIdentity(t)

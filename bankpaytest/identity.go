@@ -156,12 +156,12 @@ func (s *Server) handleFeedback(_ *http.Request, body []byte, m *merchant, id st
 	if !t.idVerified {
 		return nil, badRequest("identity verification not finished")
 	}
-	if t.rec.Status == models.StatusVoided {
-		return nil, badRequest("the transaction is Voided")
+	if !t.can(models.StatusVoided) {
+		return nil, badRequest("the transaction is %s", t.rec.Status)
 	}
 	t.feedback = append(t.feedback, *f)
 	if void {
-		s.setStatus(t, models.StatusVoided)
+		s.mustMove(t, models.StatusVoided)
 	}
 	echo := *f
 	// The OpenAPI answers the authorization itself.

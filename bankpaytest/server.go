@@ -168,7 +168,7 @@ func NewServer(opts ...Option) *Server {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 
-	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
+	s.ts = httptest.NewUnstartedServer(s.newMux())
 	if cfg.listener != nil {
 		_ = s.ts.Listener.Close()
 		s.ts.Listener = cfg.listener

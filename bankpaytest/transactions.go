@@ -71,15 +71,6 @@ func (s *Server) newTxn(m *merchant, typ models.TransactionType) *txn {
 	return t
 }
 
-// setStatus moves t to status. The caller holds s.mu.
-func (s *Server) setStatus(t *txn, st models.TransactionStatus) {
-	t.rec.Status = st
-	t.rec.StatusMessage = st.String()
-	t.rec.UpdatedAt = models.NewEpochMillis(s.st.now)
-	t.rec.RecordVersion++
-	t.setProviderStatus()
-}
-
 func sandboxProvider(m *merchant) *models.PaymentProvider {
 	return &models.PaymentProvider{PaymentProviderID: SandboxProviderID, Name: SandboxBankName, Type: 1, InstantPayoutAvailable: !m.cfg.NoInstantPayout}
 }

@@ -23,8 +23,10 @@
 // answers 400 with code 210) unless -no-reference-idempotency plays an
 // account without it, where a repeat is processed again: a request retried
 // after a lost answer then pays twice, as it would on such an account of
-// the service (bankpaytest.Merchant.NoReferenceIdempotency). Run with -h for
-// every flag.
+// the service (bankpaytest.Merchant.NoReferenceIdempotency). It answers
+// single objects in the spec's wrapped shape ({"transaction":{…}}), or bare
+// as the operator's OpenAPI shows them with -bare-responses
+// (bankpaytest.WithBareResponses). Run with -h for every flag.
 package main
 
 import (
