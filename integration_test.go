@@ -33,7 +33,7 @@ var itCreds = bankpay.Credentials{AccessID: "ITEST0000000000000001", AccessKey: 
 // money transfer.
 func sandboxMerchant() bankpaytest.Merchant {
 	return bankpaytest.Merchant{
-		Credentials: bankpaytest.Credentials{AccessID: itCreds.AccessID, AccessKey: itCreds.AccessKey.Reveal(), MerchantID: itCreds.MerchantID},
+		Credentials: itCreds,
 		VIP:         true, MoneyTransfer: true,
 	}
 }
@@ -69,7 +69,7 @@ func startSandbox(t *testing.T, opts ...bankpaytest.Option) *sandbox {
 	srv := bankpaytest.NewServer(append(all, opts...)...)
 	t.Cleanup(srv.Close)
 	c := srv.Credentials()
-	return &sandbox{Server: srv, client: clientFor(t, srv, bankpay.Credentials{AccessID: c.AccessID, AccessKey: bankpay.NewSecret(c.AccessKey), MerchantID: c.MerchantID})}
+	return &sandbox{Server: srv, client: clientFor(t, srv, c)}
 }
 
 func clientFor(t *testing.T, srv *bankpaytest.Server, creds bankpay.Credentials) *bankpay.Client {
@@ -561,7 +561,7 @@ func transferCapture(ref string) *bankpay.CaptureParams {
 }
 
 func TestIntegrationMoneyTransfer(t *testing.T) {
-	plain := bankpaytest.Merchant{Credentials: bankpaytest.Credentials{AccessID: "ITEST0000000000000002", AccessKey: "plain-key", MerchantID: "1100000002"}}
+	plain := bankpaytest.Merchant{Credentials: bankpay.Credentials{AccessID: "ITEST0000000000000002", AccessKey: bankpay.NewSecret("plain-key"), MerchantID: "1100000002"}}
 	s := startSandbox(t, bankpaytest.WithMerchant(plain))
 	ctx := context.Background()
 	originator := &models.Customer{
@@ -605,13 +605,13 @@ func TestIntegrationMoneyTransfer(t *testing.T) {
 	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
 
 	// A merchant not configured for money transfer cannot capture.
-	pc := clientFor(t, s.Server, bankpay.Credentials{AccessID: plain.AccessID, AccessKey: bankpay.NewSecret(plain.AccessKey), MerchantID: plain.MerchantID})
+	pc := clientFor(t, s.Server, plain.Credentials)
 	d3 := deferredData("imt-auth-3", "")
 	d3.Customer = originator
 	require.NoError(t, pc.SignEstablishData(&d3))
 	u, _, err := s.Authorize(d3, bankpaytest.OutcomeAuthorize)
 	require.NoError(t, err)
-	r3, err := bankpay.VerifyRedirect(u, plain.AccessKey)
+	r3, err := bankpay.VerifyRedirect(u, plain.AccessKey.Reveal())
 	require.NoError(t, err)
 	_, err = pc.Transactions.Capture(ctx, r3.TransactionID, transferCapture("imt-5"))
 	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
@@ -999,7 +999,7 @@ func TestIntegrationTokenizeTable(t *testing.T) {
 }
 
 func TestIntegrationTokenizeTokens(t *testing.T) {
-	other := bankpaytest.Merchant{Credentials: bankpaytest.Credentials{AccessID: "ITEST0000000000000003", AccessKey: "other-key", MerchantID: "1100000003"}}
+	other := bankpaytest.Merchant{Credentials: bankpay.Credentials{AccessID: "ITEST0000000000000003", AccessKey: bankpay.NewSecret("other-key"), MerchantID: "1100000003"}}
 	s := startSandbox(t, bankpaytest.WithMerchant(other))
 	ctx := context.Background()
 	p := &bankpay.TokenizeParams{AccountNumber: "1000000007", RoutingNumber: "124003116",
@@ -1017,7 +1017,7 @@ func TestIntegrationTokenizeTokens(t *testing.T) {
 	third, err := s.client.Accounts.Tokenize(ctx, &p2)
 	require.NoError(t, err)
 	assert.NotEqual(t, first.Account.Token, third.Account.Token)
-	oc := clientFor(t, s.Server, bankpay.Credentials{AccessID: other.AccessID, AccessKey: bankpay.NewSecret(other.AccessKey), MerchantID: other.MerchantID})
+	oc := clientFor(t, s.Server, other.Credentials)
 	theirs, err := oc.Accounts.Tokenize(ctx, p)
 	require.NoError(t, err)
 	assert.NotEqual(t, first.Account.Token, theirs.Account.Token, "another merchant gets another token")
@@ -1053,7 +1053,7 @@ func TestIntegrationErrorTriggers(t *testing.T) {
 // --- VIP customer tiers ---------------------------------------------------------
 
 func TestIntegrationVIP(t *testing.T) {
-	plain := bankpaytest.Merchant{Credentials: bankpaytest.Credentials{AccessID: "ITEST0000000000000004", AccessKey: "plain-key", MerchantID: "1100000004"}}
+	plain := bankpaytest.Merchant{Credentials: bankpay.Credentials{AccessID: "ITEST0000000000000004", AccessKey: bankpay.NewSecret("plain-key"), MerchantID: "1100000004"}}
 	s := startSandbox(t, bankpaytest.WithMerchant(plain))
 	ctx := context.Background()
 	tier := func(n int) *int { return &n }
@@ -1110,7 +1110,7 @@ func TestIntegrationVIP(t *testing.T) {
 
 	// A merchant not configured for VIP tiers: refused, and establish data
 	// does not set a tier.
-	pc := clientFor(t, s.Server, bankpay.Credentials{AccessID: plain.AccessID, AccessKey: bankpay.NewSecret(plain.AccessKey), MerchantID: plain.MerchantID})
+	pc := clientFor(t, s.Server, plain.Credentials)
 	_, err = pc.Customers.UpdateByExternalID(ctx, "player-12", &bankpay.CustomerUpdateParams{Name: "Priya Smith", VIP: tier(1)})
 	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
 	pp := disbursementParams("vip-auth-3", "", "5.00", bankpaytest.AccountVerified)

@@ -152,7 +152,7 @@ func redirectFor(t *txn, establishSig string) string {
 	if strings.HasPrefix(establishSig, sign.SHA512Prefix) {
 		alg = sign.SHA512
 	}
-	out := msg + "&requestSignature=" + url.QueryEscape(sign.Sign(alg, t.m.cfg.AccessKey, msg))
+	out := msg + "&requestSignature=" + url.QueryEscape(sign.Sign(alg, t.m.key, msg))
 	if r.Payment.PaymentProvider.InstantPayoutAvailable {
 		// Unsigned, after the signature, as the service sends it.
 		out += "&instantPayoutAvailable=true"

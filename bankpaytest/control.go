@@ -41,7 +41,7 @@ var controlRoutes = []route{
 
 func (s *Server) controlFlush(r *http.Request, _ []byte, _ *merchant, _ string) (any, *Error) {
 	if err := s.Flush(r.Context()); err != nil {
-		return nil, &Error{Status: http.StatusServiceUnavailable, Code: CodeInternal, Message: "flush interrupted"}
+		return nil, &Error{Status: http.StatusServiceUnavailable, Code: codeInternal, Message: "flush interrupted"}
 	}
 	return struct{}{}, nil
 }

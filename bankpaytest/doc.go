@@ -6,8 +6,8 @@
 //
 //	srv := bankpaytest.NewServer()
 //	defer srv.Close()
-//	creds := srv.Credentials() // AccessID, AccessKey, MerchantID
-//	// point a client at srv.URL (ends in /api/v1)
+//	c := srv.Client() // a *bankpay.Client of the default merchant at srv.URL
+//	creds := srv.Credentials() // its bankpay.Credentials, for a webhook handler
 //
 // cmd/bankpay-sandbox runs the same server on an address.
 //

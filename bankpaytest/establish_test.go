@@ -151,7 +151,7 @@ func TestAuthorizeRedirect(t *testing.T) {
 		t.Fatalf("unsigned trailer %q, want instantPayoutAvailable=true", trailer)
 	}
 	sig, err := url.QueryUnescape(rawSig)
-	if err != nil || sig != hmacSHA1(c.creds.AccessKey, redirect[:i]) {
+	if err != nil || sig != hmacSHA1(c.creds.AccessKey.Reveal(), redirect[:i]) {
 		t.Fatalf("redirect signature %q does not verify", sig)
 	}
 	u, _ := url.Parse(redirect)
@@ -191,7 +191,7 @@ func TestAuthorizeCancel(t *testing.T) {
 		t.Fatalf("redirect %q", redirect)
 	}
 	signed, sig, unsigned := splitRedirect(t, redirect)
-	if sig != hmacSHA1(c.creds.AccessKey, signed) {
+	if sig != hmacSHA1(c.creds.AccessKey.Reveal(), signed) {
 		t.Fatal("cancel redirect signature does not verify")
 	}
 	if unsigned != "instantPayoutAvailable=true" {
@@ -213,13 +213,13 @@ func TestAuthorizeSHA512(t *testing.T) {
 	c := newAPI(t, srv, srv.Credentials())
 	d := uiData("ui-512", models.PaymentTypeDeferred, "5.00")
 	d.AccessID, d.MerchantID = c.creds.AccessID, c.creds.MerchantID
-	d.RequestSignature = sign.Sign(sign.SHA512, c.creds.AccessKey, sign.EstablishMessage(&d))
+	d.RequestSignature = sign.Sign(sign.SHA512, c.creds.AccessKey.Reveal(), sign.EstablishMessage(&d))
 	redirect, _, err := srv.Authorize(d, bankpaytest.OutcomeAuthorize)
 	if err != nil {
 		t.Fatal(err)
 	}
 	signed, sig, _ := splitRedirect(t, redirect)
-	if !strings.HasPrefix(sig, sign.SHA512Prefix) || !sign.Verify(c.creds.AccessKey, signed, sig) {
+	if !strings.HasPrefix(sig, sign.SHA512Prefix) || !sign.Verify(c.creds.AccessKey.Reveal(), signed, sig) {
 		t.Fatalf("SHA512 redirect signature %q", sig)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -114,7 +115,7 @@ func TestRedirectInstantPayoutTrailer(t *testing.T) {
 	ms := srv.Merchants()
 	for _, tc := range []struct {
 		name    string
-		creds   bankpaytest.Credentials
+		creds   bankpay.Credentials
 		outcome bankpaytest.Outcome
 		want    string
 	}{
@@ -127,7 +128,7 @@ func TestRedirectInstantPayoutTrailer(t *testing.T) {
 			c := newAPI(t, srv, tc.creds)
 			redirect, txn := c.authorize(uiData("tr-"+tc.name, models.PaymentTypeDeferred, "5.00"), tc.outcome)
 			signed, sig, unsigned := splitRedirect(t, redirect)
-			assert.Equal(t, hmacSHA1(c.creds.AccessKey, signed), sig)
+			assert.Equal(t, hmacSHA1(c.creds.AccessKey.Reveal(), signed), sig)
 			assert.Equal(t, tc.want, unsigned)
 			u, err := url.Parse(signed)
 			require.NoError(t, err)

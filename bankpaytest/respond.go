@@ -27,15 +27,16 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("bankpaytest: %d (code %d): %s", e.Status, e.Code, e.Message)
 }
 
-// Error codes the sandbox answers with.
+// Error codes the sandbox answers with (the service's; APIError.HasCode
+// matches them).
 const (
-	CodeInternal         = 100
-	CodeInvalidParameter = 200
-	CodeDuplicate        = 210
-	CodeSecurity         = 300
-	CodeSecurity325      = 325
-	CodeInvalidAccount   = 330
-	CodeAccessControl    = 375
+	codeInternal         = 100
+	codeInvalidParameter = 200
+	codeDuplicate        = 210
+	codeSecurity         = 300
+	codeSecurity325      = 325
+	codeInvalidAccount   = 330
+	codeAccessControl    = 375
 )
 
 // single is the response body of one object: wrapped, the spec's shape
@@ -48,26 +49,26 @@ func (s *Server) single(wrapped, bare any) any {
 }
 
 func badRequest(format string, a ...any) *Error {
-	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidParameter, Message: fmt.Sprintf(format, a...)}
+	return &Error{Status: http.StatusBadRequest, Code: codeInvalidParameter, Message: fmt.Sprintf(format, a...)}
 }
 
 func notFound(what string) *Error {
-	return &Error{Status: http.StatusNotFound, Code: CodeInvalidParameter, Message: what + " not found"}
+	return &Error{Status: http.StatusNotFound, Code: codeInvalidParameter, Message: what + " not found"}
 }
 
 func accessDenied(msg string) *Error {
-	return &Error{Status: http.StatusUnauthorized, Code: CodeAccessControl, Message: msg}
+	return &Error{Status: http.StatusUnauthorized, Code: codeAccessControl, Message: msg}
 }
 
 func duplicate() *Error {
-	return &Error{Status: http.StatusBadRequest, Code: CodeDuplicate, Message: "duplicate request"}
+	return &Error{Status: http.StatusBadRequest, Code: codeDuplicate, Message: "duplicate request"}
 }
 
 func domain(code int) string {
 	switch code {
-	case CodeInternal:
+	case codeInternal:
 		return "Internal"
-	case CodeSecurity, CodeSecurity325, CodeAccessControl:
+	case codeSecurity, codeSecurity325, codeAccessControl:
 		return "Security"
 	default:
 		return "Validation"
@@ -115,7 +116,7 @@ func readBody(r *http.Request, max int64) ([]byte, *Error) {
 		return nil, badRequest("reading the request body failed")
 	}
 	if int64(len(b)) > max {
-		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: CodeInvalidParameter, Message: "request body too large"}
+		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: codeInvalidParameter, Message: "request body too large"}
 	}
 	return b, nil
 }
@@ -143,7 +144,7 @@ func checkContentType(r *http.Request, kind bodyKind) *Error {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch {
 	case kind == bodyJSON && (err != nil || mt != "application/json"):
-		return &Error{Status: http.StatusUnsupportedMediaType, Code: CodeInvalidParameter, Message: "Content-Type must be application/json"}
+		return &Error{Status: http.StatusUnsupportedMediaType, Code: codeInvalidParameter, Message: "Content-Type must be application/json"}
 	case kind == bodyForm && (err != nil || mt != "application/x-www-form-urlencoded"):
 		return badRequest("expected an application/x-www-form-urlencoded body")
 	}

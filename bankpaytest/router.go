@@ -166,5 +166,5 @@ func (s *Server) unknown(w http.ResponseWriter, r *http.Request) {
 }
 
 func methodNotAllowed() *Error {
-	return &Error{Status: http.StatusMethodNotAllowed, Code: CodeInvalidParameter, Message: "method not allowed"}
+	return &Error{Status: http.StatusMethodNotAllowed, Code: codeInvalidParameter, Message: "method not allowed"}
 }

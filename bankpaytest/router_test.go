@@ -51,7 +51,7 @@ func TestRouting(t *testing.T) {
 		{"POST", "/sandbox/now", 405, "GET", true},
 	} {
 		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
-			resp := do(tc.method, tc.path, creds.AccessKey)
+			resp := do(tc.method, tc.path, creds.AccessKey.Reveal())
 			assert.Equal(t, tc.status, resp.StatusCode)
 			assert.Equal(t, tc.allow, resp.Header.Get("Allow"))
 			assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))

@@ -10,21 +10,15 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	bankpay "github.com/bankpay/bankpay-go"
 )
 
-// Credentials are the API credentials of one sandbox merchant: HTTP Basic
-// user (AccessID) and password (AccessKey), and the merchant id the bodies
-// carry.
-type Credentials struct {
-	AccessID   string
-	AccessKey  string
-	MerchantID string
-}
-
-// Merchant configures a sandbox merchant. Empty credential fields are
-// generated.
+// Merchant configures a sandbox merchant: its API credentials (HTTP Basic
+// accessId and accessKey, and the merchantId the bodies carry; empty ones
+// are generated) and how the operator configured it.
 type Merchant struct {
-	Credentials
+	bankpay.Credentials
 	// VIP marks the merchant as configured for VIP customer tiers. The
 	// customer update calls refuse a vip for other merchants, and establish
 	// data ignores customer.vip for them.
@@ -99,7 +93,9 @@ type state struct {
 
 // merchant is the state of one merchant.
 type merchant struct {
-	cfg        Merchant
+	cfg Merchant
+	key string // cfg.AccessKey, revealed once
+
 	refs       map[refKey]bool
 	tokens     map[string]string
 	customers  map[string]*customerRecord // by customerId
@@ -186,8 +182,8 @@ func (s *Server) addMerchant(mc Merchant) {
 	if mc.AccessID == "" {
 		mc.AccessID = strings.ToUpper(randomHex(10))
 	}
-	if mc.AccessKey == "" {
-		mc.AccessKey = randomHex(16)
+	if mc.AccessKey.Reveal() == "" {
+		mc.AccessKey = bankpay.NewSecret(randomHex(16))
 	}
 	if mc.MerchantID == "" {
 		mc.MerchantID = fmt.Sprintf("10%08d", 1+len(s.st.merchants))
@@ -197,6 +193,7 @@ func (s *Server) addMerchant(mc Merchant) {
 	}
 	m := &merchant{
 		cfg:        mc,
+		key:        mc.AccessKey.Reveal(),
 		refs:       make(map[refKey]bool),
 		tokens:     make(map[string]string),
 		customers:  make(map[string]*customerRecord),
@@ -207,10 +204,21 @@ func (s *Server) addMerchant(mc Merchant) {
 }
 
 // Credentials returns the credentials of the default (first) merchant.
-func (s *Server) Credentials() Credentials {
+func (s *Server) Credentials() bankpay.Credentials {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.st.merchants[0].cfg.Credentials
+}
+
+// Client returns a client of the default merchant for this server (its
+// Credentials, base URL URL), with opts applied after those, like
+// httptest.Server.Client. It panics if opts are invalid.
+func (s *Server) Client(opts ...bankpay.Option) *bankpay.Client {
+	c, err := bankpay.NewClient(s.Credentials(), append([]bankpay.Option{bankpay.WithBaseURL(s.URL)}, opts...)...)
+	if err != nil {
+		panic("bankpaytest: Client: " + err.Error())
+	}
+	return c
 }
 
 // Merchants returns the configuration of every merchant, the default first,

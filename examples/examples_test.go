@@ -209,7 +209,7 @@ func TestExamplesAgainstConfiguredService(t *testing.T) {
 	c := srv.Credentials()
 	env := append(cleanEnv(),
 		"BANKPAY_ACCESS_ID="+c.AccessID,
-		"BANKPAY_ACCESS_KEY="+c.AccessKey,
+		"BANKPAY_ACCESS_KEY="+c.AccessKey.Reveal(),
 		"BANKPAY_MERCHANT_ID="+c.MerchantID,
 		"BANKPAY_BASE_URL="+srv.URL,
 	)

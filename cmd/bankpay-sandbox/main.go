@@ -42,6 +42,7 @@ import (
 	"syscall"
 	"time"
 
+	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
 )
 
@@ -84,7 +85,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	opts := []bankpaytest.Option{
 		bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{
-			Credentials:            bankpaytest.Credentials{AccessID: *accessID, AccessKey: *accessKey, MerchantID: *merchantID},
+			Credentials:            bankpay.Credentials{AccessID: *accessID, AccessKey: bankpay.NewSecret(*accessKey), MerchantID: *merchantID},
 			VIP:                    *vip,
 			MoneyTransfer:          *transfer,
 			NoReferenceIdempotency: *noIdem,
@@ -125,9 +126,9 @@ export BANKPAY_BASE_URL=%s BANKPAY_ACCESS_ID=%s BANKPAY_ACCESS_KEY=%s BANKPAY_ME
 curl -u "$BANKPAY_ACCESS_ID:$BANKPAY_ACCESS_KEY" -X POST '%s/advance?d=72h'
 
 Press Ctrl+C to stop.
-`, srv.Now().Format(time.RFC3339), srv.URL, srv.ControlURL, c.AccessID, c.AccessKey, c.MerchantID,
+`, srv.Now().Format(time.RFC3339), srv.URL, srv.ControlURL, c.AccessID, c.AccessKey.Reveal(), c.MerchantID,
 		m.VIP, m.MoneyTransfer, !m.NoReferenceIdempotency, responseShape(*bare), bankpaytest.SandboxRoutingNumber,
-		srv.URL, c.AccessID, c.AccessKey, c.MerchantID, srv.ControlURL)
+		srv.URL, c.AccessID, c.AccessKey.Reveal(), c.MerchantID, srv.ControlURL)
 
 	<-ctx.Done()
 	return nil

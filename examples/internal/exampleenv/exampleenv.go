@@ -123,10 +123,9 @@ func Start(opts ...Option) (*Env, error) {
 			sopts, shape = append(sopts, bankpaytest.WithBareResponses()), "bare"
 		}
 		env.Sandbox = bankpaytest.NewServer(sopts...)
-		c := env.Sandbox.Credentials()
-		env.Creds = bankpay.Credentials{AccessID: c.AccessID, AccessKey: bankpay.NewSecret(c.AccessKey), MerchantID: c.MerchantID}
+		env.Creds = env.Sandbox.Credentials()
 		base = env.Sandbox.URL
-		env.Printf("Using the embedded bankpaytest sandbox at %s (merchant %s, %s responses).\n", base, c.MerchantID, shape)
+		env.Printf("Using the embedded bankpaytest sandbox at %s (merchant %s, %s responses).\n", base, env.Creds.MerchantID, shape)
 		env.Printf("Set %s, %s and %s (and %s) to call a real service instead.\n\n", EnvAccessID, EnvAccessKey, EnvMerchantID, EnvBaseURL)
 	} else {
 		var missing []string
