@@ -21,9 +21,9 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// TestOptInRetryAgainstTheSandbox: the answer to a deposit is lost after
+// TestOptInRetryAgainstTheSandbox: the response to a deposit is lost after
 // the sandbox made it; the opted-in retry, with the same merchantReference,
-// gets the sandbox's own duplicate answer (code 210) as ErrDuplicate, and
+// gets the sandbox's own duplicate response (code 210) as ErrDuplicate, and
 // the caller reads the state back. Without the opt-in the deposit is sent
 // once and the caller learns it may have been made.
 func TestOptInRetryAgainstTheSandbox(t *testing.T) {
@@ -55,7 +55,7 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Default: sent once, the answer lost: the caller is told it may have
+	// Default: sent once, the response lost: the caller is told it may have
 	// been made, and nothing is sent again.
 	before := s.Requests()
 	s.Script(faultinject.PassAndReset())
@@ -65,7 +65,7 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 		t.Fatalf("default: err %v after %d requests", err, s.Requests()-before)
 	}
 	// Opted in: the retry carries the same merchantReference and the sandbox
-	// answers 210.
+	// responds 210.
 	before = s.Requests()
 	s.Script(faultinject.PassAndReset())
 	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "sb-dep-2", Amount: "10.00"}, bankpay.RetryNonIdempotent())

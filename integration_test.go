@@ -47,7 +47,7 @@ type sandbox struct {
 }
 
 // bareRun is the test that runs every integration use case again against a
-// sandbox answering bare single objects (the operator's OpenAPI shapes).
+// sandbox responding with bare single objects (the operator's OpenAPI shapes).
 const bareRun = "TestIntegrationBareResponses/"
 
 // modeOptions returns the sandbox options of t's mode: WithBareResponses
@@ -1200,7 +1200,7 @@ func TestIntegrationEventsRejectedAndDefaultURL(t *testing.T) {
 }
 
 // TestIntegrationBareResponses runs every integration use case again
-// against a sandbox that answers single objects bare, as the operator's
+// against a sandbox that responds with single objects bare, as the operator's
 // OpenAPI shows them: the SDK reads both shapes.
 func TestIntegrationBareResponses(t *testing.T) {
 	for name, fn := range map[string]func(*testing.T){

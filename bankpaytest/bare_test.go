@@ -13,7 +13,7 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// topKeys returns the sorted top-level keys of a 200 answer.
+// topKeys returns the sorted top-level keys of a 200 response.
 func topKeys(t *testing.T, a answer) []string {
 	t.Helper()
 	a.wantOK(t, nil)
@@ -27,7 +27,7 @@ func topKeys(t *testing.T, a answer) []string {
 	return keys
 }
 
-// TestSingleObjectShapes: every single-object endpoint answers the spec's
+// TestSingleObjectShapes: every single-object endpoint responds in the spec's
 // wrapper by default and, with WithBareResponses, the OpenAPI's shape: bare
 // for a transaction (get, establish with its url, deposit, capture,
 // feedback's authorization), the bank user and the identity user; wrapped
@@ -43,7 +43,7 @@ func TestSingleObjectShapes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			srv := newServer(t, opts...)
 			c := newAPI(t, srv, srv.Merchants()[1].Credentials)
-			// shape checks a single-object answer: wrapped under key unless
+			// shape checks a single-object response: wrapped under key unless
 			// the endpoint is bare in this mode, then field is at the top.
 			shape := func(what string, a answer, key, field string, bareHere bool) map[string]json.RawMessage {
 				t.Helper()
@@ -51,11 +51,11 @@ func TestSingleObjectShapes(t *testing.T) {
 				var m map[string]json.RawMessage
 				require.NoError(t, json.Unmarshal(a.body, &m))
 				if bareHere {
-					assert.NotContains(t, keys, key, "%s: bare answer has the wrapper", what)
-					assert.Contains(t, keys, field, "%s: bare answer lacks %s", what, field)
+					assert.NotContains(t, keys, key, "%s: bare response has the wrapper", what)
+					assert.Contains(t, keys, field, "%s: bare response lacks %s", what, field)
 					return m
 				}
-				assert.Equal(t, []string{key}, keys, "%s: wrapped answer", what)
+				assert.Equal(t, []string{key}, keys, "%s: wrapped response", what)
 				var inner map[string]json.RawMessage
 				require.NoError(t, json.Unmarshal(m[key], &inner), "%s", what)
 				assert.Contains(t, inner, field, "%s: wrapped object lacks %s", what, field)

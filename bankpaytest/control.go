@@ -120,7 +120,7 @@ func (s *Server) controlReverse(_ *http.Request, _ []byte, m *merchant, id strin
 }
 
 // controlHook runs test hook fn (Deny, Reverse) on merchant m's
-// transaction id and answers the transaction.
+// transaction id and responds with the transaction.
 func (s *Server) controlHook(m *merchant, id string, fn func(string) error) (any, *Error) {
 	t, err := s.lookup(m, id)
 	if err != nil {

@@ -23,7 +23,7 @@
 // path and 405/200 (with Allow) for a wrong method. Bodies above
 // DefaultMaxBodyBytes answer 413/200. Single objects come wrapped
 // ({"transaction":{…}}, the spec's shape); tokenize and the account summary
-// are bare. WithBareResponses answers them as the operator's OpenAPI shows
+// are bare. WithBareResponses returns them as the operator's OpenAPI shows
 // them: a transaction (get, establish with its url, deposit, capture) and
 // the bank and identity users bare, feedback as the authorization's bare
 // Transaction; balance ({"accountBalance":…}), identity detail
@@ -59,7 +59,7 @@
 //
 // # Provider statuses
 //
-// paymentProviderTransaction.status (in answers, events and, as
+// paymentProviderTransaction.status (in responses, events and, as
 // payment.paymentProviderTransaction.status, redirects) is the operator's
 // letter code of the state reached, from one table; statusMessage is the
 // code's models.ProviderStatus.Meaning:

@@ -164,7 +164,7 @@ func (s *Server) handleFeedback(_ *http.Request, body []byte, m *merchant, id st
 		s.mustMove(t, models.StatusVoided)
 	}
 	echo := *f
-	// The OpenAPI answers the authorization itself.
+	// The OpenAPI responds with the authorization itself.
 	return s.single(models.FeedbackEnvelope{Feedback: &echo}, t.view()), nil
 }
 

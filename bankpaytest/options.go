@@ -57,7 +57,7 @@ func WithDeliveryClient(hc *http.Client) Option {
 	return func(c *config) { c.client = hc }
 }
 
-// WithBareResponses answers single objects bare, as the operator's
+// WithBareResponses responds with single objects bare, as the operator's
 // OpenAPI shows them, instead of in the spec's wrapper (the default): a
 // transaction (get, establish, deposit, capture) as the Transaction itself,
 // establish's with its url; the bank user and the identity user as the user

@@ -13,7 +13,7 @@ import (
 )
 
 // wantProvider checks the provider status of transaction id in the GET
-// answer and in the last event the sandbox emitted for it.
+// response and in the last event the sandbox emitted for it.
 func wantProvider(t *testing.T, srv *bankpaytest.Server, c *api, id string, typ models.EventType, code models.ProviderStatus) {
 	t.Helper()
 	got := c.txn(id)
@@ -73,7 +73,7 @@ func TestProviderStatusDeposit(t *testing.T) {
 	c := newAPI(t, srv, srv.Credentials())
 	auth := c.establish("ps-dep", "0.00")
 
-	// Authorized: no event, AC100 in the answer.
+	// Authorized: no event, AC100 in the response.
 	ach := c.mustDeposit(auth.TransactionID, "ach", "10.00")
 	assert.Equal(t, models.ProviderACPending, ach.PaymentProviderTransaction.Status)
 	deny := c.mustDeposit(auth.TransactionID, "deny", "10.00")

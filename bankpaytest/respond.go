@@ -27,7 +27,7 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("bankpaytest: %d (code %d): %s", e.Status, e.Code, e.Message)
 }
 
-// Error codes the sandbox answers with (the service's; APIError.HasCode
+// Error codes the sandbox responds with (the service's; APIError.HasCode
 // matches them).
 const (
 	codeInternal         = 100

@@ -45,7 +45,7 @@ var apiRoutes = []route{
 }
 
 // newMux routes the API below /api/v1 and the control endpoints below
-// /sandbox. A path a route knows with another method answers 405/200 with
+// /sandbox. A path a route knows with another method gets 405/200 with
 // Allow, an unknown path 404/200; both after authentication, as the
 // service does. Outside the two prefixes every path is 404/200.
 // A path that is not clean ("//", "/./", "/../") is unknown too, never
@@ -141,7 +141,7 @@ func (s *Server) serve(rt route, method string) http.Handler {
 	})
 }
 
-// refuse answers e (after reading the body and authenticating, as a route
+// refuse responds with e (after reading the body and authenticating, as a route
 // would: 413 or 401 first), with Allow set to allow when not empty.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, e *Error, allow string) {
 	if _, err := s.readRequestBody(r); err != nil {

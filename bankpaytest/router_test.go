@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestRouting: unknown and unclean paths answer 404/200 (never a
+// TestRouting: unknown and unclean paths get 404/200 (never a
 // redirect), a known path with another method (HEAD on a GET route
 // included) 405/200 with Allow, and wrong credentials 401 before either
 // inside the API and control prefixes.

@@ -161,7 +161,7 @@ func runExample(t *testing.T, bin string, env []string) result {
 }
 
 // TestExamples builds every example and runs it against the embedded
-// sandbox, answering wrapped (the spec) and bare (the OpenAPI,
+// sandbox, responding wrapped (the spec) and bare (the OpenAPI,
 // BANKPAY_SANDBOX_BARE=1): exit code 0, the expected output, nothing on
 // stderr.
 func TestExamples(t *testing.T) {

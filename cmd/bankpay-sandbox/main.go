@@ -23,7 +23,7 @@
 // answers 400 with code 210) unless -no-reference-idempotency plays an
 // account without it, where a repeat is processed again: a request retried
 // after a lost answer then pays twice, as it would on such an account of
-// the service (bankpaytest.Merchant.NoReferenceIdempotency). It answers
+// the service (bankpaytest.Merchant.NoReferenceIdempotency). It responds with
 // single objects in the spec's wrapped shape ({"transaction":{…}}), or bare
 // as the operator's OpenAPI shows them with -bare-responses
 // (bankpaytest.WithBareResponses). Run with -h for every flag.
@@ -74,7 +74,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	notify := fs.String("notification-url", "", "the merchant's default notification URL")
 	start := fs.String("start", "", "start time of the sandbox clock, RFC 3339 (default: now)")
 	bare := fs.Bool("bare-responses", false,
-		"answer single objects bare, as the operator's OpenAPI shows them (a Transaction, not {\"transaction\":…});\n"+
+		"respond with single objects bare, as the operator's OpenAPI shows them (a Transaction, not {\"transaction\":…});\n"+
 			"default: the spec's wrapped shape")
 	providers := fs.Int("identity-providers", 2, "number of identity providers (one data-retrieved event each)")
 	if err := fs.Parse(args); err != nil {

@@ -194,8 +194,8 @@ func TestRunBadFlags(t *testing.T) {
 	}
 }
 
-// TestBareResponsesFlag: -bare-responses answers a transaction bare and says
-// so in the banner; without it the answer is wrapped.
+// TestBareResponsesFlag: -bare-responses returns a transaction bare and says
+// so in the banner; without it the response is wrapped.
 func TestBareResponsesFlag(t *testing.T) {
 	for _, bare := range []bool{false, true} {
 		t.Run(fmt.Sprint("bare=", bare), func(t *testing.T) {

@@ -9,8 +9,8 @@
 // sandbox by default). Steps that need the user's browser (the bank-selection
 // interface) or the sandbox's clock then stop cleanly with an explanation.
 //
-// BANKPAY_SANDBOX_BARE=1 makes the embedded sandbox answer single objects
-// bare, as the operator's OpenAPI shows them (bankpaytest.WithBareResponses),
+// BANKPAY_SANDBOX_BARE=1 makes the embedded sandbox respond with single
+// objects bare, as the operator's OpenAPI shows them (bankpaytest.WithBareResponses),
 // instead of the spec's wrapped shape.
 package exampleenv
 
@@ -37,8 +37,8 @@ const (
 	EnvBaseURL    = "BANKPAY_BASE_URL"
 )
 
-// EnvSandboxBare, set to 1, makes the embedded sandbox answer single objects
-// bare (bankpaytest.WithBareResponses).
+// EnvSandboxBare, set to 1, makes the embedded sandbox respond with single
+// objects bare (bankpaytest.WithBareResponses).
 const EnvSandboxBare = "BANKPAY_SANDBOX_BARE"
 
 // Timeout bounds a whole example run.
