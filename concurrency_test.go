@@ -1,8 +1,9 @@
-package bankpay
+package bankpay_test
 
 import (
 	"context"
 	"fmt"
+	bankpay "github.com/bankpay/bankpay-go"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -44,12 +45,7 @@ func TestSixtyFourGoroutinesShareOneClient(t *testing.T) {
 	sb := bankpaytest.NewServer(bankpaytest.WithListener(cl),
 		bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{VIP: true, MoneyTransfer: true}))
 	defer sb.Close()
-	sc := sb.Credentials()
-	c, err := NewClient(Credentials{AccessID: sc.AccessID, AccessKey: NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
-		WithBaseURL(sb.URL), WithRetryBackoff(time.Millisecond, 2*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := sb.Client(bankpay.WithRetryBackoff(time.Millisecond, 2*time.Millisecond))
 	defer func() { _ = c.Close() }()
 	ctx := context.Background()
 
@@ -103,23 +99,23 @@ func TestSixtyFourGoroutinesShareOneClient(t *testing.T) {
 					return err == nil
 				}
 				ref := fmt.Sprintf("conc-%d-%d", w, r)
-				txn, err := c.Transactions.Establish(ctx, &EstablishParams{models.EstablishData{
+				txn, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{models.EstablishData{
 					PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: ref,
 					Account: &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, NameOnAccount: "Jane Doe"},
 				}})
 				if !step("establish", err) {
 					return
 				}
-				dep, err := c.Transactions.Deposit(ctx, txn.TransactionID, &DepositParams{MerchantReference: ref, Amount: "1.00"})
+				dep, err := c.Transactions.Deposit(ctx, txn.TransactionID, &bankpay.DepositParams{MerchantReference: ref, Amount: "1.00"})
 				if step("deposit", err) {
 					deposits <- dep.TransactionID
 				}
 				_, err = c.Transactions.Get(ctx, txn.TransactionID)
 				step("get", err)
-				_, err = c.Transactions.Capture(ctx, kycID, &CaptureParams{MerchantReference: ref, Amount: "1.00",
+				_, err = c.Transactions.Capture(ctx, kycID, &bankpay.CaptureParams{MerchantReference: ref, Amount: "1.00",
 					Beneficiary: &models.Beneficiary{Name: "John Roe", Address: &models.Address{Country: "MX"}}})
 				step("capture", err)
-				_, err = c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, VerifyAccount: r%2 == 0})
+				_, err = c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, VerifyAccount: r%2 == 0})
 				step("tokenize", err)
 				_, err = c.Accounts.Balance(ctx, retID)
 				step("balance", err)
@@ -132,7 +128,7 @@ func TestSixtyFourGoroutinesShareOneClient(t *testing.T) {
 				_, err = c.Identity.Detail(ctx, kycID)
 				step("identity detail", err)
 				step("register", c.Identity.Register(ctx, kycID, ref))
-				_, err = c.Customers.UpdateByExternalID(ctx, fmt.Sprintf("conc-cust-%d", w), &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(1 + r)})
+				_, err = c.Customers.UpdateByExternalID(ctx, fmt.Sprintf("conc-cust-%d", w), &bankpay.CustomerUpdateParams{Name: "Jane Doe", VIP: bankpay.IntPtr(1 + r)})
 				step("customer", err)
 			}
 		}()

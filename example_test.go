@@ -25,10 +25,9 @@ var exampleStart = time.Date(2025, time.March, 6, 15, 0, 0, 0, time.UTC)
 func ExampleNewClient() {
 	srv := bankpaytest.NewServer()
 	defer srv.Close()
-	sc := srv.Credentials()
 
 	c, err := bankpay.NewClient(
-		bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
+		srv.Credentials(),
 		bankpay.WithBaseURL(srv.URL), // bankpay.SandboxBaseURL by default
 		bankpay.WithMaxRetries(2),
 	)
@@ -58,8 +57,7 @@ func ExampleNewClient() {
 func ExampleTransactionsService_Establish() {
 	srv := bankpaytest.NewServer()
 	defer srv.Close()
-	sc := srv.Credentials()
-	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
+	c, err := bankpay.NewClient(srv.Credentials(),
 		bankpay.WithBaseURL(srv.URL))
 	if err != nil {
 		fmt.Println(err)
@@ -98,8 +96,7 @@ func ExampleTransactionsService_Establish() {
 func ExampleTransactionsService_Deposit() {
 	srv := bankpaytest.NewServer()
 	defer srv.Close()
-	sc := srv.Credentials()
-	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
+	c, err := bankpay.NewClient(srv.Credentials(),
 		bankpay.WithBaseURL(srv.URL))
 	if err != nil {
 		fmt.Println(err)
@@ -148,8 +145,7 @@ func ExampleTransactionsService_Deposit() {
 func ExampleTransactionsService_Get() {
 	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(exampleStart))
 	defer srv.Close()
-	sc := srv.Credentials()
-	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
+	c, err := bankpay.NewClient(srv.Credentials(),
 		bankpay.WithBaseURL(srv.URL))
 	if err != nil {
 		fmt.Println(err)
@@ -193,8 +189,7 @@ func ExampleTransactionsService_Get() {
 func ExampleAccountsService_Tokenize() {
 	srv := bankpaytest.NewServer()
 	defer srv.Close()
-	sc := srv.Credentials()
-	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
+	c, err := bankpay.NewClient(srv.Credentials(),
 		bankpay.WithBaseURL(srv.URL))
 	if err != nil {
 		fmt.Println(err)
@@ -230,8 +225,7 @@ func ExampleAccountsService_Tokenize() {
 func ExampleAccountsService_Summary() {
 	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(exampleStart))
 	defer srv.Close()
-	sc := srv.Credentials()
-	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
+	c, err := bankpay.NewClient(srv.Credentials(),
 		bankpay.WithBaseURL(srv.URL))
 	if err != nil {
 		fmt.Println(err)
@@ -279,8 +273,7 @@ func ExampleAccountsService_Summary() {
 func ExampleIdentityService_Register() {
 	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(exampleStart))
 	defer srv.Close()
-	sc := srv.Credentials()
-	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
+	c, err := bankpay.NewClient(srv.Credentials(),
 		bankpay.WithBaseURL(srv.URL))
 	if err != nil {
 		fmt.Println(err)
@@ -330,9 +323,8 @@ func ExampleIdentityService_Register() {
 
 func ExampleClient_SignEstablishData() {
 	// The credentials of the documented example (see SignEstablishData).
-	sc := bankpaytest.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: "my-access-key", MerchantID: "110005514"}
-	creds := bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID}
-	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: sc}))
+	creds := bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: bankpay.NewSecret("my-access-key"), MerchantID: "110005514"}
+	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: creds}))
 	defer srv.Close()
 	c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(srv.URL))
 	if err != nil {
@@ -381,9 +373,8 @@ func ExampleClient_SignEstablishData() {
 }
 
 func ExampleVerifyRedirect() {
-	sc := bankpaytest.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: "my-access-key", MerchantID: "110005514"}
-	creds := bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID}
-	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: sc}))
+	creds := bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: bankpay.NewSecret("my-access-key"), MerchantID: "110005514"}
+	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: creds}))
 	defer srv.Close()
 	c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(srv.URL))
 	if err != nil {
@@ -446,7 +437,7 @@ func ExampleNewWebhookHandler() {
 	defer merchant.Close()
 
 	// The sandbox sends signed notifications to the notificationUrl.
-	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: bankpaytest.Credentials{AccessID: creds.AccessID, AccessKey: creds.AccessKey.Reveal(), MerchantID: creds.MerchantID}}))
+	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: creds}))
 	defer srv.Close()
 	c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(srv.URL))
 	if err != nil {

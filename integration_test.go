@@ -33,7 +33,7 @@ var itCreds = bankpay.Credentials{AccessID: "ITEST0000000000000001", AccessKey: 
 // money transfer.
 func sandboxMerchant() bankpaytest.Merchant {
 	return bankpaytest.Merchant{
-		Credentials: bankpaytest.Credentials{AccessID: itCreds.AccessID, AccessKey: itCreds.AccessKey.Reveal(), MerchantID: itCreds.MerchantID},
+		Credentials: itCreds,
 		VIP:         true, MoneyTransfer: true,
 	}
 }
@@ -46,14 +46,30 @@ type sandbox struct {
 	client *bankpay.Client
 }
 
+// bareRun is the test that runs every integration use case again against a
+// sandbox responding with bare single objects (the operator's OpenAPI shapes).
+const bareRun = "TestIntegrationBareResponses/"
+
+// modeOptions returns the sandbox options of t's mode: WithBareResponses
+// under TestIntegrationBareResponses, none otherwise (the spec's wrapped
+// shapes).
+func modeOptions(t *testing.T) []bankpaytest.Option {
+	if strings.HasPrefix(t.Name(), bareRun) {
+		return []bankpaytest.Option{bankpaytest.WithBareResponses()}
+	}
+	return nil
+}
+
 // startSandbox starts a sandbox whose default merchant is sandboxMerchant
-// (unless opts replace it) and a client for it, both closed at cleanup.
+// (unless opts replace it), in t's response mode (modeOptions), and a
+// client for it, both closed at cleanup.
 func startSandbox(t *testing.T, opts ...bankpaytest.Option) *sandbox {
 	t.Helper()
-	srv := bankpaytest.NewServer(append([]bankpaytest.Option{bankpaytest.WithDefaultMerchant(sandboxMerchant())}, opts...)...)
+	all := append([]bankpaytest.Option{bankpaytest.WithDefaultMerchant(sandboxMerchant())}, modeOptions(t)...)
+	srv := bankpaytest.NewServer(append(all, opts...)...)
 	t.Cleanup(srv.Close)
 	c := srv.Credentials()
-	return &sandbox{Server: srv, client: clientFor(t, srv, bankpay.Credentials{AccessID: c.AccessID, AccessKey: bankpay.NewSecret(c.AccessKey), MerchantID: c.MerchantID})}
+	return &sandbox{Server: srv, client: clientFor(t, srv, c)}
 }
 
 func clientFor(t *testing.T, srv *bankpaytest.Server, creds bankpay.Credentials) *bankpay.Client {
@@ -248,7 +264,8 @@ func TestIntegrationInstantPayout(t *testing.T) {
 	assert.Equal(t, models.PaymentTypeDeferred, r.PaymentType)
 	assert.Equal(t, 1, r.ProviderType)
 	assert.True(t, r.InstantPayoutAvailable)
-	assert.Equal(t, models.ProviderStatus("10"), r.ProviderTransactionStatus)
+	assert.Equal(t, models.ProviderAuthorizationReceived, r.ProviderTransactionStatus)
+	assert.Equal(t, "true", r.Unsigned.Get("instantPayoutAvailable"), "the unsigned trailer of an instant-payout bank")
 	assert.Equal(t, "42", r.Params.Get("order"))
 
 	auth, err := s.client.Transactions.Get(ctx, r.TransactionID)
@@ -265,8 +282,8 @@ func TestIntegrationInstantPayout(t *testing.T) {
 	assert.True(t, auth.Payment.PaymentProvider.InstantPayoutAvailable)
 	assert.NotEmpty(t, auth.Payment.PaymentProvider.PaymentProviderID)
 	require.NotNil(t, auth.PaymentProviderTransaction)
-	assert.Equal(t, models.ProviderStatus("10"), auth.PaymentProviderTransaction.Status)
-	assert.Equal(t, "Established", auth.PaymentProviderTransaction.StatusMessage)
+	assert.Equal(t, models.ProviderAuthorizationReceived, auth.PaymentProviderTransaction.Status)
+	assert.Equal(t, models.ProviderAuthorizationReceived.Meaning(), auth.PaymentProviderTransaction.StatusMessage)
 
 	dep, err := s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{
 		MerchantReference: "payout-1", Amount: "60.00", InstantPayoutRequest: true,
@@ -544,7 +561,7 @@ func transferCapture(ref string) *bankpay.CaptureParams {
 }
 
 func TestIntegrationMoneyTransfer(t *testing.T) {
-	plain := bankpaytest.Merchant{Credentials: bankpaytest.Credentials{AccessID: "ITEST0000000000000002", AccessKey: "plain-key", MerchantID: "1100000002"}}
+	plain := bankpaytest.Merchant{Credentials: bankpay.Credentials{AccessID: "ITEST0000000000000002", AccessKey: bankpay.NewSecret("plain-key"), MerchantID: "1100000002"}}
 	s := startSandbox(t, bankpaytest.WithMerchant(plain))
 	ctx := context.Background()
 	originator := &models.Customer{
@@ -588,13 +605,13 @@ func TestIntegrationMoneyTransfer(t *testing.T) {
 	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
 
 	// A merchant not configured for money transfer cannot capture.
-	pc := clientFor(t, s.Server, bankpay.Credentials{AccessID: plain.AccessID, AccessKey: bankpay.NewSecret(plain.AccessKey), MerchantID: plain.MerchantID})
+	pc := clientFor(t, s.Server, plain.Credentials)
 	d3 := deferredData("imt-auth-3", "")
 	d3.Customer = originator
 	require.NoError(t, pc.SignEstablishData(&d3))
 	u, _, err := s.Authorize(d3, bankpaytest.OutcomeAuthorize)
 	require.NoError(t, err)
-	r3, err := bankpay.VerifyRedirect(u, plain.AccessKey)
+	r3, err := bankpay.VerifyRedirect(u, plain.AccessKey.Reveal())
 	require.NoError(t, err)
 	_, err = pc.Transactions.Capture(ctx, r3.TransactionID, transferCapture("imt-5"))
 	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
@@ -982,7 +999,7 @@ func TestIntegrationTokenizeTable(t *testing.T) {
 }
 
 func TestIntegrationTokenizeTokens(t *testing.T) {
-	other := bankpaytest.Merchant{Credentials: bankpaytest.Credentials{AccessID: "ITEST0000000000000003", AccessKey: "other-key", MerchantID: "1100000003"}}
+	other := bankpaytest.Merchant{Credentials: bankpay.Credentials{AccessID: "ITEST0000000000000003", AccessKey: bankpay.NewSecret("other-key"), MerchantID: "1100000003"}}
 	s := startSandbox(t, bankpaytest.WithMerchant(other))
 	ctx := context.Background()
 	p := &bankpay.TokenizeParams{AccountNumber: "1000000007", RoutingNumber: "124003116",
@@ -1000,7 +1017,7 @@ func TestIntegrationTokenizeTokens(t *testing.T) {
 	third, err := s.client.Accounts.Tokenize(ctx, &p2)
 	require.NoError(t, err)
 	assert.NotEqual(t, first.Account.Token, third.Account.Token)
-	oc := clientFor(t, s.Server, bankpay.Credentials{AccessID: other.AccessID, AccessKey: bankpay.NewSecret(other.AccessKey), MerchantID: other.MerchantID})
+	oc := clientFor(t, s.Server, other.Credentials)
 	theirs, err := oc.Accounts.Tokenize(ctx, p)
 	require.NoError(t, err)
 	assert.NotEqual(t, first.Account.Token, theirs.Account.Token, "another merchant gets another token")
@@ -1036,7 +1053,7 @@ func TestIntegrationErrorTriggers(t *testing.T) {
 // --- VIP customer tiers ---------------------------------------------------------
 
 func TestIntegrationVIP(t *testing.T) {
-	plain := bankpaytest.Merchant{Credentials: bankpaytest.Credentials{AccessID: "ITEST0000000000000004", AccessKey: "plain-key", MerchantID: "1100000004"}}
+	plain := bankpaytest.Merchant{Credentials: bankpay.Credentials{AccessID: "ITEST0000000000000004", AccessKey: bankpay.NewSecret("plain-key"), MerchantID: "1100000004"}}
 	s := startSandbox(t, bankpaytest.WithMerchant(plain))
 	ctx := context.Background()
 	tier := func(n int) *int { return &n }
@@ -1093,7 +1110,7 @@ func TestIntegrationVIP(t *testing.T) {
 
 	// A merchant not configured for VIP tiers: refused, and establish data
 	// does not set a tier.
-	pc := clientFor(t, s.Server, bankpay.Credentials{AccessID: plain.AccessID, AccessKey: bankpay.NewSecret(plain.AccessKey), MerchantID: plain.MerchantID})
+	pc := clientFor(t, s.Server, plain.Credentials)
 	_, err = pc.Customers.UpdateByExternalID(ctx, "player-12", &bankpay.CustomerUpdateParams{Name: "Priya Smith", VIP: tier(1)})
 	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
 	pp := disbursementParams("vip-auth-3", "", "5.00", bankpaytest.AccountVerified)
@@ -1180,4 +1197,34 @@ func TestIntegrationEventsRejectedAndDefaultURL(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, rejected.TransactionID, ev.TransactionID())
 	assert.Equal(t, evs[0].ID, ev.EventID)
+}
+
+// TestIntegrationBareResponses runs every integration use case again
+// against a sandbox that responds with single objects bare, as the operator's
+// OpenAPI shows them: the SDK reads both shapes.
+func TestIntegrationBareResponses(t *testing.T) {
+	for name, fn := range map[string]func(*testing.T){
+		"InstantPayout":               TestIntegrationInstantPayout,
+		"DepositAmountRules":          TestIntegrationDepositAmountRules,
+		"CancelledAuthorization":      TestIntegrationCancelledAuthorization,
+		"RedirectSignature":           TestIntegrationRedirectSignature,
+		"RedirectSHA512":              TestIntegrationRedirectSHA512,
+		"AccountData":                 TestIntegrationAccountData,
+		"MoneyTransfer":               TestIntegrationMoneyTransfer,
+		"Identity":                    TestIntegrationIdentity,
+		"DisbursementStateMachine":    TestIntegrationDisbursementStateMachine,
+		"DisbursementEstablish":       TestIntegrationDisbursementEstablish,
+		"SandboxTablesMatchSpec":      TestIntegrationSandboxTablesMatchSpec,
+		"TokenizeTable":               TestIntegrationTokenizeTable,
+		"TokenizeTokens":              TestIntegrationTokenizeTokens,
+		"ErrorTriggers":               TestIntegrationErrorTriggers,
+		"VIP":                         TestIntegrationVIP,
+		"EventResends":                TestIntegrationEventResends,
+		"EventsRejectedAndDefaultURL": TestIntegrationEventsRejectedAndDefaultURL,
+	} {
+		t.Run(name, func(t *testing.T) {
+			require.NotEmpty(t, modeOptions(t), "the use case runs in bare mode")
+			fn(t)
+		})
+	}
 }

@@ -1,14 +1,13 @@
-package bankpay
+package bankpay_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	bankpay "github.com/bankpay/bankpay-go"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,24 +26,6 @@ var (
 	secretIBAN     = "DE89370400440532013000"
 )
 
-// syncBuffer is a bytes.Buffer safe for the concurrent writes of slog.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestSecretsNeverLoggedNorInErrors runs a full flow against the bankpaytest
 // sandbox with a debug logger, collects every log line and every error
 // string, and asserts that no secret or personal value shows up in them:
@@ -53,13 +34,12 @@ func (s *syncBuffer) String() string {
 func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	sb := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{VIP: true, MoneyTransfer: true}))
 	defer sb.Close()
-	sc := sb.Credentials()
-	creds := Credentials{AccessID: sc.AccessID, AccessKey: NewSecret(sc.AccessKey), MerchantID: sc.MerchantID}
+	creds := sb.Credentials()
 
-	var out syncBuffer
+	var out bankpay.SyncBuffer
 	text := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	jsonLog := slog.New(slog.NewJSONHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c, err := NewClient(creds, WithBaseURL(sb.URL), WithLogger(text), WithRetryBackoff(time.Millisecond, 2*time.Millisecond))
+	c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(sb.URL), bankpay.WithLogger(text), bankpay.WithRetryBackoff(time.Millisecond, 2*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +67,7 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 		Email:         "jane@example.com", Phone: "5125550100",
 	}
 	establish := func(ref, account string) (*models.Transaction, error) {
-		return c.Transactions.Establish(ctx, &EstablishParams{models.EstablishData{
+		return c.Transactions.Establish(ctx, &bankpay.EstablishParams{models.EstablishData{
 			PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: ref,
 			Description: "payout", Customer: customer,
 			Account: &models.Account{AccountNumber: account, RoutingNumber: bankpaytest.SandboxRoutingNumber, NameOnAccount: "Jane Doe", Type: 1},
@@ -99,22 +79,22 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	must("establish", err)
 	_, err = c.Transactions.Get(ctx, txn.TransactionID)
 	must("get", err)
-	_, err = c.Transactions.Deposit(ctx, txn.TransactionID, &DepositParams{MerchantReference: "sec-dep-1", Amount: "10.00"})
+	_, err = c.Transactions.Deposit(ctx, txn.TransactionID, &bankpay.DepositParams{MerchantReference: "sec-dep-1", Amount: "10.00"})
 	must("deposit", err)
-	_, err = c.Transactions.Deposit(ctx, txn.TransactionID, &DepositParams{MerchantReference: "sec-dep-1", Amount: "10.00"})
-	expectErr("deposit again", err, ErrDuplicate)
+	_, err = c.Transactions.Deposit(ctx, txn.TransactionID, &bankpay.DepositParams{MerchantReference: "sec-dep-1", Amount: "10.00"})
+	expectErr("deposit again", err, bankpay.ErrDuplicate)
 	_, err = c.Transactions.Get(ctx, "100000000000404")
-	expectErr("get unknown", err, ErrNotFound)
+	expectErr("get unknown", err, bankpay.ErrNotFound)
 	for _, tc := range []struct {
 		account string
 		target  error
-	}{{"1002000000", ErrBadRequest}, {"1003750000", ErrUnauthorized}, {"1001000000", ErrServer}} {
+	}{{"1002000000", bankpay.ErrBadRequest}, {"1003750000", bankpay.ErrUnauthorized}, {"1001000000", bankpay.ErrServer}} {
 		_, err = establish("sec-est-"+tc.account, tc.account)
 		expectErr("establish trigger", err, tc.target)
-		_, err = c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: tc.account, RoutingNumber: bankpaytest.SandboxRoutingNumber, Customer: customer})
+		_, err = c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: tc.account, RoutingNumber: bankpaytest.SandboxRoutingNumber, Customer: customer})
 		expectErr("tokenize trigger", err, tc.target)
 	}
-	_, err = c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, VerifyAccount: true, Customer: customer})
+	_, err = c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, VerifyAccount: true, Customer: customer})
 	must("tokenize", err)
 
 	// A Deferred authorization with identity verification: identity reads
@@ -128,26 +108,26 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	_, auth, err := sb.Authorize(d, bankpaytest.OutcomeEligible)
 	must("authorize", err)
 	_, err = c.Identity.User(ctx, auth.TransactionID)
-	expectErr("identity user too early", err, ErrIdentityNotReady)
+	expectErr("identity user too early", err, bankpay.ErrIdentityNotReady)
 	_, err = c.Identity.Detail(ctx, auth.TransactionID)
-	expectErr("identity detail too early", err, ErrIdentityNotReady)
+	expectErr("identity detail too early", err, bankpay.ErrIdentityNotReady)
 	sb.Advance(5 * bankpaytest.IdentityStep)
 	_, err = c.Identity.User(ctx, auth.TransactionID)
 	must("identity user", err)
 	_, err = c.Identity.Detail(ctx, auth.TransactionID)
 	must("identity detail", err)
 	must("register", c.Identity.Register(ctx, auth.TransactionID, "registered Jane Doe, tax id on file"))
-	capture := &CaptureParams{MerchantReference: "sec-cap-1", Amount: "25.00",
+	capture := &bankpay.CaptureParams{MerchantReference: "sec-cap-1", Amount: "25.00",
 		Beneficiary: &models.Beneficiary{Name: "John Roe", TaxID: secretTaxIDs[2], DateOfBirth: secretDOBs[1],
 			Address: &models.Address{Address1: "2 Calle", City: "CDMX", Country: "MX"}},
 		BeneficiaryAccount: &models.BeneficiaryAccount{AccountNumber: "987654321012", IBAN: secretIBAN,
 			PaymentProvider: &models.PaymentProvider{Name: "Banco", Country: "MX", RoutingNumber: bankpaytest.SandboxRoutingNumber}},
-		Metadata: &CaptureMetadata{Remittance: &models.Remittance{WithdrawalMethod: models.WithdrawalBankDeposit, CountryCorridor: "MX", AccountLastFour: "1012"}},
+		Metadata: &bankpay.CaptureMetadata{Remittance: &models.Remittance{WithdrawalMethod: models.WithdrawalBankDeposit, CountryCorridor: "MX", AccountLastFour: "1012"}},
 	}
 	_, err = c.Transactions.Capture(ctx, auth.TransactionID, capture)
 	must("capture", err)
 	_, err = c.Transactions.Capture(ctx, auth.TransactionID, capture)
-	expectErr("capture again", err, ErrDuplicate)
+	expectErr("capture again", err, bankpay.ErrDuplicate)
 
 	// A Retrieval: the account data reads.
 	r := models.EstablishData{PaymentType: models.PaymentTypeRetrieval, Currency: models.USD, Amount: "0.00", MerchantReference: "sec-ret-1", Customer: customer,
@@ -163,30 +143,30 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	must("summary", err)
 
 	// Customers, with personal data in the body.
-	_, err = c.Customers.UpdateByExternalID(ctx, "ext-secret-1", &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(2), TaxID: secretTaxIDs[0], DateOfBirth: secretDOBs[0]})
+	_, err = c.Customers.UpdateByExternalID(ctx, "ext-secret-1", &bankpay.CustomerUpdateParams{Name: "Jane Doe", VIP: bankpay.IntPtr(2), TaxID: secretTaxIDs[0], DateOfBirth: secretDOBs[0]})
 	must("customer update", err)
-	_, err = c.Customers.Update(ctx, "no-such-customer", &CustomerUpdateParams{Name: "Jane Doe", TaxID: secretTaxIDs[0], DateOfBirth: secretDOBs[0]})
+	_, err = c.Customers.Update(ctx, "no-such-customer", &bankpay.CustomerUpdateParams{Name: "Jane Doe", TaxID: secretTaxIDs[0], DateOfBirth: secretDOBs[0]})
 	expectErr("customer update unknown", err, nil)
 
 	// Input rejected before sending.
-	_, err = c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: "1000000O10", RoutingNumber: bankpaytest.SandboxRoutingNumber})
-	expectErr("tokenize letter", err, ErrValidation)
-	_, err = c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: "12400311"})
-	expectErr("tokenize short routing", err, ErrValidation)
+	_, err = c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1000000O10", RoutingNumber: bankpaytest.SandboxRoutingNumber})
+	expectErr("tokenize letter", err, bankpay.ErrValidation)
+	_, err = c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: "12400311"})
+	expectErr("tokenize short routing", err, bankpay.ErrValidation)
 	_, err = establish("", "1000000006")
 	expectErr("establish without reference", err, nil)
 
 	// A wrong key, and no network at all.
-	bad, err := NewClient(Credentials{AccessID: sc.AccessID, AccessKey: NewSecret("wrong-key-s3cr3t"), MerchantID: sc.MerchantID},
-		WithBaseURL(sb.URL), WithLogger(text))
+	bad, err := bankpay.NewClient(bankpay.Credentials{AccessID: creds.AccessID, AccessKey: bankpay.NewSecret("wrong-key-s3cr3t"), MerchantID: creds.MerchantID},
+		bankpay.WithBaseURL(sb.URL), bankpay.WithLogger(text))
 	must("client", err)
 	_, err = bad.Transactions.Get(ctx, txn.TransactionID)
-	expectErr("wrong key", err, ErrUnauthorized)
+	expectErr("wrong key", err, bankpay.ErrUnauthorized)
 	_ = bad.Close()
-	off, err := NewClient(creds, WithBaseURL(faultinject.RefusedURL+"/api/v1"), WithLogger(text), WithMaxRetries(1),
-		WithRetryBackoff(time.Millisecond, time.Millisecond))
+	off, err := bankpay.NewClient(creds, bankpay.WithBaseURL(faultinject.RefusedURL+"/api/v1"), bankpay.WithLogger(text), bankpay.WithMaxRetries(1),
+		bankpay.WithRetryBackoff(time.Millisecond, time.Millisecond))
 	must("client", err)
-	_, err = off.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber})
+	_, err = off.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber})
 	expectErr("refused", err, nil)
 
 	// The caller logs what it has: credentials, params, errors.
@@ -235,27 +215,27 @@ func TestSecretsStayOutOfErrorsOnLoopback(t *testing.T) {
 	defer s.Close()
 	tr := s.Transport()
 	defer tr.CloseIdleConnections()
-	var out syncBuffer
-	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}),
-		WithLogger(slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	var out bankpay.SyncBuffer
+	c, err := bankpay.NewClient(bankpay.TestCreds, bankpay.WithBaseURL(s.URL+"/api/v1"), bankpay.WithHTTPClient(&http.Client{Transport: tr}),
+		bankpay.WithLogger(slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
 	var errs []string
-	_, err = c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber,
+	_, err = c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber,
 		Customer: &models.Customer{TaxID: secretTaxIDs[0], DateOfBirth: secretDOBs[0], DriverLicense: &models.DriverLicense{Number: secretLicences[0]}}})
 	errs = append(errs, fmt.Sprint(err), fmt.Sprintf("%+v", err))
-	_, err = c.Customers.Update(ctx, "c-1", &CustomerUpdateParams{TaxID: secretTaxIDs[2], DateOfBirth: secretDOBs[1]})
+	_, err = c.Customers.Update(ctx, "c-1", &bankpay.CustomerUpdateParams{TaxID: secretTaxIDs[2], DateOfBirth: secretDOBs[1]})
 	errs = append(errs, fmt.Sprint(err))
 	// The same data as people write it: spaces and slashes between groups.
-	_, err = c.Customers.Update(ctx, "c-2", &CustomerUpdateParams{TaxID: "123 45 6789", DateOfBirth: "02/01/1990", Phone: "1000 0000 10"})
+	_, err = c.Customers.Update(ctx, "c-2", &bankpay.CustomerUpdateParams{TaxID: "123 45 6789", DateOfBirth: "02/01/1990", Phone: "1000 0000 10"})
 	errs = append(errs, fmt.Sprint(err))
-	_, err = c.Transactions.Capture(ctx, "1", &CaptureParams{MerchantReference: "r", Amount: "1.00",
+	_, err = c.Transactions.Capture(ctx, "1", &bankpay.CaptureParams{MerchantReference: "r", Amount: "1.00",
 		Beneficiary:        &models.Beneficiary{Name: "B", Address: &models.Address{Country: "MX"}},
 		BeneficiaryAccount: &models.BeneficiaryAccount{AccountNumber: "987654321012", IBAN: secretIBAN}})
 	errs = append(errs, fmt.Sprint(err))
-	var ae *APIError
+	var ae *bankpay.APIError
 	if errors.As(err, &ae) {
 		for _, it := range ae.Errors {
 			errs = append(errs, it.Message, it.Location)
@@ -265,7 +245,7 @@ func TestSecretsStayOutOfErrorsOnLoopback(t *testing.T) {
 	if s.Requests() != 4 || !strings.Contains(all, "invalid request") {
 		t.Fatalf("requests %d, errors:\n%s", s.Requests(), all)
 	}
-	for _, secret := range append(append(append([]string{testCreds.AccessKey.Reveal(), bankpaytest.SandboxRoutingNumber, "987654321012", bankpaytest.AccountVerified,
+	for _, secret := range append(append(append([]string{bankpay.TestCreds.AccessKey.Reveal(), bankpaytest.SandboxRoutingNumber, "987654321012", bankpaytest.AccountVerified,
 		"45 6789", "01/1990", "0000 10"},
 		secretTaxIDs...), secretDOBs...), secretLicences...) {
 		if strings.Contains(all, secret) {

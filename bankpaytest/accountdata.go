@@ -176,7 +176,7 @@ func (s *Server) handleBalance(_ *http.Request, _ []byte, m *merchant, id string
 	return models.AccountBalanceEnvelope{AccountBalance: &models.AccountBalance{
 		Account: &models.Account{
 			ProviderID:      SandboxProviderID,
-			PaymentProvider: sandboxProvider(),
+			PaymentProvider: sandboxProvider(t.m),
 			NameOnAccount:   p.name(),
 			Name:            acct.Name,
 			Type:            acct.Type,
@@ -202,12 +202,13 @@ func (s *Server) handleBankUser(_ *http.Request, _ []byte, m *merchant, id strin
 		return nil, err
 	}
 	p := personFor(t.id())
-	return models.BankUserEnvelope{User: &models.BankUser{
+	u := &models.BankUser{
 		Name:    []string{p.name()},
 		Address: []models.Address{p.address},
 		Phone:   []string{p.phone},
 		Email:   []string{p.email},
-	}}, nil
+	}
+	return s.single(models.BankUserEnvelope{User: u}, u), nil
 }
 
 func (s *Server) handleSummary(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {

@@ -16,7 +16,7 @@ func (s *Server) authenticate(r *http.Request) (*merchant, *Error) {
 		return nil, accessDenied("missing credentials")
 	}
 	m := s.st.byAccess[id]
-	if m == nil || subtle.ConstantTimeCompare([]byte(key), []byte(m.cfg.AccessKey)) != 1 {
+	if m == nil || subtle.ConstantTimeCompare([]byte(key), []byte(m.key)) != 1 {
 		return nil, accessDenied("invalid accessId or accessKey")
 	}
 	return m, nil
@@ -29,7 +29,7 @@ func checkMerchantID(m *merchant, merchantID string) *Error {
 		return badRequest("merchantId is required")
 	}
 	if merchantID != m.cfg.MerchantID {
-		return &Error{Status: http.StatusUnauthorized, Code: CodeSecurity, Message: "merchantId does not match the credentials"}
+		return &Error{Status: http.StatusUnauthorized, Code: codeSecurity, Message: "merchantId does not match the credentials"}
 	}
 	return nil
 }
@@ -51,7 +51,7 @@ func checkEstablishSignature(m *merchant, d *models.EstablishData) *Error {
 	if d.RequestSignature == "" {
 		return accessDenied("requestSignature is required")
 	}
-	if !sign.Verify(m.cfg.AccessKey, sign.EstablishMessage(d), d.RequestSignature) {
+	if !sign.Verify(m.key, sign.EstablishMessage(d), d.RequestSignature) {
 		return accessDenied("invalid requestSignature")
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
@@ -16,11 +17,11 @@ func TestURLAndCredentials(t *testing.T) {
 		t.Fatalf("URL %q", srv.URL)
 	}
 	c := srv.Credentials()
-	if len(c.AccessID) < 10 || len(c.AccessKey) < 16 || c.MerchantID == "" {
+	if len(c.AccessID) < 10 || len(c.AccessKey.Reveal()) < 16 || c.MerchantID == "" {
 		t.Fatalf("credentials not generated: %+v", c)
 	}
 	ms := srv.Merchants()
-	if len(ms) != 2 || ms[0].Credentials != c || !ms[1].VIP || ms[1].AccessID == c.AccessID || ms[1].MerchantID == c.MerchantID {
+	if len(ms) != 2 || !sameCreds(ms[0].Credentials, c) || !ms[1].VIP || ms[1].AccessID == c.AccessID || ms[1].MerchantID == c.MerchantID {
 		t.Fatalf("merchants %+v", ms)
 	}
 	if !srv.Now().Equal(friday) {
@@ -29,9 +30,9 @@ func TestURLAndCredentials(t *testing.T) {
 }
 
 func TestFixedCredentials(t *testing.T) {
-	want := bankpaytest.Credentials{AccessID: "ACCESS", AccessKey: "KEY", MerchantID: "1234"}
+	want := bankpay.Credentials{AccessID: "ACCESS", AccessKey: bankpay.NewSecret("KEY"), MerchantID: "1234"}
 	srv := newServer(t, bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: want}))
-	if got := srv.Credentials(); got != want {
+	if got := srv.Credentials(); !sameCreds(got, want) {
 		t.Fatalf("credentials %+v", got)
 	}
 	newAPI(t, srv, want).establish("r1", "1.00")
@@ -55,12 +56,12 @@ func TestBadCredentials(t *testing.T) {
 		{http.MethodPost, "/customers?externalId=x"},
 		{http.MethodPost, "/accounts/tokenize"},
 	}
-	creds := map[string]*bankpaytest.Credentials{
+	creds := map[string]*bankpay.Credentials{
 		"none":          nil,
-		"wrong key":     {AccessID: good.AccessID, AccessKey: good.AccessKey + "x"},
+		"wrong key":     {AccessID: good.AccessID, AccessKey: bankpay.NewSecret(good.AccessKey.Reveal() + "x")},
 		"unknown id":    {AccessID: "NOPE", AccessKey: good.AccessKey},
 		"empty key":     {AccessID: good.AccessID},
-		"swapped roles": {AccessID: good.AccessKey, AccessKey: good.AccessID},
+		"swapped roles": {AccessID: good.AccessKey.Reveal(), AccessKey: bankpay.NewSecret(good.AccessID)},
 	}
 	for name, c := range creds {
 		for _, rt := range routes {
@@ -107,7 +108,7 @@ func TestEstablishSignatureChecks(t *testing.T) {
 	c.postJSON("/establish?createTransaction=true", unsigned).wantOK(t, nil)
 	sha512 := disbursementData("sig-2", "10.00")
 	sha512.AccessID, sha512.MerchantID = c.creds.AccessID, c.creds.MerchantID
-	sha512.RequestSignature = sign.Sign(sign.SHA512, c.creds.AccessKey, sign.EstablishMessage(&sha512))
+	sha512.RequestSignature = sign.Sign(sign.SHA512, c.creds.AccessKey.Reveal(), sign.EstablishMessage(&sha512))
 	c.postJSON("/establish?createTransaction=true", sha512).wantOK(t, nil)
 }
 

@@ -62,8 +62,8 @@ func (o Outcome) identity() bool {
 // establish data d (signed by the merchant, as the front-end SDKs take it).
 // It checks d as the interface does (accessId, merchantId, requestSignature,
 // the required fields, a merchantReference not used before), creates the
-// authorization (type 1, a 15-digit id, status 2 and provider status 10
-// Established, or status 7 Canceled for OutcomeCancel), emits its event, and
+// authorization (type 1, a 15-digit id, status 2 and provider status SW020
+// authorization received, or status 7 Canceled and UC01 for OutcomeCancel), emits its event, and
 // returns the signed redirect to returnUrl or cancelUrl with that
 // authorization as GET /transactions/{id} shows it. A refusal is an *Error.
 func (s *Server) Authorize(d models.EstablishData, outcome Outcome) (redirectURL string, txn *models.Transaction, err error) {
@@ -114,7 +114,8 @@ func (s *Server) authorize(d *models.EstablishData, outcome Outcome) (*txn, *Err
 // redirectFor builds the signed redirect of authorization t: returnUrl (or
 // cancelUrl when Canceled) with the redirect parameters, then
 // requestSignature over everything before it, in the algorithm of the
-// establish signature.
+// establish signature, then, when instant payout is available, the
+// unsigned instantPayoutAvailable=true.
 func redirectFor(t *txn, establishSig string) string {
 	r := &t.rec
 	base, panel := r.Payment.ReturnURL, "3"
@@ -151,7 +152,12 @@ func redirectFor(t *txn, establishSig string) string {
 	if strings.HasPrefix(establishSig, sign.SHA512Prefix) {
 		alg = sign.SHA512
 	}
-	return msg + "&requestSignature=" + url.QueryEscape(sign.Sign(alg, t.m.cfg.AccessKey, msg))
+	out := msg + "&requestSignature=" + url.QueryEscape(sign.Sign(alg, t.m.key, msg))
+	if r.Payment.PaymentProvider.InstantPayoutAvailable {
+		// Unsigned, after the signature, as the service sends it.
+		out += "&instantPayoutAvailable=true"
+	}
+	return out
 }
 
 // authorizeAnswer is the control endpoint's answer to an authorization.

@@ -58,8 +58,9 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 		return nil, err
 	}
 
-	c := s.newMovement(m, auth, models.TypeCapture, refCapture, ref, amount, cents)
-	return models.TransactionEnvelope{Transaction: c.view()}, nil
+	c := s.newMovement(m, auth, models.TypeCapture, refCapture, ref, amount, cents, "")
+	v := c.view()
+	return s.single(models.TransactionEnvelope{Transaction: v}, v), nil
 }
 
 var withdrawalMethods = map[string]bool{

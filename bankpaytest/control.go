@@ -23,65 +23,30 @@ func (s *Server) nowAnswer() nowAnswer {
 	return nowAnswer{Now: models.NewEpochMillis(t), Time: t.Format(time.RFC3339Nano)}
 }
 
-func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
-	var body []byte
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		b, err := readBody(r, s.maxBody)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		body = b
-	}
-	s.mu.Lock()
-	m, err := s.authenticate(r)
-	s.mu.Unlock()
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	p := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, controlPrefix), "/")
-	key, id := splitRoute(p)
-	method := http.MethodPost
-	var out any
-	switch key {
-	case "now", "events", "customers", "transactions/{id}/feedback":
-		method = http.MethodGet
-	case "advance", "flush", "authorize", "transactions/{id}/deny", "transactions/{id}/reverse":
-	default:
-		writeError(w, notFound("resource"))
-		return
-	}
-	if r.Method != method {
-		w.Header().Set("Allow", method)
-		writeError(w, &Error{Status: http.StatusMethodNotAllowed, Code: CodeInvalidParameter, Message: "method not allowed"})
-		return
-	}
-	switch key {
-	case "now":
-		out = s.nowAnswer()
-	case "advance":
-		out, err = s.controlAdvance(r)
-	case "flush":
-		if ferr := s.Flush(r.Context()); ferr != nil {
-			err = &Error{Status: http.StatusServiceUnavailable, Code: CodeInternal, Message: "flush interrupted"}
-		}
-		out = struct{}{}
-	case "events":
-		out = s.controlEvents(m, r.URL.Query().Get("transactionId"))
-	default:
-		s.mu.Lock()
-		out, err = s.controlLocked(key, r, body, m, id)
-		s.mu.Unlock()
-	}
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+// controlRoutes are the sandbox's control endpoints, below /sandbox. Their
+// bodies are read as sent (bodyAny).
+var controlRoutes = []route{
+	{"GET /now", bodyAny, false, func(s *Server, _ *http.Request, _ []byte, _ *merchant, _ string) (any, *Error) {
+		return s.nowAnswer(), nil
+	}},
+	{"POST /advance", bodyAny, false, (*Server).controlAdvance},
+	{"POST /flush", bodyAny, false, (*Server).controlFlush},
+	{"GET /events", bodyAny, false, (*Server).controlEvents},
+	{"POST /authorize", bodyAny, true, (*Server).controlAuthorize},
+	{"GET /customers", bodyAny, true, (*Server).controlCustomer},
+	{"GET /transactions/{id}/feedback", bodyAny, true, (*Server).controlFeedback},
+	{"POST /transactions/{id}/deny", bodyAny, true, (*Server).controlDeny},
+	{"POST /transactions/{id}/reverse", bodyAny, true, (*Server).controlReverse},
 }
 
-func (s *Server) controlAdvance(r *http.Request) (any, *Error) {
+func (s *Server) controlFlush(r *http.Request, _ []byte, _ *merchant, _ string) (any, *Error) {
+	if err := s.Flush(r.Context()); err != nil {
+		return nil, &Error{Status: http.StatusServiceUnavailable, Code: codeInternal, Message: "flush interrupted"}
+	}
+	return struct{}{}, nil
+}
+
+func (s *Server) controlAdvance(r *http.Request, _ []byte, _ *merchant, _ string) (any, *Error) {
 	q := r.URL.Query()
 	switch {
 	case q.Get("d") != "":
@@ -102,7 +67,8 @@ func (s *Server) controlAdvance(r *http.Request) (any, *Error) {
 	return s.nowAnswer(), nil
 }
 
-func (s *Server) controlEvents(m *merchant, txnID string) any {
+func (s *Server) controlEvents(r *http.Request, _ []byte, m *merchant, _ string) (any, *Error) {
+	txnID := r.URL.Query().Get("transactionId")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := []Event{}
@@ -113,53 +79,58 @@ func (s *Server) controlEvents(m *merchant, txnID string) any {
 	}
 	return struct {
 		Events []Event `json:"events"`
-	}{out}
+	}{out}, nil
 }
 
-// controlLocked serves the control endpoints that run with s.mu held.
-func (s *Server) controlLocked(key string, r *http.Request, body []byte, m *merchant, id string) (any, *Error) {
-	switch key {
-	case "authorize":
-		return s.controlAuthorize(r, body, m, id)
-	case "customers":
-		q := r.URL.Query()
-		var rec *customerRecord
-		if ext := q.Get("externalId"); ext != "" {
-			rec = m.byExternal[ext]
-		} else if cid := q.Get("customerId"); cid != "" {
-			rec = m.customers[cid]
-		} else {
-			return nil, badRequest("externalId or customerId is required")
-		}
-		if rec == nil {
-			return nil, notFound("customer")
-		}
-		c := copyCustomer(&rec.c)
-		return models.CustomerEnvelope{Customer: &c}, nil
+// controlCustomer serves GET /sandbox/customers?externalId=…|customerId=….
+func (s *Server) controlCustomer(r *http.Request, _ []byte, m *merchant, _ string) (any, *Error) {
+	q := r.URL.Query()
+	var rec *customerRecord
+	if ext := q.Get("externalId"); ext != "" {
+		rec = m.byExternal[ext]
+	} else if cid := q.Get("customerId"); cid != "" {
+		rec = m.customers[cid]
+	} else {
+		return nil, badRequest("externalId or customerId is required")
 	}
+	if rec == nil {
+		return nil, notFound("customer")
+	}
+	c := copyCustomer(&rec.c)
+	return models.CustomerEnvelope{Customer: &c}, nil
+}
+
+// controlFeedback serves GET /sandbox/transactions/{id}/feedback.
+func (s *Server) controlFeedback(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
 	t, err := s.lookup(m, id)
 	if err != nil {
 		return nil, err
 	}
-	switch key {
-	case "transactions/{id}/feedback":
-		return struct {
-			Feedback []models.Feedback `json:"feedback"`
-		}{append([]models.Feedback{}, t.feedback...)}, nil
-	case "transactions/{id}/deny", "transactions/{id}/reverse":
-		var herr error
-		if key == "transactions/{id}/deny" {
-			herr = s.denyLocked(id)
-		} else {
-			herr = s.reverseLocked(id)
-		}
-		if herr != nil {
-			if errors.Is(herr, ErrNotFound) {
-				return nil, notFound("transaction")
-			}
-			return nil, badRequest("%s", strings.TrimPrefix(herr.Error(), "bankpaytest: "))
-		}
-		return models.TransactionEnvelope{Transaction: t.view()}, nil
+	return struct {
+		Feedback []models.Feedback `json:"feedback"`
+	}{append([]models.Feedback{}, t.feedback...)}, nil
+}
+
+func (s *Server) controlDeny(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
+	return s.controlHook(m, id, s.denyLocked)
+}
+
+func (s *Server) controlReverse(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
+	return s.controlHook(m, id, s.reverseLocked)
+}
+
+// controlHook runs test hook fn (Deny, Reverse) on merchant m's
+// transaction id and responds with the transaction.
+func (s *Server) controlHook(m *merchant, id string, fn func(string) error) (any, *Error) {
+	t, err := s.lookup(m, id)
+	if err != nil {
+		return nil, err
 	}
-	return nil, notFound("resource")
+	if herr := fn(id); herr != nil {
+		if errors.Is(herr, ErrNotFound) {
+			return nil, notFound("transaction")
+		}
+		return nil, badRequest("%s", strings.TrimPrefix(herr.Error(), "bankpaytest: "))
+	}
+	return models.TransactionEnvelope{Transaction: t.view()}, nil
 }

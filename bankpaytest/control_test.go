@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -118,7 +119,7 @@ func TestControlEndpoints(t *testing.T) {
 
 	for name, a := range map[string]answer{
 		"no credentials": send(t, nil, http.MethodGet, srv.ControlURL+"/now", "", nil),
-		"bad key":        send(t, &bankpaytest.Credentials{AccessID: c.creds.AccessID, AccessKey: "x"}, http.MethodPost, srv.ControlURL+"/advance?d=1h", "", nil),
+		"bad key":        send(t, &bankpay.Credentials{AccessID: c.creds.AccessID, AccessKey: bankpay.NewSecret("x")}, http.MethodPost, srv.ControlURL+"/advance?d=1h", "", nil),
 	} {
 		t.Run(name, func(t *testing.T) { a.wantError(t, 401, 375) })
 	}
@@ -189,7 +190,7 @@ func BenchmarkGetTransaction(b *testing.B) {
 	id := c.establish("bench", "1.00").TransactionID
 	creds := srv.Credentials()
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/transactions/"+id, nil)
-	req.SetBasicAuth(creds.AccessID, creds.AccessKey)
+	req.SetBasicAuth(creds.AccessID, creds.AccessKey.Reveal())
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		resp, err := http.DefaultClient.Do(req)

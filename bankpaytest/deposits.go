@@ -37,6 +37,9 @@ func (s *Server) handleDeposit(_ *http.Request, body []byte, m *merchant, id str
 	switch f.Get("instantPayoutRequest") {
 	case "", "false":
 	case "true":
+		if m.cfg.NoInstantPayout {
+			return nil, badRequest("instant payout is not available for this authorization")
+		}
 		instant = true
 	default:
 		return nil, badRequest("instantPayoutRequest must be true or false")
@@ -62,11 +65,13 @@ func (s *Server) handleDeposit(_ *http.Request, body []byte, m *merchant, id str
 		return nil, err
 	}
 
-	d := s.newMovement(m, auth, models.TypeDeposit, refDeposit, ref, amount, cents)
+	processor := ""
 	if instant {
-		d.rec.PaymentProcessorType = PaymentProcessorInstant
+		processor = PaymentProcessorInstant
 	}
-	return models.TransactionEnvelope{Transaction: d.view()}, nil
+	d := s.newMovement(m, auth, models.TypeDeposit, refDeposit, ref, amount, cents, processor)
+	v := d.view()
+	return s.single(models.TransactionEnvelope{Transaction: v}, v), nil
 }
 
 // checkWithinMaximum refuses cents more when the authorization has a

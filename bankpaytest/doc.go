@@ -6,8 +6,8 @@
 //
 //	srv := bankpaytest.NewServer()
 //	defer srv.Close()
-//	creds := srv.Credentials() // AccessID, AccessKey, MerchantID
-//	// point a client at srv.URL (ends in /api/v1)
+//	c := srv.Client() // a *bankpay.Client of the default merchant at srv.URL
+//	creds := srv.Credentials() // its bankpay.Credentials, for a webhook handler
 //
 // cmd/bankpay-sandbox runs the same server on an address.
 //
@@ -22,7 +22,12 @@
 // for an unknown transaction (or another merchant's), 404/200 for an unknown
 // path and 405/200 (with Allow) for a wrong method. Bodies above
 // DefaultMaxBodyBytes answer 413/200. Single objects come wrapped
-// ({"transaction":{…}}); tokenize and the account summary are bare.
+// ({"transaction":{…}}, the spec's shape); tokenize and the account summary
+// are bare. WithBareResponses returns them as the operator's OpenAPI shows
+// them: a transaction (get, establish with its url, deposit, capture) and
+// the bank and identity users bare, feedback as the authorization's bare
+// Transaction; balance ({"accountBalance":…}), identity detail
+// ({"detail":…}) and customer ({"customer":…}) stay wrapped.
 // Establish, tokenize, customers and feedback take application/json bodies:
 // another Content-Type, or none, answers 415 with code 200, and a body that
 // cannot be read as JSON of the expected shape (empty, malformed, a value
@@ -45,6 +50,33 @@
 // (2). Both check accessId (401/375 when missing or not the merchant's),
 // merchantId (401/300 when it is another merchant's) and requestSignature
 // (401/375 when missing or wrong).
+//
+// The redirect is returnUrl (cancelUrl when canceled) with the documented
+// parameters and requestSignature over everything before it; when instant
+// payout is available (always, unless Merchant.NoInstantPayout) the
+// unsigned instantPayoutAvailable=true follows the signature, as the
+// service sends it.
+//
+// # Provider statuses
+//
+// paymentProviderTransaction.status (in responses, events and, as
+// payment.paymentProviderTransaction.status, redirects) is the operator's
+// letter code of the state reached, from one table; statusMessage is the
+// code's models.ProviderStatus.Meaning:
+//
+//	authorization by the user, Authorized       SW020 authorization received
+//	authorization by the user, Canceled         UC01  user canceled at bank selection
+//	Disbursement by POST /establish, Authorized SW010 established
+//	authorization Voided (feedback Void)        SW013 canceled
+//	deposit or capture Authorized               AC100 payment pending
+//	deposit or capture Processed                AC105 payment processed
+//	deposit or capture Completed                AC106 payment collected
+//	instant payout deposit (RTP) Completed      AC118 payment settled
+//	deposit or capture Denied                   AC101 payment declined
+//	deposit or capture Reversed                 AC115 returned for another reason
+//
+// Identity verification leaves the authorization's code as it is; identity
+// events carry none.
 //
 // # Sandbox behaviors
 //

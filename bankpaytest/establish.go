@@ -139,7 +139,11 @@ func (s *Server) handleEstablish(r *http.Request, body []byte, m *merchant, _ st
 	// /transactions/{id} and the Authorize event show it, is Authorized (2).
 	v := t.view()
 	v.Status, v.StatusMessage = models.StatusNew, models.StatusAuthorized.String()
-	return models.TransactionEnvelope{Transaction: v}, nil
+	if s.bare {
+		// The OpenAPI's establish response carries the bank flow's url.
+		v.URL = s.ControlURL + "/authorize?transactionId=" + v.TransactionID
+	}
+	return s.single(models.TransactionEnvelope{Transaction: v}, v), nil
 }
 
 // createAuthorization records an authorization for establish data d with
@@ -175,22 +179,17 @@ func (s *Server) createAuthorization(m *merchant, d *models.EstablishData, acct 
 		Amount:          amount,
 		Currency:        currency,
 		Account:         acct,
-		PaymentProvider: sandboxProvider(),
+		PaymentProvider: sandboxProvider(m),
 	}
-	t.rec.PaymentProviderTransaction = &models.PaymentProviderTransaction{PaymentProviderTransactionID: "P" + t.id()}
 	m.refs[refKey{refEstablish, d.MerchantReference}] = true
 	t.customerID = s.upsertCustomerFromEstablish(m, d.Customer).c.CustomerID
 
 	if outcome == OutcomeCancel {
-		t.rec.Status, t.rec.StatusMessage = models.StatusCanceled, models.StatusCanceled.String()
 		acct.Verified = false
-		s.emitTxnEvent(t, models.EventCancel)
+		s.mustMove(t, models.StatusCanceled)
 		return t
 	}
-	t.rec.Status, t.rec.StatusMessage = models.StatusAuthorized, models.StatusAuthorized.String()
-	t.rec.PaymentProviderTransaction.Status = "10"
-	t.rec.PaymentProviderTransaction.StatusMessage = "Established"
-	s.emitTxnEvent(t, models.EventAuthorize)
+	s.mustMove(t, models.StatusAuthorized)
 	if d.KYCType == models.KYCTypeIdentity {
 		t.kyc = true
 		s.scheduleIdentity(t)

@@ -33,7 +33,7 @@ func TestEstablishDisbursement(t *testing.T) {
 		p.PaymentProvider == nil || p.PaymentProvider.Type != 1 || p.PaymentProvider.PaymentProviderID == "" {
 		t.Fatalf("payment %+v", p)
 	}
-	if ppt := got.PaymentProviderTransaction; ppt == nil || ppt.Status != "10" || ppt.StatusMessage != "Established" {
+	if ppt := got.PaymentProviderTransaction; ppt == nil || ppt.Status != models.ProviderEstablished || ppt.StatusMessage != "established" {
 		t.Fatalf("provider transaction %+v", got.PaymentProviderTransaction)
 	}
 	if got.Amount != "25.00" || got.Currency != models.USD || got.MerchantReference != "order-1" || got.CreatedAt.Time() != friday {
@@ -137,8 +137,8 @@ func TestAuthorizeRedirect(t *testing.T) {
 	redirect, txn := c.authorize(uiData("ui-1", models.PaymentTypeDeferred, "50.00"), bankpaytest.OutcomeAuthorize)
 
 	if txn.TransactionType != models.TypeAuthorize || txn.Status != models.StatusAuthorized || len(txn.TransactionID) != 15 ||
-		txn.Payment.PaymentType != models.PaymentTypeDeferred || txn.PaymentProviderTransaction.Status != "10" ||
-		txn.PaymentProviderTransaction.StatusMessage != "Established" || len(txn.Payment.Account.AccountNumber) != 4 {
+		txn.Payment.PaymentType != models.PaymentTypeDeferred || txn.PaymentProviderTransaction.Status != models.ProviderAuthorizationReceived ||
+		txn.PaymentProviderTransaction.StatusMessage != "authorization received" || len(txn.Payment.Account.AccountNumber) != 4 {
 		t.Fatalf("transaction %+v", txn)
 	}
 	const marker = "&requestSignature="
@@ -146,8 +146,12 @@ func TestAuthorizeRedirect(t *testing.T) {
 	if i < 0 || !strings.HasPrefix(redirect, "https://merchant.example/return?transactionId=") {
 		t.Fatalf("redirect %q", redirect)
 	}
-	sig, err := url.QueryUnescape(redirect[i+len(marker):])
-	if err != nil || sig != hmacSHA1(c.creds.AccessKey, redirect[:i]) {
+	rawSig, trailer, _ := strings.Cut(redirect[i+len(marker):], "&")
+	if trailer != "instantPayoutAvailable=true" {
+		t.Fatalf("unsigned trailer %q, want instantPayoutAvailable=true", trailer)
+	}
+	sig, err := url.QueryUnescape(rawSig)
+	if err != nil || sig != hmacSHA1(c.creds.AccessKey.Reveal(), redirect[:i]) {
 		t.Fatalf("redirect signature %q does not verify", sig)
 	}
 	u, _ := url.Parse(redirect)
@@ -156,7 +160,7 @@ func TestAuthorizeRedirect(t *testing.T) {
 		"transactionId": txn.TransactionID, "transactionType": "1", "merchantReference": "ui-1", "status": "2",
 		"payment.paymentType": "2", "payment.paymentProvider.type": "1",
 		"payment.paymentProvider.instantPayoutAvailable": "true", "payment.account.verified": "true",
-		"payment.paymentProviderTransaction.status": "10",
+		"payment.paymentProviderTransaction.status": "SW020",
 	}
 	for k, v := range want {
 		if q.Get(k) != v {
@@ -186,13 +190,16 @@ func TestAuthorizeCancel(t *testing.T) {
 	if !strings.HasPrefix(redirect, "https://merchant.example/cancel?order=7&transactionId=") {
 		t.Fatalf("redirect %q", redirect)
 	}
-	i := strings.Index(redirect, "&requestSignature=")
-	sig, _ := url.QueryUnescape(redirect[i+len("&requestSignature="):])
-	if sig != hmacSHA1(c.creds.AccessKey, redirect[:i]) {
+	signed, sig, unsigned := splitRedirect(t, redirect)
+	if sig != hmacSHA1(c.creds.AccessKey.Reveal(), signed) {
 		t.Fatal("cancel redirect signature does not verify")
 	}
-	u, _ := url.Parse(redirect)
-	if u.Query().Get("status") != "7" || u.Query().Get("payment.account.verified") != "false" {
+	if unsigned != "instantPayoutAvailable=true" {
+		t.Fatalf("unsigned part %q", unsigned)
+	}
+	u, _ := url.Parse(signed)
+	if u.Query().Get("status") != "7" || u.Query().Get("payment.account.verified") != "false" ||
+		u.Query().Get("payment.paymentProviderTransaction.status") != "UC01" {
 		t.Fatalf("query %v", u.Query())
 	}
 	if evs := srv.EventsFor(txn.TransactionID); joined(eventTypes(evs)) != "Cancel" || evs[0].Fields.Get("status") != "7" {
@@ -206,14 +213,13 @@ func TestAuthorizeSHA512(t *testing.T) {
 	c := newAPI(t, srv, srv.Credentials())
 	d := uiData("ui-512", models.PaymentTypeDeferred, "5.00")
 	d.AccessID, d.MerchantID = c.creds.AccessID, c.creds.MerchantID
-	d.RequestSignature = sign.Sign(sign.SHA512, c.creds.AccessKey, sign.EstablishMessage(&d))
+	d.RequestSignature = sign.Sign(sign.SHA512, c.creds.AccessKey.Reveal(), sign.EstablishMessage(&d))
 	redirect, _, err := srv.Authorize(d, bankpaytest.OutcomeAuthorize)
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := strings.Index(redirect, "&requestSignature=")
-	sig, _ := url.QueryUnescape(redirect[i+len("&requestSignature="):])
-	if !strings.HasPrefix(sig, sign.SHA512Prefix) || !sign.Verify(c.creds.AccessKey, redirect[:i], sig) {
+	signed, sig, _ := splitRedirect(t, redirect)
+	if !strings.HasPrefix(sig, sign.SHA512Prefix) || !sign.Verify(c.creds.AccessKey.Reveal(), signed, sig) {
 		t.Fatalf("SHA512 redirect signature %q", sig)
 	}
 }

@@ -76,7 +76,7 @@ func (s *Server) newEvent(t *txn, typ models.EventType, id string, fields []pair
 	}
 	body := b.String()
 	decoded, _ := url.QueryUnescape(body)
-	sig := sign.Sign(sign.SHA1, t.m.cfg.AccessKey, decoded)
+	sig := sign.Sign(sign.SHA1, t.m.key, decoded)
 	target := t.notifyURL
 	if target == "" {
 		target = t.m.cfg.NotificationURL

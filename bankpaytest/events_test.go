@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -65,7 +66,7 @@ func flush(t *testing.T, srv *bankpaytest.Server) {
 // checkNotification verifies a received notification as a merchant would:
 // form-encoded, Authorization Basic base64(accessId:signature) with the
 // signature the Base64 HMAC-SHA1 of the URL-decoded body.
-func checkNotification(t *testing.T, r received, creds bankpaytest.Credentials) url.Values {
+func checkNotification(t *testing.T, r received, creds bankpay.Credentials) url.Values {
 	t.Helper()
 	if r.method != http.MethodPost || r.header.Get("Content-Type") != "application/x-www-form-urlencoded" {
 		t.Fatalf("method %s, Content-Type %q", r.method, r.header.Get("Content-Type"))
@@ -83,7 +84,7 @@ func checkNotification(t *testing.T, r received, creds bankpaytest.Credentials) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if id != creds.AccessID || sig != hmacSHA1(creds.AccessKey, decoded) {
+	if id != creds.AccessID || sig != hmacSHA1(creds.AccessKey.Reveal(), decoded) {
 		t.Fatalf("notification signature does not verify (accessId %q)", id)
 	}
 	v, err := url.ParseQuery(r.body)
@@ -116,7 +117,7 @@ func TestEventDelivery(t *testing.T) {
 		"merchantId": c.creds.MerchantID, "merchantReference": "ev-1", "paymentType": "4", "transactionType": "1",
 		"eventType": "Authorize", "objectId": auth.TransactionID, "objectType": "Transaction",
 		"timeZone": "America/New_York", "accessId": c.creds.AccessID, "status": "2", "statusMessage": "Authorized",
-		"paymentProviderTransaction.status": "10", "paymentProviderTransaction.statusMessage": "Established",
+		"paymentProviderTransaction.status": "SW010", "paymentProviderTransaction.statusMessage": "established",
 		"createdAt": "1709287200000",
 	}
 	for k, w := range want {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
@@ -76,14 +77,14 @@ func (a answer) wantError(t testing.TB, status, code int) {
 }
 
 // send makes one request with creds (no auth when creds is nil).
-func send(t testing.TB, creds *bankpaytest.Credentials, method, rawURL, contentType string, body []byte) answer {
+func send(t testing.TB, creds *bankpay.Credentials, method, rawURL, contentType string, body []byte) answer {
 	t.Helper()
 	req, err := http.NewRequest(method, rawURL, bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if creds != nil {
-		req.SetBasicAuth(creds.AccessID, creds.AccessKey)
+		req.SetBasicAuth(creds.AccessID, creds.AccessKey.Reveal())
 	}
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
@@ -104,10 +105,10 @@ func send(t testing.TB, creds *bankpaytest.Credentials, method, rawURL, contentT
 type api struct {
 	t     testing.TB
 	srv   *bankpaytest.Server
-	creds bankpaytest.Credentials
+	creds bankpay.Credentials
 }
 
-func newAPI(t testing.TB, srv *bankpaytest.Server, creds bankpaytest.Credentials) *api {
+func newAPI(t testing.TB, srv *bankpaytest.Server, creds bankpay.Credentials) *api {
 	return &api{t: t, srv: srv, creds: creds}
 }
 
@@ -133,7 +134,7 @@ func (c *api) postForm(path string, v url.Values) answer {
 // sign fills accessId, merchantId and requestSignature of d.
 func (c *api) sign(d models.EstablishData) models.EstablishData {
 	d.AccessID, d.MerchantID = c.creds.AccessID, c.creds.MerchantID
-	d.RequestSignature = sign.Sign(sign.SHA1, c.creds.AccessKey, sign.EstablishMessage(&d))
+	d.RequestSignature = sign.Sign(sign.SHA1, c.creds.AccessKey.Reveal(), sign.EstablishMessage(&d))
 	return d
 }
 
@@ -221,3 +222,25 @@ func eventTypes(evs []bankpaytest.Event) []string {
 }
 
 func joined(ss []string) string { return strings.Join(ss, ",") }
+
+// splitRedirect cuts a redirect as the service shapes it: the signed part
+// (up to "&requestSignature="), the signature (to the next "&", unescaped)
+// and the unsigned rest.
+func splitRedirect(t testing.TB, redirect string) (signed, sig, unsigned string) {
+	t.Helper()
+	signed, rest, ok := strings.Cut(redirect, "&requestSignature=")
+	if !ok {
+		t.Fatalf("redirect %q has no requestSignature", redirect)
+	}
+	raw, unsigned, _ := strings.Cut(rest, "&")
+	sig, err := url.QueryUnescape(raw)
+	if err != nil {
+		t.Fatalf("signature %q: %v", raw, err)
+	}
+	return signed, sig, unsigned
+}
+
+// sameCreds compares credentials, keys included.
+func sameCreds(a, b bankpay.Credentials) bool {
+	return a.AccessID == b.AccessID && a.AccessKey.Reveal() == b.AccessKey.Reveal() && a.MerchantID == b.MerchantID
+}

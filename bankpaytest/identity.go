@@ -67,7 +67,7 @@ func (s *Server) handleIdentityUser(_ *http.Request, _ []byte, m *merchant, id s
 	}
 	p := personFor(t.id())
 	dl := p.license
-	return models.IdentityUserEnvelope{User: &models.IdentityUser{
+	u := &models.IdentityUser{
 		Name:          p.name(),
 		Address:       []models.Address{p.address},
 		Phone:         []string{p.phone},
@@ -76,7 +76,8 @@ func (s *Server) handleIdentityUser(_ *http.Request, _ []byte, m *merchant, id s
 		TaxID:         p.taxID,
 		DriverLicense: &dl,
 		Eligible:      t.idVerified && t.outcome != OutcomeNotEligible,
-	}}, nil
+	}
+	return s.single(models.IdentityUserEnvelope{User: u}, u), nil
 }
 
 func (s *Server) handleIdentityDetail(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
@@ -155,15 +156,16 @@ func (s *Server) handleFeedback(_ *http.Request, body []byte, m *merchant, id st
 	if !t.idVerified {
 		return nil, badRequest("identity verification not finished")
 	}
-	if t.rec.Status == models.StatusVoided {
-		return nil, badRequest("the transaction is Voided")
+	if !t.can(models.StatusVoided) {
+		return nil, badRequest("the transaction is %s", t.rec.Status)
 	}
 	t.feedback = append(t.feedback, *f)
 	if void {
-		s.setStatus(t, models.StatusVoided)
+		s.mustMove(t, models.StatusVoided)
 	}
 	echo := *f
-	return models.FeedbackEnvelope{Feedback: &echo}, nil
+	// The OpenAPI responds with the authorization itself.
+	return s.single(models.FeedbackEnvelope{Feedback: &echo}, t.view()), nil
 }
 
 // Feedback returns the feedback recorded for transaction id, oldest first.

@@ -16,14 +16,15 @@ import (
 // An instant payout deposit (RTP) settles in real time: it is Completed at
 // its Processed step, in the same clock move. Each change emits its event
 // (Process, Complete, Deny, Reverse). A Denied or Reversed movement no
-// longer counts against its authorization's amount.
+// longer counts against its authorization's amount. Every change goes
+// through the transitions table (transitions.go).
 
 // newMovement records a deposit or capture (typ) of amount (cents) from
 // authorization auth, with merchantReference ref in namespace kind: in
 // state Authorized, counted against the authorization's amount, and due
 // for submission when the clock next moves. The caller holds s.mu and has
 // checked the request.
-func (s *Server) newMovement(m *merchant, auth *txn, typ models.TransactionType, kind refKind, ref string, amount models.Amount, cents int64) *txn {
+func (s *Server) newMovement(m *merchant, auth *txn, typ models.TransactionType, kind refKind, ref string, amount models.Amount, cents int64, processor string) *txn {
 	t := s.newTxn(m, typ)
 	t.parent, t.cents = auth, cents
 	t.notifyURL, t.timeZone = auth.notifyURL, auth.timeZone
@@ -33,10 +34,10 @@ func (s *Server) newMovement(m *merchant, auth *txn, typ models.TransactionType,
 	t.rec.Currency = auth.rec.Currency
 	p := *auth.rec.Payment
 	acct := *p.Account
-	p.Account, p.PaymentProvider, p.Amount = &acct, sandboxProvider(), amount
+	p.Account, p.PaymentProvider, p.Amount = &acct, sandboxProvider(m), amount
 	t.rec.Payment = &p
-	t.rec.PaymentProviderTransaction = &models.PaymentProviderTransaction{PaymentProviderTransactionID: "P" + t.id()}
-	t.rec.Status, t.rec.StatusMessage = models.StatusAuthorized, models.StatusAuthorized.String()
+	t.rec.PaymentProcessorType = processor
+	s.mustMove(t, models.StatusAuthorized)
 	auth.usedCents += cents
 	m.refs[refKey{kind, ref}] = true
 	s.st.toSubmit = append(s.st.toSubmit, t)
@@ -54,12 +55,11 @@ func isMovement(t *txn) bool {
 // payout. The caller holds s.mu.
 func (s *Server) submitMovements() {
 	for _, t := range s.st.toSubmit {
-		if t.rec.Status != models.StatusAuthorized {
+		if !t.can(models.StatusProcessed) {
 			continue
 		}
-		s.setStatus(t, models.StatusProcessed)
 		t.rec.ProcessedAt = models.NewEpochMillis(s.st.now)
-		s.emitTxnEvent(t, models.EventProcess)
+		s.mustMove(t, models.StatusProcessed)
 		if t.instant() {
 			t.completeAt = s.st.now
 			s.completeMovement(t, t.completeAt)
@@ -80,12 +80,11 @@ func (t *txn) instant() bool {
 // completeMovement completes t if it is still Processed and due at at.
 // The caller holds s.mu.
 func (s *Server) completeMovement(t *txn, at time.Time) {
-	if t.rec.Status != models.StatusProcessed || !t.completeAt.Equal(at) {
+	if !t.can(models.StatusCompleted) || !t.completeAt.Equal(at) {
 		return
 	}
-	s.setStatus(t, models.StatusCompleted)
 	t.rec.CompletedAt = models.NewEpochMillis(s.st.now)
-	s.emitTxnEvent(t, models.EventComplete)
+	s.mustMove(t, models.StatusCompleted)
 }
 
 // Deny moves deposit or capture id to Denied, as the network would, and
@@ -103,12 +102,10 @@ func (s *Server) denyLocked(id string) error {
 	if err != nil {
 		return err
 	}
-	if t.rec.Status != models.StatusAuthorized && t.rec.Status != models.StatusProcessed {
-		return fmt.Errorf("%w: %s %s is %s; only an Authorized or Processed one can be Denied", ErrInvalidTransition, kindName(t), id, t.rec.Status)
+	if err := s.move(t, models.StatusDenied); err != nil {
+		return err
 	}
-	s.setStatus(t, models.StatusDenied)
 	t.parent.usedCents -= t.cents
-	s.emitTxnEvent(t, models.EventDeny)
 	return nil
 }
 
@@ -126,12 +123,10 @@ func (s *Server) reverseLocked(id string) error {
 	if err != nil {
 		return err
 	}
-	if t.rec.Status != models.StatusCompleted {
-		return fmt.Errorf("%w: %s %s is %s; only a Completed one can be Reversed", ErrInvalidTransition, kindName(t), id, t.rec.Status)
+	if err := s.move(t, models.StatusReversed); err != nil {
+		return err
 	}
-	s.setStatus(t, models.StatusReversed)
 	t.parent.usedCents -= t.cents
-	s.emitTxnEvent(t, models.EventReverse)
 	return nil
 }
 
@@ -145,11 +140,4 @@ func (s *Server) hookMovement(id string) (*txn, error) {
 		return nil, fmt.Errorf("%w: %s is not a deposit or capture", ErrInvalidTransition, id)
 	}
 	return t, nil
-}
-
-func kindName(t *txn) string {
-	if t.rec.TransactionType == models.TypeCapture {
-		return "capture"
-	}
-	return "deposit"
 }

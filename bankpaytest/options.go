@@ -16,6 +16,7 @@ type config struct {
 	providers int
 	client    *http.Client
 	listener  net.Listener
+	bare      bool
 }
 
 // WithDefaultMerchant configures the default merchant, the one Credentials
@@ -54,6 +55,16 @@ func WithIdentityProviders(n int) Option {
 // redirects).
 func WithDeliveryClient(hc *http.Client) Option {
 	return func(c *config) { c.client = hc }
+}
+
+// WithBareResponses responds with single objects bare, as the operator's
+// OpenAPI shows them, instead of in the spec's wrapper (the default): a
+// transaction (get, establish, deposit, capture) as the Transaction itself,
+// establish's with its url; the bank user and the identity user as the user
+// itself; feedback as the authorization's Transaction. Balance, identity
+// detail and customer keep their wrappers, as the OpenAPI shows them too.
+func WithBareResponses() Option {
+	return func(c *config) { c.bare = true }
 }
 
 // WithListener serves on l instead of a new loopback listener (how

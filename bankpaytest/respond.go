@@ -27,38 +27,48 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("bankpaytest: %d (code %d): %s", e.Status, e.Code, e.Message)
 }
 
-// Error codes the sandbox answers with.
+// Error codes the sandbox responds with (the service's; APIError.HasCode
+// matches them).
 const (
-	CodeInternal         = 100
-	CodeInvalidParameter = 200
-	CodeDuplicate        = 210
-	CodeSecurity         = 300
-	CodeSecurity325      = 325
-	CodeInvalidAccount   = 330
-	CodeAccessControl    = 375
+	codeInternal         = 100
+	codeInvalidParameter = 200
+	codeDuplicate        = 210
+	codeSecurity         = 300
+	codeSecurity325      = 325
+	codeInvalidAccount   = 330
+	codeAccessControl    = 375
 )
 
+// single is the response body of one object: wrapped, the spec's shape
+// (the default), or bare, the OpenAPI's (WithBareResponses).
+func (s *Server) single(wrapped, bare any) any {
+	if s.bare {
+		return bare
+	}
+	return wrapped
+}
+
 func badRequest(format string, a ...any) *Error {
-	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidParameter, Message: fmt.Sprintf(format, a...)}
+	return &Error{Status: http.StatusBadRequest, Code: codeInvalidParameter, Message: fmt.Sprintf(format, a...)}
 }
 
 func notFound(what string) *Error {
-	return &Error{Status: http.StatusNotFound, Code: CodeInvalidParameter, Message: what + " not found"}
+	return &Error{Status: http.StatusNotFound, Code: codeInvalidParameter, Message: what + " not found"}
 }
 
 func accessDenied(msg string) *Error {
-	return &Error{Status: http.StatusUnauthorized, Code: CodeAccessControl, Message: msg}
+	return &Error{Status: http.StatusUnauthorized, Code: codeAccessControl, Message: msg}
 }
 
 func duplicate() *Error {
-	return &Error{Status: http.StatusBadRequest, Code: CodeDuplicate, Message: "duplicate request"}
+	return &Error{Status: http.StatusBadRequest, Code: codeDuplicate, Message: "duplicate request"}
 }
 
 func domain(code int) string {
 	switch code {
-	case CodeInternal:
+	case codeInternal:
 		return "Internal"
-	case CodeSecurity, CodeSecurity325, CodeAccessControl:
+	case codeSecurity, codeSecurity325, codeAccessControl:
 		return "Security"
 	default:
 		return "Validation"
@@ -106,7 +116,7 @@ func readBody(r *http.Request, max int64) ([]byte, *Error) {
 		return nil, badRequest("reading the request body failed")
 	}
 	if int64(len(b)) > max {
-		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: CodeInvalidParameter, Message: "request body too large"}
+		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: codeInvalidParameter, Message: "request body too large"}
 	}
 	return b, nil
 }
@@ -118,6 +128,7 @@ const (
 	bodyNone bodyKind = iota // GET: no body
 	bodyJSON                 // application/json
 	bodyForm                 // application/x-www-form-urlencoded, dotted names
+	bodyAny                  // read as sent, unchecked (control endpoints)
 )
 
 // checkContentType refuses a request whose Content-Type is not the
@@ -127,13 +138,13 @@ const (
 // answers 400/200: its parameters are read from a form body only, so
 // another body leaves them missing.
 func checkContentType(r *http.Request, kind bodyKind) *Error {
-	if kind == bodyNone {
+	if kind == bodyNone || kind == bodyAny {
 		return nil
 	}
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch {
 	case kind == bodyJSON && (err != nil || mt != "application/json"):
-		return &Error{Status: http.StatusUnsupportedMediaType, Code: CodeInvalidParameter, Message: "Content-Type must be application/json"}
+		return &Error{Status: http.StatusUnsupportedMediaType, Code: codeInvalidParameter, Message: "Content-Type must be application/json"}
 	case kind == bodyForm && (err != nil || mt != "application/x-www-form-urlencoded"):
 		return badRequest("expected an application/x-www-form-urlencoded body")
 	}

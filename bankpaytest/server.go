@@ -10,21 +10,15 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	bankpay "github.com/bankpay/bankpay-go"
 )
 
-// Credentials are the API credentials of one sandbox merchant: HTTP Basic
-// user (AccessID) and password (AccessKey), and the merchant id the bodies
-// carry.
-type Credentials struct {
-	AccessID   string
-	AccessKey  string
-	MerchantID string
-}
-
-// Merchant configures a sandbox merchant. Empty credential fields are
-// generated.
+// Merchant configures a sandbox merchant: its API credentials (HTTP Basic
+// accessId and accessKey, and the merchantId the bodies carry; empty ones
+// are generated) and how the operator configured it.
 type Merchant struct {
-	Credentials
+	bankpay.Credentials
 	// VIP marks the merchant as configured for VIP customer tiers. The
 	// customer update calls refuse a vip for other merchants, and establish
 	// data ignores customer.vip for them.
@@ -39,6 +33,11 @@ type Merchant struct {
 	// answer (bankpay.WithRetryNonIdempotent) pays twice, as it would on
 	// the service. By default a merchant is configured for it.
 	NoReferenceIdempotency bool
+	// NoInstantPayout plays a merchant whose users' banks offer no instant
+	// payout: authorizations show instantPayoutAvailable false, their
+	// redirects carry no unsigned instantPayoutAvailable=true, and a deposit
+	// with instantPayoutRequest=true is refused (400, code 200).
+	NoInstantPayout bool
 	// NotificationURL is the address registered for the merchant: events of
 	// transactions whose establish data has no notificationUrl go there.
 	NotificationURL string
@@ -56,6 +55,7 @@ type Server struct {
 
 	ts      *httptest.Server
 	maxBody int64
+	bare    bool // WithBareResponses
 
 	advMu sync.Mutex // serializes clock advances
 	mu    sync.Mutex // guards everything below
@@ -93,7 +93,9 @@ type state struct {
 
 // merchant is the state of one merchant.
 type merchant struct {
-	cfg        Merchant
+	cfg Merchant
+	key string // cfg.AccessKey, revealed once
+
 	refs       map[refKey]bool
 	tokens     map[string]string
 	customers  map[string]*customerRecord // by customerId
@@ -137,7 +139,7 @@ func NewServer(opts ...Option) *Server {
 	if cfg.start.IsZero() {
 		cfg.start = time.Now()
 	}
-	s := &Server{maxBody: DefaultMaxBodyBytes, wake: make(chan struct{}, 1)}
+	s := &Server{maxBody: DefaultMaxBodyBytes, bare: cfg.bare, wake: make(chan struct{}, 1)}
 	s.st = state{
 		now:      cfg.start.UTC().Truncate(time.Millisecond),
 		byAccess: make(map[string]*merchant),
@@ -162,7 +164,7 @@ func NewServer(opts ...Option) *Server {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 
-	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
+	s.ts = httptest.NewUnstartedServer(s.newMux())
 	if cfg.listener != nil {
 		_ = s.ts.Listener.Close()
 		s.ts.Listener = cfg.listener
@@ -180,8 +182,8 @@ func (s *Server) addMerchant(mc Merchant) {
 	if mc.AccessID == "" {
 		mc.AccessID = strings.ToUpper(randomHex(10))
 	}
-	if mc.AccessKey == "" {
-		mc.AccessKey = randomHex(16)
+	if mc.AccessKey.Reveal() == "" {
+		mc.AccessKey = bankpay.NewSecret(randomHex(16))
 	}
 	if mc.MerchantID == "" {
 		mc.MerchantID = fmt.Sprintf("10%08d", 1+len(s.st.merchants))
@@ -191,6 +193,7 @@ func (s *Server) addMerchant(mc Merchant) {
 	}
 	m := &merchant{
 		cfg:        mc,
+		key:        mc.AccessKey.Reveal(),
 		refs:       make(map[refKey]bool),
 		tokens:     make(map[string]string),
 		customers:  make(map[string]*customerRecord),
@@ -201,10 +204,21 @@ func (s *Server) addMerchant(mc Merchant) {
 }
 
 // Credentials returns the credentials of the default (first) merchant.
-func (s *Server) Credentials() Credentials {
+func (s *Server) Credentials() bankpay.Credentials {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.st.merchants[0].cfg.Credentials
+}
+
+// Client returns a client of the default merchant for this server (its
+// Credentials, base URL URL), with opts applied after those, like
+// httptest.Server.Client. It panics if opts are invalid.
+func (s *Server) Client(opts ...bankpay.Option) *bankpay.Client {
+	c, err := bankpay.NewClient(s.Credentials(), append([]bankpay.Option{bankpay.WithBaseURL(s.URL)}, opts...)...)
+	if err != nil {
+		panic("bankpaytest: Client: " + err.Error())
+	}
+	return c
 }
 
 // Merchants returns the configuration of every merchant, the default first,

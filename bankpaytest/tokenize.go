@@ -43,11 +43,11 @@ const (
 )
 
 var errorTriggers = []ErrorTrigger{
-	{"1002000000", http.StatusBadRequest, CodeInvalidParameter},
-	{"1003000000", http.StatusUnauthorized, CodeSecurity},
-	{"1003250000", http.StatusUnauthorized, CodeSecurity325},
-	{"1003750000", http.StatusUnauthorized, CodeAccessControl},
-	{"1001000000", http.StatusInternalServerError, CodeInternal},
+	{"1002000000", http.StatusBadRequest, codeInvalidParameter},
+	{"1003000000", http.StatusUnauthorized, codeSecurity},
+	{"1003250000", http.StatusUnauthorized, codeSecurity325},
+	{"1003750000", http.StatusUnauthorized, codeAccessControl},
+	{"1001000000", http.StatusInternalServerError, codeInternal},
 }
 
 var (
@@ -123,7 +123,7 @@ func lookupSandboxAccount(number, routing string) (SandboxAccount, *Error) {
 	}
 	a, ok := sandboxByNumber[number]
 	if !ok {
-		return SandboxAccount{}, &Error{Status: http.StatusBadRequest, Code: CodeInvalidAccount, Message: "invalid account: not a sandbox account number"}
+		return SandboxAccount{}, &Error{Status: http.StatusBadRequest, Code: codeInvalidAccount, Message: "invalid account: not a sandbox account number"}
 	}
 	return a, nil
 }

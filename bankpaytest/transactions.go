@@ -71,16 +71,8 @@ func (s *Server) newTxn(m *merchant, typ models.TransactionType) *txn {
 	return t
 }
 
-// setStatus moves t to status. The caller holds s.mu.
-func (s *Server) setStatus(t *txn, st models.TransactionStatus) {
-	t.rec.Status = st
-	t.rec.StatusMessage = st.String()
-	t.rec.UpdatedAt = models.NewEpochMillis(s.st.now)
-	t.rec.RecordVersion++
-}
-
-func sandboxProvider() *models.PaymentProvider {
-	return &models.PaymentProvider{PaymentProviderID: SandboxProviderID, Name: SandboxBankName, Type: 1, InstantPayoutAvailable: true}
+func sandboxProvider(m *merchant) *models.PaymentProvider {
+	return &models.PaymentProvider{PaymentProviderID: SandboxProviderID, Name: SandboxBankName, Type: 1, InstantPayoutAvailable: !m.cfg.NoInstantPayout}
 }
 
 // view returns a deep copy of t's record as the API shows it: the account
@@ -141,7 +133,8 @@ func (s *Server) handleGetTransaction(_ *http.Request, _ []byte, m *merchant, id
 	if err != nil {
 		return nil, err
 	}
-	return models.TransactionEnvelope{Transaction: t.view()}, nil
+	v := t.view()
+	return s.single(models.TransactionEnvelope{Transaction: v}, v), nil
 }
 
 // Transaction returns transaction id as GET /transactions/{id} shows it.

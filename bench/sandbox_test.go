@@ -26,7 +26,7 @@ func newSandboxEnv(b testing.TB) *sandboxEnv {
 	srv := bankpaytest.NewServer()
 	b.Cleanup(srv.Close)
 	sc := srv.Credentials()
-	c, err := bankpay.NewClient(bankpay.Credentials{AccessID: sc.AccessID, AccessKey: bankpay.NewSecret(sc.AccessKey), MerchantID: sc.MerchantID},
+	c, err := bankpay.NewClient(sc,
 		bankpay.WithBaseURL(srv.URL))
 	if err != nil {
 		b.Fatal(err)

@@ -161,10 +161,21 @@ func runExample(t *testing.T, bin string, env []string) result {
 }
 
 // TestExamples builds every example and runs it against the embedded
-// sandbox: exit code 0, the expected output, nothing on stderr.
+// sandbox, responding wrapped (the spec) and bare (the OpenAPI,
+// BANKPAY_SANDBOX_BARE=1): exit code 0, the expected output, nothing on
+// stderr.
 func TestExamples(t *testing.T) {
 	dir := build(t)
-	env := cleanEnv()
+	for _, mode := range []struct{ shape, env string }{{"wrapped", ""}, {"bare", "BANKPAY_SANDBOX_BARE=1"}} {
+		env := cleanEnv()
+		if mode.env != "" {
+			env = append(env, mode.env)
+		}
+		t.Run(mode.shape, func(t *testing.T) { runExamples(t, dir, env, mode.shape) })
+	}
+}
+
+func runExamples(t *testing.T, dir string, env []string, shape string) {
 	for name, want := range examples {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel() // bounded by -parallel (GOMAXPROCS by default)
@@ -172,8 +183,8 @@ func TestExamples(t *testing.T) {
 			if r.code != 0 {
 				t.Fatalf("exit code %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 			}
-			if !strings.Contains(r.stdout, "Using the embedded bankpaytest sandbox") {
-				t.Errorf("the example did not use the embedded sandbox:\n%s", r.stdout)
+			if !strings.Contains(r.stdout, "Using the embedded bankpaytest sandbox") || !strings.Contains(r.stdout, shape+" responses") {
+				t.Errorf("the example did not use the embedded sandbox with %s responses:\n%s", shape, r.stdout)
 			}
 			for _, w := range want {
 				if !strings.Contains(r.stdout, w) {
@@ -198,7 +209,7 @@ func TestExamplesAgainstConfiguredService(t *testing.T) {
 	c := srv.Credentials()
 	env := append(cleanEnv(),
 		"BANKPAY_ACCESS_ID="+c.AccessID,
-		"BANKPAY_ACCESS_KEY="+c.AccessKey,
+		"BANKPAY_ACCESS_KEY="+c.AccessKey.Reveal(),
 		"BANKPAY_MERCHANT_ID="+c.MerchantID,
 		"BANKPAY_BASE_URL="+srv.URL,
 	)

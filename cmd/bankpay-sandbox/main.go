@@ -23,8 +23,10 @@
 // answers 400 with code 210) unless -no-reference-idempotency plays an
 // account without it, where a repeat is processed again: a request retried
 // after a lost answer then pays twice, as it would on such an account of
-// the service (bankpaytest.Merchant.NoReferenceIdempotency). Run with -h for
-// every flag.
+// the service (bankpaytest.Merchant.NoReferenceIdempotency). It responds with
+// single objects in the spec's wrapped shape ({"transaction":{…}}), or bare
+// as the operator's OpenAPI shows them with -bare-responses
+// (bankpaytest.WithBareResponses). Run with -h for every flag.
 package main
 
 import (
@@ -40,6 +42,7 @@ import (
 	"syscall"
 	"time"
 
+	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
 )
 
@@ -70,6 +73,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			"deposit or capture is processed again (no code 210), so a retried request pays twice")
 	notify := fs.String("notification-url", "", "the merchant's default notification URL")
 	start := fs.String("start", "", "start time of the sandbox clock, RFC 3339 (default: now)")
+	bare := fs.Bool("bare-responses", false,
+		"respond with single objects bare, as the operator's OpenAPI shows them (a Transaction, not {\"transaction\":…});\n"+
+			"default: the spec's wrapped shape")
 	providers := fs.Int("identity-providers", 2, "number of identity providers (one data-retrieved event each)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -79,7 +85,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	opts := []bankpaytest.Option{
 		bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{
-			Credentials:            bankpaytest.Credentials{AccessID: *accessID, AccessKey: *accessKey, MerchantID: *merchantID},
+			Credentials:            bankpay.Credentials{AccessID: *accessID, AccessKey: bankpay.NewSecret(*accessKey), MerchantID: *merchantID},
 			VIP:                    *vip,
 			MoneyTransfer:          *transfer,
 			NoReferenceIdempotency: *noIdem,
@@ -93,6 +99,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-start: %w", err)
 		}
 		opts = append(opts, bankpaytest.WithStartTime(t))
+	}
+	if *bare {
+		opts = append(opts, bankpaytest.WithBareResponses())
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -110,16 +119,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
   accessKey:     %s
   merchantId:    %s
   VIP tiers: %t, money transfer: %t, merchantReference idempotency: %t
+  responses: %s
   sandbox routing number: %s
 
 export BANKPAY_BASE_URL=%s BANKPAY_ACCESS_ID=%s BANKPAY_ACCESS_KEY=%s BANKPAY_MERCHANT_ID=%s
 curl -u "$BANKPAY_ACCESS_ID:$BANKPAY_ACCESS_KEY" -X POST '%s/advance?d=72h'
 
 Press Ctrl+C to stop.
-`, srv.Now().Format(time.RFC3339), srv.URL, srv.ControlURL, c.AccessID, c.AccessKey, c.MerchantID,
-		m.VIP, m.MoneyTransfer, !m.NoReferenceIdempotency, bankpaytest.SandboxRoutingNumber,
-		srv.URL, c.AccessID, c.AccessKey, c.MerchantID, srv.ControlURL)
+`, srv.Now().Format(time.RFC3339), srv.URL, srv.ControlURL, c.AccessID, c.AccessKey.Reveal(), c.MerchantID,
+		m.VIP, m.MoneyTransfer, !m.NoReferenceIdempotency, responseShape(*bare), bankpaytest.SandboxRoutingNumber,
+		srv.URL, c.AccessID, c.AccessKey.Reveal(), c.MerchantID, srv.ControlURL)
 
 	<-ctx.Done()
 	return nil
+}
+
+// responseShape names the response shape the banner shows.
+func responseShape(bare bool) string {
+	if bare {
+		return "bare single objects (the operator's OpenAPI; -bare-responses)"
+	}
+	return "wrapped single objects (the spec's)"
 }

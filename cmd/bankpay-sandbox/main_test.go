@@ -193,3 +193,44 @@ func TestRunBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestBareResponsesFlag: -bare-responses returns a transaction bare and says
+// so in the banner; without it the response is wrapped.
+func TestBareResponsesFlag(t *testing.T) {
+	for _, bare := range []bool{false, true} {
+		t.Run(fmt.Sprint("bare=", bare), func(t *testing.T) {
+			flags := []string{"-access-id", "ID1", "-access-key", "KEY1", "-merchant-id", "77"}
+			if bare {
+				flags = append(flags, "-bare-responses")
+			}
+			fields, banner, _ := start(t, flags...)
+			if got := strings.Contains(banner, "-bare-responses"); got != bare {
+				t.Fatalf("banner mentions -bare-responses: %t, want %t:\n%s", got, bare, banner)
+			}
+			d := models.EstablishData{
+				AccessID: "ID1", MerchantID: "77", MerchantReference: "bare-ref",
+				PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "10.00", DeviceType: "web",
+				Account: &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber},
+			}
+			d.RequestSignature = sign.Sign(sign.SHA1, "KEY1", sign.EstablishMessage(&d))
+			b, _ := json.Marshal(d)
+			req, _ := http.NewRequest(http.MethodPost, fields["API base URL"]+"/establish?createTransaction=true", bytes.NewReader(b))
+			req.SetBasicAuth("ID1", "KEY1")
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var top map[string]json.RawMessage
+			if err := json.NewDecoder(resp.Body).Decode(&top); err != nil || resp.StatusCode != 200 {
+				t.Fatalf("establish: %d %v", resp.StatusCode, err)
+			}
+			_, wrapped := top["transaction"]
+			_, hasID := top["transactionId"]
+			if wrapped == bare || hasID != bare {
+				t.Fatalf("bare=%t: top-level keys %v", bare, top)
+			}
+		})
+	}
+}

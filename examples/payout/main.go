@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	bankpay "github.com/bankpay/bankpay-go"
@@ -66,7 +67,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 	// A tampered redirect is refused: never trust the parameters before the
 	// check.
-	if _, err := bankpay.VerifyRedirect(redirect+"x", env.Creds.AccessKey.Reveal()); err == nil {
+	if _, err := bankpay.VerifyRedirect(strings.Replace(redirect, "&requestSignature=", "x&requestSignature=", 1), env.Creds.AccessKey.Reveal()); err == nil {
 		return fmt.Errorf("a tampered redirect was accepted")
 	} else {
 		env.Note("the same URL with one byte added is refused: %v", err)

@@ -20,8 +20,8 @@ import (
 )
 
 // plain is a second sandbox merchant, not configured for VIP tiers.
-var plain = bankpaytest.Merchant{Credentials: bankpaytest.Credentials{
-	AccessID: "PLAINMERCHANT0000001", AccessKey: "plain-merchant-key", MerchantID: "1999999999",
+var plain = bankpaytest.Merchant{Credentials: bankpay.Credentials{
+	AccessID: "PLAINMERCHANT0000001", AccessKey: bankpay.NewSecret("plain-merchant-key"), MerchantID: "1999999999",
 }}
 
 func main() {
@@ -117,7 +117,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 
 	env.Section("5. A merchant not configured for VIP tiers")
-	other, err := bankpay.NewClient(bankpay.Credentials{AccessID: plain.AccessID, AccessKey: bankpay.NewSecret(plain.AccessKey), MerchantID: plain.MerchantID},
+	other, err := bankpay.NewClient(plain.Credentials,
 		bankpay.WithBaseURL(env.Sandbox.URL))
 	if err != nil {
 		return fmt.Errorf("NewClient: %w", err)

@@ -8,6 +8,10 @@
 // the examples call the configured service (BANKPAY_BASE_URL, the operator's
 // sandbox by default). Steps that need the user's browser (the bank-selection
 // interface) or the sandbox's clock then stop cleanly with an explanation.
+//
+// BANKPAY_SANDBOX_BARE=1 makes the embedded sandbox respond with single
+// objects bare, as the operator's OpenAPI shows them (bankpaytest.WithBareResponses),
+// instead of the spec's wrapped shape.
 package exampleenv
 
 import (
@@ -32,6 +36,10 @@ const (
 	EnvMerchantID = "BANKPAY_MERCHANT_ID"
 	EnvBaseURL    = "BANKPAY_BASE_URL"
 )
+
+// EnvSandboxBare, set to 1, makes the embedded sandbox respond with single
+// objects bare (bankpaytest.WithBareResponses).
+const EnvSandboxBare = "BANKPAY_SANDBOX_BARE"
 
 // Timeout bounds a whole example run.
 const Timeout = 60 * time.Second
@@ -110,11 +118,14 @@ func Start(opts ...Option) (*Env, error) {
 	id, key, mid, base := cfg.getenv(EnvAccessID), cfg.getenv(EnvAccessKey), cfg.getenv(EnvMerchantID), cfg.getenv(EnvBaseURL)
 	if id == "" && key == "" && mid == "" && base == "" {
 		sopts := append([]bankpaytest.Option{bankpaytest.WithDefaultMerchant(SandboxMerchant())}, cfg.sandbox...)
+		shape := "wrapped"
+		if cfg.getenv(EnvSandboxBare) == "1" {
+			sopts, shape = append(sopts, bankpaytest.WithBareResponses()), "bare"
+		}
 		env.Sandbox = bankpaytest.NewServer(sopts...)
-		c := env.Sandbox.Credentials()
-		env.Creds = bankpay.Credentials{AccessID: c.AccessID, AccessKey: bankpay.NewSecret(c.AccessKey), MerchantID: c.MerchantID}
+		env.Creds = env.Sandbox.Credentials()
 		base = env.Sandbox.URL
-		env.Printf("Using the embedded bankpaytest sandbox at %s (merchant %s).\n", base, c.MerchantID)
+		env.Printf("Using the embedded bankpaytest sandbox at %s (merchant %s, %s responses).\n", base, env.Creds.MerchantID, shape)
 		env.Printf("Set %s, %s and %s (and %s) to call a real service instead.\n\n", EnvAccessID, EnvAccessKey, EnvMerchantID, EnvBaseURL)
 	} else {
 		var missing []string

@@ -47,7 +47,7 @@ func TestStartConfigured(t *testing.T) {
 	c := srv.Credentials()
 	var out bytes.Buffer
 	env, err := Start(WithOutput(&out), getenv(map[string]string{
-		EnvAccessID: c.AccessID, EnvAccessKey: c.AccessKey, EnvMerchantID: c.MerchantID, EnvBaseURL: srv.URL,
+		EnvAccessID: c.AccessID, EnvAccessKey: c.AccessKey.Reveal(), EnvMerchantID: c.MerchantID, EnvBaseURL: srv.URL,
 	}))
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,151 @@
+package bankpaytest
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// flow is the kind of transaction a state change depends on.
+type flow int
+
+const (
+	flowUser      flow = iota // an authorization the user made in the bank interface
+	flowEstablish             // a Disbursement authorization made by POST /establish
+	flowMovement              // a deposit or capture (ACH)
+	flowInstant               // an instant payout deposit (RTP)
+)
+
+type flowState struct {
+	flow flow
+	to   models.TransactionStatus
+}
+
+// transition is one allowed state change: the states it comes from (New
+// is creation), the event it emits ("" for none) and the provider status
+// (paymentProviderTransaction.status) the transaction then shows. The
+// provider codes and meanings are the operator's documented ones
+// (models.ProviderStatus); the package documentation lists them.
+type transition struct {
+	from     []models.TransactionStatus
+	event    models.EventType
+	provider models.ProviderStatus
+}
+
+var (
+	fromNew        = []models.TransactionStatus{models.StatusNew}
+	fromAuthorized = []models.TransactionStatus{models.StatusAuthorized}
+	fromProcessed  = []models.TransactionStatus{models.StatusProcessed}
+	fromCompleted  = []models.TransactionStatus{models.StatusCompleted}
+	fromNotSettled = []models.TransactionStatus{models.StatusAuthorized, models.StatusProcessed}
+)
+
+// transitions is the one table every state change goes through (move).
+var transitions = map[flowState]transition{
+	{flowUser, models.StatusAuthorized}:      {fromNew, models.EventAuthorize, models.ProviderAuthorizationReceived},    // SW020
+	{flowUser, models.StatusCanceled}:        {fromNew, models.EventCancel, models.ProviderUserCanceledAtBankSelection}, // UC01
+	{flowUser, models.StatusVoided}:          {fromAuthorized, "", models.ProviderCanceled},                             // SW013
+	{flowEstablish, models.StatusAuthorized}: {fromNew, models.EventAuthorize, models.ProviderEstablished},              // SW010
+	{flowEstablish, models.StatusVoided}:     {fromAuthorized, "", models.ProviderCanceled},                             // SW013
+	{flowMovement, models.StatusAuthorized}:  {fromNew, "", models.ProviderACPending},                                   // AC100
+	{flowMovement, models.StatusProcessed}:   {fromAuthorized, models.EventProcess, models.ProviderACProcessed},         // AC105
+	{flowMovement, models.StatusCompleted}:   {fromProcessed, models.EventComplete, models.ProviderACCollected},         // AC106
+	{flowMovement, models.StatusDenied}:      {fromNotSettled, models.EventDeny, models.ProviderACDeclined},             // AC101
+	{flowMovement, models.StatusReversed}:    {fromCompleted, models.EventReverse, models.ProviderACOtherReturn},        // AC115
+	{flowInstant, models.StatusAuthorized}:   {fromNew, "", models.ProviderACPending},                                   // AC100
+	{flowInstant, models.StatusProcessed}:    {fromAuthorized, models.EventProcess, models.ProviderACProcessed},         // AC105
+	{flowInstant, models.StatusCompleted}:    {fromProcessed, models.EventComplete, models.ProviderACSettled},           // AC118
+	{flowInstant, models.StatusDenied}:       {fromNotSettled, models.EventDeny, models.ProviderACDeclined},             // AC101
+	{flowInstant, models.StatusReversed}:     {fromCompleted, models.EventReverse, models.ProviderACOtherReturn},        // AC115
+}
+
+// flow returns the kind of t for transitions.
+func (t *txn) flow() flow {
+	switch {
+	case t.instant():
+		return flowInstant
+	case isMovement(t):
+		return flowMovement
+	case t.data != nil && t.data.PaymentType == models.PaymentTypeDisbursement:
+		return flowEstablish
+	}
+	return flowUser
+}
+
+// transition returns the table's row for moving t to status to, and
+// whether t's current state allows it.
+func (t *txn) transition(to models.TransactionStatus) (transition, bool) {
+	tr, ok := transitions[flowState{t.flow(), to}]
+	if !ok {
+		return tr, false
+	}
+	for _, f := range tr.from {
+		if t.rec.Status == f {
+			return tr, true
+		}
+	}
+	return tr, false
+}
+
+// can reports whether t may move to status to.
+func (t *txn) can(to models.TransactionStatus) bool {
+	_, ok := t.transition(to)
+	return ok
+}
+
+// move is the only way a transaction changes state: it checks the move
+// against transitions, sets the status, its message and the provider
+// status (a change after creation also bumps updatedAt and recordVersion)
+// and emits the move's event. A move the table does not allow is an
+// ErrInvalidTransition. The caller holds s.mu.
+func (s *Server) move(t *txn, to models.TransactionStatus) error {
+	tr, ok := t.transition(to)
+	if !ok {
+		return fmt.Errorf("%w: %s %s is %s; it becomes %s only from %s",
+			ErrInvalidTransition, kindName(t), t.id(), t.rec.Status, to, statusList(tr.from))
+	}
+	if t.rec.Status != models.StatusNew {
+		t.rec.UpdatedAt = models.NewEpochMillis(s.st.now)
+		t.rec.RecordVersion++
+	}
+	t.rec.Status, t.rec.StatusMessage = to, to.String()
+	if t.rec.PaymentProviderTransaction == nil {
+		t.rec.PaymentProviderTransaction = &models.PaymentProviderTransaction{PaymentProviderTransactionID: "P" + t.id()}
+	}
+	t.rec.PaymentProviderTransaction.Status = tr.provider
+	t.rec.PaymentProviderTransaction.StatusMessage = tr.provider.Meaning()
+	if tr.event != "" {
+		s.emitTxnEvent(t, tr.event)
+	}
+	return nil
+}
+
+// mustMove moves t at its creation, a move the table always allows.
+func (s *Server) mustMove(t *txn, to models.TransactionStatus) {
+	if err := s.move(t, to); err != nil {
+		panic(err) // the transitions table lacks a creation row
+	}
+}
+
+func statusList(ss []models.TransactionStatus) string {
+	if len(ss) == 0 {
+		return "no state"
+	}
+	names := make([]string, len(ss))
+	for i, st := range ss {
+		names[i] = st.String()
+	}
+	return strings.Join(names, " or ")
+}
+
+// kindName names t's kind in messages.
+func kindName(t *txn) string {
+	switch t.rec.TransactionType {
+	case models.TypeCapture:
+		return "capture"
+	case models.TypeDeposit:
+		return "deposit"
+	}
+	return "authorization"
+}
