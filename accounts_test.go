@@ -363,7 +363,7 @@ func TestDataEndpointsErrorMapping(t *testing.T) {
 				// GETs are retried on 5xx (default 3 retries); state-changing POSTs are not.
 				wantCalls := 1
 				if tc.retryable && ep.method == "GET" {
-					wantCalls = 1 + DefaultMaxRetries
+					wantCalls = 1 + defaultMaxRetries
 				}
 				if int(calls.Load()) != wantCalls || apiErr.Attempts != wantCalls || len(w.list) != wantCalls-1 {
 					t.Errorf("calls = %d, attempts = %d, waits = %d; want %d calls", calls.Load(), apiErr.Attempts, len(w.list), wantCalls)

@@ -25,17 +25,17 @@ const (
 	ProductionBaseURL = "https://trustly.one/api/v1"
 )
 
-// Version is the SDK version sent in the User-Agent.
-const Version = "0.1.0"
+// version is the SDK version sent in the User-Agent.
+const version = "0.2.0"
 
 // Defaults of a new Client.
 const (
-	DefaultMaxRetries       = 3
-	DefaultTimeout          = 30 * time.Second
-	DefaultRetryWaitMin     = 250 * time.Millisecond
-	DefaultRetryWaitMax     = 5 * time.Second
-	DefaultMaxRetryAfter    = 30 * time.Second
-	DefaultMaxResponseBytes = 8 << 20
+	defaultMaxRetries       = 3
+	defaultTimeout          = 30 * time.Second
+	defaultRetryWaitMin     = 250 * time.Millisecond
+	defaultRetryWaitMax     = 5 * time.Second
+	defaultMaxRetryAfter    = 30 * time.Second
+	defaultMaxResponseBytes = 8 << 20
 )
 
 // Client talks to the service. Create it with NewClient; it is safe for
@@ -211,13 +211,13 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 		macs:             &sign.MACCache{},
 		secrets:          newSecrets(creds),
 		baseURL:          SandboxBaseURL,
-		userAgent:        "bankpay-go/" + Version,
-		maxRetryAfter:    DefaultMaxRetryAfter,
-		maxResponseBytes: DefaultMaxResponseBytes,
+		userAgent:        "bankpay-go/" + version,
+		maxRetryAfter:    defaultMaxRetryAfter,
+		maxResponseBytes: defaultMaxResponseBytes,
 		http: &retryablehttp.Client{
-			RetryWaitMin: DefaultRetryWaitMin,
-			RetryWaitMax: DefaultRetryWaitMax,
-			RetryMax:     DefaultMaxRetries,
+			RetryWaitMin: defaultRetryWaitMin,
+			RetryWaitMax: defaultRetryWaitMax,
+			RetryMax:     defaultMaxRetries,
 		},
 	}
 	for _, o := range opts {
@@ -230,7 +230,7 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 	}
 	if c.http.HTTPClient == nil {
 		hc := cleanhttp.DefaultPooledClient()
-		hc.Timeout = DefaultTimeout
+		hc.Timeout = defaultTimeout
 		// The API answers every call itself: a 3xx is an *APIError, not
 		// another object to read in its place.
 		hc.CheckRedirect = refuseRedirect

@@ -95,7 +95,7 @@ func TestUserAgentOption(t *testing.T) {
 	if _, err := c.Transactions.Get(context.Background(), "1"); err != nil {
 		t.Fatal(err)
 	}
-	if ua != "shop/2.1 bankpay-go/"+Version {
+	if ua != "shop/2.1 bankpay-go/"+version {
 		t.Errorf("User-Agent = %q", ua)
 	}
 }

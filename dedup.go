@@ -56,9 +56,9 @@ type Deduplicator interface {
 	Release(ctx context.Context, eventID string) error
 }
 
-// DefaultDedupCapacity is the number of processed eventIds a
+// defaultDedupCapacity is the number of processed eventIds a
 // MemoryDeduplicator remembers when given no capacity.
-const DefaultDedupCapacity = 10000
+const defaultDedupCapacity = 10000
 
 // MemoryDeduplicator is an in-memory Deduplicator for one process. It
 // remembers the last capacity processed eventIds (the oldest are forgotten
@@ -74,7 +74,7 @@ type MemoryDeduplicator struct {
 }
 
 // NewMemoryDeduplicator returns a MemoryDeduplicator remembering up to
-// capacity processed eventIds (DefaultDedupCapacity when capacity <= 0).
+// capacity processed eventIds (defaultDedupCapacity when capacity <= 0).
 // At one event per authorization and status change, size it above the
 // number of events expected within the webhook handler's max event age (24
 // hours by default, see WithMaxEventAge): an eventId forgotten sooner can be
@@ -82,7 +82,7 @@ type MemoryDeduplicator struct {
 // rejected as stale.
 func NewMemoryDeduplicator(capacity int) *MemoryDeduplicator {
 	if capacity <= 0 {
-		capacity = DefaultDedupCapacity
+		capacity = defaultDedupCapacity
 	}
 	return &MemoryDeduplicator{capacity: capacity, state: map[string]*list.Element{}, done: list.New()}
 }

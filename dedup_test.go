@@ -76,10 +76,10 @@ func TestMemoryDeduplicatorBound(t *testing.T) {
 }
 
 func TestMemoryDeduplicatorDefaultCapacity(t *testing.T) {
-	if d := NewMemoryDeduplicator(0); d.capacity != DefaultDedupCapacity {
+	if d := NewMemoryDeduplicator(0); d.capacity != defaultDedupCapacity {
 		t.Errorf("capacity %d", d.capacity)
 	}
-	if d := NewMemoryDeduplicator(-5); d.capacity != DefaultDedupCapacity {
+	if d := NewMemoryDeduplicator(-5); d.capacity != defaultDedupCapacity {
 		t.Errorf("capacity %d", d.capacity)
 	}
 }

@@ -49,19 +49,19 @@ var (
 
 // Error codes of the service, found in APIError.Code and APIError.Errors.
 const (
-	CodeInternal          = 100 // internal error
-	CodeRemote            = 150 // remote error
-	CodeInvalidParameter  = 200 // invalid parameter
-	CodeDuplicate         = 210 // duplicate request (ignored)
-	CodeSecurity          = 300 // security error
-	CodeSecurity325       = 325 // security error
-	CodeExpiredSplitToken = 326 // expired split token
-	CodeInvalidAccount    = 330 // invalid account
-	CodeNotEnoughBalance  = 331 // not enough balance
-	CodeAccessControl     = 375 // accessId, accessKey or requestSignature invalid
-	CodeInvalidSplitToken = 380 // invalid split token
-	CodeFraudAnalysis     = 390 // fraud analysis
-	CodeSplitToken397     = 397 // invalid split token
+	codeInternal          = 100 // internal error
+	codeRemote            = 150 // remote error
+	codeInvalidParameter  = 200 // invalid parameter
+	codeDuplicate         = 210 // duplicate request (ignored)
+	codeSecurity          = 300 // security error
+	codeSecurity325       = 325 // security error
+	codeExpiredSplitToken = 326 // expired split token
+	codeInvalidAccount    = 330 // invalid account
+	codeNotEnoughBalance  = 331 // not enough balance
+	codeAccessControl     = 375 // accessId, accessKey or requestSignature invalid
+	codeInvalidSplitToken = 380 // invalid split token
+	codeFraudAnalysis     = 390 // fraud analysis
+	codeSplitToken397     = 397 // invalid split token
 )
 
 // ErrorItem is one entry of the service's {"errors":[…]} body. Its texts
@@ -142,14 +142,14 @@ func (e *APIError) HasCode(code int) bool {
 func (e *APIError) Is(target error) bool {
 	switch target {
 	case ErrBadRequest:
-		return e.StatusCode == http.StatusBadRequest || e.HasCode(CodeInvalidParameter)
+		return e.StatusCode == http.StatusBadRequest || e.HasCode(codeInvalidParameter)
 	case ErrUnauthorized:
-		return e.StatusCode == http.StatusUnauthorized || e.HasCode(CodeSecurity) ||
-			e.HasCode(CodeSecurity325) || e.HasCode(CodeAccessControl)
+		return e.StatusCode == http.StatusUnauthorized || e.HasCode(codeSecurity) ||
+			e.HasCode(codeSecurity325) || e.HasCode(codeAccessControl)
 	case ErrServer:
-		return e.StatusCode >= 500 || e.HasCode(CodeInternal)
+		return e.StatusCode >= 500 || e.HasCode(codeInternal)
 	case ErrDuplicate:
-		return e.HasCode(CodeDuplicate)
+		return e.HasCode(codeDuplicate)
 	case ErrNotFound:
 		return e.StatusCode == http.StatusNotFound
 	case ErrRateLimited:

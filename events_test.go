@@ -38,7 +38,7 @@ func TestParseEventStandardForm(t *testing.T) {
 	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(got.Transaction, want.Transaction) {
 		t.Errorf("got  %+v %+v\nwant %+v %+v", got, got.Transaction, want, want.Transaction)
 	}
-	if ev.Kind() != EventKindTransaction || ev.TransactionID() != "100258123456791" || ev.Transaction.Code() != CodeNotEnoughBalance {
+	if ev.Kind() != EventKindTransaction || ev.TransactionID() != "100258123456791" || ev.Transaction.Code() != codeNotEnoughBalance {
 		t.Errorf("kind %v id %s code %d", ev.Kind(), ev.TransactionID(), ev.Transaction.Code())
 	}
 	if len(ev.Raw) != 19 || ev.Raw.Get("message") != "" || ev.Raw.Get("splitToken") != "tok+1" {

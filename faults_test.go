@@ -654,7 +654,7 @@ func TestTotalTimeIsBounded(t *testing.T) {
 	_, err = c.Transactions.Get(context.Background(), "1")
 	d := time.Since(start)
 	var ne *NetworkError
-	if !errors.As(err, &ne) || ne.Attempts != DefaultMaxRetries+1 || s.Requests() != DefaultMaxRetries+1 {
+	if !errors.As(err, &ne) || ne.Attempts != defaultMaxRetries+1 || s.Requests() != defaultMaxRetries+1 {
 		t.Fatalf("err = %v, requests %d", err, s.Requests())
 	}
 	if d < 4*100*time.Millisecond || d > 4*100*time.Millisecond+5*time.Second {

@@ -148,17 +148,17 @@ func FuzzErrorBody(f *testing.F) {
 				t.Fatalf("unmasked digits in item %+v", it)
 			}
 		}
-		if errors.Is(e, ErrServer) != (st >= 500 || e.HasCode(CodeInternal)) {
+		if errors.Is(e, ErrServer) != (st >= 500 || e.HasCode(codeInternal)) {
 			t.Fatalf("ErrServer mismatch for %d %+v", st, e)
 		}
-		if errors.Is(e, ErrDuplicate) != e.HasCode(CodeDuplicate) {
+		if errors.Is(e, ErrDuplicate) != e.HasCode(codeDuplicate) {
 			t.Fatalf("ErrDuplicate mismatch: %+v", e)
 		}
-		if errors.Is(e, ErrBadRequest) != (st == 400 || e.HasCode(CodeInvalidParameter)) {
+		if errors.Is(e, ErrBadRequest) != (st == 400 || e.HasCode(codeInvalidParameter)) {
 			t.Fatalf("ErrBadRequest mismatch for %d %+v", st, e)
 		}
 		// A huge Retry-After is never waited for: the retry rule stops.
-		if d, ok := retryAfter(resp); ok && d > DefaultMaxRetryAfter && st == 503 {
+		if d, ok := retryAfter(resp); ok && d > defaultMaxRetryAfter && st == 503 {
 			a := &attempt{retryAll: true, count: 1}
 			if retry, _ := c.checkRetry(context.WithValue(context.Background(), attemptKey{}, a), resp, nil); retry {
 				t.Fatalf("retry after a Retry-After of %v", d)

@@ -25,6 +25,15 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
+// Service error codes the integration tests expect (APIError.Code).
+const (
+	codeInvalidParameter = 200
+	codeDuplicate        = 210
+	codeSecurity         = 300
+	codeInvalidAccount   = 330
+	codeAccessControl    = 375
+)
+
 // itCreds are the default sandbox merchant's credentials in these tests
 // (fixed, so that the webhook handler can exist before the sandbox).
 var itCreds = bankpay.Credentials{AccessID: "ITEST0000000000000001", AccessKey: bankpay.NewSecret("integration-test-key"), MerchantID: "1100000001"}
@@ -282,11 +291,11 @@ func TestIntegrationInstantPayout(t *testing.T) {
 
 	// Never pay twice: the same merchantReference answers 210.
 	_, err = s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{MerchantReference: "payout-1", Amount: "60.00"})
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeDuplicate, bankpay.ErrDuplicate)
+	requireAPIError(t, err, http.StatusBadRequest, codeDuplicate, bankpay.ErrDuplicate)
 
 	// The authorization amount is the maximum: 60.00 + 50.00 > 100.00.
 	_, err = s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{MerchantReference: "payout-2", Amount: "50.00"})
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 	// The SDK can check it before sending when told the authorization amount.
 	_, err = s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{MerchantReference: "payout-2", Amount: "150.00", AuthorizationAmount: "100.00"})
 	var ve *bankpay.ValidationError
@@ -333,14 +342,14 @@ func TestIntegrationDepositAmountRules(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, models.Amount("100.00"), dep.Amount)
 	_, err = s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{MerchantReference: "rules-2", Amount: "0.01"})
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 
 	// 0.00: no upper bound, but each deposit must pass an amount. Without
 	// AuthorizationAmount the SDK sends it, and the service refuses.
 	auth, err := s.client.Transactions.Establish(ctx, disbursementParams("rules-auth-2", "", "0.00", bankpaytest.AccountVerified))
 	require.NoError(t, err)
 	_, err = s.client.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "rules-3"})
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 	_, err = s.client.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "rules-3", AuthorizationAmount: "0.00"})
 	var ve *bankpay.ValidationError
 	require.ErrorAs(t, err, &ve, "the SDK checks it when told the authorization amount")
@@ -356,9 +365,9 @@ func TestIntegrationDepositAmountRules(t *testing.T) {
 		ReturnURL: "https://shop.example/r", CancelURL: "https://shop.example/c",
 	}, bankpaytest.OutcomeAuthorize)
 	_, err = s.client.Transactions.Deposit(ctx, ret.TransactionID, &bankpay.DepositParams{MerchantReference: "rules-4", Amount: "1.00"})
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 	_, err = s.client.Transactions.Deposit(ctx, "100000000999999", &bankpay.DepositParams{MerchantReference: "rules-5", Amount: "1.00"})
-	requireAPIError(t, err, http.StatusNotFound, bankpay.CodeInvalidParameter, bankpay.ErrNotFound)
+	requireAPIError(t, err, http.StatusNotFound, codeInvalidParameter, bankpay.ErrNotFound)
 }
 
 func TestIntegrationCancelledAuthorization(t *testing.T) {
@@ -377,7 +386,7 @@ func TestIntegrationCancelledAuthorization(t *testing.T) {
 	assert.Equal(t, models.StatusCanceled, getStatus(t, s.client, r.TransactionID))
 
 	_, err = s.client.Transactions.Deposit(context.Background(), r.TransactionID, &bankpay.DepositParams{MerchantReference: "cancel-dep", Amount: "1.00"})
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 	s.flush(t)
 	assert.Equal(t, []models.EventType{models.EventCancel}, in.typesFor(r.TransactionID))
 }
@@ -409,10 +418,10 @@ func TestIntegrationRedirectSignature(t *testing.T) {
 	var se *bankpaytest.Error
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, http.StatusUnauthorized, se.Status)
-	assert.Equal(t, bankpay.CodeAccessControl, se.Code)
+	assert.Equal(t, codeAccessControl, se.Code)
 	_, _, err = s.Authorize(d, bankpaytest.OutcomeAuthorize)
 	require.ErrorAs(t, err, &se)
-	assert.Equal(t, bankpay.CodeDuplicate, se.Code)
+	assert.Equal(t, codeDuplicate, se.Code)
 }
 
 func TestIntegrationRedirectSHA512(t *testing.T) {
@@ -515,7 +524,7 @@ func TestIntegrationAccountData(t *testing.T) {
 	// Account data needs a Retrieval authorization.
 	p := s.authorize(t, deferredData("not-retrieval", ""), bankpaytest.OutcomeAuthorize)
 	_, err = s.client.Accounts.Balance(ctx, p.TransactionID)
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 	_, err = s.client.Accounts.Summary(ctx, "100000000999999")
 	assert.ErrorIs(t, err, bankpay.ErrNotFound)
 }
@@ -566,11 +575,11 @@ func TestIntegrationMoneyTransfer(t *testing.T) {
 	assert.Equal(t, c.TransactionID, got.TransactionID)
 
 	_, err = s.client.Transactions.Capture(ctx, r.TransactionID, transferCapture("imt-1"))
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeDuplicate, bankpay.ErrDuplicate)
+	requireAPIError(t, err, http.StatusBadRequest, codeDuplicate, bankpay.ErrDuplicate)
 	over := transferCapture("imt-2")
 	over.Amount = "60.01"
 	_, err = s.client.Transactions.Capture(ctx, r.TransactionID, over)
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 
 	// Checked by the SDK before sending: the beneficiary's name and country.
 	noCountry := transferCapture("imt-3")
@@ -585,7 +594,7 @@ func TestIntegrationMoneyTransfer(t *testing.T) {
 	d2.Customer = &models.Customer{Name: "No Address"}
 	r2 := s.authorize(t, d2, bankpaytest.OutcomeAuthorize)
 	_, err = s.client.Transactions.Capture(ctx, r2.TransactionID, transferCapture("imt-4"))
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 
 	// A merchant not configured for money transfer cannot capture.
 	pc := clientFor(t, s.Server, bankpay.Credentials{AccessID: plain.AccessID, AccessKey: bankpay.NewSecret(plain.AccessKey), MerchantID: plain.MerchantID})
@@ -597,7 +606,7 @@ func TestIntegrationMoneyTransfer(t *testing.T) {
 	r3, err := bankpay.VerifyRedirect(u, plain.AccessKey)
 	require.NoError(t, err)
 	_, err = pc.Transactions.Capture(ctx, r3.TransactionID, transferCapture("imt-5"))
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 	// Nor see another merchant's transaction.
 	_, err = pc.Transactions.Get(ctx, r.TransactionID)
 	assert.ErrorIs(t, err, bankpay.ErrNotFound)
@@ -632,7 +641,7 @@ func TestIntegrationIdentity(t *testing.T) {
 
 			// Before the data-retrieved event: 400, ErrIdentityNotReady.
 			_, err := s.client.Identity.User(ctx, id)
-			requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrIdentityNotReady)
+			requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrIdentityNotReady)
 			assert.ErrorIs(t, err, bankpay.ErrBadRequest)
 			_, err = s.client.Identity.Detail(ctx, id)
 			assert.ErrorIs(t, err, bankpay.ErrIdentityNotReady)
@@ -825,7 +834,7 @@ func TestIntegrationDisbursementEstablish(t *testing.T) {
 	assert.Equal(t, "0000", got.Payment.Account.AccountNumber, "last 4 digits of 1000000000")
 
 	_, err = s.client.Transactions.Establish(ctx, p)
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeDuplicate, bankpay.ErrDuplicate)
+	requireAPIError(t, err, http.StatusBadRequest, codeDuplicate, bankpay.ErrDuplicate)
 
 	// Not the sandbox routing number; not a sandbox account.
 	wrong := disbursementParams("est-2", "", "25.00", bankpaytest.AccountVerified)
@@ -846,16 +855,16 @@ func TestIntegrationDisbursementEstablish(t *testing.T) {
 	// Wrong credentials: 401 / 375.
 	wc := clientFor(t, s.Server, bankpay.Credentials{AccessID: itCreds.AccessID, AccessKey: bankpay.NewSecret("wrong"), MerchantID: itCreds.MerchantID})
 	_, err = wc.Transactions.Establish(ctx, disbursementParams("est-5", "", "25.00", bankpaytest.AccountVerified))
-	requireAPIError(t, err, http.StatusUnauthorized, bankpay.CodeAccessControl, bankpay.ErrUnauthorized)
+	requireAPIError(t, err, http.StatusUnauthorized, codeAccessControl, bankpay.ErrUnauthorized)
 	_, err = wc.Transactions.Get(ctx, auth.TransactionID)
-	requireAPIError(t, err, http.StatusUnauthorized, bankpay.CodeAccessControl, bankpay.ErrUnauthorized)
+	requireAPIError(t, err, http.StatusUnauthorized, codeAccessControl, bankpay.ErrUnauthorized)
 	// A merchantId that is not the credentials': 401 / 300.
 	mc := clientFor(t, s.Server, bankpay.Credentials{AccessID: itCreds.AccessID, AccessKey: bankpay.NewSecret(itCreds.AccessKey.Reveal()), MerchantID: "1199999999"})
 	_, err = mc.Transactions.Establish(ctx, disbursementParams("est-6", "", "25.00", bankpaytest.AccountVerified))
-	requireAPIError(t, err, http.StatusUnauthorized, bankpay.CodeSecurity, bankpay.ErrUnauthorized)
+	requireAPIError(t, err, http.StatusUnauthorized, codeSecurity, bankpay.ErrUnauthorized)
 
 	_, err = s.client.Transactions.Get(ctx, "100000000999999")
-	requireAPIError(t, err, http.StatusNotFound, bankpay.CodeInvalidParameter, bankpay.ErrNotFound)
+	requireAPIError(t, err, http.StatusNotFound, codeInvalidParameter, bankpay.ErrNotFound)
 }
 
 // --- Tokenization: the sandbox table and its error triggers -------------------
@@ -1007,7 +1016,7 @@ func TestIntegrationTokenizeTokens(t *testing.T) {
 
 	// Not a sandbox account: 400 with code 330 (invalid account).
 	_, err = s.client.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1234567", RoutingNumber: "124003116"})
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidAccount, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidAccount, bankpay.ErrBadRequest)
 	// Refused by the SDK, nothing sent.
 	_, err = s.client.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1000000007"})
 	var ve *bankpay.ValidationError
@@ -1095,7 +1104,7 @@ func TestIntegrationVIP(t *testing.T) {
 	// does not set a tier.
 	pc := clientFor(t, s.Server, bankpay.Credentials{AccessID: plain.AccessID, AccessKey: bankpay.NewSecret(plain.AccessKey), MerchantID: plain.MerchantID})
 	_, err = pc.Customers.UpdateByExternalID(ctx, "player-12", &bankpay.CustomerUpdateParams{Name: "Priya Smith", VIP: tier(1)})
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 	pp := disbursementParams("vip-auth-3", "", "5.00", bankpaytest.AccountVerified)
 	pp.Customer = &models.Customer{ExternalID: "player-13", Name: "Sam Garcia", VIP: tier(2)}
 	pauth, err := pc.Transactions.Establish(ctx, pp)

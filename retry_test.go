@@ -43,8 +43,8 @@ func TestGetRetriedOn503(t *testing.T) {
 	if calls.Load() != 2 || len(w.list) != 1 {
 		t.Fatalf("calls = %d, waits = %v", calls.Load(), w.list)
 	}
-	if w.list[0] < DefaultRetryWaitMin/2 || w.list[0] > DefaultRetryWaitMin {
-		t.Errorf("first backoff %v outside [%v, %v]", w.list[0], DefaultRetryWaitMin/2, DefaultRetryWaitMin)
+	if w.list[0] < defaultRetryWaitMin/2 || w.list[0] > defaultRetryWaitMin {
+		t.Errorf("first backoff %v outside [%v, %v]", w.list[0], defaultRetryWaitMin/2, defaultRetryWaitMin)
 	}
 }
 
@@ -82,7 +82,7 @@ func TestGetGivesUpWithTypedErrorOfLastAnswer(t *testing.T) {
 	}
 	// Exponential, jittered, capped.
 	for i, d := range w.list {
-		hi := DefaultRetryWaitMin << i
+		hi := defaultRetryWaitMin << i
 		if d < hi/2 || d > hi {
 			t.Errorf("wait %d = %v, want in [%v, %v]", i, d, hi/2, hi)
 		}
@@ -169,7 +169,7 @@ func TestRetryAfterBeyondCapNotObeyed(t *testing.T) {
 		calls := sequence(t, mock, jsonAnswer(503, `{}`, "Retry-After", ra))
 		_, err := c.Transactions.Get(context.Background(), "1")
 		var e *APIError
-		if !errors.As(err, &e) || e.RetryAfter <= DefaultMaxRetryAfter || calls.Load() != 1 || len(w.list) != 0 {
+		if !errors.As(err, &e) || e.RetryAfter <= defaultMaxRetryAfter || calls.Load() != 1 || len(w.list) != 0 {
 			t.Errorf("Retry-After %s: err %v, calls %d, waits %v", ra, err, calls.Load(), w.list)
 		}
 	}

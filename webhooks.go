@@ -16,19 +16,19 @@ import (
 	"github.com/bankpay/bankpay-go/internal/sign"
 )
 
-// DefaultMaxEventBytes caps the body of an event notification the webhook
+// defaultMaxEventBytes caps the body of an event notification the webhook
 // handler reads (1 MiB); a larger one is answered 413.
-const DefaultMaxEventBytes = 1 << 20
+const defaultMaxEventBytes = 1 << 20
 
-// DefaultEventReadTimeout is how long the webhook handler waits for a
+// defaultEventReadTimeout is how long the webhook handler waits for a
 // notification's body, whatever the server's own timeouts. See
 // WithEventReadTimeout.
-const DefaultEventReadTimeout = 5 * time.Second
+const defaultEventReadTimeout = 5 * time.Second
 
-// DefaultMaxEventAge is how old (by its createdAt) an event the webhook
+// defaultMaxEventAge is how old (by its createdAt) an event the webhook
 // handler accepts may be: 24 hours, twice the 12 hours for which the service
 // re-sends an unacknowledged event. See WithMaxEventAge.
-const DefaultMaxEventAge = 24 * time.Hour
+const defaultMaxEventAge = 24 * time.Hour
 
 // VerifyNotification checks that body is an event notification from the
 // service: the Authorization header must be "Basic " + Base64(accessId + ":"
@@ -141,7 +141,7 @@ func WithDeduplicator(d Deduplicator) WebhookOption {
 	return func(h *webhookHandler) { h.dedup = d }
 }
 
-// WithMaxEventBytes sets the body cap (DefaultMaxEventBytes by default).
+// WithMaxEventBytes sets the body cap (defaultMaxEventBytes by default).
 func WithMaxEventBytes(n int64) WebhookOption {
 	return func(h *webhookHandler) {
 		if n > 0 {
@@ -151,7 +151,7 @@ func WithMaxEventBytes(n int64) WebhookOption {
 }
 
 // WithEventReadTimeout sets how long the handler waits for the body of a
-// request (DefaultEventReadTimeout when d <= 0). It sets the connection's
+// request (defaultEventReadTimeout when d <= 0). It sets the connection's
 // read deadline itself (http.ResponseController), so a client that
 // drip-feeds its body is cut off and answered 408; a server's shorter
 // ReadTimeout is kept.
@@ -163,7 +163,7 @@ func WithEventReadTimeout(d time.Duration) WebhookOption {
 	}
 }
 
-// WithMaxEventAge sets how old an event may be (DefaultMaxEventAge; d <= 0
+// WithMaxEventAge sets how old an event may be (defaultMaxEventAge; d <= 0
 // disables the check). A signed notification never expires, and the service
 // re-sends for 12 hours only, so a verified event whose createdAt is more
 // than d before the handler's clock is a replay or hopelessly late: it is
@@ -288,8 +288,8 @@ type webhookHandler struct {
 // transactions with Transactions.Get on a schedule too, rather than waiting
 // for an event that may never come.
 func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error, opts ...WebhookOption) http.Handler {
-	h := &webhookHandler{creds: creds, macs: &sign.MACCache{}, fn: fn, maxBytes: DefaultMaxEventBytes,
-		maxAge: DefaultMaxEventAge, readTimeout: DefaultEventReadTimeout, now: time.Now}
+	h := &webhookHandler{creds: creds, macs: &sign.MACCache{}, fn: fn, maxBytes: defaultMaxEventBytes,
+		maxAge: defaultMaxEventAge, readTimeout: defaultEventReadTimeout, now: time.Now}
 	for _, o := range opts {
 		if o != nil {
 			o(h)

@@ -126,7 +126,7 @@ func TestWebhookReencodedReplays(t *testing.T) {
 
 		// After the max age: stale in every encoding, with or without a
 		// Deduplicator that remembers it.
-		clock = created.Add(DefaultMaxEventAge + time.Second)
+		clock = created.Add(defaultMaxEventAge + time.Second)
 		fresh := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error { got = append(got, ev); return nil },
 			WithDeduplicator(NewMemoryDeduplicator(10)), WithWebhookClock(func() time.Time { return clock }))
 		variants["as captured"] = body

@@ -277,7 +277,7 @@ func TestWebhookHandlerBodyCap(t *testing.T) {
 	var rec recorder
 	h := NewWebhookHandler(hookCreds, rec.fn)
 	// A signed body just over 1 MiB: the signature is never looked at.
-	big := eventBody("ev-big", "Authorize") + "&pad=" + strings.Repeat("a", DefaultMaxEventBytes)
+	big := eventBody("ev-big", "Authorize") + "&pad=" + strings.Repeat("a", defaultMaxEventBytes)
 	auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), big)
 	if w := post(t, h, big, auth, formType); w.Code != http.StatusRequestEntityTooLarge {
 		t.Errorf("declared length: status %d", w.Code)
@@ -294,7 +294,7 @@ func TestWebhookHandlerBodyCap(t *testing.T) {
 	}
 	// Exactly at the cap is fine.
 	exact := eventBody("ev-exact", "Authorize")
-	exact += "&pad=" + strings.Repeat("a", DefaultMaxEventBytes-len(exact)-len("&pad="))
+	exact += "&pad=" + strings.Repeat("a", defaultMaxEventBytes-len(exact)-len("&pad="))
 	if w := postSigned(t, h, exact); w.Code != http.StatusOK || rec.count() != 1 {
 		t.Errorf("at the cap: status %d calls %d", w.Code, rec.count())
 	}
@@ -563,9 +563,9 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 	}{
 		{"fresh", "ev-fresh", time.Minute, http.StatusOK},
 		{"re-sent after 12 hours", "ev-12h", 12 * time.Hour, http.StatusOK},
-		{"exactly the max age", "ev-24h", DefaultMaxEventAge, http.StatusOK},
+		{"exactly the max age", "ev-24h", defaultMaxEventAge, http.StatusOK},
 		{"from the future", "ev-future", -time.Hour, http.StatusOK},
-		{"a millisecond too old", "ev-old", DefaultMaxEventAge + time.Millisecond, http.StatusBadRequest},
+		{"a millisecond too old", "ev-old", defaultMaxEventAge + time.Millisecond, http.StatusBadRequest},
 		{"a year old", "ev-year", 365 * 24 * time.Hour, http.StatusBadRequest},
 	} {
 		clock = created.Add(tc.after)
@@ -578,7 +578,7 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 			t.Errorf("%s: fn called %d times", tc.name, called)
 		}
 	}
-	want := []stale{{"ev-old", DefaultMaxEventAge + time.Millisecond}, {"ev-year", 365 * 24 * time.Hour}}
+	want := []stale{{"ev-old", defaultMaxEventAge + time.Millisecond}, {"ev-year", 365 * 24 * time.Hour}}
 	if !reflect.DeepEqual(stales, want) {
 		t.Errorf("OnStaleEvent got %v, want %v", stales, want)
 	}
