@@ -451,7 +451,7 @@ func TestDataEndpointsRejectBadID(t *testing.T) {
 			calls := expectNoRequest(t, mock)
 			err := ep.call(context.Background(), c, id)
 			var ve *ValidationError
-			if !errors.As(err, &ve) || ve.Field != "transactionId" || !errors.Is(err, ErrValidation) {
+			if !errors.As(err, &ve) || ve.Field != "transactionId" || !isValidation(err) {
 				t.Errorf("%s(%q): err = %v, want *ValidationError on transactionId", ep.name, id, err)
 			}
 			if calls.Load() != 0 {

@@ -152,7 +152,7 @@ func WithMaxRetryAfter(d time.Duration) Option {
 }
 
 // WithMaxResponseBytes caps the size of an answer the client reads (8 MiB by
-// default); a larger one fails with ErrResponseTooLarge.
+// default); a larger one fails with errResponseTooLarge.
 func WithMaxResponseBytes(n int64) Option {
 	return func(c *Client) error {
 		if n <= 0 {

@@ -26,8 +26,8 @@ func TestNewClientValidatesCredentials(t *testing.T) {
 		if !errors.As(err, &ve) || ve.Field != tc.field {
 			t.Errorf("NewClient(%v) = %v, want ValidationError on %s", tc.creds, err, tc.field)
 		}
-		if !errors.Is(err, ErrValidation) {
-			t.Errorf("error %v does not match ErrValidation", err)
+		if !isValidation(err) {
+			t.Errorf("error %v is not a *ValidationError", err)
 		}
 	}
 }
@@ -59,7 +59,7 @@ func TestNewClientBaseURL(t *testing.T) {
 		if ok && strings.HasSuffix(c.BaseURL(), "/") {
 			t.Errorf("base URL %q keeps a trailing slash", c.BaseURL())
 		}
-		if !ok && !errors.Is(err, ErrValidation) {
+		if !ok && !isValidation(err) {
 			t.Errorf("WithBaseURL(%q) error %v is not a ValidationError", raw, err)
 		}
 	}
@@ -151,7 +151,7 @@ func TestDoRejectsNilContext(t *testing.T) {
 	calls := expectNoRequest(t, mock)
 	req, _ := c.NewRequest(http.MethodGet, "/transactions/1", nil, nil)
 	//lint:ignore SA1012 the nil context is the point of the test
-	if err := c.Do(nil, req, nil); !errors.Is(err, ErrValidation) { //nolint:staticcheck
+	if err := c.Do(nil, req, nil); !isValidation(err) { //nolint:staticcheck
 		t.Fatalf("err = %v", err)
 	}
 	if calls.Load() != 0 {

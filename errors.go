@@ -40,11 +40,6 @@ var (
 	// ErrInvalidResponse: a 2xx answer whose body could not be decoded
 	// (not JSON, truncated, not the expected shape, or over the size cap).
 	ErrInvalidResponse = errors.New("bankpay: invalid response")
-	// ErrResponseTooLarge: an answer larger than the client's cap
-	// (see WithMaxResponseBytes). It also matches ErrInvalidResponse.
-	ErrResponseTooLarge = errors.New("bankpay: response too large")
-	// ErrValidation matches every *ValidationError.
-	ErrValidation = errors.New("bankpay: invalid input")
 )
 
 // Error codes of the service, found in APIError.Code and APIError.Errors.
@@ -182,15 +177,12 @@ func (e *ValidationError) Error() string {
 // Unwrap returns the cause.
 func (e *ValidationError) Unwrap() error { return e.Err }
 
-// Is makes every ValidationError match ErrValidation.
-func (e *ValidationError) Is(target error) bool { return target == ErrValidation }
-
 func invalid(field, reason string) *ValidationError {
 	return &ValidationError{Field: field, Reason: reason}
 }
 
 // ResponseError is a 2xx answer the SDK could not decode. It matches
-// ErrInvalidResponse (and ErrResponseTooLarge when that is the cause).
+// ErrInvalidResponse (and errResponseTooLarge when that is the cause).
 //
 // The service ACCEPTED the call: for a state-changing call (deposit,
 // capture, establish, customer update) the money moved or the state
@@ -402,3 +394,7 @@ func (t *wireText) UnmarshalJSON(b []byte) error {
 	*t = ""
 	return nil
 }
+
+// errResponseTooLarge: a response larger than the client's cap (see
+// WithMaxResponseBytes); it comes wrapped in a *ResponseError.
+var errResponseTooLarge = errors.New("bankpay: response too large")

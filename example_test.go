@@ -47,7 +47,8 @@ func ExampleNewClient() {
 	fmt.Println(err)
 	_, err = bankpay.NewClient(bankpay.Credentials{AccessID: "a", AccessKey: bankpay.NewSecret("b"), MerchantID: "c"},
 		bankpay.WithBaseURL("http://bankpay.example/api/v1"))
-	fmt.Println(errors.Is(err, bankpay.ErrValidation))
+	var ve *bankpay.ValidationError
+	fmt.Println(errors.As(err, &ve))
 	// Output:
 	// base URL ends in /api/v1: true
 	// unknown transaction: true

@@ -333,10 +333,10 @@ func faultScenarios() []faultScenario {
 			def: respErr(1, ErrInvalidResponse), optIn: respErr(1, ErrInvalidResponse), read: respErr(1, ErrInvalidResponse)},
 		faultScenario{name: "200 with a 4 GiB body (cap 1 MiB)", script: []faultinject.Action{faultinject.Huge(200, 4<<30)}, brokenBody: true,
 			opts: []Option{WithMaxResponseBytes(1 << 20)},
-			def:  respErr(1, ErrResponseTooLarge), optIn: respErr(1, ErrResponseTooLarge), read: respErr(1, ErrResponseTooLarge)},
+			def:  respErr(1, errResponseTooLarge), optIn: respErr(1, errResponseTooLarge), read: respErr(1, errResponseTooLarge)},
 		faultScenario{name: "200 with an endless chunked body (cap 1 MiB)", script: []faultinject.Action{faultinject.Huge(200, -1)}, brokenBody: true,
 			opts: []Option{WithMaxResponseBytes(1 << 20)},
-			def:  respErr(1, ErrResponseTooLarge), optIn: respErr(1, ErrResponseTooLarge), read: respErr(1, ErrResponseTooLarge)},
+			def:  respErr(1, errResponseTooLarge), optIn: respErr(1, errResponseTooLarge), read: respErr(1, errResponseTooLarge)},
 		faultScenario{name: "400 duplicate (code 210)", script: []faultinject.Action{faultinject.Respond(400, duplicateJSON)},
 			def: apiErr(1, 400, ErrDuplicate), optIn: apiErr(1, 400, ErrDuplicate), read: apiErr(1, 400, ErrDuplicate)},
 		faultScenario{name: "answer lost, then 400 duplicate (code 210)", script: []faultinject.Action{faultinject.ResetAfterRequest(), faultinject.Respond(400, duplicateJSON)},
@@ -549,8 +549,8 @@ func outcome(err error) string {
 		}
 		return s
 	case errors.As(err, &re):
-		if errors.Is(err, ErrResponseTooLarge) {
-			return "*ResponseError ErrResponseTooLarge"
+		if errors.Is(err, errResponseTooLarge) {
+			return "*ResponseError errResponseTooLarge"
 		}
 		return "*ResponseError ErrInvalidResponse"
 	}
@@ -628,7 +628,7 @@ func TestMaxResponseBytesWithoutLimit(t *testing.T) {
 	}
 	for _, max := range []int64{1, 5, 4 << 10, math.MaxInt64} {
 		got, err := readCapped(nil, strings.NewReader("hello"), max)
-		if max < 5 && (!errors.Is(err, ErrResponseTooLarge) || int64(len(got)) != max) {
+		if max < 5 && (!errors.Is(err, errResponseTooLarge) || int64(len(got)) != max) {
 			t.Errorf("max %d: %q, %v", max, got, err)
 		}
 		if max >= 5 && (err != nil || string(got) != "hello") {
@@ -693,7 +693,7 @@ func TestHugeAnswerMemoryIsBounded(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		tr.CloseIdleConnections()
 		s.Close()
-		if status == 200 && !errors.Is(err, ErrResponseTooLarge) {
+		if status == 200 && !errors.Is(err, errResponseTooLarge) {
 			t.Errorf("200: err = %v", err)
 		}
 		if status == 500 && !errors.Is(err, ErrServer) {

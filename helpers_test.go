@@ -2,6 +2,7 @@ package bankpay
 
 import (
 	"encoding/base64"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -151,4 +152,10 @@ func assertNoSecret(t *testing.T, s string) {
 	if strings.Contains(s, testCreds.AccessKey.Reveal()) {
 		t.Errorf("secret access key leaked in %q", s)
 	}
+}
+
+// isValidation reports whether err is a *ValidationError.
+func isValidation(err error) bool {
+	var ve *ValidationError
+	return errors.As(err, &ve)
 }

@@ -247,7 +247,7 @@ func TestIdentityFeedbackValidation(t *testing.T) {
 			calls := expectNoRequest(t, mock)
 			err := tc.call(c)
 			var ve *ValidationError
-			if !errors.As(err, &ve) || ve.Field != tc.field || !errors.Is(err, ErrValidation) {
+			if !errors.As(err, &ve) || ve.Field != tc.field || !isValidation(err) {
 				t.Fatalf("err = %v, want *ValidationError on %s", err, tc.field)
 			}
 			if calls.Load() != 0 {
@@ -263,7 +263,7 @@ func TestIdentityNilContext(t *testing.T) {
 	calls := expectNoRequest(t, mock)
 	//lint:ignore SA1012 the nil context is the point of the test
 	_, err := c.Identity.User(nil, "T1")
-	if !errors.Is(err, ErrValidation) || calls.Load() != 0 {
+	if !isValidation(err) || calls.Load() != 0 {
 		t.Fatalf("err = %v, calls = %d", err, calls.Load())
 	}
 	if !strings.Contains(err.Error(), "ctx") {

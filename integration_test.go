@@ -407,7 +407,7 @@ func TestIntegrationRedirectSignature(t *testing.T) {
 	assert.True(t, err != nil, "a parameter appended after the signature")
 	i := strings.Index(u, "&requestSignature=")
 	_, err = bankpay.VerifyRedirect(u[:i], s.client.Credentials().AccessKey.Reveal())
-	assert.ErrorIs(t, err, bankpay.ErrMissingSignature)
+	assert.ErrorIs(t, err, bankpay.ErrInvalidSignature)
 
 	// Establish data the user interface refuses: a bad signature, a repeated
 	// reference.
@@ -437,7 +437,7 @@ func TestIntegrationRedirectSHA512(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, bankpay.HMACSHA512, r.Algorithm)
 	_, err = bankpay.VerifyRedirect(u, itCreds.AccessKey.Reveal(), bankpay.RedirectRequireAlgorithm(bankpay.HMACSHA1))
-	assert.ErrorIs(t, err, bankpay.ErrUnsupportedAlgorithm)
+	assert.ErrorIs(t, err, bankpay.ErrInvalidSignature)
 }
 
 // --- Account, user and cash-flow data --------------------------------------

@@ -150,8 +150,8 @@ func RedirectRequireAlgorithm(a SignatureAlgorithm) RedirectOption {
 //   - confirm the state with Transactions.Get before moving money or
 //     shipping: the redirect only says the user finished the flow.
 //
-// Errors: ErrEmptyCredentials for an empty key, ErrMissingSignature,
-// ErrUnsupportedAlgorithm (a prefix other than "HmacSHA512:"),
+// Errors: errEmptyCredentials for an empty key, errMissingSignature,
+// errUnsupportedAlgorithm (a prefix other than "HmacSHA512:"),
 // ErrInvalidSignature (also for an unsigned parameter that repeats a signed
 // one), ErrMalformedRedirect for a signed part that is not a redirect, and
 // ErrReferenceMismatch (RedirectExpectReference). On error the Redirect is
@@ -164,11 +164,11 @@ func VerifyRedirect(rawURL, accessKey string, opts ...RedirectOption) (*Redirect
 		}
 	}
 	if accessKey == "" {
-		return nil, opErr("verify redirect", ErrEmptyCredentials)
+		return nil, opErr("verify redirect", errEmptyCredentials)
 	}
 	message, encodedSig, unsigned, ok := sign.RedirectMessage(rawURL, cfg.queryOnly)
 	if !ok {
-		return nil, opErr("verify redirect", ErrMissingSignature)
+		return nil, opErr("verify redirect", errMissingSignature)
 	}
 	sig, err := url.QueryUnescape(encodedSig)
 	if err != nil {

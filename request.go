@@ -235,7 +235,7 @@ func (c *Client) readAnswer(a *attempt, resp *http.Response) error {
 	}
 	a.body, a.bodyErr = readCapped((*a.buf)[:0], resp.Body, c.maxResponseBytes)
 	*a.buf = a.body[:0]
-	if a.bodyErr != nil && a.read && !errors.Is(a.bodyErr, ErrResponseTooLarge) {
+	if a.bodyErr != nil && a.read && !errors.Is(a.bodyErr, errResponseTooLarge) {
 		return a.bodyErr
 	}
 	return nil
@@ -267,7 +267,7 @@ func (c *Client) apiError(req *Request, resp *http.Response, attempts int) *APIE
 		e.also = req.notReady
 	}
 	body, err := readCapped(nil, resp.Body, maxErrorBody)
-	if err != nil && !errors.Is(err, ErrResponseTooLarge) {
+	if err != nil && !errors.Is(err, errResponseTooLarge) {
 		e.Body = "(body unreadable: " + excerpt(c.secrets.clean(err.Error())) + ")"
 		return e
 	}
@@ -276,7 +276,7 @@ func (c *Client) apiError(req *Request, resp *http.Response, attempts int) *APIE
 }
 
 // readCapped appends r to dst up to max bytes; more than that is
-// ErrResponseTooLarge. It reads no more than max+1 bytes.
+// errResponseTooLarge. It reads no more than max+1 bytes.
 func readCapped(dst []byte, r io.Reader, max int64) ([]byte, error) {
 	start := len(dst)
 	for {
@@ -292,7 +292,7 @@ func readCapped(dst []byte, r io.Reader, max int64) ([]byte, error) {
 		n, err := r.Read(room)
 		dst = dst[:len(dst)+n]
 		if int64(len(dst)-start) > max {
-			return dst[:start+int(max)], fmt.Errorf("%w (over %d bytes)", ErrResponseTooLarge, max)
+			return dst[:start+int(max)], fmt.Errorf("%w (over %d bytes)", errResponseTooLarge, max)
 		}
 		if err == io.EOF {
 			return dst, nil

@@ -170,9 +170,15 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 
 	// Input rejected before sending.
 	_, err = c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: "1000000O10", RoutingNumber: bankpaytest.SandboxRoutingNumber})
-	expectErr("tokenize letter", err, ErrValidation)
+	expectErr("tokenize letter", err, nil)
+	if !isValidation(errs[len(errs)-1]) {
+		t.Errorf("want a *ValidationError, got %v", errs[len(errs)-1])
+	}
 	_, err = c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: "12400311"})
-	expectErr("tokenize short routing", err, ErrValidation)
+	expectErr("tokenize short routing", err, nil)
+	if !isValidation(errs[len(errs)-1]) {
+		t.Errorf("want a *ValidationError, got %v", errs[len(errs)-1])
+	}
 	_, err = establish("", "1000000006")
 	expectErr("establish without reference", err, nil)
 

@@ -12,33 +12,24 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// Errors of the signature checks (VerifyRedirect, VerifyRedirectRequest,
-// VerifyNotification and the webhook handler). Each is matched with
-// errors.Is; none of their messages carries key material or the signature
-// that was received. Treat every one of them as "reject the request".
+// ErrInvalidSignature is the error of every failed signature check
+// (VerifyRedirect, VerifyRedirectRequest, VerifyNotification, the webhook
+// handler): missing, malformed, wrong accessId, unsupported algorithm or
+// forged. The message says which; none carries key material. Reject the
+// request.
+var ErrInvalidSignature = errors.New("bankpay: invalid signature")
+
+// The reasons of ErrInvalidSignature; each matches it with errors.Is.
 var (
-	// ErrInvalidSignature: a signature is present and well formed but was
-	// not made with the access key over this message (a forgery, a
-	// tampered parameter, host, path or body, or the wrong key), or the
-	// body cannot be the message of any signature. Also a redirect with a
-	// parameter after its signature that repeats a signed one.
-	ErrInvalidSignature = errors.New("bankpay: invalid signature")
-	// ErrMissingSignature: no signature at all (no requestSignature
-	// parameter, no Authorization header, an empty signature).
-	ErrMissingSignature = errors.New("bankpay: missing signature")
-	// ErrUnsupportedAlgorithm: the signature carries a prefix other than
-	// "HmacSHA512:", or not the algorithm the caller required.
-	ErrUnsupportedAlgorithm = errors.New("bankpay: unsupported signature algorithm")
-	// ErrWrongAccessID: the notification's Authorization header names
-	// another accessId than the merchant's.
-	ErrWrongAccessID = errors.New("bankpay: wrong accessId")
-	// ErrMalformedAuthorization: the Authorization header is not
-	// "Basic base64(accessId:signature)".
-	ErrMalformedAuthorization = errors.New("bankpay: malformed Authorization header")
-	// ErrEmptyCredentials: the accessId or accessKey to check with is
-	// empty, so nothing can be verified (a configuration error).
-	ErrEmptyCredentials = errors.New("bankpay: empty credentials")
+	errMissingSignature       = fmt.Errorf("%w: missing", ErrInvalidSignature)
+	errUnsupportedAlgorithm   = fmt.Errorf("%w: unsupported algorithm", ErrInvalidSignature)
+	errWrongAccessID          = fmt.Errorf("%w: wrong accessId", ErrInvalidSignature)
+	errMalformedAuthorization = fmt.Errorf("%w: malformed Authorization header", ErrInvalidSignature)
 )
+
+// errEmptyCredentials: the accessId or accessKey to check with is empty, so
+// nothing can be verified (a configuration error).
+var errEmptyCredentials = &ValidationError{Field: "credentials", Reason: "accessId and accessKey are required"}
 
 // SignatureAlgorithm is the HMAC of the request and redirect signatures.
 type SignatureAlgorithm int
@@ -236,17 +227,17 @@ func flattenJSON(prefix string, v any, add func(k, v string)) {
 // fresh HMAC is keyed).
 func checkSignature(macs *sign.MACCache, key, message, sig string, want *sign.Algorithm) error {
 	if sig == "" {
-		return ErrMissingSignature
+		return errMissingSignature
 	}
 	alg, ok := sign.AlgorithmOf(sig)
 	if !ok {
-		return ErrUnsupportedAlgorithm
+		return errUnsupportedAlgorithm
 	}
 	if want != nil && alg != *want {
-		return fmt.Errorf("%w: not the required algorithm", ErrUnsupportedAlgorithm)
+		return fmt.Errorf("%w: not the required algorithm", errUnsupportedAlgorithm)
 	}
 	if strings.TrimPrefix(sig, sign.SHA512Prefix) == "" {
-		return ErrMissingSignature
+		return errMissingSignature
 	}
 	if !macs.Verify(key, message, sig) {
 		return ErrInvalidSignature

@@ -182,7 +182,7 @@ func TestSignEstablishDataRejectsInvalidData(t *testing.T) {
 	if d.RequestSignature != "" || d.AccessID != "" || d.MerchantID != "" {
 		t.Error("invalid data was signed")
 	}
-	if err := c.SignEstablishData(nil); !errors.Is(err, ErrValidation) {
+	if err := c.SignEstablishData(nil); !isValidation(err) {
 		t.Errorf("nil: %v", err)
 	}
 }
@@ -199,7 +199,7 @@ func TestSignEstablishDataReplacesCallerValues(t *testing.T) {
 }
 
 func TestWithSignatureAlgorithm(t *testing.T) {
-	if _, err := NewClient(testCreds, WithSignatureAlgorithm(SignatureAlgorithm(7))); !errors.Is(err, ErrValidation) {
+	if _, err := NewClient(testCreds, WithSignatureAlgorithm(SignatureAlgorithm(7))); !isValidation(err) {
 		t.Errorf("unknown algorithm: %v", err)
 	}
 	if HMACSHA1.String() != "HMAC-SHA1" || HMACSHA512.String() != "HMAC-SHA512" || SignatureAlgorithm(9).String() != "SignatureAlgorithm(9)" {
@@ -244,10 +244,10 @@ func TestCheckSignatureErrors(t *testing.T) {
 		sig  string
 		want error
 	}{
-		{"", ErrMissingSignature},
-		{"HmacSHA512:", ErrMissingSignature},
-		{"HmacSHA256:" + good, ErrUnsupportedAlgorithm},
-		{"sha1:" + good, ErrUnsupportedAlgorithm},
+		{"", errMissingSignature},
+		{"HmacSHA512:", errMissingSignature},
+		{"HmacSHA256:" + good, errUnsupportedAlgorithm},
+		{"sha1:" + good, errUnsupportedAlgorithm},
 		{good[1:], ErrInvalidSignature},
 	} {
 		if err := checkSignature(nil, "k", "m", tc.sig, nil); !errors.Is(err, tc.want) {

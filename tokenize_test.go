@@ -132,7 +132,7 @@ func TestTokenizeValidation(t *testing.T) {
 			calls := expectNoRequest(t, mock)
 			_, err := c.Accounts.Tokenize(context.Background(), tc.p)
 			var ve *ValidationError
-			if !errors.As(err, &ve) || ve.Field != tc.field || !errors.Is(err, ErrValidation) {
+			if !errors.As(err, &ve) || ve.Field != tc.field || !isValidation(err) {
 				t.Fatalf("err = %v, want *ValidationError on %s", err, tc.field)
 			}
 			if calls.Load() != 0 {

@@ -152,8 +152,8 @@ func checkRejected(t *testing.T, field string, call func(*Client) error) {
 	if !errors.As(err, &ve) || ve.Field != field {
 		t.Errorf("err = %v, want *ValidationError on %q", err, field)
 	}
-	if !errors.Is(err, ErrValidation) {
-		t.Errorf("err = %v does not match ErrValidation", err)
+	if !isValidation(err) {
+		t.Errorf("err = %v is not a *ValidationError", err)
 	}
 	if calls.Load() != 0 {
 		t.Errorf("%d requests sent", calls.Load())

@@ -40,8 +40,8 @@ const defaultMaxEventAge = 24 * time.Hour
 // foreign fields, no eventId or createdAt) is refused with
 // ErrMalformedEvent; the body is sniffed for JSON. body is the raw body.
 //
-// Errors (errors.Is): ErrEmptyCredentials, ErrMissingSignature,
-// ErrMalformedAuthorization, ErrWrongAccessID, ErrUnsupportedAlgorithm,
+// Errors (errors.Is): errEmptyCredentials, errMissingSignature,
+// errMalformedAuthorization, errWrongAccessID, errUnsupportedAlgorithm,
 // ErrInvalidSignature, ErrMalformedEvent. Reject the request on any error.
 //
 // VerifyNotification does not look at the event's age or eventId:
@@ -82,26 +82,26 @@ func VerifyNotification(body []byte, authorizationHeader string, creds Credentia
 // message: the fields are read from it, never from body.
 func verifyNotification(macs *sign.MACCache, body []byte, header string, creds Credentials) (string, error) {
 	if creds.AccessID == "" || creds.AccessKey.Reveal() == "" {
-		return "", ErrEmptyCredentials
+		return "", errEmptyCredentials
 	}
 	header = strings.TrimSpace(header)
 	if header == "" {
-		return "", fmt.Errorf("%w: no Authorization header", ErrMissingSignature)
+		return "", fmt.Errorf("%w: no Authorization header", errMissingSignature)
 	}
 	scheme, token, ok := strings.Cut(header, " ")
 	if !ok || !strings.EqualFold(scheme, "Basic") {
-		return "", fmt.Errorf("%w: not Basic", ErrMalformedAuthorization)
+		return "", fmt.Errorf("%w: not Basic", errMalformedAuthorization)
 	}
 	decoded, err := base64.StdEncoding.DecodeString(strings.TrimSpace(token))
 	if err != nil {
-		return "", fmt.Errorf("%w: not Base64", ErrMalformedAuthorization)
+		return "", fmt.Errorf("%w: not Base64", errMalformedAuthorization)
 	}
 	id, sig, ok := strings.Cut(string(decoded), ":")
 	if !ok {
-		return "", fmt.Errorf("%w: no accessId:signature pair", ErrMalformedAuthorization)
+		return "", fmt.Errorf("%w: no accessId:signature pair", errMalformedAuthorization)
 	}
 	if subtle.ConstantTimeCompare([]byte(id), []byte(creds.AccessID)) != 1 {
-		return "", ErrWrongAccessID
+		return "", errWrongAccessID
 	}
 	msg, err := sign.NotificationMessage(body)
 	if err != nil {
@@ -118,7 +118,7 @@ func verifyNotification(macs *sign.MACCache, body []byte, header string, creds C
 // (see also the bankpaytest sandbox, which sends real notifications).
 func SignNotification(body []byte, creds Credentials) (string, error) {
 	if creds.AccessID == "" || creds.AccessKey.Reveal() == "" {
-		return "", opErr("sign notification", ErrEmptyCredentials)
+		return "", opErr("sign notification", errEmptyCredentials)
 	}
 	h, err := sign.NotificationAuthorization(creds.AccessID, creds.AccessKey.Reveal(), body)
 	if err != nil {
@@ -322,7 +322,7 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		switch {
-		case errors.As(err, &tooLarge) || errors.Is(err, ErrResponseTooLarge):
+		case errors.As(err, &tooLarge) || errors.Is(err, errResponseTooLarge):
 			h.reject(ctx, w, r, http.StatusRequestEntityTooLarge, errors.New("body over the cap"))
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			w.Header().Set("Connection", "close")
@@ -338,12 +338,12 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if len(auth) == 1 {
 		header = auth[0]
 	} else if len(auth) > 1 {
-		header = "repeated" // not Basic: ErrMalformedAuthorization
+		header = "repeated" // not Basic: errMalformedAuthorization
 	}
 	msg, err := verifyNotification(h.macs, body, header, h.creds)
 	if err != nil {
 		err = opErr("verify notification", err)
-		if errors.Is(err, ErrEmptyCredentials) {
+		if errors.Is(err, errEmptyCredentials) {
 			h.reject(ctx, w, r, http.StatusInternalServerError, err)
 			return
 		}

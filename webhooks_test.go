@@ -75,23 +75,23 @@ func TestVerifyNotification(t *testing.T) {
 		creds        Credentials
 		want         error
 	}{
-		"no accessId in creds":  {body, good, Credentials{AccessKey: NewSecret("k")}, ErrEmptyCredentials},
-		"no accessKey in creds": {body, good, Credentials{AccessID: hookCreds.AccessID}, ErrEmptyCredentials},
-		"no header":             {body, "", hookCreds, ErrMissingSignature},
-		"blank header":          {body, "  ", hookCreds, ErrMissingSignature},
-		"empty signature":       {body, "Basic " + b64(hookCreds.AccessID+":"), hookCreds, ErrMissingSignature},
-		"bearer":                {body, "Bearer " + b64(hookCreds.AccessID+":"+sig), hookCreds, ErrMalformedAuthorization},
-		"scheme only":           {body, "Basic", hookCreds, ErrMalformedAuthorization},
-		"not base64":            {body, "Basic !!!", hookCreds, ErrMalformedAuthorization},
-		"no colon":              {body, "Basic " + b64(hookCreds.AccessID+sig), hookCreds, ErrMalformedAuthorization},
-		"wrong accessId":        {body, authFor(t, "someone-else", hookCreds.AccessKey.Reveal(), body), hookCreds, ErrWrongAccessID},
-		"accessId prefix":       {body, "Basic " + b64("hook-access:"+sig), hookCreds, ErrWrongAccessID},
+		"no accessId in creds":  {body, good, Credentials{AccessKey: NewSecret("k")}, errEmptyCredentials},
+		"no accessKey in creds": {body, good, Credentials{AccessID: hookCreds.AccessID}, errEmptyCredentials},
+		"no header":             {body, "", hookCreds, errMissingSignature},
+		"blank header":          {body, "  ", hookCreds, errMissingSignature},
+		"empty signature":       {body, "Basic " + b64(hookCreds.AccessID+":"), hookCreds, errMissingSignature},
+		"bearer":                {body, "Bearer " + b64(hookCreds.AccessID+":"+sig), hookCreds, errMalformedAuthorization},
+		"scheme only":           {body, "Basic", hookCreds, errMalformedAuthorization},
+		"not base64":            {body, "Basic !!!", hookCreds, errMalformedAuthorization},
+		"no colon":              {body, "Basic " + b64(hookCreds.AccessID+sig), hookCreds, errMalformedAuthorization},
+		"wrong accessId":        {body, authFor(t, "someone-else", hookCreds.AccessKey.Reveal(), body), hookCreds, errWrongAccessID},
+		"accessId prefix":       {body, "Basic " + b64("hook-access:"+sig), hookCreds, errWrongAccessID},
 		"wrong key":             {body, authFor(t, hookCreds.AccessID, "guessed-key", body), hookCreds, ErrInvalidSignature},
 		"tampered body":         {strings.Replace(body, "status=2", "status=4", 1), good, hookCreds, ErrInvalidSignature},
 		"appended field":        {body + "&status=5", good, hookCreds, ErrInvalidSignature},
 		"signature of raw":      {"a=1%262", "Basic " + b64(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey.Reveal(), "a=1%262")), hookCreds, ErrInvalidSignature},
 		"undecodable body":      {"a=100%", "Basic " + b64(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey.Reveal(), "a=100%")), hookCreds, ErrInvalidSignature},
-		"wrong prefix":          {body, "Basic " + b64(hookCreds.AccessID+":HmacSHA256:"+sig), hookCreds, ErrUnsupportedAlgorithm},
+		"wrong prefix":          {body, "Basic " + b64(hookCreds.AccessID+":HmacSHA256:"+sig), hookCreds, errUnsupportedAlgorithm},
 	} {
 		err := VerifyNotification([]byte(tc.body), tc.header, tc.creds)
 		if !errors.Is(err, tc.want) {
@@ -106,14 +106,21 @@ func TestVerifyNotification(t *testing.T) {
 			t.Errorf("%s: message %q", name, msg)
 		}
 	}
-	// The sentinels are distinct.
-	all := []error{ErrInvalidSignature, ErrMissingSignature, ErrWrongAccessID, ErrMalformedAuthorization, ErrEmptyCredentials, ErrUnsupportedAlgorithm}
+	// The reasons are distinct, each is an ErrInvalidSignature; empty
+	// credentials are a configuration error, not a signature failure.
+	all := []error{errMissingSignature, errWrongAccessID, errMalformedAuthorization, errUnsupportedAlgorithm}
 	for i, a := range all {
+		if !errors.Is(a, ErrInvalidSignature) {
+			t.Errorf("%v does not match ErrInvalidSignature", a)
+		}
 		for j, b := range all {
 			if i != j && errors.Is(a, b) {
 				t.Errorf("%v matches %v", a, b)
 			}
 		}
+	}
+	if errors.Is(errEmptyCredentials, ErrInvalidSignature) || !isValidation(errEmptyCredentials) {
+		t.Errorf("empty credentials: %v", errEmptyCredentials)
 	}
 }
 
@@ -140,7 +147,7 @@ func TestSignNotification(t *testing.T) {
 	if err != nil || h != authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body) {
 		t.Errorf("%s %v", h, err)
 	}
-	if _, err := SignNotification([]byte(body), Credentials{AccessID: "x"}); !errors.Is(err, ErrEmptyCredentials) {
+	if _, err := SignNotification([]byte(body), Credentials{AccessID: "x"}); !errors.Is(err, errEmptyCredentials) {
 		t.Errorf("empty creds: %v", err)
 	}
 	if _, err := SignNotification([]byte("a=%zz"), hookCreds); !errors.Is(err, ErrInvalidSignature) {
