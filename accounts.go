@@ -17,12 +17,12 @@ type AccountsService service
 //
 // The answer is read wrapped in {"accountBalance":{…}} or bare. An answer without an
 // accountBalance.account object is a *ResponseError (ErrInvalidResponse).
-func (s *AccountsService) Balance(ctx context.Context, transactionID string, opts ...CallOption) (*models.AccountBalance, error) {
+func (s *AccountsService) Balance(ctx context.Context, transactionID string, opts ...Option) (*models.AccountBalance, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := PathJoin("transactions", transactionID, "payment", "paymentProvider", "account", "balance")
-	bal, err := callAnswer[models.AccountBalance](ctx, s.client, http.MethodGet, path, nil, nil, "accountBalance", opts)
+	path := pathJoin("transactions", transactionID, "payment", "paymentProvider", "account", "balance")
+	bal, err := call[models.AccountBalance](ctx, s.client, http.MethodGet, path, nil, nil, "accountBalance", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -39,12 +39,12 @@ func (s *AccountsService) Balance(ctx context.Context, transactionID string, opt
 //
 // For the verified identity of an authorization created with kycType 1, use
 // IdentityService.User instead.
-func (s *AccountsService) User(ctx context.Context, transactionID string, opts ...CallOption) (*models.BankUser, error) {
+func (s *AccountsService) User(ctx context.Context, transactionID string, opts ...Option) (*models.BankUser, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := PathJoin("transactions", transactionID, "payment", "paymentProvider", "user")
-	return callAnswer[models.BankUser](ctx, s.client, http.MethodGet, path, nil, nil, "user", opts)
+	path := pathJoin("transactions", transactionID, "payment", "paymentProvider", "user")
+	return call[models.BankUser](ctx, s.client, http.MethodGet, path, nil, nil, "user", opts)
 }
 
 // Summary reads the cash-flow summary of the user's accounts, with
@@ -54,13 +54,13 @@ func (s *AccountsService) User(ctx context.Context, transactionID string, opts .
 // An answer with no "summary" array at all (missing or null) is a
 // *ResponseError (ErrInvalidResponse); an empty array is a valid answer with
 // no accounts.
-func (s *AccountsService) Summary(ctx context.Context, transactionID string, opts ...CallOption) (*models.AccountSummary, error) {
+func (s *AccountsService) Summary(ctx context.Context, transactionID string, opts ...Option) (*models.AccountSummary, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := PathJoin("transactions", transactionID, "accountSummary")
+	path := pathJoin("transactions", transactionID, "accountSummary")
 	// Bare in the spec and in the OpenAPI: no wrapper key.
-	sum, err := callAnswer[models.AccountSummary](ctx, s.client, http.MethodGet, path, nil, nil, "", opts)
+	sum, err := call[models.AccountSummary](ctx, s.client, http.MethodGet, path, nil, nil, "", opts)
 	if err != nil {
 		return nil, err
 	}

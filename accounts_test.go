@@ -210,7 +210,7 @@ type dataEndpoint struct {
 	okAnswer    string
 	usesID      bool
 	identity    bool // a 400 answer also matches ErrIdentityNotReady
-	call        func(ctx context.Context, c *Client, id string, opts ...CallOption) error
+	call        func(ctx context.Context, c *Client, id string, opts ...Option) error
 }
 
 func (e dataEndpoint) want(id string) wantRequest {
@@ -225,53 +225,53 @@ func dataEndpoints() []dataEndpoint {
 	return []dataEndpoint{
 		{name: "Accounts.Balance", method: "GET", path: "/transactions/{id}/payment/paymentProvider/account/balance",
 			okAnswer: accountBalanceJSON, usesID: true,
-			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Accounts.Balance(ctx, id, opts...)
 				return err
 			}},
 		{name: "Accounts.User", method: "GET", path: "/transactions/{id}/payment/paymentProvider/user",
 			okAnswer: bankUserJSON, usesID: true,
-			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Accounts.User(ctx, id, opts...)
 				return err
 			}},
 		{name: "Accounts.Summary", method: "GET", path: "/transactions/{id}/accountSummary",
 			okAnswer: accountSummaryJSON, usesID: true,
-			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Accounts.Summary(ctx, id, opts...)
 				return err
 			}},
 		{name: "Accounts.Tokenize", method: "POST", path: "/accounts/tokenize", query: "verifyAccount=true",
 			contentType: "application/json", body: tokenizeFullBody, okAnswer: tokenizeAnswerJSON,
-			call: func(ctx context.Context, c *Client, _ string, opts ...CallOption) error {
+			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
 				_, err := c.Accounts.Tokenize(ctx, fullTokenizeParams(), opts...)
 				return err
 			}},
 		{name: "Identity.User", method: "GET", path: "/transactions/{id}/user",
 			okAnswer: identityUserJSON, usesID: true, identity: true,
-			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Identity.User(ctx, id, opts...)
 				return err
 			}},
 		{name: "Identity.Detail", method: "GET", path: "/transactions/{id}/user/detail",
 			okAnswer: verificationDetailJSON, usesID: true, identity: true,
-			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Identity.Detail(ctx, id, opts...)
 				return err
 			}},
 		{name: "Identity.SendFeedback", method: "POST", path: "/transactions/{id}/feedback",
 			contentType: "application/json", body: registerBody, okAnswer: `{"feedback":` + `{"status":4,"subStatus":559,"description":"registered as member 42"}}`, usesID: true,
-			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				return c.Identity.SendFeedback(ctx, id, models.Feedback{Status: 4, SubStatus: 559, Description: "registered as member 42"}, opts...)
 			}},
 		{name: "Identity.Register", method: "POST", path: "/transactions/{id}/feedback",
 			contentType: "application/json", body: registerBody, okAnswer: `{"feedback":{"status":4,"subStatus":559,"description":"registered as member 42"}}`, usesID: true,
-			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				return c.Identity.Register(ctx, id, "registered as member 42", opts...)
 			}},
 		{name: "Identity.Void", method: "POST", path: "/transactions/{id}/feedback",
 			contentType: "application/json", body: voidBody, okAnswer: `{"feedback":{"status":13,"subStatus":558,"description":"name mismatch"}}`, usesID: true,
-			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				return c.Identity.Void(ctx, id, "name mismatch", opts...)
 			}},
 	}
@@ -405,7 +405,7 @@ func TestDataEndpointsRetry(t *testing.T) {
 			calls = sequence(t, mock,
 				jsonAnswer(503, `{"errors":[{"code":100,"message":"unavailable"}]}`),
 				jsonAnswer(200, ep.okAnswer))
-			if err := ep.call(context.Background(), c, "T1", RetryNonIdempotent()); err != nil {
+			if err := ep.call(context.Background(), c, "T1", WithRetryNonIdempotent()); err != nil {
 				t.Fatalf("POST with RetryNonIdempotent: %v", err)
 			}
 			if calls.Load() != 2 {

@@ -86,12 +86,12 @@ func TestDefaultClientFollowsNoRedirect(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = c.Close() }()
-	req, err := c.NewRequest(http.MethodGet, "/redirected-get", nil, nil)
+	req, err := newRequest(http.MethodGet, "/redirected-get", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out map[string]any
-	err = c.Do(context.Background(), req, &out)
+	err = c.do(context.Background(), req, &out, nil)
 	var ae *APIError
 	if !errors.As(err, &ae) || ae.StatusCode != http.StatusFound {
 		t.Errorf("err = %v, want an *APIError with status 302", err)
@@ -106,7 +106,7 @@ func TestDefaultClientFollowsNoRedirect(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = c.Close() }()
-	if err := c.Do(context.Background(), req, &out); err != nil {
+	if err := c.do(context.Background(), req, &out, nil); err != nil {
 		t.Errorf("GET through the caller's client: %v", err)
 	}
 }

@@ -13,22 +13,22 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// decodeAnswer reads the spec's wrapped shape and the OpenAPI's bare shape
+// decodeResponse reads the spec's wrapped shape and the OpenAPI's bare shape
 // to the same value; a null wrapper or an empty bare object is an error.
 func TestDecodeAnswerWrappedOrBare(t *testing.T) {
-	wrapped, err := decodeAnswer[models.Transaction]([]byte(`{"transaction":{"transactionId":"T7","status":"2"}}`), "transaction", "GET", "/p")
+	wrapped, err := decodeResponse[models.Transaction]([]byte(`{"transaction":{"transactionId":"T7","status":"2"}}`), "transaction", "GET", "/p")
 	require.NoError(t, err)
-	bare, err := decodeAnswer[models.Transaction]([]byte(`{"transactionId":"T7","status":2}`), "transaction", "GET", "/p")
+	bare, err := decodeResponse[models.Transaction]([]byte(`{"transactionId":"T7","status":2}`), "transaction", "GET", "/p")
 	require.NoError(t, err)
 	assert.Equal(t, wrapped, bare)
 	assert.Equal(t, models.StatusAuthorized, bare.Status)
 
-	empty, err := decodeAnswer[models.IdentityUser]([]byte(`{"user":{}}`), "user", "GET", "/p")
+	empty, err := decodeResponse[models.IdentityUser]([]byte(`{"user":{}}`), "user", "GET", "/p")
 	require.NoError(t, err, "a wrapper holding an empty object is an (empty) answer, as before")
 	assert.Equal(t, &models.IdentityUser{}, empty)
 
 	for _, body := range []string{`{"transaction":null}`, `{}`, `{"unknown":1}`, `[]`, `"x"`, `null`} {
-		_, err := decodeAnswer[models.Transaction]([]byte(body), "transaction", "GET", "/p")
+		_, err := decodeResponse[models.Transaction]([]byte(body), "transaction", "GET", "/p")
 		var re *ResponseError
 		require.True(t, errors.As(err, &re), "%s: %v", body, err)
 		assert.ErrorIs(t, err, ErrInvalidResponse, body)
@@ -117,10 +117,10 @@ func TestServiceCallsNameFieldPath(t *testing.T) {
 // transaction with a plain json.Unmarshal of the same wrapped body.
 func BenchmarkDecodeAnswer(b *testing.B) {
 	body := []byte(`{"transaction":` + goldenTxnBody(numEncs[0].n, 1) + `}`)
-	b.Run("decodeAnswer", func(b *testing.B) {
+	b.Run("decodeResponse", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if _, err := decodeAnswer[models.Transaction](body, "transaction", "GET", "/p"); err != nil {
+			if _, err := decodeResponse[models.Transaction](body, "transaction", "GET", "/p"); err != nil {
 				b.Fatal(err)
 			}
 		}

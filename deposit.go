@@ -37,14 +37,14 @@ type DepositParams struct {
 // reached the server, unless the call passes RetryNonIdempotent (only safe
 // with a merchantReference the account treats as an idempotency key). After
 // a *NetworkError with Sent set, read the state back before paying again.
-func (s *TransactionsService) Deposit(ctx context.Context, transactionID string, p *DepositParams, opts ...CallOption) (*models.Transaction, error) {
+func (s *TransactionsService) Deposit(ctx context.Context, transactionID string, p *DepositParams, opts ...Option) (*models.Transaction, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return s.transactionCall(ctx, http.MethodPost, PathJoin("transactions", transactionID, "deposit"), nil, FormBody{V: p}, opts)
+	return s.transactionCall(ctx, http.MethodPost, pathJoin("transactions", transactionID, "deposit"), nil, formBody{V: p}, opts)
 }
 
 func (p *DepositParams) validate() error {

@@ -142,7 +142,7 @@ func TestTransactionsDepositRetriedOnlyWithOptIn(t *testing.T) {
 			return jsonAnswer(200, depositAnswerJSON)(req)
 		})
 	txn, err := c.Transactions.Deposit(context.Background(), "1002581234567",
-		&DepositParams{MerchantReference: "payout-42", Amount: "10.00"}, RetryNonIdempotent())
+		&DepositParams{MerchantReference: "payout-42", Amount: "10.00"}, WithRetryNonIdempotent())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,8 +33,8 @@ func common(id, typ string, extra ...field) []field {
 	return append(fs, extra...)
 }
 
-// formBody encodes fs as the service does: form-urlencoded, in order.
-func formBody(fs []field) string {
+// encodeFields encodes fs as the service does: form-urlencoded, in order.
+func encodeFields(fs []field) string {
 	parts := make([]string, len(fs))
 	for i, f := range fs {
 		parts[i] = url.QueryEscape(f.k) + "=" + url.QueryEscape(f.v)
@@ -209,7 +209,7 @@ func documentedEvents() []docEvent {
 // nested and JSON with literal dotted names (EventExpire's shape).
 func docBodies(t testing.TB, e docEvent) map[string][2]string {
 	return map[string][2]string{
-		"form":        {formBody(e.fields), formType},
+		"form":        {encodeFields(e.fields), formType},
 		"json":        {jsonBody(t, e.fields, false, e.bools...), "application/json"},
 		"json dotted": {jsonBody(t, e.fields, true, e.bools...), "application/json"},
 	}

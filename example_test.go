@@ -36,10 +36,10 @@ func ExampleNewClient() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("base URL ends in /api/v1:", strings.HasSuffix(c.BaseURL(), "/api/v1"))
 
-	// Every call returns typed errors.
-	_, err = c.Transactions.Get(context.Background(), "100000000000000")
+	// Every call returns typed errors; options apply to the client or to
+	// one call.
+	_, err = c.Transactions.Get(context.Background(), "100000000000000", bankpay.WithMaxRetries(0))
 	fmt.Println("unknown transaction:", errors.Is(err, bankpay.ErrNotFound))
 
 	// Bad input is refused before anything is sent.
@@ -50,7 +50,6 @@ func ExampleNewClient() {
 	var ve *bankpay.ValidationError
 	fmt.Println(errors.As(err, &ve))
 	// Output:
-	// base URL ends in /api/v1: true
 	// unknown transaction: true
 	// bankpay: invalid accessKey: must not be empty
 	// true

@@ -42,13 +42,13 @@ type faultCall struct {
 	// readsBody is false for a call that does not read a 2xx body.
 	readsBody bool
 	okBody    string
-	do        func(ctx context.Context, c *Client, opts ...CallOption) error
+	do        func(ctx context.Context, c *Client, opts ...Option) error
 }
 
 const faultTxn = `{"transaction":{"transactionId":"1002600000000001","transactionType":6,"status":2}}`
 
 var faultCalls = []faultCall{
-	{"Transactions.Establish", true, true, faultTxn, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Transactions.Establish", true, true, faultTxn, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Transactions.Establish(ctx, &EstablishParams{models.EstablishData{
 			PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00",
 			MerchantReference: "est-ref-1", Description: "payout",
@@ -56,57 +56,57 @@ var faultCalls = []faultCall{
 		}}, o...)
 		return err
 	}},
-	{"Transactions.Deposit", true, true, faultTxn, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Transactions.Deposit", true, true, faultTxn, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Transactions.Deposit(ctx, "1002600000000001", &DepositParams{MerchantReference: "dep-ref-1", Amount: "10.00"}, o...)
 		return err
 	}},
-	{"Transactions.Capture", true, true, faultTxn, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Transactions.Capture", true, true, faultTxn, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Transactions.Capture(ctx, "1002600000000001", &CaptureParams{MerchantReference: "cap-ref-1", Amount: "25.00",
 			Beneficiary: &models.Beneficiary{Name: "Jane Doe", Address: &models.Address{Country: "MX"}}}, o...)
 		return err
 	}},
-	{"Identity.SendFeedback", true, false, `{"feedback":{"status":4,"subStatus":559}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Identity.SendFeedback", true, false, `{"feedback":{"status":4,"subStatus":559}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		return c.Identity.SendFeedback(ctx, "1002600000000001", models.Feedback{Status: 4, SubStatus: 559, Description: "registered"}, o...)
 	}},
-	{"Identity.Register", true, false, `{"feedback":{"status":4,"subStatus":559}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Identity.Register", true, false, `{"feedback":{"status":4,"subStatus":559}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		return c.Identity.Register(ctx, "1002600000000001", "registered", o...)
 	}},
-	{"Identity.Void", true, false, `{"feedback":{"status":13,"subStatus":558}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Identity.Void", true, false, `{"feedback":{"status":13,"subStatus":558}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		return c.Identity.Void(ctx, "1002600000000001", "duplicate user", o...)
 	}},
-	{"Customers.Update", true, true, `{"customer":{"customerId":"c-1","vip":2}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Customers.Update", true, true, `{"customer":{"customerId":"c-1","vip":2}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Customers.Update(ctx, "c-1", &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(2)}, o...)
 		return err
 	}},
-	{"Customers.UpdateByExternalID", true, true, `{"customer":{"externalId":"x-1","vip":0}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Customers.UpdateByExternalID", true, true, `{"customer":{"externalId":"x-1","vip":0}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Customers.UpdateByExternalID(ctx, "x-1", &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(0)}, o...)
 		return err
 	}},
-	{"Accounts.Tokenize", true, true, `{"merchantId":"1002463580","account":{"token":"tok-1"}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Accounts.Tokenize", true, true, `{"merchantId":"1002463580","account":{"token":"tok-1"}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: "1000000006", RoutingNumber: "124003116", VerifyAccount: true}, o...)
 		return err
 	}},
-	{"Transactions.Get", false, true, faultTxn, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Transactions.Get", false, true, faultTxn, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Transactions.Get(ctx, "1002600000000001", o...)
 		return err
 	}},
-	{"Accounts.Balance", false, true, `{"accountBalance":{"account":{"accountNumber":"6789"},"amount":"10.00"}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Accounts.Balance", false, true, `{"accountBalance":{"account":{"accountNumber":"6789"},"amount":"10.00"}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Accounts.Balance(ctx, "1002600000000001", o...)
 		return err
 	}},
-	{"Accounts.User", false, true, `{"user":{"name":["Jane Doe"]}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Accounts.User", false, true, `{"user":{"name":["Jane Doe"]}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Accounts.User(ctx, "1002600000000001", o...)
 		return err
 	}},
-	{"Accounts.Summary", false, true, `{"customerId":"c-1","summary":[]}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Accounts.Summary", false, true, `{"customerId":"c-1","summary":[]}`, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Accounts.Summary(ctx, "1002600000000001", o...)
 		return err
 	}},
-	{"Identity.User", false, true, `{"user":{}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Identity.User", false, true, `{"user":{}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Identity.User(ctx, "1002600000000001", o...)
 		return err
 	}},
-	{"Identity.Detail", false, true, `{"detail":{}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Identity.Detail", false, true, `{"detail":{}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Identity.Detail(ctx, "1002600000000001", o...)
 		return err
 	}},
@@ -394,9 +394,9 @@ func runFaultCell(sc faultScenario, call faultCall, mode string) cellResult {
 		ctx, cancel = context.WithTimeout(ctx, sc.ctxTimeout)
 		defer cancel()
 	}
-	var callOpts []CallOption
+	var callOpts []Option
 	if mode == modeOptIn {
-		callOpts = append(callOpts, RetryNonIdempotent())
+		callOpts = append(callOpts, WithRetryNonIdempotent())
 	}
 	res.err = call.do(ctx, c, callOpts...)
 	res.reached, res.received, res.waits = s.Requests(), s.Received(), w.list
@@ -839,7 +839,7 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 	// answers 210.
 	before = s.Requests()
 	s.Script(faultinject.PassAndReset())
-	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, &DepositParams{MerchantReference: "sb-dep-2", Amount: "10.00"}, RetryNonIdempotent())
+	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, &DepositParams{MerchantReference: "sb-dep-2", Amount: "10.00"}, WithRetryNonIdempotent())
 	got := s.Received()[before:]
 	if !errors.Is(err, ErrDuplicate) || len(got) != 2 {
 		t.Fatalf("opt-in: err %v after %d requests, want ErrDuplicate after 2", err, len(got))

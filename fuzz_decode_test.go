@@ -84,11 +84,7 @@ func FuzzFormEncoder(f *testing.F) {
 			}
 		}
 		// The request the pipeline builds carries the same body.
-		c, err := NewClient(testCreds)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req, err := c.NewRequest(http.MethodPost, "/x", nil, FormBody{V: p})
+		req, err := newRequest(http.MethodPost, "/x", nil, formBody{V: p})
 		if err != nil || !bytes.Equal(req.Body, body) || req.ContentType != "application/x-www-form-urlencoded" {
 			t.Fatalf("NewRequest: %v, body %q", err, req.Body)
 		}
@@ -126,7 +122,7 @@ func FuzzErrorBody(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := c.apiError(&Request{Method: http.MethodPost, Path: "/transactions/1/deposit"}, resp, 1)
+		e := c.apiError(&request{Method: http.MethodPost, Path: "/transactions/1/deposit"}, resp, 1)
 		if e.RetryAfter < 0 {
 			t.Fatalf("RetryAfter %v", e.RetryAfter)
 		}
@@ -159,8 +155,8 @@ func FuzzErrorBody(f *testing.F) {
 		}
 		// A huge Retry-After is never waited for: the retry rule stops.
 		if d, ok := retryAfter(resp); ok && d > defaultMaxRetryAfter && st == 503 {
-			a := &attempt{retryAll: true, count: 1}
-			if retry, _ := c.checkRetry(context.WithValue(context.Background(), attemptKey{}, a), resp, nil); retry {
+			a := &attempt{cfg: &c.cfg, retryAll: true, count: 1}
+			if retry, _ := a.checkRetry(context.Background(), resp, nil); retry {
 				t.Fatalf("retry after a Retry-After of %v", d)
 			}
 		}

@@ -21,16 +21,16 @@ type IdentityService service
 // Before the IdentityVerificationDataRetrieved event the service answers
 // 400: the error then matches both ErrIdentityNotReady and ErrBadRequest.
 // Wait for the event (or CustomerIdentityVerified) and read again.
-func (s *IdentityService) User(ctx context.Context, transactionID string, opts ...CallOption) (*models.IdentityUser, error) {
+func (s *IdentityService) User(ctx context.Context, transactionID string, opts ...Option) (*models.IdentityUser, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := PathJoin("transactions", transactionID, "user")
+	path := pathJoin("transactions", transactionID, "user")
 	var raw json.RawMessage
 	if err := s.identityRead(ctx, path, &raw, opts); err != nil {
 		return nil, err
 	}
-	return decodeAnswer[models.IdentityUser](raw, "user", http.MethodGet, path)
+	return decodeResponse[models.IdentityUser](raw, "user", http.MethodGet, path)
 }
 
 // Detail reads how each identity attribute was verified, useful when the
@@ -39,26 +39,26 @@ func (s *IdentityService) User(ctx context.Context, transactionID string, opts .
 //
 // Before the IdentityVerificationDataRetrieved event the service answers
 // 400: the error then matches both ErrIdentityNotReady and ErrBadRequest.
-func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts ...CallOption) (*models.VerificationDetail, error) {
+func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts ...Option) (*models.VerificationDetail, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := PathJoin("transactions", transactionID, "user", "detail")
+	path := pathJoin("transactions", transactionID, "user", "detail")
 	var raw json.RawMessage
 	if err := s.identityRead(ctx, path, &raw, opts); err != nil {
 		return nil, err
 	}
-	return decodeAnswer[models.VerificationDetail](raw, "detail", http.MethodGet, path)
+	return decodeResponse[models.VerificationDetail](raw, "detail", http.MethodGet, path)
 }
 
 // identityRead sends a GET whose 400 answer also matches ErrIdentityNotReady.
-func (s *IdentityService) identityRead(ctx context.Context, path string, out any, opts []CallOption) error {
-	req, err := s.client.NewRequest(http.MethodGet, path, nil, nil)
+func (s *IdentityService) identityRead(ctx context.Context, path string, out any, opts []Option) error {
+	req, err := newRequest(http.MethodGet, path, nil, nil)
 	if err != nil {
 		return err
 	}
 	req.notReady = ErrIdentityNotReady
-	return s.client.Do(ctx, req, out, opts...)
+	return s.client.do(ctx, req, out, opts)
 }
 
 // SendFeedback reports the outcome of the merchant's registration after an
@@ -75,21 +75,21 @@ func (s *IdentityService) identityRead(ctx context.Context, path string, out any
 // so that an unexpected body cannot make a recorded feedback look failed.
 // SendFeedback changes state: it is retried only when the request provably
 // never reached the server, unless RetryNonIdempotent is passed.
-func (s *IdentityService) SendFeedback(ctx context.Context, transactionID string, fb models.Feedback, opts ...CallOption) error {
+func (s *IdentityService) SendFeedback(ctx context.Context, transactionID string, fb models.Feedback, opts ...Option) error {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return err
 	}
 	if err := checkFeedback(fb); err != nil {
 		return err
 	}
-	path := PathJoin("transactions", transactionID, "feedback")
-	return s.client.call(ctx, http.MethodPost, path, nil, models.FeedbackEnvelope{Feedback: &fb}, nil, opts)
+	path := pathJoin("transactions", transactionID, "feedback")
+	return s.client.send(ctx, http.MethodPost, path, nil, models.FeedbackEnvelope{Feedback: &fb}, nil, opts)
 }
 
 // Register reports that the merchant registered the verified user (status
 // 4, subStatus 559), which keeps the transaction valid for the other APIs.
 // description is required.
-func (s *IdentityService) Register(ctx context.Context, transactionID, description string, opts ...CallOption) error {
+func (s *IdentityService) Register(ctx context.Context, transactionID, description string, opts ...Option) error {
 	return s.SendFeedback(ctx, transactionID, models.Feedback{
 		Status:      models.FeedbackStatusRegistered,
 		SubStatus:   models.FeedbackSubStatusRegistered,
@@ -99,7 +99,7 @@ func (s *IdentityService) Register(ctx context.Context, transactionID, descripti
 
 // Void reports that the registration failed (status 13, subStatus 558), so
 // that the identity user is not treated as active. description is required.
-func (s *IdentityService) Void(ctx context.Context, transactionID, description string, opts ...CallOption) error {
+func (s *IdentityService) Void(ctx context.Context, transactionID, description string, opts ...Option) error {
 	return s.SendFeedback(ctx, transactionID, models.Feedback{
 		Status:      models.FeedbackStatusVoid,
 		SubStatus:   models.FeedbackSubStatusVoid,

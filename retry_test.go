@@ -16,14 +16,14 @@ import (
 )
 
 // postDeposit sends a state-changing POST through the pipeline.
-func postDeposit(c *Client, opts ...CallOption) error {
-	req, err := c.NewRequest(http.MethodPost, "/transactions/1/deposit", nil, FormBody{&struct {
+func postDeposit(c *Client, opts ...Option) error {
+	req, err := newRequest(http.MethodPost, "/transactions/1/deposit", nil, formBody{&struct {
 		Ref string `url:"merchantReference"`
 	}{"dep-1"}})
 	if err != nil {
 		return err
 	}
-	return c.Do(context.Background(), req, nil, opts...)
+	return c.do(context.Background(), req, nil, opts)
 }
 
 func dialRefused(*http.Request) (*http.Response, error) {
@@ -147,7 +147,7 @@ func TestDepositRetriedWithOptIn(t *testing.T) {
 
 	c, mock, _ = newTestClient(t)
 	calls = sequence(t, mock, jsonAnswer(502, `{}`), jsonAnswer(200, `{}`))
-	if err := postDeposit(c, RetryNonIdempotent()); err != nil || calls.Load() != 2 {
+	if err := postDeposit(c, WithRetryNonIdempotent()); err != nil || calls.Load() != 2 {
 		t.Fatalf("per-call opt-in: err %v, calls %d", err, calls.Load())
 	}
 }
@@ -178,9 +178,7 @@ func TestRetryAfterBeyondCapNotObeyed(t *testing.T) {
 func TestCancelledContextReturnsPromptly(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	c.waitScale = nil // real backoff: the context must cut it short
-	if err := WithRetryBackoff(time.Hour, time.Hour)(c); err != nil {
-		t.Fatal(err)
-	}
+	c.cfg.retryWaitMin, c.cfg.retryWaitMax = time.Hour, time.Hour
 	ctx, cancel := context.WithCancel(context.Background())
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 		cancel() // cancelled while the first answer is in flight

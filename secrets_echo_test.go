@@ -69,9 +69,9 @@ func TestEchoedSecretsRedacted(t *testing.T) {
 
 			var texts []string
 			for _, path := range []string{"/echo/items", "/echo/bare", "/echo/html"} {
-				req, err := c.NewRequest(http.MethodGet, path, nil, nil)
+				req, err := newRequest(http.MethodGet, path, nil, nil)
 				require.NoError(t, err)
-				err = c.Do(context.Background(), req, &struct{}{})
+				err = c.do(context.Background(), req, &struct{}{}, nil)
 				var ae *APIError
 				require.ErrorAs(t, err, &ae, path)
 				texts = append(texts, err.Error(), fmt.Sprintf("%+v", err), fmt.Sprintf("%#v", ae), ae.Message, ae.Domain, ae.Body)

@@ -197,7 +197,7 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 
 	// The caller logs what it has: credentials, params, errors.
 	for _, l := range []*slog.Logger{text, jsonLog} {
-		l.Info("credentials", "creds", creds, "client", c.Credentials())
+		l.Info("credentials", "creds", creds, "client", c)
 		for _, e := range errs {
 			l.Error("call failed", "err", e)
 		}
@@ -206,7 +206,7 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	fmt.Fprintf(&out, "%v %+v\n", c, c)
 
 	logs := out.String()
-	if n, d := strings.Count(logs, `msg="bankpay: `), strings.Count(logs, `level=DEBUG msg="bankpay: answer"`); n < 25 || d < 10 {
+	if n, d := strings.Count(logs, `msg="bankpay: `), strings.Count(logs, `level=DEBUG msg="bankpay: response"`); n < 25 || d < 10 {
 		t.Errorf("only %d SDK log lines (%d at debug level): is the debug logger on?\n%s", n, d, logs)
 	}
 	var everything strings.Builder

@@ -63,17 +63,18 @@ func (a SignatureAlgorithm) internal() (sign.Algorithm, bool) {
 	return 0, false
 }
 
-// WithSignatureAlgorithm sets the algorithm of SignEstablishData and of the
-// establish call's requestSignature: HMACSHA1 (the default) or HMACSHA512,
-// which the merchant account must be configured for.
+// WithSignatureAlgorithm sets the algorithm of SignEstablishData and of
+// Establish's requestSignature: HMACSHA1 (the default) or HMACSHA512, which
+// the merchant account must be configured for. Client only.
 func WithSignatureAlgorithm(a SignatureAlgorithm) Option {
-	return func(c *Client) error {
+	return func(cfg *config) {
+		cfg.clientOnly = "WithSignatureAlgorithm"
 		alg, ok := a.internal()
 		if !ok {
-			return invalid("signatureAlgorithm", "must be HMACSHA1 or HMACSHA512")
+			cfg.fail(invalid("signatureAlgorithm", "must be HMACSHA1 or HMACSHA512"))
+			return
 		}
-		c.signAlg = alg
-		return nil
+		cfg.signAlg = alg
 	}
 }
 
@@ -136,7 +137,7 @@ func (c *Client) SignEstablishData(d *models.EstablishData) error {
 		d.AccessID, d.MerchantID = id, merchant // d left unchanged
 		return splitError(split)
 	}
-	d.RequestSignature = c.macs.Sign(c.signAlg, c.secrets.creds.AccessKey.Reveal(), msg)
+	d.RequestSignature = c.macs.Sign(c.cfg.signAlg, c.secrets.creds.AccessKey.Reveal(), msg)
 	return nil
 }
 

@@ -13,18 +13,18 @@ import (
 type TransactionsService service
 
 // Get reads a transaction: GET /transactions/{transactionId}.
-func (s *TransactionsService) Get(ctx context.Context, transactionID string, opts ...CallOption) (*models.Transaction, error) {
+func (s *TransactionsService) Get(ctx context.Context, transactionID string, opts ...Option) (*models.Transaction, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return s.transactionCall(ctx, http.MethodGet, PathJoin("transactions", transactionID), nil, nil, opts)
+	return s.transactionCall(ctx, http.MethodGet, pathJoin("transactions", transactionID), nil, nil, opts)
 }
 
 // transactionCall is one call of the pipeline whose answer is a
 // transaction, wrapped {"transaction":…} (spec) or bare (OpenAPI): Get,
 // Establish, Deposit and Capture.
-func (s *TransactionsService) transactionCall(ctx context.Context, method, path string, query url.Values, body any, opts []CallOption) (*models.Transaction, error) {
-	return callAnswer[models.Transaction](ctx, s.client, method, path, query, body, "transaction", opts)
+func (s *TransactionsService) transactionCall(ctx context.Context, method, path string, query url.Values, body any, opts []Option) (*models.Transaction, error) {
+	return call[models.Transaction](ctx, s.client, method, path, query, body, "transaction", opts)
 }
 
 // EstablishParams is the input of Establish: the establish data of the
@@ -50,7 +50,7 @@ type EstablishParams struct {
 // Establish changes state, so it is not retried once the request may have
 // reached the server, unless the call passes RetryNonIdempotent. A repeated
 // merchantReference answers code 210 (ErrDuplicate).
-func (s *TransactionsService) Establish(ctx context.Context, p *EstablishParams, opts ...CallOption) (*models.Transaction, error) {
+func (s *TransactionsService) Establish(ctx context.Context, p *EstablishParams, opts ...Option) (*models.Transaction, error) {
 	if p == nil {
 		return nil, invalid("establishParams", "must not be nil")
 	}
