@@ -20,33 +20,33 @@ import (
 // ill-typed common field. The webhook handler answers it with 400.
 var ErrMalformedEvent = errors.New("bankpay: malformed event")
 
-// EventKind groups event types by the payload they carry.
-type EventKind int
+// eventKind groups event types by the payload they carry.
+type eventKind int
 
 // Event kinds.
 const (
-	// EventKindUnknown: an eventType the SDK does not know. Its fields are
+	// eventKindUnknown: an eventType the SDK does not know. Its fields are
 	// in Event.Raw (and Event.Transaction when it carries a status).
-	EventKindUnknown EventKind = iota
-	// EventKindTransaction: a standard transaction event (Authorize,
+	eventKindUnknown eventKind = iota
+	// eventKindTransaction: a standard transaction event (Authorize,
 	// Process, Completed, Failed…); Event.Transaction is set.
-	EventKindTransaction
-	// EventKindIdentityDataRetrieved: IdentityVerificationDataRetrieved;
+	eventKindTransaction
+	// eventKindIdentityDataRetrieved: IdentityVerificationDataRetrieved;
 	// Event.IdentityDataRetrieved is set.
-	EventKindIdentityDataRetrieved
-	// EventKindIdentityVerified: CustomerIdentityVerified;
+	eventKindIdentityDataRetrieved
+	// eventKindIdentityVerified: CustomerIdentityVerified;
 	// Event.IdentityVerified is set.
-	EventKindIdentityVerified
+	eventKindIdentityVerified
 )
 
 // String returns the kind's name.
-func (k EventKind) String() string {
+func (k eventKind) String() string {
 	switch k {
-	case EventKindTransaction:
+	case eventKindTransaction:
 		return "Transaction"
-	case EventKindIdentityDataRetrieved:
+	case eventKindIdentityDataRetrieved:
 		return "IdentityDataRetrieved"
-	case EventKindIdentityVerified:
+	case eventKindIdentityVerified:
 		return "IdentityVerified"
 	}
 	return "Unknown"
@@ -79,7 +79,7 @@ type Event struct {
 	CreatedAt time.Time
 
 	// Transaction holds the standard transaction fields. It is set for
-	// EventKindTransaction and for any other event carrying one of them.
+	// eventKindTransaction and for any other event carrying one of them.
 	Transaction *TransactionEvent
 	// IdentityDataRetrieved is set for IdentityVerificationDataRetrieved.
 	IdentityDataRetrieved *IdentityDataRetrieved
@@ -92,17 +92,17 @@ type Event struct {
 	Raw url.Values
 }
 
-// Kind returns the kind of the event's type.
-func (e *Event) Kind() EventKind {
+// kind returns the kind of the event's type.
+func (e *Event) kind() eventKind {
 	switch {
 	case e.EventType == models.EventIdentityVerificationDataRetrieved:
-		return EventKindIdentityDataRetrieved
+		return eventKindIdentityDataRetrieved
 	case e.EventType == models.EventCustomerIdentityVerified:
-		return EventKindIdentityVerified
+		return eventKindIdentityVerified
 	case e.EventType.IsTransaction():
-		return EventKindTransaction
+		return eventKindTransaction
 	}
-	return EventKindUnknown
+	return eventKindUnknown
 }
 
 // TransactionID returns ObjectID when the event is about a transaction.
@@ -295,11 +295,11 @@ func eventFromFields(raw url.Values) (*Event, error) {
 		ev.CreatedAt = t
 	}
 
-	kind := ev.Kind()
+	kind := ev.kind()
 	typ := ev.EventType.Canonical()
 	isRefresh := typ == models.EventRefresh || hasAny(raw, refreshFields...)
 	isDispute := typ == models.EventDispute || hasAny(raw, disputeFields...)
-	if kind == EventKindTransaction || isRefresh || isDispute || hasAny(raw, transactionFields...) {
+	if kind == eventKindTransaction || isRefresh || isDispute || hasAny(raw, transactionFields...) {
 		t := &TransactionEvent{
 			StatusMessage:             p.str(models.EventFieldStatusMessage),
 			ProviderStatus:            models.ProviderStatus(p.str(models.EventFieldProviderTransactionStatus)),
@@ -341,13 +341,13 @@ func eventFromFields(raw url.Values) (*Event, error) {
 		ev.Transaction = t
 	}
 	switch kind {
-	case EventKindIdentityDataRetrieved:
+	case eventKindIdentityDataRetrieved:
 		ev.IdentityDataRetrieved = &IdentityDataRetrieved{
 			ProviderReportStatus:      p.str(models.EventFieldProviderReportStatus),
 			ProviderServiceName:       p.str(models.EventFieldProviderServiceName),
 			ProviderUsedForValidation: p.str(models.EventFieldProviderUsedForValidation),
 		}
-	case EventKindIdentityVerified:
+	case eventKindIdentityVerified:
 		ev.IdentityVerified = &IdentityVerified{
 			IdentityVerified: p.str(models.EventFieldIdentityVerified),
 			KYCResult:        p.str(models.EventFieldKYCResult),

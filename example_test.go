@@ -431,15 +431,14 @@ func ExampleNewWebhookHandler() {
 	// The merchant's notification endpoint.
 	var mu sync.Mutex
 	var got []string
-	h := bankpay.NewWebhookHandler(creds, nil, // nil: the typed callbacks cover the events wanted
-		bankpay.OnTransactionEvent(func(_ context.Context, ev *bankpay.Event, tx *bankpay.TransactionEvent) error {
+	h := bankpay.NewWebhookHandler(creds, func(_ context.Context, ev *bankpay.Event) error {
+		if tx := ev.Transaction; tx != nil {
 			mu.Lock()
 			defer mu.Unlock()
 			got = append(got, fmt.Sprintf("%s %s: %s is %s", ev.EventID, ev.EventType, ev.TransactionID(), tx.Status))
-			return nil // store and answer 200 quickly; an error answers 500 and the event is re-sent
-		}),
-		bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)),
-	)
+		}
+		return nil // store and respond 200 quickly; an error responds 500 and the event is re-sent
+	}, bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)))
 	mux := http.NewServeMux()
 	mux.Handle("POST /bankpay/events", h)
 	merchant := httptest.NewServer(mux)

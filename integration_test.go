@@ -139,19 +139,18 @@ func startInbox(t *testing.T, creds bankpay.Credentials, opts ...bankpay.Webhook
 		in.typed = append(in.typed, via)
 		return nil
 	}
-	opts = append([]bankpay.WebhookOption{
-		bankpay.WithWebhookClock(in.now),
-		bankpay.OnTransactionEvent(func(_ context.Context, ev *bankpay.Event, _ *bankpay.TransactionEvent) error {
-			return record(ev, "transaction")
-		}),
-		bankpay.OnIdentityDataRetrieved(func(_ context.Context, ev *bankpay.Event, _ *bankpay.IdentityDataRetrieved) error {
-			return record(ev, "identityData")
-		}),
-		bankpay.OnIdentityVerified(func(_ context.Context, ev *bankpay.Event, _ *bankpay.IdentityVerified) error {
+	opts = append([]bankpay.WebhookOption{bankpay.WithWebhookClock(in.now)}, opts...)
+	h := bankpay.NewWebhookHandler(creds, func(_ context.Context, ev *bankpay.Event) error {
+		switch {
+		case ev.IdentityVerified != nil:
 			return record(ev, "identityVerified")
-		}),
+		case ev.IdentityDataRetrieved != nil:
+			return record(ev, "identityData")
+		case ev.Transaction != nil:
+			return record(ev, "transaction")
+		}
+		return record(ev, "other")
 	}, opts...)
-	h := bankpay.NewWebhookHandler(creds, func(_ context.Context, ev *bankpay.Event) error { return record(ev, "other") }, opts...)
 	mux := http.NewServeMux()
 	mux.Handle("POST /events", h)
 	srv := httptest.NewServer(mux)

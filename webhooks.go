@@ -205,26 +205,6 @@ func WithWebhookLogger(l *slog.Logger) WebhookOption {
 	return func(h *webhookHandler) { h.logger = l }
 }
 
-// OnTransactionEvent routes standard transaction events (EventKindTransaction)
-// to fn instead of the handler's general callback. The spellings of
-// eventType differ (Complete and Completed…): act on tx.Status and
-// ev.TransactionType, the numbers.
-func OnTransactionEvent(fn func(context.Context, *Event, *TransactionEvent) error) WebhookOption {
-	return func(h *webhookHandler) { h.onTransaction = fn }
-}
-
-// OnIdentityDataRetrieved routes IdentityVerificationDataRetrieved events
-// to fn instead of the handler's general callback.
-func OnIdentityDataRetrieved(fn func(context.Context, *Event, *IdentityDataRetrieved) error) WebhookOption {
-	return func(h *webhookHandler) { h.onDataRetrieved = fn }
-}
-
-// OnIdentityVerified routes CustomerIdentityVerified events to fn instead
-// of the handler's general callback.
-func OnIdentityVerified(fn func(context.Context, *Event, *IdentityVerified) error) WebhookOption {
-	return func(h *webhookHandler) { h.onVerified = fn }
-}
-
 // OnDuplicate calls fn for each verified delivery of an eventId the
 // Deduplicator reports already processed (the handler answers 200 and calls
 // no other callback). Use it to count re-sends.
@@ -233,20 +213,17 @@ func OnDuplicate(fn func(context.Context, *Event)) WebhookOption {
 }
 
 type webhookHandler struct {
-	creds           Credentials
-	macs            *sign.MACCache // keyed HMAC states of creds' key
-	fn              func(context.Context, *Event) error
-	dedup           Deduplicator
-	maxBytes        int64
-	logger          *slog.Logger
-	onTransaction   func(context.Context, *Event, *TransactionEvent) error
-	onDataRetrieved func(context.Context, *Event, *IdentityDataRetrieved) error
-	onVerified      func(context.Context, *Event, *IdentityVerified) error
-	onDuplicate     func(context.Context, *Event)
-	maxAge          time.Duration
-	readTimeout     time.Duration
-	now             func() time.Time
-	onStale         func(context.Context, *Event, time.Duration)
+	creds       Credentials
+	macs        *sign.MACCache // keyed HMAC states of creds' key
+	fn          func(context.Context, *Event) error
+	dedup       Deduplicator
+	maxBytes    int64
+	logger      *slog.Logger
+	onDuplicate func(context.Context, *Event)
+	maxAge      time.Duration
+	readTimeout time.Duration
+	now         func() time.Time
+	onStale     func(context.Context, *Event, time.Duration)
 }
 
 // NewWebhookHandler returns the http.Handler of the merchant's
@@ -437,22 +414,8 @@ func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 	return http.StatusOK
 }
 
-// dispatch calls the callback of ev's kind, or the general one.
+// dispatch calls fn; a nil fn acknowledges every event.
 func (h *webhookHandler) dispatch(ctx context.Context, ev *Event) error {
-	switch ev.Kind() {
-	case EventKindTransaction:
-		if h.onTransaction != nil {
-			return h.onTransaction(ctx, ev, ev.Transaction)
-		}
-	case EventKindIdentityDataRetrieved:
-		if h.onDataRetrieved != nil {
-			return h.onDataRetrieved(ctx, ev, ev.IdentityDataRetrieved)
-		}
-	case EventKindIdentityVerified:
-		if h.onVerified != nil {
-			return h.onVerified(ctx, ev, ev.IdentityVerified)
-		}
-	}
 	if h.fn != nil {
 		return h.fn(ctx, ev)
 	}

@@ -145,10 +145,10 @@ func TestWebhookReencodedReplays(t *testing.T) {
 func TestWebhookHandlerProviderStatusCodes(t *testing.T) {
 	for _, code := range []string{"AC100", "AC105", "SW020", "10", "UC01"} {
 		var got *TransactionEvent
-		h := NewWebhookHandler(hookCreds, nil, OnTransactionEvent(func(_ context.Context, _ *Event, tx *TransactionEvent) error {
-			got = tx
+		h := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error {
+			got = ev.Transaction
 			return nil
-		}))
+		})
 		body := minimal("ev-"+code, "Authorize", "status=2", "paymentProviderTransaction.status="+code)
 		if w := postSigned(t, h, body); assert.Equal(t, http.StatusOK, w.Code, code) && assert.NotNil(t, got) {
 			assert.Equal(t, code, got.ProviderStatus.String())

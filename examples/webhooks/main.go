@@ -69,30 +69,29 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	creds := env.Creds
 	rcv := &receiver{}
 	h := bankpay.NewWebhookHandler(creds,
-		// fn gets every event no typed callback takes.
+		// One callback for every event; the typed payload of its type is set.
 		func(_ context.Context, ev *bankpay.Event) error {
-			rcv.handled.Add(1)
-			rcv.logf("%s event %s for transaction %s", ev.EventType, ev.EventID, ev.TransactionID())
-			return nil
-		},
-		bankpay.OnTransactionEvent(func(_ context.Context, ev *bankpay.Event, tx *bankpay.TransactionEvent) error {
-			if rcv.failNext.CompareAndSwap(true, false) {
-				rcv.logf("%s event %s: database unavailable, answering 500 so that the service re-sends it", ev.EventType, ev.EventID)
-				return errors.New("database unavailable")
+			switch {
+			case ev.IdentityVerified != nil:
+				rcv.handled.Add(1)
+				rcv.logf("identity of %s verified: %s", ev.TransactionID(), ev.IdentityVerified.KYCResult)
+			case ev.Transaction != nil:
+				if rcv.failNext.CompareAndSwap(true, false) {
+					rcv.logf("%s event %s: database unavailable, responding 500 so that the service re-sends it", ev.EventType, ev.EventID)
+					return errors.New("database unavailable")
+				}
+				rcv.handled.Add(1)
+				rcv.logf("%s event %s: transaction %s (%s) is %s, provider status %s",
+					ev.EventType, ev.EventID, ev.TransactionID(), ev.MerchantReference, ev.Transaction.Status, ev.Transaction.ProviderStatus)
+			default:
+				rcv.handled.Add(1)
+				rcv.logf("%s event %s for transaction %s", ev.EventType, ev.EventID, ev.TransactionID())
 			}
-			rcv.handled.Add(1)
-			rcv.logf("%s event %s: transaction %s (%s) is %s, provider status %s",
-				ev.EventType, ev.EventID, ev.TransactionID(), ev.MerchantReference, tx.Status, tx.ProviderStatus)
 			// Store the event and return quickly: the service wants 200 OK
-			// within 3 seconds. An error here answers 500 and the service
+			// within 3 seconds. An error here responds 500 and the service
 			// re-sends the event later.
 			return nil
-		}),
-		bankpay.OnIdentityVerified(func(_ context.Context, ev *bankpay.Event, v *bankpay.IdentityVerified) error {
-			rcv.handled.Add(1)
-			rcv.logf("identity of %s verified: %s", ev.TransactionID(), v.KYCResult)
-			return nil
-		}),
+		},
 		bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(10000)),
 		bankpay.OnDuplicate(func(_ context.Context, ev *bankpay.Event) {
 			rcv.duplicates.Add(1)
