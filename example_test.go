@@ -68,13 +68,13 @@ func ExampleTransactionsService_Establish() {
 
 	// A Disbursement authorization by account and routing number: no user
 	// interface. The client signs the data with the access key.
-	auth, err := c.Transactions.Establish(context.Background(), &bankpay.EstablishParams{EstablishData: models.EstablishData{
+	auth, err := c.Transactions.Establish(context.Background(), &models.EstablishData{
 		Currency:          models.USD,
 		Amount:            "0.00", // no fixed amount: each deposit passes one
 		MerchantReference: "refund-2025-0042",
 		PaymentType:       models.PaymentTypeDisbursement,
 		Account:           &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
-	}})
+	})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -106,11 +106,11 @@ func ExampleTransactionsService_Deposit() {
 		return
 	}
 	ctx := context.Background()
-	auth, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{EstablishData: models.EstablishData{
+	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
 		Currency: models.USD, Amount: "100.00", MerchantReference: "payout-auth-7",
 		PaymentType: models.PaymentTypeDisbursement,
 		Account:     &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
-	}})
+	})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -156,11 +156,11 @@ func ExampleTransactionsService_Get() {
 		return
 	}
 	ctx := context.Background()
-	auth, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{EstablishData: models.EstablishData{
+	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
 		Currency: models.USD, Amount: "0.00", MerchantReference: "auth-9",
 		PaymentType: models.PaymentTypeDisbursement,
 		Account:     &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
-	}})
+	})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -453,12 +453,12 @@ func ExampleNewWebhookHandler() {
 		return
 	}
 	ctx := context.Background()
-	auth, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{EstablishData: models.EstablishData{
+	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
 		Currency: models.USD, Amount: "20.00", MerchantReference: "wh-1",
 		PaymentType:     models.PaymentTypeDisbursement,
 		NotificationURL: merchant.URL + "/bankpay/events",
 		Account:         &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
-	}})
+	})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -49,11 +49,11 @@ const faultTxn = `{"transaction":{"transactionId":"1002600000000001","transactio
 
 var faultCalls = []faultCall{
 	{"Transactions.Establish", true, true, faultTxn, func(ctx context.Context, c *Client, o ...Option) error {
-		_, err := c.Transactions.Establish(ctx, &EstablishParams{models.EstablishData{
+		_, err := c.Transactions.Establish(ctx, &models.EstablishData{
 			PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00",
 			MerchantReference: "est-ref-1", Description: "payout",
 			Account: &models.Account{AccountNumber: "1000000006", RoutingNumber: "124003116", NameOnAccount: "Jane Doe"},
-		}}, o...)
+		}, o...)
 		return err
 	}},
 	{"Transactions.Deposit", true, true, faultTxn, func(ctx context.Context, c *Client, o ...Option) error {
@@ -819,10 +819,10 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	auth, err := c.Transactions.Establish(ctx, &EstablishParams{models.EstablishData{
+	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
 		PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: "sb-est-1",
 		Account: &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, NameOnAccount: "Jane Doe"},
-	}})
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

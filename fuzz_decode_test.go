@@ -199,9 +199,9 @@ func (ft fuzzTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 var decodeCalls = []func(ctx context.Context, c *Client) (any, error){
 	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Transactions.Get(ctx, "1")) },
 	func(ctx context.Context, c *Client) (any, error) {
-		return nilIfErr(c.Transactions.Establish(ctx, &EstablishParams{models.EstablishData{
+		return nilIfErr(c.Transactions.Establish(ctx, &models.EstablishData{
 			PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: "r",
-			Account: &models.Account{AccountNumber: "1000000006", RoutingNumber: "124003116"}}}))
+			Account: &models.Account{AccountNumber: "1000000006", RoutingNumber: "124003116"}}))
 	},
 	func(ctx context.Context, c *Client) (any, error) {
 		return nilIfErr(c.Transactions.Deposit(ctx, "1", &DepositParams{MerchantReference: "r"}))

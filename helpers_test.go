@@ -159,3 +159,6 @@ func isValidation(err error) bool {
 	var ve *ValidationError
 	return errors.As(err, &ve)
 }
+
+// ptrTo returns a pointer to a copy of v.
+func ptrTo[T any](v T) *T { return &v }

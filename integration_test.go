@@ -205,15 +205,15 @@ func deferredData(ref, notify string) models.EstablishData {
 	}
 }
 
-func disbursementParams(ref, notify, amount, account string) *bankpay.EstablishParams {
-	return &bankpay.EstablishParams{EstablishData: models.EstablishData{
+func disbursementParams(ref, notify, amount, account string) *models.EstablishData {
+	return &models.EstablishData{
 		Currency:          models.USD,
 		Amount:            models.Amount(amount),
 		MerchantReference: ref,
 		PaymentType:       models.PaymentTypeDisbursement,
 		NotificationURL:   notify,
 		Account:           &models.Account{AccountNumber: account, RoutingNumber: "124003116", Type: 1},
-	}}
+	}
 }
 
 func getStatus(t *testing.T, c *bankpay.Client, id string) models.TransactionStatus {

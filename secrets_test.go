@@ -87,11 +87,11 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 		Email:         "jane@example.com", Phone: "5125550100",
 	}
 	establish := func(ref, account string) (*models.Transaction, error) {
-		return c.Transactions.Establish(ctx, &EstablishParams{models.EstablishData{
+		return c.Transactions.Establish(ctx, &models.EstablishData{
 			PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: ref,
 			Description: "payout", Customer: customer,
 			Account: &models.Account{AccountNumber: account, RoutingNumber: bankpaytest.SandboxRoutingNumber, NameOnAccount: "Jane Doe", Type: 1},
-		}})
+		})
 	}
 
 	// Disbursement: establish, read, deposit, deposit again.

@@ -27,39 +27,24 @@ func (s *TransactionsService) transactionCall(ctx context.Context, method, path 
 	return call[models.Transaction](ctx, s.client, method, path, query, body, "transaction", opts)
 }
 
-// EstablishParams is the input of Establish: the establish data of the
-// authorization. AccessID, MerchantID and RequestSignature are filled by the
-// client from its credentials; values the caller puts there are replaced.
-type EstablishParams struct {
-	models.EstablishData
-}
-
-// Establish creates an authorization from establish data:
-// POST /establish?createTransaction=true with the data as JSON, signed with
-// the client's credentials. Its main use is a Disbursement by account and
-// routing number (Account.AccountNumber and Account.RoutingNumber set); keep
-// the returned TransactionID for the Deposit.
-//
-// The caller's params are not modified: the client signs a copy, and sets
-// DeviceType to "web" on that copy for a Disbursement that has none.
-// Invalid data (currency not USD or CAD, amount not N.NN, an unsupported
-// payment type, missing or malformed URLs, a negative VIP tier, a
-// Disbursement without account and routing number, a beneficiary without
-// name or country) gives a *ValidationError and nothing is sent.
-//
-// Establish changes state, so it is not retried once the request may have
-// reached the server, unless the call passes RetryNonIdempotent. A repeated
-// merchantReference answers code 210 (ErrDuplicate).
-func (s *TransactionsService) Establish(ctx context.Context, p *EstablishParams, opts ...Option) (*models.Transaction, error) {
-	if p == nil {
-		return nil, invalid("establishParams", "must not be nil")
+// Establish creates an authorization from establish data, signed with the
+// client's credentials: POST /establish?createTransaction=true. Its main
+// use is a Disbursement by account and routing number; keep the returned
+// TransactionID for the Deposit. d is not modified (a copy is signed, with
+// DeviceType "web" for a Disbursement without one). Invalid data is a
+// *ValidationError and nothing is sent. A repeated merchantReference fails
+// with ErrDuplicate; Establish is not retried once it may have reached the
+// server, unless WithRetryNonIdempotent.
+func (s *TransactionsService) Establish(ctx context.Context, d *models.EstablishData, opts ...Option) (*models.Transaction, error) {
+	if d == nil {
+		return nil, invalid("establishData", "must not be nil")
 	}
-	d := p.EstablishData // a copy: the caller's struct is never written
-	if d.PaymentType == models.PaymentTypeDisbursement && d.DeviceType == "" {
-		d.DeviceType = "web"
+	cp := *d // a copy: the caller's struct is never written
+	if cp.PaymentType == models.PaymentTypeDisbursement && cp.DeviceType == "" {
+		cp.DeviceType = "web"
 	}
-	if err := s.client.SignEstablishData(&d); err != nil { // validates d first
+	if err := s.client.SignEstablishData(&cp); err != nil { // validates cp first
 		return nil, err
 	}
-	return s.transactionCall(ctx, http.MethodPost, "/establish", url.Values{"createTransaction": {"true"}}, &d, opts)
+	return s.transactionCall(ctx, http.MethodPost, "/establish", url.Values{"createTransaction": {"true"}}, &cp, opts)
 }

@@ -179,8 +179,8 @@ const establishAnswerJSON = `{"transaction":{
 
 // disbursementParams are the establish params of a Disbursement by account
 // and routing number; every call returns an equal, separate value.
-func disbursementParams() *EstablishParams {
-	return &EstablishParams{models.EstablishData{
+func disbursementParams() *models.EstablishData {
+	return &models.EstablishData{
 		Description:       "Weekly payout",
 		Currency:          models.USD,
 		Amount:            "0.00",
@@ -191,7 +191,7 @@ func disbursementParams() *EstablishParams {
 		Customer: &models.Customer{ExternalID: "cust-77", Name: "Jane Doe", Email: "jane@example.com", VIP: tierPtr(2),
 			Address: &models.Address{Address1: "1 Main St", City: "Austin", State: "TX", Zip: "73301", Country: "US"}},
 		Account: &models.Account{NameOnAccount: "Jane Doe", Type: 1, AccountNumber: "1000000001", RoutingNumber: "124003116"},
-	}}
+	}
 }
 
 func TestTransactionsEstablishDisbursement(t *testing.T) {
@@ -236,21 +236,21 @@ func TestTransactionsEstablishDisbursement(t *testing.T) {
 	}
 	// The caller's params are untouched: signed and defaulted on a copy.
 	if !reflect.DeepEqual(p, disbursementParams()) {
-		t.Errorf("Establish modified the caller's params: %+v", p.EstablishData)
+		t.Errorf("Establish modified the caller's params: %+v", *p)
 	}
 	if p.AccessID != "" || p.MerchantID != "" || p.RequestSignature != "" || p.DeviceType != "" {
-		t.Errorf("caller's params gained fields: %+v", p.EstablishData)
+		t.Errorf("caller's params gained fields: %+v", *p)
 	}
 }
 
 func TestTransactionsEstablishDeferredReplacesCallerCredentials(t *testing.T) {
-	p := &EstablishParams{models.EstablishData{
+	p := &models.EstablishData{
 		AccessID: "forged-id", MerchantID: "999", RequestSignature: "forged-signature",
 		Currency: models.USD, Amount: "25.00", MerchantReference: "order-42",
 		PaymentType: models.PaymentTypeDeferred, TimeZone: "America/Chicago",
 		ReturnURL: "https://merchant.test/return", CancelURL: "https://merchant.test/cancel",
 		KYCType: models.KYCTypeIdentity,
-	}}
+	}
 	const canonical = "accessId=test-access-id&merchantId=1002463580&currency=USD&amount=25.00" +
 		"&merchantReference=order-42&paymentType=Deferred&timeZone=America/Chicago"
 	body := `{"accessId":"test-access-id","merchantId":"1002463580","requestSignature":"` + hmacSHA1(canonical) + `",` +
@@ -267,7 +267,7 @@ func TestTransactionsEstablishDeferredReplacesCallerCredentials(t *testing.T) {
 		t.Errorf("decoded %+v", txn)
 	}
 	if p.AccessID != "forged-id" || p.RequestSignature != "forged-signature" || p.MerchantID != "999" {
-		t.Errorf("caller's params modified: %+v", p.EstablishData)
+		t.Errorf("caller's params modified: %+v", *p)
 	}
 }
 
@@ -295,13 +295,13 @@ func TestTransactionsEstablishRejectsInvalidData(t *testing.T) {
 	for _, tc := range establishInvalidCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRejected(t, tc.field, func(c *Client) error {
-				_, err := c.Transactions.Establish(context.Background(), &EstablishParams{tc.data()})
+				_, err := c.Transactions.Establish(context.Background(), ptrTo(tc.data()))
 				return err
 			})
 		})
 	}
 	t.Run("nil params", func(t *testing.T) {
-		checkRejected(t, "establishParams", func(c *Client) error {
+		checkRejected(t, "establishData", func(c *Client) error {
 			_, err := c.Transactions.Establish(context.Background(), nil)
 			return err
 		})
@@ -309,7 +309,7 @@ func TestTransactionsEstablishRejectsInvalidData(t *testing.T) {
 }
 
 func TestTransactionsEstablishErrors(t *testing.T) {
-	p := &EstablishParams{validDisbursement()}
+	p := ptrTo(validDisbursement())
 	const canonical = "accessId=test-access-id&merchantId=1002463580&currency=USD&amount=0.00" +
 		"&merchantReference=payout-1&paymentType=Disbursement" +
 		"&account.type=1&account.accountNumber=1000000001&account.routingNumber=124003116"
@@ -326,7 +326,7 @@ func TestTransactionsEstablishErrors(t *testing.T) {
 func TestTransactionsEstablishEmptyEnvelope(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	sequence(t, mock, jsonAnswer(200, `{"transaction":null}`))
-	_, err := c.Transactions.Establish(context.Background(), &EstablishParams{validDisbursement()})
+	_, err := c.Transactions.Establish(context.Background(), ptrTo(validDisbursement()))
 	if !errors.Is(err, ErrInvalidResponse) {
 		t.Fatalf("err = %v, want ErrInvalidResponse", err)
 	}

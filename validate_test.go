@@ -73,7 +73,7 @@ func TestMerchantReferenceRefusedEverywhere(t *testing.T) {
 				d := validDeferred()
 				d.MerchantReference = ref
 				checkRejected(t, "merchantReference", func(c *Client) error {
-					_, err := c.Transactions.Establish(context.Background(), &EstablishParams{d})
+					_, err := c.Transactions.Establish(context.Background(), &d)
 					return err
 				})
 			})

@@ -52,14 +52,14 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 
 	env.Section("Pay out by account and routing number")
 	env.Call("Transactions.Establish(Disbursement, 0.00 USD, account ...%s)", bankpaytest.AccountVerified[6:])
-	auth, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{EstablishData: models.EstablishData{
+	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
 		Currency:          models.USD,
 		Amount:            "0.00",
 		MerchantReference: exampleenv.Ref("qs-disb-auth"),
 		PaymentType:       models.PaymentTypeDisbursement,
 		NotificationURL:   events.URL,
 		Account:           &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber},
-	}})
+	})
 	if err != nil {
 		return fmt.Errorf("establish: %w", err)
 	}

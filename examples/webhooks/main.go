@@ -200,14 +200,14 @@ func fromSandbox(ctx context.Context, env *exampleenv.Env, rcv *receiver, endpoi
 	before := rcv.handled.Load()
 	c := env.Client
 	env.Call("Transactions.Establish(Disbursement, notificationUrl %s)", endpoint)
-	auth, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{EstablishData: models.EstablishData{
+	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
 		Currency:          models.USD,
 		Amount:            "25.00",
 		MerchantReference: exampleenv.Ref("wh-auth"),
 		PaymentType:       models.PaymentTypeDisbursement,
 		NotificationURL:   endpoint,
 		Account:           &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber},
-	}})
+	})
 	if err != nil {
 		return fmt.Errorf("establish: %w", err)
 	}
