@@ -153,11 +153,6 @@ func (e *APIError) Is(target error) bool {
 	return e.also != nil && target == e.also
 }
 
-// Temporary reports whether the same request may succeed later (5xx, 429).
-func (e *APIError) Temporary() bool {
-	return e.StatusCode >= 500 || e.StatusCode == http.StatusTooManyRequests
-}
-
 // ValidationError is input the SDK rejected before sending anything.
 type ValidationError struct {
 	// Field is the wire name of the field, dotted for nested fields
