@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -25,7 +24,8 @@ const (
 const version = "0.2.0"
 
 // Client calls the service. Create it with NewClient; it is safe for
-// concurrent use. Its default printing shows no secret.
+// concurrent use. Its credentials are behind a pointer: printing a Client
+// shows no secret.
 type Client struct {
 	// Services, one per resource.
 	Transactions *TransactionsService
@@ -89,25 +89,14 @@ func (c *Client) callConfig(opts []Option) (*config, error) {
 	return &cfg, nil
 }
 
-// String describes the client by its base URL and redacted credentials.
-func (c Client) String() string {
-	return "bankpay.Client{BaseURL:" + c.cfg.baseURL + " Credentials:" + c.creds().String() + "}"
-}
-
-// Format makes every fmt verb print String.
-func (c Client) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }
-
-// LogValue shows slog the base URL and the redacted credentials.
-func (c Client) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("baseURL", c.cfg.baseURL), slog.Any("credentials", c.creds()))
-}
-
-// creds are the client's credentials; none for a zero Client.
-func (c *Client) creds() Credentials {
-	if c.secrets == nil {
-		return Credentials{}
+// Format prints the client as its base URL and accessId, with every verb,
+// so that no verb shows its key.
+func (c Client) Format(f fmt.State, _ rune) {
+	var id string
+	if c.secrets != nil {
+		id = c.secrets.creds.AccessID
 	}
-	return c.secrets.creds
+	_, _ = fmt.Fprintf(f, "bankpay.Client{BaseURL:%s AccessID:%s}", c.cfg.baseURL, id)
 }
 
 func isLoopback(host string) bool {
