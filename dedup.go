@@ -28,8 +28,8 @@ const (
 	ClaimDone
 )
 
-// String returns the state's name.
-func (s ClaimState) String() string {
+// name is the state's name.
+func (s ClaimState) name() string {
 	switch s {
 	case ClaimNew:
 		return "new"

@@ -105,8 +105,8 @@ func TestMemoryDeduplicatorConcurrentClaims(t *testing.T) {
 
 func TestClaimStateString(t *testing.T) {
 	for st, s := range map[ClaimState]string{ClaimNew: "new", ClaimInProgress: "in progress", ClaimDone: "done", 7: "unknown"} {
-		if st.String() != s {
-			t.Errorf("%d: %s", st, st.String())
+		if st.name() != s {
+			t.Errorf("%d: %s", st, st.name())
 		}
 	}
 }

@@ -168,8 +168,8 @@ type DisputeDetails struct {
 	AmountReturned      models.Amount
 }
 
-// Code returns ErrorCode as a number, or 0 when it is absent or not numeric.
-func (t *TransactionEvent) Code() int {
+// code is ErrorCode as a number, or 0 when it is absent or not numeric.
+func (t *TransactionEvent) code() int {
 	n, err := strconv.Atoi(strings.TrimSpace(t.ErrorCode))
 	if err != nil {
 		return 0

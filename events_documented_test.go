@@ -145,7 +145,7 @@ func documentedEvents() []docEvent {
 			{"paymentProviderTransaction.reasonCodeMessage", "Insufficient funds"}},
 			func(t *testing.T, ev *Event) {
 				tx := ev.Transaction
-				assert.Equal(t, codeNotEnoughBalance, tx.Code())
+				assert.Equal(t, codeNotEnoughBalance, tx.code())
 				assert.Equal(t, models.Amount("25.00"), tx.SuggestedRetryAmount)
 				assert.Equal(t, "R01", tx.ProviderReasonCode)
 				assert.Equal(t, "Insufficient funds", tx.ProviderReasonCodeMessage)

@@ -38,8 +38,8 @@ func TestParseEventStandardForm(t *testing.T) {
 	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(got.Transaction, want.Transaction) {
 		t.Errorf("got  %+v %+v\nwant %+v %+v", got, got.Transaction, want, want.Transaction)
 	}
-	if ev.kind() != eventKindTransaction || ev.TransactionID() != "100258123456791" || ev.Transaction.Code() != codeNotEnoughBalance {
-		t.Errorf("kind %v id %s code %d", ev.kind(), ev.TransactionID(), ev.Transaction.Code())
+	if ev.kind() != eventKindTransaction || ev.TransactionID() != "100258123456791" || ev.Transaction.code() != codeNotEnoughBalance {
+		t.Errorf("kind %v id %s code %d", ev.kind(), ev.TransactionID(), ev.Transaction.code())
 	}
 	if len(ev.Raw) != 19 || ev.Raw.Get("message") != "" || ev.Raw.Get("splitToken") != "tok+1" {
 		t.Errorf("raw %v", ev.Raw)

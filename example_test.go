@@ -352,12 +352,6 @@ func ExampleClient_SignEstablishData() {
 		return
 	}
 	fmt.Println(d.AccessID, d.MerchantID, d.RequestSignature)
-	canonical, err := bankpay.CanonicalEstablishData(d)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(canonical)
 
 	// The bank-selection interface (played by the sandbox) accepts it...
 	_, auth, err := srv.Authorize(*d, bankpaytest.OutcomeAuthorize)
@@ -375,7 +369,6 @@ func ExampleClient_SignEstablishData() {
 	}
 	// Output:
 	// A48B73F694C4C8EE6306 110005514 bKKk8jN+SU93sX+ckaBV2kjzKZU=
-	// accessId=A48B73F694C4C8EE6306&merchantId=110005514&description=Order 42&currency=USD&amount=10.00&merchantReference=ref-42&paymentType=Deferred&customer.name=Jane Doe&customer.address.city=Austin&customer.address.country=US
 	// authorized: Authorized
 	// refused: 401 375
 }

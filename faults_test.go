@@ -66,7 +66,7 @@ var faultCalls = []faultCall{
 		return err
 	}},
 	{"Identity.SendFeedback", true, false, `{"feedback":{"status":4,"subStatus":559}}`, func(ctx context.Context, c *Client, o ...Option) error {
-		return c.Identity.SendFeedback(ctx, "1002600000000001", models.Feedback{Status: 4, SubStatus: 559, Description: "registered"}, o...)
+		return c.Identity.sendFeedback(ctx, "1002600000000001", models.Feedback{Status: 4, SubStatus: 559, Description: "registered"}, o...)
 	}},
 	{"Identity.Register", true, false, `{"feedback":{"status":4,"subStatus":559}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		return c.Identity.Register(ctx, "1002600000000001", "registered", o...)

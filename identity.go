@@ -75,7 +75,7 @@ func (s *IdentityService) identityRead(ctx context.Context, path string, out any
 // so that an unexpected body cannot make a recorded feedback look failed.
 // SendFeedback changes state: it is retried only when the request provably
 // never reached the server, unless RetryNonIdempotent is passed.
-func (s *IdentityService) SendFeedback(ctx context.Context, transactionID string, fb models.Feedback, opts ...Option) error {
+func (s *IdentityService) sendFeedback(ctx context.Context, transactionID string, fb models.Feedback, opts ...Option) error {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (s *IdentityService) SendFeedback(ctx context.Context, transactionID string
 // 4, subStatus 559), which keeps the transaction valid for the other APIs.
 // description is required.
 func (s *IdentityService) Register(ctx context.Context, transactionID, description string, opts ...Option) error {
-	return s.SendFeedback(ctx, transactionID, models.Feedback{
+	return s.sendFeedback(ctx, transactionID, models.Feedback{
 		Status:      models.FeedbackStatusRegistered,
 		SubStatus:   models.FeedbackSubStatusRegistered,
 		Description: description,
@@ -100,7 +100,7 @@ func (s *IdentityService) Register(ctx context.Context, transactionID, descripti
 // Void reports that the registration failed (status 13, subStatus 558), so
 // that the identity user is not treated as active. description is required.
 func (s *IdentityService) Void(ctx context.Context, transactionID, description string, opts ...Option) error {
-	return s.SendFeedback(ctx, transactionID, models.Feedback{
+	return s.sendFeedback(ctx, transactionID, models.Feedback{
 		Status:      models.FeedbackStatusVoid,
 		SubStatus:   models.FeedbackSubStatusVoid,
 		Description: description,

@@ -210,7 +210,7 @@ func TestIdentitySendFeedback(t *testing.T) {
 		ContentType: "application/json", Body: `{"feedback":{"status":13,"subStatus":558,"description":"user \"quit\" \u0026 left"}}`},
 		200, `{"feedback":{"status":13,"subStatus":558}}`)
 	fb := models.Feedback{Status: models.FeedbackStatusVoid, SubStatus: models.FeedbackSubStatusVoid, Description: `user "quit" & left`}
-	if err := c.Identity.SendFeedback(context.Background(), "T1", fb); err != nil {
+	if err := c.Identity.sendFeedback(context.Background(), "T1", fb); err != nil {
 		t.Fatal(err)
 	}
 	if calls.Load() != 1 {
@@ -220,7 +220,7 @@ func TestIdentitySendFeedback(t *testing.T) {
 
 func TestIdentityFeedbackValidation(t *testing.T) {
 	send := func(fb models.Feedback) func(*Client) error {
-		return func(c *Client) error { return c.Identity.SendFeedback(context.Background(), "T1", fb) }
+		return func(c *Client) error { return c.Identity.sendFeedback(context.Background(), "T1", fb) }
 	}
 	cases := []struct {
 		name  string
@@ -238,7 +238,7 @@ func TestIdentityFeedbackValidation(t *testing.T) {
 		{"Void without description", func(c *Client) error { return c.Identity.Void(context.Background(), "T1", "") }, "feedback.description"},
 		{"Register without id", func(c *Client) error { return c.Identity.Register(context.Background(), "", "ok") }, "transactionId"},
 		{"SendFeedback without id", func(c *Client) error {
-			return c.Identity.SendFeedback(context.Background(), "", models.Feedback{Status: 4, SubStatus: 559, Description: "ok"})
+			return c.Identity.sendFeedback(context.Background(), "", models.Feedback{Status: 4, SubStatus: 559, Description: "ok"})
 		}, "transactionId"},
 	}
 	for _, tc := range cases {

@@ -110,9 +110,9 @@ func RedirectQueryOnly() RedirectOption {
 	return func(c *redirectConfig) { c.queryOnly = true }
 }
 
-// RedirectRequireAlgorithm accepts only signatures made with a (for a
+// redirectRequireAlgorithm accepts only signatures made with a (for a
 // merchant configured for HMACSHA512, say); by default both are accepted.
-func RedirectRequireAlgorithm(a SignatureAlgorithm) RedirectOption {
+func redirectRequireAlgorithm(a SignatureAlgorithm) RedirectOption {
 	return func(c *redirectConfig) {
 		alg, ok := a.internal()
 		if !ok {

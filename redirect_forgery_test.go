@@ -76,7 +76,7 @@ func TestSignEstablishDataRefusesForgingValues(t *testing.T) {
 				assert.Equal(t, "caller-merchant", d.MerchantID)
 				assert.Empty(t, d.RequestSignature)
 
-				s, err := CanonicalEstablishData(d)
+				s, err := canonicalEstablishData(d)
 				require.ErrorAs(t, err, &ve)
 				assert.Equal(t, field, ve.Field)
 				assert.Empty(t, s)

@@ -169,14 +169,14 @@ func TestVerifyRedirectAlgorithms(t *testing.T) {
 	if err != nil || r.Algorithm != HMACSHA512 {
 		t.Fatalf("SHA-512: %v %v", r, err)
 	}
-	if _, err := VerifyRedirect(signed512, redirectKey, RedirectRequireAlgorithm(HMACSHA512)); err != nil {
+	if _, err := VerifyRedirect(signed512, redirectKey, redirectRequireAlgorithm(HMACSHA512)); err != nil {
 		t.Errorf("required SHA-512: %v", err)
 	}
 	signed1 := signURL(redirectKey, returnUnsigned, false)
-	if _, err := VerifyRedirect(signed1, redirectKey, RedirectRequireAlgorithm(HMACSHA512)); !errors.Is(err, errUnsupportedAlgorithm) {
+	if _, err := VerifyRedirect(signed1, redirectKey, redirectRequireAlgorithm(HMACSHA512)); !errors.Is(err, errUnsupportedAlgorithm) {
 		t.Errorf("SHA-1 when SHA-512 is required: %v", err)
 	}
-	if _, err := VerifyRedirect(signed1, redirectKey, RedirectRequireAlgorithm(SignatureAlgorithm(5))); !errors.Is(err, errUnsupportedAlgorithm) {
+	if _, err := VerifyRedirect(signed1, redirectKey, redirectRequireAlgorithm(SignatureAlgorithm(5))); !errors.Is(err, errUnsupportedAlgorithm) {
 		t.Errorf("unknown required algorithm: %v", err)
 	}
 	// The SHA-1 value under the SHA-512 prefix, or the SHA-512 value without it.

@@ -42,8 +42,8 @@ const (
 	HMACSHA512
 )
 
-// String returns "HMAC-SHA1" or "HMAC-SHA512".
-func (a SignatureAlgorithm) String() string {
+// name is "HMAC-SHA1" or "HMAC-SHA512".
+func (a SignatureAlgorithm) name() string {
 	switch a {
 	case HMACSHA1:
 		return "HMAC-SHA1"
@@ -114,7 +114,7 @@ func WithSignatureAlgorithm(a SignatureAlgorithm) Option {
 //
 //	HmacSHA512:EcJv3My02jKhVTn5udCQF2rS15A3SmrdcOUSvjeHQ0BQxxOjZWlHLLSTJjw0DYc1qKWAdzsxPMJAZZXxmISRnQ==
 //
-// CanonicalEstablishData shows the canonical string of any establish data,
+// canonicalEstablishData shows the canonical string of any establish data,
 // to debug a signature the service rejects (error code 375).
 //
 // d is checked first (currency, amount, paymentType, URLs, the Disbursement
@@ -141,14 +141,14 @@ func (c *Client) SignEstablishData(d *models.EstablishData) error {
 	return nil
 }
 
-// CanonicalEstablishData returns the canonical string the requestSignature
+// canonicalEstablishData returns the canonical string the requestSignature
 // of d is made over (see SignEstablishData). It holds the signed values of
 // d, which may be personal data: do not log it in production. Like
 // SignEstablishData it refuses, with a *ValidationError naming the field,
 // data with a value that would add pairs to the string (an '&' or ';'
 // followed later by '='), so that no one signs such a string; it makes no
 // other check.
-func CanonicalEstablishData(d *models.EstablishData) (string, error) {
+func canonicalEstablishData(d *models.EstablishData) (string, error) {
 	if d == nil {
 		return "", invalid("establishData", "must not be nil")
 	}
