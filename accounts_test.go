@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -262,7 +263,7 @@ func dataEndpoints() []dataEndpoint {
 		{name: "Identity.SendFeedback", method: "POST", path: "/transactions/{id}/feedback",
 			contentType: "application/json", body: registerBody, okAnswer: `{"feedback":` + `{"status":4,"subStatus":559,"description":"registered as member 42"}}`, usesID: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
-				return c.Identity.sendFeedback(ctx, id, models.Feedback{Status: 4, SubStatus: 559, Description: "registered as member 42"}, opts...)
+				return c.Identity.sendFeedback(ctx, id, wire.Feedback{Status: 4, SubStatus: 559, Description: "registered as member 42"}, opts...)
 			}},
 		{name: "Identity.Register", method: "POST", path: "/transactions/{id}/feedback",
 			contentType: "application/json", body: registerBody, okAnswer: `{"feedback":{"status":4,"subStatus":559,"description":"registered as member 42"}}`, usesID: true,

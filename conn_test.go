@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/bankpay/bankpay-go/models"
+	"github.com/bankpay/bankpay-go/internal/wire"
 )
 
 // connServer is a loopback server that counts the connections it accepts
@@ -227,7 +227,7 @@ func TestResponseBodiesAreClosed(t *testing.T) {
 		_, _ = c.Transactions.Deposit(ctx, map[bool]string{true: "boom", false: "dup"}[i%2 == 0], &DepositParams{MerchantReference: "r"})
 		_ = c.Identity.Register(ctx, "ok", "x")
 		_, _ = c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: "1003750000", RoutingNumber: "124003116"})
-		_ = c.Identity.sendFeedback(ctx, "ok", models.Feedback{Status: 13, SubStatus: 558, Description: "void"})
+		_ = c.Identity.sendFeedback(ctx, "ok", wire.Feedback{Status: 13, SubStatus: 558, Description: "void"})
 	}
 	// The context ends just after an answer arrived: the retry layer hands
 	// back both the answer and the context's error.

@@ -7,12 +7,12 @@ import (
 	"net/http"
 	"reflect"
 
-	"github.com/bankpay/bankpay-go/models"
+	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 )
 
 // decodeResponse reads the body of a 2xx response as a T, wrapped ({"key":{…}},
 // the spec's shape) or bare ({…}, the OpenAPI's shape), tolerantly (see
-// models.Decode). The answer is wrapped when its top-level object has key;
+// tolerant.Decode). The answer is wrapped when its top-level object has key;
 // an empty key reads it bare only. A wrapper holding null, or a bare answer
 // without one known field of T set, is a *ResponseError, as is a field of the wrong
 // JSON type (its message names the field's JSON path).
@@ -38,7 +38,7 @@ func decodeResponse[T any](raw []byte, key, method, path string) (*T, error) {
 		}
 	}
 	v := new(T)
-	if err := models.DecodeAt(body, v, at); err != nil {
+	if err := tolerant.DecodeAt(body, v, at); err != nil {
 		return fail(err)
 	}
 	if at == "" && reflect.ValueOf(v).Elem().IsZero() {

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
+	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -54,8 +56,8 @@ func TestServiceCallWrongFieldType(t *testing.T) {
 		var re *ResponseError
 		require.True(t, errors.As(err, &re), "%s: %v", tc.body, err)
 		assert.ErrorIs(t, err, ErrInvalidResponse)
-		var fe *models.FieldError
-		assert.True(t, errors.As(err, &fe), "the cause is a *models.FieldError")
+		var fe *tolerant.FieldError
+		assert.True(t, errors.As(err, &fe), "the cause is a *tolerant.FieldError")
 		assert.Contains(t, err.Error(), tc.path)
 		assert.NotContains(t, err.Error(), "123456789")
 		assertNoSecret(t, err.Error())
@@ -128,7 +130,7 @@ func BenchmarkDecodeAnswer(b *testing.B) {
 	b.Run("json.Unmarshal", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			var env models.TransactionEnvelope
+			var env wire.TransactionEnvelope
 			if err := json.Unmarshal(body, &env); err != nil {
 				b.Fatal(err)
 			}

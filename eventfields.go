@@ -8,7 +8,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/bankpay/bankpay-go/models"
+	"github.com/bankpay/bankpay-go/internal/wire"
 )
 
 // A notification's fields are read from the message its signature covers,
@@ -41,7 +41,7 @@ func notificationFields(msg string, isJSON bool) (url.Values, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range [...]string{models.EventFieldEventID, models.EventFieldCreatedAt} {
+	for _, k := range [...]string{wire.EventFieldEventID, wire.EventFieldCreatedAt} {
 		if vs := v[k]; len(vs) == 0 || strings.TrimSpace(vs[0]) == "" {
 			return nil, fmt.Errorf("no %s", k)
 		}
@@ -226,7 +226,7 @@ func foreignField(name string) bool {
 	case "description", "currency", "amount", "displayAmount", "minimumBalance", "returnUrl", "cancelUrl",
 		"notificationUrl", "requestSignature", "metadata", "panel", "instantPayoutAvailable":
 		return true
-	case models.EventFieldCustomerName:
+	case wire.EventFieldCustomerName:
 		return false
 	}
 	switch name[0] {

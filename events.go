@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -107,7 +108,7 @@ func (e *Event) kind() eventKind {
 
 // TransactionID returns ObjectID when the event is about a transaction.
 func (e *Event) TransactionID() string {
-	if e.ObjectType == "" || strings.EqualFold(e.ObjectType, models.ObjectTypeTransaction) {
+	if e.ObjectType == "" || strings.EqualFold(e.ObjectType, wire.ObjectTypeTransaction) {
 		return e.ObjectID
 	}
 	return ""
@@ -257,40 +258,40 @@ func isJSONEvent(msg, contentType string) (bool, error) {
 }
 
 // transactionFields are the fields that give any event a TransactionEvent.
-var transactionFields = []string{models.EventFieldStatus, models.EventFieldStatusMessage,
-	models.EventFieldProviderTransactionStatus, models.EventFieldProviderTransactionStatusMsg,
-	models.EventFieldProviderReasonCode, models.EventFieldProviderReasonCodeMessage,
-	models.EventFieldSplitToken, models.EventFieldErrorCode, models.EventFieldSuggestedRetryAmount,
-	models.EventFieldFIName, models.EventFieldCustomerName}
+var transactionFields = []string{wire.EventFieldStatus, wire.EventFieldStatusMessage,
+	wire.EventFieldProviderTransactionStatus, wire.EventFieldProviderTransactionStatusMsg,
+	wire.EventFieldProviderReasonCode, wire.EventFieldProviderReasonCodeMessage,
+	wire.EventFieldSplitToken, wire.EventFieldErrorCode, wire.EventFieldSuggestedRetryAmount,
+	wire.EventFieldFIName, wire.EventFieldCustomerName}
 
-var refreshFields = []string{models.EventFieldHardRefresh, models.EventFieldRefreshPurpose, models.EventFieldSuccess}
+var refreshFields = []string{wire.EventFieldHardRefresh, wire.EventFieldRefreshPurpose, wire.EventFieldSuccess}
 
-var disputeFields = []string{models.EventFieldReference, models.EventFieldTransactionID,
-	models.EventFieldTransactionDatetime, models.EventFieldReturnType, models.EventFieldCustomerID,
-	models.EventFieldReturnDatetime, models.EventFieldAmountReturned}
+var disputeFields = []string{wire.EventFieldReference, wire.EventFieldTransactionID,
+	wire.EventFieldTransactionDatetime, wire.EventFieldReturnType, wire.EventFieldCustomerID,
+	wire.EventFieldReturnDatetime, wire.EventFieldAmountReturned}
 
 // eventFromFields types the fields of a notification.
 func eventFromFields(raw url.Values) (*Event, error) {
 	p := params{v: raw}
 	ev := &Event{
-		EventID:           p.str(models.EventFieldEventID),
-		EventType:         models.EventType(p.str(models.EventFieldEventType)),
-		MerchantID:        p.str(models.EventFieldMerchantID),
-		MerchantReference: p.str(models.EventFieldMerchantReference),
-		AccessID:          p.str(models.EventFieldAccessID),
-		PaymentType:       models.PaymentType(p.num(models.EventFieldPaymentType)), // the number: a name is establish data
-		TransactionType:   models.TransactionType(p.num(models.EventFieldTransactionType)),
-		ObjectID:          p.str(models.EventFieldObjectID),
-		ObjectType:        p.str(models.EventFieldObjectType),
-		ParentObjectID:    p.str(models.EventFieldParentObjectID),
-		Message:           p.str(models.EventFieldMessage),
-		TimeZone:          p.str(models.EventFieldTimeZone),
+		EventID:           p.str(wire.EventFieldEventID),
+		EventType:         models.EventType(p.str(wire.EventFieldEventType)),
+		MerchantID:        p.str(wire.EventFieldMerchantID),
+		MerchantReference: p.str(wire.EventFieldMerchantReference),
+		AccessID:          p.str(wire.EventFieldAccessID),
+		PaymentType:       models.PaymentType(p.num(wire.EventFieldPaymentType)), // the number: a name is establish data
+		TransactionType:   models.TransactionType(p.num(wire.EventFieldTransactionType)),
+		ObjectID:          p.str(wire.EventFieldObjectID),
+		ObjectType:        p.str(wire.EventFieldObjectType),
+		ParentObjectID:    p.str(wire.EventFieldParentObjectID),
+		Message:           p.str(wire.EventFieldMessage),
+		TimeZone:          p.str(wire.EventFieldTimeZone),
 		Raw:               raw,
 	}
-	if s := p.str(models.EventFieldCreatedAt); s != "" {
+	if s := p.str(wire.EventFieldCreatedAt); s != "" {
 		t, err := parseEventTime(s)
 		if err != nil {
-			p.fail(fmt.Errorf("%s: %w", models.EventFieldCreatedAt, err))
+			p.fail(fmt.Errorf("%s: %w", wire.EventFieldCreatedAt, err))
 		}
 		ev.CreatedAt = t
 	}
@@ -301,41 +302,41 @@ func eventFromFields(raw url.Values) (*Event, error) {
 	isDispute := typ == models.EventDispute || hasAny(raw, disputeFields...)
 	if kind == eventKindTransaction || isRefresh || isDispute || hasAny(raw, transactionFields...) {
 		t := &TransactionEvent{
-			StatusMessage:             p.str(models.EventFieldStatusMessage),
-			ProviderStatus:            models.ProviderStatus(p.str(models.EventFieldProviderTransactionStatus)),
-			ProviderStatusMessage:     p.str(models.EventFieldProviderTransactionStatusMsg),
-			ProviderReasonCode:        p.str(models.EventFieldProviderReasonCode),
-			ProviderReasonCodeMessage: p.str(models.EventFieldProviderReasonCodeMessage),
-			SplitToken:                p.str(models.EventFieldSplitToken),
-			ErrorCode:                 p.str(models.EventFieldErrorCode),
-			SuggestedRetryAmount:      models.Amount(p.str(models.EventFieldSuggestedRetryAmount)),
-			FIName:                    p.str(models.EventFieldFIName),
-			CustomerName:              p.str(models.EventFieldCustomerName),
+			StatusMessage:             p.str(wire.EventFieldStatusMessage),
+			ProviderStatus:            models.ProviderStatus(p.str(wire.EventFieldProviderTransactionStatus)),
+			ProviderStatusMessage:     p.str(wire.EventFieldProviderTransactionStatusMsg),
+			ProviderReasonCode:        p.str(wire.EventFieldProviderReasonCode),
+			ProviderReasonCodeMessage: p.str(wire.EventFieldProviderReasonCodeMessage),
+			SplitToken:                p.str(wire.EventFieldSplitToken),
+			ErrorCode:                 p.str(wire.EventFieldErrorCode),
+			SuggestedRetryAmount:      models.Amount(p.str(wire.EventFieldSuggestedRetryAmount)),
+			FIName:                    p.str(wire.EventFieldFIName),
+			CustomerName:              p.str(wire.EventFieldCustomerName),
 		}
-		if s := p.str(models.EventFieldStatus); s != "" {
+		if s := p.str(wire.EventFieldStatus); s != "" {
 			st, err := parseStatus(s)
 			if err != nil {
-				p.fail(fmt.Errorf("%s: %w", models.EventFieldStatus, err))
+				p.fail(fmt.Errorf("%s: %w", wire.EventFieldStatus, err))
 			}
 			t.Status, t.HasStatus = st, true
 		}
 		if isRefresh {
-			t.Refresh = &RefreshResult{Purpose: p.str(models.EventFieldRefreshPurpose)}
+			t.Refresh = &RefreshResult{Purpose: p.str(wire.EventFieldRefreshPurpose)}
 			// Informative fields: an unreadable one is left in Raw.
-			t.Refresh.HardRefresh, _ = strconv.ParseBool(strings.TrimSpace(p.str(models.EventFieldHardRefresh)))
-			if b, err := strconv.ParseBool(strings.TrimSpace(p.str(models.EventFieldSuccess))); err == nil {
+			t.Refresh.HardRefresh, _ = strconv.ParseBool(strings.TrimSpace(p.str(wire.EventFieldHardRefresh)))
+			if b, err := strconv.ParseBool(strings.TrimSpace(p.str(wire.EventFieldSuccess))); err == nil {
 				t.Refresh.Success = &b
 			}
 		}
 		if isDispute {
 			t.Dispute = &DisputeDetails{
-				Reference:           p.str(models.EventFieldReference),
-				TransactionID:       p.str(models.EventFieldTransactionID),
-				TransactionDatetime: p.str(models.EventFieldTransactionDatetime),
-				ReturnType:          p.str(models.EventFieldReturnType),
-				CustomerID:          p.str(models.EventFieldCustomerID),
-				ReturnDatetime:      p.str(models.EventFieldReturnDatetime),
-				AmountReturned:      models.Amount(p.str(models.EventFieldAmountReturned)),
+				Reference:           p.str(wire.EventFieldReference),
+				TransactionID:       p.str(wire.EventFieldTransactionID),
+				TransactionDatetime: p.str(wire.EventFieldTransactionDatetime),
+				ReturnType:          p.str(wire.EventFieldReturnType),
+				CustomerID:          p.str(wire.EventFieldCustomerID),
+				ReturnDatetime:      p.str(wire.EventFieldReturnDatetime),
+				AmountReturned:      models.Amount(p.str(wire.EventFieldAmountReturned)),
 			}
 		}
 		ev.Transaction = t
@@ -343,14 +344,14 @@ func eventFromFields(raw url.Values) (*Event, error) {
 	switch kind {
 	case eventKindIdentityDataRetrieved:
 		ev.IdentityDataRetrieved = &IdentityDataRetrieved{
-			ProviderReportStatus:      p.str(models.EventFieldProviderReportStatus),
-			ProviderServiceName:       p.str(models.EventFieldProviderServiceName),
-			ProviderUsedForValidation: p.str(models.EventFieldProviderUsedForValidation),
+			ProviderReportStatus:      p.str(wire.EventFieldProviderReportStatus),
+			ProviderServiceName:       p.str(wire.EventFieldProviderServiceName),
+			ProviderUsedForValidation: p.str(wire.EventFieldProviderUsedForValidation),
 		}
 	case eventKindIdentityVerified:
 		ev.IdentityVerified = &IdentityVerified{
-			IdentityVerified: p.str(models.EventFieldIdentityVerified),
-			KYCResult:        p.str(models.EventFieldKYCResult),
+			IdentityVerified: p.str(wire.EventFieldIdentityVerified),
+			KYCResult:        p.str(wire.EventFieldKYCResult),
 		}
 	}
 	if p.err != nil {

@@ -25,6 +25,7 @@ import (
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/faultinject"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -66,7 +67,7 @@ var faultCalls = []faultCall{
 		return err
 	}},
 	{"Identity.SendFeedback", true, false, `{"feedback":{"status":4,"subStatus":559}}`, func(ctx context.Context, c *Client, o ...Option) error {
-		return c.Identity.sendFeedback(ctx, "1002600000000001", models.Feedback{Status: 4, SubStatus: 559, Description: "registered"}, o...)
+		return c.Identity.sendFeedback(ctx, "1002600000000001", wire.Feedback{Status: 4, SubStatus: 559, Description: "registered"}, o...)
 	}},
 	{"Identity.Register", true, false, `{"feedback":{"status":4,"subStatus":559}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		return c.Identity.Register(ctx, "1002600000000001", "registered", o...)

@@ -194,7 +194,7 @@ func (ft fuzzTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		ContentLength: int64(len(ft.body)), Request: req}, nil
 }
 
-// decodeCalls are the calls whose answers FuzzAnswerDecoders feeds: each
+// decodeCalls are the calls whose answers FuzzResponseDecoders feeds: each
 // returns its typed result (nil on error).
 var decodeCalls = []func(ctx context.Context, c *Client) (any, error){
 	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Transactions.Get(ctx, "1")) },
@@ -237,11 +237,11 @@ func nilIfErr[T any](v *T, err error) (any, error) {
 	return v, err
 }
 
-// FuzzAnswerDecoders feeds arbitrary answers to every call through the
+// FuzzResponseDecoders feeds arbitrary answers to every call through the
 // whole pipeline: no panic; success only on 2xx, with a result; otherwise
 // an *APIError (non-2xx) or a *ResponseError (2xx), with a short message
 // and no secret; and a decoded result re-encodes and decodes to the same.
-func FuzzAnswerDecoders(f *testing.F) {
+func FuzzResponseDecoders(f *testing.F) {
 	for i := range decodeCalls {
 		f.Add(uint8(i), uint8(0), []byte(`{"transaction":{"transactionId":"1002600000000001","transactionType":"6","status":2,"amount":10,"createTime":"1700000000000","payment":{"paymentType":"Disbursement","account":{"accountNumber":"6789"}}}}`))
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -75,7 +76,7 @@ func (s *IdentityService) identityRead(ctx context.Context, path string, out any
 // so that an unexpected body cannot make a recorded feedback look failed.
 // SendFeedback changes state: it is retried only when the request provably
 // never reached the server, unless RetryNonIdempotent is passed.
-func (s *IdentityService) sendFeedback(ctx context.Context, transactionID string, fb models.Feedback, opts ...Option) error {
+func (s *IdentityService) sendFeedback(ctx context.Context, transactionID string, fb wire.Feedback, opts ...Option) error {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return err
 	}
@@ -83,16 +84,16 @@ func (s *IdentityService) sendFeedback(ctx context.Context, transactionID string
 		return err
 	}
 	path := pathJoin("transactions", transactionID, "feedback")
-	return s.client.send(ctx, http.MethodPost, path, nil, models.FeedbackEnvelope{Feedback: &fb}, nil, opts)
+	return s.client.send(ctx, http.MethodPost, path, nil, wire.FeedbackEnvelope{Feedback: &fb}, nil, opts)
 }
 
 // Register reports that the merchant registered the verified user (status
 // 4, subStatus 559), which keeps the transaction valid for the other APIs.
 // description is required.
 func (s *IdentityService) Register(ctx context.Context, transactionID, description string, opts ...Option) error {
-	return s.sendFeedback(ctx, transactionID, models.Feedback{
-		Status:      models.FeedbackStatusRegistered,
-		SubStatus:   models.FeedbackSubStatusRegistered,
+	return s.sendFeedback(ctx, transactionID, wire.Feedback{
+		Status:      wire.FeedbackStatusRegistered,
+		SubStatus:   wire.FeedbackSubStatusRegistered,
 		Description: description,
 	}, opts...)
 }
@@ -100,18 +101,18 @@ func (s *IdentityService) Register(ctx context.Context, transactionID, descripti
 // Void reports that the registration failed (status 13, subStatus 558), so
 // that the identity user is not treated as active. description is required.
 func (s *IdentityService) Void(ctx context.Context, transactionID, description string, opts ...Option) error {
-	return s.sendFeedback(ctx, transactionID, models.Feedback{
-		Status:      models.FeedbackStatusVoid,
-		SubStatus:   models.FeedbackSubStatusVoid,
+	return s.sendFeedback(ctx, transactionID, wire.Feedback{
+		Status:      wire.FeedbackStatusVoid,
+		SubStatus:   wire.FeedbackSubStatusVoid,
 		Description: description,
 	}, opts...)
 }
 
 // checkFeedback accepts the Registered and Void pairs with a description.
-func checkFeedback(fb models.Feedback) error {
+func checkFeedback(fb wire.Feedback) error {
 	switch {
-	case fb.Status == models.FeedbackStatusRegistered && fb.SubStatus == models.FeedbackSubStatusRegistered,
-		fb.Status == models.FeedbackStatusVoid && fb.SubStatus == models.FeedbackSubStatusVoid:
+	case fb.Status == wire.FeedbackStatusRegistered && fb.SubStatus == wire.FeedbackSubStatusRegistered,
+		fb.Status == wire.FeedbackStatusVoid && fb.SubStatus == wire.FeedbackSubStatusVoid:
 	default:
 		return invalid("feedback.status", "must be 4 with subStatus 559 (Registered) or 13 with subStatus 558 (Void)")
 	}

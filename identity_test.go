@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -209,7 +210,7 @@ func TestIdentitySendFeedback(t *testing.T) {
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/T1/feedback",
 		ContentType: "application/json", Body: `{"feedback":{"status":13,"subStatus":558,"description":"user \"quit\" \u0026 left"}}`},
 		200, `{"feedback":{"status":13,"subStatus":558}}`)
-	fb := models.Feedback{Status: models.FeedbackStatusVoid, SubStatus: models.FeedbackSubStatusVoid, Description: `user "quit" & left`}
+	fb := wire.Feedback{Status: wire.FeedbackStatusVoid, SubStatus: wire.FeedbackSubStatusVoid, Description: `user "quit" & left`}
 	if err := c.Identity.sendFeedback(context.Background(), "T1", fb); err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func TestIdentitySendFeedback(t *testing.T) {
 }
 
 func TestIdentityFeedbackValidation(t *testing.T) {
-	send := func(fb models.Feedback) func(*Client) error {
+	send := func(fb wire.Feedback) func(*Client) error {
 		return func(c *Client) error { return c.Identity.sendFeedback(context.Background(), "T1", fb) }
 	}
 	cases := []struct {
@@ -227,18 +228,18 @@ func TestIdentityFeedbackValidation(t *testing.T) {
 		call  func(*Client) error
 		field string
 	}{
-		{"zero feedback", send(models.Feedback{Description: "x"}), "feedback.status"},
-		{"registered status with void subStatus", send(models.Feedback{Status: 4, SubStatus: 558, Description: "x"}), "feedback.status"},
-		{"void status with registered subStatus", send(models.Feedback{Status: 13, SubStatus: 559, Description: "x"}), "feedback.status"},
-		{"unknown status", send(models.Feedback{Status: 5, SubStatus: 559, Description: "x"}), "feedback.status"},
-		{"registered without subStatus", send(models.Feedback{Status: 4, Description: "x"}), "feedback.status"},
-		{"negative", send(models.Feedback{Status: -4, SubStatus: -559, Description: "x"}), "feedback.status"},
-		{"SendFeedback without description", send(models.Feedback{Status: 4, SubStatus: 559}), "feedback.description"},
+		{"zero feedback", send(wire.Feedback{Description: "x"}), "feedback.status"},
+		{"registered status with void subStatus", send(wire.Feedback{Status: 4, SubStatus: 558, Description: "x"}), "feedback.status"},
+		{"void status with registered subStatus", send(wire.Feedback{Status: 13, SubStatus: 559, Description: "x"}), "feedback.status"},
+		{"unknown status", send(wire.Feedback{Status: 5, SubStatus: 559, Description: "x"}), "feedback.status"},
+		{"registered without subStatus", send(wire.Feedback{Status: 4, Description: "x"}), "feedback.status"},
+		{"negative", send(wire.Feedback{Status: -4, SubStatus: -559, Description: "x"}), "feedback.status"},
+		{"SendFeedback without description", send(wire.Feedback{Status: 4, SubStatus: 559}), "feedback.description"},
 		{"Register without description", func(c *Client) error { return c.Identity.Register(context.Background(), "T1", "") }, "feedback.description"},
 		{"Void without description", func(c *Client) error { return c.Identity.Void(context.Background(), "T1", "") }, "feedback.description"},
 		{"Register without id", func(c *Client) error { return c.Identity.Register(context.Background(), "", "ok") }, "transactionId"},
 		{"SendFeedback without id", func(c *Client) error {
-			return c.Identity.sendFeedback(context.Background(), "", models.Feedback{Status: 4, SubStatus: 559, Description: "ok"})
+			return c.Identity.sendFeedback(context.Background(), "", wire.Feedback{Status: 4, SubStatus: 559, Description: "ok"})
 		}, "transactionId"},
 	}
 	for _, tc := range cases {

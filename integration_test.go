@@ -22,6 +22,7 @@ import (
 
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -318,7 +319,7 @@ func TestIntegrationInstantPayout(t *testing.T) {
 	assert.Equal(t, itCreds.MerchantID, ev.MerchantID)
 	assert.Equal(t, itCreds.AccessID, ev.AccessID)
 	assert.Equal(t, "payout-1", ev.MerchantReference)
-	assert.Equal(t, models.ObjectTypeTransaction, ev.ObjectType)
+	assert.Equal(t, wire.ObjectTypeTransaction, ev.ObjectType)
 	assert.Equal(t, r.TransactionID, ev.ParentObjectID)
 	assert.Equal(t, models.TypeDeposit, ev.TransactionType)
 	assert.Equal(t, models.PaymentTypeDeferred, ev.PaymentType)
@@ -720,11 +721,11 @@ func TestIntegrationIdentity(t *testing.T) {
 			// The merchant's feedback.
 			if tc.eligible {
 				require.NoError(t, s.client.Identity.Register(ctx, id, "registered"))
-				assert.Equal(t, []models.Feedback{{Status: 4, SubStatus: 559, Description: "registered"}}, s.Feedback(id))
+				assert.Equal(t, []wire.Feedback{{Status: 4, SubStatus: 559, Description: "registered"}}, s.Feedback(id))
 				assert.Equal(t, models.StatusAuthorized, getStatus(t, s.client, id), "Registered keeps the transaction valid")
 			} else {
 				require.NoError(t, s.client.Identity.Void(ctx, id, "registration failed"))
-				assert.Equal(t, []models.Feedback{{Status: 13, SubStatus: 558, Description: "registration failed"}}, s.Feedback(id))
+				assert.Equal(t, []wire.Feedback{{Status: 13, SubStatus: 558, Description: "registration failed"}}, s.Feedback(id))
 				assert.Equal(t, models.StatusVoided, getStatus(t, s.client, id))
 			}
 		})

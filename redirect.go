@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -344,10 +345,10 @@ func notRedirectKey(k string) bool {
 // that redirects never carry.
 func isNotificationKey(k string) bool {
 	switch k {
-	case models.EventFieldEventID, models.EventFieldEventType, models.EventFieldObjectID,
-		models.EventFieldObjectType, models.EventFieldParentObjectID, models.EventFieldCreatedAt,
-		models.EventFieldSplitToken, models.EventFieldProviderTransactionStatus,
-		models.EventFieldProviderTransactionStatusMsg:
+	case wire.EventFieldEventID, wire.EventFieldEventType, wire.EventFieldObjectID,
+		wire.EventFieldObjectType, wire.EventFieldParentObjectID, wire.EventFieldCreatedAt,
+		wire.EventFieldSplitToken, wire.EventFieldProviderTransactionStatus,
+		wire.EventFieldProviderTransactionStatusMsg:
 		return true
 	}
 	return false

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -173,7 +174,7 @@ func (s *Server) handleBalance(_ *http.Request, _ []byte, m *merchant, id string
 	need, _ := t.rec.Amount.Cents()
 	enough := bal >= need
 	p := personFor(t.id())
-	return models.AccountBalanceEnvelope{AccountBalance: &models.AccountBalance{
+	return wire.AccountBalanceEnvelope{AccountBalance: &models.AccountBalance{
 		Account: &models.Account{
 			ProviderID:      SandboxProviderID,
 			PaymentProvider: sandboxProvider(),
@@ -202,7 +203,7 @@ func (s *Server) handleBankUser(_ *http.Request, _ []byte, m *merchant, id strin
 		return nil, err
 	}
 	p := personFor(t.id())
-	return models.BankUserEnvelope{User: &models.BankUser{
+	return wire.BankUserEnvelope{User: &models.BankUser{
 		Name:    []string{p.name()},
 		Address: []models.Address{p.address},
 		Phone:   []string{p.phone},

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -59,7 +60,7 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 	}
 
 	c := s.newMovement(m, auth, models.TypeCapture, refCapture, ref, amount, cents)
-	return models.TransactionEnvelope{Transaction: c.view()}, nil
+	return wire.TransactionEnvelope{Transaction: c.view()}, nil
 }
 
 var withdrawalMethods = map[string]bool{

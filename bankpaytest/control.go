@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -135,7 +136,7 @@ func (s *Server) controlLocked(key string, r *http.Request, body []byte, m *merc
 			return nil, notFound("customer")
 		}
 		c := copyCustomer(&rec.c)
-		return models.CustomerEnvelope{Customer: &c}, nil
+		return wire.CustomerEnvelope{Customer: &c}, nil
 	}
 	t, err := s.lookup(m, id)
 	if err != nil {
@@ -144,8 +145,8 @@ func (s *Server) controlLocked(key string, r *http.Request, body []byte, m *merc
 	switch key {
 	case "transactions/{id}/feedback":
 		return struct {
-			Feedback []models.Feedback `json:"feedback"`
-		}{append([]models.Feedback{}, t.feedback...)}, nil
+			Feedback []wire.Feedback `json:"feedback"`
+		}{append([]wire.Feedback{}, t.feedback...)}, nil
 	case "transactions/{id}/deny", "transactions/{id}/reverse":
 		var herr error
 		if key == "transactions/{id}/deny" {
@@ -159,7 +160,7 @@ func (s *Server) controlLocked(key string, r *http.Request, body []byte, m *merc
 			}
 			return nil, badRequest("%s", strings.TrimPrefix(herr.Error(), "bankpaytest: "))
 		}
-		return models.TransactionEnvelope{Transaction: t.view()}, nil
+		return wire.TransactionEnvelope{Transaction: t.view()}, nil
 	}
 	return nil, notFound("resource")
 }

@@ -3,6 +3,7 @@ package bankpaytest
 import (
 	"net/http"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -66,7 +67,7 @@ func (s *Server) handleDeposit(_ *http.Request, body []byte, m *merchant, id str
 	if instant {
 		d.rec.PaymentProcessorType = PaymentProcessorInstant
 	}
-	return models.TransactionEnvelope{Transaction: d.view()}, nil
+	return wire.TransactionEnvelope{Transaction: d.view()}, nil
 }
 
 // checkWithinMaximum refuses cents more when the authorization has a

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -139,7 +140,7 @@ func (s *Server) handleEstablish(r *http.Request, body []byte, m *merchant, _ st
 	// /transactions/{id} and the Authorize event show it, is Authorized (2).
 	v := t.view()
 	v.Status, v.StatusMessage = models.StatusNew, models.StatusAuthorized.String()
-	return models.TransactionEnvelope{Transaction: v}, nil
+	return wire.TransactionEnvelope{Transaction: v}, nil
 }
 
 // createAuthorization records an authorization for establish data d with

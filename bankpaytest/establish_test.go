@@ -8,6 +8,7 @@ import (
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -54,7 +55,7 @@ func TestEstablishDisbursement(t *testing.T) {
 	// An unverified sandbox account authorizes too, unverified.
 	d := disbursementData("order-2", "0.00")
 	d.Account.AccountNumber = bankpaytest.AccountUnverified
-	var env models.TransactionEnvelope
+	var env wire.TransactionEnvelope
 	c.postJSON("/establish?createTransaction=true", c.sign(d)).wantOK(t, &env)
 	if env.Transaction.Payment.Account.Verified || env.Transaction.Amount != "0.00" {
 		t.Fatalf("unverified account: %+v", env.Transaction.Payment.Account)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -43,7 +44,7 @@ type txn struct {
 	kyc        bool
 	idStep     int // identity providers whose data has arrived
 	idVerified bool
-	feedback   []models.Feedback
+	feedback   []wire.Feedback
 	hist       *history
 
 	// deposit and capture
@@ -141,7 +142,7 @@ func (s *Server) handleGetTransaction(_ *http.Request, _ []byte, m *merchant, id
 	if err != nil {
 		return nil, err
 	}
-	return models.TransactionEnvelope{Transaction: t.view()}, nil
+	return wire.TransactionEnvelope{Transaction: t.view()}, nil
 }
 
 // Transaction returns transaction id as GET /transactions/{id} shows it.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -107,8 +108,8 @@ func mustJSON(v any) []byte {
 
 // Canned answers, marshalled once.
 var (
-	transactionAnswer = mustJSON(models.TransactionEnvelope{Transaction: cannedTransaction(models.TypeAuthorize)})
-	depositAnswer     = mustJSON(models.TransactionEnvelope{Transaction: cannedTransaction(models.TypeDeposit)})
+	transactionAnswer = mustJSON(wire.TransactionEnvelope{Transaction: cannedTransaction(models.TypeAuthorize)})
+	depositAnswer     = mustJSON(wire.TransactionEnvelope{Transaction: cannedTransaction(models.TypeDeposit)})
 	summaryAnswer     = mustJSON(cannedSummary())
 	tokenizeAnswer    = mustJSON(cannedTokenization())
 )

@@ -49,11 +49,6 @@ type AccountBalance struct {
 	Currency Currency `json:"currency,omitempty"`
 }
 
-// AccountBalanceEnvelope is the wire wrapping of an account balance.
-type AccountBalanceEnvelope struct {
-	AccountBalance *AccountBalance `json:"accountBalance"`
-}
-
 // BankUser is the personal data the user's bank holds, from the account-level
 // user call: every field is a list because banks hold several.
 type BankUser struct {
@@ -75,11 +70,6 @@ type SegmentedName struct {
 	MiddleName []string `json:"middleName,omitempty"`
 	LastName   string   `json:"lastName,omitempty"`
 	Suffix     string   `json:"suffix,omitempty"`
-}
-
-// BankUserEnvelope is the wire wrapping of a bank-held user.
-type BankUserEnvelope struct {
-	User *BankUser `json:"user"`
 }
 
 // AccountSummary is the cash-flow answer: one entry per account, each with

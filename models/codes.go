@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 )
 
 // TransactionStatus is the status code of a transaction.
@@ -193,7 +195,7 @@ func parseCode(s string, dst *int) error {
 		*dst = 0
 		return nil
 	}
-	w, ok := wholeNumber(s) // 2, "2", 2.0 and "2.0" are the code 2
+	w, ok := tolerant.WholeNumber(s) // 2, "2", 2.0 and "2.0" are the code 2
 	if !ok {
 		return fmt.Errorf("invalid code %q", clip(s))
 	}

@@ -78,8 +78,3 @@ type PaymentProviderTransaction struct {
 type PaymentProcessor struct {
 	PaymentProcessorID string `json:"paymentProcessorId,omitempty"`
 }
-
-// TransactionEnvelope is the wire wrapping of a single transaction.
-type TransactionEnvelope struct {
-	Transaction *Transaction `json:"transaction"`
-}

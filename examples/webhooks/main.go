@@ -124,21 +124,21 @@ func selfPosted(env *exampleenv.Env, rcv *receiver, creds bankpay.Credentials, e
 	client := &http.Client{Timeout: 5 * time.Second}
 	// A notification as the service sends it: form-encoded fields.
 	form := url.Values{
-		models.EventFieldMerchantID:                   {creds.MerchantID},
-		models.EventFieldMerchantReference:            {"order-42"},
-		models.EventFieldPaymentType:                  {"2"},
-		models.EventFieldTransactionType:              {"6"},
-		models.EventFieldEventID:                      {"900000000000001"},
-		models.EventFieldEventType:                    {string(models.EventCompleted)},
-		models.EventFieldObjectID:                     {"100258123456791"},
-		models.EventFieldObjectType:                   {models.ObjectTypeTransaction},
-		models.EventFieldTimeZone:                     {"UTC"},
-		models.EventFieldCreatedAt:                    {fmt.Sprint(time.Now().UnixMilli())},
-		models.EventFieldAccessID:                     {creds.AccessID},
-		models.EventFieldStatus:                       {"4"},
-		models.EventFieldStatusMessage:                {"Completed"},
-		models.EventFieldProviderTransactionStatus:    {"10"},
-		models.EventFieldProviderTransactionStatusMsg: {"Established"},
+		"merchantId":                        {creds.MerchantID},
+		"merchantReference":                 {"order-42"},
+		"paymentType":                       {"2"},
+		"transactionType":                   {"6"},
+		"eventId":                           {"900000000000001"},
+		"eventType":                         {string(models.EventCompleted)},
+		"objectId":                          {"100258123456791"},
+		"objectType":                        {"Transaction"},
+		"timeZone":                          {"UTC"},
+		"createdAt":                         {fmt.Sprint(time.Now().UnixMilli())},
+		"accessId":                          {creds.AccessID},
+		"status":                            {"4"},
+		"statusMessage":                     {"Completed"},
+		"paymentProviderTransaction.status": {"10"},
+		"paymentProviderTransaction.statusMessage": {"Established"},
 	}
 	body := form.Encode()
 

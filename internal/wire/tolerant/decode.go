@@ -1,4 +1,4 @@
-package models
+package tolerant
 
 import (
 	"bytes"
@@ -55,7 +55,7 @@ func Decode(data []byte, v any) error {
 func DecodeAt(data []byte, v any, path string) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return errors.New("models.Decode: v must be a non-nil pointer")
+		return errors.New("tolerant.Decode: v must be a non-nil pointer")
 	}
 	// Fast path: an answer in the exact types (the spec's shape) reads as
 	// encoding/json reads it, which Decode agrees with (FuzzDecodeAgreesWithStrict).
@@ -132,7 +132,7 @@ func (n *normalizer) normalize(x any, t reflect.Type, path string) (any, error) 
 		return x, nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		w, ok := wholeNumber(x)
+		w, ok := WholeNumber(x)
 		if !ok {
 			return nil, &FieldError{Path: path, Want: "an integer", Got: kind(x)}
 		}
@@ -231,10 +231,10 @@ func (n *normalizer) normalize(x any, t reflect.Type, path string) (any, error) 
 	return x, nil
 }
 
-// wholeNumber reads x as a whole number: a JSON number or a numeric string,
+// WholeNumber reads x as a whole number: a JSON number or a numeric string,
 // either possibly written as a float with a zero fraction (2.0, "2.0",
 // 2e1). "" (with ok) means an empty string: the zero value.
-func wholeNumber(x any) (string, bool) {
+func WholeNumber(x any) (string, bool) {
 	var s string
 	switch v := x.(type) {
 	case json.Number:
