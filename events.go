@@ -93,6 +93,16 @@ type Event struct {
 	Raw url.Values
 }
 
+// transactionEventTypes are the standard transaction event types (every
+// listed type but the two identity events), in canonical spelling.
+var transactionEventTypes = map[models.EventType]bool{
+	models.EventEstablish: true, models.EventAuthorize: true, models.EventDataReady: true, models.EventUpdate: true,
+	models.EventProcess: true, models.EventComplete: true, models.EventCancel: true, models.EventExpire: true,
+	models.EventFailed: true, models.EventDeny: true, models.EventDispute: true, models.EventReconcile: true,
+	models.EventRefund: true, models.EventReverse: true, models.EventRefresh: true, models.EventVerifyCustomer: true,
+	models.EventConsentRevoked: true,
+}
+
 // kind returns the kind of the event's type.
 func (e *Event) kind() eventKind {
 	switch {
@@ -100,7 +110,7 @@ func (e *Event) kind() eventKind {
 		return eventKindIdentityDataRetrieved
 	case e.EventType == models.EventCustomerIdentityVerified:
 		return eventKindIdentityVerified
-	case e.EventType.IsTransaction():
+	case transactionEventTypes[e.EventType.Canonical()]:
 		return eventKindTransaction
 	}
 	return eventKindUnknown

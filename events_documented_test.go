@@ -119,12 +119,12 @@ func documentedEvents() []docEvent {
 	}{
 		{"Establish", models.StatusNew, []field{{"paymentProviderTransaction.status", "SW010"}, {"paymentProviderTransaction.statusMessage", "Established"}},
 			func(t *testing.T, ev *Event) {
-				assert.Equal(t, models.ProviderEstablished, ev.Transaction.ProviderStatus)
+				assert.Equal(t, models.ProviderStatus("SW010"), ev.Transaction.ProviderStatus)
 			}},
 		{"Authorize", models.StatusAuthorized, []field{{"splitToken", "c3BsaXQ+dG9r/ZW4=="}, {"paymentProviderTransaction.status", "SW020"}},
 			func(t *testing.T, ev *Event) {
 				assert.Equal(t, "c3BsaXQ+dG9r/ZW4==", ev.Transaction.SplitToken)
-				assert.Equal(t, models.ProviderAuthorizationReceived, ev.Transaction.ProviderStatus)
+				assert.Equal(t, models.ProviderStatus("SW020"), ev.Transaction.ProviderStatus)
 			}},
 		{"DataReady", models.StatusAuthorized, nil, nil},
 		{"Update", models.StatusAuthorized, []field{{"fiName", "Farmers & Merchants Bank"}},
@@ -280,14 +280,14 @@ func TestWebhookHandlerEveryDocumentedType(t *testing.T) {
 // TestEventTypeCanonical: the two spellings of a type are one.
 func TestEventTypeCanonical(t *testing.T) {
 	for in, want := range map[models.EventType]models.EventType{
-		models.EventCompleted: models.EventComplete, models.EventComplete: models.EventComplete,
-		models.EventCancelled: models.EventCancel, models.EventExpired: models.EventExpire,
+		"Completed": models.EventComplete, models.EventComplete: models.EventComplete,
+		"Cancelled": models.EventCancel, "Expired": models.EventExpire,
 		models.EventRefresh: models.EventRefresh, "Other": "Other",
 	} {
 		assert.Equal(t, want, in.Canonical(), string(in))
 	}
-	for _, typ := range []models.EventType{models.EventVerifyCustomer, models.EventConsentRevoked, models.EventCompleted} {
-		assert.True(t, typ.IsTransaction(), string(typ))
+	for _, typ := range []models.EventType{models.EventVerifyCustomer, models.EventConsentRevoked, "Completed"} {
+		assert.True(t, transactionEventTypes[typ.Canonical()], string(typ))
 	}
 }
 

@@ -678,7 +678,7 @@ func TestIntegrationIdentity(t *testing.T) {
 					assert.Equal(t, "SUCCESS", ev.IdentityDataRetrieved.ProviderReportStatus)
 					seen[ev.IdentityDataRetrieved.ProviderUsedForValidation] = true
 				}
-				if ev.EventType.IsIdentity() {
+				if ev.IdentityDataRetrieved != nil || ev.IdentityVerified != nil {
 					assert.Equal(t, "performKycVerification", ev.Message)
 					assert.Equal(t, models.PaymentTypeDeferred, ev.PaymentType)
 					assert.Equal(t, models.TypeAuthorize, ev.TransactionType)

@@ -61,7 +61,7 @@ func goldenTxnWant(typ models.TransactionType) *models.Transaction {
 			PaymentProvider: &models.PaymentProvider{PaymentProviderID: "PPG-77", Name: "Golden Test Bank", Type: 1, InstantPayoutAvailable: true}},
 		Currency: models.USD, Amount: "25.00",
 		PaymentProviderTransaction: &models.PaymentProviderTransaction{PaymentProviderTransactionID: "PPT-G-9",
-			Status: models.ProviderAuthorizationReceived, StatusMessage: "Authorization received",
+			Status: models.ProviderStatus("SW020"), StatusMessage: "Authorization received",
 			PaymentProcessor: &models.PaymentProcessor{PaymentProcessorID: "PROC-G"}},
 		Status: models.StatusAuthorized, StatusMessage: "Authorized", StatusCode: "AU",
 		CreatedAt: models.EpochMillis(goldenTime), UpdatedAt: models.EpochMillis(goldenTime2),

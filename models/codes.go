@@ -108,9 +108,9 @@ func (p PaymentType) String() string { return codeName(paymentTypeNames, p, "Pay
 // an unknown code.
 func (p PaymentType) Name() string { return paymentTypeNames[p] }
 
-// ParsePaymentType accepts a name ("Deferred", also lowercase "deferred" and
+// parsePaymentType accepts a name ("Deferred", also lowercase "deferred" and
 // any other case) or a number ("2").
-func ParsePaymentType(s string) (PaymentType, error) {
+func parsePaymentType(s string) (PaymentType, error) {
 	for p, name := range paymentTypeNames {
 		if strings.EqualFold(s, name) {
 			return p, nil
@@ -135,7 +135,7 @@ func (p *PaymentType) UnmarshalJSON(b []byte) error {
 			*p = 0
 			return nil
 		}
-		v, err := ParsePaymentType(s)
+		v, err := parsePaymentType(s)
 		*p = v
 		return err
 	}
@@ -148,7 +148,7 @@ func (p *PaymentType) UnmarshalText(b []byte) error {
 		*p = 0
 		return nil
 	}
-	v, err := ParsePaymentType(string(b))
+	v, err := parsePaymentType(string(b))
 	*p = v
 	return err
 }

@@ -4,7 +4,8 @@ package models
 // types not listed here; they are kept as received.
 type EventType string
 
-// Event types seen in notifications. Some appear in two spellings.
+// Event types seen in notifications. Complete, Cancel and Expire also
+// come as Completed, Cancelled and Expired: compare t.Canonical().
 const (
 	EventEstablish EventType = "Establish"
 	EventAuthorize EventType = "Authorize"
@@ -12,11 +13,8 @@ const (
 	EventUpdate    EventType = "Update"
 	EventProcess   EventType = "Process"
 	EventComplete  EventType = "Complete"
-	EventCompleted EventType = "Completed"
 	EventCancel    EventType = "Cancel"
-	EventCancelled EventType = "Cancelled"
 	EventExpire    EventType = "Expire"
-	EventExpired   EventType = "Expired"
 	EventFailed    EventType = "Failed"
 	EventDeny      EventType = "Deny"
 	EventDispute   EventType = "Dispute"
@@ -38,36 +36,16 @@ const (
 	EventCustomerIdentityVerified EventType = "CustomerIdentityVerified"
 )
 
-var transactionEventTypes = map[EventType]bool{
-	EventEstablish: true, EventAuthorize: true, EventDataReady: true, EventUpdate: true,
-	EventProcess: true, EventComplete: true, EventCompleted: true, EventCancel: true,
-	EventCancelled: true, EventExpire: true, EventExpired: true, EventFailed: true,
-	EventDeny: true, EventDispute: true, EventReconcile: true, EventRefund: true,
-	EventReverse: true, EventRefresh: true, EventVerifyCustomer: true, EventConsentRevoked: true,
-}
-
-// IsTransaction reports whether t is one of the standard transaction event
-// types (every listed type but the two identity events).
-func (t EventType) IsTransaction() bool { return transactionEventTypes[t] }
-
-// IsIdentity reports whether t is one of the two identity events.
-func (t EventType) IsIdentity() bool {
-	return t == EventIdentityVerificationDataRetrieved || t == EventCustomerIdentityVerified
-}
-
-// Known reports whether t is a listed event type.
-func (t EventType) Known() bool { return t.IsTransaction() || t.IsIdentity() }
-
 // Canonical returns t in one spelling where the operator's sources differ:
 // Completed is Complete, Cancelled is Cancel, Expired is Expire; any other
 // type is returned as it is.
 func (t EventType) Canonical() EventType {
 	switch t {
-	case EventCompleted:
+	case "Completed":
 		return EventComplete
-	case EventCancelled:
+	case "Cancelled":
 		return EventCancel
-	case EventExpired:
+	case "Expired":
 		return EventExpire
 	}
 	return t

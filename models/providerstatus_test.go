@@ -8,8 +8,8 @@ import (
 )
 
 func TestProviderStatusMeaning(t *testing.T) {
-	assert.Equal(t, "established", ProviderEstablished.Meaning())
-	assert.Equal(t, "payment pending", ProviderACPending.Meaning())
+	assert.Equal(t, "established", ProviderStatus("SW010").Meaning())
+	assert.Equal(t, "payment pending", ProviderStatus("AC100").Meaning())
 	assert.True(t, strings.HasPrefix(ProviderStatus("UC08").Meaning(), "user canceled"))
 	assert.True(t, ProviderStatus("UC08").UserCanceled())
 	assert.True(t, ProviderStatus("UC99").UserCanceled(), "an undocumented UC code is still a user cancel")

@@ -129,7 +129,7 @@ func selfPosted(env *exampleenv.Env, rcv *receiver, creds bankpay.Credentials, e
 		"paymentType":                       {"2"},
 		"transactionType":                   {"6"},
 		"eventId":                           {"900000000000001"},
-		"eventType":                         {string(models.EventCompleted)},
+		"eventType":                         {"Completed"},
 		"objectId":                          {"100258123456791"},
 		"objectType":                        {"Transaction"},
 		"timeZone":                          {"UTC"},
