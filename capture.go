@@ -36,12 +36,12 @@ type CaptureMetadata struct {
 }
 
 // Capture makes a money transfer payment from an authorization:
-// POST /transactions/{transactionId}/capture, form-encoded. The answer is the
+// POST /transactions/{transactionId}/capture, form-encoded. The response is the
 // capture transaction (type 3).
 //
 // Capture moves money, so it is not retried once the request may have
 // reached the server, unless the call passes RetryNonIdempotent. A repeated
-// merchantReference answers code 210 (ErrDuplicate).
+// merchantReference responds code 210 (ErrDuplicate).
 func (s *TransactionsService) Capture(ctx context.Context, transactionID string, p *CaptureParams, opts ...Option) (*models.Transaction, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err

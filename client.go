@@ -57,7 +57,7 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 	if hc == nil {
 		hc = cleanhttp.DefaultPooledClient()
 		hc.Timeout = defaultTimeout
-		// The API answers every call itself: a 3xx is an *APIError.
+		// The API responds every call itself: a 3xx is an *APIError.
 		hc.CheckRedirect = refuseRedirect
 		// One host, many goroutines: keep as many idle connections to it
 		// as the pool holds, not cleanhttp's GOMAXPROCS+1.
@@ -128,16 +128,16 @@ func keepAlive(hc *http.Client) *http.Client {
 }
 
 // refuseRedirect is a CheckRedirect that follows no redirect: the client
-// gets the 3xx answer itself.
+// gets the 3xx response itself.
 func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // redirectPolicy wraps a CheckRedirect policy (nil: net/http's default) so
 // that only reads follow redirects, and only on the scheme and host they
 // started on. Following one for a state-changing call would either turn it
-// into a GET (301, 302, 303), whose answer would then be decoded as the
+// into a GET (301, 302, 303), whose response would then be decoded as the
 // call's result, or send the money-moving body again to another address
 // (307, 308); following one elsewhere would send the credentials there,
-// or in clear over http. The 3xx answer comes back as an *APIError.
+// or in clear over http. The 3xx response comes back as an *APIError.
 func redirectPolicy(policy func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		first := via[0]

@@ -90,7 +90,7 @@ func TestUserAgentOption(t *testing.T) {
 	var ua string
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 		ua = req.Header.Get("User-Agent")
-		return jsonAnswer(200, authorizationJSON)(req)
+		return jsonResponse(200, authorizationJSON)(req)
 	})
 	if _, err := c.Transactions.Get(context.Background(), "1"); err != nil {
 		t.Fatal(err)
@@ -127,8 +127,8 @@ func TestLoggerWritesNoSecrets(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c, mock, _ := newTestClient(t, WithLogger(logger))
 	sequence(t, mock,
-		jsonAnswer(503, `{"errors":[{"code":100,"message":"account 123456789 busy"}]}`),
-		jsonAnswer(200, authorizationJSON),
+		jsonResponse(503, `{"errors":[{"code":100,"message":"account 123456789 busy"}]}`),
+		jsonResponse(200, authorizationJSON),
 	)
 	if _, err := c.Transactions.Get(context.Background(), "1002581234567"); err != nil {
 		t.Fatal(err)

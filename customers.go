@@ -10,8 +10,8 @@ import (
 
 // CustomersService updates customer records, chiefly their VIP tier. The
 // VIP operations work only with an accessId tied to a merchant the operator
-// configured for VIP tiers; other merchants get an error answer (the
-// bankpaytest sandbox answers 400 with code 200, ErrBadRequest).
+// configured for VIP tiers; other merchants get an error response (the
+// bankpaytest sandbox responds 400 with code 200, ErrBadRequest).
 type CustomersService service
 
 // CustomerUpdateParams is the body of a customer update, sent as JSON. Give
@@ -53,7 +53,7 @@ type customerUpdateBody struct {
 }
 
 // Update updates the customer record customerID (the service's id):
-// POST /customers/{customerId}. The answer is the updated record.
+// POST /customers/{customerId}. The response is the updated record.
 func (s *CustomersService) Update(ctx context.Context, customerID string, p *CustomerUpdateParams, opts ...Option) (*models.Customer, error) {
 	if err := checkID("customerId", customerID); err != nil {
 		return nil, err
@@ -69,7 +69,7 @@ func (s *CustomersService) Update(ctx context.Context, customerID string, p *Cus
 }
 
 // UpdateByExternalID updates the customer record the merchant knows as
-// externalID: POST /customers?externalId=X. The answer is the updated record.
+// externalID: POST /customers?externalId=X. The response is the updated record.
 func (s *CustomersService) UpdateByExternalID(ctx context.Context, externalID string, p *CustomerUpdateParams, opts ...Option) (*models.Customer, error) {
 	if err := checkID("externalId", externalID); err != nil {
 		return nil, err

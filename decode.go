@@ -12,8 +12,8 @@ import (
 
 // decodeResponse reads the body of a 2xx response as a T, wrapped ({"key":{…}},
 // the spec's shape) or bare ({…}, the OpenAPI's shape), tolerantly (see
-// tolerant.Decode). The answer is wrapped when its top-level object has key;
-// an empty key reads it bare only. A wrapper holding null, or a bare answer
+// tolerant.Decode). The response is wrapped when its top-level object has key;
+// an empty key reads it bare only. A wrapper holding null, or a bare response
 // without one known field of T set, is a *ResponseError, as is a field of the wrong
 // JSON type (its message names the field's JSON path).
 func decodeResponse[T any](raw []byte, key, method, path string) (*T, error) {
@@ -32,7 +32,7 @@ func decodeResponse[T any](raw []byte, key, method, path string) (*T, error) {
 		}
 		if ok {
 			if len(bytes.TrimSpace(inner)) == 0 || string(bytes.TrimSpace(inner)) == "null" {
-				return fail(fmt.Errorf("answer has no %q object", key))
+				return fail(fmt.Errorf("response has no %q object", key))
 			}
 			body, at = inner, key
 		}
@@ -46,7 +46,7 @@ func decodeResponse[T any](raw []byte, key, method, path string) (*T, error) {
 		if name == "" {
 			name = reflect.TypeFor[T]().Name()
 		}
-		return fail(fmt.Errorf("answer has no %q object", name))
+		return fail(fmt.Errorf("response has no %q object", name))
 	}
 	return v, nil
 }

@@ -17,7 +17,7 @@ import (
 
 // decodeResponse reads the spec's wrapped shape and the OpenAPI's bare shape
 // to the same value; a null wrapper or an empty bare object is an error.
-func TestDecodeAnswerWrappedOrBare(t *testing.T) {
+func TestDecodeResponseWrappedOrBare(t *testing.T) {
 	wrapped, err := decodeResponse[models.Transaction]([]byte(`{"transaction":{"transactionId":"T7","status":"2"}}`), "transaction", "GET", "/p")
 	require.NoError(t, err)
 	bare, err := decodeResponse[models.Transaction]([]byte(`{"transactionId":"T7","status":2}`), "transaction", "GET", "/p")
@@ -26,7 +26,7 @@ func TestDecodeAnswerWrappedOrBare(t *testing.T) {
 	assert.Equal(t, models.StatusAuthorized, bare.Status)
 
 	empty, err := decodeResponse[models.IdentityUser]([]byte(`{"user":{}}`), "user", "GET", "/p")
-	require.NoError(t, err, "a wrapper holding an empty object is an (empty) answer, as before")
+	require.NoError(t, err, "a wrapper holding an empty object is an (empty) response, as before")
 	assert.Equal(t, &models.IdentityUser{}, empty)
 
 	for _, body := range []string{`{"transaction":null}`, `{}`, `{"unknown":1}`, `[]`, `"x"`, `null`} {
@@ -107,7 +107,7 @@ func TestServiceCallsNameFieldPath(t *testing.T) {
 			}},
 	} {
 		c, mock, _ := newTestClient(t)
-		sequence(t, mock, jsonAnswer(200, tc.body))
+		sequence(t, mock, jsonResponse(200, tc.body))
 		err := tc.call(c)
 		require.ErrorIs(t, err, ErrInvalidResponse, tc.name)
 		assert.Contains(t, err.Error(), tc.path, tc.name)
@@ -115,9 +115,9 @@ func TestServiceCallsNameFieldPath(t *testing.T) {
 	}
 }
 
-// BenchmarkDecodeAnswer compares the tolerant wrapped-or-bare read of a
+// BenchmarkDecodeResponse compares the tolerant wrapped-or-bare read of a
 // transaction with a plain json.Unmarshal of the same wrapped body.
-func BenchmarkDecodeAnswer(b *testing.B) {
+func BenchmarkDecodeResponse(b *testing.B) {
 	body := []byte(`{"transaction":` + goldenTxnBody(numEncs[0].n, 1) + `}`)
 	b.Run("decodeResponse", func(b *testing.B) {
 		b.ReportAllocs()

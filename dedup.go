@@ -20,10 +20,10 @@ const (
 	// failed; the caller now owns it and must Complete or Release it.
 	ClaimNew ClaimState = iota
 	// ClaimInProgress: another delivery of the eventId is being processed
-	// right now. The handler answers 409 so that the service re-sends
+	// right now. The handler responds 409 so that the service re-sends
 	// later, in case that processing fails.
 	ClaimInProgress
-	// ClaimDone: the eventId was processed. The handler answers 200
+	// ClaimDone: the eventId was processed. The handler responds 200
 	// without calling the callback again.
 	ClaimDone
 )

@@ -12,7 +12,7 @@ type DepositParams struct {
 	// MerchantReference is the merchant's reference for this deposit
 	// (required; '&', '=', '%', '+' and control characters are refused, see
 	// VerifyNotification). Where the merchant account is configured for it, a unique
-	// reference makes the deposit idempotent: a repeat answers code 210
+	// reference makes the deposit idempotent: a repeat responds code 210
 	// (ErrDuplicate) instead of paying twice.
 	MerchantReference string `url:"merchantReference"`
 	// Amount is the amount to pay out, N.NN, greater than 0.00. When empty,
@@ -29,7 +29,7 @@ type DepositParams struct {
 }
 
 // Deposit pays out against a Deferred or Disbursement authorization:
-// POST /transactions/{transactionId}/deposit, form-encoded. The answer is the
+// POST /transactions/{transactionId}/deposit, form-encoded. The response is the
 // deposit transaction (type 6, status Authorized, OriginalTransactionID the
 // authorization); later status changes arrive as event notifications.
 //

@@ -15,7 +15,7 @@ import (
 // wrapping one).
 var (
 	// ErrBadRequest: HTTP 400 or error code 200 (invalid parameter). A
-	// duplicate (code 210) answers 400 too, so test ErrDuplicate first.
+	// duplicate (code 210) responds 400 too, so test ErrDuplicate first.
 	ErrBadRequest = errors.New("bankpay: bad request")
 	// ErrUnauthorized: HTTP 401 or error code 300, 325 or 375 (credentials,
 	// merchant id or requestSignature invalid).
@@ -25,19 +25,19 @@ var (
 	// ErrDuplicate: error code 210, a repeated merchantReference on an account
 	// configured for merchantReference idempotency. The first request was
 	// accepted: do not pay again under a new reference. For a deposit,
-	// capture or establish whose answer was lost, the new transaction's id
+	// capture or establish whose response was lost, the new transaction's id
 	// arrives in the event notifications (parentObjectId and
 	// merchantReference) and the daily reports; reconcile from those.
 	ErrDuplicate = errors.New("bankpay: duplicate request")
 	// ErrIdentityNotReady: an identity read (user or verification detail)
-	// answered 400 because the identity data is not there yet. Wait for the
+	// responded 400 because the identity data is not there yet. Wait for the
 	// IdentityVerificationDataRetrieved or CustomerIdentityVerified event.
 	ErrIdentityNotReady = errors.New("bankpay: identity data not ready")
 	// ErrNotFound: HTTP 404.
 	ErrNotFound = errors.New("bankpay: not found")
 	// ErrRateLimited: HTTP 429.
 	ErrRateLimited = errors.New("bankpay: rate limited")
-	// ErrInvalidResponse: a 2xx answer whose body could not be decoded
+	// ErrInvalidResponse: a 2xx response whose body could not be decoded
 	// (not JSON, truncated, not the expected shape, or over the size cap).
 	ErrInvalidResponse = errors.New("bankpay: invalid response")
 )
@@ -70,7 +70,7 @@ type ErrorItem struct {
 	OccurredAt string `json:"occurredAt,omitempty"`
 }
 
-// APIError is the error for every non-2xx answer of the service. It carries
+// APIError is the error for every non-2xx response of the service. It carries
 // the HTTP status, the first error item's code, message and domain, all the
 // items, and the method and path of the call; never credentials. Digit runs
 // that could be account numbers or tax ids are masked in messages and in the
@@ -91,7 +91,7 @@ type APIError struct {
 	// Attempts is how many times the request was sent.
 	Attempts int
 
-	also error // an extra sentinel the call maps this answer to
+	also error // an extra sentinel the call maps this response to
 }
 
 // Error returns a one-line description.
@@ -133,7 +133,7 @@ func (e *APIError) HasCode(code int) bool {
 	return false
 }
 
-// Is maps the answer to the sentinel errors.
+// Is maps the response to the sentinel errors.
 func (e *APIError) Is(target error) bool {
 	switch target {
 	case ErrBadRequest:
@@ -176,12 +176,12 @@ func invalid(field, reason string) *ValidationError {
 	return &ValidationError{Field: field, Reason: reason}
 }
 
-// ResponseError is a 2xx answer the SDK could not decode. It matches
+// ResponseError is a 2xx response the SDK could not decode. It matches
 // ErrInvalidResponse (and errResponseTooLarge when that is the cause).
 //
 // The service ACCEPTED the call: for a state-changing call (deposit,
 // capture, establish, customer update) the money moved or the state
-// changed, even though the answer could not be read. Do not repeat the call;
+// changed, even though the response could not be read. Do not repeat the call;
 // reconcile from the event notifications or Transactions.Get instead.
 type ResponseError struct {
 	StatusCode int
@@ -199,7 +199,7 @@ func (e *ResponseError) Error() string {
 	if cause == "" {
 		cause = mask(fmt.Sprint(e.Err))
 	}
-	return fmt.Sprintf("bankpay: %s %s: %d answer could not be decoded: %s", e.Method, e.Path, e.StatusCode, cause)
+	return fmt.Sprintf("bankpay: %s %s: %d response could not be decoded: %s", e.Method, e.Path, e.StatusCode, cause)
 }
 
 // Unwrap returns the cause.
@@ -208,11 +208,11 @@ func (e *ResponseError) Unwrap() error { return e.Err }
 // Is makes every ResponseError match ErrInvalidResponse.
 func (e *ResponseError) Is(target error) bool { return target == ErrInvalidResponse }
 
-// NetworkError is a call that got no HTTP answer: connection refused or
+// NetworkError is a call that got no HTTP response: connection refused or
 // reset, timeout, or the context ended. Sent reports whether any attempt may
 // have reached the server; when it is true and the call moves money, do not
 // pay again under a new merchantReference: retry with the same one (on an
-// account configured for merchantReference idempotency a repeat answers
+// account configured for merchantReference idempotency a repeat responses
 // ErrDuplicate), or reconcile from the event notifications first. A call
 // whose context had ended before it started sends nothing (Attempts 0).
 type NetworkError struct {
@@ -354,7 +354,7 @@ func isAmount(run string) bool {
 func isDigitJoiner(c byte) bool { return c == '-' || c == '/' || c == ' ' || c == '.' }
 
 // errorCode is an error item's code: a JSON number, or a numeric string
-// ("210"), which some answers carry. Anything else reads as 0.
+// ("210"), which some responses carry. Anything else reads as 0.
 type errorCode int
 
 // UnmarshalJSON accepts 210, "210", null and anything else as 0, so that an

@@ -18,7 +18,7 @@ import (
 // or cannot be decoded: not URL-decodable, neither form fields nor a JSON
 // object, a repeated field, a name outside the notification alphabet, a
 // field of establish data or of a redirect, no eventId or createdAt, an
-// ill-typed common field. The webhook handler answers it with 400.
+// ill-typed common field. The webhook handler responds it with 400.
 var ErrMalformedEvent = errors.New("bankpay: malformed event")
 
 // eventKind groups event types by the payload they carry.

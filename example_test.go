@@ -79,7 +79,7 @@ func ExampleTransactionsService_Establish() {
 		fmt.Println(err)
 		return
 	}
-	// The establish answer is abbreviated: status 0 with the message
+	// The establish response is abbreviated: status 0 with the message
 	// Authorized. Transactions.Get shows the authorization's status.
 	fmt.Println(auth.TransactionID, auth.TransactionType, auth.StatusMessage)
 	fmt.Println(auth.Payment.PaymentType, "to account ending", auth.Payment.Account.AccountNumber)

@@ -132,14 +132,14 @@ type want struct {
 
 type faultScenario struct {
 	name   string
-	script []faultinject.Action // the call's 200 answer follows
-	// always replaces the 200 answer after the script.
+	script []faultinject.Action // the call's 200 response follows
+	// always replaces the 200 response after the script.
 	always     *faultinject.Action
 	refuse     int
 	timeout    time.Duration // the http.Client's; 10s when zero
 	ctxTimeout time.Duration
 	opts       []Option
-	// brokenBody: the 2xx answer is broken; a call that does not read
+	// brokenBody: the 2xx response is broken; a call that does not read
 	// 2xx bodies succeeds after one request.
 	brokenBody          bool
 	def, optIn, read    want
@@ -288,13 +288,13 @@ func faultScenarios() []faultScenario {
 			read:  netErr(0, false, syscall.ECONNREFUSED).and(attemptsAre(4))},
 		faultScenario{name: "reset before the request is read", script: []faultinject.Action{faultinject.ResetOnAccept()},
 			def: netErr(0, true), optIn: ok(1), read: ok(1)},
-		faultScenario{name: "reset after the request, before the answer", script: []faultinject.Action{faultinject.ResetAfterRequest()},
+		faultScenario{name: "reset after the request, before the response", script: []faultinject.Action{faultinject.ResetAfterRequest()},
 			def: netErr(1, true), optIn: ok(2), read: ok(2)},
-		faultScenario{name: "answer is not HTTP", script: []faultinject.Action{faultinject.Garbage("SSH-2.0-OpenSSH_9.6\r\n\r\n")},
+		faultScenario{name: "response is not HTTP", script: []faultinject.Action{faultinject.Garbage("SSH-2.0-OpenSSH_9.6\r\n\r\n")},
 			def: netErr(1, true), optIn: ok(2), read: ok(2)},
-		faultScenario{name: "no answer within the client timeout", script: []faultinject.Action{faultinject.Hang()}, timeout: 400 * time.Millisecond,
+		faultScenario{name: "no response within the client timeout", script: []faultinject.Action{faultinject.Hang()}, timeout: 400 * time.Millisecond,
 			def: timedOut(1), optIn: ok(2), read: ok(2)},
-		faultScenario{name: "no answer within the context deadline", script: []faultinject.Action{faultinject.Hang()}, ctxTimeout: 150 * time.Millisecond,
+		faultScenario{name: "no response within the context deadline", script: []faultinject.Action{faultinject.Hang()}, ctxTimeout: 150 * time.Millisecond,
 			def:   netErr(1, true, context.DeadlineExceeded),
 			optIn: netErr(1, true, context.DeadlineExceeded),
 			read:  netErr(1, true, context.DeadlineExceeded)},
@@ -324,7 +324,7 @@ func faultScenarios() []faultScenario {
 			def: apiErr(1, 502, ErrServer).and(bodyExcerptCapped), optIn: ok(2), read: ok(2)},
 		faultScenario{name: "500 with a 4 GiB body", script: []faultinject.Action{faultinject.Huge(500, 4<<30)},
 			def: apiErr(1, 500, ErrServer).and(bodyExcerptCapped), optIn: ok(2), read: ok(2)},
-		faultScenario{name: "200 reset mid-answer", script: []faultinject.Action{faultinject.ResetMidAnswer(200, faultTxn, 12)}, brokenBody: true,
+		faultScenario{name: "200 reset mid-response", script: []faultinject.Action{faultinject.ResetMidAnswer(200, faultTxn, 12)}, brokenBody: true,
 			def: respErr(1, ErrInvalidResponse), optIn: respErr(1, ErrInvalidResponse), read: ok(2)},
 		faultScenario{name: "200 truncated (Content-Length longer than the body)", script: []faultinject.Action{faultinject.Truncate(200, faultTxn, 12)}, brokenBody: true,
 			def: respErr(1, ErrInvalidResponse), optIn: respErr(1, ErrInvalidResponse), read: ok(2)},
@@ -340,10 +340,10 @@ func faultScenarios() []faultScenario {
 			def:  respErr(1, errResponseTooLarge), optIn: respErr(1, errResponseTooLarge), read: respErr(1, errResponseTooLarge)},
 		faultScenario{name: "400 duplicate (code 210)", script: []faultinject.Action{faultinject.Respond(400, duplicateJSON)},
 			def: apiErr(1, 400, ErrDuplicate), optIn: apiErr(1, 400, ErrDuplicate), read: apiErr(1, 400, ErrDuplicate)},
-		faultScenario{name: "answer lost, then 400 duplicate (code 210)", script: []faultinject.Action{faultinject.ResetAfterRequest(), faultinject.Respond(400, duplicateJSON)},
+		faultScenario{name: "response lost, then 400 duplicate (code 210)", script: []faultinject.Action{faultinject.ResetAfterRequest(), faultinject.Respond(400, duplicateJSON)},
 			sameBodiesOnRetries: true,
 			def:                 netErr(1, true), optIn: apiErr(2, 400, ErrDuplicate), read: apiErr(2, 400, ErrDuplicate)},
-		faultScenario{name: "500, then answer lost, then 400 duplicate", script: []faultinject.Action{faultinject.Respond(500, errorJSON), faultinject.ResetAfterRequest(), faultinject.Respond(400, duplicateJSON)},
+		faultScenario{name: "500, then response lost, then 400 duplicate", script: []faultinject.Action{faultinject.Respond(500, errorJSON), faultinject.ResetAfterRequest(), faultinject.Respond(400, duplicateJSON)},
 			sameBodiesOnRetries: true,
 			def:                 apiErr(1, 500, ErrServer), optIn: apiErr(3, 400, ErrDuplicate), read: apiErrAfter(3, 2, 400, ErrDuplicate)},
 		faultScenario{name: "404", script: []faultinject.Action{faultinject.Respond(404, `{"errors":[{"code":200,"message":"not found"}]}`)},
@@ -366,13 +366,13 @@ type cellResult struct {
 
 func runFaultCell(sc faultScenario, call faultCall, mode string) cellResult {
 	res := cellResult{scenario: sc.name, call: call.name, mode: mode}
-	okAnswer := faultinject.Respond(200, call.okBody)
+	okResponse := faultinject.Respond(200, call.okBody)
 	s := faultinject.NewServer(nil, sc.script...)
 	defer s.Close()
 	if sc.always != nil {
 		s.SetFallback(*sc.always)
 	} else {
-		s.SetFallback(okAnswer)
+		s.SetFallback(okResponse)
 	}
 	s.RefuseNext(sc.refuse)
 	tr := s.Transport()
@@ -586,7 +586,7 @@ func faultReport(all []cellResult) string {
 
 // TestRetryAfterBeyondContextDeadlineIsNotAwaited: a Retry-After under the
 // cap but longer than what is left of the caller's context is not waited
-// for; the caller gets the answer's *APIError at once.
+// for; the caller gets the response's *APIError at once.
 func TestRetryAfterBeyondContextDeadlineIsNotAwaited(t *testing.T) {
 	s := faultinject.NewServer(nil, faultinject.Respond(503, errorJSON, "Retry-After", "20"))
 	defer s.Close()
@@ -614,7 +614,7 @@ func TestRetryAfterBeyondContextDeadlineIsNotAwaited(t *testing.T) {
 }
 
 // TestMaxResponseBytesWithoutLimit: the largest cap there is still reads
-// answers (max+1 must not overflow).
+// responses (max+1 must not overflow).
 func TestMaxResponseBytesWithoutLimit(t *testing.T) {
 	s := faultinject.NewServer(nil, faultinject.Respond(200, faultTxn))
 	defer s.Close()
@@ -638,7 +638,7 @@ func TestMaxResponseBytesWithoutLimit(t *testing.T) {
 	}
 }
 
-// TestTotalTimeIsBounded: a server that never answers costs at most
+// TestTotalTimeIsBounded: a server that never responses costs at most
 // (retries+1) client timeouts plus the backoffs, or the context's deadline.
 func TestTotalTimeIsBounded(t *testing.T) {
 	s := faultinject.NewServer(nil)
@@ -659,7 +659,7 @@ func TestTotalTimeIsBounded(t *testing.T) {
 		t.Fatalf("err = %v, requests %d", err, s.Requests())
 	}
 	if d < 4*100*time.Millisecond || d > 4*100*time.Millisecond+5*time.Second {
-		t.Errorf("a GET that never gets an answer took %v, want about 4 x 100ms", d)
+		t.Errorf("a GET that never gets a response took %v, want about 4 x 100ms", d)
 	}
 
 	// Many retries, but the context ends it.
@@ -677,9 +677,9 @@ func TestTotalTimeIsBounded(t *testing.T) {
 	}
 }
 
-// TestHugeAnswerMemoryIsBounded: with the default 8 MiB cap, a 4 GiB
-// answer costs a bounded amount of memory and is cut at the cap.
-func TestHugeAnswerMemoryIsBounded(t *testing.T) {
+// TestHugeResponseMemoryIsBounded: with the default 8 MiB cap, a 4 GiB
+// response costs a bounded amount of memory and is cut at the cap.
+func TestHugeResponseMemoryIsBounded(t *testing.T) {
 	for _, status := range []int{200, 500} {
 		s := faultinject.NewServer(nil, faultinject.Huge(status, 4<<30))
 		tr := s.Transport()
@@ -701,7 +701,7 @@ func TestHugeAnswerMemoryIsBounded(t *testing.T) {
 			t.Errorf("500: err = %v", err)
 		}
 		if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
-			t.Errorf("%d: a 4 GiB answer allocated %d MiB", status, grew>>20)
+			t.Errorf("%d: a 4 GiB response allocated %d MiB", status, grew>>20)
 		}
 		if got := s.Streamed(); got > 64<<20 {
 			t.Errorf("%d: the client read on: %d MiB streamed", status, got>>20)
@@ -710,7 +710,7 @@ func TestHugeAnswerMemoryIsBounded(t *testing.T) {
 }
 
 // TestOptInPerClient: WithRetryNonIdempotent retries every state-changing
-// call with the same body, and the duplicate answer surfaces as ErrDuplicate.
+// call with the same body, and the duplicate response surfaces as ErrDuplicate.
 func TestOptInPerClient(t *testing.T) {
 	for _, call := range faultCalls {
 		if !call.mutates {
@@ -792,9 +792,9 @@ func TestTransportErrorBeforeWriteIsNotRetriedForAPost(t *testing.T) {
 	}
 }
 
-// TestOptInRetryAgainstTheSandbox: the answer to a deposit is lost after
+// TestOptInRetryAgainstTheSandbox: the response to a deposit is lost after
 // the sandbox made it; the opted-in retry, with the same merchantReference,
-// gets the sandbox's own duplicate answer (code 210) as ErrDuplicate, and
+// gets the sandbox's own duplicate response (code 210) as ErrDuplicate, and
 // the caller reads the state back. Without the opt-in the deposit is sent
 // once and the caller learns it may have been made.
 func TestOptInRetryAgainstTheSandbox(t *testing.T) {
@@ -827,7 +827,7 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Default: sent once, the answer lost: the caller is told it may have
+	// Default: sent once, the response lost: the caller is told it may have
 	// been made, and nothing is sent again.
 	before := s.Requests()
 	s.Script(faultinject.PassAndReset())
@@ -837,7 +837,7 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 		t.Fatalf("default: err %v after %d requests", err, s.Requests()-before)
 	}
 	// Opted in: the retry carries the same merchantReference and the sandbox
-	// answers 210.
+	// responds 210.
 	before = s.Requests()
 	s.Script(faultinject.PassAndReset())
 	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, &DepositParams{MerchantReference: "sb-dep-2", Amount: "10.00"}, WithRetryNonIdempotent())

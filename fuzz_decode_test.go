@@ -21,7 +21,7 @@ import (
 
 // Fuzz targets for what the SDK decodes from, and encodes for, the wire:
 // the dotted form encoder, the error-body parser (with Retry-After), and
-// the answer decoders of every call. They run on their seed corpus with
+// the response decoders of every call. They run on their seed corpus with
 // every `go test`; explore one at a time with, for example,
 // `go test -run '^$' -fuzz '^FuzzFormEncoder$' -fuzztime 60s`.
 // (ParseEvent, VerifyNotification and VerifyRedirect: fuzz_test.go.)
@@ -98,7 +98,7 @@ func FuzzFormEncoder(f *testing.F) {
 	})
 }
 
-// FuzzErrorBody parses arbitrary error answers: the excerpt and messages
+// FuzzErrorBody parses arbitrary error responses: the excerpt and messages
 // stay short, on one line, valid UTF-8 and masked (no run of 5 or more
 // digits, the shape of account numbers and tax ids), the Retry-After is
 // never negative, and the sentinels follow the status and codes.
@@ -179,7 +179,7 @@ func hasDigitRun(s string, n int) bool {
 	return false
 }
 
-// fuzzTransport answers every request with one status, header and body.
+// fuzzTransport responds every request with one status, header and body.
 type fuzzTransport struct {
 	status int
 	header http.Header
@@ -194,7 +194,7 @@ func (ft fuzzTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		ContentLength: int64(len(ft.body)), Request: req}, nil
 }
 
-// decodeCalls are the calls whose answers FuzzResponseDecoders feeds: each
+// decodeCalls are the calls whose responses FuzzResponseDecoders feeds: each
 // returns its typed result (nil on error).
 var decodeCalls = []func(ctx context.Context, c *Client) (any, error){
 	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Transactions.Get(ctx, "1")) },
@@ -237,7 +237,7 @@ func nilIfErr[T any](v *T, err error) (any, error) {
 	return v, err
 }
 
-// FuzzResponseDecoders feeds arbitrary answers to every call through the
+// FuzzResponseDecoders feeds arbitrary responses to every call through the
 // whole pipeline: no panic; success only on 2xx, with a result; otherwise
 // an *APIError (non-2xx) or a *ResponseError (2xx), with a short message
 // and no secret; and a decoded result re-encodes and decodes to the same.
@@ -297,9 +297,9 @@ func FuzzResponseDecoders(f *testing.F) {
 		var re *ResponseError
 		switch {
 		case !ok2xx && !errors.As(err, &ae):
-			t.Fatalf("%d answer: %T %v, want *APIError", status, err, err)
+			t.Fatalf("%d response: %T %v, want *APIError", status, err, err)
 		case ok2xx && !errors.As(err, &re):
-			t.Fatalf("%d answer: %T %v, want *ResponseError", status, err, err)
+			t.Fatalf("%d response: %T %v, want *ResponseError", status, err, err)
 		case ok2xx && !errors.Is(err, ErrInvalidResponse):
 			t.Fatalf("%v does not match ErrInvalidResponse", err)
 		}

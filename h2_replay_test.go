@@ -83,7 +83,7 @@ func TestH2ResetDepositRetriedOnlyByTheRetryRule(t *testing.T) {
 	}
 }
 
-// Reads over HTTP/2 still retry: a reset stream, and a 503 answer.
+// Reads over HTTP/2 still retry: a reset stream, and a 503 response.
 func TestH2ReadsStillRetry(t *testing.T) {
 	for name, first := range map[string]faultinject.H2Action{
 		"reset": faultinject.H2Reset(),

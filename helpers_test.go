@@ -53,7 +53,7 @@ type wantRequest struct {
 	Body        string // exact body
 }
 
-// expect makes every request to mock be checked against want and answered
+// expect makes every request to mock be checked against want and responded
 // with status and body (JSON content type). It returns the call counter.
 func expect(t *testing.T, mock *httpmock.MockTransport, want wantRequest, status int, body string) *atomic.Int32 {
 	t.Helper()
@@ -118,7 +118,7 @@ func expectNoRequest(t *testing.T, mock *httpmock.MockTransport) *atomic.Int32 {
 	return &n
 }
 
-// sequence answers successive requests with the given responders, and fails
+// sequence responses successive requests with the given responders, and fails
 // the test if more requests come than responders.
 func sequence(t *testing.T, mock *httpmock.MockTransport, rs ...httpmock.Responder) *atomic.Int32 {
 	t.Helper()
@@ -134,8 +134,8 @@ func sequence(t *testing.T, mock *httpmock.MockTransport, rs ...httpmock.Respond
 	return &n
 }
 
-// jsonAnswer is a responder with a JSON body and optional headers (k, v, k, v…).
-func jsonAnswer(status int, body string, headers ...string) httpmock.Responder {
+// jsonResponse is a responder with a JSON body and optional headers (k, v, k, v…).
+func jsonResponse(status int, body string, headers ...string) httpmock.Responder {
 	return func(*http.Request) (*http.Response, error) {
 		resp := httpmock.NewStringResponse(status, body)
 		resp.Header.Set("Content-Type", "application/json")

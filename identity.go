@@ -19,7 +19,7 @@ type IdentityService service
 // User reads the verified identity of the user: GET /transactions/{transactionId}/user,
 // read wrapped in {"user":{…}} (spec) or bare (OpenAPI).
 //
-// Before the IdentityVerificationDataRetrieved event the service answers
+// Before the IdentityVerificationDataRetrieved event the service responses
 // 400: the error then matches both ErrIdentityNotReady and ErrBadRequest.
 // Wait for the event (or CustomerIdentityVerified) and read again.
 func (s *IdentityService) User(ctx context.Context, transactionID string, opts ...Option) (*models.IdentityUser, error) {
@@ -38,7 +38,7 @@ func (s *IdentityService) User(ctx context.Context, transactionID string, opts .
 // user is not eligible: GET /transactions/{transactionId}/user/detail,
 // read wrapped in {"detail":{…}} or bare.
 //
-// Before the IdentityVerificationDataRetrieved event the service answers
+// Before the IdentityVerificationDataRetrieved event the service responses
 // 400: the error then matches both ErrIdentityNotReady and ErrBadRequest.
 func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts ...Option) (*models.VerificationDetail, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
@@ -52,7 +52,7 @@ func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts
 	return decodeResponse[models.VerificationDetail](raw, "detail", http.MethodGet, path)
 }
 
-// identityRead sends a GET whose 400 answer also matches ErrIdentityNotReady.
+// identityRead sends a GET whose 400 response also matches ErrIdentityNotReady.
 func (s *IdentityService) identityRead(ctx context.Context, path string, out any, opts []Option) error {
 	req, err := newRequest(http.MethodGet, path, nil, nil)
 	if err != nil {
@@ -72,7 +72,7 @@ func (s *IdentityService) identityRead(ctx context.Context, path string, out any
 // *ValidationError on "feedback.status". A description is required (field
 // "feedback.description").
 //
-// Any 2xx answer is success; its body (an echo of the feedback) is not read,
+// Any 2xx response is success; its body (an echo of the feedback) is not read,
 // so that an unexpected body cannot make a recorded feedback look failed.
 // SendFeedback changes state: it is retried only when the request provably
 // never reached the server, unless RetryNonIdempotent is passed.

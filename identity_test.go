@@ -123,9 +123,9 @@ func TestIdentityEmptyEnvelope(t *testing.T) {
 	}
 }
 
-// The 400 the service answers before IdentityVerificationDataRetrieved
+// The 400 the service responses before IdentityVerificationDataRetrieved
 // matches ErrIdentityNotReady and ErrBadRequest, is not retried, and keeps
-// the service's message; the same answer to an account read is only a bad
+// the service's message; the same response to an account read is only a bad
 // request.
 func TestIdentityNotReady(t *testing.T) {
 	const notReady = `{"errors":[{"domain":"Identity","code":200,"message":"identity data not available yet"}]}`
@@ -135,7 +135,7 @@ func TestIdentityNotReady(t *testing.T) {
 	}
 	for name, read := range reads {
 		c, mock, _ := newTestClient(t)
-		calls := sequence(t, mock, jsonAnswer(400, notReady))
+		calls := sequence(t, mock, jsonResponse(400, notReady))
 		err := read(c)
 		if !errors.Is(err, ErrIdentityNotReady) || !errors.Is(err, ErrBadRequest) {
 			t.Errorf("%s: err = %v, want ErrIdentityNotReady and ErrBadRequest", name, err)
@@ -150,25 +150,25 @@ func TestIdentityNotReady(t *testing.T) {
 	}
 
 	c, mock, _ := newTestClient(t)
-	sequence(t, mock, jsonAnswer(400, notReady))
+	sequence(t, mock, jsonResponse(400, notReady))
 	_, err := c.Accounts.Balance(context.Background(), "T1")
 	if !errors.Is(err, ErrBadRequest) || errors.Is(err, ErrIdentityNotReady) {
 		t.Errorf("Balance 400: err = %v, want ErrBadRequest only", err)
 	}
-	// A feedback answered 400 is not "not ready" either.
+	// A feedback responded 400 is not "not ready" either.
 	c, mock, _ = newTestClient(t)
-	sequence(t, mock, jsonAnswer(400, notReady))
+	sequence(t, mock, jsonResponse(400, notReady))
 	err = c.Identity.Register(context.Background(), "T1", "registered")
 	if !errors.Is(err, ErrBadRequest) || errors.Is(err, ErrIdentityNotReady) {
 		t.Errorf("Register 400: err = %v, want ErrBadRequest only", err)
 	}
 }
 
-// An identity read answered 401 or 404 is not "not ready".
+// An identity read responded 401 or 404 is not "not ready".
 func TestIdentityOtherErrorsAreNotNotReady(t *testing.T) {
 	for _, status := range []int{401, 404, 500} {
 		c, mock, _ := newTestClient(t, WithMaxRetries(0))
-		sequence(t, mock, jsonAnswer(status, `{"errors":[{"code":300,"message":"x"}]}`))
+		sequence(t, mock, jsonResponse(status, `{"errors":[{"code":300,"message":"x"}]}`))
 		_, err := c.Identity.User(context.Background(), "T1")
 		if err == nil || errors.Is(err, ErrIdentityNotReady) {
 			t.Errorf("%d: err = %v, must not match ErrIdentityNotReady", status, err)

@@ -290,7 +290,7 @@ func TestIntegrationInstantPayout(t *testing.T) {
 	assert.NotEmpty(t, dep.PaymentProcessorType, "an instant payout deposit names its processor")
 	assert.Len(t, dep.TransactionID, 15)
 
-	// Never pay twice: the same merchantReference answers 210.
+	// Never pay twice: the same merchantReference responds 210.
 	_, err = s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{MerchantReference: "payout-1", Amount: "60.00"})
 	requireAPIError(t, err, http.StatusBadRequest, codeDuplicate, bankpay.ErrDuplicate)
 
@@ -515,7 +515,7 @@ func TestIntegrationAccountData(t *testing.T) {
 		}
 		prev = ag
 	}
-	// The same authorization answers the same figures.
+	// The same authorization responds the same figures.
 	again, err := s.client.Accounts.Summary(ctx, r.TransactionID)
 	require.NoError(t, err)
 	assert.Equal(t, sum, again)
@@ -743,7 +743,7 @@ func TestIntegrationDisbursementStateMachine(t *testing.T) {
 	auth, err := s.client.Transactions.Establish(ctx, disbursementParams("disb-auth-1", in.URL, "0.00", bankpaytest.AccountVerified))
 	require.NoError(t, err)
 	assert.Equal(t, models.TypeAuthorize, auth.TransactionType)
-	// The spec's abbreviated establish answer: status 0 with message
+	// The spec's abbreviated establish response: status 0 with message
 	// Authorized; the authorization itself is Authorized (2).
 	assert.Equal(t, models.StatusNew, auth.Status)
 	assert.Equal(t, "Authorized", auth.StatusMessage)
@@ -1034,7 +1034,7 @@ func TestIntegrationErrorTriggers(t *testing.T) {
 				assert.Equal(t, 1, apiErr.Attempts, "tokenize is not retried")
 				assert.NotContains(t, err.Error(), tr.number, "errors never carry the account number")
 			}
-			// The Disbursement establish answers the same.
+			// The Disbursement establish responds the same.
 			_, err := s.client.Transactions.Establish(ctx, disbursementParams("trigger-"+tr.number, "", "10.00", tr.number))
 			requireAPIError(t, err, tr.status, tr.code, tr.sentinel)
 		})
@@ -1151,7 +1151,7 @@ func TestIntegrationEventResends(t *testing.T) {
 func TestIntegrationEventsRejectedAndDefaultURL(t *testing.T) {
 	// The merchant's registered notification URL receives the events of
 	// transactions without a notificationUrl; a handler with the wrong key
-	// answers 401, and the sandbox re-sends for 12 hours, then stops.
+	// responds 401, and the sandbox re-sends for 12 hours, then stops.
 	wrong := itCreds
 	wrong.AccessKey = bankpay.NewSecret("not-the-key")
 	bad := startInbox(t, wrong)

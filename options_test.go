@@ -13,12 +13,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// respondCounting answers every request with status and counts them.
+// respondCounting responds every request with status and counts them.
 func respondCounting(mock *httpmock.MockTransport, status int, body string) *atomic.Int32 {
 	var n atomic.Int32
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 		n.Add(1)
-		return jsonAnswer(status, body)(req)
+		return jsonResponse(status, body)(req)
 	})
 	return &n
 }
@@ -52,7 +52,7 @@ func TestCallOptionsUserAgentAndBaseURL(t *testing.T) {
 	var ua, host string
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 		ua, host = req.Header.Get("User-Agent"), req.URL.Host
-		return jsonAnswer(200, `{"transaction":{"transactionId":"1"}}`)(req)
+		return jsonResponse(200, `{"transaction":{"transactionId":"1"}}`)(req)
 	})
 	_, err := c.Transactions.Get(context.Background(), "1", WithUserAgent("job/7"), WithBaseURL("https://other.bankpay.test/api/v1"))
 	require.NoError(t, err)

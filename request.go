@@ -257,8 +257,8 @@ func setHeaders(h http.Header, auth, userAgent, contentType string) {
 	}
 }
 
-// bufPool holds the buffers answers are read into; maxPooledBuffer bounds
-// what goes back, so that one huge answer does not stay in memory.
+// bufPool holds the buffers responses are read into; maxPooledBuffer bounds
+// what goes back, so that one huge response does not stay in memory.
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
 
 const maxPooledBuffer = 256 << 10
@@ -292,7 +292,7 @@ func (a *attempt) readResponse(resp *http.Response) error {
 	return nil
 }
 
-// release gives the answer's buffer back to the pool. json.Unmarshal copies
+// release gives the response's buffer back to the pool. json.Unmarshal copies
 // what it keeps, and json.Unmarshaler implementations must too.
 func (a *attempt) release() {
 	if a.buf != nil {
@@ -306,7 +306,7 @@ func (c *Client) responseError(status int, req *request, err error) *ResponseErr
 	return &ResponseError{StatusCode: status, Method: req.Method, Path: req.Path, Err: err, cause: c.secrets.clean(err.Error())}
 }
 
-// maxErrorBody caps what is read of an error answer.
+// maxErrorBody caps what is read of an error response.
 const maxErrorBody = 64 << 10
 
 func (c *Client) apiError(req *request, resp *http.Response, attempts int) *APIError {

@@ -21,7 +21,7 @@ import (
 //
 // Nor is a retry made whose wait (the Retry-After, or the longest backoff
 // of this retry) would outlast the context's deadline: the caller gets the
-// last answer now instead of a deadline error later.
+// last response now instead of a deadline error later.
 func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	if resp != nil || !neverSent(err) {
 		a.sent = true

@@ -27,7 +27,7 @@ type TokenizeParams struct {
 	// be negative.
 	Customer *models.Customer
 	// VerifyAccount asks the service to verify the account as well
-	// (?verifyAccount=true); the answer then carries account.verification.
+	// (?verifyAccount=true); the response then carries account.verification.
 	VerifyAccount bool
 }
 
@@ -79,9 +79,9 @@ func checkDigitString(field, v string, lo, hi int) error {
 // {"merchantId":…,"account":{…},"customer":{…}}. The merchantId is the
 // client's.
 //
-// The spec's answer echoes the submitted data with account.token and, when
+// The spec's response echoes the submitted data with account.token and, when
 // verification was asked, account.verification; the OpenAPI's is the bare
-// account. Both are read. An answer without an account is a *ResponseError
+// account. Both are read. A response without an account is a *ResponseError
 // (ErrInvalidResponse).
 //
 // Tokenize changes state: it is retried only when the request provably
@@ -109,12 +109,12 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 	if err := s.client.send(ctx, http.MethodPost, path, query, body, &raw, opts); err != nil {
 		return nil, err
 	}
-	// The spec's answer echoes merchantId and customer beside the account;
+	// The spec's response echoes merchantId and customer beside the account;
 	// the OpenAPI's is the bare account, which has neither.
 	if _, echo, scanned := topMember(raw, "account"); echo || !scanned {
 		out, err := decodeResponse[models.Tokenization](raw, "", http.MethodPost, path)
 		if err == nil && out.Account == nil {
-			err = &ResponseError{StatusCode: http.StatusOK, Method: http.MethodPost, Path: path, Err: errors.New(`answer has no "account" object`)}
+			err = &ResponseError{StatusCode: http.StatusOK, Method: http.MethodPost, Path: path, Err: errors.New(`response has no "account" object`)}
 		}
 		return out, err
 	}

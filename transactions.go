@@ -20,7 +20,7 @@ func (s *TransactionsService) Get(ctx context.Context, transactionID string, opt
 	return s.transactionCall(ctx, http.MethodGet, pathJoin("transactions", transactionID), nil, nil, opts)
 }
 
-// transactionCall is one call of the pipeline whose answer is a
+// transactionCall is one call of the pipeline whose response is a
 // transaction, wrapped {"transaction":…} (spec) or bare (OpenAPI): Get,
 // Establish, Deposit and Capture.
 func (s *TransactionsService) transactionCall(ctx context.Context, method, path string, query url.Values, body any, opts []Option) (*models.Transaction, error) {

@@ -89,8 +89,8 @@ func TestTransactionsGetEmptyEnvelope(t *testing.T) {
 	}
 }
 
-// errorAnswer is an error answer of the service and what the SDK must make of it.
-type errorAnswer struct {
+// errorResponse is an error response of the service and what the SDK must make of it.
+type errorResponse struct {
 	name   string
 	status int
 	body   string
@@ -99,7 +99,7 @@ type errorAnswer struct {
 	code   int
 }
 
-var errorAnswers = []errorAnswer{
+var errorResponses = []errorResponse{
 	{"400 invalid parameter", 400, `{"errors":[{"domain":"com.bankpay.api","code":200,"message":"Invalid parameter: amount"}]}`, ErrBadRequest, ErrUnauthorized, 200},
 	{"401 access control", 401, `{"errors":[{"domain":"com.bankpay.security","code":375,"message":"Access control error"}]}`, ErrUnauthorized, ErrBadRequest, 375},
 	{"401 security", 401, `{"errors":[{"domain":"com.bankpay.security","code":300,"message":"Security error"}]}`, ErrUnauthorized, ErrServer, 300},
@@ -108,12 +108,12 @@ var errorAnswers = []errorAnswer{
 	{"503 not JSON", 503, `<html>Service Unavailable</html>`, ErrServer, ErrBadRequest, 0},
 }
 
-// checkErrorAnswers calls a state-changing method against each error answer
+// checkErrorResponses calls a state-changing method against each error response
 // and checks the typed error, and that the request was sent exactly once:
 // no retry, no wait, even on 5xx.
-func checkErrorAnswers(t *testing.T, want wantRequest, call func(*Client) error) {
+func checkErrorResponses(t *testing.T, want wantRequest, call func(*Client) error) {
 	t.Helper()
-	for _, a := range errorAnswers {
+	for _, a := range errorResponses {
 		t.Run(a.name, func(t *testing.T) {
 			c, mock, w := newTestClient(t)
 			calls := expect(t, mock, want, a.status, a.body)
@@ -168,7 +168,7 @@ func hmacSHA1(message string) string {
 	return base64.StdEncoding.EncodeToString(m.Sum(nil))
 }
 
-const establishAnswerJSON = `{"transaction":{
+const establishResponseJSON = `{"transaction":{
   "transactionId":"100258123456789","transactionType":1,
   "payment":{"paymentId":"100258123456790","paymentType":4,"merchantId":"1002463580","amount":"0.00","currency":"USD",
     "account":{"name":"Checking","type":1,"accountNumber":"0001","verified":true},
@@ -212,7 +212,7 @@ func TestTransactionsEstablishDisbursement(t *testing.T) {
 		`"deviceType":"web","paymentType":"Disbursement"}`
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/establish", RawQuery: "createTransaction=true",
-		ContentType: "application/json", Body: body}, 200, establishAnswerJSON)
+		ContentType: "application/json", Body: body}, 200, establishResponseJSON)
 
 	p := disbursementParams()
 	txn, err := c.Transactions.Establish(context.Background(), p)
@@ -279,7 +279,7 @@ func TestTransactionsEstablishKeepsCallerDeviceType(t *testing.T) {
 		if err := json.Unmarshal(b, &sent); err != nil {
 			t.Errorf("body is not JSON: %v", err)
 		}
-		return jsonAnswer(200, establishAnswerJSON)(req)
+		return jsonResponse(200, establishResponseJSON)(req)
 	})
 	p := disbursementParams()
 	p.DeviceType = "ios"
@@ -316,7 +316,7 @@ func TestTransactionsEstablishErrors(t *testing.T) {
 	body := `{"accessId":"test-access-id","merchantId":"1002463580","requestSignature":"` + hmacSHA1(canonical) + `",` +
 		`"currency":"USD","amount":"0.00","merchantReference":"payout-1",` +
 		`"account":{"type":1,"accountNumber":"1000000001","routingNumber":"124003116"},"deviceType":"web","paymentType":"Disbursement"}`
-	checkErrorAnswers(t, wantRequest{Method: "POST", Path: "/api/v1/establish", RawQuery: "createTransaction=true",
+	checkErrorResponses(t, wantRequest{Method: "POST", Path: "/api/v1/establish", RawQuery: "createTransaction=true",
 		ContentType: "application/json", Body: body}, func(c *Client) error {
 		_, err := c.Transactions.Establish(context.Background(), p)
 		return err
@@ -325,7 +325,7 @@ func TestTransactionsEstablishErrors(t *testing.T) {
 
 func TestTransactionsEstablishEmptyEnvelope(t *testing.T) {
 	c, mock, _ := newTestClient(t)
-	sequence(t, mock, jsonAnswer(200, `{"transaction":null}`))
+	sequence(t, mock, jsonResponse(200, `{"transaction":null}`))
 	_, err := c.Transactions.Establish(context.Background(), ptrTo(validDisbursement()))
 	if !errors.Is(err, ErrInvalidResponse) {
 		t.Fatalf("err = %v, want ErrInvalidResponse", err)

@@ -17,7 +17,7 @@ import (
 )
 
 // defaultMaxEventBytes caps the body of an event notification the webhook
-// handler reads (1 MiB); a larger one is answered 413.
+// handler reads (1 MiB); a larger one gets a 413 response.
 const defaultMaxEventBytes = 1 << 20
 
 // defaultEventReadTimeout is how long the webhook handler waits for a
@@ -131,9 +131,9 @@ func SignNotification(body []byte, creds Credentials) (string, error) {
 type WebhookOption func(*webhookHandler)
 
 // WithDeduplicator makes the handler process each eventId once: a delivery
-// of an eventId already processed is answered 200 without calling any
+// of an eventId already processed gets a 200 response without calling any
 // callback, one whose processing is under way in another request is
-// answered 409 (the service re-sends it later), and a failed processing is
+// responded 409 (the service re-sends it later), and a failed processing is
 // released so that the next delivery runs again. Every accepted event has
 // an eventId, read from the signed message whatever the body's encoding.
 // See NewMemoryDeduplicator.
@@ -153,7 +153,7 @@ func WithMaxEventBytes(n int64) WebhookOption {
 // WithEventReadTimeout sets how long the handler waits for the body of a
 // request (defaultEventReadTimeout when d <= 0). It sets the connection's
 // read deadline itself (http.ResponseController), so a client that
-// drip-feeds its body is cut off and answered 408; a server's shorter
+// drip-feeds its body is cut off and responded 408; a server's shorter
 // ReadTimeout is kept.
 func WithEventReadTimeout(d time.Duration) WebhookOption {
 	return func(h *webhookHandler) {
@@ -167,7 +167,7 @@ func WithEventReadTimeout(d time.Duration) WebhookOption {
 // disables the check). A signed notification never expires, and the service
 // re-sends for 12 hours only, so a verified event whose createdAt is more
 // than d before the handler's clock is a replay or hopelessly late: it is
-// answered 400 (a 200 would hide it for good; not 401, the signature is
+// responded 400 (a 200 would hide it for good; not 401, the signature is
 // valid), no callback runs, the Deduplicator does not record it, and it is
 // reported to OnStaleEvent and the logger. createdAt is read from the signed
 // message, so no encoding hides it; events dated in the future pass (clock
@@ -191,7 +191,7 @@ func WithWebhookClock(now func() time.Time) WebhookOption {
 
 // OnStaleEvent calls fn for each verified event rejected because it is older
 // than the max age (see WithMaxEventAge), with its age, before the handler
-// answers 400. Use it to alert, count replays, or queue a reconciliation with
+// responds 400. Use it to alert, count replays, or queue a reconciliation with
 // Transactions.Get. fn must not block for long: the service waits 3 seconds.
 func OnStaleEvent(fn func(ctx context.Context, ev *Event, age time.Duration)) WebhookOption {
 	return func(h *webhookHandler) { h.onStale = fn }
@@ -206,7 +206,7 @@ func WithWebhookLogger(l *slog.Logger) WebhookOption {
 }
 
 // OnDuplicate calls fn for each verified delivery of an eventId the
-// Deduplicator reports already processed (the handler answers 200 and calls
+// Deduplicator reports already processed (the handler responds 200 and calls
 // no other callback). Use it to count re-sends.
 func OnDuplicate(fn func(context.Context, *Event)) WebhookOption {
 	return func(h *webhookHandler) { h.onDuplicate = fn }
@@ -232,7 +232,7 @@ type webhookHandler struct {
 //	mux.Handle("POST /bankpay/events", bankpay.NewWebhookHandler(creds, handle))
 //
 // For each request it:
-//   - answers 405 (with Allow: POST) to anything but POST;
+//   - responds 405 (with Allow: POST) to anything but POST;
 //   - reads at most 1 MiB of body (WithMaxEventBytes), 413 beyond, within
 //     5 seconds (WithEventReadTimeout), 408 beyond;
 //   - checks the signature before decoding anything: 401 on failure, and
@@ -240,15 +240,15 @@ type webhookHandler struct {
 //     error);
 //   - decodes the signed message, the URL-decoded body, like ParseEvent
 //     (form-urlencoded or JSON): 400 when it is not a notification;
-//   - answers 400 to an event whose createdAt is older than the max age
+//   - responds 400 to an event whose createdAt is older than the max age
 //     (24 hours by default, WithMaxEventAge): a replay of an old
 //     notification, reported to OnStaleEvent and the logger;
-//   - with WithDeduplicator, answers 200 to an eventId already processed
+//   - with WithDeduplicator, responds 200 to an eventId already processed
 //     and 409 to one being processed;
 //   - calls the callback of the event's kind (OnTransactionEvent,
 //     OnIdentityDataRetrieved, OnIdentityVerified) or else fn, once, with
-//     the request's context: an error answers 500, so the service re-sends
-//     the event, and success answers 200. fn may be nil when the typed
+//     the request's context: an error responds 500, so the service re-sends
+//     the event, and success responds 200. fn may be nil when the typed
 //     callbacks cover what the merchant needs; other events are then
 //     acknowledged.
 //
@@ -369,7 +369,7 @@ func (h *webhookHandler) stale(ev *Event) (time.Duration, bool) {
 }
 
 // process runs the callbacks of a verified event and returns the status to
-// answer.
+// response.
 func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 	claimed := false
 	if h.dedup != nil {

@@ -261,7 +261,7 @@ func TestWebhookHandlerRejects(t *testing.T) {
 			}
 		}
 		if strings.Contains(w.Body.String(), hookCreds.AccessKey.Reveal()) {
-			t.Errorf("%s: key in answer", name)
+			t.Errorf("%s: key in response", name)
 		}
 	}
 }
@@ -443,7 +443,7 @@ func TestWebhookHandlerStoreErrors(t *testing.T) {
 }
 
 // TestWebhookHandlerTypedPayloads: the one callback gets each event with
-// the typed payload of its type set, and its error answers 500.
+// the typed payload of its type set, and its error responds 500.
 func TestWebhookHandlerTypedPayloads(t *testing.T) {
 	var got []string
 	h := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error {
@@ -541,7 +541,7 @@ func TestWebhookHandlerOnServeMux(t *testing.T) {
 }
 
 // TestWebhookHandlerMaxEventAge: a verified event older than the max age (24
-// hours by default) is answered 400 without any callback, is not recorded
+// hours by default) gets a 400 response without any callback, is not recorded
 // by the Deduplicator, and is reported to OnStaleEvent and the logger;
 // events at the limit, from the future, or without createdAt pass, and a
 // max age <= 0 turns the check off.

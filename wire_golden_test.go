@@ -14,7 +14,7 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// Golden wire tests: each answer the SDK reads, written from the facts the
+// Golden wire tests: each response the SDK reads, written from the facts the
 // operator's OpenAPI schemas state (field names, kinds, enum values) with
 // ids and values of our own, is decoded through the real SDK method in
 // both shapes (the spec's wrapped object and the OpenAPI's bare one) and
@@ -80,10 +80,10 @@ func goldenVerificationWant() *models.Verification {
 		VerificationDate: models.EpochMillis(goldenTime), HasEnoughFunds: &enough}
 }
 
-// goldenCase is one SDK method and the answer it reads.
+// goldenCase is one SDK method and the respond it reads.
 type goldenCase struct {
 	name, method, path string
-	// bare is the answer in the OpenAPI's (unwrapped) shape; wrap gives the
+	// bare is the response in the OpenAPI's (unwrapped) shape; wrap gives the
 	// spec's shape ("" when both sources write the same shape).
 	bare func(n func(int64) string) string
 	wrap func(bare string, n func(int64) string) string

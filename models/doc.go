@@ -10,7 +10,7 @@
 // method. Where zero means something (VIP tier 0 removes VIP) the field is a
 // pointer, so that "unset" and "zero" differ.
 //
-// Answers are read with [Decode], which accepts both the service spec's and
+// Responses are read with [Decode], which accepts both the service spec's and
 // the operator's OpenAPI encodings (codes as numbers, numeric strings or
 // whole-valued floats; unknown fields and enum values kept or ignored) and
 // reports a value of the wrong JSON type as a [*FieldError] naming its JSON

@@ -8,7 +8,7 @@ import (
 )
 
 // ProviderStatus is the status of the bank-side (payment provider)
-// transaction: paymentProviderTransaction.status in answers and events, and
+// transaction: paymentProviderTransaction.status in responses and events, and
 // payment.paymentProviderTransaction.status in redirects. The operator's
 // codes are letters and digits (SW020, AC100, UC01); the spec's example
 // writes a number (10). Any value is kept as received; Meaning describes the
@@ -70,7 +70,7 @@ var providerMeanings = map[ProviderStatus]string{
 	"UC02":                      "user canceled at login",
 	"UC03":                      "user canceled after a failed login",
 	"UC04":                      "user canceled at a challenge question",
-	"UC05":                      "user canceled after wrong challenge answers",
+	"UC05":                      "user canceled after wrong challenge responses",
 	"UC06":                      "user canceled at multi-factor authentication",
 	"UC07":                      "user canceled after a failed multi-factor authentication",
 	"UC08":                      "user canceled at account selection",

@@ -46,7 +46,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 	v := tk.Account.Verification
 	if v == nil || v.Score == nil {
-		return fmt.Errorf("tokenize: no verification in the answer")
+		return fmt.Errorf("tokenize: no verification in the response")
 	}
 	env.Result("token %s, verified %t, score %d/10", tk.Account.Token, v.Verified, *v.Score)
 

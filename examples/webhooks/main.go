@@ -180,7 +180,7 @@ func selfPosted(env *exampleenv.Env, rcv *receiver, creds bankpay.Credentials, e
 		_, _ = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		rcv.flush(env)
-		env.Result("answer: %s", resp.Status)
+		env.Result("response: %s", resp.Status)
 		if resp.StatusCode != s.want {
 			env.Note("unexpected: want %d", s.want)
 			ok = false
@@ -230,7 +230,7 @@ func fromSandbox(ctx context.Context, env *exampleenv.Env, rcv *receiver, endpoi
 		return err
 	}
 	rcv.flush(env)
-	env.Note("the sandbox re-sends an event not answered 200 every %s", bankpaytest.ResendInterval)
+	env.Note("the sandbox re-sends an event not responded 200 every %s", bankpaytest.ResendInterval)
 	if err := env.Advance(ctx, bankpaytest.ResendInterval); err != nil {
 		return err
 	}
@@ -245,7 +245,7 @@ func fromSandbox(ctx context.Context, env *exampleenv.Env, rcv *receiver, endpoi
 		for _, a := range ev.Attempts {
 			codes = append(codes, fmt.Sprint(a.StatusCode))
 		}
-		env.Note("sandbox: event %s %s delivered %t, attempts answered %s", ev.ID, ev.Type, ev.Delivered, strings.Join(codes, ", "))
+		env.Note("sandbox: event %s %s delivered %t, attempts responded %s", ev.ID, ev.Type, ev.Delivered, strings.Join(codes, ", "))
 		if !ev.Delivered {
 			return fmt.Errorf("event %s %s was not delivered", ev.ID, ev.Type)
 		}

@@ -80,7 +80,7 @@ func TestDecodeWrongTypeNamesPath(t *testing.T) {
 	var amt models.Amount
 	err = tolerant.Decode([]byte(`{}`), &amt)
 	require.True(t, errors.As(err, &fe))
-	assert.Contains(t, err.Error(), "(answer)")
+	assert.Contains(t, err.Error(), "(response)")
 }
 
 // Unknown fields and unknown enum values never fail.
