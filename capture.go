@@ -40,7 +40,7 @@ type CaptureMetadata struct {
 // capture transaction (type 3).
 //
 // Capture moves money, so it is not retried once the request may have
-// reached the server, unless the call passes RetryNonIdempotent. A repeated
+// reached the server, unless WithRetryNonIdempotent is given. A repeated
 // merchantReference responds code 210 (ErrDuplicate).
 func (s *TransactionsService) Capture(ctx context.Context, transactionID string, p *CaptureParams, opts ...Option) (*models.Transaction, error) {
 	if err := checkID("transactionId", transactionID); err != nil {

@@ -34,7 +34,7 @@ type DepositParams struct {
 // authorization); later status changes arrive as event notifications.
 //
 // Deposit moves money, so it is not retried once the request may have
-// reached the server, unless the call passes RetryNonIdempotent (only safe
+// reached the server, unless WithRetryNonIdempotent is given (only safe
 // with a merchantReference the account treats as an idempotency key). After
 // a *NetworkError with Sent set, read the state back before paying again.
 func (s *TransactionsService) Deposit(ctx context.Context, transactionID string, p *DepositParams, opts ...Option) (*models.Transaction, error) {

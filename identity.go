@@ -62,20 +62,10 @@ func (s *IdentityService) identityRead(ctx context.Context, path string, out any
 	return s.client.do(ctx, req, out, opts)
 }
 
-// SendFeedback reports the outcome of the merchant's registration after an
-// identity verification: POST /transactions/{transactionId}/feedback with
-// the JSON body {"feedback":{"status":…,"subStatus":…,"description":…}}.
-// Register and Void are the usual way to call it.
-//
-// Only the two documented pairs are accepted: status 4 / subStatus 559
-// (Registered) and status 13 / subStatus 558 (Void); any other pair is a
-// *ValidationError on "feedback.status". A description is required (field
-// "feedback.description").
-//
-// Any 2xx response is success; its body (an echo of the feedback) is not read,
-// so that an unexpected body cannot make a recorded feedback look failed.
-// SendFeedback changes state: it is retried only when the request provably
-// never reached the server, unless RetryNonIdempotent is passed.
+// sendFeedback is Register and Void: POST /transactions/{transactionId}/feedback
+// with {"feedback":{"status":…,"subStatus":…,"description":…}}. Only the two
+// documented pairs (4/559 and 13/558) and a description are accepted. Any
+// 2xx response is success; its body (an echo) is not read.
 func (s *IdentityService) sendFeedback(ctx context.Context, transactionID string, fb wire.Feedback, opts ...Option) error {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return err

@@ -79,52 +79,12 @@ func WithSignatureAlgorithm(a SignatureAlgorithm) Option {
 }
 
 // SignEstablishData fills d's AccessID and MerchantID from the client's
-// credentials and sets RequestSignature over the signed fields d carries.
-// The JSON of d is then what the front-end SDKs' selectBankWidget and
-// establish methods take (FlattenEstablishData gives the flat form of the
-// mobile SDKs). Call it on the server: the access key must never reach a
-// browser or an app.
-//
-// The signature is the Base64 HMAC-SHA1 (see WithSignatureAlgorithm), keyed
-// with the access key, of the canonical string: key=value pairs joined by
-// "&" in the service's fixed key order, nested keys dotted, values not
-// URL-encoded. Empty strings, false and numeric zero are left out, a decimal
-// string such as "0.00" is kept, and returnUrl, cancelUrl, notificationUrl,
-// metadata, kycType, beneficiary and deviceType are never signed. For
-// example, with accessId A48B73F694C4C8EE6306, merchantId 110005514 and the
-// access key "my-access-key", the establish data
-//
-//	&models.EstablishData{
-//		Description: "Order 42", Currency: models.USD, Amount: "10.00",
-//		MerchantReference: "ref-42", PaymentType: models.PaymentTypeDeferred,
-//		ReturnURL: "https://shop.example/return", CancelURL: "https://shop.example/cancel",
-//		Customer: &models.Customer{Name: "Jane Doe",
-//			Address: &models.Address{City: "Austin", Country: "US"}},
-//	}
-//
-// has the canonical string
-//
-//	accessId=A48B73F694C4C8EE6306&merchantId=110005514&description=Order 42&currency=USD&amount=10.00&merchantReference=ref-42&paymentType=Deferred&customer.name=Jane Doe&customer.address.city=Austin&customer.address.country=US
-//
-// and the requestSignature
-//
-//	bKKk8jN+SU93sX+ckaBV2kjzKZU=
-//
-// or, with WithSignatureAlgorithm(HMACSHA512),
-//
-//	HmacSHA512:EcJv3My02jKhVTn5udCQF2rS15A3SmrdcOUSvjeHQ0BQxxOjZWlHLLSTJjw0DYc1qKWAdzsxPMJAZZXxmISRnQ==
-//
-// canonicalEstablishData shows the canonical string of any establish data,
-// to debug a signature the service rejects (error code 375).
-//
-// d is checked first (currency, amount, paymentType, URLs, the Disbursement
-// account, money-transfer fields); invalid data gives a *ValidationError
-// naming the field and d is left unchanged. A signed value may not contain
-// '&' or ';' followed later by '=' ("Barnes & Noble" is fine): the same key
-// signs redirects and notifications, and such a value, typed by a user into
-// a name or address, would make the canonical string read as one of them.
-// The returnUrl and cancelUrl query may not use a name of the redirect
-// parameters, of establish data or of notifications (see Redirect).
+// credentials and sets RequestSignature (HMAC-SHA1 by default, see
+// WithSignatureAlgorithm) over d's signed fields. The JSON of d is then what
+// the front-end SDKs take (FlattenEstablishData: the mobile SDKs' flat
+// form). Call it on the server only. Invalid data is a *ValidationError
+// naming the field, and d is left unchanged; a signed value may not contain
+// '&' or ';' followed later by '=' (see the Security section).
 func (c *Client) SignEstablishData(d *models.EstablishData) error {
 	if err := validateEstablishFields(d); err != nil {
 		return err

@@ -85,7 +85,7 @@ func checkDigitString(field, v string, lo, hi int) error {
 // (ErrInvalidResponse).
 //
 // Tokenize changes state: it is retried only when the request provably
-// never reached the server, unless RetryNonIdempotent is passed. Errors
+// never reached the server, unless WithRetryNonIdempotent is given. Errors
 // never contain the account number.
 func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts ...Option) (*models.Tokenization, error) {
 	if err := p.validate(); err != nil {

@@ -30,43 +30,14 @@ const defaultEventReadTimeout = 5 * time.Second
 // re-sends an unacknowledged event. See WithMaxEventAge.
 const defaultMaxEventAge = 24 * time.Hour
 
-// VerifyNotification checks that body is an event notification from the
-// service: the Authorization header must be "Basic " + Base64(accessId + ":"
-// + signature), with the merchant's accessId, and signature the Base64
-// HMAC-SHA1, keyed with the access key, of the URL-decoded body
-// ("HmacSHA512:"-prefixed HMAC-SHA512 is accepted too); both comparisons are
-// constant-time. A signed message that is not a notification (the
-// establish data the merchant signs, a signed redirect URL, repeated or
-// foreign fields, no eventId or createdAt) is refused with
-// ErrMalformedEvent; the body is sniffed for JSON. body is the raw body.
-//
-// Errors (errors.Is): errEmptyCredentials, errMissingSignature,
-// errMalformedAuthorization, errWrongAccessID, errUnsupportedAlgorithm,
-// ErrInvalidSignature, ErrMalformedEvent. Reject the request on any error.
-//
-// VerifyNotification does not look at the event's age or eventId:
-// NewWebhookHandler rejects events older than its max age and can
-// de-duplicate eventIds; otherwise check Event.CreatedAt and the eventId
-// yourself.
-//
-// Limitation: the signature covers the URL-decoded body, so it does not bind
-// field boundaries. Fields are read from that signed message (ParseEvent
-// too), so every encoding of a body reads the same fields, but a signed
-// value that decodes to "&name=" reads as a field of its own:
-// "merchantReference=ord-1%26errorCode%3D330" carries an errorCode. The SDK
-// refuses '&', '=', '%', '+' and control characters in every
-// merchantReference it sends; values the service generates cannot be fixed
-// from the merchant's side. A repeated field is refused, so an injected field
-// can only add one the event did not carry: do not act on an unexpected
-// errorCode or status alone.
-//
-// A valid signature says that the service sent this event, not that the
-// merchant receives every event: notificationUrl is not signed (see
-// SignEstablishData) and travels through the user's browser or app with the
-// establish data, so the user can redirect, withhold or time the
-// notifications of their own transaction. Before acting on an event that
-// moves money, reconcile the transaction's state with Transactions.Get, and
-// do not take a missing event as "nothing happened".
+// VerifyNotification checks that body (the raw request body) is an event
+// notification signed with creds: the Authorization header is "Basic " +
+// Base64(accessId:signature) with the merchant's accessId and the HMAC of
+// the URL-decoded body. A bad signature fails with ErrInvalidSignature (the
+// message says why), a signed body that is not a notification with
+// ErrMalformedEvent, empty creds with a *ValidationError. Reject the request
+// on any error. It does not check the event's age or eventId (the handler
+// does); see the Security section of the package documentation.
 func VerifyNotification(body []byte, authorizationHeader string, creds Credentials) error {
 	msg, err := verifyNotification(nil, body, authorizationHeader, creds)
 	if err == nil {
@@ -130,18 +101,15 @@ func SignNotification(body []byte, creds Credentials) (string, error) {
 // WebhookOption configures NewWebhookHandler.
 type WebhookOption func(*webhookHandler)
 
-// WithDeduplicator makes the handler process each eventId once: a delivery
-// of an eventId already processed gets a 200 response without calling any
-// callback, one whose processing is under way in another request is
-// responded 409 (the service re-sends it later), and a failed processing is
-// released so that the next delivery runs again. Every accepted event has
-// an eventId, read from the signed message whatever the body's encoding.
-// See NewMemoryDeduplicator.
+// WithDeduplicator makes the handler process each eventId once: an eventId
+// already processed gets 200 without a callback, one in progress gets 409
+// (the service re-sends it), and a failed one is released for the next
+// delivery. See NewMemoryDeduplicator.
 func WithDeduplicator(d Deduplicator) WebhookOption {
 	return func(h *webhookHandler) { h.dedup = d }
 }
 
-// WithMaxEventBytes sets the body cap (defaultMaxEventBytes by default).
+// WithMaxEventBytes sets the body cap (1 MiB by default; 413 beyond).
 func WithMaxEventBytes(n int64) WebhookOption {
 	return func(h *webhookHandler) {
 		if n > 0 {
@@ -150,11 +118,8 @@ func WithMaxEventBytes(n int64) WebhookOption {
 	}
 }
 
-// WithEventReadTimeout sets how long the handler waits for the body of a
-// request (defaultEventReadTimeout when d <= 0). It sets the connection's
-// read deadline itself (http.ResponseController), so a client that
-// drip-feeds its body is cut off and responded 408; a server's shorter
-// ReadTimeout is kept.
+// WithEventReadTimeout sets how long the handler waits for a request's body
+// (5s by default; 408 beyond), whatever the server's own timeouts.
 func WithEventReadTimeout(d time.Duration) WebhookOption {
 	return func(h *webhookHandler) {
 		if d > 0 {
@@ -163,24 +128,16 @@ func WithEventReadTimeout(d time.Duration) WebhookOption {
 	}
 }
 
-// WithMaxEventAge sets how old an event may be (defaultMaxEventAge; d <= 0
-// disables the check). A signed notification never expires, and the service
-// re-sends for 12 hours only, so a verified event whose createdAt is more
-// than d before the handler's clock is a replay or hopelessly late: it is
-// responded 400 (a 200 would hide it for good; not 401, the signature is
-// valid), no callback runs, the Deduplicator does not record it, and it is
-// reported to OnStaleEvent and the logger. createdAt is read from the signed
-// message, so no encoding hides it; events dated in the future pass (clock
-// skew). Size a Deduplicator for the eventIds of the max age.
+// WithMaxEventAge sets how old (by its signed createdAt) an event may be:
+// 24 hours by default, d <= 0 disables the check. An older event gets 400,
+// no callback runs, and it goes to OnStaleEvent and the logger (see the
+// Security section of the package documentation).
 func WithMaxEventAge(d time.Duration) WebhookOption {
 	return func(h *webhookHandler) { h.maxAge = d }
 }
 
-// WithWebhookClock sets the clock the handler compares an event's createdAt
-// with (time.Now by default). It is for tests: with the bankpaytest sandbox
-// started at a fixed time (WithStartTime), give it the sandbox's clock,
-// WithWebhookClock(sandbox.Now), so that its events are not seen as stale.
-// A nil now keeps time.Now.
+// WithWebhookClock sets the handler's clock (time.Now by default), for tests
+// against a bankpaytest sandbox with its own clock: WithWebhookClock(srv.Now).
 func WithWebhookClock(now func() time.Time) WebhookOption {
 	return func(h *webhookHandler) {
 		if now != nil {
@@ -227,43 +184,17 @@ type webhookHandler struct {
 }
 
 // NewWebhookHandler returns the http.Handler of the merchant's
-// notificationUrl. Mount it on a ServeMux:
+// notificationUrl:
 //
 //	mux.Handle("POST /bankpay/events", bankpay.NewWebhookHandler(creds, handle))
 //
-// For each request it:
-//   - responds 405 (with Allow: POST) to anything but POST;
-//   - reads at most 1 MiB of body (WithMaxEventBytes), 413 beyond, within
-//     5 seconds (WithEventReadTimeout), 408 beyond;
-//   - checks the signature before decoding anything: 401 on failure, and
-//     no callback is called (500 when creds are empty, a configuration
-//     error);
-//   - decodes the signed message, the URL-decoded body, like ParseEvent
-//     (form-urlencoded or JSON): 400 when it is not a notification;
-//   - responds 400 to an event whose createdAt is older than the max age
-//     (24 hours by default, WithMaxEventAge): a replay of an old
-//     notification, reported to OnStaleEvent and the logger;
-//   - with WithDeduplicator, responds 200 to an eventId already processed
-//     and 409 to one being processed;
-//   - calls the callback of the event's kind (OnTransactionEvent,
-//     OnIdentityDataRetrieved, OnIdentityVerified) or else fn, once, with
-//     the request's context: an error responds 500, so the service re-sends
-//     the event, and success responds 200. fn may be nil when the typed
-//     callbacks cover what the merchant needs; other events are then
-//     acknowledged.
-//
-// The service wants 200 within 3 seconds and re-sends every 5 minutes for 12
-// hours otherwise: keep callbacks short (store the event, work later) and
-// idempotent.
-//
-// An event is a signed hint, not the money state. The notificationUrl it is
-// sent to is not signed and travels through the user's browser or app with
-// the establish data handed to a front-end SDK, so the user can redirect,
-// withhold or time the notifications of their own transaction (see
-// VerifyNotification). Before acting on an event that moves money, read the
-// transaction with Transactions.Get and act on its status; reconcile pending
-// transactions with Transactions.Get on a schedule too, rather than waiting
-// for an event that may never come.
+// It verifies each request before decoding it (401 on a bad signature),
+// refuses non-POST (405), bodies over the cap (413) or too slow (408),
+// malformed (400) and stale events (400), and then calls fn once with the
+// Event, whose typed payload is set: fn's error gets 500, so the service
+// re-sends the event; success gets 200. fn may be nil. Keep fn short and
+// idempotent (the service waits 3 seconds), and confirm money state with
+// Transactions.Get before acting (see the Security section).
 func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error, opts ...WebhookOption) http.Handler {
 	h := &webhookHandler{creds: creds, macs: &sign.MACCache{}, fn: fn, maxBytes: defaultMaxEventBytes,
 		maxAge: defaultMaxEventAge, readTimeout: defaultEventReadTimeout, now: time.Now}
