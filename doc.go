@@ -40,15 +40,20 @@
 // that its fields, read from exactly the message the signature covers, were
 // signed with your accessKey as a notification. It does not prove that the
 // event is new: a signed notification never expires, so the handler refuses
-// events older than WithMaxEventAge and, with a Deduplicator, processes each
-// eventId once. The notificationUrl travels unsigned through the user's
-// browser, so confirm money state with Transactions.Get before acting on an
-// event that moves money. The signature covers the URL-decoded body, not
-// field boundaries: a signed value that decodes to "&name=" reads as a field
-// of its own. The SDK refuses such characters in every merchantReference it
-// sends and refuses repeated fields, so an injected field can only add one
-// the event did not carry: never act on an unexpected errorCode or status
-// alone.
+// events older than the max age (WithMaxEventAge) and, with a Deduplicator,
+// processes each eventId once. Nor does it prove that you receive every
+// event: the notificationUrl is not signed and travels through the user's
+// browser with the establish data, so the user can redirect, withhold or
+// time the notifications of their own transaction. Before acting on an event
+// that moves money, reconcile the transaction's state with Transactions.Get,
+// and do not take a missing event as "nothing happened".
+//
+// The signature covers the URL-decoded body, not field boundaries: a signed
+// value that decodes to "&name=" reads as a field of its own
+// ("merchantReference=ord-1%26errorCode%3D330" carries an errorCode). The
+// SDK refuses such characters in every merchantReference it sends, and
+// repeated fields; values the service generates cannot be fixed from the
+// merchant's side, so never act on an unexpected errorCode or status alone.
 //
 // A verified redirect (VerifyRedirect, VerifyRedirectRequest) proves that
 // the service sent the user back with the signed transactionId,

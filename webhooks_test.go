@@ -664,15 +664,19 @@ func TestVerifyNotificationFieldInjectionLimitation(t *testing.T) {
 	}
 }
 
-// TestSecurityGodoc keeps the security warnings in the godoc of the
-// functions merchants call to trust a notification or a redirect.
+// TestSecurityGodoc keeps the security warnings in the godoc: the package's
+// Security section, and the functions merchants call to trust a
+// notification or a redirect.
 func TestSecurityGodoc(t *testing.T) {
 	docs := map[string]string{}
 	fset := token.NewFileSet()
-	for _, file := range []string{"webhooks.go", "redirect.go"} {
+	for _, file := range []string{"webhooks.go", "redirect.go", "doc.go"} {
 		f, err := parser.ParseFile(fset, file, nil, parser.ParseComments)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if f.Doc != nil {
+			docs["package"] = strings.Join(strings.Fields(f.Doc.Text()), " ")
 		}
 		for _, d := range f.Decls {
 			if fn, ok := d.(*ast.FuncDecl); ok && fn.Doc != nil {
@@ -681,15 +685,15 @@ func TestSecurityGodoc(t *testing.T) {
 		}
 	}
 	for name, musts := range map[string][]string{
-		"VerifyNotification": {
+		// The threat model is written once, in the package documentation;
+		// the functions point to it.
+		"package": {
 			"covers the URL-decoded body", `"merchantReference=ord-1%26errorCode%3D330"`, "cannot be fixed from the merchant's side",
 			"notificationUrl is not signed", "travels through the user's browser", "reconcile the transaction's state with Transactions.Get",
+			"older than the max age", "never expires",
 		},
-		"NewWebhookHandler": {
-			"notificationUrl it is sent to is not signed", "travels through the user's browser",
-			"Before acting on an event that moves money, read the transaction with Transactions.Get",
-			"older than the max age",
-		},
+		"VerifyNotification": {"ErrInvalidSignature", "Security section"},
+		"NewWebhookHandler":  {"Transactions.Get", "Security section", "stale events"},
 		"VerifyRedirect": {
 			"it never expires", "check MerchantReference", "TransactionID against the transactionId",
 			"act at most once per TransactionID", "RedirectExpectReference",
