@@ -106,6 +106,7 @@ func TestCredentialsPrintNoSecret(t *testing.T) {
 		}
 	}
 	assert.Equal(t, "{test-access-id [redacted] 1002463580}", fmt.Sprintf("%v", creds))
+	//lint:ignore S1025 the %s verb is what is tested
 	assert.Equal(t, "[redacted]", fmt.Sprintf("%s", creds.AccessKey))
 	assert.Equal(t, `""`, Secret{}.String())
 	assert.Equal(t, "s3cret-access-key", creds.AccessKey.Reveal())
