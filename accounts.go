@@ -15,58 +15,58 @@ type AccountsService service
 // Balance reads the balance and details of the bank account the user
 // authorized: GET /transactions/{transactionId}/payment/paymentProvider/account/balance.
 //
-// The answer is read wrapped in {"accountBalance":{…}} or bare. An answer without an
+// The response is read wrapped in {"accountBalance":{…}} or bare. A response without an
 // accountBalance.account object is a *ResponseError (ErrInvalidResponse).
-func (s *AccountsService) Balance(ctx context.Context, transactionID string, opts ...CallOption) (*models.AccountBalance, error) {
+func (s *AccountsService) Balance(ctx context.Context, transactionID string, opts ...Option) (*models.AccountBalance, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := PathJoin("transactions", transactionID, "payment", "paymentProvider", "account", "balance")
-	bal, err := callAnswer[models.AccountBalance](ctx, s.client, http.MethodGet, path, nil, nil, "accountBalance", opts)
+	path := pathJoin("transactions", transactionID, "payment", "paymentProvider", "account", "balance")
+	bal, err := call[models.AccountBalance](ctx, s.client, http.MethodGet, path, nil, nil, "accountBalance", opts)
 	if err != nil {
 		return nil, err
 	}
 	if bal.Account == nil {
 		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path,
-			Err: errors.New(`answer has no "accountBalance.account" object`)}
+			Err: errors.New(`response has no "accountBalance.account" object`)}
 	}
 	return bal, nil
 }
 
 // User reads the personal data the user's bank holds (every field a list):
-// GET /transactions/{transactionId}/payment/paymentProvider/user. The answer
+// GET /transactions/{transactionId}/payment/paymentProvider/user. The response
 // is read wrapped in {"user":{…}} (spec) or bare (OpenAPI).
 //
 // For the verified identity of an authorization created with kycType 1, use
 // IdentityService.User instead.
-func (s *AccountsService) User(ctx context.Context, transactionID string, opts ...CallOption) (*models.BankUser, error) {
+func (s *AccountsService) User(ctx context.Context, transactionID string, opts ...Option) (*models.BankUser, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := PathJoin("transactions", transactionID, "payment", "paymentProvider", "user")
-	return callAnswer[models.BankUser](ctx, s.client, http.MethodGet, path, nil, nil, "user", opts)
+	path := pathJoin("transactions", transactionID, "payment", "paymentProvider", "user")
+	return call[models.BankUser](ctx, s.client, http.MethodGet, path, nil, nil, "user", opts)
 }
 
 // Summary reads the cash-flow summary of the user's accounts, with
 // aggregations over 7, 30 and 90 days: GET /transactions/{transactionId}/accountSummary.
-// The answer is a bare object, not wrapped.
+// The response is a bare object, not wrapped.
 //
-// An answer with no "summary" array at all (missing or null) is a
-// *ResponseError (ErrInvalidResponse); an empty array is a valid answer with
+// An respond with no "summary" array at all (missing or null) is a
+// *ResponseError (ErrInvalidResponse); an empty array is a valid respond with
 // no accounts.
-func (s *AccountsService) Summary(ctx context.Context, transactionID string, opts ...CallOption) (*models.AccountSummary, error) {
+func (s *AccountsService) Summary(ctx context.Context, transactionID string, opts ...Option) (*models.AccountSummary, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := PathJoin("transactions", transactionID, "accountSummary")
+	path := pathJoin("transactions", transactionID, "accountSummary")
 	// Bare in the spec and in the OpenAPI: no wrapper key.
-	sum, err := callAnswer[models.AccountSummary](ctx, s.client, http.MethodGet, path, nil, nil, "", opts)
+	sum, err := call[models.AccountSummary](ctx, s.client, http.MethodGet, path, nil, nil, "", opts)
 	if err != nil {
 		return nil, err
 	}
 	if sum.Summary == nil {
 		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path,
-			Err: errors.New(`answer has no "summary" array`)}
+			Err: errors.New(`response has no "summary" array`)}
 	}
 	return sum, nil
 }

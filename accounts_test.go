@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -177,8 +178,8 @@ func TestAccountsSummary(t *testing.T) {
 	}
 }
 
-// An answer with no summary array at all is a *ResponseError; an empty array
-// is a valid answer with no accounts.
+// An respond with no summary array at all is a *ResponseError; an empty array
+// is a valid respond with no accounts.
 func TestAccountsSummaryShape(t *testing.T) {
 	for _, body := range []string{`{}`, `{"customerId":"c1","lastUpdated":1}`, `{"customerId":"c1","summary":null}`} {
 		c, mock, _ := newTestClient(t)
@@ -207,10 +208,10 @@ type dataEndpoint struct {
 	query       string
 	contentType string
 	body        string
-	okAnswer    string
+	okResponse  string
 	usesID      bool
-	identity    bool // a 400 answer also matches ErrIdentityNotReady
-	call        func(ctx context.Context, c *Client, id string, opts ...CallOption) error
+	identity    bool // a 400 response also matches ErrIdentityNotReady
+	call        func(ctx context.Context, c *Client, id string, opts ...Option) error
 }
 
 func (e dataEndpoint) want(id string) wantRequest {
@@ -224,54 +225,54 @@ func (e dataEndpoint) pathFor(id string) string {
 func dataEndpoints() []dataEndpoint {
 	return []dataEndpoint{
 		{name: "Accounts.Balance", method: "GET", path: "/transactions/{id}/payment/paymentProvider/account/balance",
-			okAnswer: accountBalanceJSON, usesID: true,
-			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+			okResponse: accountBalanceJSON, usesID: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Accounts.Balance(ctx, id, opts...)
 				return err
 			}},
 		{name: "Accounts.User", method: "GET", path: "/transactions/{id}/payment/paymentProvider/user",
-			okAnswer: bankUserJSON, usesID: true,
-			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+			okResponse: bankUserJSON, usesID: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Accounts.User(ctx, id, opts...)
 				return err
 			}},
 		{name: "Accounts.Summary", method: "GET", path: "/transactions/{id}/accountSummary",
-			okAnswer: accountSummaryJSON, usesID: true,
-			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+			okResponse: accountSummaryJSON, usesID: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Accounts.Summary(ctx, id, opts...)
 				return err
 			}},
 		{name: "Accounts.Tokenize", method: "POST", path: "/accounts/tokenize", query: "verifyAccount=true",
-			contentType: "application/json", body: tokenizeFullBody, okAnswer: tokenizeAnswerJSON,
-			call: func(ctx context.Context, c *Client, _ string, opts ...CallOption) error {
+			contentType: "application/json", body: tokenizeFullBody, okResponse: tokenizeResponseJSON,
+			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
 				_, err := c.Accounts.Tokenize(ctx, fullTokenizeParams(), opts...)
 				return err
 			}},
 		{name: "Identity.User", method: "GET", path: "/transactions/{id}/user",
-			okAnswer: identityUserJSON, usesID: true, identity: true,
-			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+			okResponse: identityUserJSON, usesID: true, identity: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Identity.User(ctx, id, opts...)
 				return err
 			}},
 		{name: "Identity.Detail", method: "GET", path: "/transactions/{id}/user/detail",
-			okAnswer: verificationDetailJSON, usesID: true, identity: true,
-			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+			okResponse: verificationDetailJSON, usesID: true, identity: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Identity.Detail(ctx, id, opts...)
 				return err
 			}},
 		{name: "Identity.SendFeedback", method: "POST", path: "/transactions/{id}/feedback",
-			contentType: "application/json", body: registerBody, okAnswer: `{"feedback":` + `{"status":4,"subStatus":559,"description":"registered as member 42"}}`, usesID: true,
-			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
-				return c.Identity.SendFeedback(ctx, id, models.Feedback{Status: 4, SubStatus: 559, Description: "registered as member 42"}, opts...)
+			contentType: "application/json", body: registerBody, okResponse: `{"feedback":` + `{"status":4,"subStatus":559,"description":"registered as member 42"}}`, usesID: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				return c.Identity.sendFeedback(ctx, id, wire.Feedback{Status: 4, SubStatus: 559, Description: "registered as member 42"}, opts...)
 			}},
 		{name: "Identity.Register", method: "POST", path: "/transactions/{id}/feedback",
-			contentType: "application/json", body: registerBody, okAnswer: `{"feedback":{"status":4,"subStatus":559,"description":"registered as member 42"}}`, usesID: true,
-			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+			contentType: "application/json", body: registerBody, okResponse: `{"feedback":{"status":4,"subStatus":559,"description":"registered as member 42"}}`, usesID: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				return c.Identity.Register(ctx, id, "registered as member 42", opts...)
 			}},
 		{name: "Identity.Void", method: "POST", path: "/transactions/{id}/feedback",
-			contentType: "application/json", body: voidBody, okAnswer: `{"feedback":{"status":13,"subStatus":558,"description":"name mismatch"}}`, usesID: true,
-			call: func(ctx context.Context, c *Client, id string, opts ...CallOption) error {
+			contentType: "application/json", body: voidBody, okResponse: `{"feedback":{"status":13,"subStatus":558,"description":"name mismatch"}}`, usesID: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				return c.Identity.Void(ctx, id, "name mismatch", opts...)
 			}},
 	}
@@ -283,7 +284,7 @@ func TestDataEndpointsRequest(t *testing.T) {
 	for _, ep := range dataEndpoints() {
 		t.Run(ep.name, func(t *testing.T) {
 			c, mock, _ := newTestClient(t)
-			calls := expect(t, mock, ep.want("1002581234567"), 200, ep.okAnswer)
+			calls := expect(t, mock, ep.want("1002581234567"), 200, ep.okResponse)
 			if err := ep.call(context.Background(), c, "1002581234567"); err != nil {
 				t.Fatal(err)
 			}
@@ -294,7 +295,7 @@ func TestDataEndpointsRequest(t *testing.T) {
 	}
 }
 
-// TestDataEndpointsErrorMapping maps the documented error answers of every
+// TestDataEndpointsErrorMapping maps the documented error responses of every
 // endpoint to *APIError and its sentinels.
 func TestDataEndpointsErrorMapping(t *testing.T) {
 	cases := []struct {
@@ -355,7 +356,7 @@ func TestDataEndpointsErrorMapping(t *testing.T) {
 						t.Errorf("errors.Is(err, %v) = true", target)
 					}
 				}
-				// Only an identity read answered 400 is "not ready".
+				// Only an identity read responded 400 is "not ready".
 				wantNotReady := ep.identity && tc.status == 400
 				if got := errors.Is(err, ErrIdentityNotReady); got != wantNotReady {
 					t.Errorf("errors.Is(err, ErrIdentityNotReady) = %v, want %v", got, wantNotReady)
@@ -363,7 +364,7 @@ func TestDataEndpointsErrorMapping(t *testing.T) {
 				// GETs are retried on 5xx (default 3 retries); state-changing POSTs are not.
 				wantCalls := 1
 				if tc.retryable && ep.method == "GET" {
-					wantCalls = 1 + DefaultMaxRetries
+					wantCalls = 1 + defaultMaxRetries
 				}
 				if int(calls.Load()) != wantCalls || apiErr.Attempts != wantCalls || len(w.list) != wantCalls-1 {
 					t.Errorf("calls = %d, attempts = %d, waits = %d; want %d calls", calls.Load(), apiErr.Attempts, len(w.list), wantCalls)
@@ -374,16 +375,16 @@ func TestDataEndpointsErrorMapping(t *testing.T) {
 	}
 }
 
-// TestDataEndpointsRetryGET: a GET answered 503 then 200 succeeds with
-// exactly two requests; a state-changing POST answered 503 is not retried
+// TestDataEndpointsRetryGET: a GET responded 503 then 200 succeeds with
+// exactly two requests; a state-changing POST responded 503 is not retried
 // unless the call opts in.
 func TestDataEndpointsRetry(t *testing.T) {
 	for _, ep := range dataEndpoints() {
 		t.Run(ep.name, func(t *testing.T) {
 			c, mock, w := newTestClient(t)
 			calls := sequence(t, mock,
-				jsonAnswer(503, `{"errors":[{"code":100,"message":"unavailable"}]}`, "Retry-After", "1"),
-				jsonAnswer(200, ep.okAnswer))
+				jsonResponse(503, `{"errors":[{"code":100,"message":"unavailable"}]}`, "Retry-After", "1"),
+				jsonResponse(200, ep.okResponse))
 			err := ep.call(context.Background(), c, "T1")
 			if ep.method == "GET" {
 				if err != nil {
@@ -403,9 +404,9 @@ func TestDataEndpointsRetry(t *testing.T) {
 
 			c, mock, _ = newTestClient(t)
 			calls = sequence(t, mock,
-				jsonAnswer(503, `{"errors":[{"code":100,"message":"unavailable"}]}`),
-				jsonAnswer(200, ep.okAnswer))
-			if err := ep.call(context.Background(), c, "T1", RetryNonIdempotent()); err != nil {
+				jsonResponse(503, `{"errors":[{"code":100,"message":"unavailable"}]}`),
+				jsonResponse(200, ep.okResponse))
+			if err := ep.call(context.Background(), c, "T1", WithRetryNonIdempotent()); err != nil {
 				t.Fatalf("POST with RetryNonIdempotent: %v", err)
 			}
 			if calls.Load() != 2 {
@@ -428,7 +429,7 @@ func TestDataEndpointsEscapeID(t *testing.T) {
 			if !strings.HasPrefix(want.Path, "/api/v1/transactions/a%2F..%2Fb%3Fx=1%23f/") {
 				t.Fatalf("test path %s", want.Path)
 			}
-			calls := expect(t, mock, want, 200, ep.okAnswer)
+			calls := expect(t, mock, want, 200, ep.okResponse)
 			if err := ep.call(context.Background(), c, id); err != nil {
 				t.Fatal(err)
 			}
@@ -451,7 +452,7 @@ func TestDataEndpointsRejectBadID(t *testing.T) {
 			calls := expectNoRequest(t, mock)
 			err := ep.call(context.Background(), c, id)
 			var ve *ValidationError
-			if !errors.As(err, &ve) || ve.Field != "transactionId" || !errors.Is(err, ErrValidation) {
+			if !errors.As(err, &ve) || ve.Field != "transactionId" || !isValidation(err) {
 				t.Errorf("%s(%q): err = %v, want *ValidationError on transactionId", ep.name, id, err)
 			}
 			if calls.Load() != 0 {
@@ -461,10 +462,10 @@ func TestDataEndpointsRejectBadID(t *testing.T) {
 	}
 }
 
-// TestDataEndpointsUndecodableAnswer: a 200 answer that is not JSON or is
+// TestDataEndpointsUndecodableResponse: a 200 response that is not JSON or is
 // empty is a *ResponseError for the endpoints that return data; the feedback
-// calls return no data and do not read the answer.
-func TestDataEndpointsUndecodableAnswer(t *testing.T) {
+// calls return no data and do not read the response.
+func TestDataEndpointsUndecodableResponse(t *testing.T) {
 	for _, ep := range dataEndpoints() {
 		for _, body := range []string{``, `<html>ok</html>`, `{"accountBalance":`} {
 			c, mock, _ := newTestClient(t)

@@ -21,7 +21,7 @@ import (
 // when it thinks nothing was sent or the request is replayable; the server
 // must see the request once, and Sent must be true.
 func TestAttackH1KeepAliveCloseStateChangingSentOnce(t *testing.T) {
-	for name, body := range map[string]any{"form": FormBody{V: struct {
+	for name, body := range map[string]any{"form": formBody{V: struct {
 		Amount string `url:"amount"`
 	}{"10.00"}}, "none": nil} {
 		t.Run(name, func(t *testing.T) {
@@ -61,9 +61,9 @@ func TestAttackH1KeepAliveCloseStateChangingSentOnce(t *testing.T) {
 			defer func() { _ = c.Close() }()
 			_, err = c.Transactions.Get(context.Background(), "T1") // a kept-alive connection
 			require.NoError(t, err)
-			req, err := c.NewRequest(http.MethodPost, "/transactions/T1/deposit", nil, body)
+			req, err := newRequest(http.MethodPost, "/transactions/T1/deposit", nil, body)
 			require.NoError(t, err)
-			err = c.Do(context.Background(), req, nil)
+			err = c.do(context.Background(), req, nil, nil)
 			var ne *NetworkError
 			require.True(t, errors.As(err, &ne), "err = %v", err)
 			assert.True(t, ne.Sent)

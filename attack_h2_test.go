@@ -18,17 +18,17 @@ import (
 // HTTP/2 transport on a stream reset with PROTOCOL_ERROR whatever GetBody
 // says: a nil body is always "rewindable". The server must see it once.
 func TestAttackH2ResetBodylessPostSentOnce(t *testing.T) {
-	for name, body := range map[string]any{"nil": nil, "emptyForm": FormBody{V: struct{}{}}} {
+	for name, body := range map[string]any{"nil": nil, "emptyForm": formBody{V: struct{}{}}} {
 		t.Run(name, func(t *testing.T) {
 			s := faultinject.NewH2Server(faultinject.H2Reset())
 			defer s.Close()
 			c := newH2Client(t, s)
-			req, err := c.NewRequest(http.MethodPost, "/transactions/T1/cancel", nil, body)
+			req, err := newRequest(http.MethodPost, "/transactions/T1/cancel", nil, body)
 			require.NoError(t, err)
 			require.True(t, req.StateChanging)
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 			defer cancel()
-			err = c.Do(ctx, req, nil)
+			err = c.do(ctx, req, nil, nil)
 			var ne *NetworkError
 			require.True(t, errors.As(err, &ne), "err = %v", err)
 			assert.True(t, ne.Sent, "the request reached the server: Sent must be true")

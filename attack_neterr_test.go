@@ -50,9 +50,9 @@ func TestAttackNetworkErrorEchoRedacted(t *testing.T) {
 	require.NoError(t, err)
 	defer func() { _ = c.Close() }()
 	for _, path := range []string{"/echo/line", "/echo/status"} {
-		req, err := c.NewRequest(http.MethodGet, path, nil, nil)
+		req, err := newRequest(http.MethodGet, path, nil, nil)
 		require.NoError(t, err)
-		err = c.Do(context.Background(), req, nil)
+		err = c.do(context.Background(), req, nil, nil)
 		var ne *NetworkError
 		require.True(t, errors.As(err, &ne), "err = %v", err)
 		key := testCreds.AccessKey.Reveal()

@@ -58,7 +58,7 @@ func TestAttackEstablishSignatureIsNoNotificationOrRedirect(t *testing.T) {
 					}
 					signed++
 					msg := sign.EstablishMessage(d)
-					name := alg.String() + "/" + sepName + "/" + field
+					name := alg.name() + "/" + sepName + "/" + field
 					// As a notification: a body that URL-decodes to the message.
 					body := url.QueryEscape(msg)
 					auth := "Basic " + base64.StdEncoding.EncodeToString([]byte(creds.AccessID+":"+d.RequestSignature))

@@ -28,7 +28,7 @@ func TestAttackEchoedKeyHexAndTail(t *testing.T) {
 		"hexOfTail": hex.EncodeToString([]byte(key[len(key)-12:])),
 	} {
 		t.Run(name, func(t *testing.T) {
-			sequence(t, mock, jsonAnswer(502, `<html>upstream said: `+echo+` for amount 100.00</html>`))
+			sequence(t, mock, jsonResponse(502, `<html>upstream said: `+echo+` for amount 100.00</html>`))
 			_, err := c.Transactions.Get(context.Background(), "1")
 			var ae *APIError
 			require.ErrorAs(t, err, &ae)

@@ -36,20 +36,20 @@ type CaptureMetadata struct {
 }
 
 // Capture makes a money transfer payment from an authorization:
-// POST /transactions/{transactionId}/capture, form-encoded. The answer is the
+// POST /transactions/{transactionId}/capture, form-encoded. The response is the
 // capture transaction (type 3).
 //
 // Capture moves money, so it is not retried once the request may have
-// reached the server, unless the call passes RetryNonIdempotent. A repeated
-// merchantReference answers code 210 (ErrDuplicate).
-func (s *TransactionsService) Capture(ctx context.Context, transactionID string, p *CaptureParams, opts ...CallOption) (*models.Transaction, error) {
+// reached the server, unless WithRetryNonIdempotent is given. A repeated
+// merchantReference responds code 210 (ErrDuplicate).
+func (s *TransactionsService) Capture(ctx context.Context, transactionID string, p *CaptureParams, opts ...Option) (*models.Transaction, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return s.transactionCall(ctx, http.MethodPost, PathJoin("transactions", transactionID, "capture"), nil, FormBody{V: p}, opts)
+	return s.transactionCall(ctx, http.MethodPost, pathJoin("transactions", transactionID, "capture"), nil, formBody{V: p}, opts)
 }
 
 func (p *CaptureParams) validate() error {

@@ -7,7 +7,7 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-const captureAnswerJSON = `{"transaction":{
+const captureResponseJSON = `{"transaction":{
   "transactionId":"1002600000009","transactionType":3,"originalTransactionId":"1002581234567",
   "payment":{"paymentId":"1002581234568","paymentType":1,"merchantId":"1002463580","amount":"250.00","currency":"USD"},
   "currency":"USD","amount":"250.00",
@@ -66,7 +66,7 @@ const fullCaptureBody = "amount=250.00" +
 func TestTransactionsCapture(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: capturePath,
-		ContentType: "application/x-www-form-urlencoded", Body: fullCaptureBody}, 200, captureAnswerJSON)
+		ContentType: "application/x-www-form-urlencoded", Body: fullCaptureBody}, 200, captureResponseJSON)
 
 	txn, err := c.Transactions.Capture(context.Background(), "1002581234567", fullCaptureParams())
 	if err != nil {
@@ -93,7 +93,7 @@ func TestTransactionsCaptureMinimal(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "POST", Path: capturePath,
 		ContentType: "application/x-www-form-urlencoded",
-		Body:        "amount=5.00&beneficiary.address.country=MX&beneficiary.name=Ana+Ruiz&merchantReference=mt-2"}, 200, captureAnswerJSON)
+		Body:        "amount=5.00&beneficiary.address.country=MX&beneficiary.name=Ana+Ruiz&merchantReference=mt-2"}, 200, captureResponseJSON)
 	p := &CaptureParams{MerchantReference: "mt-2", Amount: "5.00", Beneficiary: minimalBeneficiary(),
 		BeneficiaryAccount: &models.BeneficiaryAccount{}, Metadata: &CaptureMetadata{}}
 	if _, err := c.Transactions.Capture(context.Background(), "1002581234567", p); err != nil {
@@ -156,7 +156,7 @@ func TestTransactionsCaptureAcceptsEveryWithdrawalMethod(t *testing.T) {
 		c, mock, _ := newTestClient(t)
 		expect(t, mock, wantRequest{Method: "POST", Path: capturePath, ContentType: "application/x-www-form-urlencoded",
 			Body: "amount=1.00&beneficiary.address.country=MX&beneficiary.name=Ana+Ruiz&merchantReference=mt-3" +
-				"&metadata.remittance.withdrawalMethod=" + m}, 200, captureAnswerJSON)
+				"&metadata.remittance.withdrawalMethod=" + m}, 200, captureResponseJSON)
 		p := &CaptureParams{MerchantReference: "mt-3", Amount: "1.00", Beneficiary: minimalBeneficiary(),
 			Metadata: &CaptureMetadata{Remittance: &models.Remittance{WithdrawalMethod: m}}}
 		if _, err := c.Transactions.Capture(context.Background(), "1002581234567", p); err != nil {
@@ -166,7 +166,7 @@ func TestTransactionsCaptureAcceptsEveryWithdrawalMethod(t *testing.T) {
 }
 
 func TestTransactionsCaptureErrors(t *testing.T) {
-	checkErrorAnswers(t, wantRequest{Method: "POST", Path: capturePath,
+	checkErrorResponses(t, wantRequest{Method: "POST", Path: capturePath,
 		ContentType: "application/x-www-form-urlencoded", Body: fullCaptureBody},
 		func(c *Client) error {
 			_, err := c.Transactions.Capture(context.Background(), "1002581234567", fullCaptureParams())

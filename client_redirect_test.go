@@ -17,8 +17,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// redirectServer answers every call to a path ending in /deposit or
-// /redirected-get with a redirect to /api/v1/transactions/T1, which answers
+// redirectServer responds every call to a path ending in /deposit or
+// /redirected-get with a redirect to /api/v1/transactions/T1, which responses
 // an authorization. It records every request it gets.
 func redirectServer(t *testing.T, status int) (*httptest.Server, func() []string) {
 	t.Helper()
@@ -45,8 +45,8 @@ func redirectServer(t *testing.T, status int) (*httptest.Server, func() []string
 	}
 }
 
-// A deposit answered with a redirect must not be followed: a 302/303 would
-// turn it into a GET whose answer (here the authorization) comes back as if
+// A deposit responded with a redirect must not be followed: a 302/303 would
+// turn it into a GET whose response (here the authorization) comes back as if
 // it were the deposit, and a 307/308 would send the payout again to another
 // address. The caller gets the 3xx as an *APIError, and one request was sent.
 func TestStateChangingCallNeverFollowsRedirects(t *testing.T) {
@@ -67,7 +67,7 @@ func TestStateChangingCallNeverFollowsRedirects(t *testing.T) {
 				tx, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "r", Amount: "1.00"})
 				var ae *APIError
 				if tx != nil || !errors.As(err, &ae) || ae.StatusCode != status {
-					t.Errorf("deposit answered %d: tx %+v, err %v; want an *APIError with status %d", status, tx, err, status)
+					t.Errorf("deposit responded %d: tx %+v, err %v; want an *APIError with status %d", status, tx, err, status)
 				}
 				if got := requests(); len(got) != 1 {
 					t.Errorf("requests sent: %q, want the deposit only", got)
@@ -77,7 +77,7 @@ func TestStateChangingCallNeverFollowsRedirects(t *testing.T) {
 	}
 }
 
-// The SDK's own HTTP client follows no redirect at all: the API answers
+// The SDK's own HTTP client follows no redirect at all: the API responses
 // every call itself, so a 3xx is an error, not another object.
 func TestDefaultClientFollowsNoRedirect(t *testing.T) {
 	srv, requests := redirectServer(t, http.StatusFound)
@@ -86,12 +86,12 @@ func TestDefaultClientFollowsNoRedirect(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = c.Close() }()
-	req, err := c.NewRequest(http.MethodGet, "/redirected-get", nil, nil)
+	req, err := newRequest(http.MethodGet, "/redirected-get", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out map[string]any
-	err = c.Do(context.Background(), req, &out)
+	err = c.do(context.Background(), req, &out, nil)
 	var ae *APIError
 	if !errors.As(err, &ae) || ae.StatusCode != http.StatusFound {
 		t.Errorf("err = %v, want an *APIError with status 302", err)
@@ -106,7 +106,7 @@ func TestDefaultClientFollowsNoRedirect(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = c.Close() }()
-	if err := c.Do(context.Background(), req, &out); err != nil {
+	if err := c.do(context.Background(), req, &out, nil); err != nil {
 		t.Errorf("GET through the caller's client: %v", err)
 	}
 }
@@ -139,7 +139,7 @@ func TestRedirectElsewhereNotFollowedWithCredentials(t *testing.T) {
 					mu.Lock()
 					reached = append(reached, r.URL.String()+" "+r.Header.Get("Authorization"))
 					mu.Unlock()
-					return jsonAnswer(http.StatusOK, faultTxn)(r)
+					return jsonResponse(http.StatusOK, faultTxn)(r)
 				})
 				hc := &http.Client{Transport: mock, CheckRedirect: policy}
 				c, err := NewClient(testCreds, WithBaseURL(testBaseURL), WithHTTPClient(hc), WithMaxRetries(0))

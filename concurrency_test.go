@@ -99,10 +99,10 @@ func TestSixtyFourGoroutinesShareOneClient(t *testing.T) {
 					return err == nil
 				}
 				ref := fmt.Sprintf("conc-%d-%d", w, r)
-				txn, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{models.EstablishData{
+				txn, err := c.Transactions.Establish(ctx, &models.EstablishData{
 					PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: ref,
 					Account: &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, NameOnAccount: "Jane Doe"},
-				}})
+				})
 				if !step("establish", err) {
 					return
 				}

@@ -17,11 +17,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/bankpay/bankpay-go/models"
+	"github.com/bankpay/bankpay-go/internal/wire"
 )
 
 // connServer is a loopback server that counts the connections it accepts
-// (httptest.Server's ConnState hook) and answers by path:
+// (httptest.Server's ConnState hook) and responses by path:
 //
 //	/transactions/ok                  200 with the transaction
 //	/transactions/big                 200 with a 100 KiB transaction description
@@ -62,49 +62,49 @@ func (s *connServer) serve(w http.ResponseWriter, r *http.Request) {
 	s.requests.Add(1)
 	_, _ = io.Copy(io.Discard, r.Body)
 	path := strings.TrimPrefix(r.URL.Path, "/api/v1")
-	answer := func(status int, body string) {
+	response := func(status int, body string) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
 		_, _ = io.WriteString(w, body)
 	}
 	switch {
 	case path == "/transactions/ok", path == "/transactions/ok/deposit":
-		answer(200, faultTxn)
+		response(200, faultTxn)
 	case path == "/transactions/big":
-		answer(200, `{"transaction":{"transactionId":"1","description":"`+strings.Repeat("d", 100<<10)+`"}}`)
+		response(200, `{"transaction":{"transactionId":"1","description":"`+strings.Repeat("d", 100<<10)+`"}}`)
 	case path == "/transactions/missing":
-		answer(404, `{"errors":[{"code":200,"message":"not found"}]}`)
+		response(404, `{"errors":[{"code":200,"message":"not found"}]}`)
 	case strings.HasPrefix(path, "/transactions/flaky-"):
 		s.mu.Lock()
 		again := s.seen[path]
 		s.seen[path] = true
 		s.mu.Unlock()
 		if again {
-			answer(200, faultTxn)
+			response(200, faultTxn)
 		} else {
-			answer(503, `{"errors":[{"code":100,"message":"`+strings.Repeat("busy ", 2<<10)+`"}]}`)
+			response(503, `{"errors":[{"code":100,"message":"`+strings.Repeat("busy ", 2<<10)+`"}]}`)
 		}
 	case path == "/transactions/down":
-		answer(503, errorJSON)
+		response(503, errorJSON)
 	case path == "/transactions/pair":
 		select { // wait for the other request of the pair
 		case s.pairs <- struct{}{}:
 		case <-s.pairs:
 		case <-time.After(5 * time.Second):
 		}
-		answer(200, faultTxn)
+		response(200, faultTxn)
 	case path == "/transactions/dup/deposit":
-		answer(400, duplicateJSON)
+		response(400, duplicateJSON)
 	case path == "/transactions/boom/deposit":
 		w.Header().Set("Content-Type", "text/html")
 		w.WriteHeader(500)
 		_, _ = io.WriteString(w, "<html>"+strings.Repeat("<p>Internal Server Error</p>", 20<<10/28)+"</html>")
 	case path == "/transactions/ok/feedback":
-		answer(200, `{"feedback":{"status":4,"subStatus":559,"description":"`+strings.Repeat("f", 10<<10)+`"}}`)
+		response(200, `{"feedback":{"status":4,"subStatus":559,"description":"`+strings.Repeat("f", 10<<10)+`"}}`)
 	case path == "/accounts/tokenize":
-		answer(401, `{"errors":[{"code":375,"message":"access control"}]}`)
+		response(401, `{"errors":[{"code":375,"message":"access control"}]}`)
 	default:
-		answer(500, errorJSON)
+		response(500, errorJSON)
 	}
 }
 
@@ -122,7 +122,7 @@ func newConnClient(t *testing.T, s *connServer, opts ...Option) *Client {
 }
 
 // TestThousandCallsOneConnection: 1,000 sequential calls, successes and
-// error answers of every kind (retried or not, bodies read, skipped or
+// error responses of every kind (retried or not, bodies read, skipped or
 // larger than the retry layer's drain), share one keep-alive connection.
 func TestThousandCallsOneConnection(t *testing.T) {
 	s := newConnServer(t)
@@ -209,7 +209,7 @@ func TestFailedCallKeepsTheIdleConnections(t *testing.T) {
 	}
 }
 
-// TestResponseBodiesAreClosed: every answer body the transport hands out
+// TestResponseBodiesAreClosed: every response body the transport hands out
 // is closed, whatever the outcome, so that no connection is left half read.
 func TestResponseBodiesAreClosed(t *testing.T) {
 	s := newConnServer(t)
@@ -227,10 +227,10 @@ func TestResponseBodiesAreClosed(t *testing.T) {
 		_, _ = c.Transactions.Deposit(ctx, map[bool]string{true: "boom", false: "dup"}[i%2 == 0], &DepositParams{MerchantReference: "r"})
 		_ = c.Identity.Register(ctx, "ok", "x")
 		_, _ = c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: "1003750000", RoutingNumber: "124003116"})
-		_ = c.Identity.SendFeedback(ctx, "ok", models.Feedback{Status: 13, SubStatus: 558, Description: "void"})
+		_ = c.Identity.sendFeedback(ctx, "ok", wire.Feedback{Status: 13, SubStatus: 558, Description: "void"})
 	}
-	// The context ends just after an answer arrived: the retry layer hands
-	// back both the answer and the context's error.
+	// The context ends just after a response arrived: the retry layer hands
+	// back both the response and the context's error.
 	for _, id := range []string{"down", "ok"} {
 		cctx, cancel := context.WithCancel(ctx)
 		ct.after = cancel
@@ -241,14 +241,14 @@ func TestResponseBodiesAreClosed(t *testing.T) {
 		}
 	}
 	if open, total := ct.open.Load(), ct.total.Load(); open != 0 || total < 32 {
-		t.Errorf("%d of %d answer bodies left open", open, total)
+		t.Errorf("%d of %d response bodies left open", open, total)
 	}
 }
 
 type closeTracker struct {
 	base        http.RoundTripper
 	open, total atomic.Int64
-	after       func() // called when an answer arrived
+	after       func() // called when a response arrived
 }
 
 func (ct *closeTracker) RoundTrip(req *http.Request) (*http.Response, error) {

@@ -6,10 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"html"
-	"io"
-	"log/slog"
 	"net/url"
 	"slices"
 	"strings"
@@ -19,8 +16,7 @@ import (
 // accessKey (HTTP Basic user and password of every REST call, and the key of
 // every signature) and the merchantId carried in request bodies.
 //
-// Credentials never print their AccessKey: every fmt verb, slog and JSON
-// show it as [redacted].
+// Credentials never print their AccessKey (a Secret).
 type Credentials struct {
 	AccessID   string
 	AccessKey  Secret
@@ -29,10 +25,9 @@ type Credentials struct {
 
 const redacted = "[redacted]"
 
-// Secret holds an access key (NewSecret; the zero Secret is empty). Every
-// fmt verb (even %p of a struct holding it), slog and JSON show it as
-// [redacted]; Reveal returns it. Two Secrets are equal only as copies of
-// one another: compare their Reveal.
+// Secret holds an access key (NewSecret; the zero Secret is empty). The key
+// is behind a pointer, so no fmt verb, slog or JSON shows it; String is
+// [redacted] and Reveal returns the key. Compare Secrets by their Reveal.
 type Secret struct {
 	_ [0]func() // not comparable: == would compare pointers, not keys
 	p *string   // behind a pointer, which fmt prints as an address
@@ -57,44 +52,6 @@ func (s Secret) Reveal() string {
 // String is [redacted], or "" (quoted) for an empty key.
 func (s Secret) String() string { return keyMark(s.Reveal()) }
 
-// GoString is String.
-func (s Secret) GoString() string { return s.String() }
-
-// Format makes every fmt verb print String.
-func (s Secret) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, s.String()) }
-
-// LogValue shows slog String.
-func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
-
-// MarshalJSON writes String.
-func (s Secret) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
-
-// String shows the accessId and merchantId and hides the accessKey.
-func (c Credentials) String() string {
-	return fmt.Sprintf("Credentials{AccessID:%s AccessKey:%s MerchantID:%s}", c.AccessID, c.AccessKey, c.MerchantID)
-}
-
-// GoString is String, so %#v hides the accessKey too.
-func (c Credentials) GoString() string { return "bankpay." + c.String() }
-
-// Format makes every fmt verb print the redacted form.
-func (c Credentials) Format(f fmt.State, verb rune) {
-	if verb == 'v' && f.Flag('#') {
-		_, _ = f.Write([]byte(c.GoString()))
-		return
-	}
-	_, _ = f.Write([]byte(c.String()))
-}
-
-// LogValue shows the accessId and merchantId to slog and hides the accessKey.
-func (c Credentials) LogValue() slog.Value {
-	return slog.GroupValue(
-		slog.String("accessId", c.AccessID),
-		slog.String("accessKey", c.AccessKey.String()),
-		slog.String("merchantId", c.MerchantID),
-	)
-}
-
 func keyMark(k string) string {
 	if k == "" {
 		return `""`
@@ -112,16 +69,6 @@ func (c Credentials) validate() error {
 		return invalid("merchantId", "must not be empty")
 	}
 	return nil
-}
-
-// MarshalJSON writes the redacted form, so that Credentials nested in a
-// logged or serialised value never carry the accessKey.
-func (c Credentials) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		AccessID   string `json:"accessId"`
-		AccessKey  string `json:"accessKey"`
-		MerchantID string `json:"merchantId"`
-	}{c.AccessID, c.AccessKey.String(), c.MerchantID})
 }
 
 // secrets are a Client's credentials, the Authorization header made of

@@ -10,8 +10,8 @@ import (
 
 // CustomersService updates customer records, chiefly their VIP tier. The
 // VIP operations work only with an accessId tied to a merchant the operator
-// configured for VIP tiers; other merchants get an error answer (the
-// bankpaytest sandbox answers 400 with code 200, ErrBadRequest).
+// configured for VIP tiers; other merchants get an error response (the
+// bankpaytest sandbox responds 400 with code 200, ErrBadRequest).
 type CustomersService service
 
 // CustomerUpdateParams is the body of a customer update, sent as JSON. Give
@@ -53,8 +53,8 @@ type customerUpdateBody struct {
 }
 
 // Update updates the customer record customerID (the service's id):
-// POST /customers/{customerId}. The answer is the updated record.
-func (s *CustomersService) Update(ctx context.Context, customerID string, p *CustomerUpdateParams, opts ...CallOption) (*models.Customer, error) {
+// POST /customers/{customerId}. The response is the updated record.
+func (s *CustomersService) Update(ctx context.Context, customerID string, p *CustomerUpdateParams, opts ...Option) (*models.Customer, error) {
 	if err := checkID("customerId", customerID); err != nil {
 		return nil, err
 	}
@@ -65,12 +65,12 @@ func (s *CustomersService) Update(ctx context.Context, customerID string, p *Cus
 	if err := pinID(&body.CustomerID, customerID, "customerId"); err != nil {
 		return nil, err
 	}
-	return s.update(ctx, PathJoin("customers", customerID), nil, body, opts)
+	return s.update(ctx, pathJoin("customers", customerID), nil, body, opts)
 }
 
 // UpdateByExternalID updates the customer record the merchant knows as
-// externalID: POST /customers?externalId=X. The answer is the updated record.
-func (s *CustomersService) UpdateByExternalID(ctx context.Context, externalID string, p *CustomerUpdateParams, opts ...CallOption) (*models.Customer, error) {
+// externalID: POST /customers?externalId=X. The response is the updated record.
+func (s *CustomersService) UpdateByExternalID(ctx context.Context, externalID string, p *CustomerUpdateParams, opts ...Option) (*models.Customer, error) {
 	if err := checkID("externalId", externalID); err != nil {
 		return nil, err
 	}
@@ -84,8 +84,8 @@ func (s *CustomersService) UpdateByExternalID(ctx context.Context, externalID st
 	return s.update(ctx, "/customers", url.Values{"externalId": {externalID}}, body, opts)
 }
 
-func (s *CustomersService) update(ctx context.Context, path string, query url.Values, body *customerUpdateBody, opts []CallOption) (*models.Customer, error) {
-	return callAnswer[models.Customer](ctx, s.client, http.MethodPost, path, query, body, "customer", opts)
+func (s *CustomersService) update(ctx context.Context, path string, query url.Values, body *customerUpdateBody, opts []Option) (*models.Customer, error) {
+	return call[models.Customer](ctx, s.client, http.MethodPost, path, query, body, "customer", opts)
 }
 
 // pinID fills the body's id field from the id the call names, and refuses

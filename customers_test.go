@@ -9,7 +9,7 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-const customerAnswerJSON = `{"customer":{"customerId":"cust-123","externalId":"ext-9","name":"Jane Doe",
+const customerResponseJSON = `{"customer":{"customerId":"cust-123","externalId":"ext-9","name":"Jane Doe",
   "email":"jane@example.com","phone":"+15125550100","vip":0,
   "address":{"address1":"1 Main St","city":"Austin","state":"TX","zip":"73301","country":"US"}}}`
 
@@ -17,7 +17,7 @@ func TestCustomersUpdateRemovesVIP(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/customers/cust-123", ContentType: "application/json",
 		Body: `{"name":"Jane Doe","customerId":"cust-123","externalId":"ext-9","merchantId":"1002463580","vip":0}`},
-		200, customerAnswerJSON)
+		200, customerResponseJSON)
 
 	p := &CustomerUpdateParams{Name: "Jane Doe", ExternalID: "ext-9", VIP: tierPtr(0)}
 	cust, err := c.Customers.Update(context.Background(), "cust-123", p)
@@ -58,7 +58,7 @@ func TestCustomersUpdateAllFields(t *testing.T) {
 func TestCustomersUpdateWithoutVIPSendsNoVIP(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/customers/c%2F1", ContentType: "application/json",
-		Body: `{"customerId":"c/1","merchantId":"1002463580","email":"new@example.com"}`}, 200, customerAnswerJSON)
+		Body: `{"customerId":"c/1","merchantId":"1002463580","email":"new@example.com"}`}, 200, customerResponseJSON)
 	if _, err := c.Customers.Update(context.Background(), "c/1", &CustomerUpdateParams{Email: "new@example.com"}); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestCustomersUpdateByExternalID(t *testing.T) {
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/customers", RawQuery: "externalId=ext+9%2F1%26a",
 		ContentType: "application/json",
 		Body:        `{"name":"Jane Doe","externalId":"ext 9/1\u0026a","merchantId":"1002463580","vip":2}`},
-		200, customerAnswerJSON)
+		200, customerResponseJSON)
 	p := &CustomerUpdateParams{Name: "Jane Doe", VIP: tierPtr(2)}
 	cust, err := c.Customers.UpdateByExternalID(context.Background(), "ext 9/1&a", p)
 	if err != nil {
@@ -87,7 +87,7 @@ func TestCustomersUpdateByExternalIDRemovesVIP(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/customers", RawQuery: "externalId=ext-9",
 		ContentType: "application/json",
-		Body:        `{"name":"Jane Doe","externalId":"ext-9","merchantId":"1002463580","vip":0}`}, 200, customerAnswerJSON)
+		Body:        `{"name":"Jane Doe","externalId":"ext-9","merchantId":"1002463580","vip":0}`}, 200, customerResponseJSON)
 	if _, err := c.Customers.UpdateByExternalID(context.Background(), "ext-9",
 		&CustomerUpdateParams{Name: "Jane Doe", ExternalID: "ext-9", VIP: tierPtr(0)}); err != nil {
 		t.Fatal(err)
@@ -128,7 +128,7 @@ func TestCustomersUpdateRejects(t *testing.T) {
 }
 
 func TestCustomersUpdateErrors(t *testing.T) {
-	checkErrorAnswers(t, wantRequest{Method: "POST", Path: "/api/v1/customers/cust-123", ContentType: "application/json",
+	checkErrorResponses(t, wantRequest{Method: "POST", Path: "/api/v1/customers/cust-123", ContentType: "application/json",
 		Body: `{"customerId":"cust-123","merchantId":"1002463580","vip":1}`},
 		func(c *Client) error {
 			_, err := c.Customers.Update(context.Background(), "cust-123", &CustomerUpdateParams{VIP: tierPtr(1)})
@@ -137,7 +137,7 @@ func TestCustomersUpdateErrors(t *testing.T) {
 }
 
 func TestCustomersUpdateByExternalIDErrors(t *testing.T) {
-	checkErrorAnswers(t, wantRequest{Method: "POST", Path: "/api/v1/customers", RawQuery: "externalId=ext-9",
+	checkErrorResponses(t, wantRequest{Method: "POST", Path: "/api/v1/customers", RawQuery: "externalId=ext-9",
 		ContentType: "application/json", Body: `{"externalId":"ext-9","merchantId":"1002463580","vip":1}`},
 		func(c *Client) error {
 			_, err := c.Customers.UpdateByExternalID(context.Background(), "ext-9", &CustomerUpdateParams{VIP: tierPtr(1)})
@@ -147,7 +147,7 @@ func TestCustomersUpdateByExternalIDErrors(t *testing.T) {
 
 func TestCustomersUpdateEmptyEnvelope(t *testing.T) {
 	c, mock, _ := newTestClient(t)
-	sequence(t, mock, jsonAnswer(200, `{"transaction":{}}`))
+	sequence(t, mock, jsonResponse(200, `{"transaction":{}}`))
 	_, err := c.Customers.Update(context.Background(), "cust-123", &CustomerUpdateParams{VIP: tierPtr(1)})
 	if !errors.Is(err, ErrInvalidResponse) {
 		t.Fatalf("err = %v, want ErrInvalidResponse", err)

@@ -10,25 +10,27 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
+	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// decodeAnswer reads the spec's wrapped shape and the OpenAPI's bare shape
+// decodeResponse reads the spec's wrapped shape and the OpenAPI's bare shape
 // to the same value; a null wrapper or an empty bare object is an error.
-func TestDecodeAnswerWrappedOrBare(t *testing.T) {
-	wrapped, err := decodeAnswer[models.Transaction]([]byte(`{"transaction":{"transactionId":"T7","status":"2"}}`), "transaction", "GET", "/p")
+func TestDecodeResponseWrappedOrBare(t *testing.T) {
+	wrapped, err := decodeResponse[models.Transaction]([]byte(`{"transaction":{"transactionId":"T7","status":"2"}}`), "transaction", "GET", "/p")
 	require.NoError(t, err)
-	bare, err := decodeAnswer[models.Transaction]([]byte(`{"transactionId":"T7","status":2}`), "transaction", "GET", "/p")
+	bare, err := decodeResponse[models.Transaction]([]byte(`{"transactionId":"T7","status":2}`), "transaction", "GET", "/p")
 	require.NoError(t, err)
 	assert.Equal(t, wrapped, bare)
 	assert.Equal(t, models.StatusAuthorized, bare.Status)
 
-	empty, err := decodeAnswer[models.IdentityUser]([]byte(`{"user":{}}`), "user", "GET", "/p")
-	require.NoError(t, err, "a wrapper holding an empty object is an (empty) answer, as before")
+	empty, err := decodeResponse[models.IdentityUser]([]byte(`{"user":{}}`), "user", "GET", "/p")
+	require.NoError(t, err, "a wrapper holding an empty object is an (empty) response, as before")
 	assert.Equal(t, &models.IdentityUser{}, empty)
 
 	for _, body := range []string{`{"transaction":null}`, `{}`, `{"unknown":1}`, `[]`, `"x"`, `null`} {
-		_, err := decodeAnswer[models.Transaction]([]byte(body), "transaction", "GET", "/p")
+		_, err := decodeResponse[models.Transaction]([]byte(body), "transaction", "GET", "/p")
 		var re *ResponseError
 		require.True(t, errors.As(err, &re), "%s: %v", body, err)
 		assert.ErrorIs(t, err, ErrInvalidResponse, body)
@@ -54,8 +56,8 @@ func TestServiceCallWrongFieldType(t *testing.T) {
 		var re *ResponseError
 		require.True(t, errors.As(err, &re), "%s: %v", tc.body, err)
 		assert.ErrorIs(t, err, ErrInvalidResponse)
-		var fe *models.FieldError
-		assert.True(t, errors.As(err, &fe), "the cause is a *models.FieldError")
+		var fe *tolerant.FieldError
+		assert.True(t, errors.As(err, &fe), "the cause is a *tolerant.FieldError")
 		assert.Contains(t, err.Error(), tc.path)
 		assert.NotContains(t, err.Error(), "123456789")
 		assertNoSecret(t, err.Error())
@@ -105,7 +107,7 @@ func TestServiceCallsNameFieldPath(t *testing.T) {
 			}},
 	} {
 		c, mock, _ := newTestClient(t)
-		sequence(t, mock, jsonAnswer(200, tc.body))
+		sequence(t, mock, jsonResponse(200, tc.body))
 		err := tc.call(c)
 		require.ErrorIs(t, err, ErrInvalidResponse, tc.name)
 		assert.Contains(t, err.Error(), tc.path, tc.name)
@@ -113,14 +115,14 @@ func TestServiceCallsNameFieldPath(t *testing.T) {
 	}
 }
 
-// BenchmarkDecodeAnswer compares the tolerant wrapped-or-bare read of a
+// BenchmarkDecodeResponse compares the tolerant wrapped-or-bare read of a
 // transaction with a plain json.Unmarshal of the same wrapped body.
-func BenchmarkDecodeAnswer(b *testing.B) {
+func BenchmarkDecodeResponse(b *testing.B) {
 	body := []byte(`{"transaction":` + goldenTxnBody(numEncs[0].n, 1) + `}`)
-	b.Run("decodeAnswer", func(b *testing.B) {
+	b.Run("decodeResponse", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if _, err := decodeAnswer[models.Transaction](body, "transaction", "GET", "/p"); err != nil {
+			if _, err := decodeResponse[models.Transaction](body, "transaction", "GET", "/p"); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -128,7 +130,7 @@ func BenchmarkDecodeAnswer(b *testing.B) {
 	b.Run("json.Unmarshal", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			var env models.TransactionEnvelope
+			var env wire.TransactionEnvelope
 			if err := json.Unmarshal(body, &env); err != nil {
 				b.Fatal(err)
 			}

@@ -20,16 +20,16 @@ const (
 	// failed; the caller now owns it and must Complete or Release it.
 	ClaimNew ClaimState = iota
 	// ClaimInProgress: another delivery of the eventId is being processed
-	// right now. The handler answers 409 so that the service re-sends
+	// right now. The handler responds 409 so that the service re-sends
 	// later, in case that processing fails.
 	ClaimInProgress
-	// ClaimDone: the eventId was processed. The handler answers 200
+	// ClaimDone: the eventId was processed. The handler responds 200
 	// without calling the callback again.
 	ClaimDone
 )
 
-// String returns the state's name.
-func (s ClaimState) String() string {
+// name is the state's name.
+func (s ClaimState) name() string {
 	switch s {
 	case ClaimNew:
 		return "new"
@@ -43,7 +43,7 @@ func (s ClaimState) String() string {
 
 // Deduplicator records which eventIds were processed. Implement it over the
 // merchant's own store (a table with a unique eventId and a state column,
-// say) to de-duplicate across processes and restarts; MemoryDeduplicator
+// say) to de-duplicate across processes and restarts; NewMemoryDeduplicator
 // works within one process. Methods are called concurrently.
 type Deduplicator interface {
 	// Claim atomically looks eventID up and, when it is new, marks it in
@@ -56,14 +56,13 @@ type Deduplicator interface {
 	Release(ctx context.Context, eventID string) error
 }
 
-// DefaultDedupCapacity is the number of processed eventIds a
-// MemoryDeduplicator remembers when given no capacity.
-const DefaultDedupCapacity = 10000
+// defaultDedupCapacity is the number of processed eventIds a
+// memoryDeduplicator remembers when given no capacity.
+const defaultDedupCapacity = 10000
 
-// MemoryDeduplicator is an in-memory Deduplicator for one process. It
-// remembers the last capacity processed eventIds (the oldest are forgotten
-// first) plus those in progress. It is safe for concurrent use.
-type MemoryDeduplicator struct {
+// memoryDeduplicator is NewMemoryDeduplicator's: the oldest processed
+// eventIds are forgotten first.
+type memoryDeduplicator struct {
 	mu       sync.Mutex
 	capacity int
 	// state maps an eventId to its element in done, or to nil while it is
@@ -73,22 +72,22 @@ type MemoryDeduplicator struct {
 	done  *list.List // processed eventIds (string), oldest first
 }
 
-// NewMemoryDeduplicator returns a MemoryDeduplicator remembering up to
-// capacity processed eventIds (DefaultDedupCapacity when capacity <= 0).
-// At one event per authorization and status change, size it above the
-// number of events expected within the webhook handler's max event age (24
-// hours by default, see WithMaxEventAge): an eventId forgotten sooner can be
-// replayed, and processed again, until its event is old enough to be
-// rejected as stale.
-func NewMemoryDeduplicator(capacity int) *MemoryDeduplicator {
+// NewMemoryDeduplicator returns an in-memory Deduplicator for one process,
+// safe for concurrent use, remembering the last capacity processed eventIds
+// (10000 when capacity <= 0) plus those in progress. Size it above the
+// events expected within the handler's max event age (WithMaxEventAge): an
+// eventId forgotten sooner can be replayed until its event is stale.
+func NewMemoryDeduplicator(capacity int) Deduplicator { return newMemoryDeduplicator(capacity) }
+
+func newMemoryDeduplicator(capacity int) *memoryDeduplicator {
 	if capacity <= 0 {
-		capacity = DefaultDedupCapacity
+		capacity = defaultDedupCapacity
 	}
-	return &MemoryDeduplicator{capacity: capacity, state: map[string]*list.Element{}, done: list.New()}
+	return &memoryDeduplicator{capacity: capacity, state: map[string]*list.Element{}, done: list.New()}
 }
 
 // Claim implements Deduplicator.
-func (m *MemoryDeduplicator) Claim(_ context.Context, eventID string) (ClaimState, error) {
+func (m *memoryDeduplicator) Claim(_ context.Context, eventID string) (ClaimState, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	el, ok := m.state[eventID]
@@ -103,7 +102,7 @@ func (m *MemoryDeduplicator) Claim(_ context.Context, eventID string) (ClaimStat
 }
 
 // Complete implements Deduplicator.
-func (m *MemoryDeduplicator) Complete(_ context.Context, eventID string) error {
+func (m *memoryDeduplicator) Complete(_ context.Context, eventID string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if el := m.state[eventID]; el != nil {
@@ -119,7 +118,7 @@ func (m *MemoryDeduplicator) Complete(_ context.Context, eventID string) error {
 }
 
 // Release implements Deduplicator.
-func (m *MemoryDeduplicator) Release(_ context.Context, eventID string) error {
+func (m *memoryDeduplicator) Release(_ context.Context, eventID string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if el, ok := m.state[eventID]; ok && el == nil {
@@ -128,11 +127,11 @@ func (m *MemoryDeduplicator) Release(_ context.Context, eventID string) error {
 	return nil
 }
 
-// Len returns the number of eventIds remembered (processed and in progress).
-func (m *MemoryDeduplicator) Len() int {
+// len returns the number of eventIds remembered (processed and in progress).
+func (m *memoryDeduplicator) len() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return len(m.state)
 }
 
-var _ Deduplicator = (*MemoryDeduplicator)(nil)
+var _ Deduplicator = (*memoryDeduplicator)(nil)

@@ -19,7 +19,7 @@ func claim(t *testing.T, d Deduplicator, id string) ClaimState {
 
 func TestMemoryDeduplicatorStates(t *testing.T) {
 	ctx := context.Background()
-	d := NewMemoryDeduplicator(10)
+	d := newMemoryDeduplicator(10)
 	if st := claim(t, d, "a"); st != ClaimNew {
 		t.Fatalf("first claim %v", st)
 	}
@@ -39,21 +39,21 @@ func TestMemoryDeduplicatorStates(t *testing.T) {
 		t.Errorf("release after complete %v", st)
 	}
 	_ = d.Complete(ctx, "a") // completing twice keeps one entry
-	if d.Len() != 1 {
-		t.Errorf("len %d", d.Len())
+	if d.len() != 1 {
+		t.Errorf("len %d", d.len())
 	}
 }
 
 func TestMemoryDeduplicatorBound(t *testing.T) {
 	ctx := context.Background()
-	d := NewMemoryDeduplicator(3)
+	d := newMemoryDeduplicator(3)
 	for i := 0; i < 5; i++ {
 		id := fmt.Sprint("ev-", i)
 		claim(t, d, id)
 		_ = d.Complete(ctx, id)
 	}
-	if d.Len() != 3 {
-		t.Errorf("len %d, want 3", d.Len())
+	if d.len() != 3 {
+		t.Errorf("len %d, want 3", d.len())
 	}
 	for i, want := range []ClaimState{ClaimNew, ClaimNew, ClaimDone, ClaimDone, ClaimDone} {
 		st, _ := d.Claim(ctx, fmt.Sprint("ev-", i))
@@ -62,7 +62,7 @@ func TestMemoryDeduplicatorBound(t *testing.T) {
 		}
 	}
 	// In-progress claims are not evicted by completions.
-	d = NewMemoryDeduplicator(1)
+	d = newMemoryDeduplicator(1)
 	claim(t, d, "busy")
 	for i := 0; i < 3; i++ {
 		_ = d.Complete(ctx, fmt.Sprint("x", i))
@@ -70,22 +70,22 @@ func TestMemoryDeduplicatorBound(t *testing.T) {
 	if st := claim(t, d, "busy"); st != ClaimInProgress {
 		t.Errorf("in-progress claim evicted: %v", st)
 	}
-	if d.Len() != 2 {
-		t.Errorf("len %d", d.Len())
+	if d.len() != 2 {
+		t.Errorf("len %d", d.len())
 	}
 }
 
 func TestMemoryDeduplicatorDefaultCapacity(t *testing.T) {
-	if d := NewMemoryDeduplicator(0); d.capacity != DefaultDedupCapacity {
+	if d := newMemoryDeduplicator(0); d.capacity != defaultDedupCapacity {
 		t.Errorf("capacity %d", d.capacity)
 	}
-	if d := NewMemoryDeduplicator(-5); d.capacity != DefaultDedupCapacity {
+	if d := newMemoryDeduplicator(-5); d.capacity != defaultDedupCapacity {
 		t.Errorf("capacity %d", d.capacity)
 	}
 }
 
 func TestMemoryDeduplicatorConcurrentClaims(t *testing.T) {
-	d := NewMemoryDeduplicator(100)
+	d := newMemoryDeduplicator(100)
 	var wins atomic.Int32
 	var wg sync.WaitGroup
 	for i := 0; i < 64; i++ {
@@ -105,8 +105,8 @@ func TestMemoryDeduplicatorConcurrentClaims(t *testing.T) {
 
 func TestClaimStateString(t *testing.T) {
 	for st, s := range map[ClaimState]string{ClaimNew: "new", ClaimInProgress: "in progress", ClaimDone: "done", 7: "unknown"} {
-		if st.String() != s {
-			t.Errorf("%d: %s", st, st.String())
+		if st.name() != s {
+			t.Errorf("%d: %s", st, st.name())
 		}
 	}
 }

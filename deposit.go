@@ -12,7 +12,7 @@ type DepositParams struct {
 	// MerchantReference is the merchant's reference for this deposit
 	// (required; '&', '=', '%', '+' and control characters are refused, see
 	// VerifyNotification). Where the merchant account is configured for it, a unique
-	// reference makes the deposit idempotent: a repeat answers code 210
+	// reference makes the deposit idempotent: a repeat responds code 210
 	// (ErrDuplicate) instead of paying twice.
 	MerchantReference string `url:"merchantReference"`
 	// Amount is the amount to pay out, N.NN, greater than 0.00. When empty,
@@ -29,22 +29,22 @@ type DepositParams struct {
 }
 
 // Deposit pays out against a Deferred or Disbursement authorization:
-// POST /transactions/{transactionId}/deposit, form-encoded. The answer is the
+// POST /transactions/{transactionId}/deposit, form-encoded. The response is the
 // deposit transaction (type 6, status Authorized, OriginalTransactionID the
 // authorization); later status changes arrive as event notifications.
 //
 // Deposit moves money, so it is not retried once the request may have
-// reached the server, unless the call passes RetryNonIdempotent (only safe
+// reached the server, unless WithRetryNonIdempotent is given (only safe
 // with a merchantReference the account treats as an idempotency key). After
 // a *NetworkError with Sent set, read the state back before paying again.
-func (s *TransactionsService) Deposit(ctx context.Context, transactionID string, p *DepositParams, opts ...CallOption) (*models.Transaction, error) {
+func (s *TransactionsService) Deposit(ctx context.Context, transactionID string, p *DepositParams, opts ...Option) (*models.Transaction, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return s.transactionCall(ctx, http.MethodPost, PathJoin("transactions", transactionID, "deposit"), nil, FormBody{V: p}, opts)
+	return s.transactionCall(ctx, http.MethodPost, pathJoin("transactions", transactionID, "deposit"), nil, formBody{V: p}, opts)
 }
 
 func (p *DepositParams) validate() error {

@@ -10,7 +10,7 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-const depositAnswerJSON = `{"transaction":{
+const depositResponseJSON = `{"transaction":{
   "transactionId":"1002590000001","transactionType":6,"originalTransactionId":"1002581234567",
   "payment":{"paymentId":"1002581234568","paymentType":2,"merchantId":"1002463580","amount":"10.00","currency":"USD",
     "account":{"name":"Checking","type":1,"accountNumber":"1234","verified":true},
@@ -26,7 +26,7 @@ func TestTransactionsDeposit(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: depositPath,
 		ContentType: "application/x-www-form-urlencoded",
-		Body:        "amount=10.00&instantPayoutRequest=true&merchantReference=payout-42"}, 200, depositAnswerJSON)
+		Body:        "amount=10.00&instantPayoutRequest=true&merchantReference=payout-42"}, 200, depositResponseJSON)
 
 	p := &DepositParams{MerchantReference: "payout-42", Amount: "10.00", InstantPayoutRequest: true, AuthorizationAmount: "0.00"}
 	txn, err := c.Transactions.Deposit(context.Background(), "1002581234567", p)
@@ -57,7 +57,7 @@ func TestTransactionsDepositMinimal(t *testing.T) {
 	// and authorizationAmount, which is never sent.
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "POST", Path: depositPath,
-		ContentType: "application/x-www-form-urlencoded", Body: "merchantReference=payout+43%2Fx%3Fy%231"}, 200, depositAnswerJSON)
+		ContentType: "application/x-www-form-urlencoded", Body: "merchantReference=payout+43%2Fx%3Fy%231"}, 200, depositResponseJSON)
 	p := &DepositParams{MerchantReference: "payout 43/x?y#1", AuthorizationAmount: "50.00"}
 	if _, err := c.Transactions.Deposit(context.Background(), "1002581234567", p); err != nil {
 		t.Fatal(err)
@@ -67,7 +67,7 @@ func TestTransactionsDepositMinimal(t *testing.T) {
 func TestTransactionsDepositUpToAuthorizationAmount(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "POST", Path: depositPath,
-		ContentType: "application/x-www-form-urlencoded", Body: "amount=50.00&merchantReference=payout-44"}, 200, depositAnswerJSON)
+		ContentType: "application/x-www-form-urlencoded", Body: "amount=50.00&merchantReference=payout-44"}, 200, depositResponseJSON)
 	p := &DepositParams{MerchantReference: "payout-44", Amount: "50.00", AuthorizationAmount: "50.00"}
 	if _, err := c.Transactions.Deposit(context.Background(), "1002581234567", p); err != nil {
 		t.Fatal(err)
@@ -77,7 +77,7 @@ func TestTransactionsDepositUpToAuthorizationAmount(t *testing.T) {
 func TestTransactionsDepositEscapesID(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/..%2Fcustomers/deposit",
-		ContentType: "application/x-www-form-urlencoded", Body: "merchantReference=r"}, 200, depositAnswerJSON)
+		ContentType: "application/x-www-form-urlencoded", Body: "merchantReference=r"}, 200, depositResponseJSON)
 	if _, err := c.Transactions.Deposit(context.Background(), "../customers", &DepositParams{MerchantReference: "r"}); err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestTransactionsDepositRejects(t *testing.T) {
 }
 
 func TestTransactionsDepositErrors(t *testing.T) {
-	checkErrorAnswers(t, wantRequest{Method: "POST", Path: depositPath,
+	checkErrorResponses(t, wantRequest{Method: "POST", Path: depositPath,
 		ContentType: "application/x-www-form-urlencoded", Body: "amount=10.00&merchantReference=payout-42"},
 		func(c *Client) error {
 			_, err := c.Transactions.Deposit(context.Background(), "1002581234567",
@@ -135,14 +135,14 @@ func TestTransactionsDepositRetriedOnlyWithOptIn(t *testing.T) {
 	calls := sequence(t, mock,
 		func(req *http.Request) (*http.Response, error) {
 			record(req)
-			return jsonAnswer(500, `{"errors":[{"code":100,"message":"Internal error"}]}`)(req)
+			return jsonResponse(500, `{"errors":[{"code":100,"message":"Internal error"}]}`)(req)
 		},
 		func(req *http.Request) (*http.Response, error) {
 			record(req)
-			return jsonAnswer(200, depositAnswerJSON)(req)
+			return jsonResponse(200, depositResponseJSON)(req)
 		})
 	txn, err := c.Transactions.Deposit(context.Background(), "1002581234567",
-		&DepositParams{MerchantReference: "payout-42", Amount: "10.00"}, RetryNonIdempotent())
+		&DepositParams{MerchantReference: "payout-42", Amount: "10.00"}, WithRetryNonIdempotent())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,9 @@
 // update VIP customers, sign establish data for the front-end SDKs, verify
 // redirects and receive event notifications.
 //
+// Options configure a client (NewClient) or one call (the last arguments of
+// every service method): WithMaxRetries(0) on a call, say.
+//
 // Every call goes through one pipeline: build the request (JSON or dotted
 // form body, HTTP Basic auth), send it through a retrying transport that
 // never sends a money-moving request twice unless told to, check the status
@@ -19,8 +22,8 @@
 // 504, with capped, jittered exponential backoff and a capped Retry-After.
 // A call that moves money or changes state is sent again only when the
 // request provably never reached the service (the connection was refused),
-// unless the caller opts in with WithRetryNonIdempotent or
-// RetryNonIdempotent because the account treats merchantReference as an
+// unless the caller opts in with WithRetryNonIdempotent (on the client or
+// on one call) because the account treats merchantReference as an
 // idempotency key. Neither Go's HTTP/2 transport nor a keep-alive race can
 // re-send such a request below this rule. After an ambiguous failure
 // (*NetworkError with Sent true, or a 2xx response the SDK could not read)
@@ -29,18 +32,28 @@
 // # Security
 //
 // One accessKey authenticates every call and keys every signature: keep it
-// on the server. Credentials, Client and Secret print only redacted forms
-// with every fmt verb and slog; error texts and log lines never carry the
+// on the server. A Secret holds it behind a pointer, so Credentials, Client
+// and Secret print no key with any fmt verb, slog or JSON; error texts and log lines never carry the
 // key, the Authorization header, full account numbers or bodies.
 //
 // A verified notification (NewWebhookHandler, VerifyNotification) proves
 // that its fields, read from exactly the message the signature covers, were
 // signed with your accessKey as a notification. It does not prove that the
 // event is new: a signed notification never expires, so the handler refuses
-// events older than WithMaxEventAge and, with a Deduplicator, processes each
-// eventId once. The notificationUrl travels unsigned through the user's
-// browser, so confirm money state with Transactions.Get before acting on an
-// event that moves money.
+// events older than the max age (WithMaxEventAge) and, with a Deduplicator,
+// processes each eventId once. Nor does it prove that you receive every
+// event: the notificationUrl is not signed and travels through the user's
+// browser with the establish data, so the user can redirect, withhold or
+// time the notifications of their own transaction. Before acting on an event
+// that moves money, reconcile the transaction's state with Transactions.Get,
+// and do not take a missing event as "nothing happened".
+//
+// The signature covers the URL-decoded body, not field boundaries: a signed
+// value that decodes to "&name=" reads as a field of its own
+// ("merchantReference=ord-1%26errorCode%3D330" carries an errorCode). The
+// SDK refuses such characters in every merchantReference it sends, and
+// repeated fields; values the service generates cannot be fixed from the
+// merchant's side, so never act on an unexpected errorCode or status alone.
 //
 // A verified redirect (VerifyRedirect, VerifyRedirectRequest) proves that
 // the service sent the user back with the signed transactionId,

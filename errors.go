@@ -15,7 +15,7 @@ import (
 // wrapping one).
 var (
 	// ErrBadRequest: HTTP 400 or error code 200 (invalid parameter). A
-	// duplicate (code 210) answers 400 too, so test ErrDuplicate first.
+	// duplicate (code 210) responds 400 too, so test ErrDuplicate first.
 	ErrBadRequest = errors.New("bankpay: bad request")
 	// ErrUnauthorized: HTTP 401 or error code 300, 325 or 375 (credentials,
 	// merchant id or requestSignature invalid).
@@ -25,43 +25,38 @@ var (
 	// ErrDuplicate: error code 210, a repeated merchantReference on an account
 	// configured for merchantReference idempotency. The first request was
 	// accepted: do not pay again under a new reference. For a deposit,
-	// capture or establish whose answer was lost, the new transaction's id
+	// capture or establish whose response was lost, the new transaction's id
 	// arrives in the event notifications (parentObjectId and
 	// merchantReference) and the daily reports; reconcile from those.
 	ErrDuplicate = errors.New("bankpay: duplicate request")
 	// ErrIdentityNotReady: an identity read (user or verification detail)
-	// answered 400 because the identity data is not there yet. Wait for the
+	// responded 400 because the identity data is not there yet. Wait for the
 	// IdentityVerificationDataRetrieved or CustomerIdentityVerified event.
 	ErrIdentityNotReady = errors.New("bankpay: identity data not ready")
 	// ErrNotFound: HTTP 404.
 	ErrNotFound = errors.New("bankpay: not found")
 	// ErrRateLimited: HTTP 429.
 	ErrRateLimited = errors.New("bankpay: rate limited")
-	// ErrInvalidResponse: a 2xx answer whose body could not be decoded
+	// ErrInvalidResponse: a 2xx response whose body could not be decoded
 	// (not JSON, truncated, not the expected shape, or over the size cap).
 	ErrInvalidResponse = errors.New("bankpay: invalid response")
-	// ErrResponseTooLarge: an answer larger than the client's cap
-	// (see WithMaxResponseBytes). It also matches ErrInvalidResponse.
-	ErrResponseTooLarge = errors.New("bankpay: response too large")
-	// ErrValidation matches every *ValidationError.
-	ErrValidation = errors.New("bankpay: invalid input")
 )
 
 // Error codes of the service, found in APIError.Code and APIError.Errors.
 const (
-	CodeInternal          = 100 // internal error
-	CodeRemote            = 150 // remote error
-	CodeInvalidParameter  = 200 // invalid parameter
-	CodeDuplicate         = 210 // duplicate request (ignored)
-	CodeSecurity          = 300 // security error
-	CodeSecurity325       = 325 // security error
-	CodeExpiredSplitToken = 326 // expired split token
-	CodeInvalidAccount    = 330 // invalid account
-	CodeNotEnoughBalance  = 331 // not enough balance
-	CodeAccessControl     = 375 // accessId, accessKey or requestSignature invalid
-	CodeInvalidSplitToken = 380 // invalid split token
-	CodeFraudAnalysis     = 390 // fraud analysis
-	CodeSplitToken397     = 397 // invalid split token
+	codeInternal          = 100 // internal error
+	codeRemote            = 150 // remote error
+	codeInvalidParameter  = 200 // invalid parameter
+	codeDuplicate         = 210 // duplicate request (ignored)
+	codeSecurity          = 300 // security error
+	codeSecurity325       = 325 // security error
+	codeExpiredSplitToken = 326 // expired split token
+	codeInvalidAccount    = 330 // invalid account
+	codeNotEnoughBalance  = 331 // not enough balance
+	codeAccessControl     = 375 // accessId, accessKey or requestSignature invalid
+	codeInvalidSplitToken = 380 // invalid split token
+	codeFraudAnalysis     = 390 // fraud analysis
+	codeSplitToken397     = 397 // invalid split token
 )
 
 // ErrorItem is one entry of the service's {"errors":[…]} body. Its texts
@@ -75,7 +70,7 @@ type ErrorItem struct {
 	OccurredAt string `json:"occurredAt,omitempty"`
 }
 
-// APIError is the error for every non-2xx answer of the service. It carries
+// APIError is the error for every non-2xx response of the service. It carries
 // the HTTP status, the first error item's code, message and domain, all the
 // items, and the method and path of the call; never credentials. Digit runs
 // that could be account numbers or tax ids are masked in messages and in the
@@ -96,7 +91,7 @@ type APIError struct {
 	// Attempts is how many times the request was sent.
 	Attempts int
 
-	also error // an extra sentinel the call maps this answer to
+	also error // an extra sentinel the call maps this response to
 }
 
 // Error returns a one-line description.
@@ -138,29 +133,24 @@ func (e *APIError) HasCode(code int) bool {
 	return false
 }
 
-// Is maps the answer to the sentinel errors.
+// Is maps the response to the sentinel errors.
 func (e *APIError) Is(target error) bool {
 	switch target {
 	case ErrBadRequest:
-		return e.StatusCode == http.StatusBadRequest || e.HasCode(CodeInvalidParameter)
+		return e.StatusCode == http.StatusBadRequest || e.HasCode(codeInvalidParameter)
 	case ErrUnauthorized:
-		return e.StatusCode == http.StatusUnauthorized || e.HasCode(CodeSecurity) ||
-			e.HasCode(CodeSecurity325) || e.HasCode(CodeAccessControl)
+		return e.StatusCode == http.StatusUnauthorized || e.HasCode(codeSecurity) ||
+			e.HasCode(codeSecurity325) || e.HasCode(codeAccessControl)
 	case ErrServer:
-		return e.StatusCode >= 500 || e.HasCode(CodeInternal)
+		return e.StatusCode >= 500 || e.HasCode(codeInternal)
 	case ErrDuplicate:
-		return e.HasCode(CodeDuplicate)
+		return e.HasCode(codeDuplicate)
 	case ErrNotFound:
 		return e.StatusCode == http.StatusNotFound
 	case ErrRateLimited:
 		return e.StatusCode == http.StatusTooManyRequests
 	}
 	return e.also != nil && target == e.also
-}
-
-// Temporary reports whether the same request may succeed later (5xx, 429).
-func (e *APIError) Temporary() bool {
-	return e.StatusCode >= 500 || e.StatusCode == http.StatusTooManyRequests
 }
 
 // ValidationError is input the SDK rejected before sending anything.
@@ -182,19 +172,16 @@ func (e *ValidationError) Error() string {
 // Unwrap returns the cause.
 func (e *ValidationError) Unwrap() error { return e.Err }
 
-// Is makes every ValidationError match ErrValidation.
-func (e *ValidationError) Is(target error) bool { return target == ErrValidation }
-
 func invalid(field, reason string) *ValidationError {
 	return &ValidationError{Field: field, Reason: reason}
 }
 
-// ResponseError is a 2xx answer the SDK could not decode. It matches
-// ErrInvalidResponse (and ErrResponseTooLarge when that is the cause).
+// ResponseError is a 2xx response the SDK could not decode. It matches
+// ErrInvalidResponse (and errResponseTooLarge when that is the cause).
 //
 // The service ACCEPTED the call: for a state-changing call (deposit,
 // capture, establish, customer update) the money moved or the state
-// changed, even though the answer could not be read. Do not repeat the call;
+// changed, even though the response could not be read. Do not repeat the call;
 // reconcile from the event notifications or Transactions.Get instead.
 type ResponseError struct {
 	StatusCode int
@@ -212,7 +199,7 @@ func (e *ResponseError) Error() string {
 	if cause == "" {
 		cause = mask(fmt.Sprint(e.Err))
 	}
-	return fmt.Sprintf("bankpay: %s %s: %d answer could not be decoded: %s", e.Method, e.Path, e.StatusCode, cause)
+	return fmt.Sprintf("bankpay: %s %s: %d response could not be decoded: %s", e.Method, e.Path, e.StatusCode, cause)
 }
 
 // Unwrap returns the cause.
@@ -221,11 +208,11 @@ func (e *ResponseError) Unwrap() error { return e.Err }
 // Is makes every ResponseError match ErrInvalidResponse.
 func (e *ResponseError) Is(target error) bool { return target == ErrInvalidResponse }
 
-// NetworkError is a call that got no HTTP answer: connection refused or
+// NetworkError is a call that got no HTTP response: connection refused or
 // reset, timeout, or the context ended. Sent reports whether any attempt may
 // have reached the server; when it is true and the call moves money, do not
 // pay again under a new merchantReference: retry with the same one (on an
-// account configured for merchantReference idempotency a repeat answers
+// account configured for merchantReference idempotency a repeat responses
 // ErrDuplicate), or reconcile from the event notifications first. A call
 // whose context had ended before it started sends nothing (Attempts 0).
 type NetworkError struct {
@@ -367,7 +354,7 @@ func isAmount(run string) bool {
 func isDigitJoiner(c byte) bool { return c == '-' || c == '/' || c == ' ' || c == '.' }
 
 // errorCode is an error item's code: a JSON number, or a numeric string
-// ("210"), which some answers carry. Anything else reads as 0.
+// ("210"), which some responses carry. Anything else reads as 0.
 type errorCode int
 
 // UnmarshalJSON accepts 210, "210", null and anything else as 0, so that an
@@ -402,3 +389,7 @@ func (t *wireText) UnmarshalJSON(b []byte) error {
 	*t = ""
 	return nil
 }
+
+// errResponseTooLarge: a response larger than the client's cap (see
+// WithMaxResponseBytes); it comes wrapped in a *ResponseError.
+var errResponseTooLarge = errors.New("bankpay: response too large")

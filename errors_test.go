@@ -146,14 +146,14 @@ func TestResponseTooLarge(t *testing.T) {
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1"}, 200,
 		`{"transaction":{"statusMessage":"`+strings.Repeat("a", 4096)+`"}}`)
 	_, err := c.Transactions.Get(context.Background(), "1")
-	if !errors.Is(err, ErrResponseTooLarge) || !errors.Is(err, ErrInvalidResponse) {
+	if !errors.Is(err, errResponseTooLarge) || !errors.Is(err, ErrInvalidResponse) {
 		t.Fatalf("err = %v", err)
 	}
 }
 
 func TestValidationErrorText(t *testing.T) {
 	err := error(&ValidationError{Field: "amount", Reason: "is required", Err: ErrBadRequest})
-	if err.Error() != "bankpay: invalid amount: is required" || !errors.Is(err, ErrValidation) || !errors.Is(err, ErrBadRequest) {
+	if err.Error() != "bankpay: invalid amount: is required" || !isValidation(err) || !errors.Is(err, ErrBadRequest) {
 		t.Errorf("ValidationError = %v", err)
 	}
 }

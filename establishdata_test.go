@@ -143,8 +143,8 @@ func TestValidateEstablishDataRejects(t *testing.T) {
 			if ve.Field != tc.field {
 				t.Errorf("field = %q, want %q (%v)", ve.Field, tc.field, err)
 			}
-			if !errors.Is(err, ErrValidation) {
-				t.Errorf("err does not match ErrValidation")
+			if !isValidation(err) {
+				t.Errorf("err is not a *ValidationError")
 			}
 		})
 	}

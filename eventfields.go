@@ -8,7 +8,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/bankpay/bankpay-go/models"
+	"github.com/bankpay/bankpay-go/internal/wire"
 )
 
 // A notification's fields are read from the message its signature covers,
@@ -42,7 +42,7 @@ func notificationFields(msg string, isJSON bool) (url.Values, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range [...]string{models.EventFieldEventID, models.EventFieldCreatedAt} {
+	for _, k := range [...]string{wire.EventFieldEventID, wire.EventFieldCreatedAt} {
 		if vs := v[k]; len(vs) == 0 || strings.TrimSpace(vs[0]) == "" {
 			return nil, fmt.Errorf("no %s", k)
 		}
@@ -52,8 +52,8 @@ func notificationFields(msg string, isJSON bool) (url.Values, error) {
 	// comes without a status; a transaction event names its transaction
 	// objectId). A query-only redirect signature over a returnUrl whose
 	// query the user rewrote to carry event fields has both.
-	if _, ok := v[models.EventFieldTransactionID]; ok {
-		if _, ok := v[models.EventFieldStatus]; ok {
+	if _, ok := v[wire.EventFieldTransactionID]; ok {
+		if _, ok := v[wire.EventFieldStatus]; ok {
 			return nil, errors.New("transactionId with status: the fields of a redirect, not of a notification")
 		}
 	}
@@ -237,7 +237,7 @@ func foreignField(name string) bool {
 	case "description", "currency", "amount", "displayAmount", "minimumBalance", "returnUrl", "cancelUrl",
 		"notificationUrl", "requestSignature", "metadata", "panel", "instantPayoutAvailable":
 		return true
-	case models.EventFieldCustomerName:
+	case wire.EventFieldCustomerName:
 		return false
 	}
 	switch name[0] {

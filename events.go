@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -18,36 +19,36 @@ import (
 // object, a repeated field, a name outside the notification alphabet, a
 // field of establish data or of a redirect (also transactionId together with
 // status, which only redirects carry), no eventId or createdAt, an
-// ill-typed common field. The webhook handler answers it with 400.
+// ill-typed common field. The webhook handler responds to it with 400.
 var ErrMalformedEvent = errors.New("bankpay: malformed event")
 
-// EventKind groups event types by the payload they carry.
-type EventKind int
+// eventKind groups event types by the payload they carry.
+type eventKind int
 
 // Event kinds.
 const (
-	// EventKindUnknown: an eventType the SDK does not know. Its fields are
+	// eventKindUnknown: an eventType the SDK does not know. Its fields are
 	// in Event.Raw (and Event.Transaction when it carries a status).
-	EventKindUnknown EventKind = iota
-	// EventKindTransaction: a standard transaction event (Authorize,
+	eventKindUnknown eventKind = iota
+	// eventKindTransaction: a standard transaction event (Authorize,
 	// Process, Completed, Failed…); Event.Transaction is set.
-	EventKindTransaction
-	// EventKindIdentityDataRetrieved: IdentityVerificationDataRetrieved;
+	eventKindTransaction
+	// eventKindIdentityDataRetrieved: IdentityVerificationDataRetrieved;
 	// Event.IdentityDataRetrieved is set.
-	EventKindIdentityDataRetrieved
-	// EventKindIdentityVerified: CustomerIdentityVerified;
+	eventKindIdentityDataRetrieved
+	// eventKindIdentityVerified: CustomerIdentityVerified;
 	// Event.IdentityVerified is set.
-	EventKindIdentityVerified
+	eventKindIdentityVerified
 )
 
 // String returns the kind's name.
-func (k EventKind) String() string {
+func (k eventKind) String() string {
 	switch k {
-	case EventKindTransaction:
+	case eventKindTransaction:
 		return "Transaction"
-	case EventKindIdentityDataRetrieved:
+	case eventKindIdentityDataRetrieved:
 		return "IdentityDataRetrieved"
-	case EventKindIdentityVerified:
+	case eventKindIdentityVerified:
 		return "IdentityVerified"
 	}
 	return "Unknown"
@@ -80,7 +81,7 @@ type Event struct {
 	CreatedAt time.Time
 
 	// Transaction holds the standard transaction fields. It is set for
-	// EventKindTransaction and for any other event carrying one of them.
+	// eventKindTransaction and for any other event carrying one of them.
 	Transaction *TransactionEvent
 	// IdentityDataRetrieved is set for IdentityVerificationDataRetrieved.
 	IdentityDataRetrieved *IdentityDataRetrieved
@@ -93,22 +94,32 @@ type Event struct {
 	Raw url.Values
 }
 
-// Kind returns the kind of the event's type.
-func (e *Event) Kind() EventKind {
+// transactionEventTypes are the standard transaction event types (every
+// listed type but the two identity events), in canonical spelling.
+var transactionEventTypes = map[models.EventType]bool{
+	models.EventEstablish: true, models.EventAuthorize: true, models.EventDataReady: true, models.EventUpdate: true,
+	models.EventProcess: true, models.EventComplete: true, models.EventCancel: true, models.EventExpire: true,
+	models.EventFailed: true, models.EventDeny: true, models.EventDispute: true, models.EventReconcile: true,
+	models.EventRefund: true, models.EventReverse: true, models.EventRefresh: true, models.EventVerifyCustomer: true,
+	models.EventConsentRevoked: true,
+}
+
+// kind returns the kind of the event's type.
+func (e *Event) kind() eventKind {
 	switch {
 	case e.EventType == models.EventIdentityVerificationDataRetrieved:
-		return EventKindIdentityDataRetrieved
+		return eventKindIdentityDataRetrieved
 	case e.EventType == models.EventCustomerIdentityVerified:
-		return EventKindIdentityVerified
-	case e.EventType.IsTransaction():
-		return EventKindTransaction
+		return eventKindIdentityVerified
+	case transactionEventTypes[e.EventType.Canonical()]:
+		return eventKindTransaction
 	}
-	return EventKindUnknown
+	return eventKindUnknown
 }
 
 // TransactionID returns ObjectID when the event is about a transaction.
 func (e *Event) TransactionID() string {
-	if e.ObjectType == "" || strings.EqualFold(e.ObjectType, models.ObjectTypeTransaction) {
+	if e.ObjectType == "" || strings.EqualFold(e.ObjectType, wire.ObjectTypeTransaction) {
 		return e.ObjectID
 	}
 	return ""
@@ -169,8 +180,8 @@ type DisputeDetails struct {
 	AmountReturned      models.Amount
 }
 
-// Code returns ErrorCode as a number, or 0 when it is absent or not numeric.
-func (t *TransactionEvent) Code() int {
+// code is ErrorCode as a number, or 0 when it is absent or not numeric.
+func (t *TransactionEvent) code() int {
 	n, err := strconv.Atoi(strings.TrimSpace(t.ErrorCode))
 	if err != nil {
 		return 0
@@ -258,100 +269,100 @@ func isJSONEvent(msg, contentType string) (bool, error) {
 }
 
 // transactionFields are the fields that give any event a TransactionEvent.
-var transactionFields = []string{models.EventFieldStatus, models.EventFieldStatusMessage,
-	models.EventFieldProviderTransactionStatus, models.EventFieldProviderTransactionStatusMsg,
-	models.EventFieldProviderReasonCode, models.EventFieldProviderReasonCodeMessage,
-	models.EventFieldSplitToken, models.EventFieldErrorCode, models.EventFieldSuggestedRetryAmount,
-	models.EventFieldFIName, models.EventFieldCustomerName}
+var transactionFields = []string{wire.EventFieldStatus, wire.EventFieldStatusMessage,
+	wire.EventFieldProviderTransactionStatus, wire.EventFieldProviderTransactionStatusMsg,
+	wire.EventFieldProviderReasonCode, wire.EventFieldProviderReasonCodeMessage,
+	wire.EventFieldSplitToken, wire.EventFieldErrorCode, wire.EventFieldSuggestedRetryAmount,
+	wire.EventFieldFIName, wire.EventFieldCustomerName}
 
-var refreshFields = []string{models.EventFieldHardRefresh, models.EventFieldRefreshPurpose, models.EventFieldSuccess}
+var refreshFields = []string{wire.EventFieldHardRefresh, wire.EventFieldRefreshPurpose, wire.EventFieldSuccess}
 
-var disputeFields = []string{models.EventFieldReference, models.EventFieldTransactionID,
-	models.EventFieldTransactionDatetime, models.EventFieldReturnType, models.EventFieldCustomerID,
-	models.EventFieldReturnDatetime, models.EventFieldAmountReturned}
+var disputeFields = []string{wire.EventFieldReference, wire.EventFieldTransactionID,
+	wire.EventFieldTransactionDatetime, wire.EventFieldReturnType, wire.EventFieldCustomerID,
+	wire.EventFieldReturnDatetime, wire.EventFieldAmountReturned}
 
 // eventFromFields types the fields of a notification.
 func eventFromFields(raw url.Values) (*Event, error) {
 	p := params{v: raw}
 	ev := &Event{
-		EventID:           p.str(models.EventFieldEventID),
-		EventType:         models.EventType(p.str(models.EventFieldEventType)),
-		MerchantID:        p.str(models.EventFieldMerchantID),
-		MerchantReference: p.str(models.EventFieldMerchantReference),
-		AccessID:          p.str(models.EventFieldAccessID),
-		PaymentType:       models.PaymentType(p.num(models.EventFieldPaymentType)), // the number: a name is establish data
-		TransactionType:   models.TransactionType(p.num(models.EventFieldTransactionType)),
-		ObjectID:          p.str(models.EventFieldObjectID),
-		ObjectType:        p.str(models.EventFieldObjectType),
-		ParentObjectID:    p.str(models.EventFieldParentObjectID),
-		Message:           p.str(models.EventFieldMessage),
-		TimeZone:          p.str(models.EventFieldTimeZone),
+		EventID:           p.str(wire.EventFieldEventID),
+		EventType:         models.EventType(p.str(wire.EventFieldEventType)),
+		MerchantID:        p.str(wire.EventFieldMerchantID),
+		MerchantReference: p.str(wire.EventFieldMerchantReference),
+		AccessID:          p.str(wire.EventFieldAccessID),
+		PaymentType:       models.PaymentType(p.num(wire.EventFieldPaymentType)), // the number: a name is establish data
+		TransactionType:   models.TransactionType(p.num(wire.EventFieldTransactionType)),
+		ObjectID:          p.str(wire.EventFieldObjectID),
+		ObjectType:        p.str(wire.EventFieldObjectType),
+		ParentObjectID:    p.str(wire.EventFieldParentObjectID),
+		Message:           p.str(wire.EventFieldMessage),
+		TimeZone:          p.str(wire.EventFieldTimeZone),
 		Raw:               raw,
 	}
-	if s := p.str(models.EventFieldCreatedAt); s != "" {
+	if s := p.str(wire.EventFieldCreatedAt); s != "" {
 		t, err := parseEventTime(s)
 		if err != nil {
-			p.fail(fmt.Errorf("%s: %w", models.EventFieldCreatedAt, err))
+			p.fail(fmt.Errorf("%s: %w", wire.EventFieldCreatedAt, err))
 		}
 		ev.CreatedAt = t
 	}
 
-	kind := ev.Kind()
+	kind := ev.kind()
 	typ := ev.EventType.Canonical()
 	isRefresh := typ == models.EventRefresh || hasAny(raw, refreshFields...)
 	isDispute := typ == models.EventDispute || hasAny(raw, disputeFields...)
-	if kind == EventKindTransaction || isRefresh || isDispute || hasAny(raw, transactionFields...) {
+	if kind == eventKindTransaction || isRefresh || isDispute || hasAny(raw, transactionFields...) {
 		t := &TransactionEvent{
-			StatusMessage:             p.str(models.EventFieldStatusMessage),
-			ProviderStatus:            models.ProviderStatus(p.str(models.EventFieldProviderTransactionStatus)),
-			ProviderStatusMessage:     p.str(models.EventFieldProviderTransactionStatusMsg),
-			ProviderReasonCode:        p.str(models.EventFieldProviderReasonCode),
-			ProviderReasonCodeMessage: p.str(models.EventFieldProviderReasonCodeMessage),
-			SplitToken:                p.str(models.EventFieldSplitToken),
-			ErrorCode:                 p.str(models.EventFieldErrorCode),
-			SuggestedRetryAmount:      models.Amount(p.str(models.EventFieldSuggestedRetryAmount)),
-			FIName:                    p.str(models.EventFieldFIName),
-			CustomerName:              p.str(models.EventFieldCustomerName),
+			StatusMessage:             p.str(wire.EventFieldStatusMessage),
+			ProviderStatus:            models.ProviderStatus(p.str(wire.EventFieldProviderTransactionStatus)),
+			ProviderStatusMessage:     p.str(wire.EventFieldProviderTransactionStatusMsg),
+			ProviderReasonCode:        p.str(wire.EventFieldProviderReasonCode),
+			ProviderReasonCodeMessage: p.str(wire.EventFieldProviderReasonCodeMessage),
+			SplitToken:                p.str(wire.EventFieldSplitToken),
+			ErrorCode:                 p.str(wire.EventFieldErrorCode),
+			SuggestedRetryAmount:      models.Amount(p.str(wire.EventFieldSuggestedRetryAmount)),
+			FIName:                    p.str(wire.EventFieldFIName),
+			CustomerName:              p.str(wire.EventFieldCustomerName),
 		}
-		if s := p.str(models.EventFieldStatus); s != "" {
+		if s := p.str(wire.EventFieldStatus); s != "" {
 			st, err := parseStatus(s)
 			if err != nil {
-				p.fail(fmt.Errorf("%s: %w", models.EventFieldStatus, err))
+				p.fail(fmt.Errorf("%s: %w", wire.EventFieldStatus, err))
 			}
 			t.Status, t.HasStatus = st, true
 		}
 		if isRefresh {
-			t.Refresh = &RefreshResult{Purpose: p.str(models.EventFieldRefreshPurpose)}
+			t.Refresh = &RefreshResult{Purpose: p.str(wire.EventFieldRefreshPurpose)}
 			// Informative fields: an unreadable one is left in Raw.
-			t.Refresh.HardRefresh, _ = strconv.ParseBool(strings.TrimSpace(p.str(models.EventFieldHardRefresh)))
-			if b, err := strconv.ParseBool(strings.TrimSpace(p.str(models.EventFieldSuccess))); err == nil {
+			t.Refresh.HardRefresh, _ = strconv.ParseBool(strings.TrimSpace(p.str(wire.EventFieldHardRefresh)))
+			if b, err := strconv.ParseBool(strings.TrimSpace(p.str(wire.EventFieldSuccess))); err == nil {
 				t.Refresh.Success = &b
 			}
 		}
 		if isDispute {
 			t.Dispute = &DisputeDetails{
-				Reference:           p.str(models.EventFieldReference),
-				TransactionID:       p.str(models.EventFieldTransactionID),
-				TransactionDatetime: p.str(models.EventFieldTransactionDatetime),
-				ReturnType:          p.str(models.EventFieldReturnType),
-				CustomerID:          p.str(models.EventFieldCustomerID),
-				ReturnDatetime:      p.str(models.EventFieldReturnDatetime),
-				AmountReturned:      models.Amount(p.str(models.EventFieldAmountReturned)),
+				Reference:           p.str(wire.EventFieldReference),
+				TransactionID:       p.str(wire.EventFieldTransactionID),
+				TransactionDatetime: p.str(wire.EventFieldTransactionDatetime),
+				ReturnType:          p.str(wire.EventFieldReturnType),
+				CustomerID:          p.str(wire.EventFieldCustomerID),
+				ReturnDatetime:      p.str(wire.EventFieldReturnDatetime),
+				AmountReturned:      models.Amount(p.str(wire.EventFieldAmountReturned)),
 			}
 		}
 		ev.Transaction = t
 	}
 	switch kind {
-	case EventKindIdentityDataRetrieved:
+	case eventKindIdentityDataRetrieved:
 		ev.IdentityDataRetrieved = &IdentityDataRetrieved{
-			ProviderReportStatus:      p.str(models.EventFieldProviderReportStatus),
-			ProviderServiceName:       p.str(models.EventFieldProviderServiceName),
-			ProviderUsedForValidation: p.str(models.EventFieldProviderUsedForValidation),
+			ProviderReportStatus:      p.str(wire.EventFieldProviderReportStatus),
+			ProviderServiceName:       p.str(wire.EventFieldProviderServiceName),
+			ProviderUsedForValidation: p.str(wire.EventFieldProviderUsedForValidation),
 		}
-	case EventKindIdentityVerified:
+	case eventKindIdentityVerified:
 		ev.IdentityVerified = &IdentityVerified{
-			IdentityVerified: p.str(models.EventFieldIdentityVerified),
-			KYCResult:        p.str(models.EventFieldKYCResult),
+			IdentityVerified: p.str(wire.EventFieldIdentityVerified),
+			KYCResult:        p.str(wire.EventFieldKYCResult),
 		}
 	}
 	if p.err != nil {

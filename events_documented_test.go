@@ -33,8 +33,8 @@ func common(id, typ string, extra ...field) []field {
 	return append(fs, extra...)
 }
 
-// formBody encodes fs as the service does: form-urlencoded, in order.
-func formBody(fs []field) string {
+// encodeFields encodes fs as the service does: form-urlencoded, in order.
+func encodeFields(fs []field) string {
 	parts := make([]string, len(fs))
 	for i, f := range fs {
 		parts[i] = url.QueryEscape(f.k) + "=" + url.QueryEscape(f.v)
@@ -80,7 +80,7 @@ type docEvent struct {
 	name   string
 	fields []field
 	bools  []string // names that are JSON booleans
-	kind   EventKind
+	kind   eventKind
 	check  func(t *testing.T, ev *Event)
 }
 
@@ -96,11 +96,11 @@ func statusIs(st models.TransactionStatus) func(*testing.T, *Event) {
 func documentedEvents() []docEvent {
 	std := func(typ string, st models.TransactionStatus, extra ...field) docEvent {
 		fs := common("ev-"+typ, typ, append([]field{{"status", strconv.Itoa(int(st))}, {"statusMessage", st.String()}}, extra...)...)
-		return docEvent{name: typ, fields: fs, kind: EventKindTransaction, check: statusIs(st)}
+		return docEvent{name: typ, fields: fs, kind: eventKindTransaction, check: statusIs(st)}
 	}
 	evs := []docEvent{
 		// The operator's published example: provider status AC100.
-		{name: "Authorize (published example)", kind: EventKindTransaction, fields: []field{
+		{name: "Authorize (published example)", kind: eventKindTransaction, fields: []field{
 			{"merchantId", "1002463580"}, {"merchantReference", "cb180040-7210-4ab9-97b7-415824754802"}, {"paymentType", "2"},
 			{"transactionType", "3"}, {"eventId", "1002593570"}, {"eventType", "Authorize"}, {"objectId", "1002593555"},
 			{"objectType", "Transaction"}, {"message", ""}, {"timeZone", "Etc/UTC"}, {"createdAt", "1700000000000"},
@@ -119,12 +119,12 @@ func documentedEvents() []docEvent {
 	}{
 		{"Establish", models.StatusNew, []field{{"paymentProviderTransaction.status", "SW010"}, {"paymentProviderTransaction.statusMessage", "Established"}},
 			func(t *testing.T, ev *Event) {
-				assert.Equal(t, models.ProviderEstablished, ev.Transaction.ProviderStatus)
+				assert.Equal(t, models.ProviderStatus("SW010"), ev.Transaction.ProviderStatus)
 			}},
 		{"Authorize", models.StatusAuthorized, []field{{"splitToken", "c3BsaXQ+dG9r/ZW4=="}, {"paymentProviderTransaction.status", "SW020"}},
 			func(t *testing.T, ev *Event) {
 				assert.Equal(t, "c3BsaXQ+dG9r/ZW4==", ev.Transaction.SplitToken)
-				assert.Equal(t, models.ProviderAuthorizationReceived, ev.Transaction.ProviderStatus)
+				assert.Equal(t, models.ProviderStatus("SW020"), ev.Transaction.ProviderStatus)
 			}},
 		{"DataReady", models.StatusAuthorized, nil, nil},
 		{"Update", models.StatusAuthorized, []field{{"fiName", "Farmers & Merchants Bank"}},
@@ -145,7 +145,7 @@ func documentedEvents() []docEvent {
 			{"paymentProviderTransaction.reasonCodeMessage", "Insufficient funds"}},
 			func(t *testing.T, ev *Event) {
 				tx := ev.Transaction
-				assert.Equal(t, CodeNotEnoughBalance, tx.Code())
+				assert.Equal(t, codeNotEnoughBalance, tx.code())
 				assert.Equal(t, models.Amount("25.00"), tx.SuggestedRetryAmount)
 				assert.Equal(t, "R01", tx.ProviderReasonCode)
 				assert.Equal(t, "Insufficient funds", tx.ProviderReasonCodeMessage)
@@ -179,7 +179,7 @@ func documentedEvents() []docEvent {
 		evs = append(evs, e)
 	}
 	evs = append(evs,
-		docEvent{name: "Dispute", kind: EventKindTransaction, fields: []field{{"createdAt", "1700000000000"}, {"eventId", "ev-dispute"},
+		docEvent{name: "Dispute", kind: eventKindTransaction, fields: []field{{"createdAt", "1700000000000"}, {"eventId", "ev-dispute"},
 			{"eventType", "Dispute"}, {"objectId", "1002593555"}, {"objectType", "Transaction"}, {"reference", "RET-1"},
 			{"transactionId", "1002593555"}, {"transactionDatetime", "2023-11-14T22:13:20Z"}, {"returnType", "R10"},
 			{"customerId", "C-9"}, {"returnDatetime", "2023-11-16T10:00:00Z"}, {"amountReturned", "12.50"}},
@@ -188,18 +188,18 @@ func documentedEvents() []docEvent {
 				assert.Equal(t, &DisputeDetails{Reference: "RET-1", TransactionID: "1002593555", TransactionDatetime: "2023-11-14T22:13:20Z",
 					ReturnType: "R10", CustomerID: "C-9", ReturnDatetime: "2023-11-16T10:00:00Z", AmountReturned: "12.50"}, ev.Transaction.Dispute)
 			}},
-		docEvent{name: "IdentityVerificationDataRetrieved", kind: EventKindIdentityDataRetrieved,
+		docEvent{name: "IdentityVerificationDataRetrieved", kind: eventKindIdentityDataRetrieved,
 			fields: common("ev-idr", "IdentityVerificationDataRetrieved", field{"Provider Report Status", "SUCCESS"},
 				field{"Provider Service Name", "IdentityData"}, field{"Provider used for validation", "Demo KYC"}),
 			check: func(t *testing.T, ev *Event) {
 				assert.Equal(t, IdentityDataRetrieved{"SUCCESS", "IdentityData", "Demo KYC"}, *ev.IdentityDataRetrieved)
 			}},
-		docEvent{name: "CustomerIdentityVerified", kind: EventKindIdentityVerified,
+		docEvent{name: "CustomerIdentityVerified", kind: eventKindIdentityVerified,
 			fields: common("ev-civ", "CustomerIdentityVerified", field{"Identity Verified", "FINISHED"}, field{"KYC Result", "FINISHED"}),
 			check: func(t *testing.T, ev *Event) {
 				assert.Equal(t, IdentityVerified{"FINISHED", "FINISHED"}, *ev.IdentityVerified)
 			}},
-		docEvent{name: "unknown type and fields", kind: EventKindUnknown,
+		docEvent{name: "unknown type and fields", kind: eventKindUnknown,
 			fields: common("ev-new", "Chargeback", field{"thirdPartyDeclineCode", "T1"}, field{"new.nested_name-2", "x"})},
 	)
 	return evs
@@ -209,7 +209,7 @@ func documentedEvents() []docEvent {
 // nested and JSON with literal dotted names (EventExpire's shape).
 func docBodies(t testing.TB, e docEvent) map[string][2]string {
 	return map[string][2]string{
-		"form":        {formBody(e.fields), formType},
+		"form":        {encodeFields(e.fields), formType},
 		"json":        {jsonBody(t, e.fields, false, e.bools...), "application/json"},
 		"json dotted": {jsonBody(t, e.fields, true, e.bools...), "application/json"},
 	}
@@ -224,14 +224,14 @@ func TestParseEventEveryDocumentedType(t *testing.T) {
 			t.Run(e.name+"/"+shape, func(t *testing.T) {
 				ev, err := ParseEvent([]byte(b[0]), b[1])
 				require.NoError(t, err)
-				assert.Equal(t, e.kind, ev.Kind())
+				assert.Equal(t, e.kind, ev.kind())
 				assert.Equal(t, docCreatedAt, ev.CreatedAt)
 				want := url.Values{}
 				for _, f := range e.fields {
 					want.Set(f.k, f.v)
 				}
 				assert.Equal(t, want, ev.Raw)
-				if e.kind == EventKindTransaction {
+				if e.kind == eventKindTransaction {
 					require.NotNil(t, ev.Transaction)
 				}
 				if e.check != nil {
@@ -250,18 +250,28 @@ func TestWebhookHandlerEveryDocumentedType(t *testing.T) {
 		for shape, b := range docBodies(t, e) {
 			var got []*Event
 			record := func(_ context.Context, ev *Event) error { got = append(got, ev); return nil }
-			h := NewWebhookHandler(hookCreds, record, WithWebhookClock(func() time.Time { return docCreatedAt.Add(time.Minute) }),
-				OnTransactionEvent(func(ctx context.Context, ev *Event, tx *TransactionEvent) error {
-					if tx != ev.Transaction || tx == nil {
-						return errors.New("payload")
+			h := NewWebhookHandler(hookCreds, func(ctx context.Context, ev *Event) error {
+				switch ev.kind() {
+				case eventKindTransaction:
+					if ev.Transaction == nil {
+						return errors.New("no transaction payload")
 					}
-					return record(ctx, ev)
-				}))
+				case eventKindIdentityDataRetrieved:
+					if ev.IdentityDataRetrieved == nil {
+						return errors.New("no data-retrieved payload")
+					}
+				case eventKindIdentityVerified:
+					if ev.IdentityVerified == nil {
+						return errors.New("no verified payload")
+					}
+				}
+				return record(ctx, ev)
+			}, WithWebhookClock(func() time.Time { return docCreatedAt.Add(time.Minute) }))
 			auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), b[0])
 			require.NoError(t, VerifyNotification([]byte(b[0]), auth, hookCreds), "%s/%s", e.name, shape)
 			w := post(t, h, b[0], auth, b[1])
 			if assert.Equal(t, http.StatusOK, w.Code, "%s/%s", e.name, shape) && assert.Len(t, got, 1) {
-				assert.Equal(t, e.kind, got[0].Kind())
+				assert.Equal(t, e.kind, got[0].kind())
 			}
 		}
 	}
@@ -270,14 +280,14 @@ func TestWebhookHandlerEveryDocumentedType(t *testing.T) {
 // TestEventTypeCanonical: the two spellings of a type are one.
 func TestEventTypeCanonical(t *testing.T) {
 	for in, want := range map[models.EventType]models.EventType{
-		models.EventCompleted: models.EventComplete, models.EventComplete: models.EventComplete,
-		models.EventCancelled: models.EventCancel, models.EventExpired: models.EventExpire,
+		"Completed": models.EventComplete, models.EventComplete: models.EventComplete,
+		"Cancelled": models.EventCancel, "Expired": models.EventExpire,
 		models.EventRefresh: models.EventRefresh, "Other": "Other",
 	} {
 		assert.Equal(t, want, in.Canonical(), string(in))
 	}
-	for _, typ := range []models.EventType{models.EventVerifyCustomer, models.EventConsentRevoked, models.EventCompleted} {
-		assert.True(t, typ.IsTransaction(), string(typ))
+	for _, typ := range []models.EventType{models.EventVerifyCustomer, models.EventConsentRevoked, "Completed"} {
+		assert.True(t, transactionEventTypes[typ.Canonical()], string(typ))
 	}
 }
 

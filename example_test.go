@@ -35,10 +35,10 @@ func ExampleNewClient() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("base URL ends in /api/v1:", strings.HasSuffix(c.BaseURL(), "/api/v1"))
 
-	// Every call returns typed errors.
-	_, err = c.Transactions.Get(context.Background(), "100000000000000")
+	// Every call returns typed errors; options apply to the client or to
+	// one call.
+	_, err = c.Transactions.Get(context.Background(), "100000000000000", bankpay.WithMaxRetries(0))
 	fmt.Println("unknown transaction:", errors.Is(err, bankpay.ErrNotFound))
 
 	// Bad input is refused before anything is sent.
@@ -46,9 +46,9 @@ func ExampleNewClient() {
 	fmt.Println(err)
 	_, err = bankpay.NewClient(bankpay.Credentials{AccessID: "a", AccessKey: bankpay.NewSecret("b"), MerchantID: "c"},
 		bankpay.WithBaseURL("http://bankpay.example/api/v1"))
-	fmt.Println(errors.Is(err, bankpay.ErrValidation))
+	var ve *bankpay.ValidationError
+	fmt.Println(errors.As(err, &ve))
 	// Output:
-	// base URL ends in /api/v1: true
 	// unknown transaction: true
 	// bankpay: invalid accessKey: must not be empty
 	// true
@@ -66,18 +66,18 @@ func ExampleTransactionsService_Establish() {
 
 	// A Disbursement authorization by account and routing number: no user
 	// interface. The client signs the data with the access key.
-	auth, err := c.Transactions.Establish(context.Background(), &bankpay.EstablishParams{EstablishData: models.EstablishData{
+	auth, err := c.Transactions.Establish(context.Background(), &models.EstablishData{
 		Currency:          models.USD,
 		Amount:            "0.00", // no fixed amount: each deposit passes one
 		MerchantReference: "refund-2025-0042",
 		PaymentType:       models.PaymentTypeDisbursement,
 		Account:           &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
-	}})
+	})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	// The establish answer is abbreviated: status 0 with the message
+	// The establish response is abbreviated: status 0 with the message
 	// Authorized. Transactions.Get shows the authorization's status.
 	fmt.Println(auth.TransactionID, auth.TransactionType, auth.StatusMessage)
 	fmt.Println(auth.Payment.PaymentType, "to account ending", auth.Payment.Account.AccountNumber)
@@ -103,11 +103,11 @@ func ExampleTransactionsService_Deposit() {
 		return
 	}
 	ctx := context.Background()
-	auth, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{EstablishData: models.EstablishData{
+	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
 		Currency: models.USD, Amount: "100.00", MerchantReference: "payout-auth-7",
 		PaymentType: models.PaymentTypeDisbursement,
 		Account:     &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
-	}})
+	})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -152,11 +152,11 @@ func ExampleTransactionsService_Get() {
 		return
 	}
 	ctx := context.Background()
-	auth, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{EstablishData: models.EstablishData{
+	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
 		Currency: models.USD, Amount: "0.00", MerchantReference: "auth-9",
 		PaymentType: models.PaymentTypeDisbursement,
 		Account:     &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
-	}})
+	})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -344,12 +344,6 @@ func ExampleClient_SignEstablishData() {
 		return
 	}
 	fmt.Println(d.AccessID, d.MerchantID, d.RequestSignature)
-	canonical, err := bankpay.CanonicalEstablishData(d)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(canonical)
 
 	// The bank-selection interface (played by the sandbox) accepts it...
 	_, auth, err := srv.Authorize(*d, bankpaytest.OutcomeAuthorize)
@@ -367,7 +361,6 @@ func ExampleClient_SignEstablishData() {
 	}
 	// Output:
 	// A48B73F694C4C8EE6306 110005514 bKKk8jN+SU93sX+ckaBV2kjzKZU=
-	// accessId=A48B73F694C4C8EE6306&merchantId=110005514&description=Order 42&currency=USD&amount=10.00&merchantReference=ref-42&paymentType=Deferred&customer.name=Jane Doe&customer.address.city=Austin&customer.address.country=US
 	// authorized: Authorized
 	// refused: 401 375
 }
@@ -422,15 +415,14 @@ func ExampleNewWebhookHandler() {
 	// The merchant's notification endpoint.
 	var mu sync.Mutex
 	var got []string
-	h := bankpay.NewWebhookHandler(creds, nil, // nil: the typed callbacks cover the events wanted
-		bankpay.OnTransactionEvent(func(_ context.Context, ev *bankpay.Event, tx *bankpay.TransactionEvent) error {
+	h := bankpay.NewWebhookHandler(creds, func(_ context.Context, ev *bankpay.Event) error {
+		if tx := ev.Transaction; tx != nil {
 			mu.Lock()
 			defer mu.Unlock()
 			got = append(got, fmt.Sprintf("%s %s: %s is %s", ev.EventID, ev.EventType, ev.TransactionID(), tx.Status))
-			return nil // store and answer 200 quickly; an error answers 500 and the event is re-sent
-		}),
-		bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)),
-	)
+		}
+		return nil // store and respond 200 quickly; an error responds 500 and the event is re-sent
+	}, bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)))
 	mux := http.NewServeMux()
 	mux.Handle("POST /bankpay/events", h)
 	merchant := httptest.NewServer(mux)
@@ -445,12 +437,12 @@ func ExampleNewWebhookHandler() {
 		return
 	}
 	ctx := context.Background()
-	auth, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{EstablishData: models.EstablishData{
+	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
 		Currency: models.USD, Amount: "20.00", MerchantReference: "wh-1",
 		PaymentType:     models.PaymentTypeDisbursement,
 		NotificationURL: merchant.URL + "/bankpay/events",
 		Account:         &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
-	}})
+	})
 	if err != nil {
 		fmt.Println(err)
 		return

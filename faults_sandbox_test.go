@@ -48,10 +48,10 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	auth, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{models.EstablishData{
+	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
 		PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: "sb-est-1",
 		Account: &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, NameOnAccount: "Jane Doe"},
-	}})
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 	// responds 210.
 	before = s.Requests()
 	s.Script(faultinject.PassAndReset())
-	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "sb-dep-2", Amount: "10.00"}, bankpay.RetryNonIdempotent())
+	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "sb-dep-2", Amount: "10.00"}, bankpay.WithRetryNonIdempotent())
 	got := s.Received()[before:]
 	if !errors.Is(err, bankpay.ErrDuplicate) || len(got) != 2 {
 		t.Fatalf("opt-in: err %v after %d requests, want ErrDuplicate after 2", err, len(got))

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/faultinject"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -38,71 +39,71 @@ type faultCall struct {
 	// readsBody is false for a call that does not read a 2xx body.
 	readsBody bool
 	okBody    string
-	do        func(ctx context.Context, c *Client, opts ...CallOption) error
+	do        func(ctx context.Context, c *Client, opts ...Option) error
 }
 
 const faultTxn = `{"transaction":{"transactionId":"1002600000000001","transactionType":6,"status":2}}`
 
 var faultCalls = []faultCall{
-	{"Transactions.Establish", true, true, faultTxn, func(ctx context.Context, c *Client, o ...CallOption) error {
-		_, err := c.Transactions.Establish(ctx, &EstablishParams{models.EstablishData{
+	{"Transactions.Establish", true, true, faultTxn, func(ctx context.Context, c *Client, o ...Option) error {
+		_, err := c.Transactions.Establish(ctx, &models.EstablishData{
 			PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00",
 			MerchantReference: "est-ref-1", Description: "payout",
 			Account: &models.Account{AccountNumber: "1000000006", RoutingNumber: "124003116", NameOnAccount: "Jane Doe"},
-		}}, o...)
+		}, o...)
 		return err
 	}},
-	{"Transactions.Deposit", true, true, faultTxn, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Transactions.Deposit", true, true, faultTxn, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Transactions.Deposit(ctx, "1002600000000001", &DepositParams{MerchantReference: "dep-ref-1", Amount: "10.00"}, o...)
 		return err
 	}},
-	{"Transactions.Capture", true, true, faultTxn, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Transactions.Capture", true, true, faultTxn, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Transactions.Capture(ctx, "1002600000000001", &CaptureParams{MerchantReference: "cap-ref-1", Amount: "25.00",
 			Beneficiary: &models.Beneficiary{Name: "Jane Doe", Address: &models.Address{Country: "MX"}}}, o...)
 		return err
 	}},
-	{"Identity.SendFeedback", true, false, `{"feedback":{"status":4,"subStatus":559}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
-		return c.Identity.SendFeedback(ctx, "1002600000000001", models.Feedback{Status: 4, SubStatus: 559, Description: "registered"}, o...)
+	{"Identity.SendFeedback", true, false, `{"feedback":{"status":4,"subStatus":559}}`, func(ctx context.Context, c *Client, o ...Option) error {
+		return c.Identity.sendFeedback(ctx, "1002600000000001", wire.Feedback{Status: 4, SubStatus: 559, Description: "registered"}, o...)
 	}},
-	{"Identity.Register", true, false, `{"feedback":{"status":4,"subStatus":559}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Identity.Register", true, false, `{"feedback":{"status":4,"subStatus":559}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		return c.Identity.Register(ctx, "1002600000000001", "registered", o...)
 	}},
-	{"Identity.Void", true, false, `{"feedback":{"status":13,"subStatus":558}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Identity.Void", true, false, `{"feedback":{"status":13,"subStatus":558}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		return c.Identity.Void(ctx, "1002600000000001", "duplicate user", o...)
 	}},
-	{"Customers.Update", true, true, `{"customer":{"customerId":"c-1","vip":2}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Customers.Update", true, true, `{"customer":{"customerId":"c-1","vip":2}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Customers.Update(ctx, "c-1", &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(2)}, o...)
 		return err
 	}},
-	{"Customers.UpdateByExternalID", true, true, `{"customer":{"externalId":"x-1","vip":0}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Customers.UpdateByExternalID", true, true, `{"customer":{"externalId":"x-1","vip":0}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Customers.UpdateByExternalID(ctx, "x-1", &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(0)}, o...)
 		return err
 	}},
-	{"Accounts.Tokenize", true, true, `{"merchantId":"1002463580","account":{"token":"tok-1"}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Accounts.Tokenize", true, true, `{"merchantId":"1002463580","account":{"token":"tok-1"}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: "1000000006", RoutingNumber: "124003116", VerifyAccount: true}, o...)
 		return err
 	}},
-	{"Transactions.Get", false, true, faultTxn, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Transactions.Get", false, true, faultTxn, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Transactions.Get(ctx, "1002600000000001", o...)
 		return err
 	}},
-	{"Accounts.Balance", false, true, `{"accountBalance":{"account":{"accountNumber":"6789"},"amount":"10.00"}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Accounts.Balance", false, true, `{"accountBalance":{"account":{"accountNumber":"6789"},"amount":"10.00"}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Accounts.Balance(ctx, "1002600000000001", o...)
 		return err
 	}},
-	{"Accounts.User", false, true, `{"user":{"name":["Jane Doe"]}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Accounts.User", false, true, `{"user":{"name":["Jane Doe"]}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Accounts.User(ctx, "1002600000000001", o...)
 		return err
 	}},
-	{"Accounts.Summary", false, true, `{"customerId":"c-1","summary":[]}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Accounts.Summary", false, true, `{"customerId":"c-1","summary":[]}`, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Accounts.Summary(ctx, "1002600000000001", o...)
 		return err
 	}},
-	{"Identity.User", false, true, `{"user":{}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Identity.User", false, true, `{"user":{}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Identity.User(ctx, "1002600000000001", o...)
 		return err
 	}},
-	{"Identity.Detail", false, true, `{"detail":{}}`, func(ctx context.Context, c *Client, o ...CallOption) error {
+	{"Identity.Detail", false, true, `{"detail":{}}`, func(ctx context.Context, c *Client, o ...Option) error {
 		_, err := c.Identity.Detail(ctx, "1002600000000001", o...)
 		return err
 	}},
@@ -127,14 +128,14 @@ type want struct {
 
 type faultScenario struct {
 	name   string
-	script []faultinject.Action // the call's 200 answer follows
-	// always replaces the 200 answer after the script.
+	script []faultinject.Action // the call's 200 response follows
+	// always replaces the 200 response after the script.
 	always     *faultinject.Action
 	refuse     int
 	timeout    time.Duration // the http.Client's; 10s when zero
 	ctxTimeout time.Duration
 	opts       []Option
-	// brokenBody: the 2xx answer is broken; a call that does not read
+	// brokenBody: the 2xx response is broken; a call that does not read
 	// 2xx bodies succeeds after one request.
 	brokenBody          bool
 	def, optIn, read    want
@@ -283,13 +284,13 @@ func faultScenarios() []faultScenario {
 			read:  netErr(0, false, syscall.ECONNREFUSED).and(attemptsAre(4))},
 		faultScenario{name: "reset before the request is read", script: []faultinject.Action{faultinject.ResetOnAccept()},
 			def: netErr(0, true), optIn: ok(1), read: ok(1)},
-		faultScenario{name: "reset after the request, before the answer", script: []faultinject.Action{faultinject.ResetAfterRequest()},
+		faultScenario{name: "reset after the request, before the response", script: []faultinject.Action{faultinject.ResetAfterRequest()},
 			def: netErr(1, true), optIn: ok(2), read: ok(2)},
-		faultScenario{name: "answer is not HTTP", script: []faultinject.Action{faultinject.Garbage("SSH-2.0-OpenSSH_9.6\r\n\r\n")},
+		faultScenario{name: "response is not HTTP", script: []faultinject.Action{faultinject.Garbage("SSH-2.0-OpenSSH_9.6\r\n\r\n")},
 			def: netErr(1, true), optIn: ok(2), read: ok(2)},
-		faultScenario{name: "no answer within the client timeout", script: []faultinject.Action{faultinject.Hang()}, timeout: 400 * time.Millisecond,
+		faultScenario{name: "no response within the client timeout", script: []faultinject.Action{faultinject.Hang()}, timeout: 400 * time.Millisecond,
 			def: timedOut(1), optIn: ok(2), read: ok(2)},
-		faultScenario{name: "no answer within the context deadline", script: []faultinject.Action{faultinject.Hang()}, ctxTimeout: 150 * time.Millisecond,
+		faultScenario{name: "no response within the context deadline", script: []faultinject.Action{faultinject.Hang()}, ctxTimeout: 150 * time.Millisecond,
 			def:   netErr(1, true, context.DeadlineExceeded),
 			optIn: netErr(1, true, context.DeadlineExceeded),
 			read:  netErr(1, true, context.DeadlineExceeded)},
@@ -319,7 +320,7 @@ func faultScenarios() []faultScenario {
 			def: apiErr(1, 502, ErrServer).and(bodyExcerptCapped), optIn: ok(2), read: ok(2)},
 		faultScenario{name: "500 with a 4 GiB body", script: []faultinject.Action{faultinject.Huge(500, 4<<30)},
 			def: apiErr(1, 500, ErrServer).and(bodyExcerptCapped), optIn: ok(2), read: ok(2)},
-		faultScenario{name: "200 reset mid-answer", script: []faultinject.Action{faultinject.ResetMidAnswer(200, faultTxn, 12)}, brokenBody: true,
+		faultScenario{name: "200 reset mid-response", script: []faultinject.Action{faultinject.ResetMidAnswer(200, faultTxn, 12)}, brokenBody: true,
 			def: respErr(1, ErrInvalidResponse), optIn: respErr(1, ErrInvalidResponse), read: ok(2)},
 		faultScenario{name: "200 truncated (Content-Length longer than the body)", script: []faultinject.Action{faultinject.Truncate(200, faultTxn, 12)}, brokenBody: true,
 			def: respErr(1, ErrInvalidResponse), optIn: respErr(1, ErrInvalidResponse), read: ok(2)},
@@ -329,16 +330,16 @@ func faultScenarios() []faultScenario {
 			def: respErr(1, ErrInvalidResponse), optIn: respErr(1, ErrInvalidResponse), read: respErr(1, ErrInvalidResponse)},
 		faultScenario{name: "200 with a 4 GiB body (cap 1 MiB)", script: []faultinject.Action{faultinject.Huge(200, 4<<30)}, brokenBody: true,
 			opts: []Option{WithMaxResponseBytes(1 << 20)},
-			def:  respErr(1, ErrResponseTooLarge), optIn: respErr(1, ErrResponseTooLarge), read: respErr(1, ErrResponseTooLarge)},
+			def:  respErr(1, errResponseTooLarge), optIn: respErr(1, errResponseTooLarge), read: respErr(1, errResponseTooLarge)},
 		faultScenario{name: "200 with an endless chunked body (cap 1 MiB)", script: []faultinject.Action{faultinject.Huge(200, -1)}, brokenBody: true,
 			opts: []Option{WithMaxResponseBytes(1 << 20)},
-			def:  respErr(1, ErrResponseTooLarge), optIn: respErr(1, ErrResponseTooLarge), read: respErr(1, ErrResponseTooLarge)},
+			def:  respErr(1, errResponseTooLarge), optIn: respErr(1, errResponseTooLarge), read: respErr(1, errResponseTooLarge)},
 		faultScenario{name: "400 duplicate (code 210)", script: []faultinject.Action{faultinject.Respond(400, duplicateJSON)},
 			def: apiErr(1, 400, ErrDuplicate), optIn: apiErr(1, 400, ErrDuplicate), read: apiErr(1, 400, ErrDuplicate)},
-		faultScenario{name: "answer lost, then 400 duplicate (code 210)", script: []faultinject.Action{faultinject.ResetAfterRequest(), faultinject.Respond(400, duplicateJSON)},
+		faultScenario{name: "response lost, then 400 duplicate (code 210)", script: []faultinject.Action{faultinject.ResetAfterRequest(), faultinject.Respond(400, duplicateJSON)},
 			sameBodiesOnRetries: true,
 			def:                 netErr(1, true), optIn: apiErr(2, 400, ErrDuplicate), read: apiErr(2, 400, ErrDuplicate)},
-		faultScenario{name: "500, then answer lost, then 400 duplicate", script: []faultinject.Action{faultinject.Respond(500, errorJSON), faultinject.ResetAfterRequest(), faultinject.Respond(400, duplicateJSON)},
+		faultScenario{name: "500, then response lost, then 400 duplicate", script: []faultinject.Action{faultinject.Respond(500, errorJSON), faultinject.ResetAfterRequest(), faultinject.Respond(400, duplicateJSON)},
 			sameBodiesOnRetries: true,
 			def:                 apiErr(1, 500, ErrServer), optIn: apiErr(3, 400, ErrDuplicate), read: apiErrAfter(3, 2, 400, ErrDuplicate)},
 		faultScenario{name: "404", script: []faultinject.Action{faultinject.Respond(404, `{"errors":[{"code":200,"message":"not found"}]}`)},
@@ -361,13 +362,13 @@ type cellResult struct {
 
 func runFaultCell(sc faultScenario, call faultCall, mode string) cellResult {
 	res := cellResult{scenario: sc.name, call: call.name, mode: mode}
-	okAnswer := faultinject.Respond(200, call.okBody)
+	okResponse := faultinject.Respond(200, call.okBody)
 	s := faultinject.NewServer(nil, sc.script...)
 	defer s.Close()
 	if sc.always != nil {
 		s.SetFallback(*sc.always)
 	} else {
-		s.SetFallback(okAnswer)
+		s.SetFallback(okResponse)
 	}
 	s.RefuseNext(sc.refuse)
 	tr := s.Transport()
@@ -390,9 +391,9 @@ func runFaultCell(sc faultScenario, call faultCall, mode string) cellResult {
 		ctx, cancel = context.WithTimeout(ctx, sc.ctxTimeout)
 		defer cancel()
 	}
-	var callOpts []CallOption
+	var callOpts []Option
 	if mode == modeOptIn {
-		callOpts = append(callOpts, RetryNonIdempotent())
+		callOpts = append(callOpts, WithRetryNonIdempotent())
 	}
 	res.err = call.do(ctx, c, callOpts...)
 	res.reached, res.received, res.waits = s.Requests(), s.Received(), w.list
@@ -545,8 +546,8 @@ func outcome(err error) string {
 		}
 		return s
 	case errors.As(err, &re):
-		if errors.Is(err, ErrResponseTooLarge) {
-			return "*ResponseError ErrResponseTooLarge"
+		if errors.Is(err, errResponseTooLarge) {
+			return "*ResponseError errResponseTooLarge"
 		}
 		return "*ResponseError ErrInvalidResponse"
 	}
@@ -581,7 +582,7 @@ func faultReport(all []cellResult) string {
 
 // TestRetryAfterBeyondContextDeadlineIsNotAwaited: a Retry-After under the
 // cap but longer than what is left of the caller's context is not waited
-// for; the caller gets the answer's *APIError at once.
+// for; the caller gets the response's *APIError at once.
 func TestRetryAfterBeyondContextDeadlineIsNotAwaited(t *testing.T) {
 	s := faultinject.NewServer(nil, faultinject.Respond(503, errorJSON, "Retry-After", "20"))
 	defer s.Close()
@@ -609,7 +610,7 @@ func TestRetryAfterBeyondContextDeadlineIsNotAwaited(t *testing.T) {
 }
 
 // TestMaxResponseBytesWithoutLimit: the largest cap there is still reads
-// answers (max+1 must not overflow).
+// responses (max+1 must not overflow).
 func TestMaxResponseBytesWithoutLimit(t *testing.T) {
 	s := faultinject.NewServer(nil, faultinject.Respond(200, faultTxn))
 	defer s.Close()
@@ -624,7 +625,7 @@ func TestMaxResponseBytesWithoutLimit(t *testing.T) {
 	}
 	for _, max := range []int64{1, 5, 4 << 10, math.MaxInt64} {
 		got, err := readCapped(nil, strings.NewReader("hello"), max)
-		if max < 5 && (!errors.Is(err, ErrResponseTooLarge) || int64(len(got)) != max) {
+		if max < 5 && (!errors.Is(err, errResponseTooLarge) || int64(len(got)) != max) {
 			t.Errorf("max %d: %q, %v", max, got, err)
 		}
 		if max >= 5 && (err != nil || string(got) != "hello") {
@@ -633,7 +634,7 @@ func TestMaxResponseBytesWithoutLimit(t *testing.T) {
 	}
 }
 
-// TestTotalTimeIsBounded: a server that never answers costs at most
+// TestTotalTimeIsBounded: a server that never responses costs at most
 // (retries+1) client timeouts plus the backoffs, or the context's deadline.
 func TestTotalTimeIsBounded(t *testing.T) {
 	s := faultinject.NewServer(nil)
@@ -650,11 +651,11 @@ func TestTotalTimeIsBounded(t *testing.T) {
 	_, err = c.Transactions.Get(context.Background(), "1")
 	d := time.Since(start)
 	var ne *NetworkError
-	if !errors.As(err, &ne) || ne.Attempts != DefaultMaxRetries+1 || s.Requests() != DefaultMaxRetries+1 {
+	if !errors.As(err, &ne) || ne.Attempts != defaultMaxRetries+1 || s.Requests() != defaultMaxRetries+1 {
 		t.Fatalf("err = %v, requests %d", err, s.Requests())
 	}
 	if d < 4*100*time.Millisecond || d > 4*100*time.Millisecond+5*time.Second {
-		t.Errorf("a GET that never gets an answer took %v, want about 4 x 100ms", d)
+		t.Errorf("a GET that never gets a response took %v, want about 4 x 100ms", d)
 	}
 
 	// Many retries, but the context ends it.
@@ -672,9 +673,9 @@ func TestTotalTimeIsBounded(t *testing.T) {
 	}
 }
 
-// TestHugeAnswerMemoryIsBounded: with the default 8 MiB cap, a 4 GiB
-// answer costs a bounded amount of memory and is cut at the cap.
-func TestHugeAnswerMemoryIsBounded(t *testing.T) {
+// TestHugeResponseMemoryIsBounded: with the default 8 MiB cap, a 4 GiB
+// response costs a bounded amount of memory and is cut at the cap.
+func TestHugeResponseMemoryIsBounded(t *testing.T) {
 	for _, status := range []int{200, 500} {
 		s := faultinject.NewServer(nil, faultinject.Huge(status, 4<<30))
 		tr := s.Transport()
@@ -689,14 +690,14 @@ func TestHugeAnswerMemoryIsBounded(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		tr.CloseIdleConnections()
 		s.Close()
-		if status == 200 && !errors.Is(err, ErrResponseTooLarge) {
+		if status == 200 && !errors.Is(err, errResponseTooLarge) {
 			t.Errorf("200: err = %v", err)
 		}
 		if status == 500 && !errors.Is(err, ErrServer) {
 			t.Errorf("500: err = %v", err)
 		}
 		if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
-			t.Errorf("%d: a 4 GiB answer allocated %d MiB", status, grew>>20)
+			t.Errorf("%d: a 4 GiB response allocated %d MiB", status, grew>>20)
 		}
 		if got := s.Streamed(); got > 64<<20 {
 			t.Errorf("%d: the client read on: %d MiB streamed", status, got>>20)
@@ -705,7 +706,7 @@ func TestHugeAnswerMemoryIsBounded(t *testing.T) {
 }
 
 // TestOptInPerClient: WithRetryNonIdempotent retries every state-changing
-// call with the same body, and the duplicate answer surfaces as ErrDuplicate.
+// call with the same body, and the duplicate response surfaces as ErrDuplicate.
 func TestOptInPerClient(t *testing.T) {
 	for _, call := range faultCalls {
 		if !call.mutates {

@@ -21,7 +21,7 @@ import (
 
 // Fuzz targets for what the SDK decodes from, and encodes for, the wire:
 // the dotted form encoder, the error-body parser (with Retry-After), and
-// the answer decoders of every call. They run on their seed corpus with
+// the response decoders of every call. They run on their seed corpus with
 // every `go test`; explore one at a time with, for example,
 // `go test -run '^$' -fuzz '^FuzzFormEncoder$' -fuzztime 60s`.
 // (ParseEvent, VerifyNotification and VerifyRedirect: fuzz_test.go.)
@@ -76,11 +76,7 @@ func FuzzFormEncoder(f *testing.F) {
 			}
 		}
 		// The request the pipeline builds carries the same body.
-		c, err := NewClient(testCreds)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req, err := c.NewRequest(http.MethodPost, "/x", nil, FormBody{V: p})
+		req, err := newRequest(http.MethodPost, "/x", nil, formBody{V: p})
 		if err != nil || !bytes.Equal(req.Body, body) || req.ContentType != "application/x-www-form-urlencoded" {
 			t.Fatalf("NewRequest: %v, body %q", err, req.Body)
 		}
@@ -94,7 +90,7 @@ func FuzzFormEncoder(f *testing.F) {
 	})
 }
 
-// FuzzErrorBody parses arbitrary error answers: the excerpt and messages
+// FuzzErrorBody parses arbitrary error responses: the excerpt and messages
 // stay short, on one line, valid UTF-8 and masked (no run of 5 or more
 // digits, the shape of account numbers and tax ids), the Retry-After is
 // never negative, and the sentinels follow the status and codes.
@@ -118,7 +114,7 @@ func FuzzErrorBody(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := c.apiError(&Request{Method: http.MethodPost, Path: "/transactions/1/deposit"}, resp, 1)
+		e := c.apiError(&request{Method: http.MethodPost, Path: "/transactions/1/deposit"}, resp, 1)
 		if e.RetryAfter < 0 {
 			t.Fatalf("RetryAfter %v", e.RetryAfter)
 		}
@@ -140,19 +136,19 @@ func FuzzErrorBody(f *testing.F) {
 				t.Fatalf("unmasked digits in item %+v", it)
 			}
 		}
-		if errors.Is(e, ErrServer) != (st >= 500 || e.HasCode(CodeInternal)) {
+		if errors.Is(e, ErrServer) != (st >= 500 || e.HasCode(codeInternal)) {
 			t.Fatalf("ErrServer mismatch for %d %+v", st, e)
 		}
-		if errors.Is(e, ErrDuplicate) != e.HasCode(CodeDuplicate) {
+		if errors.Is(e, ErrDuplicate) != e.HasCode(codeDuplicate) {
 			t.Fatalf("ErrDuplicate mismatch: %+v", e)
 		}
-		if errors.Is(e, ErrBadRequest) != (st == 400 || e.HasCode(CodeInvalidParameter)) {
+		if errors.Is(e, ErrBadRequest) != (st == 400 || e.HasCode(codeInvalidParameter)) {
 			t.Fatalf("ErrBadRequest mismatch for %d %+v", st, e)
 		}
 		// A huge Retry-After is never waited for: the retry rule stops.
-		if d, ok := retryAfter(resp); ok && d > DefaultMaxRetryAfter && st == 503 {
-			a := &attempt{retryAll: true, count: 1}
-			if retry, _ := c.checkRetry(context.WithValue(context.Background(), attemptKey{}, a), resp, nil); retry {
+		if d, ok := retryAfter(resp); ok && d > defaultMaxRetryAfter && st == 503 {
+			a := &attempt{cfg: &c.cfg, retryAll: true, count: 1}
+			if retry, _ := a.checkRetry(context.Background(), resp, nil); retry {
 				t.Fatalf("retry after a Retry-After of %v", d)
 			}
 		}
@@ -175,7 +171,7 @@ func hasDigitRun(s string, n int) bool {
 	return false
 }
 
-// fuzzTransport answers every request with one status, header and body.
+// fuzzTransport responds every request with one status, header and body.
 type fuzzTransport struct {
 	status int
 	header http.Header
@@ -190,14 +186,14 @@ func (ft fuzzTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		ContentLength: int64(len(ft.body)), Request: req}, nil
 }
 
-// decodeCalls are the calls whose answers FuzzAnswerDecoders feeds: each
+// decodeCalls are the calls whose responses FuzzResponseDecoders feeds: each
 // returns its typed result (nil on error).
 var decodeCalls = []func(ctx context.Context, c *Client) (any, error){
 	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Transactions.Get(ctx, "1")) },
 	func(ctx context.Context, c *Client) (any, error) {
-		return nilIfErr(c.Transactions.Establish(ctx, &EstablishParams{models.EstablishData{
+		return nilIfErr(c.Transactions.Establish(ctx, &models.EstablishData{
 			PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: "r",
-			Account: &models.Account{AccountNumber: "1000000006", RoutingNumber: "124003116"}}}))
+			Account: &models.Account{AccountNumber: "1000000006", RoutingNumber: "124003116"}}))
 	},
 	func(ctx context.Context, c *Client) (any, error) {
 		return nilIfErr(c.Transactions.Deposit(ctx, "1", &DepositParams{MerchantReference: "r"}))
@@ -233,11 +229,11 @@ func nilIfErr[T any](v *T, err error) (any, error) {
 	return v, err
 }
 
-// FuzzAnswerDecoders feeds arbitrary answers to every call through the
+// FuzzResponseDecoders feeds arbitrary responses to every call through the
 // whole pipeline: no panic; success only on 2xx, with a result; otherwise
 // an *APIError (non-2xx) or a *ResponseError (2xx), with a short message
 // and no secret; and a decoded result re-encodes and decodes to the same.
-func FuzzAnswerDecoders(f *testing.F) {
+func FuzzResponseDecoders(f *testing.F) {
 	for i := range decodeCalls {
 		f.Add(uint8(i), uint8(0), []byte(`{"transaction":{"transactionId":"1002600000000001","transactionType":"6","status":2,"amount":10,"createTime":"1700000000000","payment":{"paymentType":"Disbursement","account":{"accountNumber":"6789"}}}}`))
 	}
@@ -293,9 +289,9 @@ func FuzzAnswerDecoders(f *testing.F) {
 		var re *ResponseError
 		switch {
 		case !ok2xx && !errors.As(err, &ae):
-			t.Fatalf("%d answer: %T %v, want *APIError", status, err, err)
+			t.Fatalf("%d response: %T %v, want *APIError", status, err, err)
 		case ok2xx && !errors.As(err, &re):
-			t.Fatalf("%d answer: %T %v, want *ResponseError", status, err, err)
+			t.Fatalf("%d response: %T %v, want *ResponseError", status, err, err)
 		case ok2xx && !errors.Is(err, ErrInvalidResponse):
 			t.Fatalf("%v does not match ErrInvalidResponse", err)
 		}

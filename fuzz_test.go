@@ -57,16 +57,16 @@ func FuzzParseEvent(f *testing.F) {
 		if ev == nil || ev.Raw == nil {
 			t.Fatal("nil event or Raw")
 		}
-		switch ev.Kind() {
-		case EventKindTransaction:
+		switch ev.kind() {
+		case eventKindTransaction:
 			if ev.Transaction == nil {
 				t.Fatal("transaction event without payload")
 			}
-		case EventKindIdentityDataRetrieved:
+		case eventKindIdentityDataRetrieved:
 			if ev.IdentityDataRetrieved == nil || ev.IdentityVerified != nil {
 				t.Fatal("identity payloads")
 			}
-		case EventKindIdentityVerified:
+		case eventKindIdentityVerified:
 			if ev.IdentityVerified == nil || ev.IdentityDataRetrieved != nil {
 				t.Fatal("identity payloads")
 			}

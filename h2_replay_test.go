@@ -20,7 +20,7 @@ func newH2Client(t *testing.T, s *faultinject.H2Server, opts ...Option) *Client 
 	all := append([]Option{WithBaseURL(s.URL + "/api/v1"), WithRetryBackoff(time.Millisecond, 2*time.Millisecond)}, opts...)
 	c, err := NewClient(testCreds, all...)
 	require.NoError(t, err)
-	kt, ok := c.http.HTTPClient.Transport.(keepAliveTransport)
+	kt, ok := c.hc.Transport.(keepAliveTransport)
 	require.True(t, ok)
 	tr, ok := kt.base.(*http.Transport)
 	require.True(t, ok)
@@ -71,7 +71,7 @@ func TestH2ResetDepositRetriedOnlyByTheRetryRule(t *testing.T) {
 	s := faultinject.NewH2Server(faultinject.H2Reset())
 	defer s.Close()
 	c := newH2Client(t, s, WithMaxRetries(2))
-	_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-h2", Amount: "10.00"}, RetryNonIdempotent())
+	_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-h2", Amount: "10.00"}, WithRetryNonIdempotent())
 	var ne *NetworkError
 	require.True(t, errors.As(err, &ne), "err = %v", err)
 	assert.True(t, ne.Sent)
@@ -83,7 +83,7 @@ func TestH2ResetDepositRetriedOnlyByTheRetryRule(t *testing.T) {
 	}
 }
 
-// Reads over HTTP/2 still retry: a reset stream, and a 503 answer.
+// Reads over HTTP/2 still retry: a reset stream, and a 503 response.
 func TestH2ReadsStillRetry(t *testing.T) {
 	for name, first := range map[string]faultinject.H2Action{
 		"reset": faultinject.H2Reset(),

@@ -2,6 +2,7 @@ package bankpay
 
 import (
 	"encoding/base64"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -52,7 +53,7 @@ type wantRequest struct {
 	Body        string // exact body
 }
 
-// expect makes every request to mock be checked against want and answered
+// expect makes every request to mock be checked against want and responded
 // with status and body (JSON content type). It returns the call counter.
 func expect(t *testing.T, mock *httpmock.MockTransport, want wantRequest, status int, body string) *atomic.Int32 {
 	t.Helper()
@@ -117,7 +118,7 @@ func expectNoRequest(t *testing.T, mock *httpmock.MockTransport) *atomic.Int32 {
 	return &n
 }
 
-// sequence answers successive requests with the given responders, and fails
+// sequence responses successive requests with the given responders, and fails
 // the test if more requests come than responders.
 func sequence(t *testing.T, mock *httpmock.MockTransport, rs ...httpmock.Responder) *atomic.Int32 {
 	t.Helper()
@@ -133,8 +134,8 @@ func sequence(t *testing.T, mock *httpmock.MockTransport, rs ...httpmock.Respond
 	return &n
 }
 
-// jsonAnswer is a responder with a JSON body and optional headers (k, v, k, v…).
-func jsonAnswer(status int, body string, headers ...string) httpmock.Responder {
+// jsonResponse is a responder with a JSON body and optional headers (k, v, k, v…).
+func jsonResponse(status int, body string, headers ...string) httpmock.Responder {
 	return func(*http.Request) (*http.Response, error) {
 		resp := httpmock.NewStringResponse(status, body)
 		resp.Header.Set("Content-Type", "application/json")
@@ -152,3 +153,12 @@ func assertNoSecret(t *testing.T, s string) {
 		t.Errorf("secret access key leaked in %q", s)
 	}
 }
+
+// isValidation reports whether err is a *ValidationError.
+func isValidation(err error) bool {
+	var ve *ValidationError
+	return errors.As(err, &ve)
+}
+
+// ptrTo returns a pointer to a copy of v.
+func ptrTo[T any](v T) *T { return &v }

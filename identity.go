@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -18,100 +19,90 @@ type IdentityService service
 // User reads the verified identity of the user: GET /transactions/{transactionId}/user,
 // read wrapped in {"user":{…}} (spec) or bare (OpenAPI).
 //
-// Before the IdentityVerificationDataRetrieved event the service answers
+// Before the IdentityVerificationDataRetrieved event the service responses
 // 400: the error then matches both ErrIdentityNotReady and ErrBadRequest.
 // Wait for the event (or CustomerIdentityVerified) and read again.
-func (s *IdentityService) User(ctx context.Context, transactionID string, opts ...CallOption) (*models.IdentityUser, error) {
+func (s *IdentityService) User(ctx context.Context, transactionID string, opts ...Option) (*models.IdentityUser, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := PathJoin("transactions", transactionID, "user")
+	path := pathJoin("transactions", transactionID, "user")
 	var raw json.RawMessage
 	if err := s.identityRead(ctx, path, &raw, opts); err != nil {
 		return nil, err
 	}
-	return decodeAnswer[models.IdentityUser](raw, "user", http.MethodGet, path)
+	return decodeResponse[models.IdentityUser](raw, "user", http.MethodGet, path)
 }
 
 // Detail reads how each identity attribute was verified, useful when the
 // user is not eligible: GET /transactions/{transactionId}/user/detail,
 // read wrapped in {"detail":{…}} or bare.
 //
-// Before the IdentityVerificationDataRetrieved event the service answers
+// Before the IdentityVerificationDataRetrieved event the service responses
 // 400: the error then matches both ErrIdentityNotReady and ErrBadRequest.
-func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts ...CallOption) (*models.VerificationDetail, error) {
+func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts ...Option) (*models.VerificationDetail, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := PathJoin("transactions", transactionID, "user", "detail")
+	path := pathJoin("transactions", transactionID, "user", "detail")
 	var raw json.RawMessage
 	if err := s.identityRead(ctx, path, &raw, opts); err != nil {
 		return nil, err
 	}
-	return decodeAnswer[models.VerificationDetail](raw, "detail", http.MethodGet, path)
+	return decodeResponse[models.VerificationDetail](raw, "detail", http.MethodGet, path)
 }
 
-// identityRead sends a GET whose 400 answer also matches ErrIdentityNotReady.
-func (s *IdentityService) identityRead(ctx context.Context, path string, out any, opts []CallOption) error {
-	req, err := s.client.NewRequest(http.MethodGet, path, nil, nil)
+// identityRead sends a GET whose 400 response also matches ErrIdentityNotReady.
+func (s *IdentityService) identityRead(ctx context.Context, path string, out any, opts []Option) error {
+	req, err := newRequest(http.MethodGet, path, nil, nil)
 	if err != nil {
 		return err
 	}
 	req.notReady = ErrIdentityNotReady
-	return s.client.Do(ctx, req, out, opts...)
+	return s.client.do(ctx, req, out, opts)
 }
 
-// SendFeedback reports the outcome of the merchant's registration after an
-// identity verification: POST /transactions/{transactionId}/feedback with
-// the JSON body {"feedback":{"status":…,"subStatus":…,"description":…}}.
-// Register and Void are the usual way to call it.
-//
-// Only the two documented pairs are accepted: status 4 / subStatus 559
-// (Registered) and status 13 / subStatus 558 (Void); any other pair is a
-// *ValidationError on "feedback.status". A description is required (field
-// "feedback.description").
-//
-// Any 2xx answer is success; its body (an echo of the feedback) is not read,
-// so that an unexpected body cannot make a recorded feedback look failed.
-// SendFeedback changes state: it is retried only when the request provably
-// never reached the server, unless RetryNonIdempotent is passed.
-func (s *IdentityService) SendFeedback(ctx context.Context, transactionID string, fb models.Feedback, opts ...CallOption) error {
+// sendFeedback is Register and Void: POST /transactions/{transactionId}/feedback
+// with {"feedback":{"status":…,"subStatus":…,"description":…}}. Only the two
+// documented pairs (4/559 and 13/558) and a description are accepted. Any
+// 2xx response is success; its body (an echo) is not read.
+func (s *IdentityService) sendFeedback(ctx context.Context, transactionID string, fb wire.Feedback, opts ...Option) error {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return err
 	}
 	if err := checkFeedback(fb); err != nil {
 		return err
 	}
-	path := PathJoin("transactions", transactionID, "feedback")
-	return s.client.call(ctx, http.MethodPost, path, nil, models.FeedbackEnvelope{Feedback: &fb}, nil, opts)
+	path := pathJoin("transactions", transactionID, "feedback")
+	return s.client.send(ctx, http.MethodPost, path, nil, wire.FeedbackEnvelope{Feedback: &fb}, nil, opts)
 }
 
 // Register reports that the merchant registered the verified user (status
 // 4, subStatus 559), which keeps the transaction valid for the other APIs.
 // description is required.
-func (s *IdentityService) Register(ctx context.Context, transactionID, description string, opts ...CallOption) error {
-	return s.SendFeedback(ctx, transactionID, models.Feedback{
-		Status:      models.FeedbackStatusRegistered,
-		SubStatus:   models.FeedbackSubStatusRegistered,
+func (s *IdentityService) Register(ctx context.Context, transactionID, description string, opts ...Option) error {
+	return s.sendFeedback(ctx, transactionID, wire.Feedback{
+		Status:      wire.FeedbackStatusRegistered,
+		SubStatus:   wire.FeedbackSubStatusRegistered,
 		Description: description,
 	}, opts...)
 }
 
 // Void reports that the registration failed (status 13, subStatus 558), so
 // that the identity user is not treated as active. description is required.
-func (s *IdentityService) Void(ctx context.Context, transactionID, description string, opts ...CallOption) error {
-	return s.SendFeedback(ctx, transactionID, models.Feedback{
-		Status:      models.FeedbackStatusVoid,
-		SubStatus:   models.FeedbackSubStatusVoid,
+func (s *IdentityService) Void(ctx context.Context, transactionID, description string, opts ...Option) error {
+	return s.sendFeedback(ctx, transactionID, wire.Feedback{
+		Status:      wire.FeedbackStatusVoid,
+		SubStatus:   wire.FeedbackSubStatusVoid,
 		Description: description,
 	}, opts...)
 }
 
 // checkFeedback accepts the Registered and Void pairs with a description.
-func checkFeedback(fb models.Feedback) error {
+func checkFeedback(fb wire.Feedback) error {
 	switch {
-	case fb.Status == models.FeedbackStatusRegistered && fb.SubStatus == models.FeedbackSubStatusRegistered,
-		fb.Status == models.FeedbackStatusVoid && fb.SubStatus == models.FeedbackSubStatusVoid:
+	case fb.Status == wire.FeedbackStatusRegistered && fb.SubStatus == wire.FeedbackSubStatusRegistered,
+		fb.Status == wire.FeedbackStatusVoid && fb.SubStatus == wire.FeedbackSubStatusVoid:
 	default:
 		return invalid("feedback.status", "must be 4 with subStatus 559 (Registered) or 13 with subStatus 558 (Void)")
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -122,9 +123,9 @@ func TestIdentityEmptyEnvelope(t *testing.T) {
 	}
 }
 
-// The 400 the service answers before IdentityVerificationDataRetrieved
+// The 400 the service responses before IdentityVerificationDataRetrieved
 // matches ErrIdentityNotReady and ErrBadRequest, is not retried, and keeps
-// the service's message; the same answer to an account read is only a bad
+// the service's message; the same response to an account read is only a bad
 // request.
 func TestIdentityNotReady(t *testing.T) {
 	const notReady = `{"errors":[{"domain":"Identity","code":200,"message":"identity data not available yet"}]}`
@@ -134,7 +135,7 @@ func TestIdentityNotReady(t *testing.T) {
 	}
 	for name, read := range reads {
 		c, mock, _ := newTestClient(t)
-		calls := sequence(t, mock, jsonAnswer(400, notReady))
+		calls := sequence(t, mock, jsonResponse(400, notReady))
 		err := read(c)
 		if !errors.Is(err, ErrIdentityNotReady) || !errors.Is(err, ErrBadRequest) {
 			t.Errorf("%s: err = %v, want ErrIdentityNotReady and ErrBadRequest", name, err)
@@ -149,25 +150,25 @@ func TestIdentityNotReady(t *testing.T) {
 	}
 
 	c, mock, _ := newTestClient(t)
-	sequence(t, mock, jsonAnswer(400, notReady))
+	sequence(t, mock, jsonResponse(400, notReady))
 	_, err := c.Accounts.Balance(context.Background(), "T1")
 	if !errors.Is(err, ErrBadRequest) || errors.Is(err, ErrIdentityNotReady) {
 		t.Errorf("Balance 400: err = %v, want ErrBadRequest only", err)
 	}
-	// A feedback answered 400 is not "not ready" either.
+	// A feedback responded 400 is not "not ready" either.
 	c, mock, _ = newTestClient(t)
-	sequence(t, mock, jsonAnswer(400, notReady))
+	sequence(t, mock, jsonResponse(400, notReady))
 	err = c.Identity.Register(context.Background(), "T1", "registered")
 	if !errors.Is(err, ErrBadRequest) || errors.Is(err, ErrIdentityNotReady) {
 		t.Errorf("Register 400: err = %v, want ErrBadRequest only", err)
 	}
 }
 
-// An identity read answered 401 or 404 is not "not ready".
+// An identity read responded 401 or 404 is not "not ready".
 func TestIdentityOtherErrorsAreNotNotReady(t *testing.T) {
 	for _, status := range []int{401, 404, 500} {
 		c, mock, _ := newTestClient(t, WithMaxRetries(0))
-		sequence(t, mock, jsonAnswer(status, `{"errors":[{"code":300,"message":"x"}]}`))
+		sequence(t, mock, jsonResponse(status, `{"errors":[{"code":300,"message":"x"}]}`))
 		_, err := c.Identity.User(context.Background(), "T1")
 		if err == nil || errors.Is(err, ErrIdentityNotReady) {
 			t.Errorf("%d: err = %v, must not match ErrIdentityNotReady", status, err)
@@ -209,8 +210,8 @@ func TestIdentitySendFeedback(t *testing.T) {
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/T1/feedback",
 		ContentType: "application/json", Body: `{"feedback":{"status":13,"subStatus":558,"description":"user \"quit\" \u0026 left"}}`},
 		200, `{"feedback":{"status":13,"subStatus":558}}`)
-	fb := models.Feedback{Status: models.FeedbackStatusVoid, SubStatus: models.FeedbackSubStatusVoid, Description: `user "quit" & left`}
-	if err := c.Identity.SendFeedback(context.Background(), "T1", fb); err != nil {
+	fb := wire.Feedback{Status: wire.FeedbackStatusVoid, SubStatus: wire.FeedbackSubStatusVoid, Description: `user "quit" & left`}
+	if err := c.Identity.sendFeedback(context.Background(), "T1", fb); err != nil {
 		t.Fatal(err)
 	}
 	if calls.Load() != 1 {
@@ -219,26 +220,26 @@ func TestIdentitySendFeedback(t *testing.T) {
 }
 
 func TestIdentityFeedbackValidation(t *testing.T) {
-	send := func(fb models.Feedback) func(*Client) error {
-		return func(c *Client) error { return c.Identity.SendFeedback(context.Background(), "T1", fb) }
+	send := func(fb wire.Feedback) func(*Client) error {
+		return func(c *Client) error { return c.Identity.sendFeedback(context.Background(), "T1", fb) }
 	}
 	cases := []struct {
 		name  string
 		call  func(*Client) error
 		field string
 	}{
-		{"zero feedback", send(models.Feedback{Description: "x"}), "feedback.status"},
-		{"registered status with void subStatus", send(models.Feedback{Status: 4, SubStatus: 558, Description: "x"}), "feedback.status"},
-		{"void status with registered subStatus", send(models.Feedback{Status: 13, SubStatus: 559, Description: "x"}), "feedback.status"},
-		{"unknown status", send(models.Feedback{Status: 5, SubStatus: 559, Description: "x"}), "feedback.status"},
-		{"registered without subStatus", send(models.Feedback{Status: 4, Description: "x"}), "feedback.status"},
-		{"negative", send(models.Feedback{Status: -4, SubStatus: -559, Description: "x"}), "feedback.status"},
-		{"SendFeedback without description", send(models.Feedback{Status: 4, SubStatus: 559}), "feedback.description"},
+		{"zero feedback", send(wire.Feedback{Description: "x"}), "feedback.status"},
+		{"registered status with void subStatus", send(wire.Feedback{Status: 4, SubStatus: 558, Description: "x"}), "feedback.status"},
+		{"void status with registered subStatus", send(wire.Feedback{Status: 13, SubStatus: 559, Description: "x"}), "feedback.status"},
+		{"unknown status", send(wire.Feedback{Status: 5, SubStatus: 559, Description: "x"}), "feedback.status"},
+		{"registered without subStatus", send(wire.Feedback{Status: 4, Description: "x"}), "feedback.status"},
+		{"negative", send(wire.Feedback{Status: -4, SubStatus: -559, Description: "x"}), "feedback.status"},
+		{"SendFeedback without description", send(wire.Feedback{Status: 4, SubStatus: 559}), "feedback.description"},
 		{"Register without description", func(c *Client) error { return c.Identity.Register(context.Background(), "T1", "") }, "feedback.description"},
 		{"Void without description", func(c *Client) error { return c.Identity.Void(context.Background(), "T1", "") }, "feedback.description"},
 		{"Register without id", func(c *Client) error { return c.Identity.Register(context.Background(), "", "ok") }, "transactionId"},
 		{"SendFeedback without id", func(c *Client) error {
-			return c.Identity.SendFeedback(context.Background(), "", models.Feedback{Status: 4, SubStatus: 559, Description: "ok"})
+			return c.Identity.sendFeedback(context.Background(), "", wire.Feedback{Status: 4, SubStatus: 559, Description: "ok"})
 		}, "transactionId"},
 	}
 	for _, tc := range cases {
@@ -247,7 +248,7 @@ func TestIdentityFeedbackValidation(t *testing.T) {
 			calls := expectNoRequest(t, mock)
 			err := tc.call(c)
 			var ve *ValidationError
-			if !errors.As(err, &ve) || ve.Field != tc.field || !errors.Is(err, ErrValidation) {
+			if !errors.As(err, &ve) || ve.Field != tc.field || !isValidation(err) {
 				t.Fatalf("err = %v, want *ValidationError on %s", err, tc.field)
 			}
 			if calls.Load() != 0 {
@@ -263,7 +264,7 @@ func TestIdentityNilContext(t *testing.T) {
 	calls := expectNoRequest(t, mock)
 	//lint:ignore SA1012 the nil context is the point of the test
 	_, err := c.Identity.User(nil, "T1")
-	if !errors.Is(err, ErrValidation) || calls.Load() != 0 {
+	if !isValidation(err) || calls.Load() != 0 {
 		t.Fatalf("err = %v, calls = %d", err, calls.Load())
 	}
 	if !strings.Contains(err.Error(), "ctx") {

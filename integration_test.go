@@ -22,7 +22,17 @@ import (
 
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
+)
+
+// Service error codes the integration tests expect (APIError.Code).
+const (
+	codeInvalidParameter = 200
+	codeDuplicate        = 210
+	codeSecurity         = 300
+	codeInvalidAccount   = 330
+	codeAccessControl    = 375
 )
 
 // itCreds are the default sandbox merchant's credentials in these tests
@@ -44,6 +54,7 @@ var thursday = time.Date(2025, time.March, 6, 15, 0, 0, 0, time.UTC)
 type sandbox struct {
 	*bankpaytest.Server
 	client *bankpay.Client
+	key    string // the client's access key, to verify redirects with
 }
 
 // bareRun is the test that runs every integration use case again against a
@@ -69,7 +80,7 @@ func startSandbox(t *testing.T, opts ...bankpaytest.Option) *sandbox {
 	srv := bankpaytest.NewServer(append(all, opts...)...)
 	t.Cleanup(srv.Close)
 	c := srv.Credentials()
-	return &sandbox{Server: srv, client: clientFor(t, srv, c)}
+	return &sandbox{Server: srv, key: c.AccessKey.Reveal(), client: clientFor(t, srv, c)}
 }
 
 func clientFor(t *testing.T, srv *bankpaytest.Server, creds bankpay.Credentials) *bankpay.Client {
@@ -94,7 +105,7 @@ func (s *sandbox) authorize(t *testing.T, d models.EstablishData, outcome bankpa
 	require.NoError(t, s.client.SignEstablishData(&d))
 	u, txn, err := s.Authorize(d, outcome)
 	require.NoError(t, err)
-	r, err := bankpay.VerifyRedirect(u, s.client.Credentials().AccessKey.Reveal())
+	r, err := bankpay.VerifyRedirect(u, s.key)
 	require.NoError(t, err, "redirect %s", u)
 	require.Equal(t, txn.TransactionID, r.TransactionID)
 	return r
@@ -145,19 +156,18 @@ func startInbox(t *testing.T, creds bankpay.Credentials, opts ...bankpay.Webhook
 		in.typed = append(in.typed, via)
 		return nil
 	}
-	opts = append([]bankpay.WebhookOption{
-		bankpay.WithWebhookClock(in.now),
-		bankpay.OnTransactionEvent(func(_ context.Context, ev *bankpay.Event, _ *bankpay.TransactionEvent) error {
-			return record(ev, "transaction")
-		}),
-		bankpay.OnIdentityDataRetrieved(func(_ context.Context, ev *bankpay.Event, _ *bankpay.IdentityDataRetrieved) error {
-			return record(ev, "identityData")
-		}),
-		bankpay.OnIdentityVerified(func(_ context.Context, ev *bankpay.Event, _ *bankpay.IdentityVerified) error {
+	opts = append([]bankpay.WebhookOption{bankpay.WithWebhookClock(in.now)}, opts...)
+	h := bankpay.NewWebhookHandler(creds, func(_ context.Context, ev *bankpay.Event) error {
+		switch {
+		case ev.IdentityVerified != nil:
 			return record(ev, "identityVerified")
-		}),
+		case ev.IdentityDataRetrieved != nil:
+			return record(ev, "identityData")
+		case ev.Transaction != nil:
+			return record(ev, "transaction")
+		}
+		return record(ev, "other")
 	}, opts...)
-	h := bankpay.NewWebhookHandler(creds, func(_ context.Context, ev *bankpay.Event) error { return record(ev, "other") }, opts...)
 	mux := http.NewServeMux()
 	mux.Handle("POST /events", h)
 	srv := httptest.NewServer(mux)
@@ -212,15 +222,15 @@ func deferredData(ref, notify string) models.EstablishData {
 	}
 }
 
-func disbursementParams(ref, notify, amount, account string) *bankpay.EstablishParams {
-	return &bankpay.EstablishParams{EstablishData: models.EstablishData{
+func disbursementParams(ref, notify, amount, account string) *models.EstablishData {
+	return &models.EstablishData{
 		Currency:          models.USD,
 		Amount:            models.Amount(amount),
 		MerchantReference: ref,
 		PaymentType:       models.PaymentTypeDisbursement,
 		NotificationURL:   notify,
 		Account:           &models.Account{AccountNumber: account, RoutingNumber: "124003116", Type: 1},
-	}}
+	}
 }
 
 func getStatus(t *testing.T, c *bankpay.Client, id string) models.TransactionStatus {
@@ -264,7 +274,7 @@ func TestIntegrationInstantPayout(t *testing.T) {
 	assert.Equal(t, models.PaymentTypeDeferred, r.PaymentType)
 	assert.Equal(t, 1, r.ProviderType)
 	assert.True(t, r.InstantPayoutAvailable)
-	assert.Equal(t, models.ProviderAuthorizationReceived, r.ProviderTransactionStatus)
+	assert.Equal(t, models.ProviderStatus("SW020"), r.ProviderTransactionStatus)
 	assert.Equal(t, "true", r.Unsigned.Get("instantPayoutAvailable"), "the unsigned trailer of an instant-payout bank")
 	assert.Equal(t, "42", r.Params.Get("order"))
 
@@ -282,8 +292,8 @@ func TestIntegrationInstantPayout(t *testing.T) {
 	assert.True(t, auth.Payment.PaymentProvider.InstantPayoutAvailable)
 	assert.NotEmpty(t, auth.Payment.PaymentProvider.PaymentProviderID)
 	require.NotNil(t, auth.PaymentProviderTransaction)
-	assert.Equal(t, models.ProviderAuthorizationReceived, auth.PaymentProviderTransaction.Status)
-	assert.Equal(t, models.ProviderAuthorizationReceived.Meaning(), auth.PaymentProviderTransaction.StatusMessage)
+	assert.Equal(t, models.ProviderStatus("SW020"), auth.PaymentProviderTransaction.Status)
+	assert.Equal(t, models.ProviderStatus("SW020").Meaning(), auth.PaymentProviderTransaction.StatusMessage)
 
 	dep, err := s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{
 		MerchantReference: "payout-1", Amount: "60.00", InstantPayoutRequest: true,
@@ -297,13 +307,13 @@ func TestIntegrationInstantPayout(t *testing.T) {
 	assert.NotEmpty(t, dep.PaymentProcessorType, "an instant payout deposit names its processor")
 	assert.Len(t, dep.TransactionID, 15)
 
-	// Never pay twice: the same merchantReference answers 210.
+	// Never pay twice: the same merchantReference responds 210.
 	_, err = s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{MerchantReference: "payout-1", Amount: "60.00"})
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeDuplicate, bankpay.ErrDuplicate)
+	requireAPIError(t, err, http.StatusBadRequest, codeDuplicate, bankpay.ErrDuplicate)
 
 	// The authorization amount is the maximum: 60.00 + 50.00 > 100.00.
 	_, err = s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{MerchantReference: "payout-2", Amount: "50.00"})
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 	// The SDK can check it before sending when told the authorization amount.
 	_, err = s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{MerchantReference: "payout-2", Amount: "150.00", AuthorizationAmount: "100.00"})
 	var ve *bankpay.ValidationError
@@ -326,7 +336,7 @@ func TestIntegrationInstantPayout(t *testing.T) {
 	assert.Equal(t, itCreds.MerchantID, ev.MerchantID)
 	assert.Equal(t, itCreds.AccessID, ev.AccessID)
 	assert.Equal(t, "payout-1", ev.MerchantReference)
-	assert.Equal(t, models.ObjectTypeTransaction, ev.ObjectType)
+	assert.Equal(t, wire.ObjectTypeTransaction, ev.ObjectType)
 	assert.Equal(t, r.TransactionID, ev.ParentObjectID)
 	assert.Equal(t, models.TypeDeposit, ev.TransactionType)
 	assert.Equal(t, models.PaymentTypeDeferred, ev.PaymentType)
@@ -350,14 +360,14 @@ func TestIntegrationDepositAmountRules(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, models.Amount("100.00"), dep.Amount)
 	_, err = s.client.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{MerchantReference: "rules-2", Amount: "0.01"})
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 
 	// 0.00: no upper bound, but each deposit must pass an amount. Without
 	// AuthorizationAmount the SDK sends it, and the service refuses.
 	auth, err := s.client.Transactions.Establish(ctx, disbursementParams("rules-auth-2", "", "0.00", bankpaytest.AccountVerified))
 	require.NoError(t, err)
 	_, err = s.client.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "rules-3"})
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 	_, err = s.client.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "rules-3", AuthorizationAmount: "0.00"})
 	var ve *bankpay.ValidationError
 	require.ErrorAs(t, err, &ve, "the SDK checks it when told the authorization amount")
@@ -373,9 +383,9 @@ func TestIntegrationDepositAmountRules(t *testing.T) {
 		ReturnURL: "https://shop.example/r", CancelURL: "https://shop.example/c",
 	}, bankpaytest.OutcomeAuthorize)
 	_, err = s.client.Transactions.Deposit(ctx, ret.TransactionID, &bankpay.DepositParams{MerchantReference: "rules-4", Amount: "1.00"})
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 	_, err = s.client.Transactions.Deposit(ctx, "100000000999999", &bankpay.DepositParams{MerchantReference: "rules-5", Amount: "1.00"})
-	requireAPIError(t, err, http.StatusNotFound, bankpay.CodeInvalidParameter, bankpay.ErrNotFound)
+	requireAPIError(t, err, http.StatusNotFound, codeInvalidParameter, bankpay.ErrNotFound)
 }
 
 func TestIntegrationCancelledAuthorization(t *testing.T) {
@@ -394,7 +404,7 @@ func TestIntegrationCancelledAuthorization(t *testing.T) {
 	assert.Equal(t, models.StatusCanceled, getStatus(t, s.client, r.TransactionID))
 
 	_, err = s.client.Transactions.Deposit(context.Background(), r.TransactionID, &bankpay.DepositParams{MerchantReference: "cancel-dep", Amount: "1.00"})
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 	s.flush(t)
 	assert.Equal(t, []models.EventType{models.EventCancel}, in.typesFor(r.TransactionID))
 }
@@ -409,13 +419,13 @@ func TestIntegrationRedirectSignature(t *testing.T) {
 
 	_, err = bankpay.VerifyRedirect(u, "another-key")
 	assert.ErrorIs(t, err, bankpay.ErrInvalidSignature)
-	_, err = bankpay.VerifyRedirect(strings.Replace(u, "status=2", "status=7", 1), s.client.Credentials().AccessKey.Reveal())
+	_, err = bankpay.VerifyRedirect(strings.Replace(u, "status=2", "status=7", 1), s.key)
 	assert.ErrorIs(t, err, bankpay.ErrInvalidSignature)
-	_, err = bankpay.VerifyRedirect(u+"&status=7", s.client.Credentials().AccessKey.Reveal())
+	_, err = bankpay.VerifyRedirect(u+"&status=7", s.key)
 	assert.True(t, err != nil, "a parameter appended after the signature")
 	i := strings.Index(u, "&requestSignature=")
-	_, err = bankpay.VerifyRedirect(u[:i], s.client.Credentials().AccessKey.Reveal())
-	assert.ErrorIs(t, err, bankpay.ErrMissingSignature)
+	_, err = bankpay.VerifyRedirect(u[:i], s.key)
+	assert.ErrorIs(t, err, bankpay.ErrInvalidSignature)
 
 	// Establish data the user interface refuses: a bad signature, a repeated
 	// reference.
@@ -426,10 +436,10 @@ func TestIntegrationRedirectSignature(t *testing.T) {
 	var se *bankpaytest.Error
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, http.StatusUnauthorized, se.Status)
-	assert.Equal(t, bankpay.CodeAccessControl, se.Code)
+	assert.Equal(t, codeAccessControl, se.Code)
 	_, _, err = s.Authorize(d, bankpaytest.OutcomeAuthorize)
 	require.ErrorAs(t, err, &se)
-	assert.Equal(t, bankpay.CodeDuplicate, se.Code)
+	assert.Equal(t, codeDuplicate, se.Code)
 }
 
 func TestIntegrationRedirectSHA512(t *testing.T) {
@@ -441,11 +451,9 @@ func TestIntegrationRedirectSHA512(t *testing.T) {
 	require.True(t, strings.HasPrefix(d.RequestSignature, "HmacSHA512:"))
 	u, _, err := s.Authorize(d, bankpaytest.OutcomeAuthorize)
 	require.NoError(t, err)
-	r, err := bankpay.VerifyRedirect(u, itCreds.AccessKey.Reveal(), bankpay.RedirectRequireAlgorithm(bankpay.HMACSHA512))
+	r, err := bankpay.VerifyRedirect(u, itCreds.AccessKey.Reveal())
 	require.NoError(t, err)
-	assert.Equal(t, bankpay.HMACSHA512, r.Algorithm)
-	_, err = bankpay.VerifyRedirect(u, itCreds.AccessKey.Reveal(), bankpay.RedirectRequireAlgorithm(bankpay.HMACSHA1))
-	assert.ErrorIs(t, err, bankpay.ErrUnsupportedAlgorithm)
+	assert.Equal(t, bankpay.HMACSHA512, r.Algorithm, "the sandbox signs the redirect with the merchant's algorithm")
 }
 
 // --- Account, user and cash-flow data --------------------------------------
@@ -524,7 +532,7 @@ func TestIntegrationAccountData(t *testing.T) {
 		}
 		prev = ag
 	}
-	// The same authorization answers the same figures.
+	// The same authorization responds the same figures.
 	again, err := s.client.Accounts.Summary(ctx, r.TransactionID)
 	require.NoError(t, err)
 	assert.Equal(t, sum, again)
@@ -532,7 +540,7 @@ func TestIntegrationAccountData(t *testing.T) {
 	// Account data needs a Retrieval authorization.
 	p := s.authorize(t, deferredData("not-retrieval", ""), bankpaytest.OutcomeAuthorize)
 	_, err = s.client.Accounts.Balance(ctx, p.TransactionID)
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 	_, err = s.client.Accounts.Summary(ctx, "100000000999999")
 	assert.ErrorIs(t, err, bankpay.ErrNotFound)
 }
@@ -583,11 +591,11 @@ func TestIntegrationMoneyTransfer(t *testing.T) {
 	assert.Equal(t, c.TransactionID, got.TransactionID)
 
 	_, err = s.client.Transactions.Capture(ctx, r.TransactionID, transferCapture("imt-1"))
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeDuplicate, bankpay.ErrDuplicate)
+	requireAPIError(t, err, http.StatusBadRequest, codeDuplicate, bankpay.ErrDuplicate)
 	over := transferCapture("imt-2")
 	over.Amount = "60.01"
 	_, err = s.client.Transactions.Capture(ctx, r.TransactionID, over)
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 
 	// Checked by the SDK before sending: the beneficiary's name and country.
 	noCountry := transferCapture("imt-3")
@@ -602,7 +610,7 @@ func TestIntegrationMoneyTransfer(t *testing.T) {
 	d2.Customer = &models.Customer{Name: "No Address"}
 	r2 := s.authorize(t, d2, bankpaytest.OutcomeAuthorize)
 	_, err = s.client.Transactions.Capture(ctx, r2.TransactionID, transferCapture("imt-4"))
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 
 	// A merchant not configured for money transfer cannot capture.
 	pc := clientFor(t, s.Server, plain.Credentials)
@@ -614,7 +622,7 @@ func TestIntegrationMoneyTransfer(t *testing.T) {
 	r3, err := bankpay.VerifyRedirect(u, plain.AccessKey.Reveal())
 	require.NoError(t, err)
 	_, err = pc.Transactions.Capture(ctx, r3.TransactionID, transferCapture("imt-5"))
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 	// Nor see another merchant's transaction.
 	_, err = pc.Transactions.Get(ctx, r.TransactionID)
 	assert.ErrorIs(t, err, bankpay.ErrNotFound)
@@ -649,7 +657,7 @@ func TestIntegrationIdentity(t *testing.T) {
 
 			// Before the data-retrieved event: 400, ErrIdentityNotReady.
 			_, err := s.client.Identity.User(ctx, id)
-			requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrIdentityNotReady)
+			requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrIdentityNotReady)
 			assert.ErrorIs(t, err, bankpay.ErrBadRequest)
 			_, err = s.client.Identity.Detail(ctx, id)
 			assert.ErrorIs(t, err, bankpay.ErrIdentityNotReady)
@@ -687,7 +695,7 @@ func TestIntegrationIdentity(t *testing.T) {
 					assert.Equal(t, "SUCCESS", ev.IdentityDataRetrieved.ProviderReportStatus)
 					seen[ev.IdentityDataRetrieved.ProviderUsedForValidation] = true
 				}
-				if ev.EventType.IsIdentity() {
+				if ev.IdentityDataRetrieved != nil || ev.IdentityVerified != nil {
 					assert.Equal(t, "performKycVerification", ev.Message)
 					assert.Equal(t, models.PaymentTypeDeferred, ev.PaymentType)
 					assert.Equal(t, models.TypeAuthorize, ev.TransactionType)
@@ -730,11 +738,11 @@ func TestIntegrationIdentity(t *testing.T) {
 			// The merchant's feedback.
 			if tc.eligible {
 				require.NoError(t, s.client.Identity.Register(ctx, id, "registered"))
-				assert.Equal(t, []models.Feedback{{Status: 4, SubStatus: 559, Description: "registered"}}, s.Feedback(id))
+				assert.Equal(t, []wire.Feedback{{Status: 4, SubStatus: 559, Description: "registered"}}, s.Feedback(id))
 				assert.Equal(t, models.StatusAuthorized, getStatus(t, s.client, id), "Registered keeps the transaction valid")
 			} else {
 				require.NoError(t, s.client.Identity.Void(ctx, id, "registration failed"))
-				assert.Equal(t, []models.Feedback{{Status: 13, SubStatus: 558, Description: "registration failed"}}, s.Feedback(id))
+				assert.Equal(t, []wire.Feedback{{Status: 13, SubStatus: 558, Description: "registration failed"}}, s.Feedback(id))
 				assert.Equal(t, models.StatusVoided, getStatus(t, s.client, id))
 			}
 		})
@@ -752,7 +760,7 @@ func TestIntegrationDisbursementStateMachine(t *testing.T) {
 	auth, err := s.client.Transactions.Establish(ctx, disbursementParams("disb-auth-1", in.URL, "0.00", bankpaytest.AccountVerified))
 	require.NoError(t, err)
 	assert.Equal(t, models.TypeAuthorize, auth.TransactionType)
-	// The spec's abbreviated establish answer: status 0 with message
+	// The spec's abbreviated establish response: status 0 with message
 	// Authorized; the authorization itself is Authorized (2).
 	assert.Equal(t, models.StatusNew, auth.Status)
 	assert.Equal(t, "Authorized", auth.StatusMessage)
@@ -842,7 +850,7 @@ func TestIntegrationDisbursementEstablish(t *testing.T) {
 	assert.Equal(t, "0000", got.Payment.Account.AccountNumber, "last 4 digits of 1000000000")
 
 	_, err = s.client.Transactions.Establish(ctx, p)
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeDuplicate, bankpay.ErrDuplicate)
+	requireAPIError(t, err, http.StatusBadRequest, codeDuplicate, bankpay.ErrDuplicate)
 
 	// Not the sandbox routing number; not a sandbox account.
 	wrong := disbursementParams("est-2", "", "25.00", bankpaytest.AccountVerified)
@@ -863,16 +871,16 @@ func TestIntegrationDisbursementEstablish(t *testing.T) {
 	// Wrong credentials: 401 / 375.
 	wc := clientFor(t, s.Server, bankpay.Credentials{AccessID: itCreds.AccessID, AccessKey: bankpay.NewSecret("wrong"), MerchantID: itCreds.MerchantID})
 	_, err = wc.Transactions.Establish(ctx, disbursementParams("est-5", "", "25.00", bankpaytest.AccountVerified))
-	requireAPIError(t, err, http.StatusUnauthorized, bankpay.CodeAccessControl, bankpay.ErrUnauthorized)
+	requireAPIError(t, err, http.StatusUnauthorized, codeAccessControl, bankpay.ErrUnauthorized)
 	_, err = wc.Transactions.Get(ctx, auth.TransactionID)
-	requireAPIError(t, err, http.StatusUnauthorized, bankpay.CodeAccessControl, bankpay.ErrUnauthorized)
+	requireAPIError(t, err, http.StatusUnauthorized, codeAccessControl, bankpay.ErrUnauthorized)
 	// A merchantId that is not the credentials': 401 / 300.
 	mc := clientFor(t, s.Server, bankpay.Credentials{AccessID: itCreds.AccessID, AccessKey: bankpay.NewSecret(itCreds.AccessKey.Reveal()), MerchantID: "1199999999"})
 	_, err = mc.Transactions.Establish(ctx, disbursementParams("est-6", "", "25.00", bankpaytest.AccountVerified))
-	requireAPIError(t, err, http.StatusUnauthorized, bankpay.CodeSecurity, bankpay.ErrUnauthorized)
+	requireAPIError(t, err, http.StatusUnauthorized, codeSecurity, bankpay.ErrUnauthorized)
 
 	_, err = s.client.Transactions.Get(ctx, "100000000999999")
-	requireAPIError(t, err, http.StatusNotFound, bankpay.CodeInvalidParameter, bankpay.ErrNotFound)
+	requireAPIError(t, err, http.StatusNotFound, codeInvalidParameter, bankpay.ErrNotFound)
 }
 
 // --- Tokenization: the sandbox table and its error triggers -------------------
@@ -1024,7 +1032,7 @@ func TestIntegrationTokenizeTokens(t *testing.T) {
 
 	// Not a sandbox account: 400 with code 330 (invalid account).
 	_, err = s.client.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1234567", RoutingNumber: "124003116"})
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidAccount, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidAccount, bankpay.ErrBadRequest)
 	// Refused by the SDK, nothing sent.
 	_, err = s.client.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1000000007"})
 	var ve *bankpay.ValidationError
@@ -1043,7 +1051,7 @@ func TestIntegrationErrorTriggers(t *testing.T) {
 				assert.Equal(t, 1, apiErr.Attempts, "tokenize is not retried")
 				assert.NotContains(t, err.Error(), tr.number, "errors never carry the account number")
 			}
-			// The Disbursement establish answers the same.
+			// The Disbursement establish responds the same.
 			_, err := s.client.Transactions.Establish(ctx, disbursementParams("trigger-"+tr.number, "", "10.00", tr.number))
 			requireAPIError(t, err, tr.status, tr.code, tr.sentinel)
 		})
@@ -1112,7 +1120,7 @@ func TestIntegrationVIP(t *testing.T) {
 	// does not set a tier.
 	pc := clientFor(t, s.Server, plain.Credentials)
 	_, err = pc.Customers.UpdateByExternalID(ctx, "player-12", &bankpay.CustomerUpdateParams{Name: "Priya Smith", VIP: tier(1)})
-	requireAPIError(t, err, http.StatusBadRequest, bankpay.CodeInvalidParameter, bankpay.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 	pp := disbursementParams("vip-auth-3", "", "5.00", bankpaytest.AccountVerified)
 	pp.Customer = &models.Customer{ExternalID: "player-13", Name: "Sam Garcia", VIP: tier(2)}
 	pauth, err := pc.Transactions.Establish(ctx, pp)
@@ -1160,7 +1168,7 @@ func TestIntegrationEventResends(t *testing.T) {
 func TestIntegrationEventsRejectedAndDefaultURL(t *testing.T) {
 	// The merchant's registered notification URL receives the events of
 	// transactions without a notificationUrl; a handler with the wrong key
-	// answers 401, and the sandbox re-sends for 12 hours, then stops.
+	// responds 401, and the sandbox re-sends for 12 hours, then stops.
 	wrong := itCreds
 	wrong.AccessKey = bankpay.NewSecret("not-the-key")
 	bad := startInbox(t, wrong)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -118,9 +119,9 @@ func RedirectQueryOnly() RedirectOption {
 	return func(c *redirectConfig) { c.queryOnly = true }
 }
 
-// RedirectRequireAlgorithm accepts only signatures made with a (for a
+// redirectRequireAlgorithm accepts only signatures made with a (for a
 // merchant configured for HMACSHA512, say); by default both are accepted.
-func RedirectRequireAlgorithm(a SignatureAlgorithm) RedirectOption {
+func redirectRequireAlgorithm(a SignatureAlgorithm) RedirectOption {
 	return func(c *redirectConfig) {
 		alg, ok := a.internal()
 		if !ok {
@@ -158,8 +159,8 @@ func RedirectRequireAlgorithm(a SignatureAlgorithm) RedirectOption {
 //   - confirm the state with Transactions.Get before moving money or
 //     shipping: the redirect only says the user finished the flow.
 //
-// Errors: ErrEmptyCredentials for an empty key, ErrMissingSignature,
-// ErrUnsupportedAlgorithm (a prefix other than "HmacSHA512:"),
+// Errors: errEmptyCredentials for an empty key, errMissingSignature,
+// errUnsupportedAlgorithm (a prefix other than "HmacSHA512:"),
 // ErrInvalidSignature (also for an unsigned parameter that repeats a signed
 // one), ErrMalformedRedirect for a signed part that is not a redirect, and
 // ErrReferenceMismatch (RedirectExpectReference). On error the Redirect is
@@ -172,11 +173,11 @@ func VerifyRedirect(rawURL, accessKey string, opts ...RedirectOption) (*Redirect
 		}
 	}
 	if accessKey == "" {
-		return nil, opErr("verify redirect", ErrEmptyCredentials)
+		return nil, opErr("verify redirect", errEmptyCredentials)
 	}
 	message, encodedSig, unsigned, ok := sign.RedirectMessage(rawURL, cfg.queryOnly)
 	if !ok {
-		return nil, opErr("verify redirect", ErrMissingSignature)
+		return nil, opErr("verify redirect", errMissingSignature)
 	}
 	sig, err := url.QueryUnescape(encodedSig)
 	if err != nil {
@@ -382,10 +383,10 @@ func notRedirectKey(k string) bool {
 // that redirects never carry.
 func isNotificationKey(k string) bool {
 	switch k {
-	case models.EventFieldEventID, models.EventFieldEventType, models.EventFieldObjectID,
-		models.EventFieldObjectType, models.EventFieldParentObjectID, models.EventFieldCreatedAt,
-		models.EventFieldSplitToken, models.EventFieldProviderTransactionStatus,
-		models.EventFieldProviderTransactionStatusMsg:
+	case wire.EventFieldEventID, wire.EventFieldEventType, wire.EventFieldObjectID,
+		wire.EventFieldObjectType, wire.EventFieldParentObjectID, wire.EventFieldCreatedAt,
+		wire.EventFieldSplitToken, wire.EventFieldProviderTransactionStatus,
+		wire.EventFieldProviderTransactionStatusMsg:
 		return true
 	}
 	return false

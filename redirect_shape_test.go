@@ -63,7 +63,7 @@ func TestVerifyRedirectGenuineShapes(t *testing.T) {
 		"cancel, UC01": {
 			query: tx + "&transactionType=1&merchantReference=order-43&status=7&payment.paymentType=2" +
 				"&payment.paymentProvider.type=1&payment.account.verified=false&panel=3&payment.paymentProviderTransaction.status=UC01",
-			want: want{status: 7, provider: models.ProviderUserCanceledAtBankSelection, panel: 3, params: 9},
+			want: want{status: 7, provider: models.ProviderStatus("UC01"), panel: 3, params: 9},
 		},
 		"cancel, UC01, trailing": {
 			query: tx + "&status=7&panel=0&payment.paymentProviderTransaction.status=UC01",

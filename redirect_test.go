@@ -169,14 +169,14 @@ func TestVerifyRedirectAlgorithms(t *testing.T) {
 	if err != nil || r.Algorithm != HMACSHA512 {
 		t.Fatalf("SHA-512: %v %v", r, err)
 	}
-	if _, err := VerifyRedirect(signed512, redirectKey, RedirectRequireAlgorithm(HMACSHA512)); err != nil {
+	if _, err := VerifyRedirect(signed512, redirectKey, redirectRequireAlgorithm(HMACSHA512)); err != nil {
 		t.Errorf("required SHA-512: %v", err)
 	}
 	signed1 := signURL(redirectKey, returnUnsigned, false)
-	if _, err := VerifyRedirect(signed1, redirectKey, RedirectRequireAlgorithm(HMACSHA512)); !errors.Is(err, ErrUnsupportedAlgorithm) {
+	if _, err := VerifyRedirect(signed1, redirectKey, redirectRequireAlgorithm(HMACSHA512)); !errors.Is(err, errUnsupportedAlgorithm) {
 		t.Errorf("SHA-1 when SHA-512 is required: %v", err)
 	}
-	if _, err := VerifyRedirect(signed1, redirectKey, RedirectRequireAlgorithm(SignatureAlgorithm(5))); !errors.Is(err, ErrUnsupportedAlgorithm) {
+	if _, err := VerifyRedirect(signed1, redirectKey, redirectRequireAlgorithm(SignatureAlgorithm(5))); !errors.Is(err, errUnsupportedAlgorithm) {
 		t.Errorf("unknown required algorithm: %v", err)
 	}
 	// The SHA-1 value under the SHA-512 prefix, or the SHA-512 value without it.
@@ -194,13 +194,13 @@ func TestVerifyRedirectErrors(t *testing.T) {
 		raw, key string
 		want     error
 	}{
-		"no signature":    {returnUnsigned, redirectKey, ErrMissingSignature},
-		"empty signature": {returnUnsigned + "&requestSignature=", redirectKey, ErrMissingSignature},
-		"first param":     {"https://shop.example/r?requestSignature=" + url.QueryEscape(good), redirectKey, ErrMissingSignature},
-		"wrong prefix":    {returnUnsigned + "&requestSignature=" + url.QueryEscape("HmacSHA256:"+good), redirectKey, ErrUnsupportedAlgorithm},
-		"empty key":       {signURL(redirectKey, returnUnsigned, false), "", ErrEmptyCredentials},
+		"no signature":    {returnUnsigned, redirectKey, errMissingSignature},
+		"empty signature": {returnUnsigned + "&requestSignature=", redirectKey, errMissingSignature},
+		"first param":     {"https://shop.example/r?requestSignature=" + url.QueryEscape(good), redirectKey, errMissingSignature},
+		"wrong prefix":    {returnUnsigned + "&requestSignature=" + url.QueryEscape("HmacSHA256:"+good), redirectKey, errUnsupportedAlgorithm},
+		"empty key":       {signURL(redirectKey, returnUnsigned, false), "", errEmptyCredentials},
 		"wrong key":       {signURL(redirectKey, returnUnsigned, false), "another-key", ErrInvalidSignature},
-		"empty URL":       {"", redirectKey, ErrMissingSignature},
+		"empty URL":       {"", redirectKey, errMissingSignature},
 	} {
 		r, err := VerifyRedirect(tc.raw, tc.key)
 		if !errors.Is(err, tc.want) || r != nil {
@@ -346,7 +346,7 @@ func TestVerifyRedirectExpectReference(t *testing.T) {
 	if _, err := VerifyRedirectRequest(req, "https://shop.example", redirectKey, RedirectExpectReference("order-43")); !errors.Is(err, ErrReferenceMismatch) {
 		t.Errorf("request, other order: %v", err)
 	}
-	for _, other := range []error{ErrInvalidSignature, ErrMissingSignature, ErrMalformedRedirect, ErrUnsupportedAlgorithm} {
+	for _, other := range []error{ErrInvalidSignature, errMissingSignature, ErrMalformedRedirect, errUnsupportedAlgorithm} {
 		if errors.Is(ErrReferenceMismatch, other) || errors.Is(other, ErrReferenceMismatch) {
 			t.Errorf("ErrReferenceMismatch matches %v", other)
 		}

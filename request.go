@@ -19,27 +19,30 @@ import (
 	"github.com/bankpay/bankpay-go/internal/form"
 )
 
-// Request is one prepared API call: build it with NewRequest, send it with Do.
-type Request struct {
+// request is one prepared API call.
+type request struct {
 	Method string
-	// Path is relative to the base URL, already escaped (see PathJoin).
+	// Path is relative to the base URL, already escaped (see pathJoin).
 	Path        string
 	Query       url.Values
 	Body        []byte
 	ContentType string
 	// StateChanging marks a call that moves money or changes state: it is
 	// not retried unless it provably never left, or the caller opted in.
-	// NewRequest sets it for every method but GET and HEAD.
+	// newRequest sets it for every method but GET and HEAD.
 	StateChanging bool
 
-	notReady error // the sentinel a 400 answer also matches (identity reads)
+	notReady error // the sentinel a 400 response also matches (identity reads)
 }
 
-// NewRequest prepares a call of the API. body may be nil, url.Values (sent
-// form-encoded), a params struct with `url` tags passed as FormBody{v}
-// (form-encoded with dotted nested names), or any other value (sent as JSON).
-func (c *Client) NewRequest(method, path string, query url.Values, body any) (*Request, error) {
-	r := &Request{
+// formBody marks a params struct to be sent form-encoded with dotted nested
+// names (beneficiary.address.city) instead of as JSON.
+type formBody struct{ V any }
+
+// newRequest prepares a call of the API. body may be nil, url.Values (sent
+// form-encoded), a formBody, or any other value (sent as JSON).
+func newRequest(method, path string, query url.Values, body any) (*request, error) {
+	r := &request{
 		Method:        method,
 		Path:          path,
 		Query:         query,
@@ -49,7 +52,7 @@ func (c *Client) NewRequest(method, path string, query url.Values, body any) (*R
 	case nil:
 	case url.Values:
 		r.Body, r.ContentType = []byte(b.Encode()), "application/x-www-form-urlencoded"
-	case FormBody:
+	case formBody:
 		buf, err := form.Body(b.V)
 		if err != nil {
 			return nil, fmt.Errorf("bankpay: encoding form body: %w", err)
@@ -65,14 +68,10 @@ func (c *Client) NewRequest(method, path string, query url.Values, body any) (*R
 	return r, nil
 }
 
-// FormBody marks a params struct to be sent form-encoded with dotted nested
-// names (beneficiary.address.city) instead of as JSON.
-type FormBody struct{ V any }
-
-// PathJoin builds an API path from segments, escaping each one so that a
+// pathJoin builds an API path from segments, escaping each one so that a
 // "/", "?" or "#" in an id cannot change the path. The caller rejects "."
 // and ".." (see checkID).
-func PathJoin(segments ...string) string {
+func pathJoin(segments ...string) string {
 	var b strings.Builder
 	for _, s := range segments {
 		b.WriteByte('/')
@@ -81,30 +80,63 @@ func PathJoin(segments ...string) string {
 	return b.String()
 }
 
-// Do sends req, checks the answer and decodes its JSON body into v (which
-// may be nil). Every non-2xx answer is an *APIError; a 2xx answer that
-// cannot be decoded is a *ResponseError; a call with no answer is a
-// *NetworkError.
-func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption) error {
+// call is the pipeline of every service method whose response is a T,
+// wrapped as key or bare (see decodeResponse).
+func call[T any](ctx context.Context, c *Client, method, path string, query url.Values, body any, key string, opts []Option) (*T, error) {
+	var raw json.RawMessage
+	if err := c.send(ctx, method, path, query, body, &raw, opts); err != nil {
+		return nil, err
+	}
+	return decodeResponse[T](raw, key, method, path)
+}
+
+// send prepares one call and sends it with do.
+func (c *Client) send(ctx context.Context, method, path string, query url.Values, body, out any, opts []Option) error {
+	req, err := newRequest(method, path, query, body)
+	if err != nil {
+		return err
+	}
+	return c.do(ctx, req, out, opts)
+}
+
+// attempt is the state of one call: its config, and what the retry layer
+// saw of its attempts.
+type attempt struct {
+	cfg       *config
+	waitScale func(time.Duration) time.Duration
+	retryAll  bool // a read, or a state-changing call the caller opted in to retry
+	read      bool // a read: a 2xx response cut short is retried too
+	count     int
+	sent      bool // some attempt may have reached the server
+
+	buf     *[]byte // pooled buffer of the 2xx body (see readResponse)
+	body    []byte  // the 2xx body of the last response
+	bodyErr error   // why that body could not be read whole
+}
+
+// do sends req and decodes its JSON response into v (which may be nil):
+// build, send (with retries), check, decode. A non-2xx response is an
+// *APIError; a 2xx one that cannot be decoded a *ResponseError; a call with
+// no response a *NetworkError.
+func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) error {
 	if ctx == nil {
 		return invalid("ctx", "must not be nil")
 	}
-	var cc callConfig
-	for _, o := range opts {
-		if o != nil {
-			o(&cc)
-		}
+	cfg, err := c.callConfig(opts)
+	if err != nil {
+		return err
 	}
-	a := &attempt{retryAll: !req.StateChanging || c.retryNonIdempotent || cc.retryNonIdempotent, read: !req.StateChanging}
+	a := &attempt{cfg: cfg, waitScale: c.waitScale, read: !req.StateChanging}
+	a.retryAll = a.read || cfg.retryNonIdempotent
 	start := time.Now()
 	if err := ctx.Err(); err != nil {
 		nerr := &NetworkError{Method: req.Method, Path: req.Path, Err: err}
-		c.log(ctx, slog.LevelWarn, "bankpay: no answer", req, 0, 0, start, nerr)
+		c.log(ctx, cfg, slog.LevelWarn, "bankpay: no response", req, 0, 0, start, nerr)
 		return nerr
 	}
-	ctx = context.WithValue(ctx, attemptKey{}, a)
 
-	target := c.baseURL + req.Path
+	// Build.
+	target := cfg.baseURL + req.Path
 	if len(req.Query) > 0 {
 		target += "?" + req.Query.Encode()
 	}
@@ -125,42 +157,43 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 	if err != nil {
 		return fmt.Errorf("bankpay: building %s %s: %w", req.Method, req.Path, err)
 	}
-	// Only the retry rule (checkRetry) may send a request again. With GetBody,
-	// net/http would replay a request by itself, below that rule and
-	// without backoff (HTTP/2 does so on every stream the server resets
-	// with PROTOCOL_ERROR, and on REFUSED_STREAM and GOAWAY); the retry
-	// layer rewinds the body itself.
+	// Only the retry rule may send a request again: with GetBody, net/http
+	// would replay it by itself, below that rule (HTTP/2 does on a reset
+	// stream or GOAWAY). The retry layer rewinds the body itself.
 	hr.GetBody = nil
-	setHeaders(hr.Header, c.secrets.authHeader, c.userAgent, req.ContentType)
+	setHeaders(hr.Header, c.secrets.authHeader, cfg.userAgent, req.ContentType)
 	if v != nil {
 		// The 2xx body is read inside the retry loop, so that a read whose
-		// answer breaks off (reset, truncated) is retried like one that got
-		// no answer at all.
-		hr.SetResponseHandler(func(resp *http.Response) error { return c.readAnswer(a, resp) })
+		// response breaks off is retried like one that got none.
+		hr.SetResponseHandler(func(resp *http.Response) error { return a.readResponse(resp) })
 		defer a.release()
 	}
 
-	resp, err := c.http.Do(hr)
+	// Send.
+	resp, err := c.retryClient(a).Do(hr)
 	if resp != nil {
-		// The retry layer hands back the answer with an error when the
+		// The retry layer returns the response with an error when the
 		// context ended after it arrived: close it all the same.
 		defer closeBody(resp.Body)
 	}
+
+	// Check.
 	if err != nil && resp != nil && a.bodyErr != nil && errors.Is(err, a.bodyErr) {
 		return c.responseError(resp.StatusCode, req, a.bodyErr)
 	}
 	if err != nil {
 		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: a.sent, Attempts: a.count, Err: c.secrets.redactErr(unwrapURLError(err))}
-		c.log(ctx, slog.LevelWarn, "bankpay: no answer", req, 0, a.count, start, nerr)
+		c.log(ctx, cfg, slog.LevelWarn, "bankpay: no response", req, 0, a.count, start, nerr)
 		return nerr
 	}
-
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		apiErr := c.apiError(req, resp, a.count)
-		c.log(ctx, slog.LevelWarn, "bankpay: error answer", req, resp.StatusCode, a.count, start, apiErr)
+		c.log(ctx, cfg, slog.LevelWarn, "bankpay: error response", req, resp.StatusCode, a.count, start, apiErr)
 		return apiErr
 	}
-	c.log(ctx, slog.LevelDebug, "bankpay: answer", req, resp.StatusCode, a.count, start, nil)
+	c.log(ctx, cfg, slog.LevelDebug, "bankpay: response", req, resp.StatusCode, a.count, start, nil)
+
+	// Decode.
 	if v == nil || resp.StatusCode == http.StatusNoContent {
 		return nil
 	}
@@ -172,9 +205,8 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 		return c.responseError(resp.StatusCode, req, errors.New("empty body"))
 	}
 	// The buffer goes back to the pool after this: json.Unmarshal copies
-	// what it keeps, and json.Unmarshaler implementations must too. A
-	// *json.RawMessage gets a copy of the body, for decodeAnswer to read
-	// (and check) once.
+	// what it keeps. A *json.RawMessage gets a copy of the body, for
+	// decodeResponse to read once.
 	if raw, ok := v.(*json.RawMessage); ok {
 		*raw = append((*raw)[:0], data...)
 		return nil
@@ -183,6 +215,25 @@ func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption
 		return c.responseError(resp.StatusCode, req, err)
 	}
 	return nil
+}
+
+// retryClient is the one place go-retryablehttp is configured: the call's
+// limits, the retry rule (retry.go) and its backoff. Its ErrorHandler hands
+// back the last response or transport error as they are, so that the caller
+// gets the typed error of the last attempt, not a generic "giving up".
+func (c *Client) retryClient(a *attempt) *retryablehttp.Client {
+	return &retryablehttp.Client{
+		HTTPClient:     c.hc,
+		RetryWaitMin:   a.cfg.retryWaitMin,
+		RetryWaitMax:   a.cfg.retryWaitMax,
+		RetryMax:       a.cfg.maxRetries,
+		CheckRetry:     a.checkRetry,
+		Backoff:        a.backoff,
+		RequestLogHook: a.logAttempt,
+		ErrorHandler: func(resp *http.Response, err error, _ int) (*http.Response, error) {
+			return resp, err
+		},
+	}
 }
 
 // Header values shared by every request. net/http and http.RoundTripper
@@ -215,8 +266,8 @@ func setHeaders(h http.Header, auth, userAgent, contentType string) {
 	}
 }
 
-// bufPool holds the buffers answers are read into; maxPooledBuffer bounds
-// what goes back, so that one huge answer does not stay in memory.
+// bufPool holds the buffers responses are read into; maxPooledBuffer bounds
+// what goes back, so that one huge response does not stay in memory.
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
 
 const maxPooledBuffer = 256 << 10
@@ -230,11 +281,11 @@ func putBuffer(b *[]byte) {
 	}
 }
 
-// readAnswer reads the body of a 2xx answer into a, capped. A read cut
-// short is returned, for the retry layer to retry a read; an answer over the
-// cap is not (it would be as large next time), nor is any failure of a
+// readResponse reads the body of a 2xx response into a, capped. A read cut
+// short is returned, for the retry layer to retry a read; a response over
+// the cap is not (it would be as large next time), nor is any failure of a
 // state-changing call (it took effect: the caller reads it back).
-func (c *Client) readAnswer(a *attempt, resp *http.Response) error {
+func (a *attempt) readResponse(resp *http.Response) error {
 	a.body, a.bodyErr = nil, nil
 	if resp.StatusCode < 200 || resp.StatusCode > 299 || resp.StatusCode == http.StatusNoContent {
 		return nil
@@ -242,15 +293,15 @@ func (c *Client) readAnswer(a *attempt, resp *http.Response) error {
 	if a.buf == nil {
 		a.buf = getBuffer()
 	}
-	a.body, a.bodyErr = readCapped((*a.buf)[:0], resp.Body, c.maxResponseBytes)
+	a.body, a.bodyErr = readCapped((*a.buf)[:0], resp.Body, a.cfg.maxResponseBytes)
 	*a.buf = a.body[:0]
-	if a.bodyErr != nil && a.read && !errors.Is(a.bodyErr, ErrResponseTooLarge) {
+	if a.bodyErr != nil && a.read && !errors.Is(a.bodyErr, errResponseTooLarge) {
 		return a.bodyErr
 	}
 	return nil
 }
 
-// release gives the answer's buffer back to the pool. json.Unmarshal copies
+// release gives the response's buffer back to the pool. json.Unmarshal copies
 // what it keeps, and json.Unmarshaler implementations must too.
 func (a *attempt) release() {
 	if a.buf != nil {
@@ -260,14 +311,14 @@ func (a *attempt) release() {
 }
 
 // responseError is a *ResponseError whose text quotes nothing secret.
-func (c *Client) responseError(status int, req *Request, err error) *ResponseError {
+func (c *Client) responseError(status int, req *request, err error) *ResponseError {
 	return &ResponseError{StatusCode: status, Method: req.Method, Path: req.Path, Err: err, cause: c.secrets.clean(err.Error())}
 }
 
-// maxErrorBody caps what is read of an error answer.
+// maxErrorBody caps what is read of an error response.
 const maxErrorBody = 64 << 10
 
-func (c *Client) apiError(req *Request, resp *http.Response, attempts int) *APIError {
+func (c *Client) apiError(req *request, resp *http.Response, attempts int) *APIError {
 	e := &APIError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Attempts: attempts}
 	if d, ok := retryAfter(resp); ok {
 		e.RetryAfter = d
@@ -276,7 +327,7 @@ func (c *Client) apiError(req *Request, resp *http.Response, attempts int) *APIE
 		e.also = req.notReady
 	}
 	body, err := readCapped(nil, resp.Body, maxErrorBody)
-	if err != nil && !errors.Is(err, ErrResponseTooLarge) {
+	if err != nil && !errors.Is(err, errResponseTooLarge) {
 		e.Body = "(body unreadable: " + excerpt(c.secrets.clean(err.Error())) + ")"
 		return e
 	}
@@ -285,7 +336,7 @@ func (c *Client) apiError(req *Request, resp *http.Response, attempts int) *APIE
 }
 
 // readCapped appends r to dst up to max bytes; more than that is
-// ErrResponseTooLarge. It reads no more than max+1 bytes.
+// errResponseTooLarge. It reads no more than max+1 bytes.
 func readCapped(dst []byte, r io.Reader, max int64) ([]byte, error) {
 	start := len(dst)
 	for {
@@ -301,7 +352,7 @@ func readCapped(dst []byte, r io.Reader, max int64) ([]byte, error) {
 		n, err := r.Read(room)
 		dst = dst[:len(dst)+n]
 		if int64(len(dst)-start) > max {
-			return dst[:start+int(max)], fmt.Errorf("%w (over %d bytes)", ErrResponseTooLarge, max)
+			return dst[:start+int(max)], fmt.Errorf("%w (over %d bytes)", errResponseTooLarge, max)
 		}
 		if err == io.EOF {
 			return dst, nil
@@ -329,8 +380,8 @@ func unwrapURLError(err error) error {
 	return err
 }
 
-func (c *Client) log(ctx context.Context, level slog.Level, msg string, req *Request, status, attempts int, start time.Time, err error) {
-	if c.logger == nil || !c.logger.Enabled(ctx, level) {
+func (c *Client) log(ctx context.Context, cfg *config, level slog.Level, msg string, req *request, status, attempts int, start time.Time, err error) {
+	if cfg.logger == nil || !cfg.logger.Enabled(ctx, level) {
 		return
 	}
 	attrs := []slog.Attr{
@@ -345,7 +396,7 @@ func (c *Client) log(ctx context.Context, level slog.Level, msg string, req *Req
 	if err != nil {
 		attrs = append(attrs, slog.String("error", c.secrets.clean(err.Error())))
 	}
-	c.logger.LogAttrs(ctx, level, msg, attrs...)
+	cfg.logger.LogAttrs(ctx, level, msg, attrs...)
 }
 
 // checkID rejects an id that is empty, "." or "..", or has control characters.
@@ -359,13 +410,4 @@ func checkID(field, id string) error {
 		return invalid(field, "must not contain control characters")
 	}
 	return nil
-}
-
-// call is the pipeline every service method uses: prepare, send, decode.
-func (c *Client) call(ctx context.Context, method, path string, query url.Values, body, out any, opts []CallOption) error {
-	req, err := c.NewRequest(method, path, query, body)
-	if err != nil {
-		return err
-	}
-	return c.Do(ctx, req, out, opts...)
 }

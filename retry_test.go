@@ -16,14 +16,14 @@ import (
 )
 
 // postDeposit sends a state-changing POST through the pipeline.
-func postDeposit(c *Client, opts ...CallOption) error {
-	req, err := c.NewRequest(http.MethodPost, "/transactions/1/deposit", nil, FormBody{&struct {
+func postDeposit(c *Client, opts ...Option) error {
+	req, err := newRequest(http.MethodPost, "/transactions/1/deposit", nil, formBody{&struct {
 		Ref string `url:"merchantReference"`
 	}{"dep-1"}})
 	if err != nil {
 		return err
 	}
-	return c.Do(context.Background(), req, nil, opts...)
+	return c.do(context.Background(), req, nil, opts)
 }
 
 func dialRefused(*http.Request) (*http.Response, error) {
@@ -36,40 +36,40 @@ func resetAfterSend(*http.Request) (*http.Response, error) {
 
 func TestGetRetriedOn503(t *testing.T) {
 	c, mock, w := newTestClient(t)
-	calls := sequence(t, mock, jsonAnswer(503, `{"errors":[{"code":100}]}`), jsonAnswer(200, authorizationJSON))
+	calls := sequence(t, mock, jsonResponse(503, `{"errors":[{"code":100}]}`), jsonResponse(200, authorizationJSON))
 	if _, err := c.Transactions.Get(context.Background(), "1"); err != nil {
 		t.Fatal(err)
 	}
 	if calls.Load() != 2 || len(w.list) != 1 {
 		t.Fatalf("calls = %d, waits = %v", calls.Load(), w.list)
 	}
-	if w.list[0] < DefaultRetryWaitMin/2 || w.list[0] > DefaultRetryWaitMin {
-		t.Errorf("first backoff %v outside [%v, %v]", w.list[0], DefaultRetryWaitMin/2, DefaultRetryWaitMin)
+	if w.list[0] < defaultRetryWaitMin/2 || w.list[0] > defaultRetryWaitMin {
+		t.Errorf("first backoff %v outside [%v, %v]", w.list[0], defaultRetryWaitMin/2, defaultRetryWaitMin)
 	}
 }
 
 func TestGetRetriedOnEveryTransientStatus(t *testing.T) {
 	for _, status := range []int{429, 500, 502, 503, 504} {
 		c, mock, _ := newTestClient(t)
-		calls := sequence(t, mock, jsonAnswer(status, `{}`), jsonAnswer(200, authorizationJSON))
+		calls := sequence(t, mock, jsonResponse(status, `{}`), jsonResponse(200, authorizationJSON))
 		if _, err := c.Transactions.Get(context.Background(), "1"); err != nil || calls.Load() != 2 {
 			t.Errorf("status %d: err %v, calls %d", status, err, calls.Load())
 		}
 	}
 	for _, status := range []int{400, 401, 404, 501} {
 		c, mock, _ := newTestClient(t)
-		calls := sequence(t, mock, jsonAnswer(status, `{}`))
+		calls := sequence(t, mock, jsonResponse(status, `{}`))
 		if _, err := c.Transactions.Get(context.Background(), "1"); err == nil || calls.Load() != 1 {
 			t.Errorf("status %d retried: calls %d", status, calls.Load())
 		}
 	}
 }
 
-func TestGetGivesUpWithTypedErrorOfLastAnswer(t *testing.T) {
+func TestGetGivesUpWithTypedErrorOfLastResponse(t *testing.T) {
 	c, mock, w := newTestClient(t, WithMaxRetries(3))
 	rs := make([]httpmock.Responder, 4)
 	for i := range rs {
-		rs[i] = jsonAnswer(500, `{"errors":[{"code":100,"message":"Internal error"}]}`)
+		rs[i] = jsonResponse(500, `{"errors":[{"code":100,"message":"Internal error"}]}`)
 	}
 	calls := sequence(t, mock, rs...)
 	_, err := c.Transactions.Get(context.Background(), "1")
@@ -82,7 +82,7 @@ func TestGetGivesUpWithTypedErrorOfLastAnswer(t *testing.T) {
 	}
 	// Exponential, jittered, capped.
 	for i, d := range w.list {
-		hi := DefaultRetryWaitMin << i
+		hi := defaultRetryWaitMin << i
 		if d < hi/2 || d > hi {
 			t.Errorf("wait %d = %v, want in [%v, %v]", i, d, hi/2, hi)
 		}
@@ -91,15 +91,15 @@ func TestGetGivesUpWithTypedErrorOfLastAnswer(t *testing.T) {
 
 func TestDepositNotRetriedByDefault(t *testing.T) {
 	for name, r := range map[string]httpmock.Responder{
-		"500":          jsonAnswer(500, `{"errors":[{"code":100,"message":"Internal error"}]}`),
-		"503":          jsonAnswer(503, `{}`),
-		"429":          jsonAnswer(429, `{}`, "Retry-After", "1"),
+		"500":          jsonResponse(500, `{"errors":[{"code":100,"message":"Internal error"}]}`),
+		"503":          jsonResponse(503, `{}`),
+		"429":          jsonResponse(429, `{}`, "Retry-After", "1"),
 		"reset":        resetAfterSend,
 		"unexpectedEO": func(*http.Request) (*http.Response, error) { return nil, io.ErrUnexpectedEOF },
 	} {
 		t.Run(name, func(t *testing.T) {
 			c, mock, _ := newTestClient(t)
-			calls := sequence(t, mock, r, jsonAnswer(200, `{}`))
+			calls := sequence(t, mock, r, jsonResponse(200, `{}`))
 			err := postDeposit(c)
 			if err == nil || calls.Load() != 1 {
 				t.Fatalf("err %v, calls %d: a state-changing call must be sent once", err, calls.Load())
@@ -120,7 +120,7 @@ func TestDepositNotRetriedByDefault(t *testing.T) {
 
 func TestDepositRetriedWhenNeverSent(t *testing.T) {
 	c, mock, _ := newTestClient(t)
-	calls := sequence(t, mock, dialRefused, jsonAnswer(200, `{}`))
+	calls := sequence(t, mock, dialRefused, jsonResponse(200, `{}`))
 	if err := postDeposit(c); err != nil || calls.Load() != 2 {
 		t.Fatalf("err %v, calls %d", err, calls.Load())
 	}
@@ -139,22 +139,22 @@ func TestDepositRetriedWhenNeverSent(t *testing.T) {
 
 func TestDepositRetriedWithOptIn(t *testing.T) {
 	c, mock, _ := newTestClient(t, WithRetryNonIdempotent())
-	calls := sequence(t, mock, jsonAnswer(500, `{}`), resetAfterSend, jsonAnswer(400, `{"errors":[{"code":210,"message":"Duplicate"}]}`))
+	calls := sequence(t, mock, jsonResponse(500, `{}`), resetAfterSend, jsonResponse(400, `{"errors":[{"code":210,"message":"Duplicate"}]}`))
 	err := postDeposit(c)
 	if !errors.Is(err, ErrDuplicate) || calls.Load() != 3 {
 		t.Fatalf("err %v, calls %d", err, calls.Load())
 	}
 
 	c, mock, _ = newTestClient(t)
-	calls = sequence(t, mock, jsonAnswer(502, `{}`), jsonAnswer(200, `{}`))
-	if err := postDeposit(c, RetryNonIdempotent()); err != nil || calls.Load() != 2 {
+	calls = sequence(t, mock, jsonResponse(502, `{}`), jsonResponse(200, `{}`))
+	if err := postDeposit(c, WithRetryNonIdempotent()); err != nil || calls.Load() != 2 {
 		t.Fatalf("per-call opt-in: err %v, calls %d", err, calls.Load())
 	}
 }
 
 func TestRetryAfterObeyedUnderCap(t *testing.T) {
 	c, mock, w := newTestClient(t, WithMaxRetryAfter(10*time.Second))
-	calls := sequence(t, mock, jsonAnswer(429, `{}`, "Retry-After", "7"), jsonAnswer(200, authorizationJSON))
+	calls := sequence(t, mock, jsonResponse(429, `{}`, "Retry-After", "7"), jsonResponse(200, authorizationJSON))
 	if _, err := c.Transactions.Get(context.Background(), "1"); err != nil || calls.Load() != 2 {
 		t.Fatalf("err %v calls %d", err, calls.Load())
 	}
@@ -166,10 +166,10 @@ func TestRetryAfterObeyedUnderCap(t *testing.T) {
 func TestRetryAfterBeyondCapNotObeyed(t *testing.T) {
 	for _, ra := range []string{"86400", "99999999999999999999", time.Now().Add(48 * time.Hour).UTC().Format(http.TimeFormat)} {
 		c, mock, w := newTestClient(t)
-		calls := sequence(t, mock, jsonAnswer(503, `{}`, "Retry-After", ra))
+		calls := sequence(t, mock, jsonResponse(503, `{}`, "Retry-After", ra))
 		_, err := c.Transactions.Get(context.Background(), "1")
 		var e *APIError
-		if !errors.As(err, &e) || e.RetryAfter <= DefaultMaxRetryAfter || calls.Load() != 1 || len(w.list) != 0 {
+		if !errors.As(err, &e) || e.RetryAfter <= defaultMaxRetryAfter || calls.Load() != 1 || len(w.list) != 0 {
 			t.Errorf("Retry-After %s: err %v, calls %d, waits %v", ra, err, calls.Load(), w.list)
 		}
 	}
@@ -178,13 +178,11 @@ func TestRetryAfterBeyondCapNotObeyed(t *testing.T) {
 func TestCancelledContextReturnsPromptly(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	c.waitScale = nil // real backoff: the context must cut it short
-	if err := WithRetryBackoff(time.Hour, time.Hour)(c); err != nil {
-		t.Fatal(err)
-	}
+	c.cfg.retryWaitMin, c.cfg.retryWaitMax = time.Hour, time.Hour
 	ctx, cancel := context.WithCancel(context.Background())
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
-		cancel() // cancelled while the first answer is in flight
-		return jsonAnswer(503, `{}`)(req)
+		cancel() // cancelled while the first response is in flight
+		return jsonResponse(503, `{}`)(req)
 	})
 	start := time.Now()
 	_, err := c.Transactions.Get(ctx, "1")
@@ -205,15 +203,15 @@ func TestCancelledContextReturnsPromptly(t *testing.T) {
 	// (above, the context ended before the retry layer decided to wait).
 	c2, mock2, _ := newTestClient(t, WithRetryBackoff(time.Hour, time.Hour))
 	c2.waitScale = nil
-	answered := make(chan struct{}, 1)
+	responded := make(chan struct{}, 1)
 	mock2.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
-		answered <- struct{}{}
-		return jsonAnswer(503, `{}`)(req)
+		responded <- struct{}{}
+		return jsonResponse(503, `{}`)(req)
 	})
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	defer cancel2()
 	go func() {
-		<-answered
+		<-responded
 		time.Sleep(50 * time.Millisecond) // the backoff has begun
 		cancel2()
 	}()
@@ -250,7 +248,7 @@ func TestJitteredBackoffBounds(t *testing.T) {
 func TestNetworkErrorSentRemembersEarlierAttempts(t *testing.T) {
 	for name, first := range map[string]httpmock.Responder{
 		"reset after send": resetAfterSend,
-		"500 answer":       jsonAnswer(500, `{}`),
+		"500 response":     jsonResponse(500, `{}`),
 	} {
 		t.Run(name, func(t *testing.T) {
 			c, mock, _ := newTestClient(t, WithRetryNonIdempotent(), WithMaxRetries(2))

@@ -21,7 +21,7 @@ import (
 // echoServer plays a server (or proxy) that echoes what the client sent:
 // the Authorization header, the access key it carries (raw, URL-encoded,
 // and base64 of id:key) and an account number, in every field of an error
-// answer, next to an amount. The path picks the shape of the answer.
+// response, next to an amount. The path picks the shape of the response.
 func echoServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -70,9 +70,9 @@ func TestEchoedSecretsRedacted(t *testing.T) {
 
 			var texts []string
 			for _, path := range []string{"/echo/items", "/echo/bare", "/echo/html"} {
-				req, err := c.NewRequest(http.MethodGet, path, nil, nil)
+				req, err := newRequest(http.MethodGet, path, nil, nil)
 				require.NoError(t, err)
-				err = c.Do(context.Background(), req, &struct{}{})
+				err = c.do(context.Background(), req, &struct{}{}, nil)
 				var ae *APIError
 				require.ErrorAs(t, err, &ae, path)
 				texts = append(texts, err.Error(), fmt.Sprintf("%+v", err), fmt.Sprintf("%#v", ae), ae.Message, ae.Domain, ae.Body)
@@ -151,7 +151,7 @@ func TestMaskKeepsAmounts(t *testing.T) {
 }
 
 // An echo cut short (a server's clip of a quoted value, a proxy's
-// truncated header) is redacted too, and the error of a 2xx answer that
+// truncated header) is redacted too, and the error of a 2xx response that
 // cannot be decoded names the field but quotes neither a key nor an account
 // number it holds.
 func TestEchoedSecretsCutShortAndInDecodeErrors(t *testing.T) {
@@ -162,7 +162,7 @@ func TestEchoedSecretsCutShortAndInDecodeErrors(t *testing.T) {
 	c, err := NewClient(creds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}))
 	require.NoError(t, err)
 	for _, createdAt := range []string{key, "acct 1002000000"} {
-		sequence(t, mock, jsonAnswer(200, `{"transaction":{"transactionId":"1","createdAt":"`+createdAt+`"}}`))
+		sequence(t, mock, jsonResponse(200, `{"transaction":{"transactionId":"1","createdAt":"`+createdAt+`"}}`))
 		_, err := c.Transactions.Get(context.Background(), "1")
 		var re *ResponseError
 		require.ErrorAs(t, err, &re)
@@ -172,7 +172,7 @@ func TestEchoedSecretsCutShortAndInDecodeErrors(t *testing.T) {
 		assert.NotContains(t, err.Error(), key[:minEcho])
 		assert.NotContains(t, err.Error(), "1002000000")
 	}
-	sequence(t, mock, jsonAnswer(401, `{"errors":[{"code":300,"message":"bad key `+key[:14]+`… in Basic `+auth[:20]+`…"}]}`))
+	sequence(t, mock, jsonResponse(401, `{"errors":[{"code":300,"message":"bad key `+key[:14]+`… in Basic `+auth[:20]+`…"}]}`))
 	_, err = c.Transactions.Get(context.Background(), "1")
 	var ae *APIError
 	require.ErrorAs(t, err, &ae)
@@ -188,7 +188,7 @@ func TestDecodeErrorChainQuotesNoValue(t *testing.T) {
 	require.NoError(t, err)
 	for _, field := range []string{`"createdAt":"%s"`, `"recordVersion":"%s"`, `"status":"%s"`} {
 		value := creds.AccessKey.Reveal() + " 1002000000"
-		sequence(t, mock, jsonAnswer(200, `{"transaction":{"transactionId":"1",`+strings.Replace(field, "%s", value, 1)+`}}`))
+		sequence(t, mock, jsonResponse(200, `{"transaction":{"transactionId":"1",`+strings.Replace(field, "%s", value, 1)+`}}`))
 		_, err := c.Transactions.Get(context.Background(), "1")
 		require.ErrorIs(t, err, ErrInvalidResponse)
 		for e := err; e != nil; e = errors.Unwrap(e) {

@@ -67,11 +67,11 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 		Email:         "jane@example.com", Phone: "5125550100",
 	}
 	establish := func(ref, account string) (*models.Transaction, error) {
-		return c.Transactions.Establish(ctx, &bankpay.EstablishParams{models.EstablishData{
+		return c.Transactions.Establish(ctx, &models.EstablishData{
 			PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: ref,
 			Description: "payout", Customer: customer,
 			Account: &models.Account{AccountNumber: account, RoutingNumber: bankpaytest.SandboxRoutingNumber, NameOnAccount: "Jane Doe", Type: 1},
-		}})
+		})
 	}
 
 	// Disbursement: establish, read, deposit, deposit again.
@@ -150,9 +150,15 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 
 	// Input rejected before sending.
 	_, err = c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1000000O10", RoutingNumber: bankpaytest.SandboxRoutingNumber})
-	expectErr("tokenize letter", err, bankpay.ErrValidation)
+	expectErr("tokenize letter", err, nil)
+	if !isValidation(errs[len(errs)-1]) {
+		t.Errorf("want a *ValidationError, got %v", errs[len(errs)-1])
+	}
 	_, err = c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: "12400311"})
-	expectErr("tokenize short routing", err, bankpay.ErrValidation)
+	expectErr("tokenize short routing", err, nil)
+	if !isValidation(errs[len(errs)-1]) {
+		t.Errorf("want a *ValidationError, got %v", errs[len(errs)-1])
+	}
 	_, err = establish("", "1000000006")
 	expectErr("establish without reference", err, nil)
 
@@ -171,7 +177,7 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 
 	// The caller logs what it has: credentials, params, errors.
 	for _, l := range []*slog.Logger{text, jsonLog} {
-		l.Info("credentials", "creds", creds, "client", c.Credentials())
+		l.Info("credentials", "creds", creds, "client", c)
 		for _, e := range errs {
 			l.Error("call failed", "err", e)
 		}
@@ -180,7 +186,7 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	fmt.Fprintf(&out, "%v %+v\n", c, c)
 
 	logs := out.String()
-	if n, d := strings.Count(logs, `msg="bankpay: `), strings.Count(logs, `level=DEBUG msg="bankpay: answer"`); n < 25 || d < 10 {
+	if n, d := strings.Count(logs, `msg="bankpay: `), strings.Count(logs, `level=DEBUG msg="bankpay: response"`); n < 25 || d < 10 {
 		t.Errorf("only %d SDK log lines (%d at debug level): is the debug logger on?\n%s", n, d, logs)
 	}
 	var everything strings.Builder
@@ -256,4 +262,10 @@ func TestSecretsStayOutOfErrorsOnLoopback(t *testing.T) {
 	if strings.Contains(all, secretIBAN) {
 		t.Errorf("IBAN %s shows whole", secretIBAN)
 	}
+}
+
+// isValidation reports whether err is a *bankpay.ValidationError.
+func isValidation(err error) bool {
+	var ve *bankpay.ValidationError
+	return errors.As(err, &ve)
 }

@@ -12,33 +12,24 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// Errors of the signature checks (VerifyRedirect, VerifyRedirectRequest,
-// VerifyNotification and the webhook handler). Each is matched with
-// errors.Is; none of their messages carries key material or the signature
-// that was received. Treat every one of them as "reject the request".
+// ErrInvalidSignature is the error of every failed signature check
+// (VerifyRedirect, VerifyRedirectRequest, VerifyNotification, the webhook
+// handler): missing, malformed, wrong accessId, unsupported algorithm or
+// forged. The message says which; none carries key material. Reject the
+// request.
+var ErrInvalidSignature = errors.New("bankpay: invalid signature")
+
+// The reasons of ErrInvalidSignature; each matches it with errors.Is.
 var (
-	// ErrInvalidSignature: a signature is present and well formed but was
-	// not made with the access key over this message (a forgery, a
-	// tampered parameter, host, path or body, or the wrong key), or the
-	// body cannot be the message of any signature. Also a redirect with a
-	// parameter after its signature that repeats a signed one.
-	ErrInvalidSignature = errors.New("bankpay: invalid signature")
-	// ErrMissingSignature: no signature at all (no requestSignature
-	// parameter, no Authorization header, an empty signature).
-	ErrMissingSignature = errors.New("bankpay: missing signature")
-	// ErrUnsupportedAlgorithm: the signature carries a prefix other than
-	// "HmacSHA512:", or not the algorithm the caller required.
-	ErrUnsupportedAlgorithm = errors.New("bankpay: unsupported signature algorithm")
-	// ErrWrongAccessID: the notification's Authorization header names
-	// another accessId than the merchant's.
-	ErrWrongAccessID = errors.New("bankpay: wrong accessId")
-	// ErrMalformedAuthorization: the Authorization header is not
-	// "Basic base64(accessId:signature)".
-	ErrMalformedAuthorization = errors.New("bankpay: malformed Authorization header")
-	// ErrEmptyCredentials: the accessId or accessKey to check with is
-	// empty, so nothing can be verified (a configuration error).
-	ErrEmptyCredentials = errors.New("bankpay: empty credentials")
+	errMissingSignature       = fmt.Errorf("%w: missing", ErrInvalidSignature)
+	errUnsupportedAlgorithm   = fmt.Errorf("%w: unsupported algorithm", ErrInvalidSignature)
+	errWrongAccessID          = fmt.Errorf("%w: wrong accessId", ErrInvalidSignature)
+	errMalformedAuthorization = fmt.Errorf("%w: malformed Authorization header", ErrInvalidSignature)
 )
+
+// errEmptyCredentials: the accessId or accessKey to check with is empty, so
+// nothing can be verified (a configuration error).
+var errEmptyCredentials = &ValidationError{Field: "credentials", Reason: "accessId and accessKey are required"}
 
 // SignatureAlgorithm is the HMAC of the request and redirect signatures.
 type SignatureAlgorithm int
@@ -51,8 +42,8 @@ const (
 	HMACSHA512
 )
 
-// String returns "HMAC-SHA1" or "HMAC-SHA512".
-func (a SignatureAlgorithm) String() string {
+// name is "HMAC-SHA1" or "HMAC-SHA512".
+func (a SignatureAlgorithm) name() string {
 	switch a {
 	case HMACSHA1:
 		return "HMAC-SHA1"
@@ -72,45 +63,34 @@ func (a SignatureAlgorithm) internal() (sign.Algorithm, bool) {
 	return 0, false
 }
 
-// WithSignatureAlgorithm sets the algorithm of SignEstablishData and of the
-// establish call's requestSignature: HMACSHA1 (the default) or HMACSHA512,
-// which the merchant account must be configured for.
+// WithSignatureAlgorithm sets the algorithm of SignEstablishData and of
+// Establish's requestSignature: HMACSHA1 (the default) or HMACSHA512, which
+// the merchant account must be configured for. Client only.
 func WithSignatureAlgorithm(a SignatureAlgorithm) Option {
-	return func(c *Client) error {
+	return func(cfg *config) {
+		cfg.clientOnly = "WithSignatureAlgorithm"
 		alg, ok := a.internal()
 		if !ok {
-			return invalid("signatureAlgorithm", "must be HMACSHA1 or HMACSHA512")
+			cfg.fail(invalid("signatureAlgorithm", "must be HMACSHA1 or HMACSHA512"))
+			return
 		}
-		c.signAlg = alg
-		return nil
+		cfg.signAlg = alg
 	}
 }
 
 // SignEstablishData fills d's AccessID and MerchantID from the client's
-// credentials and sets RequestSignature over the signed fields d carries.
-// The JSON of d is then what the front-end SDKs' selectBankWidget and
-// establish methods take (FlattenEstablishData gives the flat form of the
-// mobile SDKs). Call it on the server: the access key must never reach a
-// browser or an app.
+// credentials and sets RequestSignature (HMAC-SHA1 by default, see
+// WithSignatureAlgorithm) over d's signed fields. The JSON of d is then what
+// the front-end SDKs take (FlattenEstablishData: the mobile SDKs' flat
+// form). Call it on the server only. Invalid data is a *ValidationError
+// naming the field, and d is left unchanged; a signed value may not contain
+// '&' or ';' followed later by '=' (see the Security section).
 //
-// The signature is the Base64 HMAC-SHA1 (see WithSignatureAlgorithm), keyed
-// with the access key, of the canonical string: key=value pairs joined by
-// "&" in the service's fixed key order, nested keys dotted, values not
-// URL-encoded. Empty strings, false and numeric zero are left out, a decimal
-// string such as "0.00" is kept, and returnUrl, cancelUrl, notificationUrl,
-// metadata, kycType, beneficiary and deviceType are never signed. For
-// example, with accessId A48B73F694C4C8EE6306, merchantId 110005514 and the
-// access key "my-access-key", the establish data
-//
-//	&models.EstablishData{
-//		Description: "Order 42", Currency: models.USD, Amount: "10.00",
-//		MerchantReference: "ref-42", PaymentType: models.PaymentTypeDeferred,
-//		ReturnURL: "https://shop.example/return", CancelURL: "https://shop.example/cancel",
-//		Customer: &models.Customer{Name: "Jane Doe",
-//			Address: &models.Address{City: "Austin", Country: "US"}},
-//	}
-//
-// has the canonical string
+// For example, accessId A48B73F694C4C8EE6306, merchantId 110005514, access
+// key "my-access-key" and the establish data of ExampleClient_SignEstablishData
+// have the canonical string (signed fields in the service's order, nested
+// keys dotted, values not URL-encoded, empty values left out; the URLs,
+// metadata, kycType, beneficiary and deviceType are never signed)
 //
 //	accessId=A48B73F694C4C8EE6306&merchantId=110005514&description=Order 42&currency=USD&amount=10.00&merchantReference=ref-42&paymentType=Deferred&customer.name=Jane Doe&customer.address.city=Austin&customer.address.country=US
 //
@@ -121,18 +101,6 @@ func WithSignatureAlgorithm(a SignatureAlgorithm) Option {
 // or, with WithSignatureAlgorithm(HMACSHA512),
 //
 //	HmacSHA512:EcJv3My02jKhVTn5udCQF2rS15A3SmrdcOUSvjeHQ0BQxxOjZWlHLLSTJjw0DYc1qKWAdzsxPMJAZZXxmISRnQ==
-//
-// CanonicalEstablishData shows the canonical string of any establish data,
-// to debug a signature the service rejects (error code 375).
-//
-// d is checked first (currency, amount, paymentType, URLs, the Disbursement
-// account, money-transfer fields); invalid data gives a *ValidationError
-// naming the field and d is left unchanged. A signed value may not contain
-// '&' or ';' followed later by '=' ("Barnes & Noble" is fine): the same key
-// signs redirects and notifications, and such a value, typed by a user into
-// a name or address, would make the canonical string read as one of them.
-// The returnUrl and cancelUrl query may not use a name of the redirect
-// parameters, of establish data or of notifications (see Redirect).
 func (c *Client) SignEstablishData(d *models.EstablishData) error {
 	if err := validateEstablishFields(d); err != nil {
 		return err
@@ -145,18 +113,18 @@ func (c *Client) SignEstablishData(d *models.EstablishData) error {
 		d.AccessID, d.MerchantID = id, merchant // d left unchanged
 		return splitError(split)
 	}
-	d.RequestSignature = c.macs.Sign(c.signAlg, c.secrets.creds.AccessKey.Reveal(), msg)
+	d.RequestSignature = c.macs.Sign(c.cfg.signAlg, c.secrets.creds.AccessKey.Reveal(), msg)
 	return nil
 }
 
-// CanonicalEstablishData returns the canonical string the requestSignature
+// canonicalEstablishData returns the canonical string the requestSignature
 // of d is made over (see SignEstablishData). It holds the signed values of
 // d, which may be personal data: do not log it in production. Like
 // SignEstablishData it refuses, with a *ValidationError naming the field,
 // data with a value that would add pairs to the string (an '&' or ';'
 // followed later by '='), so that no one signs such a string; it makes no
 // other check.
-func CanonicalEstablishData(d *models.EstablishData) (string, error) {
+func canonicalEstablishData(d *models.EstablishData) (string, error) {
 	if d == nil {
 		return "", invalid("establishData", "must not be nil")
 	}
@@ -236,17 +204,17 @@ func flattenJSON(prefix string, v any, add func(k, v string)) {
 // fresh HMAC is keyed).
 func checkSignature(macs *sign.MACCache, key, message, sig string, want *sign.Algorithm) error {
 	if sig == "" {
-		return ErrMissingSignature
+		return errMissingSignature
 	}
 	alg, ok := sign.AlgorithmOf(sig)
 	if !ok {
-		return ErrUnsupportedAlgorithm
+		return errUnsupportedAlgorithm
 	}
 	if want != nil && alg != *want {
-		return fmt.Errorf("%w: not the required algorithm", ErrUnsupportedAlgorithm)
+		return fmt.Errorf("%w: not the required algorithm", errUnsupportedAlgorithm)
 	}
 	if strings.TrimPrefix(sig, sign.SHA512Prefix) == "" {
-		return ErrMissingSignature
+		return errMissingSignature
 	}
 	if !macs.Verify(key, message, sig) {
 		return ErrInvalidSignature

@@ -81,7 +81,7 @@ func TestSignEstablishDataGodocExample(t *testing.T) {
 	if err := signingClient(t, exampleAccessID, exampleKey, exampleMerchantID).SignEstablishData(d); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := CanonicalEstablishData(d); err != nil || got != exampleCanonical {
+	if got, err := canonicalEstablishData(d); err != nil || got != exampleCanonical {
 		t.Errorf("canonical:\n got %s\nwant %s", got, exampleCanonical)
 	}
 	if d.RequestSignature != exampleSHA1 || d.AccessID != exampleAccessID || d.MerchantID != exampleMerchantID {
@@ -156,7 +156,7 @@ func TestSignEstablishDataVectors(t *testing.T) {
 			if err := c.SignEstablishData(&d); err != nil {
 				t.Fatal(err)
 			}
-			if got, err := CanonicalEstablishData(&d); err != nil || got != tc.canonical {
+			if got, err := canonicalEstablishData(&d); err != nil || got != tc.canonical {
 				t.Errorf("canonical:\n got %s\nwant %s", got, tc.canonical)
 			}
 			want := hmacB64(sha1.New, key, tc.canonical)
@@ -182,7 +182,7 @@ func TestSignEstablishDataRejectsInvalidData(t *testing.T) {
 	if d.RequestSignature != "" || d.AccessID != "" || d.MerchantID != "" {
 		t.Error("invalid data was signed")
 	}
-	if err := c.SignEstablishData(nil); !errors.Is(err, ErrValidation) {
+	if err := c.SignEstablishData(nil); !isValidation(err) {
 		t.Errorf("nil: %v", err)
 	}
 }
@@ -199,10 +199,10 @@ func TestSignEstablishDataReplacesCallerValues(t *testing.T) {
 }
 
 func TestWithSignatureAlgorithm(t *testing.T) {
-	if _, err := NewClient(testCreds, WithSignatureAlgorithm(SignatureAlgorithm(7))); !errors.Is(err, ErrValidation) {
+	if _, err := NewClient(testCreds, WithSignatureAlgorithm(SignatureAlgorithm(7))); !isValidation(err) {
 		t.Errorf("unknown algorithm: %v", err)
 	}
-	if HMACSHA1.String() != "HMAC-SHA1" || HMACSHA512.String() != "HMAC-SHA512" || SignatureAlgorithm(9).String() != "SignatureAlgorithm(9)" {
+	if HMACSHA1.name() != "HMAC-SHA1" || HMACSHA512.name() != "HMAC-SHA512" || SignatureAlgorithm(9).name() != "SignatureAlgorithm(9)" {
 		t.Error("String")
 	}
 }
@@ -233,7 +233,7 @@ func TestFlattenEstablishData(t *testing.T) {
 		t.Errorf("nil: %v", got)
 	}
 	var ve *ValidationError
-	if s, err := CanonicalEstablishData(nil); s != "" || !errors.As(err, &ve) || ve.Field != "establishData" {
+	if s, err := canonicalEstablishData(nil); s != "" || !errors.As(err, &ve) || ve.Field != "establishData" {
 		t.Errorf("canonical of nil: %q %v", s, err)
 	}
 }
@@ -244,10 +244,10 @@ func TestCheckSignatureErrors(t *testing.T) {
 		sig  string
 		want error
 	}{
-		{"", ErrMissingSignature},
-		{"HmacSHA512:", ErrMissingSignature},
-		{"HmacSHA256:" + good, ErrUnsupportedAlgorithm},
-		{"sha1:" + good, ErrUnsupportedAlgorithm},
+		{"", errMissingSignature},
+		{"HmacSHA512:", errMissingSignature},
+		{"HmacSHA256:" + good, errUnsupportedAlgorithm},
+		{"sha1:" + good, errUnsupportedAlgorithm},
 		{good[1:], ErrInvalidSignature},
 	} {
 		if err := checkSignature(nil, "k", "m", tc.sig, nil); !errors.Is(err, tc.want) {

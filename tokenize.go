@@ -27,7 +27,7 @@ type TokenizeParams struct {
 	// be negative.
 	Customer *models.Customer
 	// VerifyAccount asks the service to verify the account as well
-	// (?verifyAccount=true); the answer then carries account.verification.
+	// (?verifyAccount=true); the response then carries account.verification.
 	VerifyAccount bool
 }
 
@@ -79,15 +79,15 @@ func checkDigitString(field, v string, lo, hi int) error {
 // {"merchantId":…,"account":{…},"customer":{…}}. The merchantId is the
 // client's.
 //
-// The spec's answer echoes the submitted data with account.token and, when
+// The spec's response echoes the submitted data with account.token and, when
 // verification was asked, account.verification; the OpenAPI's is the bare
-// account. Both are read. An answer without an account is a *ResponseError
+// account. Both are read. A response without an account is a *ResponseError
 // (ErrInvalidResponse).
 //
 // Tokenize changes state: it is retried only when the request provably
-// never reached the server, unless RetryNonIdempotent is passed. Errors
+// never reached the server, unless WithRetryNonIdempotent is given. Errors
 // never contain the account number.
-func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts ...CallOption) (*models.Tokenization, error) {
+func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts ...Option) (*models.Tokenization, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
@@ -106,19 +106,19 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 	}
 	const path = "/accounts/tokenize"
 	var raw json.RawMessage
-	if err := s.client.call(ctx, http.MethodPost, path, query, body, &raw, opts); err != nil {
+	if err := s.client.send(ctx, http.MethodPost, path, query, body, &raw, opts); err != nil {
 		return nil, err
 	}
-	// The spec's answer echoes merchantId and customer beside the account;
+	// The spec's response echoes merchantId and customer beside the account;
 	// the OpenAPI's is the bare account, which has neither.
 	if _, echo, scanned := topMember(raw, "account"); echo || !scanned {
-		out, err := decodeAnswer[models.Tokenization](raw, "", http.MethodPost, path)
+		out, err := decodeResponse[models.Tokenization](raw, "", http.MethodPost, path)
 		if err == nil && out.Account == nil {
-			err = &ResponseError{StatusCode: http.StatusOK, Method: http.MethodPost, Path: path, Err: errors.New(`answer has no "account" object`)}
+			err = &ResponseError{StatusCode: http.StatusOK, Method: http.MethodPost, Path: path, Err: errors.New(`response has no "account" object`)}
 		}
 		return out, err
 	}
-	acct, err := decodeAnswer[models.Account](raw, "", http.MethodPost, path)
+	acct, err := decodeResponse[models.Account](raw, "", http.MethodPost, path)
 	if err != nil {
 		return nil, err
 	}

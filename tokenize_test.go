@@ -28,7 +28,7 @@ func fullTokenizeParams() *TokenizeParams {
 const tokenizeFullBody = `{"merchantId":"1002463580","account":{"type":1,"accountNumber":"1000001700","routingNumber":"124003116"},` +
 	`"customer":{"externalId":"cust-1","name":"John Smith","vip":0}}`
 
-const tokenizeAnswerJSON = `{"merchantId":"1002463580",
+const tokenizeResponseJSON = `{"merchantId":"1002463580",
   "account":{"type":1,"accountNumber":"1000001700","routingNumber":"124003116","token":"tok-7f3a9c1e",
     "verification":{"verified":true,"type":3,"score":7,"thirdPartyScore":700,"verificationDate":1700000000000}},
   "customer":{"externalId":"cust-1","name":"John Smith","vip":0}}`
@@ -36,7 +36,7 @@ const tokenizeAnswerJSON = `{"merchantId":"1002463580",
 func TestTokenize(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/accounts/tokenize", RawQuery: "verifyAccount=true",
-		ContentType: "application/json", Body: tokenizeFullBody}, 200, tokenizeAnswerJSON)
+		ContentType: "application/json", Body: tokenizeFullBody}, 200, tokenizeResponseJSON)
 
 	tok, err := c.Accounts.Tokenize(context.Background(), fullTokenizeParams())
 	if err != nil {
@@ -66,7 +66,7 @@ func TestTokenize(t *testing.T) {
 }
 
 // Without VerifyAccount there is no query; without type and customer the
-// body carries only merchantId and the two numbers. A verification answered
+// body carries only merchantId and the two numbers. A verification responded
 // without thirdPartyScore leaves it nil.
 func TestTokenizeMinimal(t *testing.T) {
 	c, mock, _ := newTestClient(t)
@@ -82,11 +82,11 @@ func TestTokenizeMinimal(t *testing.T) {
 	v := tok.Account.Verification
 	if tok.Account.Token != "tok-1" || tok.Customer != nil || v == nil || *v.Score != 8 || v.ThirdPartyScore != nil ||
 		v.VerificationDate != 1700000000000 {
-		t.Errorf("answer = %+v / %+v", tok.Account, v)
+		t.Errorf("response = %+v / %+v", tok.Account, v)
 	}
 }
 
-func TestTokenizeAnswerWithoutAccount(t *testing.T) {
+func TestTokenizeResponseWithoutAccount(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/accounts/tokenize", ContentType: "application/json",
 		Body: `{"merchantId":"1002463580","account":{"accountNumber":"1000000008","routingNumber":"124003116"}}`}, 200, `{"merchantId":"1002463580"}`)
@@ -132,7 +132,7 @@ func TestTokenizeValidation(t *testing.T) {
 			calls := expectNoRequest(t, mock)
 			_, err := c.Accounts.Tokenize(context.Background(), tc.p)
 			var ve *ValidationError
-			if !errors.As(err, &ve) || ve.Field != tc.field || !errors.Is(err, ErrValidation) {
+			if !errors.As(err, &ve) || ve.Field != tc.field || !isValidation(err) {
 				t.Fatalf("err = %v, want *ValidationError on %s", err, tc.field)
 			}
 			if calls.Load() != 0 {
@@ -154,7 +154,7 @@ func TestTokenizeAcceptedBoundaries(t *testing.T) {
 		{AccountNumber: "0001234", RoutingNumber: "000112345"}, // leading zeros; Canadian-style, no ABA check digit
 	} {
 		c, mock, _ := newTestClient(t)
-		calls := sequence(t, mock, jsonAnswer(200, `{"merchantId":"1002463580","account":{"token":"t"}}`))
+		calls := sequence(t, mock, jsonResponse(200, `{"merchantId":"1002463580","account":{"token":"t"}}`))
 		if _, err := c.Accounts.Tokenize(context.Background(), p); err != nil {
 			t.Errorf("Tokenize(%d-digit account): %v", len(p.AccountNumber), err)
 		}
@@ -164,8 +164,8 @@ func TestTokenizeAcceptedBoundaries(t *testing.T) {
 	}
 }
 
-// The sandbox error triggers, as the service answers them; the account
-// number in the answer's message must not reach the error text.
+// The sandbox error triggers, as the service responds them; the account
+// number in the response's message must not reach the error text.
 func TestTokenizeErrorsHideAccountNumber(t *testing.T) {
 	cases := []struct {
 		account string

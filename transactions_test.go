@@ -89,8 +89,8 @@ func TestTransactionsGetEmptyEnvelope(t *testing.T) {
 	}
 }
 
-// errorAnswer is an error answer of the service and what the SDK must make of it.
-type errorAnswer struct {
+// errorResponse is an error response of the service and what the SDK must make of it.
+type errorResponse struct {
 	name   string
 	status int
 	body   string
@@ -99,7 +99,7 @@ type errorAnswer struct {
 	code   int
 }
 
-var errorAnswers = []errorAnswer{
+var errorResponses = []errorResponse{
 	{"400 invalid parameter", 400, `{"errors":[{"domain":"com.bankpay.api","code":200,"message":"Invalid parameter: amount"}]}`, ErrBadRequest, ErrUnauthorized, 200},
 	{"401 access control", 401, `{"errors":[{"domain":"com.bankpay.security","code":375,"message":"Access control error"}]}`, ErrUnauthorized, ErrBadRequest, 375},
 	{"401 security", 401, `{"errors":[{"domain":"com.bankpay.security","code":300,"message":"Security error"}]}`, ErrUnauthorized, ErrServer, 300},
@@ -108,12 +108,12 @@ var errorAnswers = []errorAnswer{
 	{"503 not JSON", 503, `<html>Service Unavailable</html>`, ErrServer, ErrBadRequest, 0},
 }
 
-// checkErrorAnswers calls a state-changing method against each error answer
+// checkErrorResponses calls a state-changing method against each error response
 // and checks the typed error, and that the request was sent exactly once:
 // no retry, no wait, even on 5xx.
-func checkErrorAnswers(t *testing.T, want wantRequest, call func(*Client) error) {
+func checkErrorResponses(t *testing.T, want wantRequest, call func(*Client) error) {
 	t.Helper()
-	for _, a := range errorAnswers {
+	for _, a := range errorResponses {
 		t.Run(a.name, func(t *testing.T) {
 			c, mock, w := newTestClient(t)
 			calls := expect(t, mock, want, a.status, a.body)
@@ -152,8 +152,8 @@ func checkRejected(t *testing.T, field string, call func(*Client) error) {
 	if !errors.As(err, &ve) || ve.Field != field {
 		t.Errorf("err = %v, want *ValidationError on %q", err, field)
 	}
-	if !errors.Is(err, ErrValidation) {
-		t.Errorf("err = %v does not match ErrValidation", err)
+	if !isValidation(err) {
+		t.Errorf("err = %v is not a *ValidationError", err)
 	}
 	if calls.Load() != 0 {
 		t.Errorf("%d requests sent", calls.Load())
@@ -168,7 +168,7 @@ func hmacSHA1(message string) string {
 	return base64.StdEncoding.EncodeToString(m.Sum(nil))
 }
 
-const establishAnswerJSON = `{"transaction":{
+const establishResponseJSON = `{"transaction":{
   "transactionId":"100258123456789","transactionType":1,
   "payment":{"paymentId":"100258123456790","paymentType":4,"merchantId":"1002463580","amount":"0.00","currency":"USD",
     "account":{"name":"Checking","type":1,"accountNumber":"0001","verified":true},
@@ -179,8 +179,8 @@ const establishAnswerJSON = `{"transaction":{
 
 // disbursementParams are the establish params of a Disbursement by account
 // and routing number; every call returns an equal, separate value.
-func disbursementParams() *EstablishParams {
-	return &EstablishParams{models.EstablishData{
+func disbursementParams() *models.EstablishData {
+	return &models.EstablishData{
 		Description:       "Weekly payout",
 		Currency:          models.USD,
 		Amount:            "0.00",
@@ -191,7 +191,7 @@ func disbursementParams() *EstablishParams {
 		Customer: &models.Customer{ExternalID: "cust-77", Name: "Jane Doe", Email: "jane@example.com", VIP: tierPtr(2),
 			Address: &models.Address{Address1: "1 Main St", City: "Austin", State: "TX", Zip: "73301", Country: "US"}},
 		Account: &models.Account{NameOnAccount: "Jane Doe", Type: 1, AccountNumber: "1000000001", RoutingNumber: "124003116"},
-	}}
+	}
 }
 
 func TestTransactionsEstablishDisbursement(t *testing.T) {
@@ -212,7 +212,7 @@ func TestTransactionsEstablishDisbursement(t *testing.T) {
 		`"deviceType":"web","paymentType":"Disbursement"}`
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/establish", RawQuery: "createTransaction=true",
-		ContentType: "application/json", Body: body}, 200, establishAnswerJSON)
+		ContentType: "application/json", Body: body}, 200, establishResponseJSON)
 
 	p := disbursementParams()
 	txn, err := c.Transactions.Establish(context.Background(), p)
@@ -236,21 +236,21 @@ func TestTransactionsEstablishDisbursement(t *testing.T) {
 	}
 	// The caller's params are untouched: signed and defaulted on a copy.
 	if !reflect.DeepEqual(p, disbursementParams()) {
-		t.Errorf("Establish modified the caller's params: %+v", p.EstablishData)
+		t.Errorf("Establish modified the caller's params: %+v", *p)
 	}
 	if p.AccessID != "" || p.MerchantID != "" || p.RequestSignature != "" || p.DeviceType != "" {
-		t.Errorf("caller's params gained fields: %+v", p.EstablishData)
+		t.Errorf("caller's params gained fields: %+v", *p)
 	}
 }
 
 func TestTransactionsEstablishDeferredReplacesCallerCredentials(t *testing.T) {
-	p := &EstablishParams{models.EstablishData{
+	p := &models.EstablishData{
 		AccessID: "forged-id", MerchantID: "999", RequestSignature: "forged-signature",
 		Currency: models.USD, Amount: "25.00", MerchantReference: "order-42",
 		PaymentType: models.PaymentTypeDeferred, TimeZone: "America/Chicago",
 		ReturnURL: "https://merchant.test/return", CancelURL: "https://merchant.test/cancel",
 		KYCType: models.KYCTypeIdentity,
-	}}
+	}
 	const canonical = "accessId=test-access-id&merchantId=1002463580&currency=USD&amount=25.00" +
 		"&merchantReference=order-42&paymentType=Deferred&timeZone=America/Chicago"
 	body := `{"accessId":"test-access-id","merchantId":"1002463580","requestSignature":"` + hmacSHA1(canonical) + `",` +
@@ -267,7 +267,7 @@ func TestTransactionsEstablishDeferredReplacesCallerCredentials(t *testing.T) {
 		t.Errorf("decoded %+v", txn)
 	}
 	if p.AccessID != "forged-id" || p.RequestSignature != "forged-signature" || p.MerchantID != "999" {
-		t.Errorf("caller's params modified: %+v", p.EstablishData)
+		t.Errorf("caller's params modified: %+v", *p)
 	}
 }
 
@@ -279,7 +279,7 @@ func TestTransactionsEstablishKeepsCallerDeviceType(t *testing.T) {
 		if err := json.Unmarshal(b, &sent); err != nil {
 			t.Errorf("body is not JSON: %v", err)
 		}
-		return jsonAnswer(200, establishAnswerJSON)(req)
+		return jsonResponse(200, establishResponseJSON)(req)
 	})
 	p := disbursementParams()
 	p.DeviceType = "ios"
@@ -295,13 +295,13 @@ func TestTransactionsEstablishRejectsInvalidData(t *testing.T) {
 	for _, tc := range establishInvalidCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRejected(t, tc.field, func(c *Client) error {
-				_, err := c.Transactions.Establish(context.Background(), &EstablishParams{tc.data()})
+				_, err := c.Transactions.Establish(context.Background(), ptrTo(tc.data()))
 				return err
 			})
 		})
 	}
 	t.Run("nil params", func(t *testing.T) {
-		checkRejected(t, "establishParams", func(c *Client) error {
+		checkRejected(t, "establishData", func(c *Client) error {
 			_, err := c.Transactions.Establish(context.Background(), nil)
 			return err
 		})
@@ -309,14 +309,14 @@ func TestTransactionsEstablishRejectsInvalidData(t *testing.T) {
 }
 
 func TestTransactionsEstablishErrors(t *testing.T) {
-	p := &EstablishParams{validDisbursement()}
+	p := ptrTo(validDisbursement())
 	const canonical = "accessId=test-access-id&merchantId=1002463580&currency=USD&amount=0.00" +
 		"&merchantReference=payout-1&paymentType=Disbursement" +
 		"&account.type=1&account.accountNumber=1000000001&account.routingNumber=124003116"
 	body := `{"accessId":"test-access-id","merchantId":"1002463580","requestSignature":"` + hmacSHA1(canonical) + `",` +
 		`"currency":"USD","amount":"0.00","merchantReference":"payout-1",` +
 		`"account":{"type":1,"accountNumber":"1000000001","routingNumber":"124003116"},"deviceType":"web","paymentType":"Disbursement"}`
-	checkErrorAnswers(t, wantRequest{Method: "POST", Path: "/api/v1/establish", RawQuery: "createTransaction=true",
+	checkErrorResponses(t, wantRequest{Method: "POST", Path: "/api/v1/establish", RawQuery: "createTransaction=true",
 		ContentType: "application/json", Body: body}, func(c *Client) error {
 		_, err := c.Transactions.Establish(context.Background(), p)
 		return err
@@ -325,8 +325,8 @@ func TestTransactionsEstablishErrors(t *testing.T) {
 
 func TestTransactionsEstablishEmptyEnvelope(t *testing.T) {
 	c, mock, _ := newTestClient(t)
-	sequence(t, mock, jsonAnswer(200, `{"transaction":null}`))
-	_, err := c.Transactions.Establish(context.Background(), &EstablishParams{validDisbursement()})
+	sequence(t, mock, jsonResponse(200, `{"transaction":null}`))
+	_, err := c.Transactions.Establish(context.Background(), ptrTo(validDisbursement()))
 	if !errors.Is(err, ErrInvalidResponse) {
 		t.Fatalf("err = %v, want ErrInvalidResponse", err)
 	}

@@ -28,7 +28,7 @@ func TestCheckMerchantReference(t *testing.T) {
 	for name, ref := range unsafeReferences {
 		var ve *ValidationError
 		err := checkMerchantReference("merchantReference", ref, false)
-		if !errors.As(err, &ve) || ve.Field != "merchantReference" || !errors.Is(err, ErrValidation) {
+		if !errors.As(err, &ve) || ve.Field != "merchantReference" || !isValidation(err) {
 			t.Errorf("%s: %v, want a *ValidationError on merchantReference", name, err)
 			continue
 		}
@@ -73,7 +73,7 @@ func TestMerchantReferenceRefusedEverywhere(t *testing.T) {
 				d := validDeferred()
 				d.MerchantReference = ref
 				checkRejected(t, "merchantReference", func(c *Client) error {
-					_, err := c.Transactions.Establish(context.Background(), &EstablishParams{d})
+					_, err := c.Transactions.Establish(context.Background(), &d)
 					return err
 				})
 			})

@@ -16,57 +16,28 @@ import (
 	"github.com/bankpay/bankpay-go/internal/sign"
 )
 
-// DefaultMaxEventBytes caps the body of an event notification the webhook
-// handler reads (1 MiB); a larger one is answered 413.
-const DefaultMaxEventBytes = 1 << 20
+// defaultMaxEventBytes caps the body of an event notification the webhook
+// handler reads (1 MiB); a larger one gets a 413 response.
+const defaultMaxEventBytes = 1 << 20
 
-// DefaultEventReadTimeout is how long the webhook handler waits for a
+// defaultEventReadTimeout is how long the webhook handler waits for a
 // notification's body, whatever the server's own timeouts. See
 // WithEventReadTimeout.
-const DefaultEventReadTimeout = 5 * time.Second
+const defaultEventReadTimeout = 5 * time.Second
 
-// DefaultMaxEventAge is how old (by its createdAt) an event the webhook
+// defaultMaxEventAge is how old (by its createdAt) an event the webhook
 // handler accepts may be: 24 hours, twice the 12 hours for which the service
 // re-sends an unacknowledged event. See WithMaxEventAge.
-const DefaultMaxEventAge = 24 * time.Hour
+const defaultMaxEventAge = 24 * time.Hour
 
-// VerifyNotification checks that body is an event notification from the
-// service: the Authorization header must be "Basic " + Base64(accessId + ":"
-// + signature), with the merchant's accessId, and signature the Base64
-// HMAC-SHA1, keyed with the access key, of the URL-decoded body
-// ("HmacSHA512:"-prefixed HMAC-SHA512 is accepted too); both comparisons are
-// constant-time. A signed message that is not a notification (the
-// establish data the merchant signs, a signed redirect URL, repeated or
-// foreign fields, no eventId or createdAt) is refused with
-// ErrMalformedEvent; the body is sniffed for JSON. body is the raw body.
-//
-// Errors (errors.Is): ErrEmptyCredentials, ErrMissingSignature,
-// ErrMalformedAuthorization, ErrWrongAccessID, ErrUnsupportedAlgorithm,
-// ErrInvalidSignature, ErrMalformedEvent. Reject the request on any error.
-//
-// VerifyNotification does not look at the event's age or eventId:
-// NewWebhookHandler rejects events older than its max age and can
-// de-duplicate eventIds; otherwise check Event.CreatedAt and the eventId
-// yourself.
-//
-// Limitation: the signature covers the URL-decoded body, so it does not bind
-// field boundaries. Fields are read from that signed message (ParseEvent
-// too), so every encoding of a body reads the same fields, but a signed
-// value that decodes to "&name=" reads as a field of its own:
-// "merchantReference=ord-1%26errorCode%3D330" carries an errorCode. The SDK
-// refuses '&', '=', '%', '+' and control characters in every
-// merchantReference it sends; values the service generates cannot be fixed
-// from the merchant's side. A repeated field is refused, so an injected field
-// can only add one the event did not carry: do not act on an unexpected
-// errorCode or status alone.
-//
-// A valid signature says that the service sent this event, not that the
-// merchant receives every event: notificationUrl is not signed (see
-// SignEstablishData) and travels through the user's browser or app with the
-// establish data, so the user can redirect, withhold or time the
-// notifications of their own transaction. Before acting on an event that
-// moves money, reconcile the transaction's state with Transactions.Get, and
-// do not take a missing event as "nothing happened".
+// VerifyNotification checks that body (the raw request body) is an event
+// notification signed with creds: the Authorization header is "Basic " +
+// Base64(accessId:signature) with the merchant's accessId and the HMAC of
+// the URL-decoded body. A bad signature fails with ErrInvalidSignature (the
+// message says why), a signed body that is not a notification with
+// ErrMalformedEvent, empty creds with a *ValidationError. Reject the request
+// on any error. It does not check the event's age or eventId (the handler
+// does); see the Security section of the package documentation.
 func VerifyNotification(body []byte, authorizationHeader string, creds Credentials) error {
 	msg, err := verifyNotification(nil, body, authorizationHeader, creds)
 	if err == nil {
@@ -82,26 +53,26 @@ func VerifyNotification(body []byte, authorizationHeader string, creds Credentia
 // message: the fields are read from it, never from body.
 func verifyNotification(macs *sign.MACCache, body []byte, header string, creds Credentials) (string, error) {
 	if creds.AccessID == "" || creds.AccessKey.Reveal() == "" {
-		return "", ErrEmptyCredentials
+		return "", errEmptyCredentials
 	}
 	header = strings.TrimSpace(header)
 	if header == "" {
-		return "", fmt.Errorf("%w: no Authorization header", ErrMissingSignature)
+		return "", fmt.Errorf("%w: no Authorization header", errMissingSignature)
 	}
 	scheme, token, ok := strings.Cut(header, " ")
 	if !ok || !strings.EqualFold(scheme, "Basic") {
-		return "", fmt.Errorf("%w: not Basic", ErrMalformedAuthorization)
+		return "", fmt.Errorf("%w: not Basic", errMalformedAuthorization)
 	}
 	decoded, err := base64.StdEncoding.DecodeString(strings.TrimSpace(token))
 	if err != nil {
-		return "", fmt.Errorf("%w: not Base64", ErrMalformedAuthorization)
+		return "", fmt.Errorf("%w: not Base64", errMalformedAuthorization)
 	}
 	id, sig, ok := strings.Cut(string(decoded), ":")
 	if !ok {
-		return "", fmt.Errorf("%w: no accessId:signature pair", ErrMalformedAuthorization)
+		return "", fmt.Errorf("%w: no accessId:signature pair", errMalformedAuthorization)
 	}
 	if subtle.ConstantTimeCompare([]byte(id), []byte(creds.AccessID)) != 1 {
-		return "", ErrWrongAccessID
+		return "", errWrongAccessID
 	}
 	msg, err := sign.NotificationMessage(body)
 	if err != nil {
@@ -118,7 +89,7 @@ func verifyNotification(macs *sign.MACCache, body []byte, header string, creds C
 // (see also the bankpaytest sandbox, which sends real notifications).
 func SignNotification(body []byte, creds Credentials) (string, error) {
 	if creds.AccessID == "" || creds.AccessKey.Reveal() == "" {
-		return "", opErr("sign notification", ErrEmptyCredentials)
+		return "", opErr("sign notification", errEmptyCredentials)
 	}
 	h, err := sign.NotificationAuthorization(creds.AccessID, creds.AccessKey.Reveal(), body)
 	if err != nil {
@@ -130,18 +101,15 @@ func SignNotification(body []byte, creds Credentials) (string, error) {
 // WebhookOption configures NewWebhookHandler.
 type WebhookOption func(*webhookHandler)
 
-// WithDeduplicator makes the handler process each eventId once: a delivery
-// of an eventId already processed is answered 200 without calling any
-// callback, one whose processing is under way in another request is
-// answered 409 (the service re-sends it later), and a failed processing is
-// released so that the next delivery runs again. Every accepted event has
-// an eventId, read from the signed message whatever the body's encoding.
-// See NewMemoryDeduplicator.
+// WithDeduplicator makes the handler process each eventId once: an eventId
+// already processed gets 200 without a callback, one in progress gets 409
+// (the service re-sends it), and a failed one is released for the next
+// delivery. See NewMemoryDeduplicator.
 func WithDeduplicator(d Deduplicator) WebhookOption {
 	return func(h *webhookHandler) { h.dedup = d }
 }
 
-// WithMaxEventBytes sets the body cap (DefaultMaxEventBytes by default).
+// WithMaxEventBytes sets the body cap (1 MiB by default; 413 beyond).
 func WithMaxEventBytes(n int64) WebhookOption {
 	return func(h *webhookHandler) {
 		if n > 0 {
@@ -150,11 +118,8 @@ func WithMaxEventBytes(n int64) WebhookOption {
 	}
 }
 
-// WithEventReadTimeout sets how long the handler waits for the body of a
-// request (DefaultEventReadTimeout when d <= 0). It sets the connection's
-// read deadline itself (http.ResponseController), so a client that
-// drip-feeds its body is cut off and answered 408; a server's shorter
-// ReadTimeout is kept.
+// WithEventReadTimeout sets how long the handler waits for a request's body
+// (5s by default; 408 beyond), whatever the server's own timeouts.
 func WithEventReadTimeout(d time.Duration) WebhookOption {
 	return func(h *webhookHandler) {
 		if d > 0 {
@@ -163,24 +128,16 @@ func WithEventReadTimeout(d time.Duration) WebhookOption {
 	}
 }
 
-// WithMaxEventAge sets how old an event may be (DefaultMaxEventAge; d <= 0
-// disables the check). A signed notification never expires, and the service
-// re-sends for 12 hours only, so a verified event whose createdAt is more
-// than d before the handler's clock is a replay or hopelessly late: it is
-// answered 400 (a 200 would hide it for good; not 401, the signature is
-// valid), no callback runs, the Deduplicator does not record it, and it is
-// reported to OnStaleEvent and the logger. createdAt is read from the signed
-// message, so no encoding hides it; events dated in the future pass (clock
-// skew). Size a Deduplicator for the eventIds of the max age.
+// WithMaxEventAge sets how old (by its signed createdAt) an event may be:
+// 24 hours by default, d <= 0 disables the check. An older event gets 400,
+// no callback runs, and it goes to OnStaleEvent and the logger (see the
+// Security section of the package documentation).
 func WithMaxEventAge(d time.Duration) WebhookOption {
 	return func(h *webhookHandler) { h.maxAge = d }
 }
 
-// WithWebhookClock sets the clock the handler compares an event's createdAt
-// with (time.Now by default). It is for tests: with the bankpaytest sandbox
-// started at a fixed time (WithStartTime), give it the sandbox's clock,
-// WithWebhookClock(sandbox.Now), so that its events are not seen as stale.
-// A nil now keeps time.Now.
+// WithWebhookClock sets the handler's clock (time.Now by default), for tests
+// against a bankpaytest sandbox with its own clock: WithWebhookClock(srv.Now).
 func WithWebhookClock(now func() time.Time) WebhookOption {
 	return func(h *webhookHandler) {
 		if now != nil {
@@ -191,7 +148,7 @@ func WithWebhookClock(now func() time.Time) WebhookOption {
 
 // OnStaleEvent calls fn for each verified event rejected because it is older
 // than the max age (see WithMaxEventAge), with its age, before the handler
-// answers 400. Use it to alert, count replays, or queue a reconciliation with
+// responds 400. Use it to alert, count replays, or queue a reconciliation with
 // Transactions.Get. fn must not block for long: the service waits 3 seconds.
 func OnStaleEvent(fn func(ctx context.Context, ev *Event, age time.Duration)) WebhookOption {
 	return func(h *webhookHandler) { h.onStale = fn }
@@ -205,91 +162,42 @@ func WithWebhookLogger(l *slog.Logger) WebhookOption {
 	return func(h *webhookHandler) { h.logger = l }
 }
 
-// OnTransactionEvent routes standard transaction events (EventKindTransaction)
-// to fn instead of the handler's general callback. The spellings of
-// eventType differ (Complete and Completed…): act on tx.Status and
-// ev.TransactionType, the numbers.
-func OnTransactionEvent(fn func(context.Context, *Event, *TransactionEvent) error) WebhookOption {
-	return func(h *webhookHandler) { h.onTransaction = fn }
-}
-
-// OnIdentityDataRetrieved routes IdentityVerificationDataRetrieved events
-// to fn instead of the handler's general callback.
-func OnIdentityDataRetrieved(fn func(context.Context, *Event, *IdentityDataRetrieved) error) WebhookOption {
-	return func(h *webhookHandler) { h.onDataRetrieved = fn }
-}
-
-// OnIdentityVerified routes CustomerIdentityVerified events to fn instead
-// of the handler's general callback.
-func OnIdentityVerified(fn func(context.Context, *Event, *IdentityVerified) error) WebhookOption {
-	return func(h *webhookHandler) { h.onVerified = fn }
-}
-
 // OnDuplicate calls fn for each verified delivery of an eventId the
-// Deduplicator reports already processed (the handler answers 200 and calls
+// Deduplicator reports already processed (the handler responds 200 and calls
 // no other callback). Use it to count re-sends.
 func OnDuplicate(fn func(context.Context, *Event)) WebhookOption {
 	return func(h *webhookHandler) { h.onDuplicate = fn }
 }
 
 type webhookHandler struct {
-	creds           Credentials
-	macs            *sign.MACCache // keyed HMAC states of creds' key
-	fn              func(context.Context, *Event) error
-	dedup           Deduplicator
-	maxBytes        int64
-	logger          *slog.Logger
-	onTransaction   func(context.Context, *Event, *TransactionEvent) error
-	onDataRetrieved func(context.Context, *Event, *IdentityDataRetrieved) error
-	onVerified      func(context.Context, *Event, *IdentityVerified) error
-	onDuplicate     func(context.Context, *Event)
-	maxAge          time.Duration
-	readTimeout     time.Duration
-	now             func() time.Time
-	onStale         func(context.Context, *Event, time.Duration)
+	creds       Credentials
+	macs        *sign.MACCache // keyed HMAC states of creds' key
+	fn          func(context.Context, *Event) error
+	dedup       Deduplicator
+	maxBytes    int64
+	logger      *slog.Logger
+	onDuplicate func(context.Context, *Event)
+	maxAge      time.Duration
+	readTimeout time.Duration
+	now         func() time.Time
+	onStale     func(context.Context, *Event, time.Duration)
 }
 
 // NewWebhookHandler returns the http.Handler of the merchant's
-// notificationUrl. Mount it on a ServeMux:
+// notificationUrl:
 //
 //	mux.Handle("POST /bankpay/events", bankpay.NewWebhookHandler(creds, handle))
 //
-// For each request it:
-//   - answers 405 (with Allow: POST) to anything but POST;
-//   - reads at most 1 MiB of body (WithMaxEventBytes), 413 beyond, within
-//     5 seconds (WithEventReadTimeout), 408 beyond;
-//   - checks the signature before decoding anything: 401 on failure, and
-//     no callback is called (500 when creds are empty, a configuration
-//     error);
-//   - decodes the signed message, the URL-decoded body, like ParseEvent
-//     (form-urlencoded or JSON): 400 when it is not a notification;
-//   - answers 400 to an event whose createdAt is older than the max age
-//     (24 hours by default, WithMaxEventAge): a replay of an old
-//     notification, reported to OnStaleEvent and the logger;
-//   - with WithDeduplicator, answers 200 to an eventId already processed
-//     and 409 to one being processed;
-//   - calls the callback of the event's kind (OnTransactionEvent,
-//     OnIdentityDataRetrieved, OnIdentityVerified) or else fn, once, with
-//     the request's context: an error answers 500, so the service re-sends
-//     the event, and success answers 200. fn may be nil when the typed
-//     callbacks cover what the merchant needs; other events are then
-//     acknowledged.
-//
-// The service wants 200 within 3 seconds and re-sends every 5 minutes for 12
-// hours otherwise: keep callbacks short (store the event, work later) and
-// idempotent.
-//
-// An event is a signed hint, not the money state. The notificationUrl it is
-// sent to is not signed and travels through the user's browser or app with
-// the establish data handed to a front-end SDK, so the user can redirect,
-// withhold or time the notifications of their own transaction (see
-// VerifyNotification). Before acting on an event that moves money, read the
-// transaction with Transactions.Get and act on its status; reconcile pending
-// transactions with Transactions.Get on a schedule too, rather than waiting
-// for an event that may never come.
+// It verifies each request before decoding it (401 on a bad signature),
+// refuses non-POST (405), bodies over the cap (413) or too slow (408),
+// malformed (400) and stale events (400), and then calls fn once with the
+// Event, whose typed payload is set: fn's error gets 500, so the service
+// re-sends the event; success gets 200. fn may be nil. Keep fn short and
+// idempotent (the service waits 3 seconds), and confirm money state with
+// Transactions.Get before acting (see the Security section).
 func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error, opts ...WebhookOption) http.Handler {
-	h := &webhookHandler{creds: creds, macs: &sign.MACCache{}, fn: fn, maxBytes: DefaultMaxEventBytes,
-		maxAge: DefaultMaxEventAge, readTimeout: DefaultEventReadTimeout, now: time.Now}
+	h := &webhookHandler{creds: creds, macs: &sign.MACCache{}, fn: fn, maxBytes: defaultMaxEventBytes,
+		maxAge: defaultMaxEventAge, readTimeout: defaultEventReadTimeout, now: time.Now}
 	for _, o := range opts {
 		if o != nil {
 			o(h)
@@ -322,7 +230,7 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		switch {
-		case errors.As(err, &tooLarge) || errors.Is(err, ErrResponseTooLarge):
+		case errors.As(err, &tooLarge) || errors.Is(err, errResponseTooLarge):
 			h.reject(ctx, w, r, http.StatusRequestEntityTooLarge, errors.New("body over the cap"))
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			w.Header().Set("Connection", "close")
@@ -338,12 +246,12 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if len(auth) == 1 {
 		header = auth[0]
 	} else if len(auth) > 1 {
-		header = "repeated" // not Basic: ErrMalformedAuthorization
+		header = "repeated" // not Basic: errMalformedAuthorization
 	}
 	msg, err := verifyNotification(h.macs, body, header, h.creds)
 	if err != nil {
 		err = opErr("verify notification", err)
-		if errors.Is(err, ErrEmptyCredentials) {
+		if errors.Is(err, errEmptyCredentials) {
 			h.reject(ctx, w, r, http.StatusInternalServerError, err)
 			return
 		}
@@ -392,7 +300,7 @@ func (h *webhookHandler) stale(ev *Event) (time.Duration, bool) {
 }
 
 // process runs the callbacks of a verified event and returns the status to
-// answer.
+// response.
 func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 	claimed := false
 	if h.dedup != nil {
@@ -437,22 +345,8 @@ func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 	return http.StatusOK
 }
 
-// dispatch calls the callback of ev's kind, or the general one.
+// dispatch calls fn; a nil fn acknowledges every event.
 func (h *webhookHandler) dispatch(ctx context.Context, ev *Event) error {
-	switch ev.Kind() {
-	case EventKindTransaction:
-		if h.onTransaction != nil {
-			return h.onTransaction(ctx, ev, ev.Transaction)
-		}
-	case EventKindIdentityDataRetrieved:
-		if h.onDataRetrieved != nil {
-			return h.onDataRetrieved(ctx, ev, ev.IdentityDataRetrieved)
-		}
-	case EventKindIdentityVerified:
-		if h.onVerified != nil {
-			return h.onVerified(ctx, ev, ev.IdentityVerified)
-		}
-	}
 	if h.fn != nil {
 		return h.fn(ctx, ev)
 	}

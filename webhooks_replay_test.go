@@ -126,7 +126,7 @@ func TestWebhookReencodedReplays(t *testing.T) {
 
 		// After the max age: stale in every encoding, with or without a
 		// Deduplicator that remembers it.
-		clock = created.Add(DefaultMaxEventAge + time.Second)
+		clock = created.Add(defaultMaxEventAge + time.Second)
 		fresh := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error { got = append(got, ev); return nil },
 			WithDeduplicator(NewMemoryDeduplicator(10)), WithWebhookClock(func() time.Time { return clock }))
 		variants["as captured"] = body
@@ -141,14 +141,14 @@ func TestWebhookReencodedReplays(t *testing.T) {
 
 // TestWebhookHandlerProviderStatusCodes: letter codes of
 // paymentProviderTransaction.status (AC100, AC105, SW020) are accepted and
-// kept; they used to be answered 400, and the event lost after 12 hours.
+// kept; they used to get a 4 response00, and the event lost after 12 hours.
 func TestWebhookHandlerProviderStatusCodes(t *testing.T) {
 	for _, code := range []string{"AC100", "AC105", "SW020", "10", "UC01"} {
 		var got *TransactionEvent
-		h := NewWebhookHandler(hookCreds, nil, OnTransactionEvent(func(_ context.Context, _ *Event, tx *TransactionEvent) error {
-			got = tx
+		h := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error {
+			got = ev.Transaction
 			return nil
-		}))
+		})
 		body := minimal("ev-"+code, "Authorize", "status=2", "paymentProviderTransaction.status="+code)
 		if w := postSigned(t, h, body); assert.Equal(t, http.StatusOK, w.Code, code) && assert.NotNil(t, got) {
 			assert.Equal(t, code, got.ProviderStatus.String())
@@ -157,7 +157,7 @@ func TestWebhookHandlerProviderStatusCodes(t *testing.T) {
 }
 
 // dripPost sends body to addr with a valid signature, one byte every gap,
-// and returns the answer's status and how long it took; the connection
+// and returns the response's status and how long it took; the connection
 // gives up after 5 seconds.
 func dripPost(t *testing.T, addr, body string, gap time.Duration) (int, time.Duration) {
 	t.Helper()
@@ -193,7 +193,7 @@ func dripPost(t *testing.T, addr, body string, gap time.Duration) (int, time.Dur
 
 // TestWebhookHandlerReadDeadline (issue 10, hole 8): on a real loopback
 // server with no timeouts of its own, a client that drip-feeds a signed body
-// is cut off at the handler's read timeout and answered 408; a server's
+// is cut off at the handler's read timeout and responded 408; a server's
 // shorter ReadTimeout is kept; and a callback slower than the read timeout
 // keeps its context (net/http lifts the deadline once the body is read).
 func TestWebhookHandlerReadDeadline(t *testing.T) {

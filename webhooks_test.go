@@ -75,23 +75,23 @@ func TestVerifyNotification(t *testing.T) {
 		creds        Credentials
 		want         error
 	}{
-		"no accessId in creds":  {body, good, Credentials{AccessKey: NewSecret("k")}, ErrEmptyCredentials},
-		"no accessKey in creds": {body, good, Credentials{AccessID: hookCreds.AccessID}, ErrEmptyCredentials},
-		"no header":             {body, "", hookCreds, ErrMissingSignature},
-		"blank header":          {body, "  ", hookCreds, ErrMissingSignature},
-		"empty signature":       {body, "Basic " + b64(hookCreds.AccessID+":"), hookCreds, ErrMissingSignature},
-		"bearer":                {body, "Bearer " + b64(hookCreds.AccessID+":"+sig), hookCreds, ErrMalformedAuthorization},
-		"scheme only":           {body, "Basic", hookCreds, ErrMalformedAuthorization},
-		"not base64":            {body, "Basic !!!", hookCreds, ErrMalformedAuthorization},
-		"no colon":              {body, "Basic " + b64(hookCreds.AccessID+sig), hookCreds, ErrMalformedAuthorization},
-		"wrong accessId":        {body, authFor(t, "someone-else", hookCreds.AccessKey.Reveal(), body), hookCreds, ErrWrongAccessID},
-		"accessId prefix":       {body, "Basic " + b64("hook-access:"+sig), hookCreds, ErrWrongAccessID},
+		"no accessId in creds":  {body, good, Credentials{AccessKey: NewSecret("k")}, errEmptyCredentials},
+		"no accessKey in creds": {body, good, Credentials{AccessID: hookCreds.AccessID}, errEmptyCredentials},
+		"no header":             {body, "", hookCreds, errMissingSignature},
+		"blank header":          {body, "  ", hookCreds, errMissingSignature},
+		"empty signature":       {body, "Basic " + b64(hookCreds.AccessID+":"), hookCreds, errMissingSignature},
+		"bearer":                {body, "Bearer " + b64(hookCreds.AccessID+":"+sig), hookCreds, errMalformedAuthorization},
+		"scheme only":           {body, "Basic", hookCreds, errMalformedAuthorization},
+		"not base64":            {body, "Basic !!!", hookCreds, errMalformedAuthorization},
+		"no colon":              {body, "Basic " + b64(hookCreds.AccessID+sig), hookCreds, errMalformedAuthorization},
+		"wrong accessId":        {body, authFor(t, "someone-else", hookCreds.AccessKey.Reveal(), body), hookCreds, errWrongAccessID},
+		"accessId prefix":       {body, "Basic " + b64("hook-access:"+sig), hookCreds, errWrongAccessID},
 		"wrong key":             {body, authFor(t, hookCreds.AccessID, "guessed-key", body), hookCreds, ErrInvalidSignature},
 		"tampered body":         {strings.Replace(body, "status=2", "status=4", 1), good, hookCreds, ErrInvalidSignature},
 		"appended field":        {body + "&status=5", good, hookCreds, ErrInvalidSignature},
 		"signature of raw":      {"a=1%262", "Basic " + b64(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey.Reveal(), "a=1%262")), hookCreds, ErrInvalidSignature},
 		"undecodable body":      {"a=100%", "Basic " + b64(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey.Reveal(), "a=100%")), hookCreds, ErrInvalidSignature},
-		"wrong prefix":          {body, "Basic " + b64(hookCreds.AccessID+":HmacSHA256:"+sig), hookCreds, ErrUnsupportedAlgorithm},
+		"wrong prefix":          {body, "Basic " + b64(hookCreds.AccessID+":HmacSHA256:"+sig), hookCreds, errUnsupportedAlgorithm},
 	} {
 		err := VerifyNotification([]byte(tc.body), tc.header, tc.creds)
 		if !errors.Is(err, tc.want) {
@@ -106,14 +106,21 @@ func TestVerifyNotification(t *testing.T) {
 			t.Errorf("%s: message %q", name, msg)
 		}
 	}
-	// The sentinels are distinct.
-	all := []error{ErrInvalidSignature, ErrMissingSignature, ErrWrongAccessID, ErrMalformedAuthorization, ErrEmptyCredentials, ErrUnsupportedAlgorithm}
+	// The reasons are distinct, each is an ErrInvalidSignature; empty
+	// credentials are a configuration error, not a signature failure.
+	all := []error{errMissingSignature, errWrongAccessID, errMalformedAuthorization, errUnsupportedAlgorithm}
 	for i, a := range all {
+		if !errors.Is(a, ErrInvalidSignature) {
+			t.Errorf("%v does not match ErrInvalidSignature", a)
+		}
 		for j, b := range all {
 			if i != j && errors.Is(a, b) {
 				t.Errorf("%v matches %v", a, b)
 			}
 		}
+	}
+	if errors.Is(errEmptyCredentials, ErrInvalidSignature) || !isValidation(errEmptyCredentials) {
+		t.Errorf("empty credentials: %v", errEmptyCredentials)
 	}
 }
 
@@ -140,7 +147,7 @@ func TestSignNotification(t *testing.T) {
 	if err != nil || h != authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body) {
 		t.Errorf("%s %v", h, err)
 	}
-	if _, err := SignNotification([]byte(body), Credentials{AccessID: "x"}); !errors.Is(err, ErrEmptyCredentials) {
+	if _, err := SignNotification([]byte(body), Credentials{AccessID: "x"}); !errors.Is(err, errEmptyCredentials) {
 		t.Errorf("empty creds: %v", err)
 	}
 	if _, err := SignNotification([]byte("a=%zz"), hookCreds); !errors.Is(err, ErrInvalidSignature) {
@@ -195,7 +202,7 @@ func TestWebhookHandlerAccepts(t *testing.T) {
 		t.Fatalf("status %d, calls %d", w.Code, rec.count())
 	}
 	ev := rec.events[0]
-	if ev.EventID != "ev-1" || ev.Kind() != EventKindTransaction || ev.Transaction.Status != models.StatusAuthorized ||
+	if ev.EventID != "ev-1" || ev.kind() != eventKindTransaction || ev.Transaction.Status != models.StatusAuthorized ||
 		ev.TransactionID() != "100258123456789" {
 		t.Errorf("event %+v", ev)
 	}
@@ -254,7 +261,7 @@ func TestWebhookHandlerRejects(t *testing.T) {
 			}
 		}
 		if strings.Contains(w.Body.String(), hookCreds.AccessKey.Reveal()) {
-			t.Errorf("%s: key in answer", name)
+			t.Errorf("%s: key in response", name)
 		}
 	}
 }
@@ -277,7 +284,7 @@ func TestWebhookHandlerBodyCap(t *testing.T) {
 	var rec recorder
 	h := NewWebhookHandler(hookCreds, rec.fn)
 	// A signed body just over 1 MiB: the signature is never looked at.
-	big := eventBody("ev-big", "Authorize") + "&pad=" + strings.Repeat("a", DefaultMaxEventBytes)
+	big := eventBody("ev-big", "Authorize") + "&pad=" + strings.Repeat("a", defaultMaxEventBytes)
 	auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), big)
 	if w := post(t, h, big, auth, formType); w.Code != http.StatusRequestEntityTooLarge {
 		t.Errorf("declared length: status %d", w.Code)
@@ -294,7 +301,7 @@ func TestWebhookHandlerBodyCap(t *testing.T) {
 	}
 	// Exactly at the cap is fine.
 	exact := eventBody("ev-exact", "Authorize")
-	exact += "&pad=" + strings.Repeat("a", DefaultMaxEventBytes-len(exact)-len("&pad="))
+	exact += "&pad=" + strings.Repeat("a", defaultMaxEventBytes-len(exact)-len("&pad="))
 	if w := postSigned(t, h, exact); w.Code != http.StatusOK || rec.count() != 1 {
 		t.Errorf("at the cap: status %d calls %d", w.Code, rec.count())
 	}
@@ -435,37 +442,36 @@ func TestWebhookHandlerStoreErrors(t *testing.T) {
 	}
 }
 
-func TestWebhookHandlerTypedCallbacks(t *testing.T) {
-	var rec recorder
+// TestWebhookHandlerTypedPayloads: the one callback gets each event with
+// the typed payload of its type set, and its error responds 500.
+func TestWebhookHandlerTypedPayloads(t *testing.T) {
 	var got []string
-	h := NewWebhookHandler(hookCreds, rec.fn,
-		OnTransactionEvent(func(_ context.Context, ev *Event, tx *TransactionEvent) error {
-			got = append(got, "txn:"+ev.EventID+":"+tx.Status.String())
-			return nil
-		}),
-		OnIdentityDataRetrieved(func(_ context.Context, ev *Event, d *IdentityDataRetrieved) error {
-			got = append(got, "data:"+d.ProviderReportStatus)
-			return nil
-		}),
-		OnIdentityVerified(func(_ context.Context, ev *Event, v *IdentityVerified) error {
-			got = append(got, "verified:"+v.KYCResult)
+	h := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error {
+		switch {
+		case ev.IdentityVerified != nil:
+			got = append(got, "verified:"+ev.IdentityVerified.KYCResult)
 			return errors.New("not yet")
-		}))
+		case ev.IdentityDataRetrieved != nil:
+			got = append(got, "data:"+ev.IdentityDataRetrieved.ProviderReportStatus)
+		case ev.Transaction != nil:
+			got = append(got, "txn:"+ev.EventID+":"+ev.Transaction.Status.String())
+		default:
+			got = append(got, "other:"+ev.EventID)
+		}
+		return nil
+	})
 	postSigned(t, h, eventBody("ev-1", "Authorize"))
 	postSigned(t, h, minimal("ev-2", "IdentityVerificationDataRetrieved", "Provider+Report+Status=SUCCESS"))
 	if w := postSigned(t, h, minimal("ev-3", "CustomerIdentityVerified", "KYC+Result=FINISHED")); w.Code != http.StatusInternalServerError {
 		t.Errorf("typed callback error: status %d", w.Code)
 	}
 	postSigned(t, h, minimal("ev-4", "Chargeback"))
-	want := []string{"txn:ev-1:Authorized", "data:SUCCESS", "verified:FINISHED"}
+	want := []string{"txn:ev-1:Authorized", "data:SUCCESS", "verified:FINISHED", "other:ev-4"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("typed callbacks got %v", got)
-	}
-	if rec.count() != 1 || rec.events[0].EventID != "ev-4" {
-		t.Errorf("fn got %d events", rec.count())
+		t.Errorf("typed payloads got %v", got)
 	}
 
-	// fn may be nil when typed callbacks cover the needs: others are acknowledged.
+	// fn may be nil: every event is acknowledged.
 	h = NewWebhookHandler(hookCreds, nil)
 	if w := postSigned(t, h, minimal("ev-5", "Chargeback")); w.Code != http.StatusOK {
 		t.Errorf("nil fn: %d", w.Code)
@@ -535,7 +541,7 @@ func TestWebhookHandlerOnServeMux(t *testing.T) {
 }
 
 // TestWebhookHandlerMaxEventAge: a verified event older than the max age (24
-// hours by default) is answered 400 without any callback, is not recorded
+// hours by default) gets a 400 response without any callback, is not recorded
 // by the Deduplicator, and is reported to OnStaleEvent and the logger;
 // events at the limit, from the future, or without createdAt pass, and a
 // max age <= 0 turns the check off.
@@ -563,9 +569,9 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 	}{
 		{"fresh", "ev-fresh", time.Minute, http.StatusOK},
 		{"re-sent after 12 hours", "ev-12h", 12 * time.Hour, http.StatusOK},
-		{"exactly the max age", "ev-24h", DefaultMaxEventAge, http.StatusOK},
+		{"exactly the max age", "ev-24h", defaultMaxEventAge, http.StatusOK},
 		{"from the future", "ev-future", -time.Hour, http.StatusOK},
-		{"a millisecond too old", "ev-old", DefaultMaxEventAge + time.Millisecond, http.StatusBadRequest},
+		{"a millisecond too old", "ev-old", defaultMaxEventAge + time.Millisecond, http.StatusBadRequest},
 		{"a year old", "ev-year", 365 * 24 * time.Hour, http.StatusBadRequest},
 	} {
 		clock = created.Add(tc.after)
@@ -578,7 +584,7 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 			t.Errorf("%s: fn called %d times", tc.name, called)
 		}
 	}
-	want := []stale{{"ev-old", DefaultMaxEventAge + time.Millisecond}, {"ev-year", 365 * 24 * time.Hour}}
+	want := []stale{{"ev-old", defaultMaxEventAge + time.Millisecond}, {"ev-year", 365 * 24 * time.Hour}}
 	if !reflect.DeepEqual(stales, want) {
 		t.Errorf("OnStaleEvent got %v, want %v", stales, want)
 	}
@@ -658,15 +664,19 @@ func TestVerifyNotificationFieldInjectionLimitation(t *testing.T) {
 	}
 }
 
-// TestSecurityGodoc keeps the security warnings in the godoc of the
-// functions merchants call to trust a notification or a redirect.
+// TestSecurityGodoc keeps the security warnings in the godoc: the package's
+// Security section, and the functions merchants call to trust a
+// notification or a redirect.
 func TestSecurityGodoc(t *testing.T) {
 	docs := map[string]string{}
 	fset := token.NewFileSet()
-	for _, file := range []string{"webhooks.go", "redirect.go"} {
+	for _, file := range []string{"webhooks.go", "redirect.go", "doc.go"} {
 		f, err := parser.ParseFile(fset, file, nil, parser.ParseComments)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if f.Doc != nil {
+			docs["package"] = strings.Join(strings.Fields(f.Doc.Text()), " ")
 		}
 		for _, d := range f.Decls {
 			if fn, ok := d.(*ast.FuncDecl); ok && fn.Doc != nil {
@@ -675,15 +685,15 @@ func TestSecurityGodoc(t *testing.T) {
 		}
 	}
 	for name, musts := range map[string][]string{
-		"VerifyNotification": {
+		// The threat model is written once, in the package documentation;
+		// the functions point to it.
+		"package": {
 			"covers the URL-decoded body", `"merchantReference=ord-1%26errorCode%3D330"`, "cannot be fixed from the merchant's side",
 			"notificationUrl is not signed", "travels through the user's browser", "reconcile the transaction's state with Transactions.Get",
+			"older than the max age", "never expires",
 		},
-		"NewWebhookHandler": {
-			"notificationUrl it is sent to is not signed", "travels through the user's browser",
-			"Before acting on an event that moves money, read the transaction with Transactions.Get",
-			"older than the max age",
-		},
+		"VerifyNotification": {"ErrInvalidSignature", "Security section"},
+		"NewWebhookHandler":  {"Transactions.Get", "Security section", "stale events"},
 		"VerifyRedirect": {
 			"it never expires", "check MerchantReference", "TransactionID against the transactionId",
 			"act at most once per TransactionID", "RedirectExpectReference",

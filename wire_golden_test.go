@@ -14,7 +14,7 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// Golden wire tests: each answer the SDK reads, written from the facts the
+// Golden wire tests: each response the SDK reads, written from the facts the
 // operator's OpenAPI schemas state (field names, kinds, enum values) with
 // ids and values of our own, is decoded through the real SDK method in
 // both shapes (the spec's wrapped object and the OpenAPI's bare one) and
@@ -61,7 +61,7 @@ func goldenTxnWant(typ models.TransactionType) *models.Transaction {
 			PaymentProvider: &models.PaymentProvider{PaymentProviderID: "PPG-77", Name: "Golden Test Bank", Type: 1, InstantPayoutAvailable: true}},
 		Currency: models.USD, Amount: "25.00",
 		PaymentProviderTransaction: &models.PaymentProviderTransaction{PaymentProviderTransactionID: "PPT-G-9",
-			Status: models.ProviderAuthorizationReceived, StatusMessage: "Authorization received",
+			Status: models.ProviderStatus("SW020"), StatusMessage: "Authorization received",
 			PaymentProcessor: &models.PaymentProcessor{PaymentProcessorID: "PROC-G"}},
 		Status: models.StatusAuthorized, StatusMessage: "Authorized", StatusCode: "AU",
 		CreatedAt: models.EpochMillis(goldenTime), UpdatedAt: models.EpochMillis(goldenTime2),
@@ -80,10 +80,10 @@ func goldenVerificationWant() *models.Verification {
 		VerificationDate: models.EpochMillis(goldenTime), HasEnoughFunds: &enough}
 }
 
-// goldenCase is one SDK method and the answer it reads.
+// goldenCase is one SDK method and the respond it reads.
 type goldenCase struct {
 	name, method, path string
-	// bare is the answer in the OpenAPI's (unwrapped) shape; wrap gives the
+	// bare is the response in the OpenAPI's (unwrapped) shape; wrap gives the
 	// spec's shape ("" when both sources write the same shape).
 	bare func(n func(int64) string) string
 	wrap func(bare string, n func(int64) string) string

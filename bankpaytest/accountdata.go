@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -173,7 +174,7 @@ func (s *Server) handleBalance(_ *http.Request, _ []byte, m *merchant, id string
 	need, _ := t.rec.Amount.Cents()
 	enough := bal >= need
 	p := personFor(t.id())
-	return models.AccountBalanceEnvelope{AccountBalance: &models.AccountBalance{
+	return wire.AccountBalanceEnvelope{AccountBalance: &models.AccountBalance{
 		Account: &models.Account{
 			ProviderID:      SandboxProviderID,
 			PaymentProvider: sandboxProvider(t.m),
@@ -208,7 +209,7 @@ func (s *Server) handleBankUser(_ *http.Request, _ []byte, m *merchant, id strin
 		Phone:   []string{p.phone},
 		Email:   []string{p.email},
 	}
-	return s.single(models.BankUserEnvelope{User: u}, u), nil
+	return s.single(wire.BankUserEnvelope{User: u}, u), nil
 }
 
 func (s *Server) handleSummary(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -33,7 +34,7 @@ func TestAccountData(t *testing.T) {
 	_, txn := c.authorize(d, bankpaytest.OutcomeAuthorize)
 	id := txn.TransactionID
 
-	var bal models.AccountBalanceEnvelope
+	var bal wire.AccountBalanceEnvelope
 	c.get("/transactions/"+id+"/payment/paymentProvider/account/balance").wantOK(t, &bal)
 	acct := bal.AccountBalance.Account
 	if acct == nil || acct.ProviderID == "" || acct.NameOnAccount == "" || len(acct.AccountNumber) < 8 ||
@@ -46,7 +47,7 @@ func TestAccountData(t *testing.T) {
 		t.Fatalf("balance %+v", bal.AccountBalance)
 	}
 
-	var user models.BankUserEnvelope
+	var user wire.BankUserEnvelope
 	c.get("/transactions/"+id+"/payment/paymentProvider/user").wantOK(t, &user)
 	u := user.User
 	if len(u.Name) != 1 || u.Name[0] != acct.NameOnAccount || len(u.Address) != 1 || len(u.Phone) != 1 || len(u.Email) != 1 {

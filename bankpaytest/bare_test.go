@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -91,7 +92,7 @@ func TestSingleObjectShapes(t *testing.T) {
 			base = "/transactions/" + kyc.TransactionID
 			shape("identity user", c.get(base+"/user"), "user", "taxId", bare)
 			shape("identity detail", c.get(base+"/user/detail"), "detail", "attribute", false)
-			fb := models.FeedbackEnvelope{Feedback: &models.Feedback{Status: 4, SubStatus: 559}}
+			fb := wire.FeedbackEnvelope{Feedback: &wire.Feedback{Status: 4, SubStatus: 559}}
 			if bare {
 				shape("feedback", c.postJSON(base+"/feedback", fb), "feedback", "transactionId", true)
 			} else {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -60,7 +61,7 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 
 	c := s.newMovement(m, auth, models.TypeCapture, refCapture, ref, amount, cents, "")
 	v := c.view()
-	return s.single(models.TransactionEnvelope{Transaction: v}, v), nil
+	return s.single(wire.TransactionEnvelope{Transaction: v}, v), nil
 }
 
 var withdrawalMethods = map[string]bool{

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -45,7 +46,7 @@ func TestCapture(t *testing.T) {
 	_, auth := mt.authorize(transferData("mt-1"), bankpaytest.OutcomeAuthorize)
 	id := auth.TransactionID
 
-	var env models.TransactionEnvelope
+	var env wire.TransactionEnvelope
 	mt.postForm("/transactions/"+id+"/capture", captureForm("cap-1", "200.00")).wantOK(t, &env)
 	c := env.Transaction
 	if c.TransactionType != models.TypeCapture || c.Status != models.StatusAuthorized || c.OriginalTransactionID != id ||
@@ -111,7 +112,7 @@ func TestCaptureLifecycle(t *testing.T) {
 	_, auth := c.authorize(transferData("cl-auth"), bankpaytest.OutcomeAuthorize) // 500.00
 	capture := func(ref, amount string) string {
 		t.Helper()
-		var env models.TransactionEnvelope
+		var env wire.TransactionEnvelope
 		c.postForm("/transactions/"+auth.TransactionID+"/capture", captureForm(ref, amount)).wantOK(t, &env)
 		return env.Transaction.TransactionID
 	}
@@ -131,7 +132,7 @@ func TestCaptureLifecycle(t *testing.T) {
 			t.Fatalf("capture %s after the clock moved: %v processedAt %v", id, got.Status, got.ProcessedAt)
 		}
 	}
-	var denied models.TransactionEnvelope
+	var denied wire.TransactionEnvelope
 	c.control(http.MethodPost, "/transactions/"+d+"/deny", nil).wantOK(t, &denied) // the control endpoint too
 	if denied.Transaction.Status != models.StatusDenied {
 		t.Fatalf("control deny: %v", denied.Transaction.Status)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -97,7 +98,7 @@ func (s *Server) controlCustomer(r *http.Request, _ []byte, m *merchant, _ strin
 		return nil, notFound("customer")
 	}
 	c := copyCustomer(&rec.c)
-	return models.CustomerEnvelope{Customer: &c}, nil
+	return wire.CustomerEnvelope{Customer: &c}, nil
 }
 
 // controlFeedback serves GET /sandbox/transactions/{id}/feedback.
@@ -107,8 +108,8 @@ func (s *Server) controlFeedback(_ *http.Request, _ []byte, m *merchant, id stri
 		return nil, err
 	}
 	return struct {
-		Feedback []models.Feedback `json:"feedback"`
-	}{append([]models.Feedback{}, t.feedback...)}, nil
+		Feedback []wire.Feedback `json:"feedback"`
+	}{append([]wire.Feedback{}, t.feedback...)}, nil
 }
 
 func (s *Server) controlDeny(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
@@ -132,5 +133,5 @@ func (s *Server) controlHook(m *merchant, id string, fn func(string) error) (any
 		}
 		return nil, badRequest("%s", strings.TrimPrefix(herr.Error(), "bankpaytest: "))
 	}
-	return models.TransactionEnvelope{Transaction: t.view()}, nil
+	return wire.TransactionEnvelope{Transaction: t.view()}, nil
 }

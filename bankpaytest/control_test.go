@@ -12,6 +12,7 @@ import (
 
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -69,7 +70,7 @@ func TestControlEndpoints(t *testing.T) {
 	if c.txn(dep.TransactionID).Status != models.StatusProcessed {
 		t.Fatal("not processed after advance")
 	}
-	var env models.TransactionEnvelope
+	var env wire.TransactionEnvelope
 	c.control(http.MethodPost, "/transactions/"+dep2.TransactionID+"/deny", nil).wantOK(t, &env)
 	if env.Transaction.Status != models.StatusDenied {
 		t.Fatalf("deny %+v", env.Transaction)
@@ -100,7 +101,7 @@ func TestControlEndpoints(t *testing.T) {
 	}
 
 	c.postJSON("/customers?externalId=ctl-c", customerUpdate{models.Customer{Name: "C"}, c.creds.MerchantID}).wantOK(t, nil)
-	var cust models.CustomerEnvelope
+	var cust wire.CustomerEnvelope
 	c.control(http.MethodGet, "/customers?externalId=ctl-c", nil).wantOK(t, &cust)
 	if cust.Customer.Name != "C" {
 		t.Fatalf("customer %+v", cust.Customer)
@@ -110,7 +111,7 @@ func TestControlEndpoints(t *testing.T) {
 	c.control(http.MethodGet, "/customers", nil).wantError(t, 400, 200)
 
 	var fb struct {
-		Feedback []models.Feedback `json:"feedback"`
+		Feedback []wire.Feedback `json:"feedback"`
 	}
 	c.control(http.MethodGet, "/transactions/"+id+"/feedback", nil).wantOK(t, &fb)
 	if fb.Feedback == nil || len(fb.Feedback) != 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -140,7 +141,7 @@ func (s *Server) handleCustomerByID(_ *http.Request, body []byte, m *merchant, i
 	}
 	s.mergeCustomer(m, rec, &b.Customer)
 	c := copyCustomer(&rec.c)
-	return models.CustomerEnvelope{Customer: &c}, nil
+	return wire.CustomerEnvelope{Customer: &c}, nil
 }
 
 // handleCustomerByExternalID serves POST /customers?externalId=X: it updates
@@ -170,7 +171,7 @@ func (s *Server) handleCustomerByExternalID(r *http.Request, body []byte, m *mer
 	b.ExternalID = ext
 	s.mergeCustomer(m, rec, &b.Customer)
 	c := copyCustomer(&rec.c)
-	return models.CustomerEnvelope{Customer: &c}, nil
+	return wire.CustomerEnvelope{Customer: &c}, nil
 }
 
 func copyCustomer(c *models.Customer) models.Customer {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -55,7 +56,7 @@ func TestCustomerUpdates(t *testing.T) {
 	mid := c.creds.MerchantID
 
 	// By externalId: creates the customer.
-	var env models.CustomerEnvelope
+	var env wire.CustomerEnvelope
 	c.postJSON("/customers?externalId=ext-9", customerUpdate{models.Customer{Name: "Ann Lee", VIP: vip(1)}, mid}).wantOK(t, &env)
 	created := env.Customer
 	if created.CustomerID == "" || created.ExternalID != "ext-9" || created.VIP == nil || *created.VIP != 1 {
@@ -85,7 +86,7 @@ func TestCustomerUpdates(t *testing.T) {
 func TestCustomerUpdateRefusals(t *testing.T) {
 	srv, plain, c := vipServer(t)
 	mid := c.creds.MerchantID
-	var env models.CustomerEnvelope
+	var env wire.CustomerEnvelope
 	c.postJSON("/customers?externalId=known", customerUpdate{models.Customer{Name: "K"}, mid}).wantOK(t, &env)
 	known := env.Customer.CustomerID
 

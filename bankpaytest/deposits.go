@@ -3,6 +3,7 @@ package bankpaytest
 import (
 	"net/http"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -71,7 +72,7 @@ func (s *Server) handleDeposit(_ *http.Request, body []byte, m *merchant, id str
 	}
 	d := s.newMovement(m, auth, models.TypeDeposit, refDeposit, ref, amount, cents, processor)
 	v := d.view()
-	return s.single(models.TransactionEnvelope{Transaction: v}, v), nil
+	return s.single(wire.TransactionEnvelope{Transaction: v}, v), nil
 }
 
 // checkWithinMaximum refuses cents more when the authorization has a

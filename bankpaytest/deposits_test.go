@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -28,7 +29,7 @@ func TestDeposit(t *testing.T) {
 		t.Fatalf("events %v", eventTypes(evs))
 	}
 	instant := url.Values{"merchantReference": {"dep-2"}, "amount": {"1.00"}, "instantPayoutRequest": {"true"}}
-	var env models.TransactionEnvelope
+	var env wire.TransactionEnvelope
 	c.deposit(auth.TransactionID, instant).wantOK(t, &env)
 	if env.Transaction.PaymentProcessorType == "" {
 		t.Fatal("instant payout deposit without paymentProcessorType")
@@ -139,7 +140,7 @@ func TestInstantPayoutCompletesWhenProcessed(t *testing.T) {
 	disb := c.establish("ip-disb", "0.00")
 	instant := func(authID, ref string) string {
 		t.Helper()
-		var env models.TransactionEnvelope
+		var env wire.TransactionEnvelope
 		c.deposit(authID, url.Values{"merchantReference": {ref}, "amount": {"10.00"}, "instantPayoutRequest": {"true"}}).wantOK(t, &env)
 		if env.Transaction.Status != models.StatusAuthorized || env.Transaction.PaymentProcessorType != bankpaytest.PaymentProcessorInstant {
 			t.Fatalf("instant payout answer %+v", env.Transaction)

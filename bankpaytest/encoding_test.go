@@ -12,6 +12,7 @@ import (
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -43,7 +44,7 @@ func jsonRoutes(t *testing.T, srv *bankpaytest.Server, c *api) []jsonRoute {
 	t.Helper()
 	_, kyc := c.authorize(kycData("enc-kyc"), bankpaytest.OutcomeAuthorize)
 	srv.Advance(time.Minute) // the identity verification completes
-	var cust models.CustomerEnvelope
+	var cust wire.CustomerEnvelope
 	c.postJSON("/customers?externalId=enc-ext", customerUpdate{MerchantID: c.creds.MerchantID, Customer: models.Customer{Name: "Jane Doe"}}).wantOK(t, &cust)
 	marshal := func(v any) []byte {
 		b, err := json.Marshal(v)
@@ -59,7 +60,7 @@ func jsonRoutes(t *testing.T, srv *bankpaytest.Server, c *api) []jsonRoute {
 			return marshal(c.sign(disbursementData("enc-"+string(rune('a'+n)), "1.00")))
 		}},
 		{"feedback", "/transactions/" + kyc.TransactionID + "/feedback", func() []byte {
-			return marshal(models.FeedbackEnvelope{Feedback: &models.Feedback{Status: 4, SubStatus: 559, Description: "registered"}})
+			return marshal(wire.FeedbackEnvelope{Feedback: &wire.Feedback{Status: 4, SubStatus: 559, Description: "registered"}})
 		}},
 		{"customer by externalId", "/customers?externalId=enc-ext", func() []byte {
 			return marshal(customerUpdate{MerchantID: c.creds.MerchantID, Customer: models.Customer{Email: "jane@example.com"}})

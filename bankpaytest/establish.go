@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -143,7 +144,7 @@ func (s *Server) handleEstablish(r *http.Request, body []byte, m *merchant, _ st
 		// The OpenAPI's establish response carries the bank flow's url.
 		v.URL = s.ControlURL + "/authorize?transactionId=" + v.TransactionID
 	}
-	return s.single(models.TransactionEnvelope{Transaction: v}, v), nil
+	return s.single(wire.TransactionEnvelope{Transaction: v}, v), nil
 }
 
 // createAuthorization records an authorization for establish data d with

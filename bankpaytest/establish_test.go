@@ -8,6 +8,7 @@ import (
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -33,7 +34,7 @@ func TestEstablishDisbursement(t *testing.T) {
 		p.PaymentProvider == nil || p.PaymentProvider.Type != 1 || p.PaymentProvider.PaymentProviderID == "" {
 		t.Fatalf("payment %+v", p)
 	}
-	if ppt := got.PaymentProviderTransaction; ppt == nil || ppt.Status != models.ProviderEstablished || ppt.StatusMessage != "established" {
+	if ppt := got.PaymentProviderTransaction; ppt == nil || ppt.Status != models.ProviderStatus("SW010") || ppt.StatusMessage != "established" {
 		t.Fatalf("provider transaction %+v", got.PaymentProviderTransaction)
 	}
 	if got.Amount != "25.00" || got.Currency != models.USD || got.MerchantReference != "order-1" || got.CreatedAt.Time() != friday {
@@ -54,7 +55,7 @@ func TestEstablishDisbursement(t *testing.T) {
 	// An unverified sandbox account authorizes too, unverified.
 	d := disbursementData("order-2", "0.00")
 	d.Account.AccountNumber = bankpaytest.AccountUnverified
-	var env models.TransactionEnvelope
+	var env wire.TransactionEnvelope
 	c.postJSON("/establish?createTransaction=true", c.sign(d)).wantOK(t, &env)
 	if env.Transaction.Payment.Account.Verified || env.Transaction.Amount != "0.00" {
 		t.Fatalf("unverified account: %+v", env.Transaction.Payment.Account)
@@ -137,7 +138,7 @@ func TestAuthorizeRedirect(t *testing.T) {
 	redirect, txn := c.authorize(uiData("ui-1", models.PaymentTypeDeferred, "50.00"), bankpaytest.OutcomeAuthorize)
 
 	if txn.TransactionType != models.TypeAuthorize || txn.Status != models.StatusAuthorized || len(txn.TransactionID) != 15 ||
-		txn.Payment.PaymentType != models.PaymentTypeDeferred || txn.PaymentProviderTransaction.Status != models.ProviderAuthorizationReceived ||
+		txn.Payment.PaymentType != models.PaymentTypeDeferred || txn.PaymentProviderTransaction.Status != models.ProviderStatus("SW020") ||
 		txn.PaymentProviderTransaction.StatusMessage != "authorization received" || len(txn.Payment.Account.AccountNumber) != 4 {
 		t.Fatalf("transaction %+v", txn)
 	}

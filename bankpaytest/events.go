@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -118,30 +119,30 @@ func (s *Server) emitTxnEvent(t *txn, typ models.EventType) {
 	id := s.nextEventID()
 	r := &t.rec
 	fields := []pair{
-		{models.EventFieldMerchantID, t.m.cfg.MerchantID},
-		{models.EventFieldMerchantReference, r.MerchantReference},
-		{models.EventFieldPaymentType, strconv.Itoa(int(r.Payment.PaymentType))},
-		{models.EventFieldTransactionType, strconv.Itoa(int(r.TransactionType))},
-		{models.EventFieldEventID, id},
-		{models.EventFieldEventType, string(typ)},
-		{models.EventFieldObjectID, r.TransactionID},
-		{models.EventFieldObjectType, models.ObjectTypeTransaction},
-		{models.EventFieldMessage, r.StatusMessage},
+		{wire.EventFieldMerchantID, t.m.cfg.MerchantID},
+		{wire.EventFieldMerchantReference, r.MerchantReference},
+		{wire.EventFieldPaymentType, strconv.Itoa(int(r.Payment.PaymentType))},
+		{wire.EventFieldTransactionType, strconv.Itoa(int(r.TransactionType))},
+		{wire.EventFieldEventID, id},
+		{wire.EventFieldEventType, string(typ)},
+		{wire.EventFieldObjectID, r.TransactionID},
+		{wire.EventFieldObjectType, wire.ObjectTypeTransaction},
+		{wire.EventFieldMessage, r.StatusMessage},
 	}
 	if r.OriginalTransactionID != "" {
-		fields = append(fields, pair{models.EventFieldParentObjectID, r.OriginalTransactionID})
+		fields = append(fields, pair{wire.EventFieldParentObjectID, r.OriginalTransactionID})
 	}
 	fields = append(fields,
-		pair{models.EventFieldTimeZone, t.zone()},
-		pair{models.EventFieldCreatedAt, strconv.FormatInt(s.st.now.UnixMilli(), 10)},
-		pair{models.EventFieldAccessID, t.m.cfg.AccessID},
-		pair{models.EventFieldStatus, strconv.Itoa(int(r.Status))},
-		pair{models.EventFieldStatusMessage, r.StatusMessage},
+		pair{wire.EventFieldTimeZone, t.zone()},
+		pair{wire.EventFieldCreatedAt, strconv.FormatInt(s.st.now.UnixMilli(), 10)},
+		pair{wire.EventFieldAccessID, t.m.cfg.AccessID},
+		pair{wire.EventFieldStatus, strconv.Itoa(int(r.Status))},
+		pair{wire.EventFieldStatusMessage, r.StatusMessage},
 	)
 	if ppt := r.PaymentProviderTransaction; ppt != nil && ppt.Status != "" {
 		fields = append(fields,
-			pair{models.EventFieldProviderTransactionStatus, string(ppt.Status)},
-			pair{models.EventFieldProviderTransactionStatusMsg, ppt.StatusMessage},
+			pair{wire.EventFieldProviderTransactionStatus, string(ppt.Status)},
+			pair{wire.EventFieldProviderTransactionStatusMsg, ppt.StatusMessage},
 		)
 	}
 	s.newEvent(t, typ, id, fields)
@@ -153,18 +154,18 @@ func (s *Server) emitIdentityEvent(t *txn, typ models.EventType, extra ...pair) 
 	id := s.nextEventID()
 	r := &t.rec
 	fields := []pair{
-		{models.EventFieldMerchantID, t.m.cfg.MerchantID},
-		{models.EventFieldMerchantReference, r.MerchantReference},
-		{models.EventFieldEventType, string(typ)},
-		{models.EventFieldEventID, id},
-		{models.EventFieldPaymentType, strconv.Itoa(int(r.Payment.PaymentType))},
-		{models.EventFieldTransactionType, strconv.Itoa(int(r.TransactionType))},
-		{models.EventFieldObjectID, r.TransactionID},
-		{models.EventFieldObjectType, models.ObjectTypeTransaction},
-		{models.EventFieldMessage, "performKycVerification"},
-		{models.EventFieldTimeZone, t.zone()},
-		{models.EventFieldCreatedAt, strconv.FormatInt(s.st.now.UnixMilli(), 10)},
-		{models.EventFieldAccessID, t.m.cfg.AccessID},
+		{wire.EventFieldMerchantID, t.m.cfg.MerchantID},
+		{wire.EventFieldMerchantReference, r.MerchantReference},
+		{wire.EventFieldEventType, string(typ)},
+		{wire.EventFieldEventID, id},
+		{wire.EventFieldPaymentType, strconv.Itoa(int(r.Payment.PaymentType))},
+		{wire.EventFieldTransactionType, strconv.Itoa(int(r.TransactionType))},
+		{wire.EventFieldObjectID, r.TransactionID},
+		{wire.EventFieldObjectType, wire.ObjectTypeTransaction},
+		{wire.EventFieldMessage, "performKycVerification"},
+		{wire.EventFieldTimeZone, t.zone()},
+		{wire.EventFieldCreatedAt, strconv.FormatInt(s.st.now.UnixMilli(), 10)},
+		{wire.EventFieldAccessID, t.m.cfg.AccessID},
 	}
 	s.newEvent(t, typ, id, append(fields, extra...))
 }

@@ -14,7 +14,7 @@ import (
 
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
-	"github.com/bankpay/bankpay-go/models"
+	"github.com/bankpay/bankpay-go/internal/wire"
 )
 
 type received struct {
@@ -101,7 +101,7 @@ func TestEventDelivery(t *testing.T) {
 	d := disbursementData("ev-1", "10.00")
 	d.NotificationURL = rcv.srv.URL + "/notify?merchant=1"
 	d.TimeZone = "America/New_York"
-	var env models.TransactionEnvelope
+	var env wire.TransactionEnvelope
 	c.postJSON("/establish?createTransaction=true", c.sign(d)).wantOK(t, &env)
 	auth := env.Transaction
 	dep := c.mustDeposit(auth.TransactionID, "ev-dep", "10.00")

@@ -16,6 +16,7 @@ import (
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -153,7 +154,7 @@ func disbursementData(ref string, amount models.Amount) models.EstablishData {
 // establish creates a Disbursement authorization with POST /establish.
 func (c *api) establish(ref string, amount models.Amount) *models.Transaction {
 	c.t.Helper()
-	var env models.TransactionEnvelope
+	var env wire.TransactionEnvelope
 	c.postJSON("/establish?createTransaction=true", c.sign(disbursementData(ref, amount))).wantOK(c.t, &env)
 	return env.Transaction
 }
@@ -192,14 +193,14 @@ func (c *api) mustDeposit(id, ref string, amount models.Amount) *models.Transact
 	if amount != "" {
 		v.Set("amount", string(amount))
 	}
-	var env models.TransactionEnvelope
+	var env wire.TransactionEnvelope
 	c.deposit(id, v).wantOK(c.t, &env)
 	return env.Transaction
 }
 
 func (c *api) txn(id string) *models.Transaction {
 	c.t.Helper()
-	var env models.TransactionEnvelope
+	var env wire.TransactionEnvelope
 	c.get("/transactions/"+id).wantOK(c.t, &env)
 	return env.Transaction
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -32,16 +33,16 @@ func (s *Server) identityStep(t *txn, k int) {
 	if k <= len(s.st.providers) {
 		t.idStep = k
 		s.emitIdentityEvent(t, models.EventIdentityVerificationDataRetrieved,
-			pair{models.EventFieldProviderReportStatus, "SUCCESS"},
-			pair{models.EventFieldProviderServiceName, "IdentityData"},
-			pair{models.EventFieldProviderUsedForValidation, s.st.providers[k-1]},
+			pair{wire.EventFieldProviderReportStatus, "SUCCESS"},
+			pair{wire.EventFieldProviderServiceName, "IdentityData"},
+			pair{wire.EventFieldProviderUsedForValidation, s.st.providers[k-1]},
 		)
 		return
 	}
 	t.idVerified = true
 	s.emitIdentityEvent(t, models.EventCustomerIdentityVerified,
-		pair{models.EventFieldIdentityVerified, "FINISHED"},
-		pair{models.EventFieldKYCResult, "FINISHED"},
+		pair{wire.EventFieldIdentityVerified, "FINISHED"},
+		pair{wire.EventFieldKYCResult, "FINISHED"},
 	)
 }
 
@@ -77,7 +78,7 @@ func (s *Server) handleIdentityUser(_ *http.Request, _ []byte, m *merchant, id s
 		DriverLicense: &dl,
 		Eligible:      t.idVerified && t.outcome != OutcomeNotEligible,
 	}
-	return s.single(models.IdentityUserEnvelope{User: u}, u), nil
+	return s.single(wire.IdentityUserEnvelope{User: u}, u), nil
 }
 
 func (s *Server) handleIdentityDetail(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
@@ -126,7 +127,7 @@ func (s *Server) handleIdentityDetail(_ *http.Request, _ []byte, m *merchant, id
 		}
 		d.Attribute = append(d.Attribute, a)
 	}
-	return models.VerificationDetailEnvelope{Detail: d}, nil
+	return wire.VerificationDetailEnvelope{Detail: d}, nil
 }
 
 // handleFeedback serves POST /transactions/{id}/feedback: Registered (4/559)
@@ -140,7 +141,7 @@ func (s *Server) handleFeedback(_ *http.Request, body []byte, m *merchant, id st
 	if !t.kyc {
 		return nil, badRequest("identity verification was not requested for this transaction (kycType 1)")
 	}
-	var env models.FeedbackEnvelope
+	var env wire.FeedbackEnvelope
 	if err := decodeJSON(body, &env); err != nil {
 		return nil, err
 	}
@@ -148,8 +149,8 @@ func (s *Server) handleFeedback(_ *http.Request, body []byte, m *merchant, id st
 	if f == nil {
 		return nil, badRequest("feedback is required")
 	}
-	register := f.Status == models.FeedbackStatusRegistered && f.SubStatus == models.FeedbackSubStatusRegistered
-	void := f.Status == models.FeedbackStatusVoid && f.SubStatus == models.FeedbackSubStatusVoid
+	register := f.Status == wire.FeedbackStatusRegistered && f.SubStatus == wire.FeedbackSubStatusRegistered
+	void := f.Status == wire.FeedbackStatusVoid && f.SubStatus == wire.FeedbackSubStatusVoid
 	if !register && !void {
 		return nil, badRequest("feedback must be status 4 with subStatus 559 (Registered) or status 13 with subStatus 558 (Void)")
 	}
@@ -165,16 +166,16 @@ func (s *Server) handleFeedback(_ *http.Request, body []byte, m *merchant, id st
 	}
 	echo := *f
 	// The OpenAPI responds with the authorization itself.
-	return s.single(models.FeedbackEnvelope{Feedback: &echo}, t.view()), nil
+	return s.single(wire.FeedbackEnvelope{Feedback: &echo}, t.view()), nil
 }
 
 // Feedback returns the feedback recorded for transaction id, oldest first.
-func (s *Server) Feedback(id string) []models.Feedback {
+func (s *Server) Feedback(id string) []wire.Feedback {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.st.txns[id]
 	if t == nil {
 		return nil
 	}
-	return append([]models.Feedback(nil), t.feedback...)
+	return append([]wire.Feedback(nil), t.feedback...)
 }

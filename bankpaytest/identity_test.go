@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -17,14 +18,14 @@ func kycData(ref string) models.EstablishData {
 
 func identityUser(t *testing.T, c *api, id string) *models.IdentityUser {
 	t.Helper()
-	var env models.IdentityUserEnvelope
+	var env wire.IdentityUserEnvelope
 	c.get("/transactions/"+id+"/user").wantOK(t, &env)
 	return env.User
 }
 
 func identityDetail(t *testing.T, c *api, id string) *models.VerificationDetail {
 	t.Helper()
-	var env models.VerificationDetailEnvelope
+	var env wire.VerificationDetailEnvelope
 	c.get("/transactions/"+id+"/user/detail").wantOK(t, &env)
 	return env.Detail
 }
@@ -41,7 +42,7 @@ func TestIdentityFlow(t *testing.T) {
 	// 400 before the data-retrieved event.
 	c.get("/transactions/"+id+"/user").wantError(t, 400, 200)
 	c.get("/transactions/"+id+"/user/detail").wantError(t, 400, 200)
-	c.postJSON("/transactions/"+id+"/feedback", models.FeedbackEnvelope{Feedback: &models.Feedback{Status: 4, SubStatus: 559}}).wantError(t, 400, 200)
+	c.postJSON("/transactions/"+id+"/feedback", wire.FeedbackEnvelope{Feedback: &wire.Feedback{Status: 4, SubStatus: 559}}).wantError(t, 400, 200)
 
 	// The first provider's data.
 	srv.Advance(bankpaytest.IdentityStep)
@@ -151,7 +152,7 @@ func TestIdentityNotRequested(t *testing.T) {
 	srv.Advance(time.Hour)
 	c.get("/transactions/"+txn.TransactionID+"/user").wantError(t, 400, 200)
 	c.get("/transactions/"+txn.TransactionID+"/user/detail").wantError(t, 400, 200)
-	c.postJSON("/transactions/"+txn.TransactionID+"/feedback", models.FeedbackEnvelope{Feedback: &models.Feedback{Status: 4, SubStatus: 559}}).wantError(t, 400, 200)
+	c.postJSON("/transactions/"+txn.TransactionID+"/feedback", wire.FeedbackEnvelope{Feedback: &wire.Feedback{Status: 4, SubStatus: 559}}).wantError(t, 400, 200)
 	if n := len(srv.EventsFor(txn.TransactionID)); n != 1 {
 		t.Fatalf("%d events for an authorization without kycType", n)
 	}
@@ -164,10 +165,10 @@ func TestIdentityFeedback(t *testing.T) {
 	_, void := c.authorize(kycData("fb-void"), bankpaytest.OutcomeNotEligible)
 	srv.Advance(time.Minute)
 
-	send := func(id string, f *models.Feedback) answer {
-		return c.postJSON("/transactions/"+id+"/feedback", models.FeedbackEnvelope{Feedback: f})
+	send := func(id string, f *wire.Feedback) answer {
+		return c.postJSON("/transactions/"+id+"/feedback", wire.FeedbackEnvelope{Feedback: f})
 	}
-	for name, f := range map[string]*models.Feedback{
+	for name, f := range map[string]*wire.Feedback{
 		"none":          nil,
 		"4 with 558":    {Status: 4, SubStatus: 558},
 		"13 with 559":   {Status: 13, SubStatus: 559},
@@ -176,8 +177,8 @@ func TestIdentityFeedback(t *testing.T) {
 		t.Run(name, func(t *testing.T) { send(reg.TransactionID, f).wantError(t, 400, 200) })
 	}
 
-	var echo models.FeedbackEnvelope
-	send(reg.TransactionID, &models.Feedback{Status: 4, SubStatus: 559, Description: "registered"}).wantOK(t, &echo)
+	var echo wire.FeedbackEnvelope
+	send(reg.TransactionID, &wire.Feedback{Status: 4, SubStatus: 559, Description: "registered"}).wantOK(t, &echo)
 	if echo.Feedback == nil || echo.Feedback.Status != 4 || echo.Feedback.SubStatus != 559 || echo.Feedback.Description != "registered" {
 		t.Fatalf("echo %+v", echo.Feedback)
 	}
@@ -187,7 +188,7 @@ func TestIdentityFeedback(t *testing.T) {
 	// Registered keeps the authorization valid for other APIs.
 	c.mustDeposit(reg.TransactionID, "after-reg", "1.00")
 
-	send(void.TransactionID, &models.Feedback{Status: 13, SubStatus: 558, Description: "registration failed"}).wantOK(t, nil)
+	send(void.TransactionID, &wire.Feedback{Status: 13, SubStatus: 558, Description: "registration failed"}).wantOK(t, nil)
 	if fb := srv.Feedback(void.TransactionID); len(fb) != 1 || fb[0].Status != 13 {
 		t.Fatalf("recorded %+v", fb)
 	}
@@ -195,7 +196,7 @@ func TestIdentityFeedback(t *testing.T) {
 		t.Fatalf("after Void: %v", got.Status)
 	}
 	c.deposit(void.TransactionID, map[string][]string{"merchantReference": {"after-void"}, "amount": {"1.00"}}).wantError(t, 400, 200)
-	send(void.TransactionID, &models.Feedback{Status: 4, SubStatus: 559}).wantError(t, 400, 200)
+	send(void.TransactionID, &wire.Feedback{Status: 4, SubStatus: 559}).wantError(t, 400, 200)
 	if fb := srv.Feedback("100000000999999"); fb != nil {
 		t.Fatalf("feedback of unknown transaction %+v", fb)
 	}

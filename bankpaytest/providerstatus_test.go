@@ -9,6 +9,7 @@ import (
 
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -33,7 +34,7 @@ func TestProviderStatusAuthorization(t *testing.T) {
 	c := newAPI(t, srv, srv.Credentials())
 
 	redirect, txn := c.authorize(uiData("ps-auth", models.PaymentTypeDeferred, "50.00"), bankpaytest.OutcomeAuthorize)
-	assert.Equal(t, models.ProviderAuthorizationReceived, txn.PaymentProviderTransaction.Status)
+	assert.Equal(t, models.ProviderStatus("SW020"), txn.PaymentProviderTransaction.Status)
 	wantProvider(t, srv, c, txn.TransactionID, models.EventAuthorize, "SW020")
 	signed, _, _ := splitRedirect(t, redirect)
 	u, err := url.Parse(signed)
@@ -41,7 +42,7 @@ func TestProviderStatusAuthorization(t *testing.T) {
 	assert.Equal(t, "SW020", u.Query().Get("payment.paymentProviderTransaction.status"))
 
 	redirect, txn = c.authorize(uiData("ps-cancel", models.PaymentTypeDeferred, "50.00"), bankpaytest.OutcomeCancel)
-	assert.Equal(t, models.ProviderUserCanceledAtBankSelection, txn.PaymentProviderTransaction.Status)
+	assert.Equal(t, models.ProviderStatus("UC01"), txn.PaymentProviderTransaction.Status)
 	wantProvider(t, srv, c, txn.TransactionID, models.EventCancel, "UC01")
 	signed, _, _ = splitRedirect(t, redirect)
 	u, err = url.Parse(signed)
@@ -53,15 +54,15 @@ func TestProviderStatusAuthorization(t *testing.T) {
 	d.KYCType = models.KYCTypeIdentity
 	_, txn = c.authorize(d, bankpaytest.OutcomeEligible)
 	srv.Advance(bankpaytest.IdentityStep * 5)
-	assert.Equal(t, models.ProviderAuthorizationReceived, c.txn(txn.TransactionID).PaymentProviderTransaction.Status)
+	assert.Equal(t, models.ProviderStatus("SW020"), c.txn(txn.TransactionID).PaymentProviderTransaction.Status)
 	for _, ev := range srv.EventsFor(txn.TransactionID)[1:] {
 		assert.False(t, ev.Fields.Has("paymentProviderTransaction.status"), "identity event %s", ev.Type)
 	}
 	// Feedback Void: the authorization is Voided, SW013.
-	c.postJSON("/transactions/"+txn.TransactionID+"/feedback", models.FeedbackEnvelope{Feedback: &models.Feedback{Status: 13, SubStatus: 558}}).wantOK(t, nil)
+	c.postJSON("/transactions/"+txn.TransactionID+"/feedback", wire.FeedbackEnvelope{Feedback: &wire.Feedback{Status: 13, SubStatus: 558}}).wantOK(t, nil)
 	voided := c.txn(txn.TransactionID)
 	assert.Equal(t, models.StatusVoided, voided.Status)
-	assert.Equal(t, models.ProviderCanceled, voided.PaymentProviderTransaction.Status)
+	assert.Equal(t, models.ProviderStatus("SW013"), voided.PaymentProviderTransaction.Status)
 
 	// A Disbursement made by POST /establish is established, not authorized by a user.
 	auth := c.establish("ps-disb", "10.00")
@@ -75,14 +76,14 @@ func TestProviderStatusDeposit(t *testing.T) {
 
 	// Authorized: no event, AC100 in the response.
 	ach := c.mustDeposit(auth.TransactionID, "ach", "10.00")
-	assert.Equal(t, models.ProviderACPending, ach.PaymentProviderTransaction.Status)
+	assert.Equal(t, models.ProviderStatus("AC100"), ach.PaymentProviderTransaction.Status)
 	deny := c.mustDeposit(auth.TransactionID, "deny", "10.00")
 	require.NoError(t, srv.Deny(deny.TransactionID))
 	wantProvider(t, srv, c, deny.TransactionID, models.EventDeny, "AC101")
 
-	var rtp models.TransactionEnvelope
+	var rtp wire.TransactionEnvelope
 	c.deposit(auth.TransactionID, url.Values{"merchantReference": {"rtp"}, "amount": {"1.00"}, "instantPayoutRequest": {"true"}}).wantOK(t, &rtp)
-	assert.Equal(t, models.ProviderACPending, rtp.Transaction.PaymentProviderTransaction.Status)
+	assert.Equal(t, models.ProviderStatus("AC100"), rtp.Transaction.PaymentProviderTransaction.Status)
 
 	srv.Advance(1)
 	wantProvider(t, srv, c, ach.TransactionID, models.EventProcess, "AC105")
@@ -98,10 +99,10 @@ func TestProviderStatusCapture(t *testing.T) {
 	srv := newServer(t, bankpaytest.WithMerchant(bankpaytest.Merchant{MoneyTransfer: true}))
 	mt := newAPI(t, srv, srv.Merchants()[1].Credentials)
 	_, auth := mt.authorize(transferData("ps-mt"), bankpaytest.OutcomeAuthorize)
-	var env models.TransactionEnvelope
+	var env wire.TransactionEnvelope
 	mt.postForm("/transactions/"+auth.TransactionID+"/capture", captureForm("ps-cap", "20.00")).wantOK(t, &env)
 	id := env.Transaction.TransactionID
-	assert.Equal(t, models.ProviderACPending, env.Transaction.PaymentProviderTransaction.Status)
+	assert.Equal(t, models.ProviderStatus("AC100"), env.Transaction.PaymentProviderTransaction.Status)
 	srv.Advance(1)
 	wantProvider(t, srv, mt, id, models.EventProcess, "AC105")
 	srv.AdvanceBankingDays(bankpaytest.CompletionBankingDays)

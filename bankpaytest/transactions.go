@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -43,7 +44,7 @@ type txn struct {
 	kyc        bool
 	idStep     int // identity providers whose data has arrived
 	idVerified bool
-	feedback   []models.Feedback
+	feedback   []wire.Feedback
 	hist       *history
 
 	// deposit and capture
@@ -134,7 +135,7 @@ func (s *Server) handleGetTransaction(_ *http.Request, _ []byte, m *merchant, id
 		return nil, err
 	}
 	v := t.view()
-	return s.single(models.TransactionEnvelope{Transaction: v}, v), nil
+	return s.single(wire.TransactionEnvelope{Transaction: v}, v), nil
 }
 
 // Transaction returns transaction id as GET /transactions/{id} shows it.

@@ -43,21 +43,21 @@ var (
 
 // transitions is the one table every state change goes through (move).
 var transitions = map[flowState]transition{
-	{flowUser, models.StatusAuthorized}:      {fromNew, models.EventAuthorize, models.ProviderAuthorizationReceived},    // SW020
-	{flowUser, models.StatusCanceled}:        {fromNew, models.EventCancel, models.ProviderUserCanceledAtBankSelection}, // UC01
-	{flowUser, models.StatusVoided}:          {fromAuthorized, "", models.ProviderCanceled},                             // SW013
-	{flowEstablish, models.StatusAuthorized}: {fromNew, models.EventAuthorize, models.ProviderEstablished},              // SW010
-	{flowEstablish, models.StatusVoided}:     {fromAuthorized, "", models.ProviderCanceled},                             // SW013
-	{flowMovement, models.StatusAuthorized}:  {fromNew, "", models.ProviderACPending},                                   // AC100
-	{flowMovement, models.StatusProcessed}:   {fromAuthorized, models.EventProcess, models.ProviderACProcessed},         // AC105
-	{flowMovement, models.StatusCompleted}:   {fromProcessed, models.EventComplete, models.ProviderACCollected},         // AC106
-	{flowMovement, models.StatusDenied}:      {fromNotSettled, models.EventDeny, models.ProviderACDeclined},             // AC101
-	{flowMovement, models.StatusReversed}:    {fromCompleted, models.EventReverse, models.ProviderACOtherReturn},        // AC115
-	{flowInstant, models.StatusAuthorized}:   {fromNew, "", models.ProviderACPending},                                   // AC100
-	{flowInstant, models.StatusProcessed}:    {fromAuthorized, models.EventProcess, models.ProviderACProcessed},         // AC105
-	{flowInstant, models.StatusCompleted}:    {fromProcessed, models.EventComplete, models.ProviderACSettled},           // AC118
-	{flowInstant, models.StatusDenied}:       {fromNotSettled, models.EventDeny, models.ProviderACDeclined},             // AC101
-	{flowInstant, models.StatusReversed}:     {fromCompleted, models.EventReverse, models.ProviderACOtherReturn},        // AC115
+	{flowUser, models.StatusAuthorized}:      {fromNew, models.EventAuthorize, models.ProviderStatus("SW020")},      // SW020
+	{flowUser, models.StatusCanceled}:        {fromNew, models.EventCancel, models.ProviderStatus("UC01")},          // UC01
+	{flowUser, models.StatusVoided}:          {fromAuthorized, "", models.ProviderStatus("SW013")},                  // SW013
+	{flowEstablish, models.StatusAuthorized}: {fromNew, models.EventAuthorize, models.ProviderStatus("SW010")},      // SW010
+	{flowEstablish, models.StatusVoided}:     {fromAuthorized, "", models.ProviderStatus("SW013")},                  // SW013
+	{flowMovement, models.StatusAuthorized}:  {fromNew, "", models.ProviderStatus("AC100")},                         // AC100
+	{flowMovement, models.StatusProcessed}:   {fromAuthorized, models.EventProcess, models.ProviderStatus("AC105")}, // AC105
+	{flowMovement, models.StatusCompleted}:   {fromProcessed, models.EventComplete, models.ProviderStatus("AC106")}, // AC106
+	{flowMovement, models.StatusDenied}:      {fromNotSettled, models.EventDeny, models.ProviderStatus("AC101")},    // AC101
+	{flowMovement, models.StatusReversed}:    {fromCompleted, models.EventReverse, models.ProviderStatus("AC115")},  // AC115
+	{flowInstant, models.StatusAuthorized}:   {fromNew, "", models.ProviderStatus("AC100")},                         // AC100
+	{flowInstant, models.StatusProcessed}:    {fromAuthorized, models.EventProcess, models.ProviderStatus("AC105")}, // AC105
+	{flowInstant, models.StatusCompleted}:    {fromProcessed, models.EventComplete, models.ProviderStatus("AC118")}, // AC118
+	{flowInstant, models.StatusDenied}:       {fromNotSettled, models.EventDeny, models.ProviderStatus("AC101")},    // AC101
+	{flowInstant, models.StatusReversed}:     {fromCompleted, models.EventReverse, models.ProviderStatus("AC115")},  // AC115
 }
 
 // flow returns the kind of t for transitions.

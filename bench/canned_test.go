@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -17,7 +18,7 @@ var creds = bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: ban
 
 const txID = "1002581234567"
 
-// cannedTransaction is a full transaction answer: every field the service
+// cannedTransaction is a full transaction response: every field the service
 // sends on GET /transactions/{id}.
 func cannedTransaction(typ models.TransactionType) *models.Transaction {
 	settle := true
@@ -62,7 +63,7 @@ func cannedTransaction(typ models.TransactionType) *models.Transaction {
 	}
 }
 
-// cannedSummary is the largest answer of the API: the cash-flow summary of
+// cannedSummary is the largest response of the API: the cash-flow summary of
 // four accounts with their 7, 30 and 90 day aggregations.
 func cannedSummary() *models.AccountSummary {
 	s := &models.AccountSummary{CustomerID: "cust-778", LastUpdated: 1700000000000}
@@ -83,7 +84,7 @@ func cannedSummary() *models.AccountSummary {
 	return s
 }
 
-// cannedTokenization is the tokenize answer: the request echoed with the
+// cannedTokenization is the tokenize response: the request echoed with the
 // token and the verification.
 func cannedTokenization() *models.Tokenization {
 	score := 9
@@ -105,15 +106,15 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// Canned answers, marshalled once.
+// Canned responses, marshalled once.
 var (
-	transactionAnswer = mustJSON(models.TransactionEnvelope{Transaction: cannedTransaction(models.TypeAuthorize)})
-	depositAnswer     = mustJSON(models.TransactionEnvelope{Transaction: cannedTransaction(models.TypeDeposit)})
-	summaryAnswer     = mustJSON(cannedSummary())
-	tokenizeAnswer    = mustJSON(cannedTokenization())
+	transactionResponse = mustJSON(wire.TransactionEnvelope{Transaction: cannedTransaction(models.TypeAuthorize)})
+	depositResponse     = mustJSON(wire.TransactionEnvelope{Transaction: cannedTransaction(models.TypeDeposit)})
+	summaryResponse     = mustJSON(cannedSummary())
+	tokenizeResponse    = mustJSON(cannedTokenization())
 )
 
-// cannedServer is a loopback server of canned answers: the SDK and the
+// cannedServer is a loopback server of canned responses: the SDK and the
 // baseline of a pair call the same server in the same run, so the pair
 // differs only by the client side. It checks the Basic credentials (both
 // sides must send them) and reads the whole request body.
@@ -143,24 +144,24 @@ func (cs *cannedServer) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"errors":[{"code":375,"message":"Access control error"}]}`, http.StatusUnauthorized)
 		return
 	}
-	var answer []byte
+	var response []byte
 	switch {
 	case r.Method == http.MethodGet && r.URL.Path == pathTransaction:
-		answer = transactionAnswer
+		response = transactionResponse
 	case r.Method == http.MethodPost && r.URL.Path == pathDeposit &&
 		strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded"):
-		answer = depositAnswer
+		response = depositResponse
 	case r.Method == http.MethodGet && r.URL.Path == pathSummary:
-		answer = summaryAnswer
+		response = summaryResponse
 	case r.Method == http.MethodPost && r.URL.Path == pathTokenize:
-		answer = tokenizeAnswer
+		response = tokenizeResponse
 	default:
 		http.Error(w, `{"errors":[{"code":200,"message":"not found"}]}`, http.StatusNotFound)
 		return
 	}
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
-	_, _ = w.Write(answer)
+	_, _ = w.Write(response)
 }
 
 var jsonContentType = []string{"application/json"}

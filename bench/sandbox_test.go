@@ -97,7 +97,7 @@ func BenchmarkSandboxThroughput(b *testing.B) {
 // Client (b.RunParallel): run it with -cpu 1,2 to see how the rate scales.
 // sandbox is the bankpaytest sandbox (its state is behind one lock, as a
 // fake of a remote service may be); canned is the loopback server of canned
-// answers, which has no lock, with the SDK and the hand-written baseline.
+// responses, which has no lock, with the SDK and the hand-written baseline.
 func BenchmarkParallel(b *testing.B) {
 	b.Run("sandbox", func(b *testing.B) {
 		e := newSandboxEnv(b)

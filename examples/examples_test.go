@@ -25,7 +25,7 @@ var examples = map[string][]string{
 	"disbursement":  {"Transactions.Establish(Disbursement", "status New (0), message Authorized", "status Authorized (2), 0.00 USD", "status Processed (3)", "Tue 2025-01-14", "status Completed (4)", "status Denied (8)", "status Reversed (10)", "disbursement: OK"},
 	"tokenize":      {"the same, unique per merchant", "third-party score 700", "HTTP 401, code 375", "tokenize: OK"},
 	"vip":           {"vip 1", "vip 3", "vip 0 (not VIP)", "vip 2", "HTTP 400, code 200", "vip: OK"},
-	"webhooks":      {"401 Unauthorized", "already processed", "attempts answered 500, 200", "webhooks: OK"},
+	"webhooks":      {"401 Unauthorized", "already processed", "attempts responded 500, 200", "webhooks: OK"},
 	"quickstart":    {"Accounts.Tokenize", "status Completed (4)", "VerifyRedirect", "90 days", "quickstart: OK"},
 }
 

@@ -1,7 +1,7 @@
 package models
 
 // Account is a bank account as sent to and returned by tokenize and the
-// Disbursement establish call, and as returned in a balance answer.
+// Disbursement establish call, and as returned in a balance response.
 type Account struct {
 	NameOnAccount   string           `json:"nameOnAccount,omitempty"`
 	Name            string           `json:"name,omitempty"`
@@ -16,7 +16,7 @@ type Account struct {
 	Token           string           `json:"token,omitempty"`
 	Verification    *Verification    `json:"verification,omitempty"`
 	// AccountID and Country are shown by the OpenAPI in tokenize and
-	// balance answers.
+	// balance responses.
 	AccountID string `json:"accountId,omitempty"`
 	Country   string `json:"country,omitempty"`
 }
@@ -37,7 +37,7 @@ type Verification struct {
 	HasEnoughFunds   *bool       `json:"hasEnoughFunds,omitempty"`
 }
 
-// AccountBalance is the answer of the account balance call.
+// AccountBalance is the response of the account balance call.
 type AccountBalance struct {
 	Account *Account `json:"account"`
 	// Amount is the current balance of the account.
@@ -47,11 +47,6 @@ type AccountBalance struct {
 	Available Amount `json:"available,omitempty"`
 	// Currency is the currency of Amount and Available.
 	Currency Currency `json:"currency,omitempty"`
-}
-
-// AccountBalanceEnvelope is the wire wrapping of an account balance.
-type AccountBalanceEnvelope struct {
-	AccountBalance *AccountBalance `json:"accountBalance"`
 }
 
 // BankUser is the personal data the user's bank holds, from the account-level
@@ -77,12 +72,7 @@ type SegmentedName struct {
 	Suffix     string   `json:"suffix,omitempty"`
 }
 
-// BankUserEnvelope is the wire wrapping of a bank-held user.
-type BankUserEnvelope struct {
-	User *BankUser `json:"user"`
-}
-
-// AccountSummary is the cash-flow answer: one entry per account, each with
+// AccountSummary is the cash-flow response: one entry per account, each with
 // aggregations over 7, 30 and 90 days. It is not wrapped on the wire.
 type AccountSummary struct {
 	CustomerID  string         `json:"customerId"`
@@ -130,7 +120,7 @@ func (e *AccountEntry) Aggregation(days int) *Aggregation {
 	return nil
 }
 
-// Tokenization is the wire shape of the tokenize request and answer (not wrapped): the
+// Tokenization is the wire shape of the tokenize request and response (not wrapped): the
 // submitted data echoed, with account.token and account.verification added.
 type Tokenization struct {
 	MerchantID string    `json:"merchantId"`

@@ -62,7 +62,7 @@ func (a Amount) Validate() error {
 }
 
 // Cents returns the amount in cents. Unlike Validate it accepts a leading
-// minus sign, since answers carry negative figures (an overdrawn balance).
+// minus sign, since responses carry negative figures (an overdrawn balance).
 // It fails for a malformed amount or one that does not fit in an int64.
 func (a Amount) Cents() (int64, error) {
 	neg := strings.HasPrefix(string(a), "-")
@@ -90,7 +90,7 @@ func (a Amount) IsZero() bool { return a == "0.00" }
 // String returns the amount as written on the wire.
 func (a Amount) String() string { return string(a) }
 
-// UnmarshalJSON accepts a JSON string or a JSON number (some answers carry
+// UnmarshalJSON accepts a JSON string or a JSON number (some responses carry
 // numbers). A number is read as the decimal it is, never through a float:
 // 12.5 gives "12.50" and 1e2 "100.00". One that is not a whole number of
 // cents (0.125), or has an exponent beyond ±maxAmountExponent, is kept as

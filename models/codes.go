@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 )
 
 // TransactionStatus is the status code of a transaction.
@@ -106,9 +108,9 @@ func (p PaymentType) String() string { return codeName(paymentTypeNames, p, "Pay
 // an unknown code.
 func (p PaymentType) Name() string { return paymentTypeNames[p] }
 
-// ParsePaymentType accepts a name ("Deferred", also lowercase "deferred" and
+// parsePaymentType accepts a name ("Deferred", also lowercase "deferred" and
 // any other case) or a number ("2").
-func ParsePaymentType(s string) (PaymentType, error) {
+func parsePaymentType(s string) (PaymentType, error) {
 	for p, name := range paymentTypeNames {
 		if strings.EqualFold(s, name) {
 			return p, nil
@@ -133,7 +135,7 @@ func (p *PaymentType) UnmarshalJSON(b []byte) error {
 			*p = 0
 			return nil
 		}
-		v, err := ParsePaymentType(s)
+		v, err := parsePaymentType(s)
 		*p = v
 		return err
 	}
@@ -146,7 +148,7 @@ func (p *PaymentType) UnmarshalText(b []byte) error {
 		*p = 0
 		return nil
 	}
-	v, err := ParsePaymentType(string(b))
+	v, err := parsePaymentType(string(b))
 	*p = v
 	return err
 }
@@ -193,7 +195,7 @@ func parseCode(s string, dst *int) error {
 		*dst = 0
 		return nil
 	}
-	w, ok := wholeNumber(s) // 2, "2", 2.0 and "2.0" are the code 2
+	w, ok := tolerant.WholeNumber(s) // 2, "2", 2.0 and "2.0" are the code 2
 	if !ok {
 		return fmt.Errorf("invalid code %q", clip(s))
 	}

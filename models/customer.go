@@ -73,8 +73,3 @@ const (
 	WithdrawalDigitalWallet = "DigitalWallet"
 	WithdrawalHomeDelivery  = "HomeDelivery"
 )
-
-// CustomerEnvelope is the wire wrapping of a customer record.
-type CustomerEnvelope struct {
-	Customer *Customer `json:"customer"`
-}

@@ -10,9 +10,8 @@
 // method. Where zero means something (VIP tier 0 removes VIP) the field is a
 // pointer, so that "unset" and "zero" differ.
 //
-// Answers are read with [Decode], which accepts both the service spec's and
-// the operator's OpenAPI encodings (codes as numbers, numeric strings or
-// whole-valued floats; unknown fields and enum values kept or ignored) and
-// reports a value of the wrong JSON type as a [*FieldError] naming its JSON
-// path. Encoding follows the spec. docs/wire.md lists the differences.
+// The client reads responses in both the service spec's and the operator's
+// OpenAPI encodings (codes as numbers, numeric strings or whole-valued
+// floats; unknown fields and enum values kept or ignored); encoding follows
+// the spec. docs/wire.md lists the differences.
 package models

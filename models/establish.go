@@ -68,14 +68,6 @@ type Options struct {
 	WidgetContainerID string `json:"widgetContainerId,omitempty"`
 }
 
-// Payment type names as establish data sends them.
-const (
-	PaymentNameDeferred     = "Deferred"
-	PaymentNameInstant      = "Instant"
-	PaymentNameRetrieval    = "Retrieval"
-	PaymentNameDisbursement = "Disbursement"
-)
-
 type establishAlias EstablishData
 
 // MarshalJSON writes PaymentType as its name ("Deferred"), as the service

@@ -4,7 +4,8 @@ package models
 // types not listed here; they are kept as received.
 type EventType string
 
-// Event types seen in notifications. Some appear in two spellings.
+// Event types seen in notifications. Complete, Cancel and Expire also
+// come as Completed, Cancelled and Expired: compare t.Canonical().
 const (
 	EventEstablish EventType = "Establish"
 	EventAuthorize EventType = "Authorize"
@@ -12,11 +13,8 @@ const (
 	EventUpdate    EventType = "Update"
 	EventProcess   EventType = "Process"
 	EventComplete  EventType = "Complete"
-	EventCompleted EventType = "Completed"
 	EventCancel    EventType = "Cancel"
-	EventCancelled EventType = "Cancelled"
 	EventExpire    EventType = "Expire"
-	EventExpired   EventType = "Expired"
 	EventFailed    EventType = "Failed"
 	EventDeny      EventType = "Deny"
 	EventDispute   EventType = "Dispute"
@@ -38,36 +36,16 @@ const (
 	EventCustomerIdentityVerified EventType = "CustomerIdentityVerified"
 )
 
-var transactionEventTypes = map[EventType]bool{
-	EventEstablish: true, EventAuthorize: true, EventDataReady: true, EventUpdate: true,
-	EventProcess: true, EventComplete: true, EventCompleted: true, EventCancel: true,
-	EventCancelled: true, EventExpire: true, EventExpired: true, EventFailed: true,
-	EventDeny: true, EventDispute: true, EventReconcile: true, EventRefund: true,
-	EventReverse: true, EventRefresh: true, EventVerifyCustomer: true, EventConsentRevoked: true,
-}
-
-// IsTransaction reports whether t is one of the standard transaction event
-// types (every listed type but the two identity events).
-func (t EventType) IsTransaction() bool { return transactionEventTypes[t] }
-
-// IsIdentity reports whether t is one of the two identity events.
-func (t EventType) IsIdentity() bool {
-	return t == EventIdentityVerificationDataRetrieved || t == EventCustomerIdentityVerified
-}
-
-// Known reports whether t is a listed event type.
-func (t EventType) Known() bool { return t.IsTransaction() || t.IsIdentity() }
-
 // Canonical returns t in one spelling where the operator's sources differ:
 // Completed is Complete, Cancelled is Cancel, Expired is Expire; any other
 // type is returned as it is.
 func (t EventType) Canonical() EventType {
 	switch t {
-	case EventCompleted:
+	case "Completed":
 		return EventComplete
-	case EventCancelled:
+	case "Cancelled":
 		return EventCancel
-	case EventExpired:
+	case "Expired":
 		return EventExpire
 	}
 	return t
@@ -75,62 +53,3 @@ func (t EventType) Canonical() EventType {
 
 // String returns the type as sent.
 func (t EventType) String() string { return string(t) }
-
-// Field names of an event notification (form-encoded, nested names dotted;
-// the identity events' extra fields have spaces).
-const (
-	EventFieldMerchantID                   = "merchantId"
-	EventFieldMerchantReference            = "merchantReference"
-	EventFieldPaymentType                  = "paymentType"
-	EventFieldTransactionType              = "transactionType"
-	EventFieldEventID                      = "eventId"
-	EventFieldEventType                    = "eventType"
-	EventFieldObjectID                     = "objectId"
-	EventFieldObjectType                   = "objectType"
-	EventFieldMessage                      = "message"
-	EventFieldParentObjectID               = "parentObjectId"
-	EventFieldTimeZone                     = "timeZone"
-	EventFieldCreatedAt                    = "createdAt"
-	EventFieldAccessID                     = "accessId"
-	EventFieldStatus                       = "status"
-	EventFieldStatusMessage                = "statusMessage"
-	EventFieldProviderTransactionStatus    = "paymentProviderTransaction.status"
-	EventFieldProviderTransactionStatusMsg = "paymentProviderTransaction.statusMessage"
-	EventFieldProviderReasonCode           = "paymentProviderTransaction.reasonCode"
-	EventFieldProviderReasonCodeMessage    = "paymentProviderTransaction.reasonCodeMessage"
-	EventFieldSplitToken                   = "splitToken"
-	EventFieldErrorCode                    = "errorCode"
-	EventFieldSuggestedRetryAmount         = "suggestedRetryAmount"
-
-	// Update
-	EventFieldFIName = "fiName"
-
-	// Refresh
-	EventFieldHardRefresh    = "hardRefresh"
-	EventFieldRefreshPurpose = "refreshPurpose"
-	EventFieldSuccess        = "success"
-
-	// Dispute
-	EventFieldReference           = "reference"
-	EventFieldTransactionID       = "transactionId"
-	EventFieldTransactionDatetime = "transactionDatetime"
-	EventFieldReturnType          = "returnType"
-	EventFieldCustomerID          = "customerId"
-	EventFieldReturnDatetime      = "returnDatetime"
-	EventFieldAmountReturned      = "amountReturned"
-
-	// VerifyCustomer
-	EventFieldCustomerName = "customer.name"
-
-	// IdentityVerificationDataRetrieved
-	EventFieldProviderReportStatus      = "Provider Report Status"
-	EventFieldProviderServiceName       = "Provider Service Name"
-	EventFieldProviderUsedForValidation = "Provider used for validation"
-
-	// CustomerIdentityVerified
-	EventFieldIdentityVerified = "Identity Verified"
-	EventFieldKYCResult        = "KYC Result"
-)
-
-// ObjectTypeTransaction is the objectType of transaction and identity events.
-const ObjectTypeTransaction = "Transaction"

@@ -1,6 +1,10 @@
 package models
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
+)
 
 // IdentityUser is the verified identity of a user, from the identity user call
 // (authorizations created with kycType 1).
@@ -19,11 +23,6 @@ type IdentityUser struct {
 	SegmentedName *SegmentedName `json:"segmentedName,omitempty"`
 	CreatedAt     EpochMillis    `json:"createdAt,omitempty"`
 	UpdatedAt     EpochMillis    `json:"updatedAt,omitempty"`
-}
-
-// IdentityUserEnvelope is the wire wrapping of an identity user.
-type IdentityUserEnvelope struct {
-	User *IdentityUser `json:"user"`
 }
 
 // VerificationDetail explains how each identity attribute was verified.
@@ -70,32 +69,6 @@ type AttributeVerification struct {
 	VerifiedAt         EpochMillis `json:"verifiedAt,omitempty"`
 }
 
-// VerificationDetailEnvelope is the wire wrapping of a verification detail.
-type VerificationDetailEnvelope struct {
-	Detail *VerificationDetail `json:"detail"`
-}
-
-// Feedback is what the merchant reports after an identity verification:
-// Registered (status 4, subStatus 559) or Void (status 13, subStatus 558).
-type Feedback struct {
-	Status      int    `json:"status"`
-	SubStatus   int    `json:"subStatus"`
-	Description string `json:"description,omitempty"`
-}
-
-// Feedback codes of the identity flow.
-const (
-	FeedbackStatusRegistered    = 4
-	FeedbackSubStatusRegistered = 559
-	FeedbackStatusVoid          = 13
-	FeedbackSubStatusVoid       = 558
-)
-
-// FeedbackEnvelope is the wire wrapping of feedback.
-type FeedbackEnvelope struct {
-	Feedback *Feedback `json:"feedback"`
-}
-
 // KYCTypeIdentity is the kycType that requests identity verification.
 const KYCTypeIdentity = 1
 
@@ -107,7 +80,7 @@ func (a *VerifiedAttribute) UnmarshalJSON(b []byte) error {
 		Source json.RawMessage `json:"source"` // first: it shadows plain's
 		plain
 	}
-	if err := Decode(b, &v); err != nil {
+	if err := tolerant.Decode(b, &v); err != nil {
 		return err
 	}
 	*a = VerifiedAttribute(v.plain)
@@ -119,7 +92,7 @@ func (a *VerifiedAttribute) UnmarshalJSON(b []byte) error {
 			Name string `json:"name"`
 			Type int    `json:"type"`
 		}
-		if err := DecodeAt(src, &o, "source"); err != nil {
+		if err := tolerant.DecodeAt(src, &o, "source"); err != nil {
 			return err
 		}
 		a.Source = o.Name
@@ -128,7 +101,7 @@ func (a *VerifiedAttribute) UnmarshalJSON(b []byte) error {
 		}
 	default:
 		var s string
-		if err := DecodeAt(src, &s, "source"); err != nil {
+		if err := tolerant.DecodeAt(src, &s, "source"); err != nil {
 			return err
 		}
 		a.Source = s

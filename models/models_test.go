@@ -112,7 +112,7 @@ func TestCodes(t *testing.T) {
 	if v.S != StatusAuthorized || v.T != TypeDeposit || v.P != PaymentTypeDeferred || v.Q != PaymentTypeDisbursement || v.R != PaymentTypeRetrieval {
 		t.Errorf("got %+v", v)
 	}
-	if _, err := ParsePaymentType("Wire"); err == nil {
+	if _, err := parsePaymentType("Wire"); err == nil {
 		t.Error("unknown payment type name accepted")
 	}
 	if err := json.Unmarshal([]byte(`{"S":"x"}`), &v); err == nil {

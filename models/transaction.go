@@ -25,7 +25,7 @@ type Transaction struct {
 	PaymentProcessorType       string                      `json:"paymentProcessorType,omitempty"`
 	RecordVersion              int                         `json:"recordVersion,omitempty"`
 	// URL is the address of the bank authorization flow for the user; the
-	// OpenAPI shows it in the establish answer only.
+	// OpenAPI shows it in the establish response only.
 	URL string `json:"url,omitempty"`
 }
 
@@ -43,7 +43,7 @@ type Payment struct {
 }
 
 // PaymentAccount is the bank account of a payment. In the get-transaction
-// answer AccountNumber holds the last 4 digits only.
+// response AccountNumber holds the last 4 digits only.
 type PaymentAccount struct {
 	Name          string `json:"name,omitempty"`
 	Type          int    `json:"type,omitempty"`
@@ -77,9 +77,4 @@ type PaymentProviderTransaction struct {
 // PaymentProcessor names the processor of a provider transaction.
 type PaymentProcessor struct {
 	PaymentProcessorID string `json:"paymentProcessorId,omitempty"`
-}
-
-// TransactionEnvelope is the wire wrapping of a single transaction.
-type TransactionEnvelope struct {
-	Transaction *Transaction `json:"transaction"`
 }

@@ -20,9 +20,9 @@
 // The merchant is configured for VIP tiers and money transfer unless
 // -vip=false or -money-transfer=false. It is configured for merchantReference
 // idempotency (a repeated merchantReference on establish, deposit or capture
-// answers 400 with code 210) unless -no-reference-idempotency plays an
+// responds 400 with code 210) unless -no-reference-idempotency plays an
 // account without it, where a repeat is processed again: a request retried
-// after a lost answer then pays twice, as it would on such an account of
+// after a lost response then pays twice, as it would on such an account of
 // the service (bankpaytest.Merchant.NoReferenceIdempotency). It responds with
 // single objects in the spec's wrapped shape ({"transaction":{…}}), or bare
 // as the operator's OpenAPI shows them with -bare-responses

@@ -134,7 +134,7 @@ func establish(t *testing.T, base, ref string) (status, code int) {
 
 // -no-reference-idempotency plays an account not configured for
 // merchantReference idempotency: a repeated reference is processed again.
-// By default a repeat answers 400/210.
+// By default a repeat responds 400/210.
 func TestNoReferenceIdempotencyFlag(t *testing.T) {
 	creds := []string{"-access-id", "ID1", "-access-key", "KEY1", "-merchant-id", "77"}
 	for _, tc := range []struct {

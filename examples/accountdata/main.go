@@ -52,7 +52,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		env.Result("verification type %d on %s, has enough funds %t", v.Type, v.VerificationDate, *v.HasEnoughFunds)
 	}
 	if a.AccountNumber == "" || a.RoutingNumber == "" {
-		return fmt.Errorf("the balance answer has no account or routing number")
+		return fmt.Errorf("the balance response has no account or routing number")
 	}
 
 	env.Section("3. The user as the bank knows them")

@@ -33,7 +33,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	c := env.Client
 
 	env.Section("1. Establish a Disbursement authorization by account and routing number")
-	p := &bankpay.EstablishParams{EstablishData: models.EstablishData{
+	p := &models.EstablishData{
 		Description:       "Refund of overpayment",
 		Currency:          models.USD,
 		Amount:            "0.00", // no fixed amount: each deposit passes its own
@@ -46,7 +46,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 			Type:          1,
 		},
 		Customer: &models.Customer{ExternalID: "cust-314", Name: "Alex Brown"},
-	}}
+	}
 	env.Call("Transactions.Establish(Disbursement, account ...%s, routing %s, amount %s)",
 		p.Account.AccountNumber[len(p.Account.AccountNumber)-4:], p.Account.RoutingNumber, p.Amount)
 	auth, err := c.Transactions.Establish(ctx, p)
@@ -54,7 +54,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		return fmt.Errorf("establish: %w", err)
 	}
 	env.Result("%s", exampleenv.DescribeTxn(auth))
-	env.Note("the establish answer is abbreviated (status 0, message Authorized); Get shows the authorization's status")
+	env.Note("the establish response is abbreviated (status 0, message Authorized); Get shows the authorization's status")
 	if err := expect(ctx, env, auth.TransactionID, models.StatusAuthorized); err != nil {
 		return err
 	}

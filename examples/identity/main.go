@@ -53,8 +53,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	if err := env.Client.Identity.Register(ctx, id, "account opened"); err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
-	env.Result("feedback Registered (status %d, subStatus %d) recorded: the transaction stays valid for the other APIs",
-		models.FeedbackStatusRegistered, models.FeedbackSubStatusRegistered)
+	env.Result("feedback Registered (status 4, subStatus 559) recorded: the transaction stays valid for the other APIs")
 
 	env.Section("2. A user who is not eligible: read the detail, void")
 	id, err = authorize(ctx, env, events.URL, "kyc-no", bankpaytest.OutcomeNotEligible)
@@ -75,8 +74,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	if err := env.Client.Identity.Void(ctx, id, "identity could not be verified"); err != nil {
 		return fmt.Errorf("void: %w", err)
 	}
-	env.Result("feedback Void (status %d, subStatus %d) recorded: the user is not treated as active",
-		models.FeedbackStatusVoid, models.FeedbackSubStatusVoid)
+	env.Result("feedback Void (status 13, subStatus 558) recorded: the user is not treated as active")
 	if env.Sandbox != nil {
 		env.Note("the sandbox recorded %d feedback for %s", len(env.Sandbox.Feedback(id)), id)
 	}

@@ -46,20 +46,20 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 	v := tk.Account.Verification
 	if v == nil || v.Score == nil {
-		return fmt.Errorf("tokenize: no verification in the answer")
+		return fmt.Errorf("tokenize: no verification in the response")
 	}
 	env.Result("token %s, verified %t, score %d/10", tk.Account.Token, v.Verified, *v.Score)
 
 	env.Section("Pay out by account and routing number")
 	env.Call("Transactions.Establish(Disbursement, 0.00 USD, account ...%s)", bankpaytest.AccountVerified[6:])
-	auth, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{EstablishData: models.EstablishData{
+	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
 		Currency:          models.USD,
 		Amount:            "0.00",
 		MerchantReference: exampleenv.Ref("qs-disb-auth"),
 		PaymentType:       models.PaymentTypeDisbursement,
 		NotificationURL:   events.URL,
 		Account:           &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber},
-	}})
+	})
 	if err != nil {
 		return fmt.Errorf("establish: %w", err)
 	}

@@ -63,7 +63,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		}
 		v := tk.Account.Verification
 		if v == nil || v.Score == nil {
-			return fmt.Errorf("tokenize %s: no verification score in the answer", row.account)
+			return fmt.Errorf("tokenize %s: no verification score in the response", row.account)
 		}
 		third := "none"
 		if v.ThirdPartyScore != nil {

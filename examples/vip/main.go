@@ -79,7 +79,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 
 	env.Call("Customers.Update(%s, vip -1)", cust.CustomerID)
 	_, err = c.Customers.Update(ctx, cust.CustomerID, &bankpay.CustomerUpdateParams{VIP: tier(-1)})
-	if !errors.Is(err, bankpay.ErrValidation) {
+	if ve := (*bankpay.ValidationError)(nil); !errors.As(err, &ve) {
 		return fmt.Errorf("negative tier: got %v, want a validation error", err)
 	}
 	env.Result("refused by the SDK, nothing sent: %v", err)

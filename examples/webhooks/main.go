@@ -69,30 +69,29 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	creds := env.Creds
 	rcv := &receiver{}
 	h := bankpay.NewWebhookHandler(creds,
-		// fn gets every event no typed callback takes.
+		// One callback for every event; the typed payload of its type is set.
 		func(_ context.Context, ev *bankpay.Event) error {
-			rcv.handled.Add(1)
-			rcv.logf("%s event %s for transaction %s", ev.EventType, ev.EventID, ev.TransactionID())
-			return nil
-		},
-		bankpay.OnTransactionEvent(func(_ context.Context, ev *bankpay.Event, tx *bankpay.TransactionEvent) error {
-			if rcv.failNext.CompareAndSwap(true, false) {
-				rcv.logf("%s event %s: database unavailable, answering 500 so that the service re-sends it", ev.EventType, ev.EventID)
-				return errors.New("database unavailable")
+			switch {
+			case ev.IdentityVerified != nil:
+				rcv.handled.Add(1)
+				rcv.logf("identity of %s verified: %s", ev.TransactionID(), ev.IdentityVerified.KYCResult)
+			case ev.Transaction != nil:
+				if rcv.failNext.CompareAndSwap(true, false) {
+					rcv.logf("%s event %s: database unavailable, responding 500 so that the service re-sends it", ev.EventType, ev.EventID)
+					return errors.New("database unavailable")
+				}
+				rcv.handled.Add(1)
+				rcv.logf("%s event %s: transaction %s (%s) is %s, provider status %s",
+					ev.EventType, ev.EventID, ev.TransactionID(), ev.MerchantReference, ev.Transaction.Status, ev.Transaction.ProviderStatus)
+			default:
+				rcv.handled.Add(1)
+				rcv.logf("%s event %s for transaction %s", ev.EventType, ev.EventID, ev.TransactionID())
 			}
-			rcv.handled.Add(1)
-			rcv.logf("%s event %s: transaction %s (%s) is %s, provider status %s",
-				ev.EventType, ev.EventID, ev.TransactionID(), ev.MerchantReference, tx.Status, tx.ProviderStatus)
 			// Store the event and return quickly: the service wants 200 OK
-			// within 3 seconds. An error here answers 500 and the service
+			// within 3 seconds. An error here responds 500 and the service
 			// re-sends the event later.
 			return nil
-		}),
-		bankpay.OnIdentityVerified(func(_ context.Context, ev *bankpay.Event, v *bankpay.IdentityVerified) error {
-			rcv.handled.Add(1)
-			rcv.logf("identity of %s verified: %s", ev.TransactionID(), v.KYCResult)
-			return nil
-		}),
+		},
 		bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(10000)),
 		bankpay.OnDuplicate(func(_ context.Context, ev *bankpay.Event) {
 			rcv.duplicates.Add(1)
@@ -125,21 +124,21 @@ func selfPosted(env *exampleenv.Env, rcv *receiver, creds bankpay.Credentials, e
 	client := &http.Client{Timeout: 5 * time.Second}
 	// A notification as the service sends it: form-encoded fields.
 	form := url.Values{
-		models.EventFieldMerchantID:                   {creds.MerchantID},
-		models.EventFieldMerchantReference:            {"order-42"},
-		models.EventFieldPaymentType:                  {"2"},
-		models.EventFieldTransactionType:              {"6"},
-		models.EventFieldEventID:                      {"900000000000001"},
-		models.EventFieldEventType:                    {string(models.EventCompleted)},
-		models.EventFieldObjectID:                     {"100258123456791"},
-		models.EventFieldObjectType:                   {models.ObjectTypeTransaction},
-		models.EventFieldTimeZone:                     {"UTC"},
-		models.EventFieldCreatedAt:                    {fmt.Sprint(time.Now().UnixMilli())},
-		models.EventFieldAccessID:                     {creds.AccessID},
-		models.EventFieldStatus:                       {"4"},
-		models.EventFieldStatusMessage:                {"Completed"},
-		models.EventFieldProviderTransactionStatus:    {"10"},
-		models.EventFieldProviderTransactionStatusMsg: {"Established"},
+		"merchantId":                        {creds.MerchantID},
+		"merchantReference":                 {"order-42"},
+		"paymentType":                       {"2"},
+		"transactionType":                   {"6"},
+		"eventId":                           {"900000000000001"},
+		"eventType":                         {"Completed"},
+		"objectId":                          {"100258123456791"},
+		"objectType":                        {"Transaction"},
+		"timeZone":                          {"UTC"},
+		"createdAt":                         {fmt.Sprint(time.Now().UnixMilli())},
+		"accessId":                          {creds.AccessID},
+		"status":                            {"4"},
+		"statusMessage":                     {"Completed"},
+		"paymentProviderTransaction.status": {"10"},
+		"paymentProviderTransaction.statusMessage": {"Established"},
 	}
 	body := form.Encode()
 
@@ -181,7 +180,7 @@ func selfPosted(env *exampleenv.Env, rcv *receiver, creds bankpay.Credentials, e
 		_, _ = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		rcv.flush(env)
-		env.Result("answer: %s", resp.Status)
+		env.Result("response: %s", resp.Status)
 		if resp.StatusCode != s.want {
 			env.Note("unexpected: want %d", s.want)
 			ok = false
@@ -201,14 +200,14 @@ func fromSandbox(ctx context.Context, env *exampleenv.Env, rcv *receiver, endpoi
 	before := rcv.handled.Load()
 	c := env.Client
 	env.Call("Transactions.Establish(Disbursement, notificationUrl %s)", endpoint)
-	auth, err := c.Transactions.Establish(ctx, &bankpay.EstablishParams{EstablishData: models.EstablishData{
+	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
 		Currency:          models.USD,
 		Amount:            "25.00",
 		MerchantReference: exampleenv.Ref("wh-auth"),
 		PaymentType:       models.PaymentTypeDisbursement,
 		NotificationURL:   endpoint,
 		Account:           &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber},
-	}})
+	})
 	if err != nil {
 		return fmt.Errorf("establish: %w", err)
 	}
@@ -231,7 +230,7 @@ func fromSandbox(ctx context.Context, env *exampleenv.Env, rcv *receiver, endpoi
 		return err
 	}
 	rcv.flush(env)
-	env.Note("the sandbox re-sends an event not answered 200 every %s", bankpaytest.ResendInterval)
+	env.Note("the sandbox re-sends an event not responded 200 every %s", bankpaytest.ResendInterval)
 	if err := env.Advance(ctx, bankpaytest.ResendInterval); err != nil {
 		return err
 	}
@@ -246,7 +245,7 @@ func fromSandbox(ctx context.Context, env *exampleenv.Env, rcv *receiver, endpoi
 		for _, a := range ev.Attempts {
 			codes = append(codes, fmt.Sprint(a.StatusCode))
 		}
-		env.Note("sandbox: event %s %s delivered %t, attempts answered %s", ev.ID, ev.Type, ev.Delivered, strings.Join(codes, ", "))
+		env.Note("sandbox: event %s %s delivered %t, attempts responded %s", ev.ID, ev.Type, ev.Delivered, strings.Join(codes, ", "))
 		if !ev.Delivered {
 			return fmt.Errorf("event %s %s was not delivered", ev.ID, ev.Type)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -26,8 +27,9 @@ func TestStartEmbeddedWhenNothingIsSet(t *testing.T) {
 	if !env.Embedded() || env.Sandbox == nil {
 		t.Fatal("no embedded sandbox")
 	}
-	if env.Client.BaseURL() != env.Sandbox.URL {
-		t.Errorf("client calls %s, want the sandbox %s", env.Client.BaseURL(), env.Sandbox.URL)
+	// The client calls the sandbox: it knows no such transaction.
+	if _, err := env.Client.Transactions.Get(context.Background(), "100000000000000"); !errors.Is(err, bankpay.ErrNotFound) {
+		t.Errorf("client does not call the sandbox %s: %v", env.Sandbox.URL, err)
 	}
 	m := env.Sandbox.Merchants()[0]
 	if !m.VIP || !m.MoneyTransfer {
@@ -56,8 +58,8 @@ func TestStartConfigured(t *testing.T) {
 	if env.Embedded() {
 		t.Fatal("an embedded sandbox although the service is configured")
 	}
-	if env.Client.BaseURL() != srv.URL {
-		t.Errorf("client calls %s, want %s", env.Client.BaseURL(), srv.URL)
+	if _, err := env.Client.Transactions.Get(context.Background(), "100000000000000"); !errors.Is(err, bankpay.ErrNotFound) {
+		t.Errorf("client does not call %s: %v", srv.URL, err)
 	}
 	if r := env.StartReceiver(); r.URL != "" {
 		t.Errorf("a loopback receiver URL %q for a real service", r.URL)

@@ -48,7 +48,7 @@ func (e *Env) StartReceiver() *Receiver {
 		r.mu.Lock()
 		r.events = append(r.events, ev)
 		r.mu.Unlock()
-		return nil // store and answer 200 at once; work on the event later
+		return nil // store and respond 200 at once; work on the event later
 	},
 		bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)),
 		// Judge an event's age by the sandbox's clock, which the examples move.
@@ -151,7 +151,7 @@ func DescribeTxn(t *models.Transaction) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "transaction %s: %s, status %s (%d)", t.TransactionID, t.TransactionType, t.Status, int(t.Status))
 	if t.StatusMessage != "" && t.StatusMessage != t.Status.String() {
-		// The Disbursement establish answer shows status 0 with the
+		// The Disbursement establish response shows status 0 with the
 		// message Authorized.
 		fmt.Fprintf(&b, ", message %s", t.StatusMessage)
 	}

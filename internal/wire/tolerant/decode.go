@@ -1,4 +1,4 @@
-package models
+package tolerant
 
 import (
 	"bytes"
@@ -11,9 +11,9 @@ import (
 	"strings"
 )
 
-// FieldError is an answer field of the wrong JSON type: Path is its JSON
+// FieldError is a response field of the wrong JSON type: Path is its JSON
 // path ("transaction.status", "summary[0].days"). The message names the
-// path and the kinds involved, never the value (answers carry account
+// path and the kinds involved, never the value (responses carry account
 // numbers and tax ids).
 type FieldError struct {
 	Path string
@@ -30,7 +30,7 @@ type FieldError struct {
 func (e *FieldError) Error() string {
 	path := e.Path
 	if path == "" {
-		path = "(answer)"
+		path = "(response)"
 	}
 	return fmt.Sprintf("field %s: want %s, got %s", path, e.Want, e.Got)
 }
@@ -38,8 +38,8 @@ func (e *FieldError) Error() string {
 // Unwrap returns the field decoder's error, if any.
 func (e *FieldError) Unwrap() error { return e.Err }
 
-// Decode decodes a JSON answer into v (a pointer) tolerantly, as the SDK
-// reads every answer: a Go integer field (codes, counts, days, tiers,
+// Decode decodes a JSON response into v (a pointer) tolerantly, as the SDK
+// reads every response: a Go integer field (codes, counts, days, tiers,
 // recordVersion) takes a JSON number, a numeric string ("2") or a
 // whole-valued float (2.0); a Go string field also takes a number or a
 // boolean (kept as written); a Go bool field also takes "true" or "false";
@@ -55,9 +55,9 @@ func Decode(data []byte, v any) error {
 func DecodeAt(data []byte, v any, path string) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return errors.New("models.Decode: v must be a non-nil pointer")
+		return errors.New("tolerant.Decode: v must be a non-nil pointer")
 	}
-	// Fast path: an answer in the exact types (the spec's shape) reads as
+	// Fast path: a response in the exact types (the spec's shape) reads as
 	// encoding/json reads it, which Decode agrees with (FuzzDecodeAgreesWithStrict).
 	if json.Unmarshal(data, v) == nil {
 		return nil
@@ -132,7 +132,7 @@ func (n *normalizer) normalize(x any, t reflect.Type, path string) (any, error) 
 		return x, nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		w, ok := wholeNumber(x)
+		w, ok := WholeNumber(x)
 		if !ok {
 			return nil, &FieldError{Path: path, Want: "an integer", Got: kind(x)}
 		}
@@ -231,10 +231,10 @@ func (n *normalizer) normalize(x any, t reflect.Type, path string) (any, error) 
 	return x, nil
 }
 
-// wholeNumber reads x as a whole number: a JSON number or a numeric string,
+// WholeNumber reads x as a whole number: a JSON number or a numeric string,
 // either possibly written as a float with a zero fraction (2.0, "2.0",
 // 2e1). "" (with ok) means an empty string: the zero value.
-func wholeNumber(x any) (string, bool) {
+func WholeNumber(x any) (string, bool) {
 	var s string
 	switch v := x.(type) {
 	case json.Number:

@@ -1,0 +1,185 @@
+package bankpay
+
+import (
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/bankpay/bankpay-go/internal/sign"
+)
+
+// Option configures a Client (NewClient) or one call (the last arguments of
+// every service method); a call's options apply over the client's.
+// WithHTTPClient and WithSignatureAlgorithm configure a Client only: given
+// to a call they are a *ValidationError and nothing is sent.
+type Option func(*config)
+
+// config is the settings of a client, and, copied and changed by a call's
+// options, of that call.
+type config struct {
+	baseURL            string // no trailing slash
+	httpClient         *http.Client
+	logger             *slog.Logger
+	userAgent          string
+	maxRetries         int
+	retryWaitMin       time.Duration
+	retryWaitMax       time.Duration
+	maxRetryAfter      time.Duration
+	maxResponseBytes   int64
+	retryNonIdempotent bool
+	signAlg            sign.Algorithm
+
+	clientOnly string // the name of a client-only option that was given
+	err        error  // the first invalid option
+}
+
+// Defaults of a new Client.
+const (
+	defaultMaxRetries       = 3
+	defaultTimeout          = 30 * time.Second
+	defaultRetryWaitMin     = 250 * time.Millisecond
+	defaultRetryWaitMax     = 5 * time.Second
+	defaultMaxRetryAfter    = 30 * time.Second
+	defaultMaxResponseBytes = 8 << 20
+)
+
+func defaultConfig() config {
+	return config{
+		baseURL:          SandboxBaseURL,
+		userAgent:        "bankpay-go/" + version,
+		maxRetries:       defaultMaxRetries,
+		retryWaitMin:     defaultRetryWaitMin,
+		retryWaitMax:     defaultRetryWaitMax,
+		maxRetryAfter:    defaultMaxRetryAfter,
+		maxResponseBytes: defaultMaxResponseBytes,
+	}
+}
+
+// apply applies opts to cfg and returns the first invalid option's error.
+func (cfg *config) apply(opts []Option) error {
+	for _, o := range opts {
+		if o != nil {
+			o(cfg)
+		}
+	}
+	return cfg.err
+}
+
+func (cfg *config) fail(err error) {
+	if cfg.err == nil {
+		cfg.err = err
+	}
+}
+
+// WithBaseURL sets the API base URL, ending in /api/v1 (SandboxBaseURL by
+// default; ProductionBaseURL for live money). It must be https, or http on
+// a loopback address (a local sandbox).
+func WithBaseURL(raw string) Option {
+	return func(cfg *config) {
+		u, err := url.Parse(raw)
+		switch {
+		case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
+			cfg.fail(invalid("baseURL", "must be an absolute http(s) URL"))
+		case u.Scheme == "http" && !isLoopback(u.Hostname()):
+			cfg.fail(invalid("baseURL", "plain http is allowed only on a loopback address; use https"))
+		case u.User != nil || u.RawQuery != "" || u.Fragment != "":
+			cfg.fail(invalid("baseURL", "must not carry user info, a query or a fragment"))
+		default:
+			cfg.baseURL = strings.TrimRight(u.String(), "/")
+		}
+	}
+}
+
+// WithHTTPClient sets the HTTP client calls are sent through (its
+// Transport, Timeout, Jar and redirect policy as they are when NewClient
+// runs; hc is not modified). Its Timeout bounds each attempt. Redirects are
+// followed for reads on the same scheme and host only. Client only.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(cfg *config) {
+		cfg.clientOnly = "WithHTTPClient"
+		if hc == nil {
+			cfg.fail(invalid("httpClient", "must not be nil"))
+			return
+		}
+		cfg.httpClient = hc
+	}
+}
+
+// WithLogger logs each attempt, retry and outcome at debug level and
+// failures at warn level: method, path, status, attempts and duration, never
+// credentials or bodies. The default logs nothing.
+func WithLogger(l *slog.Logger) Option {
+	return func(cfg *config) { cfg.logger = l }
+}
+
+// WithMaxRetries sets how many times a retryable call is retried (3 by
+// default; 0 disables retries).
+func WithMaxRetries(n int) Option {
+	return func(cfg *config) {
+		if n < 0 {
+			cfg.fail(invalid("maxRetries", "must not be negative"))
+			return
+		}
+		cfg.maxRetries = n
+	}
+}
+
+// WithRetryBackoff sets the bounds of the jittered exponential backoff
+// between retries (250ms and 5s by default).
+func WithRetryBackoff(minWait, maxWait time.Duration) Option {
+	return func(cfg *config) {
+		if minWait < 0 || maxWait < minWait {
+			cfg.fail(invalid("retryBackoff", "needs 0 <= min <= max"))
+			return
+		}
+		cfg.retryWaitMin, cfg.retryWaitMax = minWait, maxWait
+	}
+}
+
+// WithMaxRetryAfter caps the server's Retry-After (30s by default): a
+// response asking for a longer wait is not retried, and its *APIError
+// carries RetryAfter.
+func WithMaxRetryAfter(d time.Duration) Option {
+	return func(cfg *config) {
+		if d < 0 {
+			cfg.fail(invalid("maxRetryAfter", "must not be negative"))
+			return
+		}
+		cfg.maxRetryAfter = d
+	}
+}
+
+// WithMaxResponseBytes caps the size of a response the client reads (8 MiB
+// by default); a larger one is a *ResponseError.
+func WithMaxResponseBytes(n int64) Option {
+	return func(cfg *config) {
+		if n <= 0 {
+			cfg.fail(invalid("maxResponseBytes", "must be positive"))
+			return
+		}
+		cfg.maxResponseBytes = n
+	}
+}
+
+// WithUserAgent puts ua before the User-Agent (the SDK's own, or the
+// client's when given to a call).
+func WithUserAgent(ua string) Option {
+	return func(cfg *config) {
+		if strings.ContainsAny(ua, "\r\n") {
+			cfg.fail(invalid("userAgent", "must not contain line breaks"))
+			return
+		}
+		cfg.userAgent = strings.TrimSpace(ua + " " + cfg.userAgent)
+	}
+}
+
+// WithRetryNonIdempotent lets state-changing calls (establish, deposit,
+// capture, feedback, customer updates, tokenize) be retried like reads. Use
+// it only where the account treats merchantReference as an idempotency key:
+// a repeat then fails with ErrDuplicate instead of paying twice (see the
+// Retries section of the package documentation).
+func WithRetryNonIdempotent() Option {
+	return func(cfg *config) { cfg.retryNonIdempotent = true }
+}

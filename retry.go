@@ -1,0 +1,132 @@
+package bankpay
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// checkRetry is the retry rule: reads are retried on connection errors, 429,
+// 500, 502, 503 and 504; a state-changing call only when the request
+// provably never reached the server, unless the caller opted in. A
+// Retry-After beyond the cap stops the retries.
+//
+// Nor is a retry made whose wait (the Retry-After, or the longest backoff
+// of this retry) would outlast the context's deadline: the caller gets the
+// last response now instead of a deadline error later.
+func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if resp != nil || !neverSent(err) {
+		a.sent = true
+	}
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	retry := false
+	if err != nil {
+		retry = neverSent(err) || (a.retryAll && transient(err))
+	} else {
+		switch resp.StatusCode {
+		case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
+			http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			if d, ok := retryAfter(resp); ok && d > a.cfg.maxRetryAfter {
+				return false, nil
+			}
+			retry = a.retryAll
+		}
+	}
+	if retry {
+		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) <= a.nextWaitCeiling(resp, a.count-1) {
+			return false, nil
+		}
+	}
+	return retry, nil
+}
+
+// nextWaitCeiling is the longest the n-th retry (from 0) waits: the
+// Retry-After of resp, or the cap of the jittered backoff.
+func (a *attempt) nextWaitCeiling(resp *http.Response, n int) time.Duration {
+	if d, ok := retryAfter(resp); ok {
+		return d
+	}
+	return backoffCeiling(a.cfg.retryWaitMin, a.cfg.retryWaitMax, n)
+}
+
+// neverSent reports whether err proves the request never reached a server:
+// the connection could not be made, or the host could not be resolved.
+func neverSent(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns)
+}
+
+// transient reports whether a transport error is worth retrying at all
+// (not a bad certificate, a bad URL or too many redirects).
+func transient(err error) bool {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		msg := ue.Err.Error()
+		if strings.Contains(msg, "certificate") || strings.Contains(msg, "stopped after") ||
+			strings.Contains(msg, "unsupported protocol scheme") {
+			return false
+		}
+	}
+	return true
+}
+
+// retryAfter reads a Retry-After header in seconds or as an HTTP date.
+func retryAfter(resp *http.Response) (time.Duration, bool) {
+	if resp == nil {
+		return 0, false
+	}
+	v := resp.Header.Get("Retry-After")
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		const year = uint64(365 * 24 * time.Hour / time.Second)
+		if err != nil || secs > year {
+			secs = year // an absurd value still says "not soon"
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		d := time.Until(t)
+		if d < 0 {
+			d = 0
+		}
+		return d, true
+	}
+	return 0, false
+}
+
+// backoff waits the server's Retry-After (already known to be under the cap)
+// or a jittered exponential delay between min and max.
+func (a *attempt) backoff(minWait, maxWait time.Duration, n int, resp *http.Response) time.Duration {
+	d, ok := retryAfter(resp)
+	if !ok {
+		d = jitteredBackoff(minWait, maxWait, n)
+	}
+	if a.waitScale != nil {
+		return a.waitScale(d)
+	}
+	return d
+}
+
+func (a *attempt) logAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
+	a.count = n + 1
+	if l := a.cfg.logger; l != nil && n > 0 {
+		l.LogAttrs(req.Context(), slog.LevelDebug, "bankpay: retrying",
+			slog.String("method", req.Method), slog.String("path", req.URL.Path), slog.Int("attempt", n+1))
+	}
+}
