@@ -28,7 +28,8 @@ import (
 
 // FuzzFormEncoder encodes capture params built from arbitrary strings and
 // checks that the body decodes back to exactly the fields set, under their
-// dotted names.
+// dotted names, and that the encoder's own writer agrees with
+// url.Values.Encode.
 func FuzzFormEncoder(f *testing.F) {
 	f.Add("cap-1", "10.00", "Jane Doe", "1 Main St", "Apt 2", "Austin", "TX", "78701", "US", "123-45-6789", "1990-01-02", "1000000006", "", "124003116", "BankDeposit", "6789")
 	f.Add("a&b=c", "1.5", "Zoë Ñ 山田", "x[y]", "]", "%zz", "+ +", "\x00\xff", "MX", "", "", "", "DE89370400440532013000", "", "Cash", "")
@@ -62,6 +63,13 @@ func FuzzFormEncoder(f *testing.F) {
 		body, err := form.Body(p)
 		if err != nil {
 			t.Fatalf("form.Body: %v", err)
+		}
+		vals, err := form.Values(p)
+		if err != nil {
+			t.Fatalf("form.Values: %v", err)
+		}
+		if enc := vals.Encode(); string(body) != enc {
+			t.Fatalf("form.Body and url.Values.Encode disagree:\n%s\n%s", body, enc)
 		}
 		got, err := url.ParseQuery(string(body))
 		if err != nil {

@@ -2,8 +2,6 @@ package form
 
 import (
 	"testing"
-
-	"github.com/stretchr/testify/require"
 )
 
 type addr struct {
@@ -45,23 +43,6 @@ func TestValuesOmitsUnset(t *testing.T) {
 	if got := v.Encode(); got != "merchantReference=x" {
 		t.Fatalf("got %s", got)
 	}
-}
-
-// TestBody checks the exact bytes of a nested form (names dotted and
-// sorted, values escaped) and that a non-struct is refused.
-func TestBody(t *testing.T) {
-	yes := true
-	b, err := Body(&params{Amount: "10.00", Ref: "r 1&2", Instant: &yes,
-		Recipient: &party{Name: "Jane Doe", Address: &addr{City: "Austin", Country: "US"}}})
-	require.NoError(t, err)
-	require.Equal(t, "amount=10.00&beneficiary.address.city=Austin&beneficiary.address.country=US&beneficiary.name=Jane+Doe&instantPayoutRequest=true&merchantReference=r+1%262", string(b))
-
-	b, err = Body(params{Ref: ""}) // a struct value; an empty name without omitempty stays
-	require.NoError(t, err)
-	require.Equal(t, "merchantReference=", string(b))
-
-	_, err = Body(42)
-	require.Error(t, err)
 }
 
 func TestDotted(t *testing.T) {
