@@ -162,7 +162,7 @@ func NewServer(opts ...Option) *Server {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 
-	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
+	s.ts = httptest.NewUnstartedServer(s.withUI(http.HandlerFunc(s.serveHTTP)))
 	if cfg.listener != nil {
 		_ = s.ts.Listener.Close()
 		s.ts.Listener = cfg.listener
