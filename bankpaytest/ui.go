@@ -107,6 +107,7 @@ func (u *uiServer) get(r *http.Request) (string, *uiSession) {
 
 type uiView struct {
 	S, Error string
+	Bank     string
 	Identity bool
 	Account  string
 }
@@ -125,6 +126,7 @@ func (u *uiServer) page(name string) http.HandlerFunc {
 func (u *uiServer) render(w http.ResponseWriter, name string, v uiView) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
+	v.Bank = SandboxBankName
 	if err := uiPages.ExecuteTemplate(w, name, v); err != nil {
 		http.Error(w, "template error", http.StatusInternalServerError)
 	}
@@ -196,7 +198,6 @@ func (u *uiServer) complete(w http.ResponseWriter, r *http.Request, id string, s
 	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
-
 var uiPages = template.Must(template.New("").Parse(`
 {{define "head"}}<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>Sandbox bank selection</title>
@@ -204,9 +205,9 @@ var uiPages = template.Must(template.New("").Parse(`
 {{define "cancel"}}<form method="post" action="/ui/finish" target="_top"><input type="hidden" name="s" value="{{.S}}">
 <button type="submit" name="action" value="cancel">Cancel</button></form>{{end}}
 {{define "banks"}}{{template "head"}}<h1>Select your bank</h1>
-<ul style="list-style:none;padding:0"><li><a class="bank" href="/ui/signin?s={{.S}}">Sandbox Bank</a></li></ul>
+<ul style="list-style:none;padding:0"><li><a class="bank" href="/ui/signin?s={{.S}}">{{.Bank}}</a></li></ul>
 {{template "cancel" .}}</main></body></html>{{end}}
-{{define "signin"}}{{template "head"}}<h1>Sign in to Sandbox Bank</h1>
+{{define "signin"}}{{template "head"}}<h1>Sign in to {{.Bank}}</h1>
 {{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
 <form method="post" action="/ui/signin" target="_self"><input type="hidden" name="s" value="{{.S}}">
 <label for="user">User name</label><input id="user" name="user" autocomplete="username" value="demo">

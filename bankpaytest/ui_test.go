@@ -97,7 +97,7 @@ func TestUIAuthorize(t *testing.T) {
 
 	status, _, body := u.do(http.MethodGet, banks, nil, "")
 	require.Equal(t, http.StatusOK, status)
-	assert.Contains(t, body, "Sandbox Bank")
+	assert.Contains(t, body, bankpaytest.SandboxBankName)
 	status, _, body = u.do(http.MethodGet, "/ui/signin?s="+s, nil, "")
 	require.Equal(t, http.StatusOK, status)
 	assert.Contains(t, body, `<label for="password">`)
