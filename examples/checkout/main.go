@@ -94,7 +94,25 @@ func (s *shop) routes() http.Handler {
 	mux.HandleFunc("GET /{$}", s.product)
 	mux.HandleFunc("GET /return", s.finish)
 	mux.HandleFunc("GET /cancel", s.finish)
+	mux.HandleFunc("GET /sandbox/transactions/{id}", s.recorded)
 	return mux
+}
+
+// recorded shows what the embedded sandbox recorded for a transaction (its
+// status and event types), for the browser test. A real shop has no such page.
+func (s *shop) recorded(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	t, ok := s.env.Sandbox.Transaction(id)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	var events []models.EventType
+	for _, e := range s.env.Sandbox.EventsFor(id) {
+		events = append(events, e.Type)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"status": t.Status, "events": events})
 }
 
 // product signs fresh establish data and renders the product page.
@@ -184,5 +202,5 @@ document.getElementById("pay-widget").onclick = function () { BankPay.selectBank
 </script></main></body></html>`))
 
 var resultPage = template.Must(template.New("result").Parse(head + `
-<h1 id="result">{{.Title}}</h1><p>{{.Text}}</p>{{if .TransactionID}}<p>Transaction {{.TransactionID}}</p>{{end}}
+<h1 id="result">{{.Title}}</h1><p>{{.Text}}</p>{{if .TransactionID}}<p>Transaction <span id="txn">{{.TransactionID}}</span></p>{{end}}
 <p><a href="/">Back to the shop</a></p></main></body></html>`))
