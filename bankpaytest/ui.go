@@ -21,6 +21,10 @@ const uiPrefix = "/ui/"
 // and any other non-empty password OutcomeExcessData.
 const uiPassword = "demo"
 
+// uiMaxSessions bounds the sessions open at once: a session ends when the
+// user authorizes or cancels, and abandoned ones would otherwise pile up.
+const uiMaxSessions = 10000
+
 //go:embed ui/sdk.js ui/style.css
 var uiAssets embed.FS
 
@@ -93,8 +97,15 @@ func (u *uiServer) session(w http.ResponseWriter, r *http.Request) {
 	_, _ = rand.Read(b[:])
 	id := hex.EncodeToString(b[:])
 	u.mu.Lock()
-	u.sessions[id] = &uiSession{d: d}
+	full := len(u.sessions) >= uiMaxSessions
+	if !full {
+		u.sessions[id] = &uiSession{d: d}
+	}
 	u.mu.Unlock()
+	if full {
+		writeError(w, &Error{Status: http.StatusServiceUnavailable, Code: CodeInternal, Message: "too many open bank-selection sessions"})
+		return
+	}
 	writeJSON(w, http.StatusOK, map[string]string{"url": "/ui/banks?s=" + id})
 }
 
