@@ -164,7 +164,7 @@ func NewServer(opts ...Option) *Server {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 
-	s.ts = httptest.NewUnstartedServer(s.newMux())
+	s.ts = httptest.NewUnstartedServer(s.withUI(s.newMux()))
 	if cfg.listener != nil {
 		_ = s.ts.Listener.Close()
 		s.ts.Listener = cfg.listener

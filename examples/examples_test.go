@@ -26,6 +26,7 @@ var examples = map[string][]string{
 	"tokenize":      {"the same, unique per merchant", "third-party score 700", "HTTP 401, code 375", "tokenize: OK"},
 	"vip":           {"vip 1", "vip 3", "vip 0 (not VIP)", "vip 2", "HTTP 400, code 200", "vip: OK"},
 	"webhooks":      {"401 Unauthorized", "already processed", "attempts responded 500, 200", "webhooks: OK"},
+	"checkout":      {"checkout: paid 25.00 USD", "checkout: OK"},
 	"quickstart":    {"Accounts.Tokenize", "status Completed (4)", "VerifyRedirect", "90 days", "quickstart: OK"},
 }
 
@@ -33,8 +34,12 @@ var examples = map[string][]string{
 // browser or the sandbox clock when run against a configured service.
 var stopsAgainstService = map[string]bool{
 	"payout": true, "accountdata": true, "cashflow": true, "moneytransfer": true,
-	"identity": true, "disbursement": true, "quickstart": true,
+	"identity": true, "disbursement": true, "quickstart": true, "checkout": true,
 }
+
+// exampleArgs are the command-line arguments of an example run: checkout is
+// a web server and runs one checkout over HTTP with -selftest.
+var exampleArgs = map[string][]string{"checkout": {"-selftest"}}
 
 // runTimeout bounds one example run; each takes milliseconds.
 const runTimeout = 30 * time.Second
@@ -143,7 +148,7 @@ func runExample(t *testing.T, bin string, env []string) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin)
+	cmd := exec.CommandContext(ctx, bin, exampleArgs[filepath.Base(bin)]...)
 	cmd.Env = env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
