@@ -2,8 +2,11 @@ package bankpaytest
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"time"
 )
@@ -77,7 +80,9 @@ func (s *Server) deliverLoop() {
 	}
 }
 
-// post sends one notification and returns the receiver's status.
+// post sends one notification and returns the receiver's status: to the
+// WithEventHandler handler in process, else over HTTP to a loopback address
+// (any address with WithAnyEventAddress); any other address is not dialled.
 func (s *Server) post(target, body, auth string) (int, error) {
 	req, err := http.NewRequestWithContext(s.ctx, http.MethodPost, target, strings.NewReader(body))
 	if err != nil {
@@ -86,6 +91,15 @@ func (s *Server) post(target, body, auth string) (int, error) {
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Authorization", auth)
 	req.Header.Set("User-Agent", "bankpay-sandbox")
+	if s.handler != nil {
+		req.RequestURI, req.RemoteAddr = req.URL.RequestURI(), "127.0.0.1:0"
+		rec := httptest.NewRecorder()
+		s.handler.ServeHTTP(rec, req)
+		return rec.Code, nil
+	}
+	if !s.anyHost && !isLoopbackHost(req.URL.Hostname()) {
+		return 0, fmt.Errorf("not delivered: %s is not a loopback address; bankpaytest dials only loopback (WithEventHandler delivers in process, WithAnyEventAddress anywhere)", req.URL.Host)
+	}
 	resp, err := s.client.Do(req)
 	if err != nil {
 		return 0, err
@@ -123,4 +137,14 @@ func (s *Server) waitIdle(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// isLoopbackHost reports whether host is a loopback IP or "localhost"; no
+// name is looked up.
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

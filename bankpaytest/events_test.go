@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/wire"
@@ -328,5 +331,48 @@ func TestErrorString(t *testing.T) {
 	e := &bankpaytest.Error{Status: 401, Code: 375, Message: "invalid requestSignature"}
 	if got := e.Error(); !strings.Contains(got, "401") || !strings.Contains(got, "375") || !strings.Contains(got, "invalid requestSignature") {
 		t.Fatalf("Error() = %q", got)
+	}
+}
+
+// By default the sandbox dials only loopback addresses: an event for any
+// other notificationUrl is recorded as not delivered, with why, at once and
+// without a DNS look-up; WithEventHandler receives every event in process.
+func TestDeliveryIsHermetic(t *testing.T) {
+	srv := newServer(t, bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{NotificationURL: "https://shop.example/bankpay/events"}))
+	newAPI(t, srv, srv.Credentials()).establish("hermetic", "1.00")
+	start := time.Now()
+	flush(t, srv)
+	srv.Advance(time.Hour) // 12 re-sends are due: none is dialled
+	flush(t, srv)
+	require.Less(t, time.Since(start), 2*time.Second)
+	evs := srv.Events()
+	require.NotEmpty(t, evs)
+	for _, e := range evs {
+		assert.False(t, e.Delivered)
+		require.NotEmpty(t, e.Attempts)
+		for _, a := range e.Attempts {
+			assert.Zero(t, a.StatusCode)
+			assert.Contains(t, a.Err, "shop.example is not a loopback address")
+		}
+	}
+
+	var got []string
+	var mu sync.Mutex
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, r.Host+" "+r.Header.Get("Authorization")[:6]+" "+string(b)[:8])
+		mu.Unlock()
+	})
+	srv2 := newServer(t, bankpaytest.WithEventHandler(h),
+		bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{NotificationURL: "https://shop.example/bankpay/events"}))
+	newAPI(t, srv2, srv2.Credentials()).establish("in-process", "1.00")
+	flush(t, srv2)
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, got, len(srv2.Events()))
+	assert.Equal(t, "shop.example Basic ", got[0][:len("shop.example Basic ")])
+	for _, e := range srv2.Events() {
+		assert.True(t, e.Delivered)
 	}
 }

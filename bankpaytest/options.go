@@ -17,6 +17,8 @@ type config struct {
 	client    *http.Client
 	listener  net.Listener
 	bare      bool
+	handler   http.Handler
+	anyHost   bool
 }
 
 // WithDefaultMerchant configures the default merchant, the one Credentials
@@ -52,9 +54,26 @@ func WithIdentityProviders(n int) Option {
 
 // WithDeliveryClient sets the HTTP client that delivers event notifications
 // (default: a client with a DeliveryTimeout timeout that does not follow
-// redirects).
+// redirects). Its transport decides where it dials: the loopback-only rule
+// of the default client does not apply.
 func WithDeliveryClient(hc *http.Client) Option {
 	return func(c *config) { c.client = hc }
+}
+
+// WithEventHandler delivers every event notification to h, in process,
+// whatever its notificationUrl: a test's webhook handler receives the
+// sandbox's events without a listener or a DNS look-up.
+func WithEventHandler(h http.Handler) Option {
+	return func(c *config) { c.handler = h }
+}
+
+// WithAnyEventAddress lets the sandbox deliver to any notificationUrl. By
+// default it dials only loopback addresses (127.0.0.0/8, [::1], localhost),
+// so that tests stay hermetic: an event for any other address is recorded
+// as not delivered, with why, and never dialled. cmd/bankpay-sandbox, a
+// server for real applications, sets it.
+func WithAnyEventAddress() Option {
+	return func(c *config) { c.anyHost = true }
 }
 
 // WithBareResponses responds with single objects bare, as the operator's

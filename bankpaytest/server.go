@@ -64,6 +64,8 @@ type Server struct {
 	// delivery
 	client    *http.Client
 	ownClient bool
+	handler   http.Handler // WithEventHandler
+	anyHost   bool         // WithAnyEventAddress
 	queue     []delivery
 	pending   int           // queued plus in-flight attempts
 	idle      chan struct{} // closed when pending drops to 0
@@ -151,6 +153,8 @@ func NewServer(opts ...Option) *Server {
 	for _, mc := range append([]Merchant{cfg.def}, cfg.extra...) {
 		s.addMerchant(mc)
 	}
+	// A caller-supplied delivery client chooses where it dials.
+	s.handler, s.anyHost = cfg.handler, cfg.anyHost || cfg.client != nil
 	s.client = cfg.client
 	if s.client == nil {
 		s.ownClient = true

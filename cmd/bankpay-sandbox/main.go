@@ -107,7 +107,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv := bankpaytest.NewServer(append(opts, bankpaytest.WithListener(ln))...)
+	srv := bankpaytest.NewServer(append(opts, bankpaytest.WithAnyEventAddress(), bankpaytest.WithListener(ln))...)
 	defer srv.Close()
 
 	c := srv.Credentials()
