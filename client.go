@@ -65,6 +65,15 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 			tr.MaxIdleConnsPerHost = tr.MaxIdleConns
 		}
 	}
+	if cfg.wrapTransport != nil {
+		cp := *hc // the caller's client is never modified
+		base := hc.Transport
+		if base == nil {
+			base = http.DefaultTransport
+		}
+		cp.Transport = cfg.wrapTransport(base)
+		hc = &cp
+	}
 	c := &Client{cfg: cfg, secrets: newSecrets(creds), hc: keepAlive(hc), macs: &sign.MACCache{}}
 	s := &service{client: c}
 	c.Transactions = (*TransactionsService)(s)

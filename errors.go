@@ -90,6 +90,9 @@ type APIError struct {
 	RetryAfter time.Duration
 	// Attempts is how many times the request was sent.
 	Attempts int
+	// RequestID is the response's X-Request-Id (or Request-Id) header, for
+	// the operator's support; empty when there was none.
+	RequestID string
 
 	also error // an extra sentinel the call maps this response to
 }

@@ -30,6 +30,10 @@ type config struct {
 	maxResponseBytes   int64
 	retryNonIdempotent bool
 	signAlg            sign.Algorithm
+	wrapTransport      func(http.RoundTripper) http.RoundTripper
+	header             http.Header     // extra request headers (WithHeader)
+	timeout            time.Duration   // bounds a whole call (WithTimeout)
+	responseInto       **http.Response // WithResponseInto
 
 	clientOnly string // the name of a client-only option that was given
 	err        error  // the first invalid option
@@ -182,4 +186,69 @@ func WithUserAgent(ua string) Option {
 // Retries section of the package documentation).
 func WithRetryNonIdempotent() Option {
 	return func(cfg *config) { cfg.retryNonIdempotent = true }
+}
+
+// WithTransport wraps the SDK's HTTP transport (or WithHTTPClient's) with
+// wrap, for tracing or metrics middleware such as otelhttp.NewTransport; the
+// SDK's timeout, redirect rule and connection pool stay. wrap sees each
+// attempt, retries included. Client only.
+func WithTransport(wrap func(http.RoundTripper) http.RoundTripper) Option {
+	return func(cfg *config) {
+		cfg.clientOnly = "WithTransport"
+		if wrap == nil {
+			cfg.fail(invalid("transport", "must not be nil"))
+			return
+		}
+		cfg.wrapTransport = wrap
+	}
+}
+
+// reservedHeaders are set by the SDK and cannot be replaced by WithHeader.
+var reservedHeaders = map[string]bool{"Authorization": true, "Content-Type": true, "Content-Length": true, "Host": true, "Accept": true, "User-Agent": true}
+
+// WithHeader adds a header to every request of a client, or of one call
+// (a request id, a tracing header). The SDK's own headers (Authorization,
+// Content-Type, Accept, User-Agent, Host) cannot be replaced.
+func WithHeader(key, value string) Option {
+	return func(cfg *config) {
+		k := http.CanonicalHeaderKey(key)
+		switch {
+		case k == "" || strings.ContainsAny(k, " :\r\n") || strings.ContainsAny(value, "\r\n"):
+			cfg.fail(invalid("header", "must be a valid header name and value"))
+		case reservedHeaders[k]:
+			cfg.fail(invalid("header", k+" is set by the SDK"))
+		default:
+			h := cfg.header.Clone() // a call's options never change the client's map
+			if h == nil {
+				h = http.Header{}
+			}
+			h.Add(k, value)
+			cfg.header = h
+		}
+	}
+}
+
+// WithTimeout bounds a whole call, every attempt and wait included (the
+// context's deadline still applies); 0 means no bound beyond the context's.
+func WithTimeout(d time.Duration) Option {
+	return func(cfg *config) {
+		if d < 0 {
+			cfg.fail(invalid("timeout", "must not be negative"))
+			return
+		}
+		cfg.timeout = d
+	}
+}
+
+// WithResponseInto sets *dst to the last HTTP response of a call (its
+// status and headers; the body is already read and closed), whatever the
+// outcome, or leaves it nil when there was none. For one call.
+func WithResponseInto(dst **http.Response) Option {
+	return func(cfg *config) {
+		if dst == nil {
+			cfg.fail(invalid("responseInto", "must not be nil"))
+			return
+		}
+		cfg.responseInto = dst
+	}
 }

@@ -126,6 +126,11 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	if err != nil {
 		return err
 	}
+	if cfg.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
+		defer cancel()
+	}
 	a := &attempt{cfg: cfg, waitScale: c.waitScale, read: !req.StateChanging}
 	a.retryAll = a.read || cfg.retryNonIdempotent
 	start := time.Now()
@@ -162,6 +167,9 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	// stream or GOAWAY). The retry layer rewinds the body itself.
 	hr.GetBody = nil
 	setHeaders(hr.Header, c.secrets.authHeader, cfg.userAgent, req.ContentType)
+	for k, vs := range cfg.header {
+		hr.Header[k] = vs
+	}
 	if v != nil {
 		// The 2xx body is read inside the retry loop, so that a read whose
 		// response breaks off is retried like one that got none.
@@ -171,6 +179,9 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 
 	// Send.
 	resp, err := c.retryClient(a).Do(hr)
+	if cfg.responseInto != nil {
+		*cfg.responseInto = resp
+	}
 	if resp != nil {
 		// The retry layer returns the response with an error when the
 		// context ended after it arrived: close it all the same.
@@ -320,6 +331,14 @@ const maxErrorBody = 64 << 10
 
 func (c *Client) apiError(req *request, resp *http.Response, attempts int) *APIError {
 	e := &APIError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Attempts: attempts}
+	id := resp.Header.Get("X-Request-Id")
+	if id == "" {
+		id = resp.Header.Get("Request-Id")
+	}
+	if len(id) > 128 {
+		id = id[:128]
+	}
+	e.RequestID = c.secrets.scrub(id) // never the key, even if echoed there
 	if d, ok := retryAfter(resp); ok {
 		e.RetryAfter = d
 	}
