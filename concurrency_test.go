@@ -43,7 +43,7 @@ func TestSixtyFourGoroutinesShareOneClient(t *testing.T) {
 	}
 	cl := &countingListener{Listener: ln}
 	sb := bankpaytest.NewServer(bankpaytest.WithListener(cl),
-		bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{VIP: true, MoneyTransfer: true}))
+		bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{}))
 	defer sb.Close()
 	c := sb.Client(bankpay.WithRetryBackoff(time.Millisecond, 2*time.Millisecond))
 	defer func() { _ = c.Close() }()

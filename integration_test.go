@@ -44,7 +44,6 @@ var itCreds = bankpay.Credentials{AccessID: "ITEST0000000000000001", AccessKey: 
 func sandboxMerchant() bankpaytest.Merchant {
 	return bankpaytest.Merchant{
 		Credentials: itCreds,
-		VIP:         true, MoneyTransfer: true,
 	}
 }
 
@@ -569,7 +568,7 @@ func transferCapture(ref string) *bankpay.CaptureParams {
 }
 
 func TestIntegrationMoneyTransfer(t *testing.T) {
-	plain := bankpaytest.Merchant{Credentials: bankpay.Credentials{AccessID: "ITEST0000000000000002", AccessKey: bankpay.NewSecret("plain-key"), MerchantID: "1100000002"}}
+	plain := bankpaytest.Merchant{Credentials: bankpay.Credentials{AccessID: "ITEST0000000000000002", AccessKey: bankpay.NewSecret("plain-key"), MerchantID: "1100000002"}, NoMoneyTransfer: true}
 	s := startSandbox(t, bankpaytest.WithMerchant(plain))
 	ctx := context.Background()
 	originator := &models.Customer{
@@ -1061,7 +1060,7 @@ func TestIntegrationErrorTriggers(t *testing.T) {
 // --- VIP customer tiers ---------------------------------------------------------
 
 func TestIntegrationVIP(t *testing.T) {
-	plain := bankpaytest.Merchant{Credentials: bankpay.Credentials{AccessID: "ITEST0000000000000004", AccessKey: bankpay.NewSecret("plain-key"), MerchantID: "1100000004"}}
+	plain := bankpaytest.Merchant{Credentials: bankpay.Credentials{AccessID: "ITEST0000000000000004", AccessKey: bankpay.NewSecret("plain-key"), MerchantID: "1100000004"}, NoVIP: true}
 	s := startSandbox(t, bankpaytest.WithMerchant(plain))
 	ctx := context.Background()
 	tier := func(n int) *int { return &n }

@@ -32,7 +32,7 @@ var (
 // the access key, full account numbers, the routing number, tax ids, dates
 // of birth, driver licence numbers and IBANs.
 func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
-	sb := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{VIP: true, MoneyTransfer: true}))
+	sb := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{}))
 	defer sb.Close()
 	creds := sb.Credentials()
 

@@ -12,7 +12,7 @@ import (
 )
 
 func TestURLAndCredentials(t *testing.T) {
-	srv := newServer(t, bankpaytest.WithMerchant(bankpaytest.Merchant{VIP: true}))
+	srv := newServer(t, bankpaytest.WithMerchant(bankpaytest.Merchant{NoVIP: true}))
 	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") || !strings.HasSuffix(srv.URL, "/api/v1") {
 		t.Fatalf("URL %q", srv.URL)
 	}
@@ -21,7 +21,7 @@ func TestURLAndCredentials(t *testing.T) {
 		t.Fatalf("credentials not generated: %+v", c)
 	}
 	ms := srv.Merchants()
-	if len(ms) != 2 || !sameCreds(ms[0].Credentials, c) || !ms[1].VIP || ms[1].AccessID == c.AccessID || ms[1].MerchantID == c.MerchantID {
+	if len(ms) != 2 || !sameCreds(ms[0].Credentials, c) || !ms[1].NoVIP || ms[1].AccessID == c.AccessID || ms[1].MerchantID == c.MerchantID {
 		t.Fatalf("merchants %+v", ms)
 	}
 	if !srv.Now().Equal(friday) {

@@ -36,7 +36,7 @@ func topKeys(t *testing.T, a answer) []string {
 func TestSingleObjectShapes(t *testing.T) {
 	for _, bare := range []bool{false, true} {
 		name := "wrapped"
-		opts := []bankpaytest.Option{bankpaytest.WithMerchant(bankpaytest.Merchant{MoneyTransfer: true, VIP: true})}
+		opts := []bankpaytest.Option{bankpaytest.WithMerchant(bankpaytest.Merchant{})}
 		if bare {
 			name = "bare"
 			opts = append(opts, bankpaytest.WithBareResponses())

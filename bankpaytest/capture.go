@@ -21,7 +21,7 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 	if err != nil {
 		return nil, err
 	}
-	if !m.cfg.MoneyTransfer {
+	if m.cfg.NoMoneyTransfer {
 		return nil, badRequest("the merchant is not configured for international money transfer")
 	}
 	f, err := parseForm(body)

@@ -40,7 +40,7 @@ func captureForm(ref, amount string) url.Values {
 }
 
 func TestCapture(t *testing.T) {
-	srv := newServer(t, bankpaytest.WithMerchant(bankpaytest.Merchant{MoneyTransfer: true}))
+	srv := newServer(t, bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{NoMoneyTransfer: true}), bankpaytest.WithMerchant(bankpaytest.Merchant{}))
 	ms := srv.Merchants()
 	plain, mt := newAPI(t, srv, ms[0].Credentials), newAPI(t, srv, ms[1].Credentials)
 	_, auth := mt.authorize(transferData("mt-1"), bankpaytest.OutcomeAuthorize)
@@ -107,7 +107,7 @@ func TestCapture(t *testing.T) {
 // Completed, each change with its event; a Denied or Reversed capture no
 // longer counts against the authorization's amount.
 func TestCaptureLifecycle(t *testing.T) {
-	srv := newServer(t, bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{MoneyTransfer: true})) // Friday 10:00
+	srv := newServer(t, bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{})) // Friday 10:00
 	c := newAPI(t, srv, srv.Credentials())
 	_, auth := c.authorize(transferData("cl-auth"), bankpaytest.OutcomeAuthorize) // 500.00
 	capture := func(ref, amount string) string {

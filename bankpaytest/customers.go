@@ -51,7 +51,7 @@ func (s *Server) upsertCustomerFromEstablish(m *merchant, c *models.Customer) *c
 		rec = s.newCustomer(m, c.CustomerID)
 	}
 	in := *c
-	if !m.cfg.VIP || in.Name == "" {
+	if m.cfg.NoVIP || in.Name == "" {
 		in.VIP = nil
 	}
 	s.mergeCustomer(m, rec, &in)
@@ -108,7 +108,7 @@ func checkCustomerUpdate(m *merchant, b *customerBody, rec *customerRecord) *Err
 	if *b.VIP < 0 {
 		return badRequest("vip must be 0 (not VIP) or a positive tier")
 	}
-	if !m.cfg.VIP {
+	if m.cfg.NoVIP {
 		return badRequest("the merchant is not configured for VIP tiers")
 	}
 	if *b.VIP > 0 && b.Name == "" && (rec == nil || rec.c.Name == "") {

@@ -16,7 +16,7 @@ type customerUpdate struct {
 }
 
 func vipServer(t *testing.T) (*bankpaytest.Server, *api, *api) {
-	srv := newServer(t, bankpaytest.WithMerchant(bankpaytest.Merchant{VIP: true}))
+	srv := newServer(t, bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{NoVIP: true}), bankpaytest.WithMerchant(bankpaytest.Merchant{}))
 	ms := srv.Merchants()
 	return srv, newAPI(t, srv, ms[0].Credentials), newAPI(t, srv, ms[1].Credentials)
 }

@@ -132,9 +132,9 @@
 // POST /customers?externalId=X creates the customer when it does not exist;
 // POST /customers/{customerId} answers 404 for an unknown one. A vip in
 // those calls answers 400/200 for a merchant not configured for VIP tiers
-// (Merchant.VIP), while customer.vip in establish data is then ignored.
+// (Merchant.NoVIP), while customer.vip in establish data is then ignored.
 // Capture answers 400/200 for a merchant not configured for money transfer
-// (Merchant.MoneyTransfer).
+// (Merchant.NoMoneyTransfer).
 //
 // # Events and the clock
 //

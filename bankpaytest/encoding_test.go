@@ -121,7 +121,7 @@ func TestJSONEndpointsUnreadableBodyIsBare400(t *testing.T) {
 // any other Content-Type answers 400/200 (their parameters are not found),
 // whatever the body.
 func TestFormEndpointsRefuseOtherBodies(t *testing.T) {
-	srv := newServer(t, bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{MoneyTransfer: true}))
+	srv := newServer(t, bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{}))
 	c := newAPI(t, srv, srv.Credentials())
 	est := c.establish("form-auth", "0.00")
 	_, deferred := c.authorize(transferData("form-mt"), bankpaytest.OutcomeAuthorize)

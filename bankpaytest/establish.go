@@ -44,7 +44,7 @@ func checkEstablishData(m *merchant, d *models.EstablishData) *Error {
 		if *c.VIP < 0 {
 			return badRequest("customer.vip must be 0 (not VIP) or a positive tier")
 		}
-		if m.cfg.VIP && *c.VIP > 0 && c.Name == "" {
+		if !m.cfg.NoVIP && *c.VIP > 0 && c.Name == "" {
 			return badRequest("customer.name is required with customer.vip")
 		}
 	}

@@ -27,8 +27,8 @@ func WithDefaultMerchant(m Merchant) Option {
 	return func(c *config) { c.def = m }
 }
 
-// WithMerchant adds a merchant (for example one configured for VIP tiers or
-// for money transfer). Empty credential fields are generated; Merchants
+// WithMerchant adds a merchant (for example one not configured for VIP
+// tiers or for money transfer). Empty credential fields are generated; Merchants
 // returns them.
 func WithMerchant(m Merchant) Option {
 	return func(c *config) { c.extra = append(c.extra, m) }

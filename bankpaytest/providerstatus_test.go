@@ -96,7 +96,7 @@ func TestProviderStatusDeposit(t *testing.T) {
 }
 
 func TestProviderStatusCapture(t *testing.T) {
-	srv := newServer(t, bankpaytest.WithMerchant(bankpaytest.Merchant{MoneyTransfer: true}))
+	srv := newServer(t, bankpaytest.WithMerchant(bankpaytest.Merchant{}))
 	mt := newAPI(t, srv, srv.Merchants()[1].Credentials)
 	_, auth := mt.authorize(transferData("ps-mt"), bankpaytest.OutcomeAuthorize)
 	var env wire.TransactionEnvelope

@@ -19,13 +19,16 @@ import (
 // are generated) and how the operator configured it.
 type Merchant struct {
 	bankpay.Credentials
-	// VIP marks the merchant as configured for VIP customer tiers. The
-	// customer update calls refuse a vip for other merchants, and establish
-	// data ignores customer.vip for them.
-	VIP bool
-	// MoneyTransfer marks the merchant as configured for international
-	// money transfer: only such merchants may capture.
-	MoneyTransfer bool
+	// Every feature is on by default, in NewServer and in
+	// cmd/bankpay-sandbox alike; these turn one off.
+	//
+	// NoVIP plays a merchant not configured for VIP customer tiers: the
+	// customer update calls refuse a vip, and establish data ignores
+	// customer.vip.
+	NoVIP bool
+	// NoMoneyTransfer plays a merchant not configured for international
+	// money transfer: capture is refused.
+	NoMoneyTransfer bool
 	// NoReferenceIdempotency plays an account the operator did not
 	// configure for merchantReference idempotency: a repeated
 	// merchantReference on establish, deposit or capture is processed

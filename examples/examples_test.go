@@ -212,7 +212,7 @@ func runExamples(t *testing.T, dir string, env []string, shape string) {
 // the sandbox clock stop cleanly with exit code 0.
 func TestExamplesAgainstConfiguredService(t *testing.T) {
 	dir := build(t)
-	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{VIP: true, MoneyTransfer: true}))
+	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{}))
 	t.Cleanup(srv.Close)
 	c := srv.Credentials()
 	env := append(cleanEnv(),

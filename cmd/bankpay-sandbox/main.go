@@ -86,8 +86,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	opts := []bankpaytest.Option{
 		bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{
 			Credentials:            bankpay.Credentials{AccessID: *accessID, AccessKey: bankpay.NewSecret(*accessKey), MerchantID: *merchantID},
-			VIP:                    *vip,
-			MoneyTransfer:          *transfer,
+			NoVIP:                  !*vip,
+			NoMoneyTransfer:        !*transfer,
 			NoReferenceIdempotency: *noIdem,
 			NotificationURL:        *notify,
 		}),
@@ -127,7 +127,7 @@ curl -u "$BANKPAY_ACCESS_ID:$BANKPAY_ACCESS_KEY" -X POST '%s/advance?d=72h'
 
 Press Ctrl+C to stop.
 `, srv.Now().Format(time.RFC3339), srv.URL, srv.ControlURL, c.AccessID, c.AccessKey.Reveal(), c.MerchantID,
-		m.VIP, m.MoneyTransfer, !m.NoReferenceIdempotency, responseShape(*bare), bankpaytest.SandboxRoutingNumber,
+		!m.NoVIP, !m.NoMoneyTransfer, !m.NoReferenceIdempotency, responseShape(*bare), bankpaytest.SandboxRoutingNumber,
 		srv.URL, c.AccessID, c.AccessKey.Reveal(), c.MerchantID, srv.ControlURL)
 
 	<-ctx.Done()

@@ -22,7 +22,7 @@ import (
 // plain is a second sandbox merchant, not configured for VIP tiers.
 var plain = bankpaytest.Merchant{Credentials: bankpay.Credentials{
 	AccessID: "PLAINMERCHANT0000001", AccessKey: bankpay.NewSecret("plain-merchant-key"), MerchantID: "1999999999",
-}}
+}, NoVIP: true}
 
 func main() {
 	exampleenv.Main("vip", run, exampleenv.WithSandboxOptions(bankpaytest.WithMerchant(plain)))

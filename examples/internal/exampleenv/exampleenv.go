@@ -104,7 +104,7 @@ func WithGetenv(fn func(string) string) Option {
 // configured: for VIP tiers and for international money transfer, so that
 // every example runs with it.
 func SandboxMerchant() bankpaytest.Merchant {
-	return bankpaytest.Merchant{VIP: true, MoneyTransfer: true}
+	return bankpaytest.Merchant{}
 }
 
 // Start sets up the environment: the embedded sandbox when no BANKPAY_*

@@ -32,7 +32,7 @@ func TestStartEmbeddedWhenNothingIsSet(t *testing.T) {
 		t.Errorf("client does not call the sandbox %s: %v", env.Sandbox.URL, err)
 	}
 	m := env.Sandbox.Merchants()[0]
-	if !m.VIP || !m.MoneyTransfer {
+	if m.NoVIP || m.NoMoneyTransfer {
 		t.Errorf("the sandbox merchant is not configured for VIP and money transfer: %+v", m)
 	}
 	if !strings.Contains(out.String(), "embedded bankpaytest sandbox") {
