@@ -16,7 +16,7 @@ import (
 )
 
 // HTTP/1.1 keep-alive race: the server reads a state-changing request on a
-// reused connection and closes it without an answer (as an idle timeout
+// reused connection and closes it without a response (as an idle timeout
 // racing the request does). net/http retries on such a connection by itself
 // when it thinks nothing was sent or the request is replayable; the server
 // must see the request once, and Sent must be true.
@@ -49,7 +49,7 @@ func TestAttackH1KeepAliveCloseStateChangingSentOnce(t *testing.T) {
 								mu.Lock()
 								posts++
 								mu.Unlock()
-								return // closed, no answer
+								return // closed, no response
 							}
 							fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(faultTxn), faultTxn)
 						}

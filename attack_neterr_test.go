@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A hostile server (or proxy) that answers with a malformed status line
+// A hostile server (or proxy) that responds with a malformed status line
 // quoting what the client sent: net/http puts the server's bytes in its
 // error ("malformed HTTP response \"…\""), and a NetworkError must not
 // carry the access key or the Authorization header out in its text.

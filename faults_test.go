@@ -320,7 +320,7 @@ func faultScenarios() []faultScenario {
 			def: apiErr(1, 502, ErrServer).and(bodyExcerptCapped), optIn: ok(2), read: ok(2)},
 		faultScenario{name: "500 with a 4 GiB body", script: []faultinject.Action{faultinject.Huge(500, 4<<30)},
 			def: apiErr(1, 500, ErrServer).and(bodyExcerptCapped), optIn: ok(2), read: ok(2)},
-		faultScenario{name: "200 reset mid-response", script: []faultinject.Action{faultinject.ResetMidAnswer(200, faultTxn, 12)}, brokenBody: true,
+		faultScenario{name: "200 reset mid-response", script: []faultinject.Action{faultinject.ResetMidResponse(200, faultTxn, 12)}, brokenBody: true,
 			def: respErr(1, ErrInvalidResponse), optIn: respErr(1, ErrInvalidResponse), read: ok(2)},
 		faultScenario{name: "200 truncated (Content-Length longer than the body)", script: []faultinject.Action{faultinject.Truncate(200, faultTxn, 12)}, brokenBody: true,
 			def: respErr(1, ErrInvalidResponse), optIn: respErr(1, ErrInvalidResponse), read: ok(2)},

@@ -160,8 +160,8 @@ func redirectFor(t *txn, establishSig string) string {
 	return out
 }
 
-// authorizeAnswer is the control endpoint's answer to an authorization.
-type authorizeAnswer struct {
+// authorizeResponse is the control endpoint's response to an authorization.
+type authorizeResponse struct {
 	RedirectURL string              `json:"redirectUrl"`
 	Transaction *models.Transaction `json:"transaction"`
 }
@@ -187,5 +187,5 @@ func (s *Server) controlAuthorize(r *http.Request, body []byte, m *merchant, _ s
 	if err != nil {
 		return nil, err
 	}
-	return authorizeAnswer{RedirectURL: redirectFor(t, d.RequestSignature), Transaction: t.view()}, nil
+	return authorizeResponse{RedirectURL: redirectFor(t, d.RequestSignature), Transaction: t.view()}, nil
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // topKeys returns the sorted top-level keys of a 200 response.
-func topKeys(t *testing.T, a answer) []string {
+func topKeys(t *testing.T, a response) []string {
 	t.Helper()
 	a.wantOK(t, nil)
 	var m map[string]json.RawMessage
@@ -46,7 +46,7 @@ func TestSingleObjectShapes(t *testing.T) {
 			c := newAPI(t, srv, srv.Merchants()[1].Credentials)
 			// shape checks a single-object response: wrapped under key unless
 			// the endpoint is bare in this mode, then field is at the top.
-			shape := func(what string, a answer, key, field string, bareHere bool) map[string]json.RawMessage {
+			shape := func(what string, a response, key, field string, bareHere bool) map[string]json.RawMessage {
 				t.Helper()
 				keys := topKeys(t, a)
 				var m map[string]json.RawMessage

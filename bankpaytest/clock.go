@@ -42,7 +42,7 @@ func (s *Server) Now() time.Time {
 // firing what falls due on the way in time order: deposit and capture
 // submission, completion, identity data, event re-sends. It waits for an event's
 // delivery attempt in flight before deciding on its next re-send (so a
-// receiver that never answers costs up to DeliveryTimeout per re-send
+// receiver that never responds costs up to DeliveryTimeout per re-send
 // crossed), and must not be called from a notification receiver the
 // sandbox is delivering to.
 func (s *Server) Advance(d time.Duration) {
@@ -79,7 +79,7 @@ func (s *Server) AdvanceTo(t time.Time) {
 			break
 		}
 		if tm.kind == timerResend && tm.ev.queued > 0 && !s.st.closed {
-			// Decide the re-send once the attempt in flight has an answer.
+			// Decide the re-send once the attempt in flight has a response.
 			s.mu.Unlock()
 			_ = s.waitIdle(context.Background())
 			s.mu.Lock()

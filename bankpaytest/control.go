@@ -13,22 +13,22 @@ import (
 
 // The control endpoints are listed in the package documentation (doc.go).
 
-// nowAnswer is the answer of /sandbox/now and /sandbox/advance.
-type nowAnswer struct {
+// nowResponse is the response of /sandbox/now and /sandbox/advance.
+type nowResponse struct {
 	Now  models.EpochMillis `json:"now"`
 	Time string             `json:"time"`
 }
 
-func (s *Server) nowAnswer() nowAnswer {
+func (s *Server) nowResponse() nowResponse {
 	t := s.Now()
-	return nowAnswer{Now: models.NewEpochMillis(t), Time: t.Format(time.RFC3339Nano)}
+	return nowResponse{Now: models.NewEpochMillis(t), Time: t.Format(time.RFC3339Nano)}
 }
 
 // controlRoutes are the sandbox's control endpoints, below /sandbox. Their
 // bodies are read as sent (bodyAny).
 var controlRoutes = []route{
 	{"GET /now", bodyAny, false, func(s *Server, _ *http.Request, _ []byte, _ *merchant, _ string) (any, *Error) {
-		return s.nowAnswer(), nil
+		return s.nowResponse(), nil
 	}},
 	{"POST /advance", bodyAny, false, (*Server).controlAdvance},
 	{"POST /flush", bodyAny, false, (*Server).controlFlush},
@@ -65,7 +65,7 @@ func (s *Server) controlAdvance(r *http.Request, _ []byte, _ *merchant, _ string
 	default:
 		return nil, badRequest("d or bankingDays is required")
 	}
-	return s.nowAnswer(), nil
+	return s.nowResponse(), nil
 }
 
 func (s *Server) controlEvents(r *http.Request, _ []byte, m *merchant, _ string) (any, *Error) {

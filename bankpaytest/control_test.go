@@ -16,7 +16,7 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-func (c *api) control(method, path string, body []byte) answer {
+func (c *api) control(method, path string, body []byte) response {
 	c.t.Helper()
 	ct := ""
 	if body != nil {
@@ -25,7 +25,7 @@ func (c *api) control(method, path string, body []byte) answer {
 	return send(c.t, &c.creds, method, c.srv.ControlURL+path, ct, body)
 }
 
-type nowAnswer struct {
+type nowResponse struct {
 	Now  models.EpochMillis `json:"now"`
 	Time string             `json:"time"`
 }
@@ -38,7 +38,7 @@ func TestControlEndpoints(t *testing.T) {
 		t.Fatalf("ControlURL %q", srv.ControlURL)
 	}
 
-	var now nowAnswer
+	var now nowResponse
 	c.control(http.MethodGet, "/now", nil).wantOK(t, &now)
 	if now.Now.Time() != friday || now.Time != "2024-03-01T10:00:00Z" {
 		t.Fatalf("now %+v", now)
@@ -118,7 +118,7 @@ func TestControlEndpoints(t *testing.T) {
 		t.Fatalf("feedback %+v", fb)
 	}
 
-	for name, a := range map[string]answer{
+	for name, a := range map[string]response{
 		"no credentials": send(t, nil, http.MethodGet, srv.ControlURL+"/now", "", nil),
 		"bad key":        send(t, &bankpay.Credentials{AccessID: c.creds.AccessID, AccessKey: bankpay.NewSecret("x")}, http.MethodPost, srv.ControlURL+"/advance?d=1h", "", nil),
 	} {

@@ -110,7 +110,7 @@ func (s *Server) post(target, body, auth string) (int, error) {
 }
 
 // Flush blocks until every queued delivery attempt has been made (its
-// answer recorded), ctx is done, or the server is closed. It does not move
+// response recorded), ctx is done, or the server is closed. It does not move
 // the clock, so re-sends not yet due are not waited for. Do not call it
 // from a notification receiver the sandbox is delivering to.
 func (s *Server) Flush(ctx context.Context) error {

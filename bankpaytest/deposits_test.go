@@ -107,7 +107,7 @@ func TestDepositAmountRules(t *testing.T) {
 
 // A merchant account not configured for merchantReference idempotency
 // processes a repeated reference again, as the service does: a deposit
-// retried after a lost answer pays twice there.
+// retried after a lost response pays twice there.
 func TestNoReferenceIdempotency(t *testing.T) {
 	srv := newServer(t, bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{NoReferenceIdempotency: true}))
 	c := newAPI(t, srv, srv.Credentials())
@@ -121,7 +121,7 @@ func TestNoReferenceIdempotency(t *testing.T) {
 	// The authorization's maximum still holds.
 	c.deposit(auth.TransactionID, url.Values{"merchantReference": {"dep-1"}, "amount": {"40.00"}}).wantError(t, 400, 200)
 
-	// The default merchant is configured for it: a repeat answers 210.
+	// The default merchant is configured for it: a repeat responds with 210.
 	srv = newServer(t)
 	c = newAPI(t, srv, srv.Credentials())
 	auth = c.establish("auth", "100.00")
@@ -143,7 +143,7 @@ func TestInstantPayoutCompletesWhenProcessed(t *testing.T) {
 		var env wire.TransactionEnvelope
 		c.deposit(authID, url.Values{"merchantReference": {ref}, "amount": {"10.00"}, "instantPayoutRequest": {"true"}}).wantOK(t, &env)
 		if env.Transaction.Status != models.StatusAuthorized || env.Transaction.PaymentProcessorType != bankpaytest.PaymentProcessorInstant {
-			t.Fatalf("instant payout answer %+v", env.Transaction)
+			t.Fatalf("instant payout response %+v", env.Transaction)
 		}
 		return env.Transaction.TransactionID
 	}

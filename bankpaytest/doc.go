@@ -21,7 +21,7 @@
 // it has Merchant.NoReferenceIdempotency), 404/200
 // for an unknown transaction (or another merchant's), 404/200 for an unknown
 // path and 405/200 (with Allow) for a wrong method. Bodies above
-// DefaultMaxBodyBytes answer 413/200. Single objects come wrapped
+// DefaultMaxBodyBytes respond with 413/200. Single objects come wrapped
 // ({"transaction":{…}}, the spec's shape); tokenize and the account summary
 // are bare. WithBareResponses returns them as the operator's OpenAPI shows
 // them: a transaction (get, establish with its url, deposit, capture) and
@@ -29,13 +29,13 @@
 // Transaction; balance ({"accountBalance":…}), identity detail
 // ({"detail":…}) and customer ({"customer":…}) stay wrapped.
 // Establish, tokenize, customers and feedback take application/json bodies:
-// another Content-Type, or none, answers 415 with code 200, and a body that
+// another Content-Type, or none, responds with 415 with code 200, and a body that
 // cannot be read as JSON of the expected shape (empty, malformed, a value
-// of the wrong type, an unknown paymentType name) answers 400 with the bare
+// of the wrong type, an unknown paymentType name) responds with 400 with the bare
 // {"message":…} body some of the service's 400s have (an Error with Code
 // 0). Deposit and capture take application/x-www-form-urlencoded bodies
-// with dotted names; any other Content-Type (JSON included) answers 400/200,
-// as their parameters are then not found. Transaction answers show only the
+// with dotted names; any other Content-Type (JSON included) responds with 400/200,
+// as their parameters are then not found. Transaction responses show only the
 // last 4 digits of the account number.
 //
 // # The user's side
@@ -44,7 +44,7 @@
 // interface for signed establish data (Deferred, Instant or Retrieval) and
 // returns the signed redirect. Disbursement authorizations are created by
 // the merchant with POST /establish?createTransaction=true, with a sandbox
-// account number and SandboxRoutingNumber; its answer shows status 0 with
+// account number and SandboxRoutingNumber; its response shows status 0 with
 // statusMessage Authorized, as the spec's abbreviated establish response
 // does, while GET /transactions/{id} shows the authorization Authorized
 // (2). Both check accessId (401/375 when missing or not the merchant's),
@@ -82,8 +82,8 @@
 //
 // Tokenize and the Disbursement establish know the sandbox account table
 // (SandboxAccounts) and its error triggers (ErrorTriggers). A routing number
-// other than SandboxRoutingNumber answers 400/200; an account number outside
-// the table answers 400 with code 330 (invalid account). A token is stable
+// other than SandboxRoutingNumber responds with 400/200; an account number outside
+// the table responds with 400 with code 330 (invalid account). A token is stable
 // per merchant and account for the server's life. Verification is returned
 // only with verifyAccount=true.
 //
@@ -120,7 +120,7 @@
 // Identity verification (kycType 1): IdentityStep after the authorization
 // and then every IdentityStep, one IdentityVerificationDataRetrieved event
 // per provider (WithIdentityProviders), then CustomerIdentityVerified. The
-// identity user and detail reads answer 400/200 until the first
+// identity user and detail reads respond with 400/200 until the first
 // data-retrieved event, then show the data so far with eligible false until
 // the verification completes; the Outcome given to Authorize decides the
 // result (eligible, excess data: still eligible with user-entered
@@ -130,10 +130,10 @@
 //
 // Customers are keyed by customerId and externalId per merchant.
 // POST /customers?externalId=X creates the customer when it does not exist;
-// POST /customers/{customerId} answers 404 for an unknown one. A vip in
-// those calls answers 400/200 for a merchant not configured for VIP tiers
+// POST /customers/{customerId} responds with 404 for an unknown one. A vip in
+// those calls responds with 400/200 for a merchant not configured for VIP tiers
 // (Merchant.NoVIP), while customer.vip in establish data is then ignored.
-// Capture answers 400/200 for a merchant not configured for money transfer
+// Capture responds with 400/200 for a merchant not configured for money transfer
 // (Merchant.NoMoneyTransfer).
 //
 // # Events and the clock
@@ -142,7 +142,7 @@
 // are POSTed, form-encoded and signed (Authorization: Basic
 // base64(accessId:HMAC-SHA1 of the URL-decoded body)), to the transaction's
 // notificationUrl or the merchant's NotificationURL, by one background
-// deliverer in order. An event not answered 200 is re-sent at every
+// deliverer in order. An event not responded to with 200 is re-sent at every
 // ResendInterval mark of the clock for ResendWindow. Events records every
 // event with its attempts; Flush waits for queued attempts.
 //
@@ -154,15 +154,15 @@
 // authenticated merchant's transactions and events:
 //
 //	GET  /sandbox/now                          {"now":<epoch ms>,"time":"<RFC 3339>"}
-//	POST /sandbox/advance?d=72h                Advance(72h); answers like /now
-//	POST /sandbox/advance?bankingDays=3        AdvanceBankingDays(3); answers like /now
+//	POST /sandbox/advance?d=72h                Advance(72h); responds like /now
+//	POST /sandbox/advance?bankingDays=3        AdvanceBankingDays(3); responds like /now
 //	POST /sandbox/authorize?outcome=authorize  Authorize; body: the signed establish data as JSON;
 //	                                           outcome: authorize, cancel, eligible, excess-data or
-//	                                           not-eligible; answers {"redirectUrl":…,"transaction":{…}}
-//	POST /sandbox/transactions/{id}/deny       Deny; answers {"transaction":{…}}
-//	POST /sandbox/transactions/{id}/reverse    Reverse; answers {"transaction":{…}}
+//	                                           not-eligible; responds with {"redirectUrl":…,"transaction":{…}}
+//	POST /sandbox/transactions/{id}/deny       Deny; responds with {"transaction":{…}}
+//	POST /sandbox/transactions/{id}/reverse    Reverse; responds with {"transaction":{…}}
 //	GET  /sandbox/transactions/{id}/feedback   {"feedback":[…]}
 //	GET  /sandbox/events[?transactionId=…]     {"events":[…]}, each as Event encodes
-//	POST /sandbox/flush                        Flush; answers {}
+//	POST /sandbox/flush                        Flush; responds with {}
 //	GET  /sandbox/customers?externalId=…       {"customer":{…}} (or ?customerId=…)
 package bankpaytest

@@ -16,9 +16,9 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// wantBare fails unless the answer is a 400 with the bare {"message":…}
+// wantBare fails unless the response is a 400 with the bare {"message":…}
 // body some of the service's 400s have: no errors array, no code.
-func (a answer) wantBare(t testing.TB) {
+func (a response) wantBare(t testing.TB) {
 	t.Helper()
 	if a.status != http.StatusBadRequest {
 		t.Fatalf("status %d, want 400; body %s", a.status, a.body)
@@ -75,7 +75,7 @@ func jsonRoutes(t *testing.T, srv *bankpaytest.Server, c *api) []jsonRoute {
 }
 
 // The JSON endpoints read only application/json bodies, as a service built
-// on a JSON body binding does: another Content-Type (or none) answers 415
+// on a JSON body binding does: another Content-Type (or none) responds with 415
 // with code 200, and the same body sent as JSON is accepted.
 func TestJSONEndpointsRefuseOtherContentTypes(t *testing.T) {
 	srv := newServer(t)
@@ -92,7 +92,7 @@ func TestJSONEndpointsRefuseOtherContentTypes(t *testing.T) {
 	}
 }
 
-// A JSON endpoint answers a body it cannot read as JSON of its shape with
+// A JSON endpoint responses a body it cannot read as JSON of its shape with
 // the bare {"message":…} 400 of the service, not the {"errors":[…]} shape.
 func TestJSONEndpointsUnreadableBodyIsBare400(t *testing.T) {
 	srv := newServer(t)
@@ -118,7 +118,7 @@ func TestJSONEndpointsUnreadableBodyIsBare400(t *testing.T) {
 }
 
 // The form endpoints read only application/x-www-form-urlencoded bodies:
-// any other Content-Type answers 400/200 (their parameters are not found),
+// any other Content-Type responds with 400/200 (their parameters are not found),
 // whatever the body.
 func TestFormEndpointsRefuseOtherBodies(t *testing.T) {
 	srv := newServer(t, bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{}))

@@ -94,7 +94,7 @@ func checkURLField(field, raw string, must bool) *Error {
 // handleEstablish serves POST /establish?createTransaction=true, the
 // authorization by account and routing number (paymentType Disbursement);
 // the other payment types are authorized by the user (Server.Authorize).
-// Its answer shows status 0 with message Authorized, as the spec's
+// Its response shows status 0 with message Authorized, as the spec's
 // abbreviated response does; the authorization itself is Authorized (2).
 func (s *Server) handleEstablish(r *http.Request, body []byte, m *merchant, _ string) (any, *Error) {
 	if r.URL.Query().Get("createTransaction") != "true" {

@@ -23,10 +23,10 @@ func TestEstablishDisbursement(t *testing.T) {
 	// The spec: "The abbreviated Disbursement establish response shows
 	// status 0 with message Authorized"; the record is Authorized (2).
 	if got.TransactionType != models.TypeAuthorize || got.Status != models.StatusNew || got.StatusMessage != "Authorized" {
-		t.Fatalf("establish answer type/status %v %v %q, want Authorize, 0, Authorized", got.TransactionType, got.Status, got.StatusMessage)
+		t.Fatalf("establish response type/status %v %v %q, want Authorize, 0, Authorized", got.TransactionType, got.Status, got.StatusMessage)
 	}
 	if raw := c.postJSON("/establish?createTransaction=true", c.sign(disbursementData("order-raw", "1.00"))); !strings.Contains(string(raw.body), `"status":0,`) {
-		t.Fatalf("the answer does not show status 0: %s", raw.body)
+		t.Fatalf("the response does not show status 0: %s", raw.body)
 	}
 	p := got.Payment
 	if p == nil || p.PaymentType != models.PaymentTypeDisbursement || p.MerchantID != c.creds.MerchantID ||
@@ -40,7 +40,7 @@ func TestEstablishDisbursement(t *testing.T) {
 	if got.Amount != "25.00" || got.Currency != models.USD || got.MerchantReference != "order-1" || got.CreatedAt.Time() != friday {
 		t.Fatalf("transaction %+v", got)
 	}
-	// The raw answer never carries the full account number.
+	// The raw response never carries the full account number.
 	a := c.get("/transactions/" + got.TransactionID)
 	if strings.Contains(string(a.body), bankpaytest.AccountVerified) {
 		t.Fatalf("full account number in %s", a.body)

@@ -30,7 +30,7 @@ type Event struct {
 	URL       string    `json:"url,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 	Attempts  []Attempt `json:"attempts"`
-	// Delivered reports that an attempt was answered 200.
+	// Delivered reports that an attempt was responded to with 200.
 	Delivered bool `json:"delivered"`
 }
 
@@ -39,9 +39,9 @@ type Attempt struct {
 	// At is the sandbox clock's time the attempt was due: the event's
 	// creation, then each 5-minute mark.
 	At time.Time `json:"at"`
-	// StatusCode is the receiver's HTTP status, 0 when there was no answer.
+	// StatusCode is the receiver's HTTP status, 0 when there was no response.
 	StatusCode int `json:"statusCode"`
-	// Err describes why there was no answer.
+	// Err describes why there was no response.
 	Err string `json:"error,omitempty"`
 }
 

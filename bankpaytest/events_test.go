@@ -26,7 +26,7 @@ type received struct {
 	body   string
 }
 
-// receiver is a notification endpoint that answers status(n) to its n-th
+// receiver is a notification endpoint that responds with status(n) to its n-th
 // request (1-based).
 type receiver struct {
 	mu     sync.Mutex
@@ -194,7 +194,7 @@ func TestEventResentOnNon200(t *testing.T) {
 		t.Fatalf("after 5 minutes %+v", a)
 	}
 	// One Advance crossing several marks re-sends at each, deciding after
-	// each answer, and stops at the 200.
+	// each response, and stops at the 200.
 	srv.Advance(time.Hour)
 	flush(t, srv)
 	a := attempts()

@@ -30,22 +30,22 @@ func newServer(t *testing.T, opts ...bankpaytest.Option) *bankpaytest.Server {
 	return srv
 }
 
-// answer is one HTTP answer of the sandbox.
-type answer struct {
+// response is one HTTP response of the sandbox.
+type response struct {
 	status int
 	header http.Header
 	body   []byte
 }
 
-func (a answer) decode(t testing.TB, v any) {
+func (a response) decode(t testing.TB, v any) {
 	t.Helper()
 	if err := json.Unmarshal(a.body, v); err != nil {
 		t.Fatalf("decoding %s: %v", a.body, err)
 	}
 }
 
-// wantOK fails unless the answer is a 200 and decodes it into v (if not nil).
-func (a answer) wantOK(t testing.TB, v any) {
+// wantOK fails unless the response is a 200 and decodes it into v (if not nil).
+func (a response) wantOK(t testing.TB, v any) {
 	t.Helper()
 	if a.status != http.StatusOK {
 		t.Fatalf("status %d, want 200; body %s", a.status, a.body)
@@ -58,8 +58,8 @@ func (a answer) wantOK(t testing.TB, v any) {
 	}
 }
 
-// wantError fails unless the answer is an error body with status and code.
-func (a answer) wantError(t testing.TB, status, code int) {
+// wantError fails unless the response is an error body with status and code.
+func (a response) wantError(t testing.TB, status, code int) {
 	t.Helper()
 	if a.status != status {
 		t.Fatalf("status %d, want %d; body %s", a.status, status, a.body)
@@ -78,7 +78,7 @@ func (a answer) wantError(t testing.TB, status, code int) {
 }
 
 // send makes one request with creds (no auth when creds is nil).
-func send(t testing.TB, creds *bankpay.Credentials, method, rawURL, contentType string, body []byte) answer {
+func send(t testing.TB, creds *bankpay.Credentials, method, rawURL, contentType string, body []byte) response {
 	t.Helper()
 	req, err := http.NewRequest(method, rawURL, bytes.NewReader(body))
 	if err != nil {
@@ -99,7 +99,7 @@ func send(t testing.TB, creds *bankpay.Credentials, method, rawURL, contentType 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return answer{status: resp.StatusCode, header: resp.Header, body: b}
+	return response{status: resp.StatusCode, header: resp.Header, body: b}
 }
 
 // api is a raw client of one merchant.
@@ -113,12 +113,12 @@ func newAPI(t testing.TB, srv *bankpaytest.Server, creds bankpay.Credentials) *a
 	return &api{t: t, srv: srv, creds: creds}
 }
 
-func (c *api) get(path string) answer {
+func (c *api) get(path string) response {
 	c.t.Helper()
 	return send(c.t, &c.creds, http.MethodGet, c.srv.URL+path, "", nil)
 }
 
-func (c *api) postJSON(path string, v any) answer {
+func (c *api) postJSON(path string, v any) response {
 	c.t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -127,7 +127,7 @@ func (c *api) postJSON(path string, v any) answer {
 	return send(c.t, &c.creds, http.MethodPost, c.srv.URL+path, "application/json", b)
 }
 
-func (c *api) postForm(path string, v url.Values) answer {
+func (c *api) postForm(path string, v url.Values) response {
 	c.t.Helper()
 	return send(c.t, &c.creds, http.MethodPost, c.srv.URL+path, "application/x-www-form-urlencoded", []byte(v.Encode()))
 }
@@ -181,7 +181,7 @@ func (c *api) authorize(d models.EstablishData, outcome bankpaytest.Outcome) (st
 	return redirect, txn
 }
 
-func (c *api) deposit(id string, v url.Values) answer {
+func (c *api) deposit(id string, v url.Values) response {
 	c.t.Helper()
 	return c.postForm("/transactions/"+id+"/deposit", v)
 }

@@ -11,7 +11,7 @@ import (
 // The identity flow of an authorization with kycType 1: one
 // IdentityVerificationDataRetrieved event per configured provider, one
 // IdentityStep apart after the authorization, then CustomerIdentityVerified
-// one step later. The identity user and detail reads answer 400 until the
+// one step later. The identity user and detail reads respond with 400 until the
 // first data-retrieved event; between it and CustomerIdentityVerified they
 // show the data so far with eligible false.
 

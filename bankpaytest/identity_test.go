@@ -165,7 +165,7 @@ func TestIdentityFeedback(t *testing.T) {
 	_, void := c.authorize(kycData("fb-void"), bankpaytest.OutcomeNotEligible)
 	srv.Advance(time.Minute)
 
-	send := func(id string, f *wire.Feedback) answer {
+	send := func(id string, f *wire.Feedback) response {
 		return c.postJSON("/transactions/"+id+"/feedback", wire.FeedbackEnvelope{Feedback: f})
 	}
 	for name, f := range map[string]*wire.Feedback{

@@ -11,9 +11,9 @@ import (
 	"net/url"
 )
 
-// Error is an error answer of the sandbox: HTTP status, service error code
+// Error is an error response of the sandbox: HTTP status, service error code
 // and message, written as {"errors":[{"domain":…,"code":…,"message":…}]}.
-// Code 0 is an answer without a code, written as a bare {"message":…}: the
+// Code 0 is a response without a code, written as a bare {"message":…}: the
 // shape of the service's 400 for a body it cannot read as JSON. Authorize
 // returns an Error too.
 type Error struct {
@@ -89,7 +89,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		status = http.StatusInternalServerError
-		b = []byte(`{"errors":[{"domain":"Internal","code":100,"message":"encoding the answer failed"}]}`)
+		b = []byte(`{"errors":[{"domain":"Internal","code":100,"message":"encoding the response failed"}]}`)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
@@ -133,9 +133,9 @@ const (
 
 // checkContentType refuses a request whose Content-Type is not the
 // encoding its route reads, before the route runs, as the service's body
-// binding does. A JSON route answers 415 (code 200) to any other media type
+// binding does. A JSON route responds with 415 (code 200) to any other media type
 // or none: a JSON body binding has nothing to read it with. A form route
-// answers 400/200: its parameters are read from a form body only, so
+// responds with 400/200: its parameters are read from a form body only, so
 // another body leaves them missing.
 func checkContentType(r *http.Request, kind bodyKind) *Error {
 	if kind == bodyNone || kind == bodyAny {
@@ -159,7 +159,7 @@ func unreadable(format string, a ...any) *Error {
 
 // decodeJSON decodes a required JSON body into v. A body that is missing,
 // not JSON, or whose values do not fit v's types (a string where a number
-// belongs, an unknown paymentType name) answers the bare 400
+// belongs, an unknown paymentType name) responds with the bare 400
 // {"message":…}.
 func decodeJSON(b []byte, v any) *Error {
 	if len(bytes.TrimSpace(b)) == 0 {

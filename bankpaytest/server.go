@@ -33,7 +33,7 @@ type Merchant struct {
 	// configure for merchantReference idempotency: a repeated
 	// merchantReference on establish, deposit or capture is processed
 	// again, with no code 210, so that a request retried after a lost
-	// answer (bankpay.WithRetryNonIdempotent) pays twice, as it would on
+	// response (bankpay.WithRetryNonIdempotent) pays twice, as it would on
 	// the service. By default a merchant is configured for it.
 	NoReferenceIdempotency bool
 	// NoInstantPayout plays a merchant whose users' banks offer no instant

@@ -16,7 +16,7 @@ const (
 )
 
 // SandboxAccount is a row of the sandbox account table (all with
-// SandboxRoutingNumber): what tokenize with verifyAccount=true answers for
+// SandboxRoutingNumber): what tokenize with verifyAccount=true responses for
 // it. ScoreType is not on the wire.
 type SandboxAccount struct {
 	AccountNumber   string
@@ -27,7 +27,7 @@ type SandboxAccount struct {
 }
 
 // ErrorTrigger is a sandbox account number that makes tokenize and the
-// Disbursement establish answer an error.
+// Disbursement establish respond with an error.
 type ErrorTrigger struct {
 	AccountNumber string
 	Status        int
@@ -102,12 +102,12 @@ func SandboxAccounts() []SandboxAccount {
 	return out
 }
 
-// ErrorTriggers returns the sandbox account numbers that answer an error.
+// ErrorTriggers returns the sandbox account numbers that respond with an error.
 func ErrorTriggers() []ErrorTrigger { return append([]ErrorTrigger(nil), errorTriggers...) }
 
 // lookupSandboxAccount resolves an account and routing number: the routing
 // number must be the sandbox's, the account number a sandbox one. An error
-// trigger answers its error; any other account number answers 400 with code
+// trigger responds with its error; any other account number responds with 400 with code
 // 330 (invalid account).
 func lookupSandboxAccount(number, routing string) (SandboxAccount, *Error) {
 	if routing != SandboxRoutingNumber {

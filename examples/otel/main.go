@@ -1,7 +1,7 @@
 // Command otel traces the SDK's HTTP attempts with OpenTelemetry: it wraps
 // the SDK's transport with otelhttp through bankpay.WithTransport (the SDK's
 // timeout, redirect rule and connection pool stay), makes a read that the
-// sandbox answers 503 once, and prints one span per attempt, the retry
+// sandbox responds with 503 once, and prints one span per attempt, the retry
 // included. It is its own module, so the SDK's go.mod gains nothing.
 //
 //	go run .   (from examples/otel)
@@ -36,7 +36,7 @@ func main() {
 }
 
 // run makes one traced read against the embedded sandbox, whose first
-// attempt is answered 503, and returns the spans recorded.
+// attempt is responded to with 503, and returns the spans recorded.
 func run(ctx context.Context) ([]tracetest.SpanStub, error) {
 	exporter := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exporter))
@@ -69,7 +69,7 @@ func isNotFound(err error) bool {
 	return errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound
 }
 
-// unavailableOnce answers the first GET with 503 without sending it, as a
+// unavailableOnce responses the first GET with 503 without sending it, as a
 // busy load balancer would.
 func unavailableOnce(next http.RoundTripper) http.RoundTripper {
 	var done atomic.Bool

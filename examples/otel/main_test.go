@@ -8,8 +8,8 @@ import (
 	"go.opentelemetry.io/otel/codes"
 )
 
-// One span per HTTP attempt: the tokenize POST, then the GET answered 503
-// and its retry answered 404 by the sandbox.
+// One span per HTTP attempt: the tokenize POST, then the GET responded to with 503
+// and its retry responded to with 404 by the sandbox.
 func TestOneSpanPerAttempt(t *testing.T) {
 	spans, err := run(context.Background())
 	if err != nil {

@@ -2,10 +2,10 @@
 // client behaves when the network and the server go wrong.
 //
 // A Server is a real loopback HTTP/1.1 server (an httptest.Server) that
-// answers each request according to a script of Actions: pass it to a
-// backend handler, answer a chosen status, reset the connection before the
-// request is read, after it is read, or in the middle of the answer, hang
-// past the client's timeout, answer a truncated, non-HTTP or huge (streamed,
+// responds to each request according to a script of Actions: pass it to a
+// backend handler, respond with a chosen status, reset the connection before the
+// request is read, after it is read, or in the middle of the response, hang
+// past the client's timeout, response a truncated, non-HTTP or huge (streamed,
 // never held in memory) body. Its Transport refuses a chosen number of
 // dials with a real "connection refused" from the kernel. It records every
 // request that reached it, so that a test can assert exactly how many
@@ -13,7 +13,7 @@
 //
 // RoundTripper is the same idea one layer up: it wraps an http.RoundTripper
 // and fails chosen round trips before the request is sent or after the
-// answer came back.
+// response came back.
 package faultinject
 
 import (
@@ -40,7 +40,7 @@ const (
 	kindResetOnAccept
 	kindResetAfterRequest
 	kindPassAndReset
-	kindResetMidAnswer
+	kindResetMidResponse
 	kindTruncate
 	kindGarbage
 	kindHang
@@ -54,12 +54,12 @@ var kindNames = [...]string{
 	kindResetOnAccept:     "reset on accept",
 	kindResetAfterRequest: "reset after request",
 	kindPassAndReset:      "pass and reset",
-	kindResetMidAnswer:    "reset mid-answer",
-	kindTruncate:          "truncated answer",
-	kindGarbage:           "garbage answer",
+	kindResetMidResponse:  "reset mid-response",
+	kindTruncate:          "truncated response",
+	kindGarbage:           "garbage response",
 	kindHang:              "hang",
 	kindDelay:             "delay",
-	kindHuge:              "huge answer",
+	kindHuge:              "huge response",
 }
 
 // Action is what the server does with one exchange. Build it with the
@@ -80,15 +80,15 @@ func (a Action) String() string {
 	switch a.kind {
 	case kindRespond:
 		return strconv.Itoa(a.status)
-	case kindResetMidAnswer, kindTruncate:
+	case kindResetMidResponse, kindTruncate:
 		return fmt.Sprintf("%s (%d of %d bytes)", kindNames[a.kind], a.sent, len(a.body))
 	case kindDelay:
 		return fmt.Sprintf("delay %v then %v", a.delay, *a.then)
 	case kindHuge:
 		if a.size < 0 {
-			return fmt.Sprintf("huge %d answer (chunked, endless)", a.status)
+			return fmt.Sprintf("huge %d response (chunked, endless)", a.status)
 		}
-		return fmt.Sprintf("huge %d answer (%d bytes)", a.status, a.size)
+		return fmt.Sprintf("huge %d response (%d bytes)", a.status, a.size)
 	}
 	return kindNames[a.kind]
 }
@@ -100,7 +100,7 @@ func (a Action) connLevel() bool { return a.kind == kindResetOnAccept }
 // Pass hands the request to the server's backend handler.
 func Pass() Action { return Action{kind: kindPass} }
 
-// Respond answers status with body and headers given as name, value pairs.
+// Respond responds with status with body and headers given as name, value pairs.
 // The body gets Content-Type application/json unless a header sets another.
 func Respond(status int, body string, headerKV ...string) Action {
 	h := http.Header{"Content-Type": {"application/json"}}
@@ -118,30 +118,30 @@ func Respond(status int, body string, headerKV ...string) Action {
 func ResetOnAccept() Action { return Action{kind: kindResetOnAccept} }
 
 // ResetAfterRequest reads the whole request, records it, and resets the
-// connection without answering.
+// connection without responding.
 func ResetAfterRequest() Action { return Action{kind: kindResetAfterRequest} }
 
 // PassAndReset hands the request to the backend, which acts on it, then
-// throws the backend's answer away and resets the connection: the request
+// throws the backend's response away and resets the connection: the request
 // took effect but the client never learns how.
 func PassAndReset() Action { return Action{kind: kindPassAndReset} }
 
-// ResetMidAnswer writes the status line, headers (with the Content-Length of
+// ResetMidResponse writes the status line, headers (with the Content-Length of
 // the whole body) and the first sent bytes of body, then resets.
-func ResetMidAnswer(status int, body string, sent int) Action {
-	return Action{kind: kindResetMidAnswer, status: status, body: body, sent: clamp(sent, len(body))}
+func ResetMidResponse(status int, body string, sent int) Action {
+	return Action{kind: kindResetMidResponse, status: status, body: body, sent: clamp(sent, len(body))}
 }
 
-// Truncate is ResetMidAnswer with an orderly close (FIN) instead of a reset:
-// the answer promises more bytes than it sends.
+// Truncate is ResetMidResponse with an orderly close (FIN) instead of a reset:
+// the response promises more bytes than it sends.
 func Truncate(status int, body string, sent int) Action {
 	return Action{kind: kindTruncate, status: status, body: body, sent: clamp(sent, len(body))}
 }
 
-// Garbage writes raw bytes that are not an HTTP answer, then closes.
+// Garbage writes raw bytes that are not an HTTP response, then closes.
 func Garbage(raw string) Action { return Action{kind: kindGarbage, body: raw} }
 
-// Hang reads the request and never answers: it waits until the client goes
+// Hang reads the request and never responds: it waits until the client goes
 // away (its timeout or context) or the server is closed.
 func Hang() Action { return Action{kind: kindHang} }
 
@@ -150,7 +150,7 @@ func Delay(d time.Duration, then Action) Action {
 	return Action{kind: kindDelay, delay: d, then: &then}
 }
 
-// Huge answers status with a body of size bytes streamed from a small
+// Huge responds with status with a body of size bytes streamed from a small
 // buffer, never held in memory. A negative size streams a chunked body
 // with no end: it stops only when the client goes away or the server closes.
 func Huge(status int, size int64) Action {
@@ -201,7 +201,7 @@ type Server struct {
 }
 
 // NewServer starts a server whose Pass action hands requests to backend
-// (which may be nil: Pass then answers 501). Requests beyond the script get
+// (which may be nil: Pass then responds with 501). Requests beyond the script get
 // the fallback action, Pass unless SetFallback says otherwise.
 func NewServer(backend http.Handler, script ...Action) *Server {
 	s := &Server{backend: backend, stop: make(chan struct{}), script: script}
@@ -419,12 +419,12 @@ func (s *Server) apply(w http.ResponseWriter, r *http.Request, a Action) {
 			s.backend.ServeHTTP(httptest.NewRecorder(), r)
 		}
 		s.hijack(w, func(c net.Conn, _ *bufio.ReadWriter) { reset(c) })
-	case kindResetMidAnswer, kindTruncate:
+	case kindResetMidResponse, kindTruncate:
 		s.hijack(w, func(c net.Conn, rw *bufio.ReadWriter) {
 			fmt.Fprintf(rw, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
 				a.status, http.StatusText(a.status), len(a.body), a.body[:a.sent])
 			_ = rw.Flush()
-			if a.kind == kindResetMidAnswer {
+			if a.kind == kindResetMidResponse {
 				reset(c)
 			} else {
 				_ = c.Close()
@@ -516,8 +516,8 @@ type RoundTripper struct {
 	// Before, when set, is called before round trip n (from 0) is sent; a
 	// non-nil error is returned as the transport's error and nothing is sent.
 	Before func(n int, req *http.Request) error
-	// After, when set, is called with the answer of round trip n; a non-nil
-	// error drops the answer (its body is closed) and is returned instead.
+	// After, when set, is called with the response of round trip n; a non-nil
+	// error drops the response (its body is closed) and is returned instead.
 	After func(n int, req *http.Request, resp *http.Response) error
 
 	n    atomic.Int64

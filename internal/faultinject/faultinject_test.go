@@ -36,7 +36,7 @@ func fixture(t *testing.T, timeout time.Duration, script ...Action) (*Server, *h
 	return s, &http.Client{Transport: tr, Timeout: timeout}, &hits
 }
 
-// get sends a POST with body x and reads the whole answer.
+// get sends a POST with body x and reads the whole response.
 func post(c *http.Client, s *Server) (int, string, error) {
 	resp, err := c.Post(s.URL+"/p", "text/plain", strings.NewReader("x"))
 	if err != nil {
@@ -56,7 +56,7 @@ func TestPassAndRespond(t *testing.T) {
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "86400" || resp.Header.Get("Content-Type") != "application/json" {
-		t.Errorf("answer %d %v", resp.StatusCode, resp.Header)
+		t.Errorf("response %d %v", resp.StatusCode, resp.Header)
 	}
 	if st, body, err := post(c, s); err != nil || st != 200 || body != `{"echo":"x"}` {
 		t.Errorf("pass: %d %q %v", st, body, err)
@@ -97,13 +97,13 @@ func TestResetAfterRequestAndPassAndReset(t *testing.T) {
 	}
 }
 
-func TestBrokenAnswers(t *testing.T) {
+func TestBrokenResponses(t *testing.T) {
 	const body = `{"transaction":{"transactionId":"1"}}`
 	for _, tc := range []struct {
 		a       Action
 		wantErr error // on the body read; nil: on the round trip
 	}{
-		{ResetMidAnswer(200, body, 10), nil},
+		{ResetMidResponse(200, body, 10), nil},
 		{Truncate(200, body, 10), io.ErrUnexpectedEOF},
 		{Garbage("SSH-2.0-OpenSSH\r\n\r\n"), nil},
 	} {
@@ -113,7 +113,7 @@ func TestBrokenAnswers(t *testing.T) {
 			if tc.a.kind == kindGarbage {
 				if err == nil {
 					resp.Body.Close()
-					t.Fatal("garbage accepted as an answer")
+					t.Fatal("garbage accepted as a response")
 				}
 				return
 			}
@@ -242,7 +242,7 @@ func TestCloseStopsHangingHandlers(t *testing.T) {
 	select {
 	case err := <-done:
 		if err == nil {
-			t.Error("a hung request got an answer")
+			t.Error("a hung request got a response")
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Close did not end the hanging request")
@@ -307,7 +307,7 @@ func TestLeakedSeesAGoroutine(t *testing.T) {
 	}
 }
 
-// H2Server speaks HTTP/2 to net/http's client: it answers, and it resets
+// H2Server speaks HTTP/2 to net/http's client: it responses, and it resets
 // streams (which the transport replays by itself for a bodyless GET).
 func TestH2Server(t *testing.T) {
 	s := NewH2Server(H2Reset(), H2Respond(http.StatusCreated, `{"ok":true}`))
@@ -322,7 +322,7 @@ func TestH2Server(t *testing.T) {
 	_ = resp.Body.Close()
 	if resp.ProtoMajor != 2 || resp.StatusCode != http.StatusCreated || string(body) != `{"ok":true}` ||
 		resp.Header.Get("Content-Type") != "application/json" {
-		t.Errorf("answer %s %d %q %v", resp.Proto, resp.StatusCode, body, resp.Header)
+		t.Errorf("response %s %d %q %v", resp.Proto, resp.StatusCode, body, resp.Header)
 	}
 	streams := s.Streams()
 	if len(streams) != 2 || streams[0].ID == 0 || len(streams[1].Body) != 0 {

@@ -20,7 +20,7 @@ import (
 )
 
 // H2Action is what an H2Server does with one request (stream): reset it
-// with RST_STREAM PROTOCOL_ERROR once the whole request is read, or answer
+// with RST_STREAM PROTOCOL_ERROR once the whole request is read, or response
 // it.
 type H2Action struct {
 	status int // 0: reset
@@ -31,7 +31,7 @@ type H2Action struct {
 // as a server or load balancer that dislikes it does.
 func H2Reset() H2Action { return H2Action{} }
 
-// H2Respond answers status with a JSON body.
+// H2Respond responds with status with a JSON body.
 func H2Respond(status int, body string) H2Action {
 	return H2Action{status: status, body: body}
 }
@@ -45,7 +45,7 @@ type H2Stream struct {
 // H2Server is a raw HTTP/2 server over TLS on loopback (ALPN h2), written
 // frame by frame: it speaks just enough of the protocol (preface, SETTINGS
 // and their ACK, PING, HEADERS, DATA, RST_STREAM) to record
-// every request and answer each one with the next action of its script
+// every request and respond to each one with the next action of its script
 // (the last action repeats). It never decodes the request headers.
 type H2Server struct {
 	URL string
@@ -61,7 +61,7 @@ type H2Server struct {
 	wg      sync.WaitGroup
 }
 
-// NewH2Server starts a server answering with script (H2Reset when empty).
+// NewH2Server starts a server responding with script (H2Reset when empty).
 func NewH2Server(script ...H2Action) *H2Server {
 	if len(script) == 0 {
 		script = []H2Action{H2Reset()}
@@ -204,7 +204,7 @@ func (s *H2Server) serveConn(c net.Conn) {
 	}
 }
 
-// finish records a complete request and answers it with the next action.
+// finish records a complete request and responses it with the next action.
 func (s *H2Server) finish(w *frameWriter, id uint32, bodies map[uint32][]byte) {
 	s.mu.Lock()
 	n := len(s.streams)
@@ -216,14 +216,14 @@ func (s *H2Server) finish(w *frameWriter, id uint32, bodies map[uint32][]byte) {
 		w.frame(frameRSTStream, 0, id, binary.BigEndian.AppendUint32(nil, errCodeProtocol))
 		return
 	}
-	w.frame(frameHeaders, flagEndHeaders, id, answerHeaders(a.status, len(a.body)))
+	w.frame(frameHeaders, flagEndHeaders, id, responseHeaders(a.status, len(a.body)))
 	w.frame(frameData, flagEndStream, id, []byte(a.body))
 }
 
-// answerHeaders is an HPACK block of literal fields without indexing and
+// responseHeaders is an HPACK block of literal fields without indexing and
 // without Huffman coding (RFC 7541 §6.2.2), naming each field by its index
 // in the static table.
-func answerHeaders(status, length int) []byte {
+func responseHeaders(status, length int) []byte {
 	var b []byte
 	field := func(index int, value string) {
 		b = append(b, byte(index)) // index < 15 fits the 4-bit prefix
