@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -363,13 +364,18 @@ type errorCode int
 // UnmarshalJSON accepts 210, "210", null and anything else as 0, so that an
 // odd code never hides the rest of the error body.
 func (c *errorCode) UnmarshalJSON(b []byte) error {
-	s := strings.Trim(strings.TrimSpace(string(b)), `"`)
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil {
-		*c = 0
+	s := strings.TrimSpace(strings.Trim(strings.TrimSpace(string(b)), `"`))
+	if n, err := strconv.Atoi(s); err == nil {
+		*c = errorCode(n)
 		return nil
 	}
-	*c = errorCode(n)
+	// The OpenAPI types most error codes as doubles: 210.0 is code 210 (a
+	// duplicate must never read as 0).
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1e9 {
+		*c = errorCode(int(f))
+		return nil
+	}
+	*c = 0
 	return nil
 }
 
