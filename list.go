@@ -1,0 +1,115 @@
+package bankpay
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/bankpay/bankpay-go/internal/form"
+	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
+)
+
+// defaultPageSize is the count a list iterator asks per page when its params
+// give none.
+const defaultPageSize = 100
+
+// Page is one page of a list: at most the count asked, from StartIndex.
+type Page[T any] struct {
+	Items []T
+	// StartIndex is the offset of Items[0] in the whole list.
+	StartIndex int
+	// ItemsPerPage is the page size the service reports (0 when it reports
+	// none).
+	ItemsPerPage int
+}
+
+// listPage reads one page of the list at path: the array under key in the
+// response object (or a bare array), and its startIndex and itemsPerPage.
+// query is not modified.
+func listPage[T any](ctx context.Context, c *Client, path string, query url.Values, key string, opts []Option) (*Page[T], error) {
+	var raw json.RawMessage
+	if err := c.send(ctx, http.MethodGet, path, query, nil, &raw, opts); err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*Page[T], error) {
+		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path, Err: err}
+	}
+	page := &Page[T]{}
+	items, at := raw, ""
+	if i := skipSpace(raw, 0); i < len(raw) && raw[i] == '{' {
+		v, found, scanned := topMember(raw, key)
+		if !scanned {
+			return fail(fmt.Errorf("response is not a JSON object"))
+		}
+		if !found {
+			return fail(fmt.Errorf("response has no %q array", key))
+		}
+		items, at = v, key
+		for name, dst := range map[string]*int{"startIndex": &page.StartIndex, "itemsPerPage": &page.ItemsPerPage} {
+			if v, ok, _ := topMember(raw, name); ok {
+				if err := tolerant.DecodeAt(v, dst, name); err != nil {
+					return fail(err)
+				}
+			}
+		}
+	}
+	if err := tolerant.DecodeAt(items, &page.Items, at); err != nil {
+		return fail(err)
+	}
+	return page, nil
+}
+
+// listQuery encodes list params (a struct with `url` tags, dotted nested
+// names) as a query, or an empty one for nil params.
+func listQuery(params any) (url.Values, error) {
+	q, err := form.Values(params)
+	if err != nil {
+		return nil, fmt.Errorf("bankpay: encoding query: %w", err)
+	}
+	return q, nil
+}
+
+// paginate returns an iterator over every item of a list from the
+// startIndex of query on, reading one page of pageSize items (the count of
+// query, or defaultPageSize) at a time, only as the caller asks for more. It
+// stops after a short page, on the first error (yielded with a nil item), or
+// when ctx is done.
+func paginate[T any](ctx context.Context, query url.Values, fetch func(context.Context, url.Values) (*Page[T], error)) iter.Seq2[*T, error] {
+	return func(yield func(*T, error) bool) {
+		q := url.Values{}
+		for k, v := range query {
+			q[k] = v
+		}
+		start, _ := strconv.Atoi(q.Get("startIndex"))
+		size, _ := strconv.Atoi(q.Get("count"))
+		if size <= 0 {
+			size = defaultPageSize
+		}
+		q.Set("count", strconv.Itoa(size))
+		for {
+			if err := ctx.Err(); err != nil {
+				yield(nil, err)
+				return
+			}
+			q.Set("startIndex", strconv.Itoa(start))
+			page, err := fetch(ctx, q)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for i := range page.Items {
+				if !yield(&page.Items[i], nil) {
+					return
+				}
+			}
+			if len(page.Items) < size {
+				return
+			}
+			start += len(page.Items)
+		}
+	}
+}
