@@ -32,6 +32,7 @@ type Client struct {
 	Accounts     *AccountsService
 	Customers    *CustomersService
 	Identity     *IdentityService
+	Payments     *PaymentsService
 
 	cfg       config
 	secrets   *secrets                          // a pointer, so that %v of a Client shows no key
@@ -80,6 +81,7 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 	c.Accounts = (*AccountsService)(s)
 	c.Customers = (*CustomersService)(s)
 	c.Identity = (*IdentityService)(s)
+	c.Payments = (*PaymentsService)(s)
 	return c, nil
 }
 

@@ -40,7 +40,14 @@ var (
 	ErrRateLimited = errors.New("bankpay: rate limited")
 	// ErrInvalidResponse: a 2xx response whose body could not be decoded
 	// (not JSON, truncated, not the expected shape, or over the size cap).
+	// The service accepted the call: after a deposit, capture or establish,
+	// do not pay again; find the transaction with
+	// Transactions.FindByMerchantReference (see ResponseError).
 	ErrInvalidResponse = errors.New("bankpay: invalid response")
+	// ErrAmbiguous: Transactions.FindByMerchantReference found more than one
+	// transaction with the merchantReference; read them with
+	// Transactions.List (MerchantReference) and decide.
+	ErrAmbiguous = errors.New("bankpay: more than one match")
 )
 
 // Error codes of the service, found in APIError.Code and APIError.Errors.
@@ -185,8 +192,9 @@ func invalid(field, reason string) *ValidationError {
 //
 // The service ACCEPTED the call: for a state-changing call (deposit,
 // capture, establish, customer update) the money moved or the state
-// changed, even though the response could not be read. Do not repeat the call;
-// reconcile from the event notifications or Transactions.Get instead.
+// changed, even though the response could not be read. Do not repeat the
+// call: find the transaction with Transactions.FindByMerchantReference (the
+// call's merchantReference), or reconcile from the event notifications.
 type ResponseError struct {
 	StatusCode int
 	Method     string
@@ -214,11 +222,15 @@ func (e *ResponseError) Is(target error) bool { return target == ErrInvalidRespo
 
 // NetworkError is a call that got no HTTP response: connection refused or
 // reset, timeout, or the context ended. Sent reports whether any attempt may
-// have reached the server; when it is true and the call moves money, do not
-// pay again under a new merchantReference: retry with the same one (on an
-// account configured for merchantReference idempotency a repeat responses
-// ErrDuplicate), or reconcile from the event notifications first. A call
-// whose context had ended before it started sends nothing (Attempts 0).
+// have reached the server. When it is true and the call moves money
+// (deposit, capture, establish), its outcome is unknown: do not pay again
+// under a new merchantReference. Call Transactions.FindByMerchantReference
+// with the call's merchantReference: a transaction found is the payment
+// made (do not pay again); ErrNotFound means it was not made, and the call
+// can be made again with the same merchantReference (on an account
+// configured for merchantReference idempotency a repeat of one that was made
+// responds ErrDuplicate). When Sent is false nothing reached the service. A
+// call whose context had ended before it started sends nothing (Attempts 0).
 type NetworkError struct {
 	Method   string
 	Path     string

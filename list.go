@@ -76,8 +76,11 @@ func listQuery(params any) (url.Values, error) {
 // paginate returns an iterator over every item of a list from the
 // startIndex of query on, reading one page of pageSize items (the count of
 // query, or defaultPageSize) at a time, only as the caller asks for more. It
-// stops after a short page, on the first error (yielded with a nil item), or
-// when ctx is done.
+// stops after an empty or short page, on the first error (yielded with a nil
+// item), or when ctx is done. A page is short when it holds fewer items than
+// were asked, or than the page's itemsPerPage when the service reports a
+// smaller one: a service that caps the page size below the count asked
+// (100 of 500) does not end the list early.
 func paginate[T any](ctx context.Context, query url.Values, fetch func(context.Context, url.Values) (*Page[T], error)) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
 		q := url.Values{}
@@ -106,7 +109,11 @@ func paginate[T any](ctx context.Context, query url.Values, fetch func(context.C
 					return
 				}
 			}
-			if len(page.Items) < size {
+			limit := size
+			if page.ItemsPerPage > 0 && page.ItemsPerPage < limit {
+				limit = page.ItemsPerPage
+			}
+			if len(page.Items) == 0 || len(page.Items) < limit {
 				return
 			}
 			start += len(page.Items)

@@ -29,7 +29,11 @@ type Transaction struct {
 	URL string `json:"url,omitempty"`
 }
 
-// Payment is the payment part of a transaction.
+// Payment is a payment: the authorization a user gave and what was paid
+// under it. It is the payment part of a transaction, and the resource
+// Payments.Get and Payments.List read (GET /payments). The fields after
+// PaymentProvider are the OpenAPI's Payment schema; the service fills them
+// on the payments resource (a transaction's payment may leave them empty).
 type Payment struct {
 	PaymentID       string           `json:"paymentId,omitempty"`
 	PaymentType     PaymentType      `json:"paymentType,omitempty"`
@@ -40,6 +44,28 @@ type Payment struct {
 	Currency        Currency         `json:"currency,omitempty"`
 	Account         *PaymentAccount  `json:"account,omitempty"`
 	PaymentProvider *PaymentProvider `json:"paymentProvider,omitempty"`
+
+	// MerchantReference is the merchant's reference of the authorization.
+	MerchantReference string `json:"merchantReference,omitempty"`
+	// Description is the order description of the establish data.
+	Description string `json:"description,omitempty"`
+	// AuthorizationStatus and AuthorizationStatusMessage are the status of
+	// the payment's bank authorization (a transaction status code).
+	AuthorizationStatus        TransactionStatus `json:"authorizationStatus,omitempty"`
+	AuthorizationStatusMessage string            `json:"authorizationStatusMessage,omitempty"`
+	// Pending is the total still pending completion, Paid the total paid,
+	// Refunded and Reversed the totals refunded and reversed, and Balance
+	// what was paid minus what was reversed or refunded.
+	Pending  Amount `json:"pending,omitempty"`
+	Paid     Amount `json:"paid,omitempty"`
+	Refunded Amount `json:"refunded,omitempty"`
+	Reversed Amount `json:"reversed,omitempty"`
+	Balance  Amount `json:"balance,omitempty"`
+	// Customer is the customer of the payment.
+	Customer      *Customer   `json:"customer,omitempty"`
+	CreatedAt     EpochMillis `json:"createdAt,omitempty"`
+	UpdatedAt     EpochMillis `json:"updatedAt,omitempty"`
+	RecordVersion int         `json:"recordVersion,omitempty"`
 }
 
 // PaymentAccount is the bank account of a payment. In the get-transaction
