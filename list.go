@@ -28,8 +28,8 @@ type Page[T any] struct {
 }
 
 // listPage reads one page of the list at path: the array under key in the
-// response object (or a bare array), and its startIndex and itemsPerPage.
-// query is not modified.
+// response object (or a bare array), and its startIndex (that of query
+// when the response has none) and itemsPerPage. query is not modified.
 func listPage[T any](ctx context.Context, c *Client, path string, query url.Values, key string, opts []Option) (*Page[T], error) {
 	var raw json.RawMessage
 	if err := c.send(ctx, http.MethodGet, path, query, nil, &raw, opts); err != nil {
@@ -39,6 +39,9 @@ func listPage[T any](ctx context.Context, c *Client, path string, query url.Valu
 		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path, Err: err}
 	}
 	page := &Page[T]{}
+	// The offset asked, unless the response says otherwise (the
+	// transactions list reports none).
+	page.StartIndex, _ = strconv.Atoi(query.Get("startIndex"))
 	items, at := raw, ""
 	if i := skipSpace(raw, 0); i < len(raw) && raw[i] == '{' {
 		v, found, scanned := topMember(raw, key)

@@ -42,6 +42,9 @@ var apiRoutes = []route{
 	{"POST /customers", bodyJSON, true, (*Server).handleCustomerByExternalID},
 	{"POST /customers/{id}", bodyJSON, true, (*Server).handleCustomerByID},
 	{"POST /accounts/tokenize", bodyJSON, true, (*Server).handleTokenize},
+	{"GET /transactions", bodyNone, true, (*Server).handleListTransactions},
+	{"GET /payments", bodyNone, true, (*Server).handleListPayments},
+	{"GET /payments/{id}", bodyNone, true, (*Server).handleGetPayment},
 }
 
 // newMux routes the API below /api/v1 and the control endpoints below

@@ -94,6 +94,7 @@ type state struct {
 	seqTxn    uint64
 	seqEvent  uint64
 	seqCust   uint64
+	lost      []lostResponse // LoseResponse (faults.go)
 }
 
 // merchant is the state of one merchant.
@@ -105,6 +106,7 @@ type merchant struct {
 	tokens     map[string]string
 	customers  map[string]*customerRecord // by customerId
 	byExternal map[string]*customerRecord // by externalId
+	txns       []*txn                     // in creation order (lists.go)
 }
 
 // usedRef reports whether ref was already used for kind and is to be
@@ -171,7 +173,7 @@ func NewServer(opts ...Option) *Server {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 
-	s.ts = httptest.NewUnstartedServer(s.withUI(s.newMux()))
+	s.ts = httptest.NewUnstartedServer(s.withFaults(s.withUI(s.newMux())))
 	if cfg.listener != nil {
 		_ = s.ts.Listener.Close()
 		s.ts.Listener = cfg.listener

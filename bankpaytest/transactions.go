@@ -69,6 +69,7 @@ func (s *Server) newTxn(m *merchant, typ models.TransactionType) *txn {
 		RecordVersion:   1,
 	}}
 	s.st.txns[id] = t
+	m.txns = append(m.txns, t)
 	return t
 }
 

@@ -1,0 +1,404 @@
+package bankpaytest
+
+import (
+	"cmp"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// The list endpoints, GET /transactions and GET /payments, and GET
+// /payments/{id}. A list sees the authenticated merchant's records only, in
+// creation order unless orderBy says otherwise, and pages them with
+// startIndex (from 0) and count (1 to MaxPageSize, DefaultPageSize when
+// absent). A filter it cannot read responds 400/200; a filter it does not
+// know is ignored, as the service's query binding does.
+
+// Page sizes of the list endpoints.
+const (
+	DefaultPageSize = 100
+	MaxPageSize     = 1000
+)
+
+// listPage is the order and page of a list request.
+type listPage struct {
+	orderBy    string
+	desc       bool
+	start      int
+	count      int
+	createdMin int64 // epoch ms bounds, -1 for none
+	createdMax int64
+	updatedMin int64
+	updatedMax int64
+	amountMin  int64 // cents, -1 for none
+	amountMax  int64
+}
+
+// parseListPage reads the parameters every list shares; orderFields are the
+// orderBy values of the list.
+func parseListPage(q url.Values, orderFields []string) (*listPage, *Error) {
+	p := &listPage{count: DefaultPageSize, createdMin: -1, createdMax: -1, updatedMin: -1, updatedMax: -1, amountMin: -1, amountMax: -1}
+	if v := q.Get("orderBy"); v != "" {
+		if !slices.Contains(orderFields, v) {
+			return nil, badRequest("orderBy must be one of %s", strings.Join(orderFields, ", "))
+		}
+		p.orderBy = v
+	}
+	switch strings.ToLower(q.Get("sortOrder")) {
+	case "", "asc":
+	case "desc":
+		p.desc = true
+	default:
+		return nil, badRequest("sortOrder must be asc or desc")
+	}
+	if v := q.Get("startIndex"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return nil, badRequest("startIndex must be a non-negative integer")
+		}
+		p.start = n
+	}
+	if v := q.Get("count"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxPageSize {
+			return nil, badRequest("count must be an integer from 1 to %d", MaxPageSize)
+		}
+		p.count = n
+	}
+	for _, b := range []struct {
+		name string
+		dst  *int64
+	}{{"createdAt.start", &p.createdMin}, {"createdAt.end", &p.createdMax}, {"updatedAt.start", &p.updatedMin}, {"updatedAt.end", &p.updatedMax}} {
+		v := q.Get(b.name)
+		if v == "" {
+			continue
+		}
+		ms, ok := parseInstant(v)
+		if !ok {
+			return nil, badRequest("%s must be epoch milliseconds or an RFC 3339 time", b.name)
+		}
+		*b.dst = ms
+	}
+	for _, b := range []struct {
+		name string
+		dst  *int64
+	}{{"amount.min", &p.amountMin}, {"amount.max", &p.amountMax}} {
+		v := q.Get(b.name)
+		if v == "" {
+			continue
+		}
+		a := models.Amount(v)
+		cents, err := a.Cents()
+		if err != nil || a.Validate() != nil {
+			return nil, badRequest("%s must be a decimal with two places, like 10.00", b.name)
+		}
+		*b.dst = cents
+	}
+	return p, nil
+}
+
+// parseInstant reads epoch milliseconds, or an RFC 3339 time.
+func parseInstant(v string) (int64, bool) {
+	if ms, err := strconv.ParseInt(v, 10, 64); err == nil && ms >= 0 {
+		return ms, true
+	}
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+		return t.UnixMilli(), true
+	}
+	return 0, false
+}
+
+// inRange reports whether v is within [min, max] (-1: unbounded).
+func inRange(v, min, max int64) bool {
+	return (min < 0 || v >= min) && (max < 0 || v <= max)
+}
+
+// window returns the page of items (already in order).
+func window[T any](items []T, p *listPage) []T {
+	if p.start >= len(items) {
+		return items[:0]
+	}
+	end := min(len(items), p.start+p.count)
+	return items[p.start:end]
+}
+
+// order sorts items by key (creation order when p has no orderBy; ties keep
+// creation order), reversed for desc.
+func order[T any](items []T, p *listPage, key func(T, string) int64) {
+	if p.orderBy != "" {
+		slices.SortStableFunc(items, func(a, b T) int { return cmp.Compare(key(a, p.orderBy), key(b, p.orderBy)) })
+	}
+	if p.desc {
+		slices.Reverse(items)
+	}
+}
+
+// codeSet reads a repeated filter of numeric codes (nil when absent).
+func codeSet(q url.Values, name string) (map[int]bool, *Error) {
+	vs := q[name]
+	if len(vs) == 0 {
+		return nil, nil
+	}
+	set := make(map[int]bool, len(vs))
+	for _, v := range vs {
+		w, ok := tolerant.WholeNumber(v)
+		n, err := strconv.Atoi(w)
+		if !ok || err != nil {
+			return nil, badRequest("%s must be a numeric code", name)
+		}
+		set[n] = true
+	}
+	return set, nil
+}
+
+// cents is an amount in cents (0 when unreadable).
+func cents(a models.Amount) int64 {
+	c, _ := a.Cents()
+	return c
+}
+
+// authorizationOf is t, or the authorization a deposit or capture was made
+// from.
+func authorizationOf(t *txn) *txn {
+	if t.parent != nil {
+		return t.parent
+	}
+	return t
+}
+
+// customerExternalID is the externalId of the customer of authorization a.
+func customerExternalID(m *merchant, a *txn) string {
+	if rec := m.customers[a.customerID]; rec != nil {
+		return rec.c.ExternalID
+	}
+	return ""
+}
+
+var transactionOrderFields = []string{"createdAt", "updatedAt", "processedAt", "completedAt", "amount", "transactionId"}
+
+func transactionKey(t *txn, field string) int64 {
+	switch field {
+	case "updatedAt":
+		return int64(t.rec.UpdatedAt)
+	case "processedAt":
+		return int64(t.rec.ProcessedAt)
+	case "completedAt":
+		return int64(t.rec.CompletedAt)
+	case "amount":
+		return cents(t.rec.Amount)
+	case "transactionId":
+		n, _ := strconv.ParseInt(t.id(), 10, 64)
+		return n
+	}
+	return int64(t.rec.CreatedAt)
+}
+
+// handleListTransactions serves GET /transactions: transactionType,
+// transactionStatus and payment.paymentType (repeated codes),
+// originalTransactionId, payment.paymentId, payment.merchantReference (the
+// transaction's own merchantReference or its payment's, that of the
+// authorization), payment.customer.externalId, amount.min/max,
+// createdAt.start/end and updatedAt.start/end (inclusive), orderBy,
+// sortOrder, startIndex, count. The response is {"transactions":[…]}, the
+// OpenAPI's shape, with the account numbers cut to their last 4 digits.
+func (s *Server) handleListTransactions(r *http.Request, _ []byte, m *merchant, _ string) (any, *Error) {
+	q := r.URL.Query()
+	p, err := parseListPage(q, transactionOrderFields)
+	if err != nil {
+		return nil, err
+	}
+	types, err := codeSet(q, "transactionType")
+	if err != nil {
+		return nil, err
+	}
+	statuses, err := codeSet(q, "transactionStatus")
+	if err != nil {
+		return nil, err
+	}
+	paymentTypes, err := codeSet(q, "payment.paymentType")
+	if err != nil {
+		return nil, err
+	}
+	original, paymentID := q.Get("originalTransactionId"), q.Get("payment.paymentId")
+	ref, external := q.Get("payment.merchantReference"), q.Get("payment.customer.externalId")
+
+	var matches []*txn
+	for _, t := range m.txns {
+		rec := &t.rec
+		auth := authorizationOf(t)
+		switch {
+		case types != nil && !types[int(rec.TransactionType)],
+			statuses != nil && !statuses[int(rec.Status)],
+			paymentTypes != nil && !paymentTypes[int(rec.Payment.PaymentType)],
+			original != "" && rec.OriginalTransactionID != original,
+			paymentID != "" && rec.Payment.PaymentID != paymentID,
+			ref != "" && rec.MerchantReference != ref && auth.rec.MerchantReference != ref,
+			external != "" && customerExternalID(m, auth) != external,
+			!inRange(cents(rec.Amount), p.amountMin, p.amountMax),
+			!inRange(int64(rec.CreatedAt), p.createdMin, p.createdMax),
+			!inRange(int64(rec.UpdatedAt), p.updatedMin, p.updatedMax):
+			continue
+		}
+		matches = append(matches, t)
+	}
+	order(matches, p, transactionKey)
+	page := window(matches, p)
+	out := make([]*models.Transaction, len(page))
+	for i, t := range page {
+		out[i] = t.view()
+	}
+	return struct {
+		Transactions []*models.Transaction `json:"transactions"`
+	}{out}, nil
+}
+
+// paymentTotals are the amounts of the deposits and captures of an
+// authorization, in cents.
+type paymentTotals struct {
+	pending, paid, reversed int64
+	updatedAt               models.EpochMillis
+	versions                int
+}
+
+// totals sums the movements of m's authorizations (only keeps, when not
+// nil): pending (Authorized or Processed), paid (Completed, or Reversed
+// after it was), reversed. Denied movements count nowhere.
+func totals(m *merchant, only *txn) map[*txn]*paymentTotals {
+	out := map[*txn]*paymentTotals{}
+	for _, t := range m.txns {
+		if t.parent == nil || (only != nil && t.parent != only) {
+			continue
+		}
+		tot := out[t.parent]
+		if tot == nil {
+			tot = &paymentTotals{}
+			out[t.parent] = tot
+		}
+		switch t.rec.Status {
+		case models.StatusAuthorized, models.StatusProcessed:
+			tot.pending += t.cents
+		case models.StatusCompleted:
+			tot.paid += t.cents
+		case models.StatusReversed:
+			tot.paid += t.cents
+			tot.reversed += t.cents
+		}
+		tot.updatedAt = max(tot.updatedAt, t.rec.UpdatedAt)
+		tot.versions += t.rec.RecordVersion
+	}
+	return out
+}
+
+// paymentView is the payment of authorization a as GET /payments shows it
+// (the OpenAPI's Payment): its account number cut to the last 4 digits,
+// the authorization's reference and status, and the totals of its
+// deposits and captures (refunds are not played: refunded is 0.00).
+func (s *Server) paymentView(m *merchant, a *txn, tot *paymentTotals) *models.Payment {
+	if tot == nil {
+		tot = &paymentTotals{}
+	}
+	p := *a.view().Payment
+	p.MerchantReference = a.rec.MerchantReference
+	if a.data != nil {
+		p.Description = a.data.Description
+	}
+	p.AuthorizationStatus = a.rec.Status
+	p.AuthorizationStatusMessage = a.rec.StatusMessage
+	p.Pending = models.AmountFromCents(tot.pending)
+	p.Paid = models.AmountFromCents(tot.paid)
+	p.Reversed = models.AmountFromCents(tot.reversed)
+	p.Refunded = "0.00"
+	p.Balance = models.AmountFromCents(tot.paid - tot.reversed)
+	p.CreatedAt = a.rec.CreatedAt
+	p.UpdatedAt = max(a.rec.UpdatedAt, tot.updatedAt)
+	p.RecordVersion = a.rec.RecordVersion + tot.versions
+	if rec := m.customers[a.customerID]; rec != nil {
+		p.Customer = &models.Customer{CustomerID: rec.c.CustomerID, ExternalID: rec.c.ExternalID, Name: rec.c.Name, Email: rec.c.Email}
+	}
+	return &p
+}
+
+var paymentOrderFields = []string{"createdAt", "updatedAt", "amount", "paymentId"}
+
+func paymentKey(p *models.Payment, field string) int64 {
+	switch field {
+	case "updatedAt":
+		return int64(p.UpdatedAt)
+	case "amount":
+		return cents(p.Amount)
+	case "paymentId":
+		n, _ := strconv.ParseInt(p.PaymentID, 10, 64)
+		return n
+	}
+	return int64(p.CreatedAt)
+}
+
+// handleListPayments serves GET /payments: the payments of the merchant's
+// authorizations, filtered by paymentType and authorization.status
+// (repeated codes), merchantReference, customer.customerId, amount.min/max,
+// createdAt.start/end and updatedAt.start/end, ordered and paged like the
+// transactions. The response is {"payments":[…],"startIndex":…,
+// "itemsPerPage":…}, the OpenAPI's shape.
+func (s *Server) handleListPayments(r *http.Request, _ []byte, m *merchant, _ string) (any, *Error) {
+	q := r.URL.Query()
+	p, err := parseListPage(q, paymentOrderFields)
+	if err != nil {
+		return nil, err
+	}
+	types, err := codeSet(q, "paymentType")
+	if err != nil {
+		return nil, err
+	}
+	statuses, err := codeSet(q, "authorization.status")
+	if err != nil {
+		return nil, err
+	}
+	ref, customerID := q.Get("merchantReference"), q.Get("customer.customerId")
+	all := totals(m, nil)
+	var matches []*models.Payment
+	for _, t := range m.txns {
+		if t.rec.TransactionType != models.TypeAuthorize {
+			continue
+		}
+		if (types != nil && !types[int(t.rec.Payment.PaymentType)]) ||
+			(statuses != nil && !statuses[int(t.rec.Status)]) ||
+			(ref != "" && t.rec.MerchantReference != ref) ||
+			(customerID != "" && t.customerID != customerID) {
+			continue
+		}
+		v := s.paymentView(m, t, all[t])
+		if !inRange(cents(v.Amount), p.amountMin, p.amountMax) ||
+			!inRange(int64(v.CreatedAt), p.createdMin, p.createdMax) ||
+			!inRange(int64(v.UpdatedAt), p.updatedMin, p.updatedMax) {
+			continue
+		}
+		matches = append(matches, v)
+	}
+	order(matches, p, paymentKey)
+	page := window(matches, p)
+	if page == nil {
+		page = []*models.Payment{}
+	}
+	return struct {
+		Payments     []*models.Payment `json:"payments"`
+		StartIndex   int               `json:"startIndex"`
+		ItemsPerPage int               `json:"itemsPerPage"`
+	}{page, p.start, p.count}, nil
+}
+
+// handleGetPayment serves GET /payments/{id}: the payment of the
+// merchant's authorization id (a payment's id is its authorization's), bare
+// as the OpenAPI shows it; 404/200 for any other id.
+func (s *Server) handleGetPayment(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
+	t := s.st.txns[id]
+	if t == nil || t.m != m || t.rec.TransactionType != models.TypeAuthorize {
+		return nil, notFound("payment")
+	}
+	return s.paymentView(m, t, totals(m, t)[t]), nil
+}
