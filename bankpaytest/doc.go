@@ -165,4 +165,18 @@
 //	GET  /sandbox/events[?transactionId=…]     {"events":[…]}, each as Event encodes
 //	POST /sandbox/flush                        Flush; responds with {}
 //	GET  /sandbox/customers?externalId=…       {"customer":{…}} (or ?customerId=…)
+//	POST /sandbox/loseResponse?method=POST&path=/transactions/{id}/deposit
+//	                                           LoseResponse: the next such API request takes
+//	                                           effect and its connection is reset; responds with {}
+//
+// # Lists
+//
+// GET /transactions and GET /payments list the merchant's records in
+// creation order (orderBy and sortOrder asc or desc change it), paged by
+// startIndex and count (1 to MaxPageSize, DefaultPageSize by default), with
+// the OpenAPI's filters (see lists.go); a filter it cannot read responds
+// with 400/200, one it does not know is ignored. A payment is an
+// authorization with the totals of its deposits and captures (pending,
+// paid, reversed, balance); GET /payments/{id} (the authorization's id)
+// responds with it bare, as the OpenAPI shows it.
 package bankpaytest

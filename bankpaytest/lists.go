@@ -228,8 +228,16 @@ func (s *Server) handleListTransactions(r *http.Request, _ []byte, m *merchant, 
 	original, paymentID := q.Get("originalTransactionId"), q.Get("payment.paymentId")
 	ref, external := q.Get("payment.merchantReference"), q.Get("payment.customer.externalId")
 
+	filtered := types != nil || statuses != nil || paymentTypes != nil || original != "" || paymentID != "" || ref != "" || external != "" ||
+		p.amountMin >= 0 || p.amountMax >= 0 || p.createdMin >= 0 || p.createdMax >= 0 || p.updatedMin >= 0 || p.updatedMax >= 0
 	var matches []*txn
+	if !filtered {
+		matches = slices.Clone(m.txns)
+	}
 	for _, t := range m.txns {
+		if !filtered {
+			break
+		}
 		rec := &t.rec
 		auth := authorizationOf(t)
 		switch {
