@@ -39,7 +39,7 @@ func TestLoseResponse(t *testing.T) {
 	path := "/transactions/" + auth.TransactionID + "/deposit"
 
 	srv.LoseResponse(http.MethodPost, path)
-	c.get("/transactions/" + auth.TransactionID).wantOK(t, nil) // another request keeps its response
+	c.get("/transactions/"+auth.TransactionID).wantOK(t, nil) // another request keeps its response
 	err := postDepositRaw(t, srv, c, auth.TransactionID, "lost-1")
 	require.Error(t, err, "the response was lost")
 	assert.Equal(t, []string{"lost-1"}, refs(c.listTransactions(t, "transactionType=6")), "the deposit was made")
