@@ -1,0 +1,205 @@
+package bankpay
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// paymentJSON is a payment as the OpenAPI shows it (numbers as doubles,
+// codes as strings).
+const paymentJSON = `{"paymentId":"1002581234568","paymentType":"2","merchantId":"1002463580",
+  "merchant":{"merchantId":"1002463580","name":"Shop"},"merchantReference":"order-42","fingerprint":"fp",
+  "verification":{"status":"1"},"description":"Order 42","currency":"USD","amount":"100.00",
+  "account":{"name":"Checking","type":1.0,"accountNumber":"6789","verified":true},
+  "paymentProvider":{"paymentProviderId":"051000017","name":"Demo Bank","type":1},
+  "authorizationStatus":2.0,"authorizationStatusMessage":"Authorized",
+  "pending":"10.00","paid":"40.00","refunded":"5.00","reversed":"0.00","balance":"35.00",
+  "createdAt":1700000000000,"updatedAt":1700000500000,"recordVersion":4.0,"paymentFlow":1.0,
+  "customer":{"customerId":"c-1","externalId":"cust-7","name":"Jane Doe","email":"jane@example.com","vip":"2"}}`
+
+func checkPayment(t *testing.T, p *models.Payment) {
+	t.Helper()
+	assert.Equal(t, "1002581234568", p.PaymentID)
+	assert.Equal(t, models.PaymentTypeDeferred, p.PaymentType)
+	assert.Equal(t, "order-42", p.MerchantReference)
+	assert.Equal(t, "Order 42", p.Description)
+	assert.Equal(t, models.StatusAuthorized, p.AuthorizationStatus)
+	assert.Equal(t, "Authorized", p.AuthorizationStatusMessage)
+	assert.Equal(t, models.Amount("10.00"), p.Pending)
+	assert.Equal(t, models.Amount("40.00"), p.Paid)
+	assert.Equal(t, models.Amount("5.00"), p.Refunded)
+	assert.Equal(t, models.Amount("0.00"), p.Reversed)
+	assert.Equal(t, models.Amount("35.00"), p.Balance)
+	assert.Equal(t, models.EpochMillis(1700000500000), p.UpdatedAt)
+	assert.Equal(t, 4, p.RecordVersion)
+	require.NotNil(t, p.Customer)
+	assert.Equal(t, "cust-7", p.Customer.ExternalID)
+	require.NotNil(t, p.Customer.VIP)
+	assert.Equal(t, 2, *p.Customer.VIP)
+	assert.Equal(t, "6789", p.Account.AccountNumber)
+}
+
+func TestPaymentsGet(t *testing.T) {
+	for name, body := range map[string]string{"bare": paymentJSON, "wrapped": `{"payment":` + paymentJSON + `}`} {
+		t.Run(name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t)
+			calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments/1002581234568"}, 200, body)
+			p, err := c.Payments.Get(context.Background(), "1002581234568")
+			require.NoError(t, err)
+			assert.Equal(t, int32(1), calls.Load())
+			checkPayment(t, p)
+		})
+	}
+}
+
+func TestPaymentsGetEscapesID(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments/a%2F..%2Ftransactions"}, 200, paymentJSON)
+	_, err := c.Payments.Get(context.Background(), "a/../transactions")
+	require.NoError(t, err)
+}
+
+func TestPaymentsGetRejectsBadID(t *testing.T) {
+	for _, id := range []string{"", ".", "..", "p\n1"} {
+		checkRejected(t, "paymentId", func(c *Client) error {
+			_, err := c.Payments.Get(context.Background(), id)
+			return err
+		})
+	}
+}
+
+func TestPaymentsGetErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		status int
+		body   string
+		is     error
+		tries  int32
+	}{
+		{"404", 404, `{"errors":[{"code":200,"message":"payment not found"}]}`, ErrNotFound, 1},
+		{"400", 400, `{"errors":[{"code":200,"message":"Invalid parameter"}]}`, ErrBadRequest, 1},
+		{"500, retried", 500, `{"errors":[{"code":100,"message":"Internal error"}]}`, ErrServer, 1 + defaultMaxRetries},
+		{"not JSON", 200, `OK`, ErrInvalidResponse, 1},
+		{"truncated", 200, `{"paymentId":"1`, ErrInvalidResponse, 1},
+		{"empty object", 200, `{}`, ErrInvalidResponse, 1},
+		{"null wrapper", 200, `{"payment":null}`, ErrInvalidResponse, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t)
+			calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments/p-1"}, tc.status, tc.body)
+			_, err := c.Payments.Get(context.Background(), "p-1")
+			require.ErrorIs(t, err, tc.is)
+			if tc.status == 200 {
+				var re *ResponseError
+				require.ErrorAs(t, err, &re)
+			} else {
+				var apiErr *APIError
+				require.ErrorAs(t, err, &apiErr)
+				assert.Equal(t, tc.status, apiErr.StatusCode)
+				assert.Equal(t, "/payments/p-1", apiErr.Path)
+			}
+			assert.Equal(t, tc.tries, calls.Load())
+			assertNoSecret(t, err.Error())
+		})
+	}
+}
+
+func TestPaymentsListPageQuery(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	const query = "amount.max=200.00&amount.min=1.00&authorization.status=2&authorization.status=7&count=20" +
+		"&createdAt.end=1700000100000&createdAt.start=1700000000000&customer.customerId=c-1" +
+		"&merchantReference=order-42&orderBy=updatedAt&paymentType=2&sortOrder=asc&startIndex=40" +
+		"&updatedAt.start=1700000200000"
+	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments", RawQuery: query}, 200,
+		`{"payments":[`+paymentJSON+`],"startIndex":40.0,"itemsPerPage":20.0}`)
+	page, err := c.Payments.ListPage(context.Background(), &PaymentListParams{
+		PaymentTypes:          []models.PaymentType{models.PaymentTypeDeferred},
+		AuthorizationStatuses: []models.TransactionStatus{models.StatusAuthorized, models.StatusCanceled},
+		MerchantReference:     "order-42",
+		CustomerID:            "c-1",
+		AmountMin:             "1.00", AmountMax: "200.00",
+		CreatedAtStart: time.UnixMilli(1700000000000), CreatedAtEnd: time.UnixMilli(1700000100000),
+		UpdatedAtStart: time.UnixMilli(1700000200000),
+		OrderBy:        "updatedAt", SortOrder: "asc", StartIndex: 40, Count: 20,
+	})
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), calls.Load())
+	assert.Equal(t, 40, page.StartIndex)
+	assert.Equal(t, 20, page.ItemsPerPage)
+	require.Len(t, page.Items, 1)
+	checkPayment(t, &page.Items[0])
+}
+
+func TestPaymentsList(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	two := `{"payments":[` + paymentJSON + `,` + paymentJSON + `],"startIndex":0,"itemsPerPage":2}`
+	n := pages(t, mock, "/api/v1/payments",
+		pageStep{"count=2&paymentType=4&startIndex=0", two},
+		pageStep{"count=2&paymentType=4&startIndex=2", `{"payments":[],"startIndex":2,"itemsPerPage":2}`},
+	)
+	count := 0
+	for p, err := range c.Payments.List(context.Background(), &PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDisbursement}, Count: 2}) {
+		require.NoError(t, err)
+		assert.Equal(t, "order-42", p.MerchantReference)
+		count++
+	}
+	assert.Equal(t, 2, count)
+	assert.Equal(t, 2, n())
+}
+
+func TestPaymentsListErrors(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments", RawQuery: "count=100&startIndex=0"}, 200, `{"transactions":[]}`)
+	for p, err := range c.Payments.List(context.Background(), nil) {
+		assert.Nil(t, p)
+		assert.ErrorIs(t, err, ErrInvalidResponse, "no payments array")
+	}
+	assert.Equal(t, int32(1), calls.Load())
+
+	c, mock, _ = newTestClient(t)
+	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments", RawQuery: "count=100&startIndex=0"}, 400,
+		`{"errors":[{"code":200,"message":"Invalid parameter: orderBy"}]}`)
+	_, err := c.Payments.ListPage(context.Background(), nil)
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, 200, apiErr.Code)
+}
+
+func TestPaymentsListRejectsInvalidParams(t *testing.T) {
+	for _, tc := range []struct {
+		field string
+		p     PaymentListParams
+	}{
+		{"paymentType", PaymentListParams{PaymentTypes: []models.PaymentType{0}}},
+		{"authorization.status", PaymentListParams{AuthorizationStatuses: []models.TransactionStatus{9}}},
+		{"merchantReference", PaymentListParams{MerchantReference: "a=b"}},
+		{"customer.customerId", PaymentListParams{CustomerID: "c\n"}},
+		{"amount.min", PaymentListParams{AmountMin: "1.5"}},
+		{"amount.max", PaymentListParams{AmountMin: "2.00", AmountMax: "1.00"}},
+		{"createdAt.end", PaymentListParams{CreatedAtStart: time.UnixMilli(10), CreatedAtEnd: time.UnixMilli(9)}},
+		{"updatedAt.start", PaymentListParams{UpdatedAtStart: time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC)}},
+		{"orderBy", PaymentListParams{OrderBy: "processedAt"}},
+		{"sortOrder", PaymentListParams{SortOrder: "DESC "}},
+		{"startIndex", PaymentListParams{StartIndex: -5}},
+		{"count", PaymentListParams{Count: 5000}},
+	} {
+		t.Run(tc.field, func(t *testing.T) {
+			checkRejected(t, tc.field, func(c *Client) error {
+				_, err := c.Payments.ListPage(context.Background(), &tc.p)
+				return err
+			})
+			checkRejected(t, tc.field, func(c *Client) error {
+				for _, err := range c.Payments.List(context.Background(), &tc.p) {
+					return err
+				}
+				return nil
+			})
+		})
+	}
+}

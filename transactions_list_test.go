@@ -1,0 +1,383 @@
+package bankpay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// listTxnJSON is a transaction of a list page with id and merchantReference.
+func listTxnJSON(id, ref string) string {
+	return fmt.Sprintf(`{"transactionId":%q,"transactionType":"6","originalTransactionId":"1002581234567",
+  "payment":{"paymentId":"1002581234568","paymentType":"4","account":{"accountNumber":"6789","type":1.0}},
+  "currency":"USD","amount":"10.00","status":"3","statusMessage":"Processed","createdAt":1700000000000,
+  "merchantReference":%q,"recordVersion":2.0}`, id, ref)
+}
+
+// txnPage is a {"transactions":[…]} body of transactions t1, t2, … n of
+// them from first.
+func txnPage(first, n int) string {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = listTxnJSON(fmt.Sprintf("t%d", first+i), fmt.Sprintf("ref-%d", first+i))
+	}
+	return `{"transactions":[` + strings.Join(items, ",") + `]}`
+}
+
+// queryResponder checks the raw query of each successive request and
+// responds with the body given for it.
+type pageStep struct {
+	query string
+	body  string
+}
+
+func pages(t *testing.T, mock *httpmock.MockTransport, path string, steps ...pageStep) func() int {
+	t.Helper()
+	rs := make([]httpmock.Responder, len(steps))
+	for i, st := range steps {
+		rs[i] = func(req *http.Request) (*http.Response, error) {
+			checkRequest(t, req, wantRequest{Method: "GET", Path: path, RawQuery: st.query})
+			return jsonResponse(200, st.body)(req)
+		}
+	}
+	n := sequence(t, mock, rs...)
+	return func() int { return int(n.Load()) }
+}
+
+func TestTransactionsListPageQuery(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	const query = "amount.max=25.00&amount.min=10.00&count=50&createdAt.end=1700000100000&createdAt.start=1700000000000" +
+		"&orderBy=amount&originalTransactionId=1002581234567&payment.customer.externalId=cust+7" +
+		"&payment.merchantReference=order-42&payment.paymentId=p-1&payment.paymentType=2&payment.paymentType=4" +
+		"&sortOrder=desc&startIndex=10&transactionStatus=2&transactionStatus=3&transactionType=6" +
+		"&updatedAt.end=1700000300000&updatedAt.start=1700000200000"
+	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions", RawQuery: query}, 200, txnPage(1, 2))
+	p := &TransactionListParams{
+		TransactionTypes:      []models.TransactionType{models.TypeDeposit},
+		Statuses:              []models.TransactionStatus{models.StatusAuthorized, models.StatusProcessed},
+		PaymentTypes:          []models.PaymentType{models.PaymentTypeDeferred, models.PaymentTypeDisbursement},
+		MerchantReference:     "order-42",
+		OriginalTransactionID: "1002581234567",
+		PaymentID:             "p-1",
+		CustomerExternalID:    "cust 7",
+		AmountMin:             "10.00", AmountMax: "25.00",
+		CreatedAtStart: time.UnixMilli(1700000000000), CreatedAtEnd: time.UnixMilli(1700000100000),
+		UpdatedAtStart: time.UnixMilli(1700000200000), UpdatedAtEnd: time.UnixMilli(1700000300000),
+		OrderBy: "amount", SortOrder: "desc", StartIndex: 10, Count: 50,
+	}
+	page, err := c.Transactions.ListPage(context.Background(), p)
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), calls.Load())
+	assert.Equal(t, 10, page.StartIndex, "the offset asked: the transactions list reports none")
+	assert.Equal(t, 0, page.ItemsPerPage)
+	require.Len(t, page.Items, 2)
+	got := page.Items[1]
+	assert.Equal(t, "t2", got.TransactionID)
+	assert.Equal(t, models.TypeDeposit, got.TransactionType)
+	assert.Equal(t, models.StatusProcessed, got.Status)
+	assert.Equal(t, models.PaymentTypeDisbursement, got.Payment.PaymentType)
+	assert.Equal(t, 2, got.RecordVersion)
+	assert.Equal(t, "ref-2", got.MerchantReference)
+}
+
+func TestTransactionsListPageDefaults(t *testing.T) {
+	for _, p := range []*TransactionListParams{nil, {}} {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions", RawQuery: "count=100&startIndex=0"}, 200, `{"transactions":[]}`)
+		page, err := c.Transactions.ListPage(context.Background(), p)
+		require.NoError(t, err)
+		assert.Empty(t, page.Items)
+	}
+}
+
+func TestTransactionsListReadsPageByPage(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	n := pages(t, mock, "/api/v1/transactions",
+		pageStep{"count=2&startIndex=0&transactionType=6", txnPage(1, 2)},
+		pageStep{"count=2&startIndex=2&transactionType=6", txnPage(3, 2)},
+		pageStep{"count=2&startIndex=4&transactionType=6", txnPage(5, 1)},
+	)
+	p := &TransactionListParams{TransactionTypes: []models.TransactionType{models.TypeDeposit}, Count: 2}
+	var ids []string
+	for txn, err := range c.Transactions.List(context.Background(), p) {
+		require.NoError(t, err)
+		ids = append(ids, txn.TransactionID)
+		// Lazy: the next page is read only when this one is used up.
+		assert.Equal(t, (len(ids)+1)/2, n(), "after %d items", len(ids))
+	}
+	assert.Equal(t, []string{"t1", "t2", "t3", "t4", "t5"}, ids)
+	assert.Equal(t, 3, n(), "a short page ends the list")
+	assert.Equal(t, 2, p.Count, "params are not modified")
+}
+
+func TestTransactionsListFromStartIndex(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	n := pages(t, mock, "/api/v1/transactions",
+		pageStep{"count=3&startIndex=7", txnPage(8, 3)},
+		pageStep{"count=3&startIndex=10", `{"transactions":[]}`},
+	)
+	var ids []string
+	for txn, err := range c.Transactions.List(context.Background(), &TransactionListParams{StartIndex: 7, Count: 3}) {
+		require.NoError(t, err)
+		ids = append(ids, txn.TransactionID)
+	}
+	assert.Equal(t, []string{"t8", "t9", "t10"}, ids)
+	assert.Equal(t, 2, n(), "a full last page is followed by an empty one")
+}
+
+// A service that caps the page below the count asked, and says so in
+// itemsPerPage, does not end the list after the first page.
+func TestListPageCappedBelowCount(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	capped := func(first, n int) string {
+		return strings.Replace(txnPage(first, n), `{"transactions":`, `{"startIndex":0,"itemsPerPage":2,"transactions":`, 1)
+	}
+	n := pages(t, mock, "/api/v1/transactions",
+		pageStep{"count=5&startIndex=0", capped(1, 2)},
+		pageStep{"count=5&startIndex=2", capped(3, 2)},
+		pageStep{"count=5&startIndex=4", capped(5, 1)},
+	)
+	var ids []string
+	for txn, err := range c.Transactions.List(context.Background(), &TransactionListParams{Count: 5}) {
+		require.NoError(t, err)
+		ids = append(ids, txn.TransactionID)
+	}
+	assert.Equal(t, []string{"t1", "t2", "t3", "t4", "t5"}, ids)
+	assert.Equal(t, 3, n())
+}
+
+func TestTransactionsListStops(t *testing.T) {
+	t.Run("when the loop breaks", func(t *testing.T) {
+		c, mock, _ := newTestClient(t)
+		n := pages(t, mock, "/api/v1/transactions", pageStep{"count=2&startIndex=0", txnPage(1, 2)})
+		for range c.Transactions.List(context.Background(), &TransactionListParams{Count: 2}) {
+			break
+		}
+		assert.Equal(t, 1, n())
+	})
+	t.Run("at the first error", func(t *testing.T) {
+		c, mock, _ := newTestClient(t)
+		n := sequence(t, mock, jsonResponse(200, txnPage(1, 2)),
+			jsonResponse(401, `{"errors":[{"domain":"com.bankpay.security","code":375,"message":"Access control error"}]}`))
+		var ids []string
+		var errs []error
+		for txn, err := range c.Transactions.List(context.Background(), &TransactionListParams{Count: 2}) {
+			if err != nil {
+				assert.Nil(t, txn)
+				errs = append(errs, err)
+				continue
+			}
+			ids = append(ids, txn.TransactionID)
+		}
+		assert.Equal(t, []string{"t1", "t2"}, ids)
+		require.Len(t, errs, 1, "one error, then the iteration ends")
+		assert.ErrorIs(t, errs[0], ErrUnauthorized)
+		assert.Equal(t, int32(2), n.Load())
+		assertNoSecret(t, errs[0].Error())
+	})
+	t.Run("when the context ends", func(t *testing.T) {
+		c, mock, _ := newTestClient(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		n := pages(t, mock, "/api/v1/transactions", pageStep{"count=2&startIndex=0", txnPage(1, 2)})
+		var errs []error
+		for txn, err := range c.Transactions.List(ctx, &TransactionListParams{Count: 2}) {
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if txn.TransactionID == "t2" {
+				cancel()
+			}
+		}
+		require.Len(t, errs, 1)
+		assert.ErrorIs(t, errs[0], context.Canceled)
+		assert.Equal(t, 1, n(), "no page is read after the context ended")
+	})
+}
+
+func TestTransactionsListErrorResponses(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		status int
+		body   string
+		is     error
+		tries  int32
+	}{
+		{"400 invalid parameter", 400, `{"errors":[{"domain":"com.bankpay.api","code":200,"message":"Invalid parameter: count"}]}`, ErrBadRequest, 1},
+		{"401", 401, `{"errors":[{"code":375,"message":"Access control error"}]}`, ErrUnauthorized, 1},
+		{"404", 404, `{"errors":[{"code":200,"message":"not found"}]}`, ErrNotFound, 1},
+		{"500, retried", 500, `{"errors":[{"code":100,"message":"Internal error"}]}`, ErrServer, 1 + defaultMaxRetries},
+		{"not JSON", 200, `<html>ok</html>`, ErrInvalidResponse, 1},
+		{"truncated", 200, `{"transactions":[{"transactionId":"t1"`, ErrInvalidResponse, 1},
+		{"no transactions", 200, `{"payments":[]}`, ErrInvalidResponse, 1},
+		{"transactions not an array", 200, `{"transactions":{"transactionId":"t1"}}`, ErrInvalidResponse, 1},
+		{"a wrong field type", 200, `{"transactions":[{"transactionId":"t1","amount":{"v":1}}]}`, ErrInvalidResponse, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t)
+			calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions", RawQuery: "count=100&startIndex=0"}, tc.status, tc.body)
+			_, err := c.Transactions.ListPage(context.Background(), nil)
+			require.ErrorIs(t, err, tc.is)
+			if tc.status == 200 {
+				var re *ResponseError
+				require.ErrorAs(t, err, &re)
+				assert.Equal(t, "/transactions", re.Path)
+			} else {
+				var apiErr *APIError
+				require.ErrorAs(t, err, &apiErr)
+				assert.Equal(t, tc.status, apiErr.StatusCode)
+			}
+			assert.Equal(t, tc.tries, calls.Load())
+			// The iterator yields the same error.
+			calls.Store(0)
+			for txn, err := range c.Transactions.List(context.Background(), nil) {
+				assert.Nil(t, txn)
+				assert.ErrorIs(t, err, tc.is)
+			}
+			assert.Equal(t, tc.tries, calls.Load())
+		})
+	}
+}
+
+func TestTransactionsListBareArray(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions", RawQuery: "count=100&startIndex=0"}, 200,
+		`[`+listTxnJSON("t1", "a")+`]`)
+	page, err := c.Transactions.ListPage(context.Background(), nil)
+	require.NoError(t, err)
+	require.Len(t, page.Items, 1)
+	assert.Equal(t, "t1", page.Items[0].TransactionID)
+}
+
+// transactionListInvalid are params the SDK refuses, with the wire field
+// named.
+var transactionListInvalid = []struct {
+	field string
+	p     TransactionListParams
+}{
+	{"transactionType", TransactionListParams{TransactionTypes: []models.TransactionType{models.TypeDeposit, 9}}},
+	{"transactionStatus", TransactionListParams{Statuses: []models.TransactionStatus{9}}},
+	{"payment.paymentType", TransactionListParams{PaymentTypes: []models.PaymentType{0}}},
+	{"payment.paymentType", TransactionListParams{PaymentTypes: []models.PaymentType{7}}},
+	{"payment.merchantReference", TransactionListParams{MerchantReference: "a&b"}},
+	{"originalTransactionId", TransactionListParams{OriginalTransactionID: "1\n2"}},
+	{"payment.paymentId", TransactionListParams{PaymentID: "p\x00"}},
+	{"payment.customer.externalId", TransactionListParams{CustomerExternalID: "c\r"}},
+	{"amount.min", TransactionListParams{AmountMin: "10"}},
+	{"amount.max", TransactionListParams{AmountMax: "-1.00"}},
+	{"amount.max", TransactionListParams{AmountMin: "10.00", AmountMax: "9.99"}},
+	{"createdAt.end", TransactionListParams{CreatedAtStart: time.UnixMilli(2000), CreatedAtEnd: time.UnixMilli(1000)}},
+	{"createdAt.start", TransactionListParams{CreatedAtStart: time.Date(1969, 12, 31, 0, 0, 0, 0, time.UTC)}},
+	{"updatedAt.end", TransactionListParams{UpdatedAtStart: time.UnixMilli(2000), UpdatedAtEnd: time.UnixMilli(1999)}},
+	{"updatedAt.end", TransactionListParams{UpdatedAtEnd: time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)}},
+	{"orderBy", TransactionListParams{OrderBy: "color"}},
+	{"orderBy", TransactionListParams{OrderBy: "paymentId"}},
+	{"sortOrder", TransactionListParams{SortOrder: "up"}},
+	{"startIndex", TransactionListParams{StartIndex: -1}},
+	{"count", TransactionListParams{Count: -1}},
+	{"count", TransactionListParams{Count: maxPageSize + 1}},
+}
+
+func TestTransactionsListRejectsInvalidParams(t *testing.T) {
+	for _, tc := range transactionListInvalid {
+		t.Run(tc.field, func(t *testing.T) {
+			checkRejected(t, tc.field, func(c *Client) error {
+				_, err := c.Transactions.ListPage(context.Background(), &tc.p)
+				return err
+			})
+			checkRejected(t, tc.field, func(c *Client) error {
+				var errs []error
+				for txn, err := range c.Transactions.List(context.Background(), &tc.p) {
+					assert.Nil(t, txn)
+					errs = append(errs, err)
+				}
+				require.Len(t, errs, 1)
+				return errs[0]
+			})
+		})
+	}
+	// Bounds that are accepted.
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions",
+		RawQuery: "amount.max=10.00&amount.min=10.00&count=1000&createdAt.end=5&createdAt.start=5&startIndex=0"}, 200, `{"transactions":[]}`)
+	_, err := c.Transactions.ListPage(context.Background(), &TransactionListParams{AmountMin: "10.00", AmountMax: "10.00",
+		CreatedAtStart: time.UnixMilli(5), CreatedAtEnd: time.UnixMilli(5), Count: maxPageSize})
+	require.NoError(t, err)
+}
+
+func TestTransactionsFindByMerchantReference(t *testing.T) {
+	const query = "count=100&payment.merchantReference=order-42&startIndex=0"
+	want := wantRequest{Method: "GET", Path: "/api/v1/transactions", RawQuery: query}
+	page := func(refs ...string) string {
+		items := make([]string, len(refs))
+		for i, r := range refs {
+			items[i] = listTxnJSON(fmt.Sprintf("t%d", i+1), r)
+		}
+		return `{"transactions":[` + strings.Join(items, ",") + `]}`
+	}
+	t.Run("one", func(t *testing.T) {
+		c, mock, _ := newTestClient(t)
+		// The payment's transactions: the authorization has the reference,
+		// its deposit another.
+		calls := expect(t, mock, want, 200, page("order-42-deposit", "order-42"))
+		txn, err := c.Transactions.FindByMerchantReference(context.Background(), "order-42")
+		require.NoError(t, err)
+		assert.Equal(t, "t2", txn.TransactionID)
+		assert.Equal(t, int32(1), calls.Load())
+	})
+	t.Run("none", func(t *testing.T) {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, want, 200, page("order-42-deposit"))
+		_, err := c.Transactions.FindByMerchantReference(context.Background(), "order-42")
+		require.ErrorIs(t, err, ErrNotFound)
+		assert.NotErrorIs(t, err, ErrAmbiguous)
+		var apiErr *APIError
+		assert.False(t, errors.As(err, &apiErr), "not a response of the service")
+	})
+	t.Run("several", func(t *testing.T) {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, want, 200, page("order-42", "order-42"))
+		txn, err := c.Transactions.FindByMerchantReference(context.Background(), "order-42")
+		require.ErrorIs(t, err, ErrAmbiguous)
+		assert.NotErrorIs(t, err, ErrNotFound)
+		assert.Nil(t, txn)
+	})
+	t.Run("across pages", func(t *testing.T) {
+		c, mock, _ := newTestClient(t)
+		full := make([]string, 100)
+		for i := range full {
+			full[i] = "other"
+		}
+		n := pages(t, mock, "/api/v1/transactions",
+			pageStep{query, page(full...)},
+			pageStep{"count=100&payment.merchantReference=order-42&startIndex=100", page("order-42")},
+		)
+		txn, err := c.Transactions.FindByMerchantReference(context.Background(), "order-42")
+		require.NoError(t, err)
+		assert.Equal(t, "order-42", txn.MerchantReference)
+		assert.Equal(t, 2, n())
+	})
+	t.Run("an error of the list", func(t *testing.T) {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, want, 401, `{"errors":[{"code":375,"message":"Access control error"}]}`)
+		_, err := c.Transactions.FindByMerchantReference(context.Background(), "order-42")
+		require.ErrorIs(t, err, ErrUnauthorized)
+		assert.NotErrorIs(t, err, ErrNotFound)
+	})
+	for _, ref := range []string{"", "a&b", "a=b", "50%", "x\n"} {
+		checkRejected(t, "merchantReference", func(c *Client) error {
+			_, err := c.Transactions.FindByMerchantReference(context.Background(), ref)
+			return err
+		})
+	}
+}
