@@ -126,13 +126,21 @@ const xcTxnOpenAPI = `{"transactionId":"XC7Q2M9R4T1V8W3","transactionType":"6","
 
 func xcTxnOpenAPIWant() *models.Transaction {
 	f := false
+	vip := 2
 	return &models.Transaction{
 		TransactionID: xcTxnID, TransactionType: models.TypeDeposit, OriginalTransactionID: xcAuthID,
 		Payment: &models.Payment{PaymentID: "XCPAY99", PaymentType: models.PaymentTypeDisbursement, MerchantID: xcMerchantID,
 			ReturnURL: "https://shop.xc.example/ok", CancelURL: "https://shop.xc.example/no", Amount: "310.45", Currency: models.USD,
 			Account: &models.PaymentAccount{Name: "Joint Savings", Type: 2, AccountNumber: "8812", RoutingNumber: "026009593", Verified: true},
 			PaymentProvider: &models.PaymentProvider{PaymentProviderID: "XCB-1", Type: 1, InstantPayoutAvailable: true, Name: "Cross Bank",
-				Country: "US", Swift: "XCBKUS33"}},
+				Country: "US", Swift: "XCBKUS33"},
+			// The OpenAPI's Payment fields (Payments.Get reads the same type).
+			MerchantReference: "xc-ord-58", Description: "xc order",
+			AuthorizationStatus: models.StatusAuthorized, AuthorizationStatusMessage: "Authorized",
+			Pending: "0.00", Paid: "0.00", Refunded: "0.00", Reversed: "0.00", Balance: "310.45",
+			CreatedAt: models.EpochMillis(1731400000000), UpdatedAt: models.EpochMillis(1731400005000), RecordVersion: 3,
+			Customer: &models.Customer{Name: "Ada Cross", VIP: &vip, EnrollDate: "1600000000000", Address: &models.Address{Country: "US"},
+				Phone: "+15550100", Email: "ada@xc.example", DriverLicense: &models.DriverLicense{Number: "D-1", State: "NY"}}},
 		Currency: models.USD, Amount: "310.45",
 		PaymentProviderTransaction: &models.PaymentProviderTransaction{PaymentProviderTransactionID: "XCPPT-4",
 			Status: "AC100", StatusMessage: "Payment authorized", InstantSettle: &f,
