@@ -1,0 +1,122 @@
+// Command reconcile shows what to do when a payout's outcome is unknown:
+// the deposit request reached the service, which made the deposit, but its
+// response was lost on the way back (the embedded sandbox resets the
+// connection after acting: bankpaytest's LoseResponse). The SDK returns a
+// *bankpay.NetworkError with Sent true, and does not send the deposit again.
+// Instead of paying again, the merchant finds the deposit by its
+// merchantReference with Transactions.FindByMerchantReference, and lists the
+// authorization's deposits to see that it was paid once.
+//
+// Run it with no BANKPAY_* variables to use the embedded sandbox.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/examples/internal/exampleenv"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+func main() { exampleenv.Main("reconcile", run) }
+
+func run(ctx context.Context, env *exampleenv.Env) error {
+	c := env.Client
+
+	env.Section("1. A Disbursement authorization to pay out against")
+	env.Call("Transactions.Establish(Disbursement, sandbox account, amount 0.00)")
+	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
+		Currency:          models.USD,
+		Amount:            "0.00",
+		MerchantReference: exampleenv.Ref("rec-auth"),
+		PaymentType:       models.PaymentTypeDisbursement,
+		Account: &models.Account{
+			AccountNumber: bankpaytest.AccountVerified, // a sandbox account
+			RoutingNumber: bankpaytest.SandboxRoutingNumber,
+			Type:          1,
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("establish: %w", err)
+	}
+	env.Result("%s", exampleenv.DescribeTxn(auth))
+
+	env.Section("2. A deposit whose response is lost")
+	p := &bankpay.DepositParams{MerchantReference: exampleenv.Ref("rec-payout"), Amount: "75.00"}
+	if env.Embedded() {
+		env.Sandbox.LoseResponse(http.MethodPost, "/transactions/"+auth.TransactionID+"/deposit")
+		env.Note("the sandbox will make the deposit, then reset the connection before responding")
+	} else {
+		env.Note("a real service cannot be told to lose a response: this deposit's response arrives")
+	}
+	env.Call("Transactions.Deposit(%s, amount %s, ref %s)", auth.TransactionID, p.Amount, p.MerchantReference)
+	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, p)
+	var ne *bankpay.NetworkError
+	switch {
+	case errors.As(err, &ne) && ne.Sent:
+		env.Result("*bankpay.NetworkError, Sent %t, after %d attempt(s): %v", ne.Sent, ne.Attempts, err)
+		env.Note("the outcome is unknown: the deposit may have been made. Do not pay again under a new reference.")
+	case err != nil:
+		return fmt.Errorf("deposit: %w", err)
+	case env.Embedded():
+		return fmt.Errorf("deposit: the response arrived, want a lost one")
+	default:
+		env.Result("deposit made")
+	}
+
+	env.Section("3. Find the deposit by its merchantReference")
+	env.Call("Transactions.FindByMerchantReference(%s)", p.MerchantReference)
+	dep, err := c.Transactions.FindByMerchantReference(ctx, p.MerchantReference)
+	switch {
+	case errors.Is(err, bankpay.ErrNotFound):
+		// Not made: paying again, with the same merchantReference, is safe.
+		return fmt.Errorf("the deposit was not found, but the sandbox made it")
+	case err != nil:
+		return fmt.Errorf("find: %w", err)
+	}
+	env.Result("found: %s", exampleenv.DescribeTxn(dep))
+	if dep.TransactionType != models.TypeDeposit || dep.OriginalTransactionID != auth.TransactionID || dep.Amount != p.Amount {
+		return fmt.Errorf("found %s, want the deposit of %s from %s", exampleenv.DescribeTxn(dep), p.Amount, auth.TransactionID)
+	}
+	env.Note("the deposit was made: record %s against the order and do not pay again", dep.TransactionID)
+
+	env.Call("Transactions.FindByMerchantReference(a reference never used)")
+	_, err = c.Transactions.FindByMerchantReference(ctx, exampleenv.Ref("rec-never"))
+	if !errors.Is(err, bankpay.ErrNotFound) {
+		return fmt.Errorf("find an unused reference: got %v, want ErrNotFound", err)
+	}
+	env.Result("ErrNotFound: %v (such a deposit was not made: pay with that same reference)", err)
+
+	env.Section("4. The authorization's deposits: paid once")
+	env.Call("Transactions.List(originalTransactionId %s, transactionType Deposit)", auth.TransactionID)
+	n := 0
+	for t, err := range c.Transactions.List(ctx, &bankpay.TransactionListParams{
+		OriginalTransactionID: auth.TransactionID,
+		TransactionTypes:      []models.TransactionType{models.TypeDeposit},
+	}) {
+		if err != nil {
+			return fmt.Errorf("list: %w", err)
+		}
+		n++
+		env.Result("%s", exampleenv.DescribeTxn(t))
+	}
+	if n != 1 {
+		return fmt.Errorf("%d deposits, want 1", n)
+	}
+	env.Result("1 deposit")
+
+	env.Call("Payments.Get(%s)", auth.Payment.PaymentID)
+	pay, err := c.Payments.Get(ctx, auth.Payment.PaymentID)
+	if err != nil {
+		return fmt.Errorf("payment: %w", err)
+	}
+	env.Result("payment %s: pending %s, paid %s", pay.PaymentID, pay.Pending, pay.Paid)
+	if env.Embedded() && pay.Pending != p.Amount {
+		return fmt.Errorf("pending %s, want %s", pay.Pending, p.Amount)
+	}
+	return nil
+}
