@@ -7,7 +7,9 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
+	"sync"
 
 	"github.com/bankpay/bankpay-go/internal/form"
 	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
@@ -42,6 +44,12 @@ func listPage[T any](ctx context.Context, c *Client, path string, query url.Valu
 	// The offset asked, unless the response says otherwise (the
 	// transactions list reports none).
 	page.StartIndex, _ = strconv.Atoi(query.Get("startIndex"))
+	if ok, err := decodeListFast(raw, key, page); ok || err != nil {
+		if err != nil {
+			return fail(err)
+		}
+		return page, nil
+	}
 	items, at := raw, ""
 	if i := skipSpace(raw, 0); i < len(raw) && raw[i] == '{' {
 		v, found, scanned := topMember(raw, key)
@@ -67,8 +75,14 @@ func listPage[T any](ctx context.Context, c *Client, path string, query url.Valu
 }
 
 // listQuery encodes list params (a struct with `url` tags, dotted nested
-// names) as a query, or an empty one for nil params.
+// names) as a query, or an empty one for nil params. Params that encode
+// themselves (queryEncoder) skip go-querystring's reflection.
 func listQuery(params any) (url.Values, error) {
+	if e, ok := params.(queryEncoder); ok {
+		q := url.Values{}
+		e.encodeQuery(q)
+		return q, nil
+	}
 	q, err := form.Values(params)
 	if err != nil {
 		return nil, fmt.Errorf("bankpay: encoding query: %w", err)
@@ -122,4 +136,67 @@ func paginate[T any](ctx context.Context, query url.Values, fetch func(context.C
 			start += len(page.Items)
 		}
 	}
+}
+
+// queryEncoder is list params that add their own query values, the same
+// that their `url` tags would give.
+type queryEncoder interface{ encodeQuery(url.Values) }
+
+// decodeListFast reads a list page in the exact types (the common case) in
+// one encoding/json pass, into a struct with the array under key and
+// startIndex and itemsPerPage as numbers: no scan of the body before the
+// decode. It reports false, with no error, for anything else (a bare array,
+// no key array, values in the OpenAPI's looser shapes), which the caller
+// reads the tolerant way; page is then unchanged.
+func decodeListFast[T any](raw []byte, key string, page *Page[T]) (bool, error) {
+	if i := skipSpace(raw, 0); i >= len(raw) || raw[i] != '{' {
+		return false, nil
+	}
+	env := reflect.New(listEnvelope[T](key)).Elem()
+	if json.Unmarshal(raw, env.Addr().Interface()) != nil || env.Field(0).IsNil() {
+		return false, nil
+	}
+	var ints [2]int
+	for i, name := range [2]string{"startIndex", "itemsPerPage"} {
+		n := env.Field(i + 1).Interface().(json.Number)
+		if n == "" {
+			ints[i] = -1
+			continue
+		}
+		if err := tolerant.DecodeAt([]byte(n), &ints[i], name); err != nil {
+			return false, err
+		}
+	}
+	page.Items = env.Field(0).Interface().([]T)
+	if ints[0] >= 0 {
+		page.StartIndex = ints[0]
+	}
+	if ints[1] >= 0 {
+		page.ItemsPerPage = ints[1]
+	}
+	return true, nil
+}
+
+// listEnvelopes caches the envelope type of each item type and key.
+var listEnvelopes sync.Map // listEnvelopeKey -> reflect.Type
+
+type listEnvelopeKey struct {
+	item reflect.Type
+	key  string
+}
+
+// listEnvelope is struct{ Items []T `json:"<key>"`; StartIndex, ItemsPerPage
+// json.Number }, built once per T and key (key is a constant of the SDK).
+func listEnvelope[T any](key string) reflect.Type {
+	k := listEnvelopeKey{reflect.TypeFor[T](), key}
+	if t, ok := listEnvelopes.Load(k); ok {
+		return t.(reflect.Type)
+	}
+	t := reflect.StructOf([]reflect.StructField{
+		{Name: "Items", Type: reflect.TypeFor[[]T](), Tag: reflect.StructTag(`json:"` + key + `"`)},
+		{Name: "StartIndex", Type: reflect.TypeFor[json.Number](), Tag: `json:"startIndex"`},
+		{Name: "ItemsPerPage", Type: reflect.TypeFor[json.Number](), Tag: `json:"itemsPerPage"`},
+	})
+	listEnvelopes.Store(k, t)
+	return t
 }

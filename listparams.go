@@ -1,6 +1,7 @@
 package bankpay
 
 import (
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -90,6 +91,34 @@ func (r *listRange) query() listRangeQuery {
 		SortOrder:    r.sortOrder,
 		StartIndex:   strconv.Itoa(r.startIndex),
 		Count:        strconv.Itoa(count),
+	}
+}
+
+// encodeQuery adds the non-empty values, as the `url` tags name them.
+func (q *listRangeQuery) encodeQuery(v url.Values) {
+	addNonEmpty(v, "amount.min", q.AmountMin)
+	addNonEmpty(v, "amount.max", q.AmountMax)
+	addNonEmpty(v, "createdAt.start", q.CreatedStart)
+	addNonEmpty(v, "createdAt.end", q.CreatedEnd)
+	addNonEmpty(v, "updatedAt.start", q.UpdatedStart)
+	addNonEmpty(v, "updatedAt.end", q.UpdatedEnd)
+	addNonEmpty(v, "orderBy", q.OrderBy)
+	addNonEmpty(v, "sortOrder", q.SortOrder)
+	v["startIndex"] = []string{q.StartIndex}
+	v["count"] = []string{q.Count}
+}
+
+// addNonEmpty sets key to value unless value is empty (omitempty).
+func addNonEmpty(v url.Values, key, value string) {
+	if value != "" {
+		v[key] = []string{value}
+	}
+}
+
+// addAll sets key to values unless there are none (omitempty).
+func addAll(v url.Values, key string, values []string) {
+	if len(values) > 0 {
+		v[key] = values
 	}
 }
 

@@ -70,6 +70,14 @@ type paymentQuery struct {
 	listRangeQuery
 }
 
+func (q *paymentQuery) encodeQuery(v url.Values) {
+	addAll(v, "paymentType", q.PaymentType)
+	addAll(v, "authorization.status", q.AuthorizationStatus)
+	addNonEmpty(v, "merchantReference", q.MerchantReference)
+	addNonEmpty(v, "customer.customerId", q.CustomerID)
+	q.listRangeQuery.encodeQuery(v)
+}
+
 func (p *PaymentListParams) query() (url.Values, error) {
 	if p == nil {
 		p = &PaymentListParams{}

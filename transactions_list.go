@@ -70,6 +70,17 @@ type transactionQuery struct {
 	listRangeQuery
 }
 
+func (q *transactionQuery) encodeQuery(v url.Values) {
+	addAll(v, "transactionType", q.TransactionType)
+	addAll(v, "transactionStatus", q.TransactionStatus)
+	addAll(v, "payment.paymentType", q.PaymentType)
+	addNonEmpty(v, "payment.merchantReference", q.MerchantReference)
+	addNonEmpty(v, "originalTransactionId", q.OriginalTransactionID)
+	addNonEmpty(v, "payment.paymentId", q.PaymentID)
+	addNonEmpty(v, "payment.customer.externalId", q.CustomerExternalID)
+	q.listRangeQuery.encodeQuery(v)
+}
+
 // query validates p and encodes it (nil p lists everything).
 func (p *TransactionListParams) query() (url.Values, error) {
 	if p == nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bankpay/bankpay-go/internal/form"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -188,6 +189,7 @@ func TestTransactionsListStops(t *testing.T) {
 	t.Run("when the context ends", func(t *testing.T) {
 		c, mock, _ := newTestClient(t)
 		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
 		n := pages(t, mock, "/api/v1/transactions", pageStep{"count=2&startIndex=0", txnPage(1, 2)})
 		var errs []error
 		for txn, err := range c.Transactions.List(ctx, &TransactionListParams{Count: 2}) {
@@ -379,5 +381,25 @@ func TestTransactionsFindByMerchantReference(t *testing.T) {
 			_, err := c.Transactions.FindByMerchantReference(context.Background(), ref)
 			return err
 		})
+	}
+}
+
+// The hand-written encoders give what the `url` tags of the wire structs
+// give through go-querystring.
+func TestListQueryEncodersMatchTags(t *testing.T) {
+	r := listRangeQuery{AmountMin: "1.00", AmountMax: "2.00", CreatedStart: "1", CreatedEnd: "2", UpdatedStart: "3",
+		UpdatedEnd: "4", OrderBy: "amount", SortOrder: "desc", StartIndex: "5", Count: "6"}
+	for _, q := range []any{
+		&transactionQuery{TransactionType: []string{"1", "6"}, TransactionStatus: []string{"2"}, PaymentType: []string{"4", "2"},
+			MerchantReference: "r", OriginalTransactionID: "o", PaymentID: "p", CustomerExternalID: "c", listRangeQuery: r},
+		&transactionQuery{listRangeQuery: listRangeQuery{StartIndex: "0", Count: "100"}},
+		&paymentQuery{PaymentType: []string{"2"}, AuthorizationStatus: []string{"2", "7"}, MerchantReference: "r", CustomerID: "c", listRangeQuery: r},
+		&paymentQuery{listRangeQuery: listRangeQuery{StartIndex: "0", Count: "100"}},
+	} {
+		viaTags, err := form.Values(q)
+		require.NoError(t, err)
+		got, err := listQuery(q)
+		require.NoError(t, err)
+		assert.Equal(t, viaTags, got)
 	}
 }

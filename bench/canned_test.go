@@ -155,6 +155,8 @@ func (cs *cannedServer) serve(w http.ResponseWriter, r *http.Request) {
 		response = summaryResponse
 	case r.Method == http.MethodPost && r.URL.Path == pathTokenize:
 		response = tokenizeResponse
+	case r.Method == http.MethodGet && r.URL.Path == pathTransactions:
+		response = listResponse // list_test.go
 	default:
 		http.Error(w, `{"errors":[{"code":200,"message":"not found"}]}`, http.StatusNotFound)
 		return
