@@ -50,28 +50,40 @@ func listPage[T any](ctx context.Context, c *Client, path string, query url.Valu
 		}
 		return page, nil
 	}
-	items, at := raw, ""
-	if i := skipSpace(raw, 0); i < len(raw) && raw[i] == '{' {
-		v, found, scanned := topMember(raw, key)
-		if !scanned {
-			return fail(fmt.Errorf("response is not a JSON object"))
-		}
-		if !found {
-			return fail(fmt.Errorf("response has no %q array", key))
-		}
-		items, at = v, key
-		for name, dst := range map[string]*int{"startIndex": &page.StartIndex, "itemsPerPage": &page.ItemsPerPage} {
-			if v, ok, _ := topMember(raw, name); ok {
-				if err := tolerant.DecodeAt(v, dst, name); err != nil {
-					return fail(err)
-				}
-			}
-		}
-	}
-	if err := tolerant.DecodeAt(items, &page.Items, at); err != nil {
+	if err := decodeListTolerant(raw, key, page); err != nil {
 		return fail(err)
 	}
 	return page, nil
+}
+
+// decodeListTolerant reads a list page of any shape the SDK accepts: the
+// array under key in the response object (its name matched as
+// encoding/json matches names, as in decodeListFast), or a bare array, each
+// value read tolerantly (tolerant.DecodeAt), with startIndex and
+// itemsPerPage when the object has them.
+func decodeListTolerant[T any](raw []byte, key string, page *Page[T]) error {
+	if i := skipSpace(raw, 0); i >= len(raw) || raw[i] != '{' {
+		return tolerant.DecodeAt(raw, &page.Items, "")
+	}
+	env := reflect.New(listEnvelope(rawMessageType, rawMessageType, key)).Elem()
+	if err := json.Unmarshal(raw, env.Addr().Interface()); err != nil {
+		return err
+	}
+	items := env.Field(0).Bytes()
+	if items == nil {
+		return fmt.Errorf("response has no %q array", key)
+	}
+	for i, f := range [2]struct {
+		name string
+		dst  *int
+	}{{"startIndex", &page.StartIndex}, {"itemsPerPage", &page.ItemsPerPage}} {
+		if v := env.Field(i + 1).Bytes(); v != nil {
+			if err := tolerant.DecodeAt(v, f.dst, f.name); err != nil {
+				return err
+			}
+		}
+	}
+	return tolerant.DecodeAt(items, &page.Items, key)
 }
 
 // listQuery encodes list params (a struct with `url` tags, dotted nested
@@ -152,7 +164,7 @@ func decodeListFast[T any](raw []byte, key string, page *Page[T]) (bool, error) 
 	if i := skipSpace(raw, 0); i >= len(raw) || raw[i] != '{' {
 		return false, nil
 	}
-	env := reflect.New(listEnvelope[T](key)).Elem()
+	env := reflect.New(listEnvelope(reflect.TypeFor[[]T](), numberType, key)).Elem()
 	if json.Unmarshal(raw, env.Addr().Interface()) != nil || env.Field(0).IsNil() {
 		return false, nil
 	}
@@ -177,25 +189,31 @@ func decodeListFast[T any](raw []byte, key string, page *Page[T]) (bool, error) 
 	return true, nil
 }
 
-// listEnvelopes caches the envelope type of each item type and key.
+var (
+	rawMessageType = reflect.TypeFor[json.RawMessage]()
+	numberType     = reflect.TypeFor[json.Number]()
+)
+
+// listEnvelopes caches the envelope types (listEnvelope).
 var listEnvelopes sync.Map // listEnvelopeKey -> reflect.Type
 
 type listEnvelopeKey struct {
-	item reflect.Type
-	key  string
+	items, number reflect.Type
+	key           string
 }
 
-// listEnvelope is struct{ Items []T `json:"<key>"`; StartIndex, ItemsPerPage
-// json.Number }, built once per T and key (key is a constant of the SDK).
-func listEnvelope[T any](key string) reflect.Type {
-	k := listEnvelopeKey{reflect.TypeFor[T](), key}
+// listEnvelope is struct{ Items items `json:"<key>"`; StartIndex,
+// ItemsPerPage number }, built once per types and key (key is a constant
+// of the SDK).
+func listEnvelope(items, number reflect.Type, key string) reflect.Type {
+	k := listEnvelopeKey{items, number, key}
 	if t, ok := listEnvelopes.Load(k); ok {
 		return t.(reflect.Type)
 	}
 	t := reflect.StructOf([]reflect.StructField{
-		{Name: "Items", Type: reflect.TypeFor[[]T](), Tag: reflect.StructTag(`json:"` + key + `"`)},
-		{Name: "StartIndex", Type: reflect.TypeFor[json.Number](), Tag: `json:"startIndex"`},
-		{Name: "ItemsPerPage", Type: reflect.TypeFor[json.Number](), Tag: `json:"itemsPerPage"`},
+		{Name: "Items", Type: items, Tag: reflect.StructTag(`json:"` + key + `"`)},
+		{Name: "StartIndex", Type: number, Tag: `json:"startIndex"`},
+		{Name: "ItemsPerPage", Type: number, Tag: `json:"itemsPerPage"`},
 	})
 	listEnvelopes.Store(k, t)
 	return t
