@@ -227,6 +227,8 @@ var decodeCalls = []func(ctx context.Context, c *Client) (any, error){
 		}
 		return &struct{}{}, nil
 	},
+	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Transactions.ListPage(ctx, nil)) },
+	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Payments.Get(ctx, "p")) },
 }
 
 // nilIfErr turns a typed nil pointer into a nil interface.
@@ -267,6 +269,9 @@ func FuzzResponseDecoders(f *testing.F) {
 	f.Add(uint8(8), uint8(0), []byte(`{"customer":{"vip":"2","enrollDate":1700000000000}}`))
 	f.Add(uint8(10), uint8(0), []byte(`{"detail":{"verification":[{"result":"1","reasons":[{"code":"-1"}]}],"attribute":[{"source":{"name":"bank","type":1}}]}}`))
 	f.Add(uint8(0), uint8(0), []byte(`{"transaction":{"status":"abc","amount":{}}}`))
+	f.Add(uint8(12), uint8(0), []byte(`{"transactions":[{"transactionId":"1","status":"2","payment":{"paymentType":"4"}}],"startIndex":1.0,"itemsPerPage":"2"}`))
+	f.Add(uint8(12), uint8(0), []byte(`[{"transactionId":"1"}]`))
+	f.Add(uint8(13), uint8(0), []byte(`{"paymentId":"p","authorizationStatus":2.0,"paid":"1.00","customer":{"vip":"1"}}`))
 	statuses := []int{200, 204, 201, 404, 400, 503, 429, 500, 401, 299}
 	f.Fuzz(func(t *testing.T, which, statusIx uint8, body []byte) {
 		status := statuses[int(statusIx)%len(statuses)]
