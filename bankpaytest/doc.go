@@ -173,7 +173,7 @@
 //
 // GET /transactions and GET /payments list the merchant's records in
 // creation order (orderBy and sortOrder asc or desc change it), paged by
-// startIndex and count (1 to MaxPageSize, DefaultPageSize by default), with
+// startIndex and count (1 to 1000, 100 by default), with
 // the OpenAPI's filters (see lists.go); a filter it cannot read responds
 // with 400/200, one it does not know is ignored. A payment is an
 // authorization with the totals of its deposits and captures (pending,

@@ -16,14 +16,14 @@ import (
 // The list endpoints, GET /transactions and GET /payments, and GET
 // /payments/{id}. A list sees the authenticated merchant's records only, in
 // creation order unless orderBy says otherwise, and pages them with
-// startIndex (from 0) and count (1 to MaxPageSize, DefaultPageSize when
+// startIndex (from 0) and count (1 to maxPageSize, defaultPageSize when
 // absent). A filter it cannot read responds 400/200; a filter it does not
 // know is ignored, as the service's query binding does.
 
 // Page sizes of the list endpoints.
 const (
-	DefaultPageSize = 100
-	MaxPageSize     = 1000
+	defaultPageSize = 100
+	maxPageSize     = 1000
 )
 
 // listPage is the order and page of a list request.
@@ -43,7 +43,7 @@ type listPage struct {
 // parseListPage reads the parameters every list shares; orderFields are the
 // orderBy values of the list.
 func parseListPage(q url.Values, orderFields []string) (*listPage, *Error) {
-	p := &listPage{count: DefaultPageSize, createdMin: -1, createdMax: -1, updatedMin: -1, updatedMax: -1, amountMin: -1, amountMax: -1}
+	p := &listPage{count: defaultPageSize, createdMin: -1, createdMax: -1, updatedMin: -1, updatedMax: -1, amountMin: -1, amountMax: -1}
 	if v := q.Get("orderBy"); v != "" {
 		if !slices.Contains(orderFields, v) {
 			return nil, badRequest("orderBy must be one of %s", strings.Join(orderFields, ", "))
@@ -66,8 +66,8 @@ func parseListPage(q url.Values, orderFields []string) (*listPage, *Error) {
 	}
 	if v := q.Get("count"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > MaxPageSize {
-			return nil, badRequest("count must be an integer from 1 to %d", MaxPageSize)
+		if err != nil || n < 1 || n > maxPageSize {
+			return nil, badRequest("count must be an integer from 1 to %d", maxPageSize)
 		}
 		p.count = n
 	}

@@ -157,7 +157,7 @@ func TestPayments(t *testing.T) {
 		require.NotNil(t, page.StartIndex)
 		require.NotNil(t, page.ItemsPerPage)
 		assert.Equal(t, 0, *page.StartIndex)
-		assert.Equal(t, bankpaytest.DefaultPageSize, *page.ItemsPerPage)
+		assert.Equal(t, 100, *page.ItemsPerPage)
 		assert.Equal(t, both[1:], pids("startIndex=1&count=5"))
 		assert.Equal(t, 1, *page.StartIndex)
 		assert.Equal(t, 5, *page.ItemsPerPage)

@@ -15,7 +15,8 @@
 //	     -H 'Content-Type: application/json' -d @signed-establish-data.json
 //
 // The other control endpoints (now, deny, reverse, events, flush, customers,
-// feedback) are listed in the bankpaytest package documentation.
+// feedback, loseResponse) are listed in the bankpaytest package
+// documentation.
 //
 // The merchant is configured for VIP tiers and money transfer unless
 // -vip=false or -money-transfer=false. It is configured for merchantReference
