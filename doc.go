@@ -27,7 +27,9 @@
 // idempotency key. Neither Go's HTTP/2 transport nor a keep-alive race can
 // re-send such a request below this rule. After an ambiguous failure
 // (*NetworkError with Sent true, or a 2xx response the SDK could not read)
-// the money may have moved: read the state back before paying again.
+// the money may have moved: find the transaction with
+// Transactions.FindByMerchantReference (the call's merchantReference) before
+// paying again.
 //
 // # Security
 //

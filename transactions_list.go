@@ -51,7 +51,10 @@ type TransactionListParams struct {
 	// StartIndex is the offset of the first transaction (0 for the first).
 	StartIndex int
 	// Count is the page size: 1 to 1000, 0 for 100. List reads the whole
-	// list a page of Count at a time; ListPage reads one page.
+	// list a page of Count at a time; ListPage reads one page. A page
+	// shorter than Count (and than the itemsPerPage the service reports, if
+	// any) is taken as the last, so a Count above the service's own page
+	// cap, which the OpenAPI does not give, could end List early.
 	Count int
 }
 
