@@ -112,6 +112,10 @@ func listQuery(params any) (url.Values, error) {
 // (100 of 500) does not end the list early.
 func paginate[T any](ctx context.Context, query url.Values, fetch func(context.Context, url.Values) (*Page[T], error)) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
+		if ctx == nil {
+			yield(nil, invalid("ctx", "must not be nil"))
+			return
+		}
 		q := url.Values{}
 		for k, v := range query {
 			q[k] = v

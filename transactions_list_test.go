@@ -403,3 +403,21 @@ func TestListQueryEncodersMatchTags(t *testing.T) {
 		assert.Equal(t, viaTags, got)
 	}
 }
+
+func TestListNilContext(t *testing.T) {
+	var nilCtx context.Context
+	checkRejected(t, "ctx", func(c *Client) error {
+		for _, err := range c.Transactions.List(nilCtx, nil) {
+			return err
+		}
+		return nil
+	})
+	checkRejected(t, "ctx", func(c *Client) error {
+		_, err := c.Transactions.FindByMerchantReference(nilCtx, "order-42")
+		return err
+	})
+	checkRejected(t, "ctx", func(c *Client) error {
+		_, err := c.Payments.ListPage(nilCtx, nil)
+		return err
+	})
+}
