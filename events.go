@@ -11,6 +11,7 @@ import (
 
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/internal/wire"
+	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -384,9 +385,10 @@ func hasAny(v url.Values, keys ...string) bool {
 // or a numeric string) or, as a fallback, an RFC 3339 time.
 func parseEventTime(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
-	var ms models.EpochMillis
-	if err := ms.UnmarshalText([]byte(s)); err == nil {
-		return ms.Time(), nil
+	if w, ok := tolerant.WholeNumber(s); ok && w != "" {
+		if ms, err := strconv.ParseInt(w, 10, 64); err == nil {
+			return models.EpochMillis(ms).Time(), nil
+		}
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
@@ -399,9 +401,10 @@ func parseEventTime(s string) (time.Time, error) {
 // ("Authorized", any case).
 func parseStatus(s string) (models.TransactionStatus, error) {
 	s = strings.TrimSpace(s)
-	var st models.TransactionStatus
-	if err := st.UnmarshalText([]byte(s)); err == nil {
-		return st, nil
+	if w, ok := tolerant.WholeNumber(s); ok && w != "" {
+		if n, err := strconv.Atoi(w); err == nil {
+			return models.TransactionStatus(n), nil
+		}
 	}
 	for code := models.StatusNew; code <= models.StatusOnHold; code++ {
 		if name := code.String(); !strings.HasPrefix(name, "TransactionStatus(") && strings.EqualFold(name, s) {

@@ -329,10 +329,10 @@ func faultScenarios() []faultScenario {
 		faultScenario{name: "200 with an empty body", script: []faultinject.Action{faultinject.Respond(200, "")}, brokenBody: true,
 			def: respErr(1, ErrInvalidResponse), optIn: respErr(1, ErrInvalidResponse), read: respErr(1, ErrInvalidResponse)},
 		faultScenario{name: "200 with a 4 GiB body (cap 1 MiB)", script: []faultinject.Action{faultinject.Huge(200, 4<<30)}, brokenBody: true,
-			opts: []Option{WithMaxResponseBytes(1 << 20)},
+			opts: []Option{withMaxResponseBytes(1 << 20)},
 			def:  respErr(1, errResponseTooLarge), optIn: respErr(1, errResponseTooLarge), read: respErr(1, errResponseTooLarge)},
 		faultScenario{name: "200 with an endless chunked body (cap 1 MiB)", script: []faultinject.Action{faultinject.Huge(200, -1)}, brokenBody: true,
-			opts: []Option{WithMaxResponseBytes(1 << 20)},
+			opts: []Option{withMaxResponseBytes(1 << 20)},
 			def:  respErr(1, errResponseTooLarge), optIn: respErr(1, errResponseTooLarge), read: respErr(1, errResponseTooLarge)},
 		faultScenario{name: "400 duplicate (code 210)", script: []faultinject.Action{faultinject.Respond(400, duplicateJSON)},
 			def: apiErr(1, 400, ErrDuplicate), optIn: apiErr(1, 400, ErrDuplicate), read: apiErr(1, 400, ErrDuplicate)},
@@ -616,7 +616,7 @@ func TestMaxResponseBytesWithoutLimit(t *testing.T) {
 	defer s.Close()
 	tr := s.Transport()
 	defer tr.CloseIdleConnections()
-	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}), WithMaxResponseBytes(math.MaxInt64))
+	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}), withMaxResponseBytes(math.MaxInt64))
 	if err != nil {
 		t.Fatal(err)
 	}

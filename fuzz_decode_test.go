@@ -276,7 +276,7 @@ func FuzzResponseDecoders(f *testing.F) {
 			header.Set("Retry-After", strconv.Itoa(int(statusIx)))
 		}
 		c, err := NewClient(testCreds, WithBaseURL(testBaseURL),
-			WithHTTPClient(&http.Client{Transport: fuzzTransport{status, header, body}}), WithMaxResponseBytes(1<<16))
+			WithHTTPClient(&http.Client{Transport: fuzzTransport{status, header, body}}), withMaxResponseBytes(1<<16))
 		if err != nil {
 			t.Fatal(err)
 		}

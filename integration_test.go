@@ -265,7 +265,7 @@ func TestIntegrationInstantPayout(t *testing.T) {
 
 	// The redirect: returnUrl (with its own query kept), the documented
 	// parameters, signed.
-	assert.True(t, r.Authorized())
+	assert.Equal(t, models.StatusAuthorized, r.Status)
 	assert.Len(t, r.TransactionID, 15)
 	assert.Equal(t, models.TypeAuthorize, r.TransactionType)
 	assert.Equal(t, "payout-auth-1", r.MerchantReference)
@@ -398,7 +398,7 @@ func TestIntegrationCancelledAuthorization(t *testing.T) {
 	assert.True(t, strings.HasPrefix(u, d.CancelURL+"?"), "redirected to the cancelUrl: %s", u)
 	r, err := bankpay.VerifyRedirect(u, itCreds.AccessKey.Reveal())
 	require.NoError(t, err)
-	assert.True(t, r.Canceled())
+	assert.Equal(t, models.StatusCanceled, r.Status)
 	assert.Equal(t, models.StatusCanceled, r.Status)
 	assert.Equal(t, models.StatusCanceled, getStatus(t, s.client, r.TransactionID))
 
@@ -495,7 +495,7 @@ func TestIntegrationAccountData(t *testing.T) {
 	assert.Equal(t, a.RoutingNumber, e.RoutingNumber)
 	assert.Equal(t, a.AccountNumber, e.AccountNumber)
 	assert.NotEmpty(t, sum.CustomerID)
-	assert.True(t, !sum.LastUpdated.IsZero())
+	assert.NotZero(t, sum.LastUpdated)
 	var prev *models.Aggregation
 	for _, days := range []int{7, 30, 90} {
 		ag := e.Aggregation(days)

@@ -142,10 +142,11 @@ func WithRetryBackoff(minWait, maxWait time.Duration) Option {
 	}
 }
 
-// WithMaxRetryAfter caps the server's Retry-After (30s by default): a
+// withMaxRetryAfter caps the server's Retry-After (30s by default): a
 // response asking for a longer wait is not retried, and its *APIError
-// carries RetryAfter.
-func WithMaxRetryAfter(d time.Duration) Option {
+// carries RetryAfter. Tests only: a caller bounds the whole call with a
+// context deadline or WithTimeout instead.
+func withMaxRetryAfter(d time.Duration) Option {
 	return func(cfg *config) {
 		if d < 0 {
 			cfg.fail(invalid("maxRetryAfter", "must not be negative"))
@@ -155,9 +156,9 @@ func WithMaxRetryAfter(d time.Duration) Option {
 	}
 }
 
-// WithMaxResponseBytes caps the size of a response the client reads (8 MiB
-// by default); a larger one is a *ResponseError.
-func WithMaxResponseBytes(n int64) Option {
+// withMaxResponseBytes caps the size of a response the client reads (8 MiB
+// by default); a larger one is a *ResponseError. Tests only.
+func withMaxResponseBytes(n int64) Option {
 	return func(cfg *config) {
 		if n <= 0 {
 			cfg.fail(invalid("maxResponseBytes", "must be positive"))

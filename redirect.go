@@ -10,6 +10,7 @@ import (
 
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/internal/wire"
+	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -87,12 +88,6 @@ type Redirect struct {
 	// what they say (instant payout availability) with Transactions.Get.
 	Unsigned url.Values
 }
-
-// Authorized reports whether the user authorized (status 2).
-func (r *Redirect) Authorized() bool { return r.Status == models.StatusAuthorized }
-
-// Canceled reports whether the user cancelled or the flow failed (status 7).
-func (r *Redirect) Canceled() bool { return r.Status == models.StatusCanceled }
 
 // RedirectOption changes how a redirect is verified.
 type RedirectOption func(*redirectConfig)
@@ -526,8 +521,9 @@ func (p *params) num(key string) int {
 	if s == "" {
 		return 0
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil {
+	w, ok := tolerant.WholeNumber(strings.TrimSpace(s)) // 2, 2.0 and 2e0 are 2
+	n, err := strconv.Atoi(w)
+	if !ok || err != nil {
 		p.fail(fmt.Errorf("%s: not a number", key))
 		return 0
 	}

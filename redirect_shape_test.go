@@ -157,7 +157,7 @@ func TestVerifyRedirectRealReturnTail(t *testing.T) {
 	raw := signURL(shapeKey, unsigned, false) + "&instantPayoutAvail=true"
 	r, err := VerifyRedirect(raw, shapeKey)
 	require.NoError(t, err)
-	assert.True(t, r.Authorized())
+	assert.Equal(t, models.StatusAuthorized, r.Status)
 	assert.False(t, r.InstantPayoutAvailable)
 	assert.Equal(t, "true", r.Unsigned.Get("instantPayoutAvail"))
 	assert.Equal(t, models.TypeAuthorize, r.TransactionType)

@@ -54,7 +54,7 @@ func TestVerifyRedirectReturnURL(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
-	if !r.Authorized() || r.Canceled() {
+	if r.Status != models.StatusAuthorized {
 		t.Error("Authorized/Canceled")
 	}
 	if _, ok := r.Params["requestSignature"]; ok || r.Params.Get("merchantReference") != "order-42" || len(r.Params) != 10 {
@@ -67,7 +67,7 @@ func TestVerifyRedirectCancelURL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.Canceled() || r.Authorized() || r.TransactionID != "100258123456790" || r.Panel != 3 ||
+	if r.Status != models.StatusCanceled || r.TransactionID != "100258123456790" || r.Panel != 3 ||
 		!r.InstantPayoutAvailable || r.AccountVerified || r.ProviderTransactionStatus != "14" {
 		t.Errorf("%+v", r)
 	}

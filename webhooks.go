@@ -84,20 +84,6 @@ func verifyNotification(macs *sign.MACCache, body []byte, header string, creds C
 	return msg, nil
 }
 
-// SignNotification returns the Authorization header value the service would
-// send with body: use it to test the merchant's own notification handling
-// (see also the bankpaytest sandbox, which sends real notifications).
-func SignNotification(body []byte, creds Credentials) (string, error) {
-	if creds.AccessID == "" || creds.AccessKey.Reveal() == "" {
-		return "", opErr("sign notification", errEmptyCredentials)
-	}
-	h, err := sign.NotificationAuthorization(creds.AccessID, creds.AccessKey.Reveal(), body)
-	if err != nil {
-		return "", opErr("sign notification", fmt.Errorf("%w: body is not URL-decodable", ErrInvalidSignature))
-	}
-	return h, nil
-}
-
 // WebhookOption configures NewWebhookHandler.
 type WebhookOption func(*webhookHandler)
 
@@ -109,8 +95,8 @@ func WithDeduplicator(d Deduplicator) WebhookOption {
 	return func(h *webhookHandler) { h.dedup = d }
 }
 
-// WithMaxEventBytes sets the body cap (1 MiB by default; 413 beyond).
-func WithMaxEventBytes(n int64) WebhookOption {
+// withMaxEventBytes sets the body cap (1 MiB by default; 413 beyond). Tests only.
+func withMaxEventBytes(n int64) WebhookOption {
 	return func(h *webhookHandler) {
 		if n > 0 {
 			h.maxBytes = n
@@ -130,7 +116,7 @@ func WithEventReadTimeout(d time.Duration) WebhookOption {
 
 // WithMaxEventAge sets how old (by its signed createdAt) an event may be:
 // 24 hours by default, d <= 0 disables the check. An older event gets 400,
-// no callback runs, and it goes to OnStaleEvent and the logger (see the
+// no callback runs, and the logger records it at warn level (see the
 // Security section of the package documentation).
 func WithMaxEventAge(d time.Duration) WebhookOption {
 	return func(h *webhookHandler) { h.maxAge = d }
@@ -146,27 +132,12 @@ func WithWebhookClock(now func() time.Time) WebhookOption {
 	}
 }
 
-// OnStaleEvent calls fn for each verified event rejected because it is older
-// than the max age (see WithMaxEventAge), with its age, before the handler
-// responds 400. Use it to alert, count replays, or queue a reconciliation with
-// Transactions.Get. fn must not block for long: the service waits 3 seconds.
-func OnStaleEvent(fn func(ctx context.Context, ev *Event, age time.Duration)) WebhookOption {
-	return func(h *webhookHandler) { h.onStale = fn }
-}
-
 // WithWebhookLogger logs rejected requests (at warn level, with the reason),
 // stale events (at warn level, with their age), callback errors (at error
 // level) and duplicates (at info level): never bodies, headers or
 // credentials.
 func WithWebhookLogger(l *slog.Logger) WebhookOption {
 	return func(h *webhookHandler) { h.logger = l }
-}
-
-// OnDuplicate calls fn for each verified delivery of an eventId the
-// Deduplicator reports already processed (the handler responds 200 and calls
-// no other callback). Use it to count re-sends.
-func OnDuplicate(fn func(context.Context, *Event)) WebhookOption {
-	return func(h *webhookHandler) { h.onDuplicate = fn }
 }
 
 type webhookHandler struct {
@@ -176,11 +147,9 @@ type webhookHandler struct {
 	dedup       Deduplicator
 	maxBytes    int64
 	logger      *slog.Logger
-	onDuplicate func(context.Context, *Event)
 	maxAge      time.Duration
 	readTimeout time.Duration
 	now         func() time.Time
-	onStale     func(context.Context, *Event, time.Duration)
 }
 
 // NewWebhookHandler returns the http.Handler of the merchant's
@@ -272,9 +241,6 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				slog.String("eventId", ev.EventID), slog.String("eventType", string(ev.EventType)),
 				slog.Time("createdAt", ev.CreatedAt), slog.Duration("age", age), slog.Duration("maxAge", h.maxAge))
 		}
-		if h.onStale != nil {
-			h.onStale(ctx, ev, age)
-		}
 		h.reply(w, http.StatusBadRequest)
 		return
 	}
@@ -312,9 +278,6 @@ func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 		switch st {
 		case ClaimDone:
 			h.log(ctx, slog.LevelInfo, "bankpay: webhook: duplicate event", ev, nil)
-			if h.onDuplicate != nil {
-				h.onDuplicate(ctx, ev)
-			}
 			return http.StatusOK
 		case ClaimInProgress:
 			h.log(ctx, slog.LevelInfo, "bankpay: webhook: event already in progress", ev, nil)

@@ -31,18 +31,15 @@ func AmountFromCents(cents int64) Amount {
 
 // ParseAmount checks s and returns it as an Amount.
 func ParseAmount(s string) (Amount, error) {
-	a := Amount(s)
-	if err := a.Validate(); err != nil {
+	if err := validAmount(s); err != nil {
 		return "", err
 	}
-	return a, nil
+	return Amount(s), nil
 }
 
-// Validate reports whether a is a well formed amount to send: one or more digits
-// (no superfluous leading zero), a dot and exactly two digits. The empty
-// Amount is not valid; callers that allow "not given" check for it first.
-func (a Amount) Validate() error {
-	s := string(a)
+// validAmount reports whether s is a well formed amount to send: one or more
+// digits (no superfluous leading zero), a dot and exactly two digits.
+func validAmount(s string) error {
 	dot := len(s) - 3
 	if dot < 1 || s[dot] != '.' || len(s) > 22 {
 		return fmt.Errorf("%w (got %q)", ErrInvalidAmount, clip(s))
@@ -61,7 +58,7 @@ func (a Amount) Validate() error {
 	return nil
 }
 
-// Cents returns the amount in cents. Unlike Validate it accepts a leading
+// Cents returns the amount in cents. Unlike ParseAmount it accepts a leading
 // minus sign, since responses carry negative figures (an overdrawn balance).
 // It fails for a malformed amount or one that does not fit in an int64.
 func (a Amount) Cents() (int64, error) {
@@ -69,10 +66,10 @@ func (a Amount) Cents() (int64, error) {
 	if neg {
 		a = a[1:]
 	}
-	if err := a.Validate(); err != nil {
+	s := string(a)
+	if err := validAmount(s); err != nil {
 		return 0, err
 	}
-	s := string(a)
 	whole, err := strconv.ParseInt(s[:len(s)-3], 10, 64)
 	if err != nil || whole > (1<<63-1)/100-1 {
 		return 0, fmt.Errorf("%w (out of range)", ErrInvalidAmount)
@@ -83,12 +80,6 @@ func (a Amount) Cents() (int64, error) {
 	}
 	return whole*100 + frac, nil
 }
-
-// IsZero reports whether a is "0.00" (no fixed amount, for an authorization).
-func (a Amount) IsZero() bool { return a == "0.00" }
-
-// String returns the amount as written on the wire.
-func (a Amount) String() string { return string(a) }
 
 // UnmarshalJSON accepts a JSON string or a JSON number (some responses carry
 // numbers). A number is read as the decimal it is, never through a float:
