@@ -158,9 +158,9 @@ func startInbox(t *testing.T, creds bankpay.Credentials, opts ...bankpay.Webhook
 	opts = append([]bankpay.WebhookOption{bankpay.WithWebhookClock(in.now)}, opts...)
 	h := bankpay.NewWebhookHandler(creds, func(_ context.Context, ev *bankpay.Event) error {
 		switch {
-		case ev.IdentityVerified != nil:
+		case ev.EventType == models.EventCustomerIdentityVerified:
 			return record(ev, "identityVerified")
-		case ev.IdentityDataRetrieved != nil:
+		case ev.EventType == models.EventIdentityVerificationDataRetrieved:
 			return record(ev, "identityData")
 		case ev.Transaction != nil:
 			return record(ev, "transaction")
@@ -443,7 +443,7 @@ func TestIntegrationRedirectSignature(t *testing.T) {
 
 func TestIntegrationRedirectSHA512(t *testing.T) {
 	s := startSandbox(t)
-	c, err := bankpay.NewClient(itCreds, bankpay.WithBaseURL(s.URL), bankpay.WithSignatureAlgorithm(bankpay.HMACSHA512))
+	c, err := bankpay.NewClient(itCreds, bankpay.WithBaseURL(s.URL), bankpay.WithHMACSHA512())
 	require.NoError(t, err)
 	d := deferredData("sha512-1", "")
 	require.NoError(t, c.SignEstablishData(&d))
@@ -452,7 +452,7 @@ func TestIntegrationRedirectSHA512(t *testing.T) {
 	require.NoError(t, err)
 	r, err := bankpay.VerifyRedirect(u, itCreds.AccessKey.Reveal())
 	require.NoError(t, err)
-	assert.Equal(t, bankpay.HMACSHA512, r.Algorithm, "the sandbox signs the redirect with the merchant's algorithm")
+	assert.Equal(t, "HMAC-SHA512", r.Algorithm, "the sandbox signs the redirect with the merchant's algorithm")
 }
 
 // --- Account, user and cash-flow data --------------------------------------
@@ -561,9 +561,9 @@ func transferCapture(ref string) *bankpay.CaptureParams {
 				Name: "Banco Ejemplo", Country: "MX", Swift: "BEJEMXMM", RoutingNumber: "012320001",
 			},
 		},
-		Metadata: &bankpay.CaptureMetadata{Remittance: &models.Remittance{
+		Remittance: &models.Remittance{
 			WithdrawalMethod: models.WithdrawalBankDeposit, CountryCorridor: "MX", AccountLastFour: "7891",
-		}},
+		},
 	}
 }
 
@@ -690,18 +690,18 @@ func TestIntegrationIdentity(t *testing.T) {
 			assert.Equal(t, []string{"transaction", "identityData", "identityData", "identityData", "identityVerified"}, typed)
 			seen := map[string]bool{}
 			for _, ev := range in.all() {
-				if ev.IdentityDataRetrieved != nil {
-					assert.Equal(t, "SUCCESS", ev.IdentityDataRetrieved.ProviderReportStatus)
-					seen[ev.IdentityDataRetrieved.ProviderUsedForValidation] = true
+				if ev.EventType == models.EventIdentityVerificationDataRetrieved {
+					assert.Equal(t, "SUCCESS", ev.Identity.ProviderReportStatus)
+					seen[ev.Identity.ProviderUsedForValidation] = true
 				}
-				if ev.IdentityDataRetrieved != nil || ev.IdentityVerified != nil {
+				if ev.EventType == models.EventIdentityVerificationDataRetrieved || ev.EventType == models.EventCustomerIdentityVerified {
 					assert.Equal(t, "performKycVerification", ev.Message)
 					assert.Equal(t, models.PaymentTypeDeferred, ev.PaymentType)
 					assert.Equal(t, models.TypeAuthorize, ev.TransactionType)
 				}
-				if ev.IdentityVerified != nil {
-					assert.Equal(t, "FINISHED", ev.IdentityVerified.IdentityVerified)
-					assert.Equal(t, "FINISHED", ev.IdentityVerified.KYCResult)
+				if ev.EventType == models.EventCustomerIdentityVerified {
+					assert.Equal(t, "FINISHED", ev.Identity.IdentityVerified)
+					assert.Equal(t, "FINISHED", ev.Identity.KYCResult)
 				}
 			}
 			assert.Len(t, seen, providers, "one event per provider")

@@ -12,7 +12,7 @@ import (
 
 // Option configures a Client (NewClient) or one call (the last arguments of
 // every service method); a call's options apply over the client's.
-// WithHTTPClient and WithSignatureAlgorithm configure a Client only: given
+// WithHTTPClient and WithHMACSHA512 configure a Client only: given
 // to a call they are a *ValidationError and nothing is sent.
 type Option func(*config)
 

@@ -73,11 +73,11 @@ func TestCallOptionsRejected(t *testing.T) {
 		opt   Option
 		field string
 	}{
-		"WithHTTPClient":         {WithHTTPClient(&http.Client{}), "opts"},
-		"WithSignatureAlgorithm": {WithSignatureAlgorithm(HMACSHA512), "opts"},
-		"negative retries":       {WithMaxRetries(-1), "maxRetries"},
-		"bad backoff":            {WithRetryBackoff(time.Second, time.Millisecond), "retryBackoff"},
-		"http base URL":          {WithBaseURL("http://bankpay.example/api/v1"), "baseURL"},
+		"WithHTTPClient":   {WithHTTPClient(&http.Client{}), "opts"},
+		"WithHMACSHA512":   {WithHMACSHA512(), "opts"},
+		"negative retries": {WithMaxRetries(-1), "maxRetries"},
+		"bad backoff":      {WithRetryBackoff(time.Second, time.Millisecond), "retryBackoff"},
+		"http base URL":    {WithBaseURL("http://bankpay.example/api/v1"), "baseURL"},
 	} {
 		_, err := c.Transactions.Get(context.Background(), "1", tc.opt)
 		var ve *ValidationError

@@ -71,8 +71,9 @@ type Redirect struct {
 	// a code such as "AC100" or "UC01" (user cancelled at bank selection),
 	// kept as received.
 	ProviderTransactionStatus models.ProviderStatus
-	// Algorithm is the algorithm the signature was made with.
-	Algorithm SignatureAlgorithm
+	// Algorithm is the algorithm the signature was made with: "HMAC-SHA1" or
+	// "HMAC-SHA512".
+	Algorithm string
 	// Params holds every parameter of the signed part of the URL (the
 	// merchant's own query parameters too), decoded; the requestSignature
 	// parameter is not part of it. The service signs the returnUrl it was
@@ -115,8 +116,8 @@ func RedirectQueryOnly() RedirectOption {
 }
 
 // redirectRequireAlgorithm accepts only signatures made with a (for a
-// merchant configured for HMACSHA512, say); by default both are accepted.
-func redirectRequireAlgorithm(a SignatureAlgorithm) RedirectOption {
+// merchant configured for HMAC-SHA512, say); by default both are accepted.
+func redirectRequireAlgorithm(a signatureAlgorithm) RedirectOption {
 	return func(c *redirectConfig) {
 		alg, ok := a.internal()
 		if !ok {
@@ -204,8 +205,9 @@ func VerifyRedirect(rawURL, accessKey string, opts ...RedirectOption) (*Redirect
 	if cfg.expectRef != nil && (*cfg.expectRef == "" || r.MerchantReference != *cfg.expectRef) {
 		return nil, opErr("verify redirect", ErrReferenceMismatch)
 	}
+	r.Algorithm = hmacSHA1.name()
 	if alg, _ := sign.AlgorithmOf(sig); alg == sign.SHA512 {
-		r.Algorithm = HMACSHA512
+		r.Algorithm = hmacSHA512.name()
 	}
 	return r, nil
 }

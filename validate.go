@@ -66,7 +66,7 @@ func checkAmount(field string, a models.Amount, must bool) error {
 		return err
 	}
 	if _, err := models.ParseAmount(string(a)); err != nil {
-		return &ValidationError{Field: field, Reason: "must be a decimal with two places, like 10.00", Err: models.ErrInvalidAmount}
+		return &ValidationError{Field: field, Reason: "must be a decimal with two places, like 10.00"}
 	}
 	return nil
 }

@@ -434,11 +434,11 @@ func TestWebhookHandlerTypedPayloads(t *testing.T) {
 	var got []string
 	h := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error {
 		switch {
-		case ev.IdentityVerified != nil:
-			got = append(got, "verified:"+ev.IdentityVerified.KYCResult)
+		case ev.EventType == models.EventCustomerIdentityVerified:
+			got = append(got, "verified:"+ev.Identity.KYCResult)
 			return errors.New("not yet")
-		case ev.IdentityDataRetrieved != nil:
-			got = append(got, "data:"+ev.IdentityDataRetrieved.ProviderReportStatus)
+		case ev.EventType == models.EventIdentityVerificationDataRetrieved:
+			got = append(got, "data:"+ev.Identity.ProviderReportStatus)
 		case ev.Transaction != nil:
 			got = append(got, "txn:"+ev.EventID+":"+ev.Transaction.Status.String())
 		default:

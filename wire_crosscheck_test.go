@@ -824,20 +824,20 @@ func xcEvents() []xcEvent {
 			"Provider Service Name": "XC Bureau Service", "Provider used for validation": "XC Bureau"}),
 			check: func(t *testing.T, ev *bankpay.Event) {
 				xcCheckCommon(t, ev, "IdentityVerificationDataRetrieved")
-				assert.NotNil(t, ev.IdentityDataRetrieved)
+				assert.NotNil(t, ev.Identity)
 				assert.Equal(t, "performKycVerification", ev.Message)
 				assert.Equal(t, "xc-kyc-1", ev.MerchantReference)
-				require.NotNil(t, ev.IdentityDataRetrieved)
-				assert.Equal(t, bankpay.IdentityDataRetrieved{ProviderReportStatus: "SUCCESS", ProviderServiceName: "XC Bureau Service",
-					ProviderUsedForValidation: "XC Bureau"}, *ev.IdentityDataRetrieved)
+				require.NotNil(t, ev.Identity)
+				assert.Equal(t, bankpay.IdentityEvent{ProviderReportStatus: "SUCCESS", ProviderServiceName: "XC Bureau Service",
+					ProviderUsedForValidation: "XC Bureau"}, *ev.Identity)
 			}},
 		{name: "CustomerIdentityVerified", fields: xcCommon("CustomerIdentityVerified", map[string]string{
 			"merchantReference": "xc-kyc-1", "message": "performKycVerification", "Identity Verified": "FINISHED", "KYC Result": "FINISHED"}),
 			check: func(t *testing.T, ev *bankpay.Event) {
 				xcCheckCommon(t, ev, "CustomerIdentityVerified")
-				assert.NotNil(t, ev.IdentityVerified)
-				require.NotNil(t, ev.IdentityVerified)
-				assert.Equal(t, bankpay.IdentityVerified{IdentityVerified: "FINISHED", KYCResult: "FINISHED"}, *ev.IdentityVerified)
+				assert.NotNil(t, ev.Identity)
+				require.NotNil(t, ev.Identity)
+				assert.Equal(t, bankpay.IdentityEvent{IdentityVerified: "FINISHED", KYCResult: "FINISHED"}, *ev.Identity)
 			}},
 	}
 }
@@ -1007,8 +1007,8 @@ func TestXCheckEventUnknownType(t *testing.T) {
 		code, ev := xcPost(t, body, ct)
 		require.Equal(t, http.StatusOK, code, ct)
 		require.NotNil(t, ev, ct)
-		assert.Nil(t, ev.IdentityVerified)
-		assert.Nil(t, ev.IdentityDataRetrieved)
+		assert.Nil(t, ev.Identity)
+		assert.Nil(t, ev.Identity)
 		assert.Equal(t, "1731500000000", ev.Raw.Get("scheduledAt"))
 		assert.Equal(t, "yes", ev.Raw.Get("newFlag"))
 	}

@@ -14,8 +14,8 @@ import (
 // "not given". Amounts are never floats.
 type Amount string
 
-// ErrInvalidAmount is returned (wrapped) for a string that is not of the form N.NN.
-var ErrInvalidAmount = errors.New("amount must be a non-negative decimal with two places, like 10.00")
+// errInvalidAmount is the error of a string that is not of the form N.NN.
+var errInvalidAmount = errors.New("amount must be a non-negative decimal with two places, like 10.00")
 
 // AmountFromCents returns the Amount for a whole number of cents: 1050 gives "10.50".
 // A negative number of cents gives a negative amount, which Validate rejects.
@@ -42,18 +42,18 @@ func ParseAmount(s string) (Amount, error) {
 func validAmount(s string) error {
 	dot := len(s) - 3
 	if dot < 1 || s[dot] != '.' || len(s) > 22 {
-		return fmt.Errorf("%w (got %q)", ErrInvalidAmount, clip(s))
+		return fmt.Errorf("%w (got %q)", errInvalidAmount, clip(s))
 	}
 	for i := 0; i < len(s); i++ {
 		if i == dot {
 			continue
 		}
 		if s[i] < '0' || s[i] > '9' {
-			return fmt.Errorf("%w (got %q)", ErrInvalidAmount, clip(s))
+			return fmt.Errorf("%w (got %q)", errInvalidAmount, clip(s))
 		}
 	}
 	if dot > 1 && s[0] == '0' {
-		return fmt.Errorf("%w (got %q)", ErrInvalidAmount, clip(s))
+		return fmt.Errorf("%w (got %q)", errInvalidAmount, clip(s))
 	}
 	return nil
 }
@@ -72,7 +72,7 @@ func (a Amount) Cents() (int64, error) {
 	}
 	whole, err := strconv.ParseInt(s[:len(s)-3], 10, 64)
 	if err != nil || whole > (1<<63-1)/100-1 {
-		return 0, fmt.Errorf("%w (out of range)", ErrInvalidAmount)
+		return 0, fmt.Errorf("%w (out of range)", errInvalidAmount)
 	}
 	frac, _ := strconv.ParseInt(s[len(s)-2:], 10, 64)
 	if neg {

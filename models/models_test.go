@@ -28,7 +28,7 @@ func TestParseAmount(t *testing.T) {
 	}
 	for _, bad := range []string{"", "10", "10.5", "10.500", ".50", "-1.00", "1,00", "01.00", "1e2.00", " 1.00", "1.0a", "１.00", "12345678901234567890.00"} {
 		_, err := ParseAmount(bad)
-		assert.ErrorIs(t, err, ErrInvalidAmount, bad)
+		assert.ErrorIs(t, err, errInvalidAmount, bad)
 	}
 }
 
@@ -41,7 +41,7 @@ func TestAmountCents(t *testing.T) {
 	assert.Equal(t, int64(-34937), c)
 	for _, bad := range []Amount{"--1.00", "99999999999999999.99", "0.125", ""} {
 		_, err := bad.Cents()
-		assert.ErrorIs(t, err, ErrInvalidAmount, string(bad))
+		assert.ErrorIs(t, err, errInvalidAmount, string(bad))
 	}
 }
 

@@ -72,9 +72,9 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		// One callback for every event; the typed payload of its type is set.
 		func(_ context.Context, ev *bankpay.Event) error {
 			switch {
-			case ev.IdentityVerified != nil:
+			case ev.EventType == models.EventCustomerIdentityVerified:
 				rcv.handled.Add(1)
-				rcv.logf("identity of %s verified: %s", ev.TransactionID(), ev.IdentityVerified.KYCResult)
+				rcv.logf("identity of %s verified: %s", ev.TransactionID(), ev.Identity.KYCResult)
 			case ev.Transaction != nil:
 				if rcv.failNext.CompareAndSwap(true, false) {
 					rcv.logf("%s event %s: database unavailable, responding 500 so that the service re-sends it", ev.EventType, ev.EventID)

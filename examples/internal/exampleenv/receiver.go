@@ -126,11 +126,11 @@ func DescribeEvent(ev *bankpay.Event) string {
 		if ev.Transaction.ProviderStatus != "" {
 			fmt.Fprintf(&b, ", provider %s %s", ev.Transaction.ProviderStatus, ev.Transaction.ProviderStatusMessage)
 		}
-	case ev.IdentityDataRetrieved != nil:
-		d := ev.IdentityDataRetrieved
+	case ev.EventType == models.EventIdentityVerificationDataRetrieved:
+		d := ev.Identity
 		fmt.Fprintf(&b, ": %s from %q", d.ProviderReportStatus, d.ProviderUsedForValidation)
-	case ev.IdentityVerified != nil:
-		fmt.Fprintf(&b, ": identity verified %s, KYC result %s", ev.IdentityVerified.IdentityVerified, ev.IdentityVerified.KYCResult)
+	case ev.EventType == models.EventCustomerIdentityVerified:
+		fmt.Fprintf(&b, ": identity verified %s, KYC result %s", ev.Identity.IdentityVerified, ev.Identity.KYCResult)
 	}
 	if !ev.CreatedAt.IsZero() {
 		fmt.Fprintf(&b, " at %s", ev.CreatedAt.Format("Mon 15:04:05"))
