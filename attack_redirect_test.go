@@ -30,7 +30,7 @@ func TestAttackRewrittenReturnURLFillsNoTypedField(t *testing.T) {
 		for _, alg := range []signatureAlgorithm{hmacSHA1, hmacSHA512} {
 			for _, queryOnly := range []bool{false, true} {
 				raw := signShape(t, alg, "https://shop.example/return?"+injected+"&"+service, queryOnly, "&instantPayoutAvail=false")
-				var opts []RedirectOption
+				var opts []Option
 				if queryOnly {
 					opts = append(opts, RedirectQueryOnly())
 				}

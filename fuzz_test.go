@@ -181,7 +181,7 @@ func FuzzVerifyRedirect(f *testing.F) {
 	f.Add("https://s.example/r?accessId=A&transactionId=1&status=2", true, "&a=1")
 	f.Add("", false, "")
 	f.Fuzz(func(t *testing.T, rawURL string, queryOnly bool, suffix string) {
-		var opts []RedirectOption
+		var opts []Option
 		if queryOnly {
 			opts = append(opts, RedirectQueryOnly())
 		}

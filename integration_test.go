@@ -141,7 +141,7 @@ func (in *inbox) now() time.Time {
 	return clock()
 }
 
-func startInbox(t *testing.T, creds bankpay.Credentials, opts ...bankpay.WebhookOption) *inbox {
+func startInbox(t *testing.T, creds bankpay.Credentials, opts ...bankpay.Option) *inbox {
 	t.Helper()
 	in := &inbox{}
 	record := func(ev *bankpay.Event, via string) error {
@@ -155,7 +155,7 @@ func startInbox(t *testing.T, creds bankpay.Credentials, opts ...bankpay.Webhook
 		in.typed = append(in.typed, via)
 		return nil
 	}
-	opts = append([]bankpay.WebhookOption{bankpay.WithWebhookClock(in.now)}, opts...)
+	opts = append([]bankpay.Option{bankpay.WithWebhookClock(in.now)}, opts...)
 	h := bankpay.NewWebhookHandler(creds, func(_ context.Context, ev *bankpay.Event) error {
 		switch {
 		case ev.EventType == models.EventCustomerIdentityVerified:

@@ -195,7 +195,7 @@ func TestVerifyRedirectRefusesNonRedirects(t *testing.T) {
 	for name, q := range cases {
 		for _, queryOnly := range []bool{false, true} {
 			raw := signURL(redirectKey, "https://shop.example/return?"+q, queryOnly)
-			var opts []RedirectOption
+			var opts []Option
 			if queryOnly {
 				opts = append(opts, RedirectQueryOnly())
 			}

@@ -121,7 +121,7 @@ func TestVerifyRedirectGenuineShapes(t *testing.T) {
 		for _, alg := range []signatureAlgorithm{hmacSHA1, hmacSHA512} {
 			for _, queryOnly := range []bool{false, true} {
 				raw := signShape(t, alg, "https://shop.example/pay/return?"+tc.query, queryOnly, tc.tail)
-				var opts []RedirectOption
+				var opts []Option
 				if queryOnly {
 					opts = append(opts, RedirectQueryOnly())
 				}

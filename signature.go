@@ -70,15 +70,14 @@ func WithHMACSHA512() Option { return withSignatureAlgorithm(hmacSHA512) }
 
 // withSignatureAlgorithm sets the algorithm of the client's signatures.
 func withSignatureAlgorithm(a signatureAlgorithm) Option {
-	return func(cfg *config) {
-		cfg.clientOnly = "WithHMACSHA512"
+	return option("WithHMACSHA512", forClient, func(cfg *config) {
 		alg, ok := a.internal()
 		if !ok {
 			cfg.fail(invalid("signatureAlgorithm", "must be HMAC-SHA1 or HMAC-SHA512"))
 			return
 		}
 		cfg.signAlg = alg
-	}
+	})
 }
 
 // SignEstablishData fills d's AccessID and MerchantID from the client's

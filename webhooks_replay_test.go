@@ -93,7 +93,7 @@ func TestWebhookReencodedReplays(t *testing.T) {
 		dups := func() int { return len(logLines(logs.String(), "duplicate event")) }
 		h := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error { got = append(got, ev); return nil },
 			WithDeduplicator(NewMemoryDeduplicator(10)), WithWebhookClock(func() time.Time { return clock }),
-			WithWebhookLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+			WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 		require.Equal(t, http.StatusOK, post(t, h, body, auth, ct).Code, shape)
 		require.Len(t, got, 1)
 		first := got[0]

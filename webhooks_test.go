@@ -332,7 +332,7 @@ func TestWebhookHandlerDuplicates(t *testing.T) {
 	dups := func() []string { return logLines(logs.String(), "duplicate event") }
 	dedup := NewMemoryDeduplicator(100)
 	h := NewWebhookHandler(hookCreds, rec.fn, WithDeduplicator(dedup),
-		WithWebhookLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+		WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	body := eventBody("ev-1", "Authorize")
 	for i := 0; i < 3; i++ {
 		if w := postSigned(t, h, body); w.Code != http.StatusOK {
@@ -468,7 +468,7 @@ func TestWebhookHandlerLogsNoSecrets(t *testing.T) {
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	h := NewWebhookHandler(hookCreds, func(context.Context, *Event) error { return errors.New("fail") },
-		WithWebhookLogger(logger), WithDeduplicator(NewMemoryDeduplicator(10)))
+		WithLogger(logger), WithDeduplicator(NewMemoryDeduplicator(10)))
 	body := eventBody("ev-1", "Authorize")
 	post(t, h, body, authFor(t, hookCreds.AccessID, "wrong", body), formType)
 	postSigned(t, h, body)
@@ -539,7 +539,7 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 	var rec recorder
 	dedup := NewMemoryDeduplicator(10)
 	h := NewWebhookHandler(hookCreds, rec.fn, WithWebhookClock(now), WithDeduplicator(dedup),
-		WithWebhookLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+		WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 
 	for _, tc := range []struct {
 		name  string

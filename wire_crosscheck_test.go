@@ -1073,11 +1073,11 @@ func TestXCheckRedirects(t *testing.T) {
 			name      string
 			msg       string
 			sha512alg bool
-			opts      []bankpay.RedirectOption
+			opts      []bankpay.Option
 		}{
 			{"full-url", signed, false, nil},
 			{"full-url-sha512", signed, true, nil},
-			{"query-only", query, false, []bankpay.RedirectOption{bankpay.RedirectQueryOnly()}},
+			{"query-only", query, false, []bankpay.Option{bankpay.RedirectQueryOnly()}},
 		} {
 			t.Run(tc.name+"/"+mode.name, func(t *testing.T) {
 				raw := signed + "&requestSignature=" + url.QueryEscape(xcSign(mode.msg, mode.sha512alg))

@@ -17,8 +17,8 @@ type ProviderStatus string
 
 // Provider status codes a merchant acts on. Meaning describes every
 // documented code (SW: checks before the bank network, UC: the user
-// canceled, AC: the ACH / RTP life of the payment); UserCanceled reports
-// any UC code. Unknown codes are kept as received.
+// canceled, AC: the ACH / RTP life of the payment). Unknown codes are kept
+// as received.
 const (
 	ProviderAuthorizationDenied ProviderStatus = "SW021"
 	ProviderInvalidAccount      ProviderStatus = "SW056"
