@@ -195,21 +195,7 @@ func disbursementParams() *models.EstablishData {
 }
 
 func TestTransactionsEstablishDisbursement(t *testing.T) {
-	// The signed keys in the service's fixed order; notificationUrl,
-	// metadata and deviceType are never signed.
-	const canonical = "accessId=test-access-id&merchantId=1002463580&description=Weekly payout&currency=USD" +
-		"&amount=0.00&merchantReference=payout-2024-001&paymentType=Disbursement" +
-		"&customer.externalId=cust-77&customer.name=Jane Doe&customer.vip=2" +
-		"&customer.address.address1=1 Main St&customer.address.city=Austin&customer.address.state=TX" +
-		"&customer.address.zip=73301&customer.address.country=US&customer.email=jane@example.com" +
-		"&account.nameOnAccount=Jane Doe&account.type=1&account.accountNumber=1000000001&account.routingNumber=124003116"
-	body := `{"accessId":"test-access-id","merchantId":"1002463580","requestSignature":"` + refHMACSHA1(canonical) + `",` +
-		`"description":"Weekly payout","currency":"USD","amount":"0.00","merchantReference":"payout-2024-001",` +
-		`"notificationUrl":"https://merchant.test/notify?src=bankpay","metadata":{"flowType":"payouts"},` +
-		`"customer":{"externalId":"cust-77","name":"Jane Doe","email":"jane@example.com",` +
-		`"address":{"address1":"1 Main St","city":"Austin","state":"TX","zip":"73301","country":"US"},"vip":2},` +
-		`"account":{"nameOnAccount":"Jane Doe","type":1,"accountNumber":"1000000001","routingNumber":"124003116"},` +
-		`"deviceType":"web","paymentType":"Disbursement"}`
+	body := disbursementBody()
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/establish", RawQuery: "createTransaction=true",
 		ContentType: "application/json", Body: body}, 200, establishResponseJSON)
