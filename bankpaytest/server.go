@@ -121,6 +121,9 @@ const (
 	refEstablish refKind = iota
 	refDeposit
 	refCapture
+	refRefund
+	refReclaim
+	refPreauth
 )
 
 type refKey struct {
