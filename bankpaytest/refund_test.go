@@ -136,9 +136,9 @@ func TestRefundRefusals(t *testing.T) {
 	auth := c.establish("rr", "0.00")
 	dep := c.mustDeposit(auth.TransactionID, "rr-1", "10.00")
 	completed(srv)
-	c.refund(dep.TransactionID, map[string]string{}).wantError(t, http.StatusBadRequest, 200)   // a deposit is reclaimed
-	c.refund(auth.TransactionID, map[string]string{}).wantError(t, http.StatusBadRequest, 200)  // nothing was paid
-	c.refund("100000000009999", map[string]string{}).wantError(t, http.StatusNotFound, 200)     // unknown
+	c.refund(dep.TransactionID, map[string]string{}).wantError(t, http.StatusBadRequest, 200)     // a deposit is reclaimed
+	c.refund(auth.TransactionID, map[string]string{}).wantError(t, http.StatusBadRequest, 200)    // nothing was paid
+	c.refund("100000000009999", map[string]string{}).wantError(t, http.StatusNotFound, 200)       // unknown
 	c.postForm("/transactions/"+dep.TransactionID+"/refund", url.Values{}).wantError(t, 415, 200) // JSON only
 
 	// A Reversed capture can no longer be refunded.
