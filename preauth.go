@@ -46,7 +46,9 @@ const (
 // lapses, after which captures are treated as ordinary ones.
 //
 // PreAuthorize changes state, so it is not retried once the request may
-// have reached the server, unless WithRetryNonIdempotent is given.
+// have reached the server, unless WithRetryNonIdempotent is given. A
+// repeated merchantReference responds code 210 (ErrDuplicate) where the
+// account is configured for idempotency.
 func (s *TransactionsService) PreAuthorize(ctx context.Context, transactionID string, p *PreAuthorizeParams, opts ...Option) (*models.Transaction, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err

@@ -27,7 +27,10 @@ type RefundParams struct {
 // follows. Refunds may be repeated until the whole amount is refunded.
 //
 // Refund moves money, so it is not retried once the request may have
-// reached the server, unless WithRetryNonIdempotent is given.
+// reached the server, unless WithRetryNonIdempotent is given. Give a
+// merchantReference to make a retry safe: on an account configured for
+// idempotency a repeated one responds code 210 (ErrDuplicate). An amount
+// above the balance responds with an *APIError (code 331 in the sandbox).
 func (s *TransactionsService) Refund(ctx context.Context, transactionID string, p *RefundParams, opts ...Option) (*models.Transaction, error) {
 	if p == nil {
 		p = &RefundParams{}
@@ -59,7 +62,9 @@ type ReclaimParams struct {
 // repeated until the whole deposit is reclaimed.
 //
 // Reclaim moves money, so it is not retried once the request may have
-// reached the server, unless WithRetryNonIdempotent is given.
+// reached the server, unless WithRetryNonIdempotent is given. A repeated
+// merchantReference responds code 210 (ErrDuplicate) where the account is
+// configured for idempotency.
 func (s *TransactionsService) Reclaim(ctx context.Context, transactionID string, p *ReclaimParams, opts ...Option) (*models.Transaction, error) {
 	if p == nil {
 		return nil, invalid("reclaimParams", "must not be nil")
