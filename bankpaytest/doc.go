@@ -107,7 +107,8 @@
 // Reversed (Reverse). Each of these transitions emits an event (Process,
 // Complete, Deny, Reverse), as do authorizations (Authorize, Cancel).
 // merchantReference is unique per merchant within each kind of call:
-// establish and Authorize, deposit, capture.
+// establish and Authorize, deposit, capture, refund, reclaim,
+// preauthorization (refunds and reclaims may leave it out).
 //
 // An instant payout deposit (instantPayoutRequest=true; its
 // paymentProcessorType is PaymentProcessorInstant, RTP) settles in real
