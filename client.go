@@ -50,10 +50,10 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	cfg := defaultConfig()
+	cfg.target = forClient
 	if err := cfg.apply(opts); err != nil {
 		return nil, err
 	}
-	cfg.clientOnly = ""
 	hc := cfg.httpClient
 	if hc == nil {
 		hc = cleanhttp.DefaultPooledClient()
@@ -91,11 +91,9 @@ func (c *Client) callConfig(opts []Option) (*config, error) {
 		return &c.cfg, nil
 	}
 	cfg := c.cfg
+	cfg.target = forCall
 	if err := cfg.apply(opts); err != nil {
 		return nil, err
-	}
-	if cfg.clientOnly != "" {
-		return nil, invalid("opts", cfg.clientOnly+" configures a Client, not a call")
 	}
 	return &cfg, nil
 }

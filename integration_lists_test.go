@@ -271,6 +271,20 @@ func testPayments(t *testing.T, s *sandbox) {
 	assert.Equal(t, models.Amount("25.00"), got.Balance)
 	assert.Greater(t, got.UpdatedAt, p.UpdatedAt)
 
+	// A reclaim of part of the other deposit counts as money returned.
+	rc, err := c.Transactions.Reclaim(ctx, f.dep2.TransactionID, &bankpay.ReclaimParams{MerchantReference: "list-rc-1", Amount: "5.00"})
+	require.NoError(t, err)
+	got, err = c.Payments.Get(ctx, f.auth1.Payment.PaymentID)
+	require.NoError(t, err)
+	assert.Equal(t, models.Amount("5.00"), got.Refunded)
+	assert.Equal(t, models.Amount("20.00"), got.Balance, "35.00 paid, 10.00 reversed, 5.00 returned")
+	assert.Equal(t, models.Amount("35.00"), got.Paid)
+	// The reclaim belongs to the payment: listed with it, found by its reference.
+	assert.Contains(t, txnIDs(collect(t, c.Transactions.List(ctx, &bankpay.TransactionListParams{MerchantReference: "list-auth-1"}))), rc.TransactionID)
+	found, err := c.Transactions.FindByMerchantReference(ctx, "list-rc-1")
+	require.NoError(t, err)
+	assert.Equal(t, rc.TransactionID, found.TransactionID)
+
 	list := func(p *bankpay.PaymentListParams) []string {
 		t.Helper()
 		return paymentIDs(collect(t, c.Payments.List(ctx, p)))

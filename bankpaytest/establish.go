@@ -58,7 +58,7 @@ func checkAmountField(field string, a models.Amount, must bool) *Error {
 		}
 		return nil
 	}
-	if a.Validate() != nil {
+	if !validAmount(a) {
 		return badRequest("%s must be a decimal with two places, like 10.00", field)
 	}
 	return nil
@@ -71,7 +71,7 @@ func checkCurrencyField(field string, c models.Currency, must bool) *Error {
 		}
 		return nil
 	}
-	if !c.Valid() {
+	if c != models.USD && c != models.CAD {
 		return badRequest("%s must be USD or CAD", field)
 	}
 	return nil
@@ -189,6 +189,9 @@ func (s *Server) createAuthorization(m *merchant, d *models.EstablishData, acct 
 		acct.Verified = false
 		s.mustMove(t, models.StatusCanceled)
 		return t
+	}
+	if pt := d.PaymentType; pt == models.PaymentTypeDeferred || pt == models.PaymentTypeInstant || pt == models.PaymentTypeRecurring {
+		t.splitToken = newSplitToken() // sent in the Authorize event
 	}
 	s.mustMove(t, models.StatusAuthorized)
 	if d.KYCType == models.KYCTypeIdentity {

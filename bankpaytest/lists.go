@@ -93,9 +93,9 @@ func parseListPage(q url.Values, orderFields []string) (*listPage, *Error) {
 		if v == "" {
 			continue
 		}
-		a := models.Amount(v)
-		cents, err := a.Cents()
-		if err != nil || a.Validate() != nil {
+		a, err := models.ParseAmount(v) // no minus sign
+		cents, cerr := a.Cents()
+		if err != nil || cerr != nil {
 			return nil, badRequest("%s must be a decimal with two places, like 10.00", b.name)
 		}
 		*b.dst = cents
@@ -163,11 +163,12 @@ func cents(a models.Amount) int64 {
 	return c
 }
 
-// authorizationOf is t, or the authorization a deposit or capture was made
-// from.
+// authorizationOf is the authorization t belongs to: t itself, the
+// authorization a deposit, capture or preauthorization was made from, or
+// that of the capture or deposit a refund or reclaim returns.
 func authorizationOf(t *txn) *txn {
-	if t.parent != nil {
-		return t.parent
+	for t.parent != nil {
+		t = t.parent
 	}
 	return t
 }
@@ -266,39 +267,56 @@ func (s *Server) handleListTransactions(r *http.Request, _ []byte, m *merchant, 
 	}{out}, nil
 }
 
-// paymentTotals are the amounts of the deposits and captures of an
-// authorization, in cents.
+// paymentTotals are the amounts of the transactions of an authorization,
+// in cents.
 type paymentTotals struct {
-	pending, paid, reversed int64
-	updatedAt               models.EpochMillis
-	versions                int
+	pending, paid, refunded, reversed int64
+	updatedAt                         models.EpochMillis
+	versions                          int
 }
 
-// totals sums the movements of m's authorizations (only keeps, when not
-// nil): pending (Authorized or Processed), paid (Completed, or Reversed
-// after it was), reversed. Denied movements count nowhere.
+// totals sums the transactions of m's authorizations (only keeps's, when
+// not nil), keyed by authorization: deposits and captures are pending
+// (Authorized or Processed) or paid (Completed, Partially refunded,
+// Refunded, and Reversed after it was paid; Reversed also counts in
+// reversed); refunds and reclaims that are not Canceled or Denied count in
+// refunded (money returned). Denied and Canceled transactions count
+// nowhere; preauthorizations move no money.
 func totals(m *merchant, only *txn) map[*txn]*paymentTotals {
 	out := map[*txn]*paymentTotals{}
 	for _, t := range m.txns {
-		if t.parent == nil || (only != nil && t.parent != only) {
+		if t.parent == nil {
 			continue
 		}
-		tot := out[t.parent]
+		auth := authorizationOf(t)
+		if only != nil && auth != only {
+			continue
+		}
+		tot := out[auth]
 		if tot == nil {
 			tot = &paymentTotals{}
-			out[t.parent] = tot
-		}
-		switch t.rec.Status {
-		case models.StatusAuthorized, models.StatusProcessed:
-			tot.pending += t.cents
-		case models.StatusCompleted:
-			tot.paid += t.cents
-		case models.StatusReversed:
-			tot.paid += t.cents
-			tot.reversed += t.cents
+			out[auth] = tot
 		}
 		tot.updatedAt = max(tot.updatedAt, t.rec.UpdatedAt)
 		tot.versions += t.rec.RecordVersion
+		switch t.rec.TransactionType {
+		case models.TypeDeposit, models.TypeCapture:
+			switch t.rec.Status {
+			case models.StatusAuthorized, models.StatusProcessed:
+				tot.pending += t.cents
+			case models.StatusCompleted, models.StatusPartiallyRefunded, models.StatusRefunded:
+				tot.paid += t.cents
+			case models.StatusReversed:
+				tot.paid += t.cents
+				tot.reversed += t.cents
+			}
+		case models.TypeRefund, models.TypeReclaim:
+			switch t.rec.Status {
+			case models.StatusCanceled, models.StatusDenied:
+			default:
+				tot.refunded += t.cents
+			}
+		}
 	}
 	return out
 }
@@ -306,7 +324,7 @@ func totals(m *merchant, only *txn) map[*txn]*paymentTotals {
 // paymentView is the payment of authorization a as GET /payments shows it
 // (the OpenAPI's Payment): its account number cut to the last 4 digits,
 // the authorization's reference and status, and the totals of its
-// deposits and captures (refunds are not played: refunded is 0.00).
+// transactions (see totals).
 func (s *Server) paymentView(m *merchant, a *txn, tot *paymentTotals) *models.Payment {
 	if tot == nil {
 		tot = &paymentTotals{}
@@ -321,8 +339,8 @@ func (s *Server) paymentView(m *merchant, a *txn, tot *paymentTotals) *models.Pa
 	p.Pending = models.AmountFromCents(tot.pending)
 	p.Paid = models.AmountFromCents(tot.paid)
 	p.Reversed = models.AmountFromCents(tot.reversed)
-	p.Refunded = "0.00"
-	p.Balance = models.AmountFromCents(tot.paid - tot.reversed)
+	p.Refunded = models.AmountFromCents(tot.refunded)
+	p.Balance = models.AmountFromCents(tot.paid - tot.reversed - tot.refunded)
 	p.CreatedAt = a.rec.CreatedAt
 	p.UpdatedAt = max(a.rec.UpdatedAt, tot.updatedAt)
 	p.RecordVersion = a.rec.RecordVersion + tot.versions

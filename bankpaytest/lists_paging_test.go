@@ -31,7 +31,7 @@ func seedAuthorizations(s *Server, n int) {
 		t.rec.Payment = &models.Payment{PaymentID: t.id(), PaymentType: models.PaymentTypeDisbursement, MerchantID: m.cfg.MerchantID,
 			Amount: "0.00", Currency: models.USD, PaymentProvider: sandboxProvider(m),
 			Account: &models.PaymentAccount{Name: "Checking", Type: 1, AccountNumber: AccountVerified, RoutingNumber: SandboxRoutingNumber, Verified: true}}
-		t.rec.Status, t.rec.StatusMessage = models.StatusAuthorized, models.StatusAuthorized.String()
+		t.rec.Status, t.rec.StatusMessage = models.StatusAuthorized, "Authorized"
 		t.rec.PaymentProviderTransaction = &models.PaymentProviderTransaction{PaymentProviderTransactionID: "P" + t.id(),
 			Status: models.ProviderStatus("SW010"), StatusMessage: "established"}
 	}

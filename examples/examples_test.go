@@ -29,13 +29,14 @@ var examples = map[string][]string{
 	"checkout":      {"checkout: paid 25.00 USD", "checkout: OK"},
 	"quickstart":    {"Accounts.Tokenize", "status Completed (4)", "VerifyRedirect", "90 days", "quickstart: OK"},
 	"reconcile":     {"*bankpay.NetworkError, Sent true, after 1 attempt(s)", "found: transaction", ": Deposit, status Authorized (2), 75.00 USD", "ErrNotFound", "1 deposit", "pending 75.00", "reconcile: OK"},
+	"refund":        {"Transactions.Refund", "paid 75.00, refunded 30.00, balance 45.00", "status PartiallyRefunded (11)", "code 331", "status Refunded (12)", "event Refund", "refund: OK"},
 }
 
 // stopsAgainstService are the examples that reach a step needing the user's
 // browser or the sandbox clock when run against a configured service.
 var stopsAgainstService = map[string]bool{
 	"payout": true, "accountdata": true, "cashflow": true, "moneytransfer": true,
-	"identity": true, "disbursement": true, "quickstart": true, "checkout": true,
+	"identity": true, "disbursement": true, "quickstart": true, "checkout": true, "refund": true,
 }
 
 // exampleArgs are the command-line arguments of an example run: checkout is
