@@ -146,6 +146,8 @@ func kindName(t *txn) string {
 		return "capture"
 	case models.TypeDeposit:
 		return "deposit"
+	case models.TypeRepresentment:
+		return "dispute recovery"
 	}
 	return "authorization"
 }
