@@ -28,6 +28,7 @@ var examples = map[string][]string{
 	"webhooks":      {"401 Unauthorized", "already processed", "attempts responded 500, 200", "webhooks: OK"},
 	"checkout":      {"checkout: paid 25.00 USD", "checkout: OK"},
 	"quickstart":    {"Accounts.Tokenize", "status Completed (4)", "VerifyRedirect", "90 days", "quickstart: OK"},
+	"disputes":      {"3 countries: US", "6 providers", "event Dispute", "returnType R10, amountReturned 120.00", "Representment, status Authorized (2)", "recovered once", "HTTP 400, code 200", "Representment, status Completed (4)", "disputes: OK"},
 }
 
 // stopsAgainstService are the examples that reach a step needing the user's
@@ -35,6 +36,7 @@ var examples = map[string][]string{
 var stopsAgainstService = map[string]bool{
 	"payout": true, "accountdata": true, "cashflow": true, "moneytransfer": true,
 	"identity": true, "disbursement": true, "quickstart": true, "checkout": true,
+	"disputes": true,
 }
 
 // exampleArgs are the command-line arguments of an example run: checkout is
