@@ -50,6 +50,9 @@ func (s *PaymentProvidersService) ListPage(ctx context.Context, p *PaymentProvid
 // retried on connection errors, 429 and 5xx.
 func (s *PaymentProvidersService) List(ctx context.Context, p *PaymentProvidersListParams, opts ...Option) iter.Seq2[*models.PaymentProvider, error] {
 	q, err := p.query()
+	if ctx == nil {
+		err = invalid("ctx", "must not be nil")
+	}
 	if err != nil {
 		return func(yield func(*models.PaymentProvider, error) bool) { yield(nil, err) }
 	}

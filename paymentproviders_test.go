@@ -172,3 +172,24 @@ func TestPaymentProvidersListErrors(t *testing.T) {
 		return nil
 	})
 }
+
+// A nil context is a *ValidationError of every new call, nothing sent.
+func TestRefdataNilContext(t *testing.T) {
+	var nilCtx context.Context
+	for name, call := range map[string]func(*Client) error{
+		"Countries.List": func(c *Client) error { _, err := c.Countries.List(nilCtx, nil); return err },
+		"PaymentProviders.ListPage": func(c *Client) error {
+			_, err := c.PaymentProviders.ListPage(nilCtx, nil)
+			return err
+		},
+		"PaymentProviders.List": func(c *Client) error {
+			for _, err := range c.PaymentProviders.List(nilCtx, nil) {
+				return err
+			}
+			return nil
+		},
+		"Disputes.Create": func(c *Client) error { _, err := c.Disputes.Create(nilCtx, disputeParams()); return err },
+	} {
+		t.Run(name, func(t *testing.T) { checkRejected(t, "ctx", call) })
+	}
+}
