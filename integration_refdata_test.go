@@ -19,16 +19,7 @@ import (
 // TestIntegrationReferenceData: a merchant lists the countries where it can
 // pay out and the banks a user of one of them can pick, page by page.
 func TestIntegrationReferenceData(t *testing.T) {
-	for _, mode := range []struct {
-		name string
-		opts []bankpaytest.Option
-	}{{"wrapped", nil}, {"bare", []bankpaytest.Option{bankpaytest.WithBareResponses()}}} {
-		t.Run(mode.name, func(t *testing.T) { referenceData(t, mode.opts...) })
-	}
-}
-
-func referenceData(t *testing.T, opts ...bankpaytest.Option) {
-	s := startSandbox(t, opts...)
+	s := startSandbox(t)
 	ctx := context.Background()
 
 	all, err := s.client.Countries.List(ctx, nil)
