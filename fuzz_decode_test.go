@@ -234,7 +234,9 @@ var decodeCalls = []func(ctx context.Context, c *Client) (any, error){
 		}
 		return &cs, nil
 	},
-	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.PaymentProviders.ListPage(ctx, nil)) },
+	func(ctx context.Context, c *Client) (any, error) {
+		return nilIfErr(c.PaymentProviders.ListPage(ctx, nil))
+	},
 	func(ctx context.Context, c *Client) (any, error) {
 		return nilIfErr(c.Disputes.Create(ctx, &DisputeParams{TransactionID: "1", Amount: "1.00"}))
 	},
