@@ -42,8 +42,9 @@ const maxIdempotencyKey = 255
 // with the same body with the first response, so Create, unlike other
 // state-changing calls, is retried like a read (connection errors, 429,
 // 5xx), every attempt with the same key. The same key with another body is
-// an *APIError. To repeat a call whose outcome is unknown (a *NetworkError,
-// say), call again with the same IdempotencyKey.
+// an *APIError. A generated key lives for one call: to be able to repeat a
+// call whose outcome is unknown (a *NetworkError, say), give your own
+// IdempotencyKey and call again with it.
 func (s *DisputesService) Create(ctx context.Context, p *DisputeParams, opts ...Option) (*models.Transaction, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
