@@ -47,6 +47,9 @@ var apiRoutes = []route{
 	{"POST /customers", bodyJSON, true, (*Server).handleCustomerByExternalID},
 	{"POST /customers/{id}", bodyJSON, true, (*Server).handleCustomerByID},
 	{"POST /accounts/tokenize", bodyJSON, true, (*Server).handleTokenize},
+	{"GET /countries", bodyNone, true, (*Server).handleCountries},
+	{"GET /paymentProviders", bodyNone, true, (*Server).handleProviders},
+	{"POST /collections/recovery/dispute", bodyJSON, true, (*Server).handleDispute},
 }
 
 // newMux routes the API below /api/v1 and the control endpoints below

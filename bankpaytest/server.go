@@ -105,6 +105,7 @@ type merchant struct {
 	tokens     map[string]string
 	customers  map[string]*customerRecord // by customerId
 	byExternal map[string]*customerRecord // by externalId
+	disputes   disputeState
 }
 
 // usedRef reports whether ref was already used for kind and is to be
