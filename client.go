@@ -33,6 +33,10 @@ type Client struct {
 	Customers    *CustomersService
 	Identity     *IdentityService
 	Payments     *PaymentsService
+	// Reference data and disputes.
+	Countries        *CountriesService
+	PaymentProviders *PaymentProvidersService
+	Disputes         *DisputesService
 
 	cfg       config
 	secrets   *secrets                          // a pointer, so that %v of a Client shows no key
@@ -81,6 +85,9 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 	c.Accounts = (*AccountsService)(s)
 	c.Customers = (*CustomersService)(s)
 	c.Identity = (*IdentityService)(s)
+	c.Countries = (*CountriesService)(s)
+	c.PaymentProviders = (*PaymentProvidersService)(s)
+	c.Disputes = (*DisputesService)(s)
 	c.Payments = (*PaymentsService)(s)
 	return c, nil
 }

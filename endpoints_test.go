@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/wire"
+	"github.com/bankpay/bankpay-go/models"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -36,6 +37,9 @@ type endpoint struct {
 	idField    string // the wire name a bad id is refused under ("transactionId" when empty)
 	identity   bool   // a 400 response also matches ErrIdentityNotReady
 	readsBody  bool   // false for a call that does not read a 2xx body
+	// idempotent marks a POST sent with an Idempotency-Key, the same on
+	// every attempt: retried like a read.
+	idempotent bool
 	call       func(ctx context.Context, c *Client, id string, opts ...Option) error
 	// invalid makes the call with bad params (nil when the id is the only
 	// input); it must fail with a *ValidationError on invalidField.
@@ -63,8 +67,11 @@ func (e endpoint) pathFor(id string) string {
 }
 
 // mutates reports whether the endpoint changes state (never retried once
-// it may have reached the server, unless opted in).
+// it may have reached the server, unless opted in or idempotent).
 func (e endpoint) mutates() bool { return e.method != "GET" }
+
+// retried reports whether the endpoint is retried on 5xx by default.
+func (e endpoint) retried() bool { return !e.mutates() || e.idempotent }
 
 // badIDField is the field a bad id is refused under.
 func (e endpoint) badIDField() string {
@@ -208,6 +215,189 @@ func endpoints() []endpoint {
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				return c.Identity.Register(ctx, id, "registered as member 42", opts...)
 			}},
+		{name: "Transactions.Refund", method: "POST", path: "/transactions/{id}/refund", contentType: "application/json",
+			body: `{"merchantReference":"rf-1","amount":"40.00"}`, okResponse: refundResponseJSON, idIn: inPath, readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Transactions.Refund(ctx, id, &RefundParams{MerchantReference: "rf-1", Amount: "40.00"}, opts...)
+				return err
+			},
+			invalidField: "amount",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Transactions.Refund(ctx, "1", &RefundParams{Amount: "0.50"})
+				return err
+			}},
+		{name: "Transactions.Reclaim", method: "POST", path: "/transactions/{id}/reclaim", contentType: "application/json",
+			body: `{"merchantReference":"rc-1","amount":"12.50"}`, okResponse: refundResponseJSON, idIn: inPath, readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Transactions.Reclaim(ctx, id, &ReclaimParams{MerchantReference: "rc-1", Amount: "12.50"}, opts...)
+				return err
+			},
+			invalidField: "amount",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Transactions.Reclaim(ctx, "1", &ReclaimParams{MerchantReference: "rc-1"})
+				return err
+			}},
+		{name: "Transactions.Cancel", method: "POST", path: "/transactions/{id}/cancel", contentType: "application/json",
+			body: `{"merchantReference":"ord-9","message":"customer revoked access","reason":3}`, okResponse: refundResponseJSON, idIn: inPath, readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Transactions.Cancel(ctx, id, &CancelParams{MerchantReference: "ord-9", Message: "customer revoked access", Reason: 3}, opts...)
+				return err
+			},
+			invalidField: "message",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Transactions.Cancel(ctx, "1", &CancelParams{Message: strings.Repeat("m", 41)})
+				return err
+			}},
+		{name: "Transactions.Refresh", method: "POST", path: "/transactions/{id}/refresh", contentType: "application/json",
+			body: `{"splitToken":"tok"}`, okResponse: `{"refresh":{"processId":"p-1"}}`, idIn: inPath, readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Transactions.Refresh(ctx, id, "tok", opts...)
+				return err
+			},
+			invalidField: "splitToken",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Transactions.Refresh(ctx, "1", "")
+				return err
+			}},
+		{name: "Transactions.PreAuthorize", method: "POST", path: "/transactions/{id}/capture/preAuth", contentType: "application/x-www-form-urlencoded",
+			body: "amount=10.00&merchantReference=pa&period=2", okResponse: preAuthResponseJSON, idIn: inPath, readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Transactions.PreAuthorize(ctx, id, &PreAuthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 2}, opts...)
+				return err
+			},
+			invalidField: "period",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Transactions.PreAuthorize(ctx, "1", &PreAuthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 7})
+				return err
+			}},
+		{name: "Transactions.Capture (Pay)", method: "POST", path: "/transactions/{id}/capture", contentType: "application/x-www-form-urlencoded",
+			body: "amount=25.00&merchantReference=pay-1&splitToken=c3Bs%2BdG9r%2FZW4%3D", okResponse: captureResponseJSON, idIn: inPath, readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Transactions.Capture(ctx, id, &CaptureParams{MerchantReference: "pay-1", Amount: "25.00", SplitToken: "c3Bs+dG9r/ZW4="}, opts...)
+				return err
+			}},
+		{name: "Countries.List", method: "GET", path: "/countries", query: "country=CA", okResponse: countriesJSON, readsBody: true,
+			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				_, err := c.Countries.List(ctx, &CountriesListParams{Country: "CA"}, opts...)
+				return err
+			},
+			invalidField: "country",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Countries.List(ctx, &CountriesListParams{Country: "ca"})
+				return err
+			}},
+		{name: "PaymentProviders.ListPage", method: "GET", path: "/paymentProviders", query: "count=2&countries=US&startIndex=4",
+			okResponse: providersPage(4, 2, "p5", "p6"), readsBody: true,
+			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				_, err := c.PaymentProviders.ListPage(ctx, &PaymentProvidersListParams{Countries: []string{"US"}, StartIndex: 4, Count: 2}, opts...)
+				return err
+			},
+			invalidField: "count",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.PaymentProviders.ListPage(ctx, &PaymentProvidersListParams{Count: -1})
+				return err
+			}},
+		{name: "PaymentProviders.List", method: "GET", path: "/paymentProviders", query: "count=2&startIndex=0",
+			okResponse: providersPage(0, 2, "p1"), readsBody: true,
+			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				for _, err := range c.PaymentProviders.List(ctx, &PaymentProvidersListParams{Count: 2}, opts...) {
+					if err != nil {
+						return err
+					}
+				}
+				return nil
+			},
+			invalidField: "paymentType",
+			invalid: func(ctx context.Context, c *Client) error {
+				for _, err := range c.PaymentProviders.List(ctx, &PaymentProvidersListParams{PaymentType: "Cheque"}) {
+					return err
+				}
+				return nil
+			}},
+		{name: "Disputes.Create", method: "POST", path: "/collections/recovery/dispute", contentType: "application/json",
+			body: `{"transactionId":"{id}","amount":"12.50"}`, okResponse: disputeResponseJSON, readsBody: true, idempotent: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Disputes.Create(ctx, &DisputeParams{TransactionID: id, Amount: "12.50"}, opts...)
+				return err
+			},
+			invalidField: "Idempotency-Key",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Disputes.Create(ctx, &DisputeParams{TransactionID: "1", Amount: "12.50", IdempotencyKey: "\x01"})
+				return err
+			}},
+		{name: "Transactions.ListPage", method: "GET", path: "/transactions", query: "count=2&startIndex=4&transactionType=6",
+			okResponse: txnPage(5, 2), readsBody: true,
+			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				_, err := c.Transactions.ListPage(ctx, &TransactionListParams{TransactionTypes: []models.TransactionType{models.TypeDeposit},
+					StartIndex: 4, Count: 2}, opts...)
+				return err
+			},
+			invalidField: "transactionType",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Transactions.ListPage(ctx, &TransactionListParams{TransactionTypes: []models.TransactionType{9}})
+				return err
+			}},
+		{name: "Transactions.List", method: "GET", path: "/transactions", query: "count=2&startIndex=0",
+			okResponse: txnPage(1, 1), readsBody: true,
+			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				for _, err := range c.Transactions.List(ctx, &TransactionListParams{Count: 2}, opts...) {
+					if err != nil {
+						return err
+					}
+				}
+				return nil
+			},
+			invalidField: "sortOrder",
+			invalid: func(ctx context.Context, c *Client) error {
+				for _, err := range c.Transactions.List(ctx, &TransactionListParams{SortOrder: "up"}) {
+					return err
+				}
+				return nil
+			}},
+		{name: "Transactions.FindByMerchantReference", method: "GET", path: "/transactions",
+			query: "count=100&payment.merchantReference=order-42&startIndex=0", okResponse: txnPageOf("order-42"), readsBody: true,
+			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				_, err := c.Transactions.FindByMerchantReference(ctx, "order-42", opts...)
+				return err
+			},
+			invalidField: "merchantReference",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Transactions.FindByMerchantReference(ctx, "order=42")
+				return err
+			}},
+		{name: "Payments.Get", method: "GET", path: "/payments/{id}", okResponse: paymentJSON, idIn: inPath, idField: "paymentId", readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Payments.Get(ctx, id, opts...)
+				return err
+			}},
+		{name: "Payments.ListPage", method: "GET", path: "/payments", query: "count=5&paymentType=2&startIndex=0",
+			okResponse: `{"payments":[` + paymentJSON + `],"startIndex":0,"itemsPerPage":5}`, readsBody: true,
+			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				_, err := c.Payments.ListPage(ctx, &PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDeferred}, Count: 5}, opts...)
+				return err
+			},
+			invalidField: "orderBy",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Payments.ListPage(ctx, &PaymentListParams{OrderBy: "color"})
+				return err
+			}},
+		{name: "Payments.List", method: "GET", path: "/payments", query: "count=100&startIndex=0",
+			okResponse: `{"payments":[` + paymentJSON + `]}`, readsBody: true,
+			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				for _, err := range c.Payments.List(ctx, nil, opts...) {
+					if err != nil {
+						return err
+					}
+				}
+				return nil
+			},
+			invalidField: "count",
+			invalid: func(ctx context.Context, c *Client) error {
+				for _, err := range c.Payments.List(ctx, &PaymentListParams{Count: 1001}) {
+					return err
+				}
+				return nil
+			}},
 		{name: "Identity.Void", method: "POST", path: "/transactions/{id}/feedback",
 			contentType: "application/json", body: voidBody, okResponse: `{"feedback":{"status":13,"subStatus":558,"description":"name mismatch"}}`, idIn: inPath,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
@@ -321,7 +511,7 @@ func TestEndpointsErrorMapping(t *testing.T) {
 				}
 				// GETs are retried on 5xx (default 3 retries); state-changing POSTs are not.
 				wantCalls := 1
-				if tc.retryable && ep.method == "GET" {
+				if tc.retryable && ep.retried() {
 					wantCalls = 1 + defaultMaxRetries
 				}
 				if int(calls.Load()) != wantCalls || apiErr.Attempts != wantCalls || len(w.list) != wantCalls-1 {
@@ -344,7 +534,7 @@ func TestEndpointsRetry(t *testing.T) {
 				jsonResponse(503, `{"errors":[{"code":100,"message":"unavailable"}]}`, "Retry-After", "1"),
 				jsonResponse(200, ep.okResponse))
 			err := ep.call(context.Background(), c, "T1")
-			if ep.method == "GET" {
+			if ep.retried() {
 				if err != nil {
 					t.Fatalf("err = %v", err)
 				}

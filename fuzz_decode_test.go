@@ -227,6 +227,19 @@ var decodeCalls = []func(ctx context.Context, c *Client) (any, error){
 		}
 		return &struct{}{}, nil
 	},
+	func(ctx context.Context, c *Client) (any, error) {
+		cs, err := c.Countries.List(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		return &cs, nil
+	},
+	func(ctx context.Context, c *Client) (any, error) {
+		return nilIfErr(c.PaymentProviders.ListPage(ctx, nil))
+	},
+	func(ctx context.Context, c *Client) (any, error) {
+		return nilIfErr(c.Disputes.Create(ctx, &DisputeParams{TransactionID: "1", Amount: "1.00"}))
+	},
 	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Transactions.ListPage(ctx, nil)) },
 	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Payments.Get(ctx, "p")) },
 }
@@ -269,9 +282,12 @@ func FuzzResponseDecoders(f *testing.F) {
 	f.Add(uint8(8), uint8(0), []byte(`{"customer":{"vip":"2","enrollDate":1700000000000}}`))
 	f.Add(uint8(10), uint8(0), []byte(`{"detail":{"verification":[{"result":"1","reasons":[{"code":"-1"}]}],"attribute":[{"source":{"name":"bank","type":1}}]}}`))
 	f.Add(uint8(0), uint8(0), []byte(`{"transaction":{"status":"abc","amount":{}}}`))
-	f.Add(uint8(12), uint8(0), []byte(`{"transactions":[{"transactionId":"1","status":"2","payment":{"paymentType":"4"}}],"startIndex":1.0,"itemsPerPage":"2"}`))
-	f.Add(uint8(12), uint8(0), []byte(`[{"transactionId":"1"}]`))
-	f.Add(uint8(13), uint8(0), []byte(`{"paymentId":"p","authorizationStatus":2.0,"paid":"1.00","customer":{"vip":"1"}}`))
+	f.Add(uint8(12), uint8(0), []byte(`{"countries":[{"numericCode":840.0,"alpha2Code":"US","currencies":["USD"],"enabled":"true"}]}`))
+	f.Add(uint8(13), uint8(0), []byte(`{"paymentProviders":[{"paymentProviderId":"1","type":1.0,"subType":"1000","address":{"zip":"1"}}],"startIndex":2.0,"itemsPerPage":"2"}`))
+	f.Add(uint8(14), uint8(0), []byte(`{"transactionId":"2","transactionType":8.0,"originalTransactionId":"1","status":"2"}`))
+	f.Add(uint8(15), uint8(0), []byte(`{"transactions":[{"transactionId":"1","status":"2","payment":{"paymentType":"4"}}],"startIndex":1.0,"itemsPerPage":"2"}`))
+	f.Add(uint8(15), uint8(0), []byte(`[{"transactionId":"1"}]`))
+	f.Add(uint8(16), uint8(0), []byte(`{"paymentId":"p","authorizationStatus":2.0,"paid":"1.00","customer":{"vip":"1"}}`))
 	statuses := []int{200, 204, 201, 404, 400, 503, 429, 500, 401, 299}
 	f.Fuzz(func(t *testing.T, which, statusIx uint8, body []byte) {
 		status := statuses[int(statusIx)%len(statuses)]

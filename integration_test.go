@@ -272,6 +272,8 @@ func TestIntegrationBareResponses(t *testing.T) {
 		"VIP":                         TestIntegrationVIP,
 		"EventResends":                TestIntegrationEventResends,
 		"EventsRejectedAndDefaultURL": TestIntegrationEventsRejectedAndDefaultURL,
+		"DisputeRecovery":             TestIntegrationDisputeRecovery,
+		"ReferenceData":               TestIntegrationReferenceData,
 	} {
 		t.Run(name, func(t *testing.T) {
 			require.NotEmpty(t, modeOptions(t), "the use case runs in bare mode")

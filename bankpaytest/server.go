@@ -106,7 +106,8 @@ type merchant struct {
 	tokens     map[string]string
 	customers  map[string]*customerRecord // by customerId
 	byExternal map[string]*customerRecord // by externalId
-	txns       []*txn                     // in creation order (lists.go)
+	disputes   disputeState
+	txns       []*txn // in creation order (lists.go)
 }
 
 // usedRef reports whether ref was already used for kind and is to be
