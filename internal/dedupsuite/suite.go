@@ -313,6 +313,9 @@ func testCrashedReplica(t *testing.T, s Store) {
 		}
 		return nil
 	})
+	// On a failure, A's callback returns before its server is closed.
+	unblockA := sync.OnceFunc(func() { close(unblock) })
+	t.Cleanup(unblockA)
 	body, auth := Notification(t, unique("ev-crash"))
 
 	claimed := time.Now()
@@ -339,7 +342,7 @@ func testCrashedReplica(t *testing.T, s Store) {
 	assert.GreaterOrEqual(t, time.Since(claimed), ttl-50*time.Millisecond, "B processed it before A's claim expired")
 	assert.Equal(t, int32(1), calls[1].Load())
 
-	close(unblock) // A's callback fails at last: its release must not forget B's work
+	unblockA() // A's callback fails at last: its release must not forget B's work
 	require.Eventually(t, func() bool { return calls[0].Load() == 1 }, time.Second, 5*time.Millisecond)
 	srvs[0].Close() // waits for A's handler, release included
 	assert.Equal(t, http.StatusOK, deliver(context.Background(), t, srvs[2], body, auth))
