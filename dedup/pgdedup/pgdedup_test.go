@@ -81,7 +81,10 @@ var store = dedupsuite.Store{
 	},
 }
 
-func TestSuite(t *testing.T) { dedupsuite.Run(t, store) }
+func TestSuite(t *testing.T) {
+	dsn(t) // one skip for the whole suite
+	dedupsuite.Run(t, store)
+}
 
 // BenchmarkVerifiedEvents: events/s through the webhook handler with the
 // memory deduplicator (the baseline) and with PostgreSQL, in one run.

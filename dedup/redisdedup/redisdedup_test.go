@@ -72,7 +72,10 @@ var store = dedupsuite.Store{
 	},
 }
 
-func TestSuite(t *testing.T) { dedupsuite.Run(t, store) }
+func TestSuite(t *testing.T) {
+	addr(t) // one skip for the whole suite
+	dedupsuite.Run(t, store)
+}
 
 // BenchmarkVerifiedEvents: events/s through the webhook handler with the
 // memory deduplicator (the baseline) and with Redis, in one run.
