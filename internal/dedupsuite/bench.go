@@ -24,31 +24,31 @@ var Memory = Store{
 	},
 }
 
-// Parallelism is the benchmark's goroutines per GOMAXPROCS: a store's round
+// parallelism is the benchmark's goroutines per GOMAXPROCS: a store's round
 // trips wait on the network, as concurrent deliveries would.
-const Parallelism = 8
+const parallelism = 8
 
 // Bench measures verified events/s through one webhook handler with each
 // store's Deduplicator, in one run. Every event is new (its own eventId,
 // signed before the timer starts), so each is verified, claimed, handed to
 // a callback that does nothing and completed: the handler's cost plus the
 // store's two round trips. Events are served by b.RunParallel with
-// Parallelism goroutines per GOMAXPROCS, straight to ServeHTTP (no HTTP
+// parallelism goroutines per GOMAXPROCS, straight to ServeHTTP (no HTTP
 // connection), and reported as events/s.
 func Bench(b *testing.B, stores ...Store) {
 	for _, s := range stores {
 		b.Run(s.Name, func(b *testing.B) {
 			d := s.Open(b, longConfig)()
-			h := bankpay.NewWebhookHandler(Creds, func(context.Context, *bankpay.Event) error { return nil },
+			h := bankpay.NewWebhookHandler(creds, func(context.Context, *bankpay.Event) error { return nil },
 				bankpay.WithDeduplicator(d))
 			prefix := unique("ev-bench")
 			type note struct{ body, auth string }
 			notes := make([]note, b.N)
 			for i := range notes {
-				notes[i].body, notes[i].auth = Notification(b, prefix+"-"+strconv.Itoa(i))
+				notes[i].body, notes[i].auth = notification(b, prefix+"-"+strconv.Itoa(i))
 			}
 			var next atomic.Int64
-			b.SetParallelism(Parallelism)
+			b.SetParallelism(parallelism)
 			b.ReportAllocs()
 			b.ResetTimer()
 			start := time.Now()

@@ -54,8 +54,8 @@ type Store struct {
 // longConfig is for tests where nothing may expire.
 var longConfig = Config{ClaimTTL: time.Minute, Retention: time.Hour}
 
-// Creds are the merchant's credentials of the suite's handlers.
-var Creds = bankpay.Credentials{AccessID: "suite-access-id", AccessKey: bankpay.NewSecret("suite-s3cret-key"), MerchantID: "M1"}
+// creds are the merchant's credentials of the suite's handlers.
+var creds = bankpay.Credentials{AccessID: "suite-access-id", AccessKey: bankpay.NewSecret("suite-s3cret-key"), MerchantID: "M1"}
 
 // Run runs the suite against s.
 func Run(t *testing.T, s Store) {
@@ -84,15 +84,15 @@ func unique(prefix string) string {
 	return prefix + "-" + hex.EncodeToString(b[:])
 }
 
-// Notification returns the body of an Authorize event with eventID, created
+// notification returns the body of an Authorize event with eventID, created
 // a minute ago, and the Authorization header the service sends with it.
-func Notification(tb testing.TB, eventID string) (body, authorization string) {
+func notification(tb testing.TB, eventID string) (body, authorization string) {
 	tb.Helper()
 	body = "merchantId=M1&merchantReference=order-42&paymentType=2&transactionType=1&eventId=" + eventID +
 		"&eventType=Authorize&objectId=100258123456789&objectType=Transaction&timeZone=UTC" +
 		"&createdAt=" + strconv.FormatInt(time.Now().Add(-time.Minute).UnixMilli(), 10) +
-		"&accessId=" + Creds.AccessID + "&status=2&statusMessage=Authorized"
-	auth, err := sign.NotificationAuthorization(Creds.AccessID, Creds.AccessKey.Reveal(), []byte(body))
+		"&accessId=" + creds.AccessID + "&status=2&statusMessage=Authorized"
+	auth, err := sign.NotificationAuthorization(creds.AccessID, creds.AccessKey.Reveal(), []byte(body))
 	require.NoError(tb, err)
 	return body, auth
 }
@@ -171,7 +171,7 @@ func replicas(t *testing.T, n int, newReplica func() bankpay.Deduplicator, fn fu
 	t.Helper()
 	srvs := make([]*httptest.Server, n)
 	for i := range srvs {
-		h := bankpay.NewWebhookHandler(Creds, func(ctx context.Context, ev *bankpay.Event) error { return fn(i, ctx, ev) },
+		h := bankpay.NewWebhookHandler(creds, func(ctx context.Context, ev *bankpay.Event) error { return fn(i, ctx, ev) },
 			bankpay.WithDeduplicator(newReplica()))
 		srvs[i] = httptest.NewServer(h)
 		t.Cleanup(srvs[i].Close)
@@ -212,7 +212,7 @@ func testReplicasOnce(t *testing.T, s Store) {
 		}
 		return nil
 	})
-	body, auth := Notification(t, unique("ev-once"))
+	body, auth := notification(t, unique("ev-once"))
 	statuses := make(chan int, n)
 	for i := range n {
 		go func() { statuses <- deliver(context.Background(), t, srvs[i%len(srvs)], body, auth) }()
@@ -248,7 +248,7 @@ func testReplicasStorm(t *testing.T, s Store) {
 	notes := make([]note, events)
 	for i := range notes {
 		id := unique("ev-storm")
-		body, auth := Notification(t, id)
+		body, auth := notification(t, id)
 		notes[i] = note{id, body, auth}
 	}
 	var wg sync.WaitGroup
@@ -286,7 +286,7 @@ func testFailedCallback(t *testing.T, s Store) {
 		}
 		return nil
 	})
-	body, auth := Notification(t, unique("ev-failed"))
+	body, auth := notification(t, unique("ev-failed"))
 	assert.Equal(t, http.StatusInternalServerError, deliver(context.Background(), t, srvs[0], body, auth))
 	assert.Equal(t, http.StatusOK, deliver(context.Background(), t, srvs[1], body, auth), "the re-send after a failure")
 	assert.Equal(t, http.StatusOK, deliver(context.Background(), t, srvs[2], body, auth))
@@ -316,7 +316,7 @@ func testCrashedReplica(t *testing.T, s Store) {
 	// On a failure, A's callback returns before its server is closed.
 	unblockA := sync.OnceFunc(func() { close(unblock) })
 	t.Cleanup(unblockA)
-	body, auth := Notification(t, unique("ev-crash"))
+	body, auth := notification(t, unique("ev-crash"))
 
 	claimed := time.Now()
 	ctx, giveUp := context.WithCancel(context.Background())
