@@ -66,9 +66,11 @@ func freshPrefix(tb testing.TB, rdb *redis.Client) string {
 var store = dedupsuite.Store{
 	Name:   "redis",
 	Shared: true,
-	Open: func(tb testing.TB, cfg dedupsuite.Config) func() bankpay.Deduplicator {
-		opts := redisdedup.Options{KeyPrefix: freshPrefix(tb, client(tb)), ClaimTTL: cfg.ClaimTTL, Retention: cfg.Retention}
-		return func() bankpay.Deduplicator { return redisdedup.New(client(tb), opts) }
+	Open: func(tb testing.TB) func(dedupsuite.Config) bankpay.Deduplicator {
+		prefix := freshPrefix(tb, client(tb))
+		return func(cfg dedupsuite.Config) bankpay.Deduplicator {
+			return redisdedup.New(client(tb), redisdedup.Options{KeyPrefix: prefix, ClaimTTL: cfg.ClaimTTL, Retention: cfg.Retention})
+		}
 	},
 }
 

@@ -18,9 +18,9 @@ import (
 // "replica" of a test shares, as goroutines of one process would.
 var Memory = Store{
 	Name: "memory",
-	Open: func(testing.TB, Config) func() bankpay.Deduplicator {
+	Open: func(testing.TB) func(Config) bankpay.Deduplicator {
 		d := bankpay.NewMemoryDeduplicator(0)
-		return func() bankpay.Deduplicator { return d }
+		return func(Config) bankpay.Deduplicator { return d }
 	},
 }
 
@@ -38,7 +38,7 @@ const parallelism = 8
 func Bench(b *testing.B, stores ...Store) {
 	for _, s := range stores {
 		b.Run(s.Name, func(b *testing.B) {
-			d := s.Open(b, longConfig)()
+			d := s.Open(b)(longConfig)
 			h := bankpay.NewWebhookHandler(creds, func(context.Context, *bankpay.Event) error { return nil },
 				bankpay.WithDeduplicator(d))
 			prefix := unique("ev-bench")
