@@ -59,7 +59,8 @@ const (
 // Options configure New. The zero value is the defaults.
 type Options struct {
 	// Table is the table's name, optionally schema-qualified
-	// ("bankpay.events"): letters, digits and underscores only.
+	// ("bankpay.events"): letters, digits and underscores only, taken as
+	// written (quoted, so upper case stays upper case).
 	// "bankpay_events" when empty.
 	Table string
 	// ClaimTTL is how long a claim stays in progress without Complete or
@@ -102,7 +103,8 @@ var _ bankpay.Deduplicator = (*Deduplicator)(nil)
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}(\.[A-Za-z_][A-Za-z0-9_]{0,62})?$`)
 
 // New returns a Deduplicator over db's table opts.Table (see CreateTable).
-// It fails only for a table name that is not one or two plain identifiers.
+// It fails only for a nil db or a table name that is not one or two plain
+// identifiers; it does not touch the database.
 func New(db *sql.DB, opts Options) (*Deduplicator, error) {
 	if db == nil {
 		return nil, errors.New("pgdedup: nil *sql.DB")

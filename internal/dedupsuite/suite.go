@@ -1,4 +1,4 @@
-// Package dedupsuite is the behaviour every bankpay.Deduplicator shared by
+// Package dedupsuite is the behavior every bankpay.Deduplicator shared by
 // several replicas must have, as tests and a benchmark any store can run:
 // the modules dedup/pgdedup and dedup/redisdedup run them against real
 // servers, and this package's own tests against the memory deduplicator.
