@@ -51,9 +51,11 @@ command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1 
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" = 0 ] || sudo=sudo
-  log "installing ${need[*]} with apt-get"
-  $sudo apt-get update -qq >&2
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+  log "installing ${need[*]} with apt-get (output in $dir/apt.log)"
+  mkdir -p "$dir"
+  { $sudo apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}"; } >"$dir/apt.log" 2>&1 ||
+    { cat "$dir/apt.log" >&2; die "apt-get failed"; }
   bin=$(pg_bin)
   [ -n "$bin" ] || die "no /usr/lib/postgresql/*/bin after installing postgresql"
 fi
