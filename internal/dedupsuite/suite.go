@@ -22,7 +22,7 @@ import (
 	"time"
 
 	bankpay "github.com/bankpay/bankpay-go"
-	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -102,7 +102,7 @@ func notification(tb testing.TB, eventID string) (body, authorization string) {
 		"&eventType=Authorize&objectId=100258123456789&objectType=Transaction&timeZone=UTC" +
 		"&createdAt=" + strconv.FormatInt(time.Now().Add(-time.Minute).UnixMilli(), 10) +
 		"&accessId=" + creds.AccessID + "&status=2&statusMessage=Authorized"
-	auth, err := sign.NotificationAuthorization(creds.AccessID, creds.AccessKey.Reveal(), []byte(body))
+	auth, err := bankpaytest.SignNotification([]byte(body), creds)
 	require.NoError(tb, err)
 	return body, auth
 }
