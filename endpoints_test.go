@@ -362,7 +362,7 @@ func endpoints() []endpoint {
 			},
 			invalidField: "merchantReference",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Transactions.FindByMerchantReference(ctx, "order=42")
+				_, err := c.Transactions.FindByMerchantReference(ctx, "order\n42")
 				return err
 			}},
 		{name: "Payments.Get", method: "GET", path: "/payments/{id}", okResponse: paymentJSON, idIn: inPath, idField: "paymentId", readsBody: true,

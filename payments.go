@@ -98,7 +98,7 @@ func (p *PaymentListParams) query() (url.Values, error) {
 		return nil, err
 	}
 	if err := firstError(
-		checkMerchantReference("merchantReference", p.MerchantReference, false),
+		checkFilter("merchantReference", p.MerchantReference),
 		checkFilter("customer.customerId", p.CustomerID),
 		r.validate(),
 	); err != nil {

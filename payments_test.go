@@ -178,7 +178,7 @@ func TestPaymentsListRejectsInvalidParams(t *testing.T) {
 	}{
 		{"paymentType", PaymentListParams{PaymentTypes: []models.PaymentType{0}}},
 		{"authorization.status", PaymentListParams{AuthorizationStatuses: []models.TransactionStatus{9}}},
-		{"merchantReference", PaymentListParams{MerchantReference: "a=b"}},
+		{"merchantReference", PaymentListParams{MerchantReference: "a\tb"}},
 		{"customer.customerId", PaymentListParams{CustomerID: "c\n"}},
 		{"amount.min", PaymentListParams{AmountMin: "1.5"}},
 		{"amount.max", PaymentListParams{AmountMin: "2.00", AmountMax: "1.00"}},

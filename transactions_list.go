@@ -109,7 +109,7 @@ func (p *TransactionListParams) query() (url.Values, error) {
 		return nil, err
 	}
 	if err := firstError(
-		checkMerchantReference("payment.merchantReference", p.MerchantReference, false),
+		checkFilter("payment.merchantReference", p.MerchantReference),
 		checkFilter("originalTransactionId", p.OriginalTransactionID),
 		checkFilter("payment.paymentId", p.PaymentID),
 		checkFilter("payment.customer.externalId", p.CustomerExternalID),
@@ -173,8 +173,9 @@ func (s *TransactionsService) ListPage(ctx context.Context, p *TransactionListPa
 // ErrInvalidResponse, the service may have acted on it: call
 // FindByMerchantReference with the call's merchantReference before paying
 // again. It lists GET /transactions?payment.merchantReference=ref (see
-// List; ref is checked as a merchantReference) and keeps the transactions
-// whose own merchantReference is ref.
+// List; an empty ref, or one with control characters, is a
+// *ValidationError) and keeps the transactions whose own merchantReference
+// is ref.
 //
 // None: the error matches ErrNotFound; the call did not take effect, and
 // making it again with the same merchantReference is safe. More than one (the
@@ -183,7 +184,7 @@ func (s *TransactionsService) ListPage(ctx context.Context, p *TransactionListPa
 // ErrAmbiguous and no transaction is returned; read them with List. Any
 // other error is that of the list.
 func (s *TransactionsService) FindByMerchantReference(ctx context.Context, ref string, opts ...Option) (*models.Transaction, error) {
-	if err := checkMerchantReference("merchantReference", ref, true); err != nil {
+	if err := firstError(required("merchantReference", ref), checkFilter("merchantReference", ref)); err != nil {
 		return nil, err
 	}
 	var found *models.Transaction
