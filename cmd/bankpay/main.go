@@ -69,7 +69,7 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"transactions":        {"transactions get ID", runTransactions},
+	"transactions":        {"transactions get ID | transactions find -ref REF", runTransactions},
 	"deposit":             {"deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID", runDeposit},
 	"sign-establish":      {"sign-establish FILE.json (- for standard input)", runSignEstablish},
 	"verify-redirect":     {"verify-redirect URL", runVerifyRedirect},
@@ -105,7 +105,7 @@ func run(ctx context.Context, args []string, e *env) int {
 		fmt.Fprintf(e.stderr, "bankpay %s: %v\n", fs.Arg(0), err)
 	}
 	if code == exitUncertain {
-		fmt.Fprintln(e.stderr, "bankpay: the request may have reached the service: look the transaction up by its merchant reference before paying again")
+		fmt.Fprintln(e.stderr, "bankpay: the request may have reached the service: look the transaction up by its merchant reference before paying again (bankpay transactions find -ref REF)")
 	}
 	return code
 }

@@ -134,6 +134,18 @@ func TestDepositOutcomeUnknown(t *testing.T) {
 	// The deposit reached the service once and was not retried: the exit
 	// code tells the script to look it up, not to pay again.
 	assert.EqualValues(t, 1, deposits.Load())
+
+	// Looked up by its reference: it was made.
+	code, out, errOut := c.run("", "transactions", "find", "-ref", "cli-dep-lost")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Regexp(t, `type\s+Deposit \(6\)`, out)
+	assert.Regexp(t, `merchantReference\s+cli-dep-lost`, out)
+	assert.Regexp(t, `originalTransactionId\s+`+auth.TransactionID, out)
+	// A reference never used: not found (pay with it).
+	code, _, _ = c.run("", "transactions", "find", "-ref", "cli-dep-never")
+	assert.Equal(t, exitNotFound, code)
+	code, _, _ = c.run("", "transactions", "find")
+	assert.Equal(t, exitUsage, code, "-ref is required")
 }
 
 func TestUsage(t *testing.T) {

@@ -7,10 +7,12 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// runTransactions runs "transactions get ID".
+// runTransactions runs "transactions get ID" and "transactions find -ref
+// REF" (the transaction that carries a merchantReference: after exit code
+// 5, before paying again).
 func runTransactions(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
-		return usagef("want a subcommand: get")
+		return usagef("want a subcommand: get or find")
 	}
 	switch args[0] {
 	case "get":
@@ -30,8 +32,26 @@ func runTransactions(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		return e.printTransaction(t)
+	case "find":
+		fs := e.flags("transactions find")
+		ref := fs.String("ref", "", "merchantReference of the transaction (required)")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		if fs.NArg() != 0 {
+			return usagef("want no argument but -ref")
+		}
+		c, err := e.client()
+		if err != nil {
+			return err
+		}
+		t, err := c.Transactions.FindByMerchantReference(ctx, *ref)
+		if err != nil {
+			return err
+		}
+		return e.printTransaction(t)
 	}
-	return usagef("unknown subcommand %q: want get", args[0])
+	return usagef("unknown subcommand %q: want get or find", args[0])
 }
 
 // runDeposit runs "deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID".
