@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // isJSONBody reports whether a body ParseEvent accepted was read as JSON.
@@ -49,31 +51,24 @@ func FuzzParseEvent(f *testing.F) {
 			}
 		}
 		if err != nil {
-			if ev != nil || !errors.Is(err, ErrMalformedEvent) {
-				t.Fatalf("ev=%v err=%v", ev, err)
-			}
+			require.Nil(t, ev, "ev=%v err=%v", ev, err)
+			require.ErrorIs(t, err, ErrMalformedEvent, "ev=%v err=%v", ev, err)
 			return
 		}
-		if ev == nil || ev.Raw == nil {
-			t.Fatal("nil event or Raw")
-		}
+		require.NotNil(t, ev, "nil event or Raw")
+		require.NotNil(t, ev.Raw, "nil event or Raw")
 		switch ev.kind() {
 		case eventKindTransaction:
-			if ev.Transaction == nil {
-				t.Fatal("transaction event without payload")
-			}
+			require.NotNil(t, ev.Transaction, "transaction event without payload")
 		case eventKindIdentityDataRetrieved, eventKindIdentityVerified:
-			if ev.Identity == nil {
-				t.Fatal("identity event without payload")
-			}
+			require.NotNil(t, ev.Identity, "identity event without payload")
 		default:
-			if ev.Identity != nil {
-				t.Fatal("identity payload on another event")
-			}
+			require.Nil(t, ev.Identity, "identity payload on another event")
 		}
-		if got := ev.Raw.Get("eventId"); got != ev.EventID || strings.TrimSpace(got) == "" || ev.CreatedAt.IsZero() {
-			t.Fatalf("eventId %q, raw %q, createdAt %v", ev.EventID, got, ev.CreatedAt)
-		}
+		got := ev.Raw.Get("eventId")
+		require.Equal(t, ev.EventID, got, "eventId %q, raw %q, createdAt %v", ev.EventID, got, ev.CreatedAt)
+		require.NotEmpty(t, strings.TrimSpace(got), "eventId %q, raw %q, createdAt %v", ev.EventID, got, ev.CreatedAt)
+		require.False(t, ev.CreatedAt.IsZero(), "eventId %q, raw %q, createdAt %v", ev.EventID, got, ev.CreatedAt)
 		for k, vs := range ev.Raw {
 			if foreignField(k) || len(vs) == 0 || (len(vs) > 1 && !isJSONBody(body, contentType)) {
 				t.Fatalf("field %q=%q", k, vs)
@@ -131,9 +126,7 @@ func FuzzVerifyNotification(f *testing.F) {
 		own := "Basic " + base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey.Reveal(), msg)))
 		err = VerifyNotification(body, own, hookCreds)
 		if uerr != nil {
-			if !errors.Is(err, ErrInvalidSignature) {
-				t.Fatalf("own signature of an undecodable body: %v", err)
-			}
+			require.ErrorIs(t, err, ErrInvalidSignature, "own signature of an undecodable body: %v", err)
 			return
 		}
 		_, perr := ParseEvent(body, "")
@@ -187,16 +180,13 @@ func FuzzVerifyRedirect(f *testing.F) {
 		}
 		r, err := VerifyRedirect(rawURL, redirectKey, opts...)
 		if err == nil {
-			if r == nil || !acceptedRedirect(rawURL, redirectKey, queryOnly) {
-				t.Fatalf("accepted a URL not signed with the key: %q", rawURL)
-			}
-			if r.TransactionID == "" || r.Params.Get("status") == "" {
-				t.Fatalf("accepted a redirect without transactionId or status: %q", rawURL)
-			}
+			require.NotNil(t, r, "accepted a URL not signed with the key: %q", rawURL)
+			require.True(t, acceptedRedirect(rawURL, redirectKey, queryOnly), "accepted a URL not signed with the key: %q", rawURL)
+			require.NotEmpty(t, r.TransactionID, "accepted a redirect without transactionId or status: %q", rawURL)
+			require.NotEmpty(t, r.Params.Get("status"), "accepted a redirect without transactionId or status: %q", rawURL)
 			for k, vs := range r.Params {
-				if notRedirectKey(k) || len(vs) != 1 {
-					t.Fatalf("accepted a signed part that is not a redirect (%q): %q", k, rawURL)
-				}
+				require.False(t, notRedirectKey(k), "accepted a signed part that is not a redirect (%q): %q", k, rawURL)
+				require.Len(t, vs, 1, "accepted a signed part that is not a redirect (%q): %q", k, rawURL)
 			}
 		} else if r != nil {
 			t.Fatal("a Redirect returned with an error")
@@ -221,15 +211,9 @@ func FuzzVerifyRedirect(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if base == nil {
-			t.Fatalf("%q appended made a malformed redirect acceptable: %+v", suffix, got)
-		}
-		if !strings.HasPrefix(suffix, "&") {
-			t.Fatalf("accepted with %q glued to the signature: %+v", suffix, got)
-		}
+		require.NotNil(t, base, "%q appended made a malformed redirect acceptable: %+v", suffix, got)
+		require.True(t, strings.HasPrefix(suffix, "&"), "accepted with %q glued to the signature: %+v", suffix, got)
 		got.Unsigned = nil
-		if !reflect.DeepEqual(got, base) {
-			t.Fatalf("%q appended changed the redirect:\n got %+v\nwant %+v", suffix, got, base)
-		}
+		require.True(t, reflect.DeepEqual(got, base), "%q appended changed the redirect:\n got %+v\nwant %+v", suffix, got, base)
 	})
 }
