@@ -54,11 +54,10 @@ func TestNewClientBaseURL(t *testing.T) {
 		if !assert.Equal(t, (err == nil), ok, "WithBaseURL(%q): err = %v, want ok=%v", raw, err, ok) {
 			continue
 		}
-		if ok && strings.HasSuffix(c.cfg.baseURL, "/") {
-			t.Errorf("base URL %q keeps a trailing slash", c.cfg.baseURL)
-		}
-		if !ok && !isValidation(err) {
-			t.Errorf("WithBaseURL(%q) error %v is not a ValidationError", raw, err)
+		if ok {
+			assert.False(t, strings.HasSuffix(c.cfg.baseURL, "/"), "base URL %q keeps a trailing slash", c.cfg.baseURL)
+		} else {
+			assert.True(t, isValidation(err), "WithBaseURL(%q) error %v is not a ValidationError", raw, err)
 		}
 	}
 }
@@ -138,9 +137,8 @@ func TestDoRejectsNilContext(t *testing.T) {
 	calls := expectNoRequest(t, mock)
 	req, _ := newRequest(http.MethodGet, "/transactions/1", nil, nil)
 	//lint:ignore SA1012 the nil context is the point of the test
-	if err := c.do(nil, req, nil, nil); !isValidation(err) { //nolint:staticcheck
-		t.Fatalf("err = %v", err)
-	}
+	err := c.do(nil, req, nil, nil) //nolint:staticcheck
+	require.True(t, isValidation(err), "err = %v", err)
 	require.Equal(t, int32(0), calls.Load(), "request sent")
 }
 

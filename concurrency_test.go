@@ -133,13 +133,11 @@ func TestSixtyFourGoroutinesShareOneClient(t *testing.T) {
 	wg.Wait()
 	close(deposits)
 	for _, f := range failures {
-		t.Error(f)
+		assert.Fail(t, f)
 	}
 	seen := map[string]bool{}
 	for id := range deposits {
-		if seen[id] {
-			t.Errorf("deposit id %s handed out twice", id)
-		}
+		assert.False(t, seen[id], "deposit id %s handed out twice", id)
 		seen[id] = true
 		d, ok := sb.Transaction(id)
 		if assert.True(t, ok, "deposit %s: %+v, %v", id, d, ok) {

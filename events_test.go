@@ -53,16 +53,19 @@ func TestParseEventIdentityEvents(t *testing.T) {
 	ev, err := ParseEvent([]byte(common+"&eventType=IdentityVerificationDataRetrieved"+
 		"&Provider+Report+Status=SUCCESS&Provider%20Service%20Name=Demo+KYC&Provider+used+for+validation=acme"), formType)
 	require.NoError(t, err)
-	if ev.kind() != eventKindIdentityDataRetrieved || ev.Transaction != nil ||
-		*ev.Identity != (IdentityEvent{ProviderReportStatus: "SUCCESS", ProviderServiceName: "Demo KYC", ProviderUsedForValidation: "acme"}) || ev.Message != "performKycVerification" {
-		t.Errorf("data retrieved: %+v %+v", ev, ev.Identity)
+	assert.Equal(t, eventKindIdentityDataRetrieved, ev.kind(), "data retrieved: %+v %+v", ev, ev.Identity)
+	assert.Nil(t, ev.Transaction, "data retrieved: %+v %+v", ev, ev.Identity)
+	if assert.NotNil(t, ev.Identity, "data retrieved: %+v %+v", ev, ev.Identity) {
+		assert.Equal(t, IdentityEvent{ProviderReportStatus: "SUCCESS", ProviderServiceName: "Demo KYC", ProviderUsedForValidation: "acme"}, *ev.Identity, "data retrieved: %+v %+v", ev, ev.Identity)
 	}
+	assert.Equal(t, "performKycVerification", ev.Message, "data retrieved: %+v %+v", ev, ev.Identity)
 
 	ev, err = ParseEvent([]byte(common+"&eventType=CustomerIdentityVerified&Identity+Verified=FINISHED&KYC+Result=FINISHED"), formType)
 	require.NoError(t, err)
-	if ev.kind() != eventKindIdentityVerified || ev.Transaction != nil ||
-		*ev.Identity != (IdentityEvent{IdentityVerified: "FINISHED", KYCResult: "FINISHED"}) {
-		t.Errorf("verified: %+v %+v", ev, ev.Identity)
+	assert.Equal(t, eventKindIdentityVerified, ev.kind(), "verified: %+v %+v", ev, ev.Identity)
+	assert.Nil(t, ev.Transaction, "verified: %+v %+v", ev, ev.Identity)
+	if assert.NotNil(t, ev.Identity, "verified: %+v %+v", ev, ev.Identity) {
+		assert.Equal(t, IdentityEvent{IdentityVerified: "FINISHED", KYCResult: "FINISHED"}, *ev.Identity, "verified: %+v %+v", ev, ev.Identity)
 	}
 }
 
@@ -71,9 +74,10 @@ func TestParseEventUnknownTypeKeepsEverything(t *testing.T) {
 		"&reasonCode=R01&amounts=1.00&nested.key=v&Some+Key_2-x=%26"
 	ev, err := ParseEvent([]byte(body), formType)
 	require.NoError(t, err)
-	if ev.kind() != eventKindUnknown || ev.EventType != "Chargeback" || transactionEventTypes[ev.EventType.Canonical()] || ev.Transaction != nil {
-		t.Errorf("%+v", ev)
-	}
+	assert.Equal(t, eventKindUnknown, ev.kind(), "%+v", ev)
+	assert.Equal(t, models.EventType("Chargeback"), ev.EventType, "%+v", ev)
+	assert.False(t, transactionEventTypes[ev.EventType.Canonical()], "%+v", ev)
+	assert.Nil(t, ev.Transaction, "%+v", ev)
 	want, _ := url.ParseQuery(body)
 	assert.True(t, reflect.DeepEqual(ev.Raw, want), "raw %v", ev.Raw)
 	assert.Empty(t, ev.TransactionID(), "a Dispute object is not a transaction")
@@ -94,11 +98,15 @@ func TestParseEventJSON(t *testing.T) {
 	for _, ct := range []string{"application/json", "application/json; charset=utf-8", "application/vnd.event+json", ""} {
 		ev, err := ParseEvent([]byte(body), ct)
 		require.NoError(t, err, "%q: %v", ct, err)
-		if ev.kind() != eventKindTransaction || ev.TransactionType != models.TypeDeposit || ev.PaymentType != models.PaymentTypeDeferred ||
-			ev.Transaction.Status != models.StatusCompleted || ev.Transaction.ProviderStatus != "10" ||
-			ev.Transaction.ProviderStatusMessage != "Established" || !ev.CreatedAt.Equal(time.UnixMilli(1700000000000)) {
-			t.Errorf("%q: %+v %+v", ct, ev, ev.Transaction)
+		assert.Equal(t, eventKindTransaction, ev.kind(), "%q: %+v %+v", ct, ev, ev.Transaction)
+		assert.Equal(t, models.TypeDeposit, ev.TransactionType, "%q: %+v %+v", ct, ev, ev.Transaction)
+		assert.Equal(t, models.PaymentTypeDeferred, ev.PaymentType, "%q: %+v %+v", ct, ev, ev.Transaction)
+		if assert.NotNil(t, ev.Transaction, "%q: %+v %+v", ct, ev, ev.Transaction) {
+			assert.Equal(t, models.StatusCompleted, ev.Transaction.Status, "%q: %+v %+v", ct, ev, ev.Transaction)
+			assert.Equal(t, models.ProviderStatus("10"), ev.Transaction.ProviderStatus, "%q: %+v %+v", ct, ev, ev.Transaction)
+			assert.Equal(t, "Established", ev.Transaction.ProviderStatusMessage, "%q: %+v %+v", ct, ev, ev.Transaction)
 		}
+		assert.True(t, ev.CreatedAt.Equal(time.UnixMilli(1700000000000)), "%q: %+v %+v", ct, ev, ev.Transaction)
 		got := ev.Raw["extra.list"]
 		assert.True(t, reflect.DeepEqual(got, []string{"1", "true", "x"}), "raw list %v", got)
 		assert.Equal(t, "SUCCESS", ev.Raw.Get("Provider Report Status"), "raw %v", ev.Raw)
@@ -111,10 +119,11 @@ func TestParseEventJSON(t *testing.T) {
 func TestParseEventLenientValues(t *testing.T) {
 	ev, err := ParseEvent([]byte("eventId=e&eventType=Authorize&paymentType=2&status=Authorized&createdAt=2023-11-14T22:13:20Z"), "")
 	require.NoError(t, err)
-	if ev.PaymentType != models.PaymentTypeDeferred || ev.Transaction.Status != models.StatusAuthorized ||
-		!ev.CreatedAt.Equal(time.Unix(1700000000, 0)) {
-		t.Errorf("%+v %+v", ev, ev.Transaction)
+	assert.Equal(t, models.PaymentTypeDeferred, ev.PaymentType, "%+v %+v", ev, ev.Transaction)
+	if assert.NotNil(t, ev.Transaction, "%+v %+v", ev, ev.Transaction) {
+		assert.Equal(t, models.StatusAuthorized, ev.Transaction.Status, "%+v %+v", ev, ev.Transaction)
 	}
+	assert.True(t, ev.CreatedAt.Equal(time.Unix(1700000000, 0)), "%+v %+v", ev, ev.Transaction)
 	ev, err = ParseEvent([]byte("eventId=e&eventType=Cancel&status=Cancelled&createdAt=1700000000000"), formType)
 	assert.NoError(t, err, "%+v %v", ev, err)
 	assert.Equal(t, models.StatusCanceled, ev.Transaction.Status, "%+v %v", ev, err)
@@ -189,10 +198,10 @@ func TestEventKindString(t *testing.T) {
 		eventKindIdentityDataRetrieved: "IdentityDataRetrieved", eventKindIdentityVerified: "IdentityVerified", 9: "Unknown"} {
 		assert.Equal(t, s, k.String(), "%d: %s", k, k.String())
 	}
-	if !transactionEventTypes[models.EventType("Completed").Canonical()] || transactionEventTypes[models.EventCustomerIdentityVerified] ||
-		!transactionEventTypes[models.EventRefresh] || transactionEventTypes["x"] {
-		t.Error("transactionEventTypes")
-	}
+	assert.True(t, transactionEventTypes[models.EventType("Completed").Canonical()], "transactionEventTypes")
+	assert.False(t, transactionEventTypes[models.EventCustomerIdentityVerified], "transactionEventTypes")
+	assert.True(t, transactionEventTypes[models.EventRefresh], "transactionEventTypes")
+	assert.False(t, transactionEventTypes["x"], "transactionEventTypes")
 }
 
 // TestParseEventJSONArrays: array elements are values of their array's

@@ -459,7 +459,7 @@ func TestFaultTable(t *testing.T) {
 			wg.Wait()
 			for _, r := range results {
 				for _, p := range r.problems {
-					t.Errorf("%s (%s): %s", r.call, r.mode, p)
+					assert.Failf(t, p, "%s (%s)", r.call, r.mode)
 				}
 			}
 			all = append(all, results...)
@@ -583,11 +583,12 @@ func TestMaxResponseBytesWithoutLimit(t *testing.T) {
 	require.Equal(t, "1002600000000001", txn.TransactionID, "%+v, %v", txn, err)
 	for _, max := range []int64{1, 5, 4 << 10, math.MaxInt64} {
 		got, err := readCapped(nil, strings.NewReader("hello"), max)
-		if max < 5 && (!errors.Is(err, errResponseTooLarge) || int64(len(got)) != max) {
-			t.Errorf("max %d: %q, %v", max, got, err)
-		}
-		if max >= 5 && (err != nil || string(got) != "hello") {
-			t.Errorf("max %d: %q, %v", max, got, err)
+		if max < 5 {
+			assert.ErrorIs(t, err, errResponseTooLarge, "max %d: %q, %v", max, got, err)
+			assert.Equal(t, max, int64(len(got)), "max %d: %q, %v", max, got, err)
+		} else {
+			assert.NoError(t, err, "max %d: %q, %v", max, got, err)
+			assert.Equal(t, "hello", string(got), "max %d: %q, %v", max, got, err)
 		}
 	}
 }
@@ -643,11 +644,11 @@ func TestHugeResponseMemoryIsBounded(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		tr.CloseIdleConnections()
 		s.Close()
-		if status == 200 && !errors.Is(err, errResponseTooLarge) {
-			t.Errorf("200: err = %v", err)
+		if status == 200 {
+			assert.ErrorIs(t, err, errResponseTooLarge, "200: err = %v", err)
 		}
-		if status == 500 && !errors.Is(err, ErrServer) {
-			t.Errorf("500: err = %v", err)
+		if status == 500 {
+			assert.ErrorIs(t, err, ErrServer, "500: err = %v", err)
 		}
 		grew := after.TotalAlloc - before.TotalAlloc
 		assert.LessOrEqual(t, grew, uint64(64<<20), "%d: a 4 GiB response allocated %d MiB", status, grew>>20)
@@ -672,8 +673,8 @@ func TestOptInPerClient(t *testing.T) {
 		got := s.Received()
 		tr.CloseIdleConnections()
 		s.Close()
-		if !errors.Is(err, ErrDuplicate) || len(got) != 3 {
-			t.Errorf("%s: err %v after %d requests, want ErrDuplicate after 3", call.name, err, len(got))
+		if !assert.ErrorIs(t, err, ErrDuplicate, "%s: err %v after %d requests, want ErrDuplicate after 3", call.name, err, len(got)) ||
+			!assert.Len(t, got, 3, "%s: err %v after %d requests, want ErrDuplicate after 3", call.name, err, len(got)) {
 			continue
 		}
 		for i := range got {
@@ -682,8 +683,8 @@ func TestOptInPerClient(t *testing.T) {
 				assert.Equal(t, got[0].RawQuery, got[i].RawQuery, "%s: attempt %d differs: %s %s?%s", call.name, i+1, got[i].Body, got[i].Path, got[i].RawQuery)
 			}
 		}
-		if ref := merchantReference(got[0].Body); call.name == "Transactions.Deposit" && ref != "dep-ref-1" {
-			t.Errorf("deposit sent merchantReference %q", ref)
+		if ref := merchantReference(got[0].Body); call.name == "Transactions.Deposit" {
+			assert.Equal(t, "dep-ref-1", ref, "deposit sent merchantReference %q", ref)
 		}
 	}
 }

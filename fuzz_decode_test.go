@@ -282,13 +282,11 @@ func FuzzResponseDecoders(f *testing.F) {
 		require.Nil(t, res, "a result (%v) with an error (%v)", res, err)
 		var ae *APIError
 		var re *ResponseError
-		switch {
-		case !ok2xx && !errors.As(err, &ae):
-			t.Fatalf("%d response: %T %v, want *APIError", status, err, err)
-		case ok2xx && !errors.As(err, &re):
-			t.Fatalf("%d response: %T %v, want *ResponseError", status, err, err)
-		case ok2xx && !errors.Is(err, ErrInvalidResponse):
-			t.Fatalf("%v does not match ErrInvalidResponse", err)
+		if ok2xx {
+			require.ErrorAs(t, err, &re, "%d response: %T %v, want *ResponseError", status, err, err)
+			require.ErrorIs(t, err, ErrInvalidResponse, "%v does not match ErrInvalidResponse", err)
+		} else {
+			require.ErrorAs(t, err, &ae, "%d response: %T %v, want *APIError", status, err, err)
 		}
 		msg := err.Error()
 		require.LessOrEqual(t, len(msg), 1024, "error message (%d bytes): %q", len(msg), msg)

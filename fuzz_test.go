@@ -4,7 +4,6 @@ import (
 	"crypto/sha1"
 	"crypto/sha512"
 	"encoding/base64"
-	"errors"
 	"net/url"
 	"reflect"
 	"strings"
@@ -46,8 +45,9 @@ func FuzzParseEvent(f *testing.F) {
 		// encoding of it reads the same.
 		if msg, uerr := url.QueryUnescape(string(body)); uerr == nil {
 			ev2, err2 := ParseEvent([]byte(url.QueryEscape(msg)), contentType)
-			if (err == nil) != (err2 == nil) || (err == nil && !reflect.DeepEqual(ev, ev2)) {
-				t.Fatalf("re-encoded: %+v %v; as received: %+v %v", ev2, err2, ev, err)
+			require.Equal(t, err == nil, err2 == nil, "re-encoded: %+v %v; as received: %+v %v", ev2, err2, ev, err)
+			if err == nil {
+				require.Equal(t, ev, ev2, "re-encoded: %+v %v; as received: %+v %v", ev2, err2, ev, err)
 			}
 		}
 		if err != nil {
@@ -70,8 +70,10 @@ func FuzzParseEvent(f *testing.F) {
 		require.NotEmpty(t, strings.TrimSpace(got), "eventId %q, raw %q, createdAt %v", ev.EventID, got, ev.CreatedAt)
 		require.False(t, ev.CreatedAt.IsZero(), "eventId %q, raw %q, createdAt %v", ev.EventID, got, ev.CreatedAt)
 		for k, vs := range ev.Raw {
-			if foreignField(k) || len(vs) == 0 || (len(vs) > 1 && !isJSONBody(body, contentType)) {
-				t.Fatalf("field %q=%q", k, vs)
+			require.False(t, foreignField(k), "field %q=%q", k, vs)
+			require.NotEmpty(t, vs, "field %q=%q", k, vs)
+			if !isJSONBody(body, contentType) {
+				require.Len(t, vs, 1, "field %q=%q", k, vs)
 			}
 		}
 	})
@@ -112,11 +114,10 @@ func FuzzVerifyNotification(f *testing.F) {
 	f.Add([]byte("x"), "Bearer abc")
 	f.Fuzz(func(t *testing.T, body []byte, header string) {
 		err := VerifyNotification(body, header, hookCreds)
-		if err == nil && !acceptedNotification(header, body, hookCreds) {
-			t.Fatalf("accepted a notification not signed with the key: body %q header %q", body, header)
-		}
-		if err != nil && strings.Contains(err.Error(), hookCreds.AccessKey.Reveal()) {
-			t.Fatalf("key in error: %v", err)
+		if err == nil {
+			require.True(t, acceptedNotification(header, body, hookCreds), "accepted a notification not signed with the key: body %q header %q", body, header)
+		} else {
+			require.NotContains(t, err.Error(), hookCreds.AccessKey.Reveal(), "key in error: %v", err)
 		}
 		// Whatever the body, the service's own header for it passes the
 		// signature check when the body is URL-decodable (then only a body
@@ -130,8 +131,9 @@ func FuzzVerifyNotification(f *testing.F) {
 			return
 		}
 		_, perr := ParseEvent(body, "")
-		if (err == nil) != (perr == nil) || (err != nil && !errors.Is(err, ErrMalformedEvent)) {
-			t.Fatalf("own signature: %v; ParseEvent: %v", err, perr)
+		require.Equal(t, err == nil, perr == nil, "own signature: %v; ParseEvent: %v", err, perr)
+		if err != nil {
+			require.ErrorIs(t, err, ErrMalformedEvent, "own signature: %v; ParseEvent: %v", err, perr)
 		}
 	})
 }
@@ -188,8 +190,8 @@ func FuzzVerifyRedirect(f *testing.F) {
 				require.False(t, notRedirectKey(k), "accepted a signed part that is not a redirect (%q): %q", k, rawURL)
 				require.Len(t, vs, 1, "accepted a signed part that is not a redirect (%q): %q", k, rawURL)
 			}
-		} else if r != nil {
-			t.Fatal("a Redirect returned with an error")
+		} else {
+			require.Nil(t, r, "a Redirect returned with an error")
 		}
 
 		// Sign the fuzzed URL (when it has no signature marker) the way the
@@ -201,8 +203,8 @@ func FuzzVerifyRedirect(f *testing.F) {
 		}
 		signed := signURL(redirectKey, rawURL, queryOnly)
 		base, err := VerifyRedirect(signed, redirectKey, opts...)
-		if err != nil && !errors.Is(err, ErrMalformedRedirect) {
-			t.Fatalf("own signature rejected: %q: %v", signed, err)
+		if err != nil {
+			require.ErrorIs(t, err, ErrMalformedRedirect, "own signature rejected: %q: %v", signed, err)
 		}
 		if suffix == "" {
 			return

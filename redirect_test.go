@@ -3,7 +3,6 @@ package bankpay
 import (
 	"crypto/sha1"
 	"crypto/sha512"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -63,10 +62,12 @@ func TestVerifyRedirectReturnURL(t *testing.T) {
 func TestVerifyRedirectCancelURL(t *testing.T) {
 	r, err := VerifyRedirect(signURL(redirectKey, cancelUnsigned, false), redirectKey)
 	require.NoError(t, err)
-	if r.Status != models.StatusCanceled || r.TransactionID != "100258123456790" || r.Panel != 3 ||
-		!r.InstantPayoutAvailable || r.AccountVerified || r.ProviderTransactionStatus != "14" {
-		t.Errorf("%+v", r)
-	}
+	assert.Equal(t, models.StatusCanceled, r.Status, "%+v", r)
+	assert.Equal(t, "100258123456790", r.TransactionID, "%+v", r)
+	assert.Equal(t, 3, r.Panel, "%+v", r)
+	assert.True(t, r.InstantPayoutAvailable, "%+v", r)
+	assert.False(t, r.AccountVerified, "%+v", r)
+	assert.Equal(t, models.ProviderStatus("14"), r.ProviderTransactionStatus, "%+v", r)
 	assert.Equal(t, "abc", r.Params.Get("session"), "the merchant's own signed query parameter is lost")
 }
 
@@ -129,7 +130,7 @@ func unsignedWithSig(t *testing.T) (unsigned, sig string) {
 			return u, s
 		}
 	}
-	t.Fatal("no such signature")
+	require.Fail(t, "no such signature")
 	return "", ""
 }
 
@@ -183,8 +184,8 @@ func TestVerifyRedirectErrors(t *testing.T) {
 		"empty URL":       {"", redirectKey, errMissingSignature},
 	} {
 		r, err := VerifyRedirect(tc.raw, tc.key)
-		if !errors.Is(err, tc.want) || r != nil {
-			t.Errorf("%s: r=%v err=%v, want %v", name, r, err, tc.want)
+		if !assert.ErrorIs(t, err, tc.want, "%s: r=%v err=%v, want %v", name, r, err, tc.want) ||
+			!assert.Nil(t, r, "%s: r=%v err=%v, want %v", name, r, err, tc.want) {
 			continue
 		}
 		msg := err.Error()
@@ -279,8 +280,8 @@ func TestVerifyRedirectExpectReference(t *testing.T) {
 	require.Equal(t, "100258123456789", r.TransactionID, "matching reference: %+v %v", r, err)
 	for _, want := range []string{"order-43", "order-4", "order-420", "ORDER-42", " order-42", ""} {
 		r, err := VerifyRedirect(signed, redirectKey, RedirectExpectReference(want))
-		if !errors.Is(err, ErrReferenceMismatch) || r != nil {
-			t.Errorf("expecting %q: %v, %+v", want, err, r)
+		if !assert.ErrorIs(t, err, ErrReferenceMismatch, "expecting %q: %v, %+v", want, err, r) ||
+			!assert.Nil(t, r, "expecting %q: %v, %+v", want, err, r) {
 			continue
 		}
 		msg := err.Error()

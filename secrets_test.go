@@ -50,8 +50,8 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	var errs []error
 	expectErr := func(step string, err error, target error) {
 		t.Helper()
-		if err == nil || (target != nil && !errors.Is(err, target)) {
-			t.Errorf("%s: err = %v, want %v", step, err, target)
+		if assert.Error(t, err, "%s: err = %v, want %v", step, err, target) && target != nil {
+			assert.ErrorIs(t, err, target, "%s: err = %v, want %v", step, err, target)
 		}
 		errs = append(errs, err)
 	}
@@ -196,7 +196,7 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	for _, s := range secrets {
 		if i := strings.Index(all, s); i >= 0 {
 			lo, hi := max(0, i-120), min(len(all), i+len(s)+60)
-			t.Errorf("secret %q appears: …%s…", s, all[lo:hi])
+			assert.Failf(t, "secret appears", "secret %q appears: …%s…", s, all[lo:hi])
 		}
 	}
 }

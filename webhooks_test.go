@@ -107,8 +107,8 @@ func TestVerifyNotification(t *testing.T) {
 	for i, a := range all {
 		assert.ErrorIs(t, a, ErrInvalidSignature, "%v does not match ErrInvalidSignature", a)
 		for j, b := range all {
-			if i != j && errors.Is(a, b) {
-				t.Errorf("%v matches %v", a, b)
+			if i != j {
+				assert.NotErrorIs(t, a, b, "%v matches %v", a, b)
 			}
 		}
 	}
@@ -177,10 +177,11 @@ func TestWebhookHandlerAccepts(t *testing.T) {
 	require.Equal(t, http.StatusOK, w.Code, "status %d, calls %d", w.Code, rec.count())
 	require.Equal(t, 1, rec.count(), "status %d, calls %d", w.Code, rec.count())
 	ev := rec.events[0]
-	if ev.EventID != "ev-1" || ev.kind() != eventKindTransaction || ev.Transaction.Status != models.StatusAuthorized ||
-		ev.TransactionID() != "100258123456789" {
-		t.Errorf("event %+v", ev)
+	assert.Equal(t, "ev-1", ev.EventID, "event %+v", ev)
+	if assert.Equal(t, eventKindTransaction, ev.kind(), "event %+v", ev) && assert.NotNil(t, ev.Transaction, "event %+v", ev) {
+		assert.Equal(t, models.StatusAuthorized, ev.Transaction.Status, "event %+v", ev)
 	}
+	assert.Equal(t, "100258123456789", ev.TransactionID(), "event %+v", ev)
 	// JSON bodies too.
 	body := `{"eventId":"ev-j","eventType":"Completed","status":4,"objectId":"T","createdAt":` + nowMillis() + `}`
 	w = post(t, h, body, authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body), "application/json")
@@ -513,18 +514,20 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 		assert.Equal(t, (tc.want == http.StatusOK), (called == 1), "%s: fn called %d times", tc.name, called)
 	}
 	stales := logLines(logs.String(), "stale event rejected")
-	if len(stales) != 2 || !strings.Contains(stales[0], "eventId=ev-old") || !strings.Contains(stales[0], "age=24h0m0.001s") ||
-		!strings.Contains(stales[1], "eventId=ev-year") || !strings.Contains(stales[1], "age=8760h0m0s") {
-		t.Errorf("stale events logged: %q", stales)
+	if assert.Len(t, stales, 2, "stale events logged: %q", stales) {
+		assert.Contains(t, stales[0], "eventId=ev-old", "stale events logged: %q", stales)
+		assert.Contains(t, stales[0], "age=24h0m0.001s", "stale events logged: %q", stales)
+		assert.Contains(t, stales[1], "eventId=ev-year", "stale events logged: %q", stales)
+		assert.Contains(t, stales[1], "age=8760h0m0s", "stale events logged: %q", stales)
 	}
 	// The stale event was not claimed: it is still new to the store.
 	st, _ := dedup.Claim(context.Background(), "ev-old")
 	assert.Equal(t, ClaimNew, st, "stale event recorded by the deduplicator: %v", st)
 	out := logs.String()
-	if !strings.Contains(out, "stale event rejected") || !strings.Contains(out, "eventId=ev-old") ||
-		!strings.Contains(out, "age=24h0m0.001s") || strings.Contains(out, "order-42") {
-		t.Errorf("log:\n%s", out)
-	}
+	assert.Contains(t, out, "stale event rejected", "log:\n%s", out)
+	assert.Contains(t, out, "eventId=ev-old", "log:\n%s", out)
+	assert.Contains(t, out, "age=24h0m0.001s", "log:\n%s", out)
+	assert.NotContains(t, out, "order-42", "log:\n%s", out)
 
 	// Without createdAt: refused, whatever the clock (the age is unknown).
 	before := rec.count()

@@ -14,6 +14,7 @@ import (
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -129,10 +130,9 @@ func TestConcurrentUse(t *testing.T) {
 			for i := 0; i < 10; i++ {
 				ref := "g" + string(rune('a'+g)) + string(rune('a'+i))
 				v := url.Values{"merchantReference": {ref}, "amount": {"1.00"}}
-				if a := send(t, &c.creds, http.MethodPost, srv.URL+"/transactions/"+auth.TransactionID+"/deposit",
-					"application/x-www-form-urlencoded", []byte(v.Encode())); a.status != 200 {
-					t.Errorf("deposit %d %s", a.status, a.body)
-				}
+				a := send(t, &c.creds, http.MethodPost, srv.URL+"/transactions/"+auth.TransactionID+"/deposit",
+					"application/x-www-form-urlencoded", []byte(v.Encode()))
+				assert.Equal(t, 200, a.status, "deposit %d %s", a.status, a.body)
 				send(t, &c.creds, http.MethodGet, srv.URL+"/transactions/"+auth.TransactionID, "", nil)
 				_ = srv.Events()
 			}

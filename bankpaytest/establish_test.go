@@ -28,11 +28,15 @@ func TestEstablishDisbursement(t *testing.T) {
 	raw := c.postJSON("/establish?createTransaction=true", c.sign(disbursementData("order-raw", "1.00")))
 	require.Contains(t, string(raw.body), `"status":0,`, "the response does not show status 0: %s", raw.body)
 	p := got.Payment
-	if p == nil || p.PaymentType != models.PaymentTypeDisbursement || p.MerchantID != c.creds.MerchantID ||
-		p.Account == nil || p.Account.AccountNumber != "0010" || !p.Account.Verified ||
-		p.PaymentProvider == nil || p.PaymentProvider.Type != 1 || p.PaymentProvider.PaymentProviderID == "" {
-		t.Fatalf("payment %+v", p)
-	}
+	require.NotNil(t, p, "payment %+v", p)
+	require.Equal(t, models.PaymentTypeDisbursement, p.PaymentType, "payment %+v", p)
+	require.Equal(t, c.creds.MerchantID, p.MerchantID, "payment %+v", p)
+	require.NotNil(t, p.Account, "payment %+v", p)
+	require.Equal(t, "0010", p.Account.AccountNumber, "payment %+v", p)
+	require.True(t, p.Account.Verified, "payment %+v", p)
+	require.NotNil(t, p.PaymentProvider, "payment %+v", p)
+	require.Equal(t, 1, p.PaymentProvider.Type, "payment %+v", p)
+	require.NotEmpty(t, p.PaymentProvider.PaymentProviderID, "payment %+v", p)
 	ppt := got.PaymentProviderTransaction
 	require.NotNil(t, ppt, "provider transaction %+v", got.PaymentProviderTransaction)
 	require.Equal(t, models.ProviderStatus("SW010"), ppt.Status, "provider transaction %+v", got.PaymentProviderTransaction)
@@ -44,10 +48,11 @@ func TestEstablishDisbursement(t *testing.T) {
 	// The raw response never carries the full account number.
 	a := c.get("/transactions/" + got.TransactionID)
 	require.NotContains(t, string(a.body), bankpaytest.AccountVerified, "full account number in %s", a.body)
-	if again := c.txn(got.TransactionID); again.TransactionID != got.TransactionID || again.Payment.Account.AccountNumber != "0010" ||
-		again.Status != models.StatusAuthorized || again.StatusMessage != "Authorized" {
-		t.Fatalf("get %+v", again)
-	}
+	again := c.txn(got.TransactionID)
+	require.Equal(t, got.TransactionID, again.TransactionID, "get %+v", again)
+	require.Equal(t, "0010", again.Payment.Account.AccountNumber, "get %+v", again)
+	require.Equal(t, models.StatusAuthorized, again.Status, "get %+v", again)
+	require.Equal(t, "Authorized", again.StatusMessage, "get %+v", again)
 	st, ok := srv.Transaction(got.TransactionID)
 	require.True(t, ok, "srv.Transaction %+v %v", st, ok)
 	require.Equal(t, models.StatusAuthorized, st.Status, "srv.Transaction %+v %v", st, ok)
@@ -134,11 +139,13 @@ func TestAuthorizeRedirect(t *testing.T) {
 	c := newAPI(t, srv, srv.Credentials())
 	redirect, txn := c.authorize(uiData("ui-1", models.PaymentTypeDeferred, "50.00"), bankpaytest.OutcomeAuthorize)
 
-	if txn.TransactionType != models.TypeAuthorize || txn.Status != models.StatusAuthorized || len(txn.TransactionID) != 15 ||
-		txn.Payment.PaymentType != models.PaymentTypeDeferred || txn.PaymentProviderTransaction.Status != models.ProviderStatus("SW020") ||
-		txn.PaymentProviderTransaction.StatusMessage != "authorization received" || len(txn.Payment.Account.AccountNumber) != 4 {
-		t.Fatalf("transaction %+v", txn)
-	}
+	require.Equal(t, models.TypeAuthorize, txn.TransactionType, "transaction %+v", txn)
+	require.Equal(t, models.StatusAuthorized, txn.Status, "transaction %+v", txn)
+	require.Len(t, txn.TransactionID, 15, "transaction %+v", txn)
+	require.Equal(t, models.PaymentTypeDeferred, txn.Payment.PaymentType, "transaction %+v", txn)
+	require.Equal(t, models.ProviderStatus("SW020"), txn.PaymentProviderTransaction.Status, "transaction %+v", txn)
+	require.Equal(t, "authorization received", txn.PaymentProviderTransaction.StatusMessage, "transaction %+v", txn)
+	require.Len(t, txn.Payment.Account.AccountNumber, 4, "transaction %+v", txn)
 	const marker = "&requestSignature="
 	i := strings.Index(redirect, marker)
 	require.GreaterOrEqual(t, i, 0, "redirect %q", redirect)
@@ -178,10 +185,9 @@ func TestAuthorizeCancel(t *testing.T) {
 	require.Equal(t, hmacSHA1(c.creds.AccessKey.Reveal(), signed), sig, "cancel redirect signature does not verify")
 	require.Equal(t, "instantPayoutAvailable=true", unsigned, "unsigned part %q", unsigned)
 	u, _ := url.Parse(signed)
-	if u.Query().Get("status") != "7" || u.Query().Get("payment.account.verified") != "false" ||
-		u.Query().Get("payment.paymentProviderTransaction.status") != "UC01" {
-		t.Fatalf("query %v", u.Query())
-	}
+	require.Equal(t, "7", u.Query().Get("status"), "query %v", u.Query())
+	require.Equal(t, "false", u.Query().Get("payment.account.verified"), "query %v", u.Query())
+	require.Equal(t, "UC01", u.Query().Get("payment.paymentProviderTransaction.status"), "query %v", u.Query())
 	evs := srv.EventsFor(txn.TransactionID)
 	require.Equal(t, "Cancel", joined(eventTypes(evs)), "events %+v", evs)
 	require.Equal(t, "7", evs[0].Fields.Get("status"), "events %+v", evs)

@@ -111,9 +111,7 @@ func (c *api) get(path string) response {
 func (c *api) postJSON(path string, v any) response {
 	c.t.Helper()
 	b, err := json.Marshal(v)
-	if err != nil {
-		c.t.Fatal(err)
-	}
+	require.NoError(c.t, err)
 	return send(c.t, &c.creds, http.MethodPost, c.srv.URL+path, "application/json", b)
 }
 
@@ -165,9 +163,7 @@ func uiData(ref string, pt models.PaymentType, amount models.Amount) models.Esta
 func (c *api) authorize(d models.EstablishData, outcome bankpaytest.Outcome) (string, *models.Transaction) {
 	c.t.Helper()
 	redirect, txn, err := c.srv.Authorize(c.sign(d), outcome)
-	if err != nil {
-		c.t.Fatalf("Authorize: %v", err)
-	}
+	require.NoError(c.t, err, "Authorize: %v", err)
 	return redirect, txn
 }
 

@@ -65,11 +65,14 @@ func TestIdentityFlow(t *testing.T) {
 	providers := map[string]bool{}
 	for _, e := range evs[1:4] {
 		f := e.Fields
-		if f.Get("message") != "performKycVerification" || f.Get("Provider Report Status") != "SUCCESS" ||
-			f.Get("Provider Service Name") == "" || f.Get("paymentType") != "2" || f.Get("transactionType") != "1" ||
-			f.Get("objectId") != id || f.Get("objectType") != "Transaction" || f.Get("merchantReference") != "kyc-1" {
-			t.Fatalf("data-retrieved fields %v", f)
-		}
+		require.Equal(t, "performKycVerification", f.Get("message"), "data-retrieved fields %v", f)
+		require.Equal(t, "SUCCESS", f.Get("Provider Report Status"), "data-retrieved fields %v", f)
+		require.NotEmpty(t, f.Get("Provider Service Name"), "data-retrieved fields %v", f)
+		require.Equal(t, "2", f.Get("paymentType"), "data-retrieved fields %v", f)
+		require.Equal(t, "1", f.Get("transactionType"), "data-retrieved fields %v", f)
+		require.Equal(t, id, f.Get("objectId"), "data-retrieved fields %v", f)
+		require.Equal(t, "Transaction", f.Get("objectType"), "data-retrieved fields %v", f)
+		require.Equal(t, "kyc-1", f.Get("merchantReference"), "data-retrieved fields %v", f)
 		providers[f.Get("Provider used for validation")] = true
 	}
 	require.Len(t, providers, 3, "providers %v", providers)
@@ -107,12 +110,8 @@ func TestIdentityOutcomes(t *testing.T) {
 	_, eligible := c.authorize(kycData("kyc-yes"), bankpaytest.OutcomeEligible)
 	srv.Advance(time.Minute)
 
-	if !identityUser(t, c, eligible.TransactionID).Eligible {
-		t.Fatal("eligible outcome not eligible")
-	}
-	if !identityUser(t, c, excess.TransactionID).Eligible {
-		t.Fatal("excess-data outcome not eligible")
-	}
+	require.True(t, identityUser(t, c, eligible.TransactionID).Eligible, "eligible outcome not eligible")
+	require.True(t, identityUser(t, c, excess.TransactionID).Eligible, "excess-data outcome not eligible")
 	userSourced := 0
 	for _, a := range identityDetail(t, c, excess.TransactionID).Attribute {
 		if a.Source == "user" {
@@ -120,9 +119,7 @@ func TestIdentityOutcomes(t *testing.T) {
 		}
 	}
 	require.NotEqual(t, 0, userSourced, "excess-data: no attribute entered by the user")
-	if identityUser(t, c, notEligible.TransactionID).Eligible {
-		t.Fatal("not-eligible outcome eligible")
-	}
+	require.False(t, identityUser(t, c, notEligible.TransactionID).Eligible, "not-eligible outcome eligible")
 	failed := 0
 	for _, a := range identityDetail(t, c, notEligible.TransactionID).Attribute {
 		if !a.Verified {

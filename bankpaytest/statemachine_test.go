@@ -41,10 +41,11 @@ func TestStateMachineAcrossWeekend(t *testing.T) {
 	require.Equal(t, wednesday, txn.CompletedAt.Time(), "after 3 banking days: %v completedAt %v", txn.Status, txn.CompletedAt)
 	evs := srv.EventsFor(id)
 	require.Equal(t, "Process,Complete", joined(eventTypes(evs)), "events %v", eventTypes(evs))
-	if evs[0].Fields.Get("status") != "3" || evs[1].Fields.Get("status") != "4" || evs[1].CreatedAt != wednesday ||
-		evs[1].Fields.Get("parentObjectId") != auth.TransactionID || evs[1].Fields.Get("transactionType") != "6" {
-		t.Fatalf("event fields %v %v", evs[0].Fields, evs[1].Fields)
-	}
+	require.Equal(t, "3", evs[0].Fields.Get("status"), "event fields %v %v", evs[0].Fields, evs[1].Fields)
+	require.Equal(t, "4", evs[1].Fields.Get("status"), "event fields %v %v", evs[0].Fields, evs[1].Fields)
+	require.Equal(t, wednesday, evs[1].CreatedAt, "event fields %v %v", evs[0].Fields, evs[1].Fields)
+	require.Equal(t, auth.TransactionID, evs[1].Fields.Get("parentObjectId"), "event fields %v %v", evs[0].Fields, evs[1].Fields)
+	require.Equal(t, "6", evs[1].Fields.Get("transactionType"), "event fields %v %v", evs[0].Fields, evs[1].Fields)
 }
 
 func TestAdvanceBankingDays(t *testing.T) {

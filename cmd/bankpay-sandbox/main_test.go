@@ -64,10 +64,11 @@ func start(t *testing.T, args ...string) (fields map[string]string, banner strin
 func TestRun(t *testing.T) {
 	fields, _, stop := start(t, "-access-id", "ID1", "-access-key", "KEY1", "-merchant-id", "77", "-start", "2024-03-01T10:00:00Z")
 	base, control := fields["API base URL"], fields["control URL"]
-	if !strings.HasSuffix(base, "/api/v1") || !strings.HasSuffix(control, "/sandbox") ||
-		fields["accessId"] != "ID1" || fields["accessKey"] != "KEY1" || fields["merchantId"] != "77" {
-		t.Fatalf("banner fields %v", fields)
-	}
+	require.True(t, strings.HasSuffix(base, "/api/v1"), "banner fields %v", fields)
+	require.True(t, strings.HasSuffix(control, "/sandbox"), "banner fields %v", fields)
+	require.Equal(t, "ID1", fields["accessId"], "banner fields %v", fields)
+	require.Equal(t, "KEY1", fields["accessKey"], "banner fields %v", fields)
+	require.Equal(t, "77", fields["merchantId"], "banner fields %v", fields)
 
 	req, _ := http.NewRequest(http.MethodPost, control+"/advance?d=72h", nil)
 	req.SetBasicAuth("ID1", "KEY1")
@@ -142,11 +143,12 @@ func TestNoReferenceIdempotencyFlag(t *testing.T) {
 			require.Equal(t, 200, st, "first establish: %d/%d", st, code)
 			require.Equal(t, 0, code, "first establish: %d/%d", st, code)
 			st, code = establish(t, base, "same-ref")
-			if tc.idempotent && (st != 400 || code != 210) {
-				t.Fatalf("repeat on an idempotent account: %d/%d, want 400/210", st, code)
-			}
-			if !tc.idempotent && (st != 200 || code != 0) {
-				t.Fatalf("repeat on an account without idempotency: %d/%d, want 200 (processed again)", st, code)
+			if tc.idempotent {
+				require.Equal(t, 400, st, "repeat on an idempotent account: %d/%d, want 400/210", st, code)
+				require.Equal(t, 210, code, "repeat on an idempotent account: %d/%d, want 400/210", st, code)
+			} else {
+				require.Equal(t, 200, st, "repeat on an account without idempotency: %d/%d, want 200 (processed again)", st, code)
+				require.Equal(t, 0, code, "repeat on an account without idempotency: %d/%d, want 200 (processed again)", st, code)
 			}
 		})
 	}

@@ -90,8 +90,9 @@ func TestResetAfterRequestAndPassAndReset(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		_, _, err := post(c, s)
 		var op *net.OpError
-		if err == nil || (errors.As(err, &op) && op.Op == "dial") {
-			t.Fatalf("%d: err = %v, want a reset after the dial", i, err)
+		require.Error(t, err, "%d: err = %v, want a reset after the dial", i, err)
+		if errors.As(err, &op) {
+			require.NotEqual(t, "dial", op.Op, "%d: err = %v, want a reset after the dial", i, err)
 		}
 	}
 	assert.Equal(t, 2, s.Requests(), "requests %d, backend hits %d; want 2 and 1", s.Requests(), hits.Load())
@@ -114,7 +115,7 @@ func TestBrokenResponses(t *testing.T) {
 			if tc.a.kind == kindGarbage {
 				if err == nil {
 					resp.Body.Close()
-					t.Fatal("garbage accepted as a response")
+					require.Fail(t, "garbage accepted as a response")
 				}
 				return
 			}
@@ -124,8 +125,8 @@ func TestBrokenResponses(t *testing.T) {
 			if assert.Error(t, err, "read %q, %v", b, err) {
 				assert.Equal(t, body[:10], string(b), "read %q, %v", b, err)
 			}
-			if tc.wantErr != nil && !errors.Is(err, tc.wantErr) {
-				t.Errorf("err = %v, want %v", err, tc.wantErr)
+			if tc.wantErr != nil {
+				assert.ErrorIs(t, err, tc.wantErr, "err = %v, want %v", err, tc.wantErr)
 			}
 			assert.Equal(t, 1, s.Requests(), "requests = %d", s.Requests())
 		})
@@ -162,16 +163,18 @@ func TestHugeIsStreamedNotHeld(t *testing.T) {
 		resp.Body.Close()
 		require.NoError(t, err, "size %d: read %d, %v", size, n, err)
 		require.Equal(t, int64(16<<20), n, "size %d: read %d, %v", size, n, err)
-		if size > 0 && resp.ContentLength != size {
-			t.Errorf("Content-Length = %d", resp.ContentLength)
+		if size > 0 {
+			assert.Equal(t, size, resp.ContentLength, "Content-Length = %d", resp.ContentLength)
 		}
 		s.Close() // stops the stream
 		var after runtime.MemStats
 		runtime.ReadMemStats(&after)
 		grew := after.TotalAlloc - before.TotalAlloc
 		assert.LessOrEqual(t, grew, uint64(64<<20), "size %d: allocated %d MiB for a 16 MiB read", size, grew>>20)
-		if st := s.Streamed(); st < 16<<20 || (size > 0 && st >= size) {
-			t.Errorf("size %d: streamed %d", size, st)
+		st := s.Streamed()
+		assert.GreaterOrEqual(t, st, int64(16<<20), "size %d: streamed %d", size, st)
+		if size > 0 {
+			assert.Less(t, st, size, "size %d: streamed %d", size, st)
 		}
 	}
 }
@@ -228,7 +231,7 @@ func TestCloseStopsHangingHandlers(t *testing.T) {
 	case err := <-done:
 		assert.Error(t, err, "a hung request got a response")
 	case <-time.After(5 * time.Second):
-		t.Fatal("Close did not end the hanging request")
+		require.Fail(t, "Close did not end the hanging request")
 	}
 }
 
@@ -296,10 +299,10 @@ func TestH2Server(t *testing.T) {
 	require.NoError(t, err)
 	body, _ := io.ReadAll(resp.Body)
 	_ = resp.Body.Close()
-	if resp.ProtoMajor != 2 || resp.StatusCode != http.StatusCreated || string(body) != `{"ok":true}` ||
-		resp.Header.Get("Content-Type") != "application/json" {
-		t.Errorf("response %s %d %q %v", resp.Proto, resp.StatusCode, body, resp.Header)
-	}
+	assert.Equal(t, 2, resp.ProtoMajor, "response %s %d %q %v", resp.Proto, resp.StatusCode, body, resp.Header)
+	assert.Equal(t, http.StatusCreated, resp.StatusCode, "response %s %d %q %v", resp.Proto, resp.StatusCode, body, resp.Header)
+	assert.Equal(t, `{"ok":true}`, string(body), "response %s %d %q %v", resp.Proto, resp.StatusCode, body, resp.Header)
+	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"), "response %s %d %q %v", resp.Proto, resp.StatusCode, body, resp.Header)
 	streams := s.Streams()
 	if assert.Len(t, streams, 2, "streams %+v", streams) {
 		assert.NotEqual(t, uint32(0), streams[0].ID, "streams %+v", streams)

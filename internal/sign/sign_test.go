@@ -113,8 +113,9 @@ func TestAlgorithmOf(t *testing.T) {
 		{"HmacSHA512:x:y", SHA512, false},
 	} {
 		alg, ok := AlgorithmOf(tc.sig)
-		if ok != tc.ok || (ok && alg != tc.alg) {
-			t.Errorf("AlgorithmOf(%q) = %v, %v; want %v, %v", tc.sig, alg, ok, tc.alg, tc.ok)
+		assert.Equal(t, tc.ok, ok, "AlgorithmOf(%q) = %v, %v; want %v, %v", tc.sig, alg, ok, tc.alg, tc.ok)
+		if ok {
+			assert.Equal(t, tc.alg, alg, "AlgorithmOf(%q) = %v, %v; want %v, %v", tc.sig, alg, ok, tc.alg, tc.ok)
 		}
 	}
 }
