@@ -51,7 +51,7 @@ func TestNewClientBaseURL(t *testing.T) {
 		"::not a url":                     false,
 	} {
 		c, err := NewClient(testCreds, WithBaseURL(raw))
-		if !assert.Equal(t, (err == nil), ok, "WithBaseURL(%q): err = %v, want ok=%v", raw, err, ok) {
+		if !assert.Equal(t, err == nil, ok, "WithBaseURL(%q): err = %v, want ok=%v", raw, err, ok) {
 			continue
 		}
 		if ok {

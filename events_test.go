@@ -2,7 +2,6 @@ package bankpay
 
 import (
 	"net/url"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -34,9 +33,8 @@ func TestParseEventStandardForm(t *testing.T) {
 	}
 	got := *ev
 	got.Raw = nil
-	if assert.True(t, reflect.DeepEqual(got, want), "got  %+v %+v\nwant %+v %+v", got, got.Transaction, want, want.Transaction) {
-		assert.True(t, reflect.DeepEqual(got.Transaction, want.Transaction), "got  %+v %+v\nwant %+v %+v", got, got.Transaction, want, want.Transaction)
-	}
+	assert.Equal(t, want, got, "got  %+v %+v\nwant %+v %+v", got, got.Transaction, want, want.Transaction)
+	assert.Equal(t, want.Transaction, got.Transaction, "got  %+v %+v\nwant %+v %+v", got, got.Transaction, want, want.Transaction)
 	assert.Equal(t, eventKindTransaction, ev.kind(), "kind %v id %s code %d", ev.kind(), ev.TransactionID(), ev.Transaction.code())
 	assert.Equal(t, "100258123456791", ev.TransactionID(), "kind %v id %s code %d", ev.kind(), ev.TransactionID(), ev.Transaction.code())
 	assert.Equal(t, codeNotEnoughBalance, ev.Transaction.code(), "kind %v id %s code %d", ev.kind(), ev.TransactionID(), ev.Transaction.code())
@@ -79,7 +77,7 @@ func TestParseEventUnknownTypeKeepsEverything(t *testing.T) {
 	assert.False(t, transactionEventTypes[ev.EventType.Canonical()], "%+v", ev)
 	assert.Nil(t, ev.Transaction, "%+v", ev)
 	want, _ := url.ParseQuery(body)
-	assert.True(t, reflect.DeepEqual(ev.Raw, want), "raw %v", ev.Raw)
+	assert.Equal(t, want, ev.Raw, "raw %v", ev.Raw)
 	assert.Empty(t, ev.TransactionID(), "a Dispute object is not a transaction")
 	// An unknown type with a status still gets the transaction payload.
 	ev, err = ParseEvent([]byte("eventId=ev-4&eventType=Settle&status=4&createdAt=1"), formType)
@@ -108,7 +106,7 @@ func TestParseEventJSON(t *testing.T) {
 		}
 		assert.True(t, ev.CreatedAt.Equal(time.UnixMilli(1700000000000)), "%q: %+v %+v", ct, ev, ev.Transaction)
 		got := ev.Raw["extra.list"]
-		assert.True(t, reflect.DeepEqual(got, []string{"1", "true", "x"}), "raw list %v", got)
+		assert.Equal(t, []string{"1", "true", "x"}, got, "raw list %v", got)
 		assert.Equal(t, "SUCCESS", ev.Raw.Get("Provider Report Status"), "raw %v", ev.Raw)
 		assert.Equal(t, "10", ev.Raw.Get("paymentProviderTransaction.status"), "raw %v", ev.Raw)
 		_, ok := ev.Raw["nothing"]
@@ -210,9 +208,8 @@ func TestEventKindString(t *testing.T) {
 func TestParseEventJSONArrays(t *testing.T) {
 	ev, err := ParseEvent([]byte(`{"eventId":"e","createdAt":1,"items":[{"k":1},{"k":"2","n":{"m":true}}]}`), "application/json")
 	require.NoError(t, err)
-	if assert.True(t, reflect.DeepEqual(ev.Raw["items.k"], []string{"1", "2"}), "raw %v", ev.Raw) {
-		assert.Equal(t, "true", ev.Raw.Get("items.n.m"), "raw %v", ev.Raw)
-	}
+	assert.Equal(t, []string{"1", "2"}, ev.Raw["items.k"], "raw %v", ev.Raw)
+	assert.Equal(t, "true", ev.Raw.Get("items.n.m"), "raw %v", ev.Raw)
 	_, err = ParseEvent([]byte(`{"eventId":"e","createdAt":1,"items":[{"k":1,"k":2}]}`), "application/json")
 	assert.ErrorIs(t, err, ErrMalformedEvent, "repeated name in an array's object: %v", err)
 }

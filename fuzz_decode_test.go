@@ -127,9 +127,9 @@ func FuzzErrorBody(f *testing.F) {
 			require.False(t, hasDigitRun(it.Message, 5), "unmasked digits in item %+v", it)
 			require.False(t, hasDigitRun(it.Location, 5), "unmasked digits in item %+v", it)
 		}
-		require.Equal(t, (st >= 500 || e.HasCode(codeInternal)), errors.Is(e, ErrServer), "ErrServer mismatch for %d %+v", st, e)
+		require.Equal(t, st >= 500 || e.HasCode(codeInternal), errors.Is(e, ErrServer), "ErrServer mismatch for %d %+v", st, e)
 		require.Equal(t, e.HasCode(codeDuplicate), errors.Is(e, ErrDuplicate), "ErrDuplicate mismatch: %+v", e)
-		require.Equal(t, (st == 400 || e.HasCode(codeInvalidParameter)), errors.Is(e, ErrBadRequest), "ErrBadRequest mismatch for %d %+v", st, e)
+		require.Equal(t, st == 400 || e.HasCode(codeInvalidParameter), errors.Is(e, ErrBadRequest), "ErrBadRequest mismatch for %d %+v", st, e)
 		// A huge Retry-After is never waited for: the retry rule stops.
 		if d, ok := retryAfter(resp); ok && d > defaultMaxRetryAfter && st == 503 {
 			a := &attempt{cfg: &c.cfg, retryAll: true, count: 1}

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -50,7 +49,7 @@ func TestVerifyRedirectReturnURL(t *testing.T) {
 	}
 	got := *r
 	got.Params = nil
-	assert.True(t, reflect.DeepEqual(got, want), "got  %+v\nwant %+v", got, want)
+	assert.Equal(t, want, got, "got  %+v\nwant %+v", got, want)
 	assert.Equal(t, models.StatusAuthorized, r.Status, "Authorized/Canceled")
 	_, ok := r.Params["requestSignature"]
 	if assert.False(t, ok, "params %v", r.Params) {

@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"hash"
 	"os"
-	"reflect"
 	"testing"
 
 	"github.com/bankpay/bankpay-go/internal/sign"
@@ -202,7 +201,7 @@ func TestFlattenEstablishData(t *testing.T) {
 		"recurrence.automaticCapture": "true", "recurrence.startDate": "1700000000000",
 	}
 	got := FlattenEstablishData(d)
-	assert.True(t, reflect.DeepEqual(got, want), "flat:\n got %v\nwant %v", got, want)
+	assert.Equal(t, want, got, "flat:\n got %v\nwant %v", got, want)
 	got = FlattenEstablishData(nil)
 	if assert.NotNil(t, got, "nil: %v", got) {
 		assert.Len(t, got, 0, "nil: %v", got)

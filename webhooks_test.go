@@ -511,7 +511,7 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 		w := postSigned(t, h, eventBodyAt(tc.id, "Authorize", created))
 		assert.Equal(t, tc.want, w.Code, "%s: status %d, want %d", tc.name, w.Code, tc.want)
 		called := rec.count() - before
-		assert.Equal(t, (tc.want == http.StatusOK), (called == 1), "%s: fn called %d times", tc.name, called)
+		assert.Equal(t, tc.want == http.StatusOK, called == 1, "%s: fn called %d times", tc.name, called)
 	}
 	stales := logLines(logs.String(), "stale event rejected")
 	if assert.Len(t, stales, 2, "stale events logged: %q", stales) {
@@ -546,7 +546,7 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 		h := NewWebhookHandler(hookCreds, rec.fn, WithWebhookClock(now), WithMaxEventAge(tc.maxAge))
 		w := postSigned(t, h, old)
 		assert.Equal(t, tc.want, w.Code, "max age %v: status %d, calls %d", tc.maxAge, w.Code, rec.count())
-		assert.Equal(t, (tc.want == http.StatusOK), (rec.count() == 1), "max age %v: status %d, calls %d", tc.maxAge, w.Code, rec.count())
+		assert.Equal(t, tc.want == http.StatusOK, rec.count() == 1, "max age %v: status %d, calls %d", tc.maxAge, w.Code, rec.count())
 	}
 
 	// The default clock is the real one: a notification from 2023 is stale.
