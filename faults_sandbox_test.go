@@ -68,9 +68,8 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 	got := s.Received()[before:]
 	require.ErrorIs(t, err, bankpay.ErrDuplicate, "opt-in: err %v after %d requests, want ErrDuplicate after 2", err, len(got))
 	require.Len(t, got, 2, "opt-in: err %v after %d requests, want ErrDuplicate after 2", err, len(got))
-	if assert.True(t, bytes.Equal(got[0].Body, got[1].Body), "the retry sent %s, the first attempt %s", got[1].Body, got[0].Body) {
-		assert.Equal(t, "sb-dep-2", formValue(got[1].Body, "merchantReference"), "the retry sent %s, the first attempt %s", got[1].Body, got[0].Body)
-	}
+	assert.True(t, bytes.Equal(got[0].Body, got[1].Body), "the retry sent %s, the first attempt %s", got[1].Body, got[0].Body)
+	assert.Equal(t, "sb-dep-2", formValue(got[1].Body, "merchantReference"), "the retry sent %s, the first attempt %s", got[1].Body, got[0].Body)
 	// The caller reads the authorization back; the sandbox made each
 	// deposit once.
 	txn, err := c.Transactions.Get(ctx, auth.TransactionID)

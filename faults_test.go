@@ -611,9 +611,8 @@ func TestTotalTimeIsBounded(t *testing.T) {
 	require.ErrorAs(t, err, &ne, "err = %v, requests %d", err, s.Requests())
 	require.Equal(t, defaultMaxRetries+1, ne.Attempts, "err = %v, requests %d", err, s.Requests())
 	require.Equal(t, defaultMaxRetries+1, s.Requests(), "err = %v, requests %d", err, s.Requests())
-	if assert.GreaterOrEqual(t, d, 4*100*time.Millisecond, "a GET that never gets a response took %v, want about 4 x 100ms", d) {
-		assert.LessOrEqual(t, d, 4*100*time.Millisecond+5*time.Second, "a GET that never gets a response took %v, want about 4 x 100ms", d)
-	}
+	assert.GreaterOrEqual(t, d, 4*100*time.Millisecond, "a GET that never gets a response took %v, want about 4 x 100ms", d)
+	assert.LessOrEqual(t, d, 4*100*time.Millisecond+5*time.Second, "a GET that never gets a response took %v, want about 4 x 100ms", d)
 
 	// Many retries, but the context ends it.
 	c, err = NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithRetryBackoff(time.Millisecond, 2*time.Millisecond), WithMaxRetries(1000),
@@ -624,9 +623,8 @@ func TestTotalTimeIsBounded(t *testing.T) {
 	start = time.Now()
 	_, err = c.Transactions.Get(ctx, "1")
 	d = time.Since(start)
-	if assert.LessOrEqual(t, d, 2*time.Second, "with a 300ms context: %v after %v", err, d) {
-		assert.Error(t, err, "with a 300ms context: %v after %v", err, d)
-	}
+	assert.LessOrEqual(t, d, 2*time.Second, "with a 300ms context: %v after %v", err, d)
+	assert.Error(t, err, "with a 300ms context: %v after %v", err, d)
 }
 
 // TestHugeResponseMemoryIsBounded: with the default 8 MiB cap, a 4 GiB
@@ -678,10 +676,9 @@ func TestOptInPerClient(t *testing.T) {
 			continue
 		}
 		for i := range got {
-			if assert.True(t, bytes.Equal(got[i].Body, got[0].Body), "%s: attempt %d differs: %s %s?%s", call.name, i+1, got[i].Body, got[i].Path, got[i].RawQuery) {
-				assert.Equal(t, got[0].Path, got[i].Path, "%s: attempt %d differs: %s %s?%s", call.name, i+1, got[i].Body, got[i].Path, got[i].RawQuery)
-				assert.Equal(t, got[0].RawQuery, got[i].RawQuery, "%s: attempt %d differs: %s %s?%s", call.name, i+1, got[i].Body, got[i].Path, got[i].RawQuery)
-			}
+			assert.True(t, bytes.Equal(got[i].Body, got[0].Body), "%s: attempt %d differs: %s %s?%s", call.name, i+1, got[i].Body, got[i].Path, got[i].RawQuery)
+			assert.Equal(t, got[0].Path, got[i].Path, "%s: attempt %d differs: %s %s?%s", call.name, i+1, got[i].Body, got[i].Path, got[i].RawQuery)
+			assert.Equal(t, got[0].RawQuery, got[i].RawQuery, "%s: attempt %d differs: %s %s?%s", call.name, i+1, got[i].Body, got[i].Path, got[i].RawQuery)
 		}
 		if ref := merchantReference(got[0].Body); call.name == "Transactions.Deposit" {
 			assert.Equal(t, "dep-ref-1", ref, "deposit sent merchantReference %q", ref)

@@ -52,10 +52,9 @@ func TestVerifyRedirectReturnURL(t *testing.T) {
 	assert.Equal(t, want, got, "got  %+v\nwant %+v", got, want)
 	assert.Equal(t, models.StatusAuthorized, r.Status, "Authorized/Canceled")
 	_, ok := r.Params["requestSignature"]
-	if assert.False(t, ok, "params %v", r.Params) {
-		assert.Equal(t, "order-42", r.Params.Get("merchantReference"), "params %v", r.Params)
-		assert.Len(t, r.Params, 10, "params %v", r.Params)
-	}
+	assert.False(t, ok, "params %v", r.Params)
+	assert.Equal(t, "order-42", r.Params.Get("merchantReference"), "params %v", r.Params)
+	assert.Len(t, r.Params, 10, "params %v", r.Params)
 }
 
 func TestVerifyRedirectCancelURL(t *testing.T) {
@@ -191,9 +190,8 @@ func TestVerifyRedirectErrors(t *testing.T) {
 		assert.NotContains(t, msg, redirectKey, "%s: error shows key material: %s", name, msg)
 		assert.NotContains(t, msg, good, "%s: error shows key material: %s", name, msg)
 		assert.NotContains(t, msg, "another-key", "%s: error shows key material: %s", name, msg)
-		if assert.True(t, strings.HasPrefix(msg, "bankpay: verify redirect: "), "%s: message %q", name, msg) {
-			assert.Equal(t, 1, strings.Count(msg, "bankpay:"), "%s: message %q", name, msg)
-		}
+		assert.True(t, strings.HasPrefix(msg, "bankpay: verify redirect: "), "%s: message %q", name, msg)
+		assert.Equal(t, 1, strings.Count(msg, "bankpay:"), "%s: message %q", name, msg)
 	}
 }
 

@@ -140,24 +140,21 @@ func TestVerify(t *testing.T) {
 func TestRedirectMessage(t *testing.T) {
 	raw := "https://shop.example/return?transactionId=1&status=2&requestSignature=abc%3D"
 	msg, sig, rest, ok := RedirectMessage(raw, false)
-	if assert.True(t, ok, "full: %q %q %q %v", msg, sig, rest, ok) {
-		assert.Equal(t, "https://shop.example/return?transactionId=1&status=2", msg, "full: %q %q %q %v", msg, sig, rest, ok)
-		assert.Equal(t, "abc%3D", sig, "full: %q %q %q %v", msg, sig, rest, ok)
-		assert.Empty(t, rest, "full: %q %q %q %v", msg, sig, rest, ok)
-	}
+	assert.True(t, ok, "full: %q %q %q %v", msg, sig, rest, ok)
+	assert.Equal(t, "https://shop.example/return?transactionId=1&status=2", msg, "full: %q %q %q %v", msg, sig, rest, ok)
+	assert.Equal(t, "abc%3D", sig, "full: %q %q %q %v", msg, sig, rest, ok)
+	assert.Empty(t, rest, "full: %q %q %q %v", msg, sig, rest, ok)
 	msg, sig, rest, ok = RedirectMessage(raw, true)
-	if assert.True(t, ok, "query only: %q %q %q %v", msg, sig, rest, ok) {
-		assert.Equal(t, "transactionId=1&status=2", msg, "query only: %q %q %q %v", msg, sig, rest, ok)
-		assert.Equal(t, "abc%3D", sig, "query only: %q %q %q %v", msg, sig, rest, ok)
-		assert.Empty(t, rest, "query only: %q %q %q %v", msg, sig, rest, ok)
-	}
+	assert.True(t, ok, "query only: %q %q %q %v", msg, sig, rest, ok)
+	assert.Equal(t, "transactionId=1&status=2", msg, "query only: %q %q %q %v", msg, sig, rest, ok)
+	assert.Equal(t, "abc%3D", sig, "query only: %q %q %q %v", msg, sig, rest, ok)
+	assert.Empty(t, rest, "query only: %q %q %q %v", msg, sig, rest, ok)
 	// The service appends parameters after the signature: they are not signed.
 	msg, sig, rest, ok = RedirectMessage(raw+"&instantPayoutAvail=true&x=1", false)
-	if assert.True(t, ok, "trailing: %q %q %q %v", msg, sig, rest, ok) {
-		assert.Equal(t, "https://shop.example/return?transactionId=1&status=2", msg, "trailing: %q %q %q %v", msg, sig, rest, ok)
-		assert.Equal(t, "abc%3D", sig, "trailing: %q %q %q %v", msg, sig, rest, ok)
-		assert.Equal(t, "instantPayoutAvail=true&x=1", rest, "trailing: %q %q %q %v", msg, sig, rest, ok)
-	}
+	assert.True(t, ok, "trailing: %q %q %q %v", msg, sig, rest, ok)
+	assert.Equal(t, "https://shop.example/return?transactionId=1&status=2", msg, "trailing: %q %q %q %v", msg, sig, rest, ok)
+	assert.Equal(t, "abc%3D", sig, "trailing: %q %q %q %v", msg, sig, rest, ok)
+	assert.Equal(t, "instantPayoutAvail=true&x=1", rest, "trailing: %q %q %q %v", msg, sig, rest, ok)
 	_, _, _, ok = RedirectMessage("https://shop.example/return?transactionId=1", false)
 	assert.False(t, ok, "no signature: ok")
 	_, _, _, ok = RedirectMessage("https://shop.example/return?requestSignature=abc", false)

@@ -29,9 +29,8 @@ func TestStartEmbeddedWhenNothingIsSet(t *testing.T) {
 	_, err = env.Client.Transactions.Get(context.Background(), "100000000000000")
 	assert.ErrorIs(t, err, bankpay.ErrNotFound, "client does not call the sandbox %s: %v", env.Sandbox.URL, err)
 	m := env.Sandbox.Merchants()[0]
-	if assert.False(t, m.NoVIP, "the sandbox merchant is not configured for VIP and money transfer: %+v", m) {
-		assert.False(t, m.NoMoneyTransfer, "the sandbox merchant is not configured for VIP and money transfer: %+v", m)
-	}
+	assert.False(t, m.NoVIP, "the sandbox merchant is not configured for VIP and money transfer: %+v", m)
+	assert.False(t, m.NoMoneyTransfer, "the sandbox merchant is not configured for VIP and money transfer: %+v", m)
 	assert.Contains(t, out.String(), "embedded bankpaytest sandbox", "output does not say which service is used: %q", out.String())
 	assert.NotContains(t, out.String(), env.Creds.AccessKey.Reveal(), "the access key is printed")
 }
