@@ -167,8 +167,13 @@ func TestThousandCallsOneConnection(t *testing.T) {
 			t.Fatalf("call %d (%s): err = %v, want %v", i, call.name, err, call.want)
 		}
 	}
-	if got := s.conns.Load(); got != 1 {
-		t.Errorf("%d calls (%d requests) opened %d connections, want 1", n, s.requests.Load(), got)
+	// One connection serves them all. net/http returns a connection to its
+	// pool from another goroutine once the body is read, so on a loaded
+	// machine the next request can race it and dial once more (the extra
+	// connection then idles): two is still reuse, a connection per failed
+	// or unread response would be hundreds.
+	if got := s.conns.Load(); got > 2 {
+		t.Errorf("%d calls (%d requests) opened %d connections, want 1 (2 at most under load)", n, s.requests.Load(), got)
 	}
 }
 
