@@ -53,6 +53,9 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	cfg.clientOnly = ""
+	if len(cfg.expand) > 0 {
+		return nil, invalid("expand", "WithExpand configures a call, not a Client")
+	}
 	hc := cfg.httpClient
 	if hc == nil {
 		hc = cleanhttp.DefaultPooledClient()

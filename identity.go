@@ -3,6 +3,7 @@ package bankpay
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 
 	"github.com/bankpay/bankpay-go/internal/wire"
@@ -22,13 +23,14 @@ type IdentityService service
 // Before the IdentityVerificationDataRetrieved event the service responses
 // 400: the error then matches both ErrIdentityNotReady and ErrBadRequest.
 // Wait for the event (or CustomerIdentityVerified) and read again.
+// WithExpand("segmentedName") also fills SegmentedName.
 func (s *IdentityService) User(ctx context.Context, transactionID string, opts ...Option) (*models.IdentityUser, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
 	path := pathJoin("transactions", transactionID, "user")
 	var raw json.RawMessage
-	if err := s.identityRead(ctx, path, &raw, opts); err != nil {
+	if err := s.identityRead(ctx, path, true, &raw, opts); err != nil {
 		return nil, err
 	}
 	return decodeResponse[models.IdentityUser](raw, "user", http.MethodGet, path)
@@ -46,20 +48,44 @@ func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts
 	}
 	path := pathJoin("transactions", transactionID, "user", "detail")
 	var raw json.RawMessage
-	if err := s.identityRead(ctx, path, &raw, opts); err != nil {
+	if err := s.identityRead(ctx, path, false, &raw, opts); err != nil {
 		return nil, err
 	}
 	return decodeResponse[models.VerificationDetail](raw, "detail", http.MethodGet, path)
 }
 
-// identityRead sends a GET whose 400 response also matches ErrIdentityNotReady.
-func (s *IdentityService) identityRead(ctx context.Context, path string, out any, opts []Option) error {
+// identityRead sends a GET whose 400 response also matches
+// ErrIdentityNotReady; expand says whether it takes WithExpand.
+func (s *IdentityService) identityRead(ctx context.Context, path string, expand bool, out any, opts []Option) error {
 	req, err := newRequest(http.MethodGet, path, nil, nil)
 	if err != nil {
 		return err
 	}
 	req.notReady = ErrIdentityNotReady
+	req.expand = expand
 	return s.client.do(ctx, req, out, opts)
+}
+
+// CustomerVerification reads how the customer data the merchant holds for
+// the authorization transactionID compares with the data of the user's
+// bank, one match result per attribute: GET /transactions/{transactionId}/payment/customer/verify,
+// read bare ({"matches":[…]}). A response without a matches array is a
+// *ResponseError; an empty array is a valid response with nothing compared.
+// A read: retried on a network error or a 5xx response.
+func (s *IdentityService) CustomerVerification(ctx context.Context, transactionID string, opts ...Option) (*models.CustomerVerification, error) {
+	if err := checkID("transactionId", transactionID); err != nil {
+		return nil, err
+	}
+	path := pathJoin("transactions", transactionID, "payment", "customer", "verify")
+	v, err := call[models.CustomerVerification](ctx, s.client, http.MethodGet, path, nil, nil, "", opts)
+	if err != nil {
+		return nil, err
+	}
+	if v.Matches == nil {
+		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path,
+			Err: errors.New(`response has no "matches" array`)}
+	}
+	return v, nil
 }
 
 // sendFeedback is Register and Void: POST /transactions/{transactionId}/feedback

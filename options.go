@@ -34,6 +34,7 @@ type config struct {
 	header             http.Header     // extra request headers (WithHeader)
 	timeout            time.Duration   // bounds a whole call (WithTimeout)
 	responseInto       **http.Response // WithResponseInto
+	expand             []string        // WithExpand: fields of one call's response to expand
 
 	clientOnly string // the name of a client-only option that was given
 	err        error  // the first invalid option
@@ -250,5 +251,27 @@ func WithResponseInto(dst **http.Response) Option {
 			return
 		}
 		cfg.responseInto = dst
+	}
+}
+
+// WithExpand asks one call for more detail in its response, sent as one
+// expand query parameter per field. It is accepted by the calls that take
+// expand: Accounts.User (customer.segmentedName, names, contact,
+// account.paymentProvider.routinginfo, account.paymentProvider.address),
+// Identity.User (segmentedName) and Accounts.Verify
+// (account.paymentProvider). Given to another call or to NewClient it is a
+// *ValidationError on expand and nothing is sent. A field is letters,
+// digits, '.' and '_'.
+func WithExpand(fields ...string) Option {
+	return func(cfg *config) {
+		for _, f := range fields {
+			if f == "" || strings.ContainsFunc(f, func(r rune) bool {
+				return !(r == '.' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+			}) {
+				cfg.fail(invalid("expand", "each field must be letters, digits, '.' or '_'"))
+				return
+			}
+		}
+		cfg.expand = append(cfg.expand[:len(cfg.expand):len(cfg.expand)], fields...)
 	}
 }
