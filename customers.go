@@ -216,7 +216,8 @@ type lookupResponse struct {
 // No widget is needed; use it to decide whether to offer bank payment
 // first. email is required. A response without isInTrustlyNetwork is a
 // *ResponseError. A read: retried on a network error or a 5xx response.
-// The email and phone are never in an error or a log line.
+// The SDK puts neither the email nor the phone in its errors or log lines
+// (a query is never logged).
 func (s *CustomersService) Lookup(ctx context.Context, email, phone string, opts ...Option) (bool, error) {
 	if err := firstError(checkEmail("email", email), checkPhone("phone", phone)); err != nil {
 		return false, err
