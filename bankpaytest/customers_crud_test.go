@@ -94,7 +94,7 @@ func TestCustomerGetAndList(t *testing.T) {
 	other.postJSON("/customers", customerUpdate{newCustomer("ext-1", "o@example.com", "+15125550103"), other.creds.MerchantID}).wantOK(t, nil)
 
 	var got wire.CustomerEnvelope
-	c.get("/customers/" + a.Customer.CustomerID).wantOK(t, &got)
+	c.get("/customers/"+a.Customer.CustomerID).wantOK(t, &got)
 	assert.Equal(t, a.Customer, got.Customer)
 	c.get("/customers/3999999999").wantError(t, 404, 200)
 	other.get("/customers/"+a.Customer.CustomerID).wantError(t, 404, 200)
@@ -103,7 +103,7 @@ func TestCustomerGetAndList(t *testing.T) {
 		var l struct {
 			Customers []models.Customer `json:"customers"`
 		}
-		c.get("/customers?" + q.Encode()).wantOK(t, &l)
+		c.get("/customers?"+q.Encode()).wantOK(t, &l)
 		require.NotNil(t, l.Customers, "an empty list is [], not null")
 		ids := []string{}
 		for _, cu := range l.Customers {
@@ -122,7 +122,7 @@ func TestCustomerGetAndList(t *testing.T) {
 	bare := newAPI(t, srv, srv.Credentials())
 	bare.postJSON("/customers", customerUpdate{newCustomer("ext-1", "a@example.com", "+15125550101"), bare.creds.MerchantID}).wantOK(t, &a)
 	var rec models.Customer
-	bare.get("/customers/" + a.Customer.CustomerID).wantOK(t, &rec)
+	bare.get("/customers/"+a.Customer.CustomerID).wantOK(t, &rec)
 	assert.Equal(t, *a.Customer, rec)
 }
 
@@ -137,7 +137,7 @@ func TestCustomerLookup(t *testing.T) {
 		var r struct {
 			Known *bool `json:"isInTrustlyNetwork"`
 		}
-		other.get("/customers/lookup?" + q.Encode()).wantOK(t, &r)
+		other.get("/customers/lookup?"+q.Encode()).wantOK(t, &r)
 		require.NotNil(t, r.Known)
 		return *r.Known
 	}
@@ -166,7 +166,7 @@ func TestCustomerLookup(t *testing.T) {
 	}
 	r := uiData("look-3", models.PaymentTypeRetrieval, "0.00")
 	_, rt := c.authorize(r, bankpaytest.OutcomeAuthorize)
-	c.get("/transactions/" + rt.TransactionID + "/payment/paymentProvider/user").wantOK(t, &u)
+	c.get("/transactions/"+rt.TransactionID+"/payment/paymentProvider/user").wantOK(t, &u)
 	require.NotEmpty(t, u.User.Email)
 	assert.True(t, lookup(u.User.Email[0], ""))
 

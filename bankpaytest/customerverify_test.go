@@ -25,7 +25,7 @@ func TestCustomerVerification(t *testing.T) {
 	matches := func() map[string]models.CustomerMatch {
 		t.Helper()
 		var v models.CustomerVerification
-		c.get("/transactions/" + id + "/payment/customer/verify").wantOK(t, &v)
+		c.get("/transactions/"+id+"/payment/customer/verify").wantOK(t, &v)
 		out := map[string]models.CustomerMatch{}
 		for _, m := range v.Matches {
 			out[m.Attribute] = m
