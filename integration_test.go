@@ -1228,6 +1228,9 @@ func TestIntegrationBareResponses(t *testing.T) {
 		"VIP":                         TestIntegrationVIP,
 		"EventResends":                TestIntegrationEventResends,
 		"EventsRejectedAndDefaultURL": TestIntegrationEventsRejectedAndDefaultURL,
+		"Customers":                   TestIntegrationCustomers,
+		"AccountVerify":               TestIntegrationAccountVerify,
+		"CustomerVerification":        TestIntegrationCustomerVerification,
 	} {
 		t.Run(name, func(t *testing.T) {
 			require.NotEmpty(t, modeOptions(t), "the use case runs in bare mode")
