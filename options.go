@@ -181,10 +181,10 @@ func WithUserAgent(ua string) Option {
 }
 
 // WithRetryNonIdempotent lets state-changing calls (establish, deposit,
-// capture, feedback, customer updates, tokenize) be retried like reads. Use
-// it only where the account treats merchantReference as an idempotency key:
-// a repeat then fails with ErrDuplicate instead of paying twice (see the
-// Retries section of the package documentation).
+// capture, feedback, customer updates, tokenize, account verify) be retried
+// like reads. Use it only where the account treats merchantReference as an
+// idempotency key: a repeat then fails with ErrDuplicate instead of paying
+// twice (see the Retries section of the package documentation).
 func WithRetryNonIdempotent() Option {
 	return func(cfg *config) { cfg.retryNonIdempotent = true }
 }
