@@ -35,32 +35,32 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		Address: &models.Address{Address1: "9 Elm St", City: "Austin", State: "TX", Zip: "73301", Country: "US"},
 	})
 	if err != nil {
-		return fmt.Errorf("Create: %w", err)
+		return fmt.Errorf("create: %w", err)
 	}
 	env.Result("customer %s created at %s", cust.CustomerID, cust.CreatedAt)
 
 	env.Call("Customers.Get(%s)", cust.CustomerID)
 	got, err := c.Customers.Get(ctx, cust.CustomerID)
 	if err != nil {
-		return fmt.Errorf("Get: %w", err)
+		return fmt.Errorf("get: %w", err)
 	}
 	env.Result("%s, %s, externalId %s", got.Name, got.Email, got.ExternalID)
 
 	env.Call("Customers.List(externalId %s)", ext)
 	list, err := c.Customers.List(ctx, &bankpay.CustomerListParams{ExternalID: ext})
 	if err != nil {
-		return fmt.Errorf("List: %w", err)
+		return fmt.Errorf("list: %w", err)
 	}
 	env.Result("%d customer(s) with that externalId", len(list))
 	if len(list) != 1 || list[0].CustomerID != cust.CustomerID {
-		return fmt.Errorf("List: got %d customers, want the one created", len(list))
+		return fmt.Errorf("list: got %d customers, want the one created", len(list))
 	}
 
 	env.Section("2. Is the shopper a known user of the service?")
 	env.Call("Customers.Lookup(%s)", email)
 	known, err := c.Customers.Lookup(ctx, email, "")
 	if err != nil {
-		return fmt.Errorf("Lookup: %w", err)
+		return fmt.Errorf("lookup: %w", err)
 	}
 	env.Result("known: %t (a customer record is not a payment)", known)
 
@@ -76,11 +76,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 	env.Call("Customers.Lookup(%s)", email)
 	if known, err = c.Customers.Lookup(ctx, email, ""); err != nil {
-		return fmt.Errorf("Lookup: %w", err)
+		return fmt.Errorf("lookup: %w", err)
 	}
 	env.Result("known: %t", known)
 	if !known {
-		return fmt.Errorf("Lookup after the authorization: not known")
+		return fmt.Errorf("lookup after the authorization: not known")
 	}
 
 	if err := showMatches(ctx, env, r.TransactionID); err != nil {
@@ -89,16 +89,16 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Accounts.User(%s, WithExpand(customer.segmentedName))", r.TransactionID)
 	u, err := c.Accounts.User(ctx, r.TransactionID, bankpay.WithExpand("customer.segmentedName"))
 	if err != nil {
-		return fmt.Errorf("Accounts.User: %w", err)
+		return fmt.Errorf("accounts.User: %w", err)
 	}
 	if u.SegmentedName == nil || len(u.Name) == 0 || len(u.Email) == 0 {
-		return fmt.Errorf("Accounts.User: no segmented name, name or email")
+		return fmt.Errorf("accounts.User: no segmented name, name or email")
 	}
 	env.Result("the bank holds %s (first name %s, last name %s)", u.Name[0], u.SegmentedName.FirstName, u.SegmentedName.LastName)
 
 	env.Call("Customers.Update(%s, the bank's name and email)", cust.CustomerID)
 	if _, err := c.Customers.Update(ctx, cust.CustomerID, &bankpay.CustomerUpdateParams{Name: u.Name[0], Email: u.Email[0]}); err != nil {
-		return fmt.Errorf("Update: %w", err)
+		return fmt.Errorf("update: %w", err)
 	}
 	env.Result("updated")
 	return showMatches(ctx, env, r.TransactionID)
@@ -108,7 +108,7 @@ func showMatches(ctx context.Context, env *exampleenv.Env, transactionID string)
 	env.Call("Identity.CustomerVerification(%s)", transactionID)
 	v, err := env.Client.Identity.CustomerVerification(ctx, transactionID)
 	if err != nil {
-		return fmt.Errorf("CustomerVerification: %w", err)
+		return fmt.Errorf("customerVerification: %w", err)
 	}
 	for _, m := range v.Matches {
 		env.Result("%s: %s", m.Attribute, resultNames[m.Result])

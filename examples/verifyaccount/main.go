@@ -35,7 +35,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Accounts.Verify(account ...0008, routing %s, WithExpand(account.paymentProvider))", routing)
 	a, err := c.Accounts.Verify(ctx, p, bankpay.WithExpand("account.paymentProvider"))
 	if err != nil {
-		return fmt.Errorf("Verify: %w", err)
+		return fmt.Errorf("verify: %w", err)
 	}
 	env.Result("%s", describe(a))
 	if a.PaymentProvider != nil {
@@ -47,12 +47,12 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Accounts.Feedback(token, Completed)")
 	if err := c.Accounts.Feedback(ctx, &bankpay.AccountFeedbackParams{Token: a.Token, ExternalID: exampleenv.Ref("ach"),
 		Status: models.StatusCompleted, SubStatus: "R00", Amount: "25.00", Currency: models.USD, SubmissionDate: sent}); err != nil {
-		return fmt.Errorf("Feedback: %w", err)
+		return fmt.Errorf("feedback: %w", err)
 	}
 	env.Result("recorded")
 	env.Call("Accounts.Verify(the same account)")
 	if a, err = c.Accounts.Verify(ctx, p); err != nil {
-		return fmt.Errorf("Verify: %w", err)
+		return fmt.Errorf("verify: %w", err)
 	}
 	env.Result("%s (seen, no returns)", describe(a))
 
@@ -61,17 +61,17 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Call("Accounts.Verify(IBAN GB82...)")
 	ia, err := c.Accounts.Verify(ctx, &bankpay.AccountVerifyParams{IBAN: iban})
 	if err != nil {
-		return fmt.Errorf("Verify: %w", err)
+		return fmt.Errorf("verify: %w", err)
 	}
 	env.Result("%s", describe(ia))
 	env.Call("Accounts.Feedback(token, Reversed, R03)")
 	if err := c.Accounts.Feedback(ctx, &bankpay.AccountFeedbackParams{Token: ia.Token, Status: models.StatusReversed,
 		SubStatus: "R03", SubmissionDate: sent, ReturnDate: sent.Add(48 * time.Hour)}); err != nil {
-		return fmt.Errorf("Feedback: %w", err)
+		return fmt.Errorf("feedback: %w", err)
 	}
 	env.Call("Accounts.Verify(IBAN GB82...)")
 	if ia, err = c.Accounts.Verify(ctx, &bankpay.AccountVerifyParams{IBAN: iban}); err != nil {
-		return fmt.Errorf("Verify: %w", err)
+		return fmt.Errorf("verify: %w", err)
 	}
 	env.Result("%s", describe(ia))
 	if ia.Verified {
