@@ -8,10 +8,12 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// CustomersService updates customer records, chiefly their VIP tier. The
-// VIP operations work only with an accessId tied to a merchant the operator
-// configured for VIP tiers; other merchants get an error response (the
-// bankpaytest sandbox responds 400 with code 200, ErrBadRequest).
+// CustomersService creates, reads, lists and updates the merchant's
+// customer records (chiefly their VIP tier), and looks up whether a shopper
+// is a known user of the service. The VIP operations work only with an
+// accessId tied to a merchant the operator configured for VIP tiers; other
+// merchants get an error response (the bankpaytest sandbox responds 400
+// with code 200, ErrBadRequest).
 type CustomersService service
 
 // CustomerUpdateParams is the body of a customer update, sent as JSON. Give

@@ -11,7 +11,9 @@ import (
 )
 
 // IdentityService reads the verified identity of an authorization created
-// with kycType 1 and sends the merchant's Registered or Void feedback.
+// with kycType 1 and sends the merchant's Registered or Void feedback; for
+// any authorization, it compares the merchant's customer data with the
+// bank's (CustomerVerification).
 //
 // Identity verification is a beta of the service: field names and types may
 // change before general availability.
