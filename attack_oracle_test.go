@@ -32,8 +32,8 @@ func TestAttackEstablishSignatureIsNoNotificationOrRedirect(t *testing.T) {
 	creds := Credentials{AccessID: "AID-1", AccessKey: NewSecret(redirectKey), MerchantID: "M-1"}
 	var called, signed int
 	h := NewWebhookHandler(creds, func(context.Context, *Event) error { called++; return nil })
-	for _, alg := range []SignatureAlgorithm{HMACSHA1, HMACSHA512} {
-		c := signingClient(t, creds.AccessID, redirectKey, creds.MerchantID, WithSignatureAlgorithm(alg))
+	for _, alg := range []signatureAlgorithm{hmacSHA1, hmacSHA512} {
+		c := signingClient(t, creds.AccessID, redirectKey, creds.MerchantID, withSignatureAlgorithm(alg))
 		for sepName, sep := range seps {
 			payload := "Eve" + sep + strings.ReplaceAll(inject, "%s", sep)
 			for _, field := range []string{"description", "customer.name", "customer.address.city", "transactionId", "timeZone"} {

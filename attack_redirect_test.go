@@ -27,10 +27,10 @@ func TestAttackRewrittenReturnURLFillsNoTypedField(t *testing.T) {
 		"merchant's too": "order=42&payment.account.verified=true",
 		"encoded key":    "payment.account.verifie%64=true",
 	} {
-		for _, alg := range []SignatureAlgorithm{HMACSHA1, HMACSHA512} {
+		for _, alg := range []signatureAlgorithm{hmacSHA1, hmacSHA512} {
 			for _, queryOnly := range []bool{false, true} {
 				raw := signShape(t, alg, "https://shop.example/return?"+injected+"&"+service, queryOnly, "&instantPayoutAvail=false")
-				var opts []RedirectOption
+				var opts []Option
 				if queryOnly {
 					opts = append(opts, RedirectQueryOnly())
 				}

@@ -25,14 +25,8 @@ type CaptureParams struct {
 	// PaymentProvider.RoutingNumber or PaymentProvider.Swift is recommended.
 	// Of PaymentProvider only Name, Country, Swift and RoutingNumber are sent.
 	BeneficiaryAccount *models.BeneficiaryAccount `url:"beneficiaryAccount,omitempty"`
-	// Metadata carries the remittance data.
-	Metadata *CaptureMetadata `url:"metadata,omitempty"`
-}
-
-// CaptureMetadata is the metadata of a capture.
-type CaptureMetadata struct {
-	// Remittance is sent as metadata.remittance.*.
-	Remittance *models.Remittance `url:"remittance,omitempty"`
+	// Remittance is the remittance data, sent as metadata.remittance.*.
+	Remittance *models.Remittance `url:"metadata.remittance,omitempty"`
 }
 
 // Capture makes a money transfer payment from an authorization:
@@ -63,10 +57,7 @@ func (p *CaptureParams) validate() error {
 	); err != nil {
 		return err
 	}
-	if p.Metadata != nil {
-		return checkRemittance("metadata.remittance", p.Metadata.Remittance)
-	}
-	return nil
+	return checkRemittance("metadata.remittance", p.Remittance)
 }
 
 // requiredBeneficiary is checkBeneficiary for a beneficiary that must be

@@ -35,8 +35,8 @@ func fullCaptureParams() *CaptureParams {
 				Name: "BNP Paribas", Country: "FR", Swift: "BNPAFRPP", RoutingNumber: "30004",
 			},
 		},
-		Metadata: &CaptureMetadata{Remittance: &models.Remittance{
-			WithdrawalMethod: models.WithdrawalBankDeposit, CountryCorridor: "FR", AccountLastFour: "0143"}},
+		Remittance: &models.Remittance{
+			WithdrawalMethod: models.WithdrawalBankDeposit, CountryCorridor: "FR", AccountLastFour: "0143"},
 	}
 }
 
@@ -95,7 +95,7 @@ func TestTransactionsCaptureMinimal(t *testing.T) {
 		ContentType: "application/x-www-form-urlencoded",
 		Body:        "amount=5.00&beneficiary.address.country=MX&beneficiary.name=Ana+Ruiz&merchantReference=mt-2"}, 200, captureResponseJSON)
 	p := &CaptureParams{MerchantReference: "mt-2", Amount: "5.00", Beneficiary: minimalBeneficiary(),
-		BeneficiaryAccount: &models.BeneficiaryAccount{}, Metadata: &CaptureMetadata{}}
+		BeneficiaryAccount: &models.BeneficiaryAccount{}}
 	if _, err := c.Transactions.Capture(context.Background(), "1002581234567", p); err != nil {
 		t.Fatal(err)
 	}
@@ -129,17 +129,17 @@ func TestTransactionsCaptureRejects(t *testing.T) {
 		{"beneficiary without name", "1", with(func(p *CaptureParams) { p.Beneficiary.Name = "" }), "beneficiary.name"},
 		{"beneficiary without address", "1", with(func(p *CaptureParams) { p.Beneficiary.Address = nil }), "beneficiary.address.country"},
 		{"beneficiary without country", "1", with(func(p *CaptureParams) { p.Beneficiary.Address.Country = "" }), "beneficiary.address.country"},
-		{"withdrawalMethod unknown", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.WithdrawalMethod = "Wire" }), "metadata.remittance.withdrawalMethod"},
-		{"withdrawalMethod wrong case", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.WithdrawalMethod = "bankdeposit" }), "metadata.remittance.withdrawalMethod"},
-		{"countryCorridor three letters", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.CountryCorridor = "FRA" }), "metadata.remittance.countryCorridor"},
-		{"countryCorridor lower case", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.CountryCorridor = "fr" }), "metadata.remittance.countryCorridor"},
-		{"countryCorridor mixed case", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.CountryCorridor = "Fr" }), "metadata.remittance.countryCorridor"},
-		{"countryCorridor non-ASCII", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.CountryCorridor = "É" }), "metadata.remittance.countryCorridor"},
-		{"countryCorridor one letter", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.CountryCorridor = "F" }), "metadata.remittance.countryCorridor"},
-		{"countryCorridor digit", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.CountryCorridor = "F1" }), "metadata.remittance.countryCorridor"},
-		{"accountLastFour three digits", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.AccountLastFour = "143" }), "metadata.remittance.accountLastFour"},
-		{"accountLastFour five digits", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.AccountLastFour = "01434" }), "metadata.remittance.accountLastFour"},
-		{"accountLastFour letter", "1", with(func(p *CaptureParams) { p.Metadata.Remittance.AccountLastFour = "01a3" }), "metadata.remittance.accountLastFour"},
+		{"withdrawalMethod unknown", "1", with(func(p *CaptureParams) { p.Remittance.WithdrawalMethod = "Wire" }), "metadata.remittance.withdrawalMethod"},
+		{"withdrawalMethod wrong case", "1", with(func(p *CaptureParams) { p.Remittance.WithdrawalMethod = "bankdeposit" }), "metadata.remittance.withdrawalMethod"},
+		{"countryCorridor three letters", "1", with(func(p *CaptureParams) { p.Remittance.CountryCorridor = "FRA" }), "metadata.remittance.countryCorridor"},
+		{"countryCorridor lower case", "1", with(func(p *CaptureParams) { p.Remittance.CountryCorridor = "fr" }), "metadata.remittance.countryCorridor"},
+		{"countryCorridor mixed case", "1", with(func(p *CaptureParams) { p.Remittance.CountryCorridor = "Fr" }), "metadata.remittance.countryCorridor"},
+		{"countryCorridor non-ASCII", "1", with(func(p *CaptureParams) { p.Remittance.CountryCorridor = "É" }), "metadata.remittance.countryCorridor"},
+		{"countryCorridor one letter", "1", with(func(p *CaptureParams) { p.Remittance.CountryCorridor = "F" }), "metadata.remittance.countryCorridor"},
+		{"countryCorridor digit", "1", with(func(p *CaptureParams) { p.Remittance.CountryCorridor = "F1" }), "metadata.remittance.countryCorridor"},
+		{"accountLastFour three digits", "1", with(func(p *CaptureParams) { p.Remittance.AccountLastFour = "143" }), "metadata.remittance.accountLastFour"},
+		{"accountLastFour five digits", "1", with(func(p *CaptureParams) { p.Remittance.AccountLastFour = "01434" }), "metadata.remittance.accountLastFour"},
+		{"accountLastFour letter", "1", with(func(p *CaptureParams) { p.Remittance.AccountLastFour = "01a3" }), "metadata.remittance.accountLastFour"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRejected(t, tc.field, func(c *Client) error {
@@ -158,7 +158,7 @@ func TestTransactionsCaptureAcceptsEveryWithdrawalMethod(t *testing.T) {
 			Body: "amount=1.00&beneficiary.address.country=MX&beneficiary.name=Ana+Ruiz&merchantReference=mt-3" +
 				"&metadata.remittance.withdrawalMethod=" + m}, 200, captureResponseJSON)
 		p := &CaptureParams{MerchantReference: "mt-3", Amount: "1.00", Beneficiary: minimalBeneficiary(),
-			Metadata: &CaptureMetadata{Remittance: &models.Remittance{WithdrawalMethod: m}}}
+			Remittance: &models.Remittance{WithdrawalMethod: m}}
 		if _, err := c.Transactions.Capture(context.Background(), "1002581234567", p); err != nil {
 			t.Errorf("%s: %v", m, err)
 		}

@@ -49,12 +49,9 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	cfg := defaultConfig()
+	cfg.target = forClient
 	if err := cfg.apply(opts); err != nil {
 		return nil, err
-	}
-	cfg.clientOnly = ""
-	if len(cfg.expand) > 0 {
-		return nil, invalid("expand", "WithExpand configures a call, not a Client")
 	}
 	hc := cfg.httpClient
 	if hc == nil {
@@ -92,11 +89,9 @@ func (c *Client) callConfig(opts []Option) (*config, error) {
 		return &c.cfg, nil
 	}
 	cfg := c.cfg
+	cfg.target = forCall
 	if err := cfg.apply(opts); err != nil {
 		return nil, err
-	}
-	if cfg.clientOnly != "" {
-		return nil, invalid("opts", cfg.clientOnly+" configures a Client, not a call")
 	}
 	return &cfg, nil
 }

@@ -70,8 +70,8 @@ func TestNewClientOptionErrors(t *testing.T) {
 		"httpClient":       WithHTTPClient(nil),
 		"maxRetries":       WithMaxRetries(-1),
 		"retryBackoff":     WithRetryBackoff(time.Second, time.Millisecond),
-		"maxRetryAfter":    WithMaxRetryAfter(-time.Second),
-		"maxResponseBytes": WithMaxResponseBytes(0),
+		"maxRetryAfter":    withMaxRetryAfter(-time.Second),
+		"maxResponseBytes": withMaxResponseBytes(0),
 		"userAgent":        WithUserAgent("a\r\nX-Evil: 1"),
 	} {
 		_, err := NewClient(testCreds, opt)

@@ -45,56 +45,85 @@ func feedbackParams() *AccountFeedbackParams {
 		Amount: "125.00", Currency: models.USD}
 }
 
-// custacctEndpoints are the calls of this change in the form of the
-// dataEndpoints table (accounts_test.go): request, error mapping, retry
-// rule, id checks and undecodable responses.
-func custacctEndpoints() []dataEndpoint {
-	return []dataEndpoint{
+// custacctEndpoints are the rows of the customer, account-verification and
+// customer-verification calls in the endpoints table (endpoints_test.go).
+func custacctEndpoints() []endpoint {
+	return []endpoint{
 		{name: "Accounts.ListSelected", method: "GET", path: "/transactions/{id}/payment/paymentProvider/accounts",
-			okResponse: selectedAccountsJSON, usesID: true,
+			okResponse: selectedAccountsJSON, idIn: inPath, readsBody: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Accounts.ListSelected(ctx, id, opts...)
 				return err
 			}},
 		{name: "Identity.CustomerVerification", method: "GET", path: "/transactions/{id}/payment/customer/verify",
-			okResponse: customerVerificationJSON, usesID: true,
+			okResponse: customerVerificationJSON, idIn: inPath, readsBody: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Identity.CustomerVerification(ctx, id, opts...)
 				return err
 			}},
 		{name: "Accounts.Verify", method: "POST", path: "/accounts/verify", contentType: "application/json",
-			body: verifyBodyRouting, okResponse: verifyResponseJSON,
+			body: verifyBodyRouting, okResponse: verifyResponseJSON, readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
 				_, err := c.Accounts.Verify(ctx, verifyParams(), opts...)
 				return err
+			},
+			invalidField: "account.iban",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Accounts.Verify(ctx, &AccountVerifyParams{IBAN: "DE89370400440532013001"})
+				return err
 			}},
 		{name: "Accounts.Feedback", method: "POST", path: "/feedback", contentType: "application/json",
-			body: feedbackBodyToken, okResponse: `{"message":"Feedback received"}`, noData: true,
+			body: feedbackBodyToken, okResponse: `{"message":"Feedback received"}`,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
 				return c.Accounts.Feedback(ctx, feedbackParams(), opts...)
+			},
+			invalidField: "feedback.subStatus",
+			invalid: func(ctx context.Context, c *Client) error {
+				p := feedbackParams()
+				p.SubStatus = ""
+				return c.Accounts.Feedback(ctx, p)
 			}},
 		{name: "Customers.Create", method: "POST", path: "/customers", contentType: "application/json",
 			body:       `{"name":"Jane Doe","merchantId":"1002463580","email":"jane@example.com","phone":"+15125550100","address":{"country":"US"}}`,
-			okResponse: customerGetJSON,
+			okResponse: customerGetJSON, readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
 				_, err := c.Customers.Create(ctx, &CustomerUpdateParams{Name: "Jane Doe", Email: "jane@example.com",
 					Phone: "+15125550100", Address: &models.Address{Country: "US"}}, opts...)
 				return err
-			}},
-		{name: "Customers.Get", method: "GET", path: "/customers/3000000001", okResponse: customerGetJSON,
-			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
-				_, err := c.Customers.Get(ctx, "3000000001", opts...)
+			},
+			invalidField: "phone",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Customers.Create(ctx, &CustomerUpdateParams{Name: "Jane Doe", Email: "jane@example.com", Address: &models.Address{Country: "US"}})
 				return err
 			}},
+		{name: "Customers.Get", method: "GET", path: "/customers/{id}", okResponse: customerGetJSON,
+			idIn: inPath, idField: "customerId", readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Customers.Get(ctx, id, opts...)
+				return err
+			}},
+		// An empty filter is no filter, so the externalId is not this
+		// table's id: customers_crud_test.go checks the filters.
 		{name: "Customers.List", method: "GET", path: "/customers", query: "externalId=ext-9", okResponse: customerListJSON,
+			readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
 				_, err := c.Customers.List(ctx, &CustomerListParams{ExternalID: "ext-9"}, opts...)
 				return err
+			},
+			invalidField: "customerId",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Customers.List(ctx, &CustomerListParams{CustomerID: ".."})
+				return err
 			}},
 		{name: "Customers.Lookup", method: "GET", path: "/customers/lookup", query: "email=jane%40example.com&phone=%2B15125550100",
-			okResponse: lookupJSON,
+			okResponse: lookupJSON, readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
 				_, err := c.Customers.Lookup(ctx, "jane@example.com", "+15125550100", opts...)
+				return err
+			},
+			invalidField: "phone",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Customers.Lookup(ctx, "jane@example.com", "5125550100")
 				return err
 			}},
 	}

@@ -64,7 +64,7 @@ func (p *DepositParams) validate() error {
 	}
 	switch {
 	case p.AuthorizationAmount == "":
-	case p.AuthorizationAmount.IsZero():
+	case p.AuthorizationAmount == zeroAmount:
 		if p.Amount == "" {
 			return invalid("amount", "is required when the authorization amount is 0.00")
 		}

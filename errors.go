@@ -414,5 +414,5 @@ func (t *wireText) UnmarshalJSON(b []byte) error {
 }
 
 // errResponseTooLarge: a response larger than the client's cap (see
-// WithMaxResponseBytes); it comes wrapped in a *ResponseError.
+// 8 MiB); it comes wrapped in a *ResponseError.
 var errResponseTooLarge = errors.New("bankpay: response too large")

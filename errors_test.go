@@ -142,7 +142,7 @@ func TestResponseDecodingErrors(t *testing.T) {
 }
 
 func TestResponseTooLarge(t *testing.T) {
-	c, mock, _ := newTestClient(t, WithMaxResponseBytes(1024))
+	c, mock, _ := newTestClient(t, withMaxResponseBytes(1024))
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1"}, 200,
 		`{"transaction":{"statusMessage":"`+strings.Repeat("a", 4096)+`"}}`)
 	_, err := c.Transactions.Get(context.Background(), "1")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/internal/wire"
+	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -34,10 +35,10 @@ const (
 	// Process, Completed, Failed…); Event.Transaction is set.
 	eventKindTransaction
 	// eventKindIdentityDataRetrieved: IdentityVerificationDataRetrieved;
-	// Event.IdentityDataRetrieved is set.
+	// Event.Identity is set.
 	eventKindIdentityDataRetrieved
 	// eventKindIdentityVerified: CustomerIdentityVerified;
-	// Event.IdentityVerified is set.
+	// Event.Identity is set.
 	eventKindIdentityVerified
 )
 
@@ -83,10 +84,9 @@ type Event struct {
 	// Transaction holds the standard transaction fields. It is set for
 	// eventKindTransaction and for any other event carrying one of them.
 	Transaction *TransactionEvent
-	// IdentityDataRetrieved is set for IdentityVerificationDataRetrieved.
-	IdentityDataRetrieved *IdentityDataRetrieved
-	// IdentityVerified is set for CustomerIdentityVerified.
-	IdentityVerified *IdentityVerified
+	// Identity is set for the two identity events,
+	// IdentityVerificationDataRetrieved and CustomerIdentityVerified.
+	Identity *IdentityEvent
 
 	// Raw holds every field of the notification as signed (read from the
 	// URL-decoded body), nested JSON names dotted
@@ -189,19 +189,17 @@ func (t *TransactionEvent) code() int {
 	return n
 }
 
-// IdentityDataRetrieved is the payload of IdentityVerificationDataRetrieved.
-// The identity user can be read after it, but verification may be
-// unfinished.
-type IdentityDataRetrieved struct {
+// IdentityEvent is the payload of the identity events. After
+// IdentityVerificationDataRetrieved the identity user can be read, but
+// verification may be unfinished; after CustomerIdentityVerified the
+// identity user and verification detail reads return data, whatever the
+// outcome.
+type IdentityEvent struct {
+	// Set for IdentityVerificationDataRetrieved.
 	ProviderReportStatus      string // "Provider Report Status", such as SUCCESS
 	ProviderServiceName       string // "Provider Service Name"
 	ProviderUsedForValidation string // "Provider used for validation"
-}
-
-// IdentityVerified is the payload of CustomerIdentityVerified. After it the
-// identity user and verification detail reads return data, whatever the
-// outcome.
-type IdentityVerified struct {
+	// Set for CustomerIdentityVerified.
 	IdentityVerified string // "Identity Verified", such as FINISHED
 	KYCResult        string // "KYC Result", such as FINISHED
 }
@@ -354,13 +352,13 @@ func eventFromFields(raw url.Values) (*Event, error) {
 	}
 	switch kind {
 	case eventKindIdentityDataRetrieved:
-		ev.IdentityDataRetrieved = &IdentityDataRetrieved{
+		ev.Identity = &IdentityEvent{
 			ProviderReportStatus:      p.str(wire.EventFieldProviderReportStatus),
 			ProviderServiceName:       p.str(wire.EventFieldProviderServiceName),
 			ProviderUsedForValidation: p.str(wire.EventFieldProviderUsedForValidation),
 		}
 	case eventKindIdentityVerified:
-		ev.IdentityVerified = &IdentityVerified{
+		ev.Identity = &IdentityEvent{
 			IdentityVerified: p.str(wire.EventFieldIdentityVerified),
 			KYCResult:        p.str(wire.EventFieldKYCResult),
 		}
@@ -384,9 +382,10 @@ func hasAny(v url.Values, keys ...string) bool {
 // or a numeric string) or, as a fallback, an RFC 3339 time.
 func parseEventTime(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
-	var ms models.EpochMillis
-	if err := ms.UnmarshalText([]byte(s)); err == nil {
-		return ms.Time(), nil
+	if w, ok := tolerant.WholeNumber(s); ok && w != "" {
+		if ms, err := strconv.ParseInt(w, 10, 64); err == nil {
+			return models.EpochMillis(ms).Time(), nil
+		}
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
@@ -399,9 +398,10 @@ func parseEventTime(s string) (time.Time, error) {
 // ("Authorized", any case).
 func parseStatus(s string) (models.TransactionStatus, error) {
 	s = strings.TrimSpace(s)
-	var st models.TransactionStatus
-	if err := st.UnmarshalText([]byte(s)); err == nil {
-		return st, nil
+	if w, ok := tolerant.WholeNumber(s); ok && w != "" {
+		if n, err := strconv.Atoi(w); err == nil {
+			return models.TransactionStatus(n), nil
+		}
 	}
 	for code := models.StatusNew; code <= models.StatusOnHold; code++ {
 		if name := code.String(); !strings.HasPrefix(name, "TransactionStatus(") && strings.EqualFold(name, s) {

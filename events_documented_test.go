@@ -192,12 +192,12 @@ func documentedEvents() []docEvent {
 			fields: common("ev-idr", "IdentityVerificationDataRetrieved", field{"Provider Report Status", "SUCCESS"},
 				field{"Provider Service Name", "IdentityData"}, field{"Provider used for validation", "Demo KYC"}),
 			check: func(t *testing.T, ev *Event) {
-				assert.Equal(t, IdentityDataRetrieved{"SUCCESS", "IdentityData", "Demo KYC"}, *ev.IdentityDataRetrieved)
+				assert.Equal(t, IdentityEvent{ProviderReportStatus: "SUCCESS", ProviderServiceName: "IdentityData", ProviderUsedForValidation: "Demo KYC"}, *ev.Identity)
 			}},
 		docEvent{name: "CustomerIdentityVerified", kind: eventKindIdentityVerified,
 			fields: common("ev-civ", "CustomerIdentityVerified", field{"Identity Verified", "FINISHED"}, field{"KYC Result", "FINISHED"}),
 			check: func(t *testing.T, ev *Event) {
-				assert.Equal(t, IdentityVerified{"FINISHED", "FINISHED"}, *ev.IdentityVerified)
+				assert.Equal(t, IdentityEvent{IdentityVerified: "FINISHED", KYCResult: "FINISHED"}, *ev.Identity)
 			}},
 		docEvent{name: "unknown type and fields", kind: eventKindUnknown,
 			fields: common("ev-new", "Chargeback", field{"thirdPartyDeclineCode", "T1"}, field{"new.nested_name-2", "x"})},
@@ -257,11 +257,11 @@ func TestWebhookHandlerEveryDocumentedType(t *testing.T) {
 						return errors.New("no transaction payload")
 					}
 				case eventKindIdentityDataRetrieved:
-					if ev.IdentityDataRetrieved == nil {
+					if ev.EventType != models.EventIdentityVerificationDataRetrieved {
 						return errors.New("no data-retrieved payload")
 					}
 				case eventKindIdentityVerified:
-					if ev.IdentityVerified == nil {
+					if ev.EventType != models.EventCustomerIdentityVerified {
 						return errors.New("no verified payload")
 					}
 				}

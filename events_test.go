@@ -57,18 +57,18 @@ func TestParseEventIdentityEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ev.kind() != eventKindIdentityDataRetrieved || ev.IdentityVerified != nil || ev.Transaction != nil ||
-		*ev.IdentityDataRetrieved != (IdentityDataRetrieved{"SUCCESS", "Demo KYC", "acme"}) || ev.Message != "performKycVerification" {
-		t.Errorf("data retrieved: %+v %+v", ev, ev.IdentityDataRetrieved)
+	if ev.kind() != eventKindIdentityDataRetrieved || ev.Transaction != nil ||
+		*ev.Identity != (IdentityEvent{ProviderReportStatus: "SUCCESS", ProviderServiceName: "Demo KYC", ProviderUsedForValidation: "acme"}) || ev.Message != "performKycVerification" {
+		t.Errorf("data retrieved: %+v %+v", ev, ev.Identity)
 	}
 
 	ev, err = ParseEvent([]byte(common+"&eventType=CustomerIdentityVerified&Identity+Verified=FINISHED&KYC+Result=FINISHED"), formType)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ev.kind() != eventKindIdentityVerified || ev.IdentityDataRetrieved != nil ||
-		*ev.IdentityVerified != (IdentityVerified{"FINISHED", "FINISHED"}) {
-		t.Errorf("verified: %+v %+v", ev, ev.IdentityVerified)
+	if ev.kind() != eventKindIdentityVerified || ev.Transaction != nil ||
+		*ev.Identity != (IdentityEvent{IdentityVerified: "FINISHED", KYCResult: "FINISHED"}) {
+		t.Errorf("verified: %+v %+v", ev, ev.Identity)
 	}
 }
 

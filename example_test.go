@@ -397,7 +397,7 @@ func ExampleVerifyRedirect() {
 		fmt.Println("reject:", err)
 		return
 	}
-	fmt.Println(r.TransactionID, r.MerchantReference, r.Status, r.Authorized())
+	fmt.Println(r.TransactionID, r.MerchantReference, r.Status, (r.Status == models.StatusAuthorized))
 	fmt.Println("instant payout available:", r.InstantPayoutAvailable)
 
 	// A changed parameter breaks the signature.

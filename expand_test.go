@@ -62,5 +62,5 @@ func TestWithExpandRefused(t *testing.T) {
 	_, err := NewClient(testCreds, WithExpand("names"))
 	var ve *ValidationError
 	require.True(t, errors.As(err, &ve), "err = %v", err)
-	assert.Equal(t, "expand", ve.Field)
+	assert.Equal(t, "opts", ve.Field, "WithExpand configures a call, not a Client")
 }

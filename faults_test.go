@@ -21,8 +21,6 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/faultinject"
-	"github.com/bankpay/bankpay-go/internal/wire"
-	"github.com/bankpay/bankpay-go/models"
 )
 
 // The fault table: every call of the SDK against every fault of the
@@ -44,70 +42,17 @@ type faultCall struct {
 
 const faultTxn = `{"transaction":{"transactionId":"1002600000000001","transactionType":6,"status":2}}`
 
-var faultCalls = []faultCall{
-	{"Transactions.Establish", true, true, faultTxn, func(ctx context.Context, c *Client, o ...Option) error {
-		_, err := c.Transactions.Establish(ctx, &models.EstablishData{
-			PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00",
-			MerchantReference: "est-ref-1", Description: "payout",
-			Account: &models.Account{AccountNumber: "1000000006", RoutingNumber: "124003116", NameOnAccount: "Jane Doe"},
-		}, o...)
-		return err
-	}},
-	{"Transactions.Deposit", true, true, faultTxn, func(ctx context.Context, c *Client, o ...Option) error {
-		_, err := c.Transactions.Deposit(ctx, "1002600000000001", &DepositParams{MerchantReference: "dep-ref-1", Amount: "10.00"}, o...)
-		return err
-	}},
-	{"Transactions.Capture", true, true, faultTxn, func(ctx context.Context, c *Client, o ...Option) error {
-		_, err := c.Transactions.Capture(ctx, "1002600000000001", &CaptureParams{MerchantReference: "cap-ref-1", Amount: "25.00",
-			Beneficiary: &models.Beneficiary{Name: "Jane Doe", Address: &models.Address{Country: "MX"}}}, o...)
-		return err
-	}},
-	{"Identity.SendFeedback", true, false, `{"feedback":{"status":4,"subStatus":559}}`, func(ctx context.Context, c *Client, o ...Option) error {
-		return c.Identity.sendFeedback(ctx, "1002600000000001", wire.Feedback{Status: 4, SubStatus: 559, Description: "registered"}, o...)
-	}},
-	{"Identity.Register", true, false, `{"feedback":{"status":4,"subStatus":559}}`, func(ctx context.Context, c *Client, o ...Option) error {
-		return c.Identity.Register(ctx, "1002600000000001", "registered", o...)
-	}},
-	{"Identity.Void", true, false, `{"feedback":{"status":13,"subStatus":558}}`, func(ctx context.Context, c *Client, o ...Option) error {
-		return c.Identity.Void(ctx, "1002600000000001", "duplicate user", o...)
-	}},
-	{"Customers.Update", true, true, `{"customer":{"customerId":"c-1","vip":2}}`, func(ctx context.Context, c *Client, o ...Option) error {
-		_, err := c.Customers.Update(ctx, "c-1", &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(2)}, o...)
-		return err
-	}},
-	{"Customers.UpdateByExternalID", true, true, `{"customer":{"externalId":"x-1","vip":0}}`, func(ctx context.Context, c *Client, o ...Option) error {
-		_, err := c.Customers.UpdateByExternalID(ctx, "x-1", &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(0)}, o...)
-		return err
-	}},
-	{"Accounts.Tokenize", true, true, `{"merchantId":"1002463580","account":{"token":"tok-1"}}`, func(ctx context.Context, c *Client, o ...Option) error {
-		_, err := c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: "1000000006", RoutingNumber: "124003116", VerifyAccount: true}, o...)
-		return err
-	}},
-	{"Transactions.Get", false, true, faultTxn, func(ctx context.Context, c *Client, o ...Option) error {
-		_, err := c.Transactions.Get(ctx, "1002600000000001", o...)
-		return err
-	}},
-	{"Accounts.Balance", false, true, `{"accountBalance":{"account":{"accountNumber":"6789"},"amount":"10.00"}}`, func(ctx context.Context, c *Client, o ...Option) error {
-		_, err := c.Accounts.Balance(ctx, "1002600000000001", o...)
-		return err
-	}},
-	{"Accounts.User", false, true, `{"user":{"name":["Jane Doe"]}}`, func(ctx context.Context, c *Client, o ...Option) error {
-		_, err := c.Accounts.User(ctx, "1002600000000001", o...)
-		return err
-	}},
-	{"Accounts.Summary", false, true, `{"customerId":"c-1","summary":[]}`, func(ctx context.Context, c *Client, o ...Option) error {
-		_, err := c.Accounts.Summary(ctx, "1002600000000001", o...)
-		return err
-	}},
-	{"Identity.User", false, true, `{"user":{}}`, func(ctx context.Context, c *Client, o ...Option) error {
-		_, err := c.Identity.User(ctx, "1002600000000001", o...)
-		return err
-	}},
-	{"Identity.Detail", false, true, `{"detail":{}}`, func(ctx context.Context, c *Client, o ...Option) error {
-		_, err := c.Identity.Detail(ctx, "1002600000000001", o...)
-		return err
-	}},
-}
+// faultCalls are the calls of the endpoints table (endpoints_test.go).
+var faultCalls = func() []faultCall {
+	var calls []faultCall
+	for _, ep := range endpoints() {
+		calls = append(calls, faultCall{ep.name, ep.mutates(), ep.readsBody, ep.okResponse,
+			func(ctx context.Context, c *Client, o ...Option) error {
+				return ep.call(ctx, c, "1002600000000001", o...)
+			}})
+	}
+	return calls
+}()
 
 func intPtr(n int) *int { return &n }
 
@@ -329,10 +274,10 @@ func faultScenarios() []faultScenario {
 		faultScenario{name: "200 with an empty body", script: []faultinject.Action{faultinject.Respond(200, "")}, brokenBody: true,
 			def: respErr(1, ErrInvalidResponse), optIn: respErr(1, ErrInvalidResponse), read: respErr(1, ErrInvalidResponse)},
 		faultScenario{name: "200 with a 4 GiB body (cap 1 MiB)", script: []faultinject.Action{faultinject.Huge(200, 4<<30)}, brokenBody: true,
-			opts: []Option{WithMaxResponseBytes(1 << 20)},
+			opts: []Option{withMaxResponseBytes(1 << 20)},
 			def:  respErr(1, errResponseTooLarge), optIn: respErr(1, errResponseTooLarge), read: respErr(1, errResponseTooLarge)},
 		faultScenario{name: "200 with an endless chunked body (cap 1 MiB)", script: []faultinject.Action{faultinject.Huge(200, -1)}, brokenBody: true,
-			opts: []Option{WithMaxResponseBytes(1 << 20)},
+			opts: []Option{withMaxResponseBytes(1 << 20)},
 			def:  respErr(1, errResponseTooLarge), optIn: respErr(1, errResponseTooLarge), read: respErr(1, errResponseTooLarge)},
 		faultScenario{name: "400 duplicate (code 210)", script: []faultinject.Action{faultinject.Respond(400, duplicateJSON)},
 			def: apiErr(1, 400, ErrDuplicate), optIn: apiErr(1, 400, ErrDuplicate), read: apiErr(1, 400, ErrDuplicate)},
@@ -616,7 +561,7 @@ func TestMaxResponseBytesWithoutLimit(t *testing.T) {
 	defer s.Close()
 	tr := s.Transport()
 	defer tr.CloseIdleConnections()
-	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}), WithMaxResponseBytes(math.MaxInt64))
+	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}), withMaxResponseBytes(math.MaxInt64))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func FuzzFormEncoder(f *testing.F) {
 				Address: &models.Address{Address1: addr1, Address2: addr2, City: city, State: state, Zip: zip, Country: country}},
 			BeneficiaryAccount: &models.BeneficiaryAccount{AccountNumber: acct, IBAN: iban,
 				PaymentProvider: &models.PaymentProvider{RoutingNumber: routing}},
-			Metadata: &CaptureMetadata{Remittance: &models.Remittance{WithdrawalMethod: method, AccountLastFour: last4}},
+			Remittance: &models.Remittance{WithdrawalMethod: method, AccountLastFour: last4},
 		}
 		want := map[string]string{"merchantReference": ref, "amount": amount} // never omitted
 		for k, v := range map[string]string{
@@ -243,8 +243,12 @@ var decodeCalls = []func(ctx context.Context, c *Client) (any, error){
 	func(ctx context.Context, c *Client) (any, error) {
 		return nilIfErr(c.Accounts.Verify(ctx, &AccountVerifyParams{IBAN: "DE89370400440532013000"}))
 	},
-	func(ctx context.Context, c *Client) (any, error) { return sliceOrNil(c.Accounts.ListSelected(ctx, "1")) },
-	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Identity.CustomerVerification(ctx, "1")) },
+	func(ctx context.Context, c *Client) (any, error) {
+		return sliceOrNil(c.Accounts.ListSelected(ctx, "1"))
+	},
+	func(ctx context.Context, c *Client) (any, error) {
+		return nilIfErr(c.Identity.CustomerVerification(ctx, "1"))
+	},
 }
 
 // sliceOrNil is nilIfErr for a call returning a slice.
@@ -309,7 +313,7 @@ func FuzzResponseDecoders(f *testing.F) {
 			header.Set("Retry-After", strconv.Itoa(int(statusIx)))
 		}
 		c, err := NewClient(testCreds, WithBaseURL(testBaseURL),
-			WithHTTPClient(&http.Client{Transport: fuzzTransport{status, header, body}}), WithMaxResponseBytes(1<<16))
+			WithHTTPClient(&http.Client{Transport: fuzzTransport{status, header, body}}), withMaxResponseBytes(1<<16))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -62,13 +62,13 @@ func FuzzParseEvent(f *testing.F) {
 			if ev.Transaction == nil {
 				t.Fatal("transaction event without payload")
 			}
-		case eventKindIdentityDataRetrieved:
-			if ev.IdentityDataRetrieved == nil || ev.IdentityVerified != nil {
-				t.Fatal("identity payloads")
+		case eventKindIdentityDataRetrieved, eventKindIdentityVerified:
+			if ev.Identity == nil {
+				t.Fatal("identity event without payload")
 			}
-		case eventKindIdentityVerified:
-			if ev.IdentityVerified == nil || ev.IdentityDataRetrieved != nil {
-				t.Fatal("identity payloads")
+		default:
+			if ev.Identity != nil {
+				t.Fatal("identity payload on another event")
 			}
 		}
 		if got := ev.Raw.Get("eventId"); got != ev.EventID || strings.TrimSpace(got) == "" || ev.CreatedAt.IsZero() {
@@ -181,7 +181,7 @@ func FuzzVerifyRedirect(f *testing.F) {
 	f.Add("https://s.example/r?accessId=A&transactionId=1&status=2", true, "&a=1")
 	f.Add("", false, "")
 	f.Fuzz(func(t *testing.T, rawURL string, queryOnly bool, suffix string) {
-		var opts []RedirectOption
+		var opts []Option
 		if queryOnly {
 			opts = append(opts, RedirectQueryOnly())
 		}

@@ -13,84 +13,72 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// The merchant registers a customer before any payment, reads and lists
-// its records, asks whether a shopper is a known user of the service, and
-// sees the answer change once that shopper authorizes a payment.
-func TestIntegrationCustomers(t *testing.T) {
-	other := bankpaytest.Merchant{Credentials: bankpay.Credentials{AccessID: "ITEST0000000000000031", AccessKey: bankpay.NewSecret("cust-other-key"), MerchantID: "1100000031"}}
-	s := startSandbox(t, bankpaytest.WithMerchant(other))
+func TestIntegrationVIP(t *testing.T) {
+	plain := bankpaytest.Merchant{Credentials: bankpay.Credentials{AccessID: "ITEST0000000000000004", AccessKey: bankpay.NewSecret("plain-key"), MerchantID: "1100000004"}, NoVIP: true}
+	s := startSandbox(t, bankpaytest.WithMerchant(plain))
 	ctx := context.Background()
-	start := s.Now()
+	tier := func(n int) *int { return &n }
 
-	ann, err := s.client.Customers.Create(ctx, &bankpay.CustomerUpdateParams{Name: "Ann Lee", ExternalID: "shop-ann",
-		Email: "ann.lee@example.net", Phone: "+15125550177", Address: &models.Address{Address1: "9 Elm St", City: "Austin", State: "TX", Zip: "73301", Country: "US"}})
+	c, err := s.client.Customers.UpdateByExternalID(ctx, "player-9", &bankpay.CustomerUpdateParams{Name: "Olivia Nguyen", VIP: tier(1)})
 	require.NoError(t, err)
-	require.NotEmpty(t, ann.CustomerID)
-	assert.Equal(t, itCreds.MerchantID, ann.MerchantID)
-	assert.Equal(t, start, ann.CreatedAt.Time())
-	bo, err := s.client.Customers.Create(ctx, &bankpay.CustomerUpdateParams{Name: "Bo Park", Email: "bo@example.net",
-		Phone: "+15125550178", Address: &models.Address{Country: "US"}})
-	require.NoError(t, err)
+	require.NotNil(t, c.VIP)
+	assert.Equal(t, 1, *c.VIP)
+	assert.Equal(t, "player-9", c.ExternalID)
+	require.NotEmpty(t, c.CustomerID)
 
-	got, err := s.client.Customers.Get(ctx, ann.CustomerID)
+	c, err = s.client.Customers.Update(ctx, c.CustomerID, &bankpay.CustomerUpdateParams{VIP: tier(4)})
 	require.NoError(t, err)
-	assert.Equal(t, ann, got)
+	assert.Equal(t, 4, *c.VIP)
+	// vip 0 is sent and removes the tier.
+	c, err = s.client.Customers.Update(ctx, c.CustomerID, &bankpay.CustomerUpdateParams{Name: "Olivia Nguyen", VIP: tier(0)})
+	require.NoError(t, err)
+	require.NotNil(t, c.VIP, "vip 0 is a value")
+	assert.Equal(t, 0, *c.VIP)
+	rec, ok := s.Customer("player-9")
+	require.True(t, ok)
+	require.NotNil(t, rec.VIP)
+	assert.Equal(t, 0, *rec.VIP)
+	// Without vip the tier is left alone.
+	c, err = s.client.Customers.UpdateByExternalID(ctx, "player-9", &bankpay.CustomerUpdateParams{Email: "olivia@example.com"})
+	require.NoError(t, err)
+	assert.Equal(t, 0, *c.VIP)
+	assert.Equal(t, "olivia@example.com", c.Email)
 
-	// Create with the externalId of a record updates that record.
-	upd, err := s.client.Customers.Create(ctx, &bankpay.CustomerUpdateParams{ExternalID: "shop-ann", Email: "ann@example.net"})
-	require.NoError(t, err)
-	assert.Equal(t, ann.CustomerID, upd.CustomerID)
-	assert.Equal(t, "ann@example.net", upd.Email)
-	assert.Equal(t, "Ann Lee", upd.Name)
-
-	all, err := s.client.Customers.List(ctx, nil)
-	require.NoError(t, err)
-	ids := []string{}
-	for _, c := range all {
-		ids = append(ids, c.CustomerID)
-	}
-	assert.Equal(t, []string{ann.CustomerID, bo.CustomerID}, ids)
-	byExt, err := s.client.Customers.List(ctx, &bankpay.CustomerListParams{ExternalID: "shop-ann"})
-	require.NoError(t, err)
-	require.Len(t, byExt, 1)
-	assert.Equal(t, "ann@example.net", byExt[0].Email)
-	none, err := s.client.Customers.List(ctx, &bankpay.CustomerListParams{CustomerID: "3999999999"})
-	require.NoError(t, err)
-	assert.Empty(t, none)
-
-	// Another merchant sees none of them.
-	oc := clientFor(t, s.Server, other.Credentials)
-	_, err = oc.Customers.Get(ctx, ann.CustomerID)
-	requireAPIError(t, err, http.StatusNotFound, codeInvalidParameter, bankpay.ErrNotFound)
-	theirs, err := oc.Customers.List(ctx, nil)
-	require.NoError(t, err)
-	assert.Empty(t, theirs)
-
-	// Known to the service only once Ann authorizes a payment (at any
-	// merchant: the other one asks).
-	known, err := oc.Customers.Lookup(ctx, "ann@example.net", "")
-	require.NoError(t, err)
-	assert.False(t, known, "a customer record is not a payment")
-	d := deferredData("cust-pay-1", "")
-	d.Customer = &models.Customer{ExternalID: "shop-ann"}
-	s.authorize(t, d, bankpaytest.OutcomeAuthorize)
-	known, err = oc.Customers.Lookup(ctx, "ANN@example.net", "")
-	require.NoError(t, err)
-	assert.True(t, known)
-	known, err = oc.Customers.Lookup(ctx, "someone@example.net", "+15125550177")
-	require.NoError(t, err)
-	assert.True(t, known, "by phone")
-	known, err = oc.Customers.Lookup(ctx, "bo@example.net", "+15125550178")
-	require.NoError(t, err)
-	assert.False(t, known)
-
-	// Refused before sending, and by the sandbox.
-	_, err = s.client.Customers.Lookup(ctx, "not-an-email", "")
+	_, err = s.client.Customers.Update(ctx, c.CustomerID, &bankpay.CustomerUpdateParams{VIP: tier(-1)})
 	var ve *bankpay.ValidationError
 	require.ErrorAs(t, err, &ve)
-	assert.Equal(t, "email", ve.Field)
-	_, err = s.client.Customers.Create(ctx, &bankpay.CustomerUpdateParams{Name: "No Contact"})
-	require.ErrorAs(t, err, &ve)
-	_, err = s.client.Customers.Create(ctx, &bankpay.CustomerUpdateParams{CustomerID: "3999999999", Name: "Nobody"})
-	requireAPIError(t, err, http.StatusNotFound, codeInvalidParameter, bankpay.ErrNotFound)
+	_, err = s.client.Customers.Update(ctx, "3999999999", &bankpay.CustomerUpdateParams{VIP: tier(1)})
+	assert.ErrorIs(t, err, bankpay.ErrNotFound)
+
+	// A new customer's tier from establish data with customer.name and vip:
+	// through the user interface, and through the Disbursement establish.
+	d := deferredData("vip-auth-1", "")
+	d.Customer = &models.Customer{ExternalID: "player-10", Name: "Diego Kowalski", VIP: tier(2)}
+	s.authorize(t, d, bankpaytest.OutcomeAuthorize)
+	rec, ok = s.Customer("player-10")
+	require.True(t, ok)
+	require.NotNil(t, rec.VIP)
+	assert.Equal(t, 2, *rec.VIP)
+	p := disbursementParams("vip-auth-2", "", "5.00", bankpaytest.AccountVerified)
+	p.Customer = &models.Customer{ExternalID: "player-11", Name: "Chen Brown", VIP: tier(3)}
+	auth, err := s.client.Transactions.Establish(ctx, p)
+	require.NoError(t, err)
+	rec, ok = s.CustomerOf(auth.TransactionID)
+	require.True(t, ok)
+	assert.Equal(t, "player-11", rec.ExternalID)
+	require.NotNil(t, rec.VIP)
+	assert.Equal(t, 3, *rec.VIP)
+
+	// A merchant not configured for VIP tiers: refused, and establish data
+	// does not set a tier.
+	pc := clientFor(t, s.Server, plain.Credentials)
+	_, err = pc.Customers.UpdateByExternalID(ctx, "player-12", &bankpay.CustomerUpdateParams{Name: "Priya Smith", VIP: tier(1)})
+	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
+	pp := disbursementParams("vip-auth-3", "", "5.00", bankpaytest.AccountVerified)
+	pp.Customer = &models.Customer{ExternalID: "player-13", Name: "Sam Garcia", VIP: tier(2)}
+	pauth, err := pc.Transactions.Establish(ctx, pp)
+	require.NoError(t, err)
+	rec, ok = s.CustomerOf(pauth.TransactionID)
+	require.True(t, ok)
+	assert.Nil(t, rec.VIP, "no tier for a merchant not configured for VIP")
 }

@@ -10,11 +10,52 @@ import (
 	"github.com/bankpay/bankpay-go/internal/sign"
 )
 
-// Option configures a Client (NewClient) or one call (the last arguments of
-// every service method); a call's options apply over the client's.
-// WithHTTPClient and WithSignatureAlgorithm configure a Client only: given
-// to a call they are a *ValidationError and nothing is sent.
+// Option configures a Client (NewClient), one call (the last arguments of
+// every service method; a call's options apply over the client's), the
+// webhook handler (NewWebhookHandler) or a redirect check (VerifyRedirect).
+// Each With… says what it configures; given to anything else it is a
+// *ValidationError naming "opts" and nothing is sent (NewWebhookHandler,
+// which returns no error, panics: a mistake to catch at start-up).
 type Option func(*config)
+
+// target is what an Option configures.
+type target uint8
+
+const (
+	forClient   target = 1 << iota // NewClient
+	forCall                        // one service method call
+	forHandler                     // NewWebhookHandler
+	forRedirect                    // VerifyRedirect, VerifyRedirectRequest
+
+	forAPI = forClient | forCall
+)
+
+// String names what t configures.
+func (t target) String() string {
+	switch t {
+	case forClient:
+		return "a Client"
+	case forCall:
+		return "a call"
+	case forHandler:
+		return "the webhook handler"
+	case forRedirect:
+		return "a redirect check"
+	}
+	return "this"
+}
+
+// option returns the Option named name that runs set when it is given to
+// one of the targets in t, and fails the config otherwise.
+func option(name string, t target, set func(*config)) Option {
+	return func(cfg *config) {
+		if cfg.target&t == 0 {
+			cfg.fail(invalid("opts", name+" does not configure "+cfg.target.String()))
+			return
+		}
+		set(cfg)
+	}
+}
 
 // config is the settings of a client, and, copied and changed by a call's
 // options, of that call.
@@ -36,8 +77,17 @@ type config struct {
 	responseInto       **http.Response // WithResponseInto
 	expand             []string        // WithExpand: fields of one call's response to expand
 
-	clientOnly string // the name of a client-only option that was given
-	err        error  // the first invalid option
+	// The webhook handler's settings (NewWebhookHandler).
+	dedup            Deduplicator
+	maxEventBytes    int64
+	eventReadTimeout time.Duration
+	maxEventAge      time.Duration
+	hookNow          func() time.Time
+
+	redirect redirectConfig // VerifyRedirect's settings
+
+	target target // what the options configure
+	err    error  // the first invalid option
 }
 
 // Defaults of a new Client.
@@ -82,7 +132,7 @@ func (cfg *config) fail(err error) {
 // default; ProductionBaseURL for live money). It must be https, or http on
 // a loopback address (a local sandbox).
 func WithBaseURL(raw string) Option {
-	return func(cfg *config) {
+	return option("WithBaseURL", forAPI, func(cfg *config) {
 		u, err := url.Parse(raw)
 		switch {
 		case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
@@ -94,7 +144,7 @@ func WithBaseURL(raw string) Option {
 		default:
 			cfg.baseURL = strings.TrimRight(u.String(), "/")
 		}
-	}
+	})
 }
 
 // WithHTTPClient sets the HTTP client calls are sent through (its
@@ -102,82 +152,84 @@ func WithBaseURL(raw string) Option {
 // runs; hc is not modified). Its Timeout bounds each attempt. Redirects are
 // followed for reads on the same scheme and host only. Client only.
 func WithHTTPClient(hc *http.Client) Option {
-	return func(cfg *config) {
-		cfg.clientOnly = "WithHTTPClient"
+	return option("WithHTTPClient", forClient, func(cfg *config) {
 		if hc == nil {
 			cfg.fail(invalid("httpClient", "must not be nil"))
 			return
 		}
 		cfg.httpClient = hc
-	}
+	})
 }
 
 // WithLogger logs each attempt, retry and outcome at debug level and
 // failures at warn level: method, path, status, attempts and duration, never
-// credentials or bodies. The default logs nothing.
+// credentials or bodies. The default logs nothing. Given to
+// NewWebhookHandler, it logs rejected requests and stale events (warn),
+// callback errors (error) and duplicates (info).
 func WithLogger(l *slog.Logger) Option {
-	return func(cfg *config) { cfg.logger = l }
+	return option("WithLogger", forAPI|forHandler, func(cfg *config) { cfg.logger = l })
 }
 
 // WithMaxRetries sets how many times a retryable call is retried (3 by
 // default; 0 disables retries).
 func WithMaxRetries(n int) Option {
-	return func(cfg *config) {
+	return option("WithMaxRetries", forAPI, func(cfg *config) {
 		if n < 0 {
 			cfg.fail(invalid("maxRetries", "must not be negative"))
 			return
 		}
 		cfg.maxRetries = n
-	}
+	})
 }
 
 // WithRetryBackoff sets the bounds of the jittered exponential backoff
 // between retries (250ms and 5s by default).
 func WithRetryBackoff(minWait, maxWait time.Duration) Option {
-	return func(cfg *config) {
+	return option("WithRetryBackoff", forAPI, func(cfg *config) {
 		if minWait < 0 || maxWait < minWait {
 			cfg.fail(invalid("retryBackoff", "needs 0 <= min <= max"))
 			return
 		}
 		cfg.retryWaitMin, cfg.retryWaitMax = minWait, maxWait
-	}
+	})
 }
 
-// WithMaxRetryAfter caps the server's Retry-After (30s by default): a
+// withMaxRetryAfter caps the server's Retry-After (30s by default): a
 // response asking for a longer wait is not retried, and its *APIError
-// carries RetryAfter.
-func WithMaxRetryAfter(d time.Duration) Option {
-	return func(cfg *config) {
+// carries RetryAfter. Tests only: a caller bounds the whole call with a
+// context deadline or WithTimeout instead.
+func withMaxRetryAfter(d time.Duration) Option {
+	return option("withMaxRetryAfter", forAPI, func(cfg *config) {
 		if d < 0 {
 			cfg.fail(invalid("maxRetryAfter", "must not be negative"))
 			return
 		}
 		cfg.maxRetryAfter = d
-	}
+	})
 }
 
-// WithMaxResponseBytes caps the size of a response the client reads (8 MiB
-// by default); a larger one is a *ResponseError.
-func WithMaxResponseBytes(n int64) Option {
-	return func(cfg *config) {
+// withMaxResponseBytes caps the size of a response the client reads (8 MiB
+// by default); a larger one is a *ResponseError. Tests only.
+func withMaxResponseBytes(n int64) Option {
+	return option("withMaxResponseBytes", forAPI, func(cfg *config) {
 		if n <= 0 {
 			cfg.fail(invalid("maxResponseBytes", "must be positive"))
 			return
 		}
 		cfg.maxResponseBytes = n
-	}
+	})
 }
 
 // WithUserAgent puts ua before the User-Agent (the SDK's own, or the
 // client's when given to a call).
 func WithUserAgent(ua string) Option {
-	return func(cfg *config) {
+	return option("WithUserAgent", forAPI, func(cfg *config) {
 		if strings.ContainsAny(ua, "\r\n") {
 			cfg.fail(invalid("userAgent", "must not contain line breaks"))
 			return
 		}
 		cfg.userAgent = strings.TrimSpace(ua + " " + cfg.userAgent)
-	}
+	})
 }
 
 // WithRetryNonIdempotent lets state-changing calls (establish, deposit,
@@ -186,7 +238,7 @@ func WithUserAgent(ua string) Option {
 // idempotency key: a repeat then fails with ErrDuplicate instead of paying
 // twice (see the Retries section of the package documentation).
 func WithRetryNonIdempotent() Option {
-	return func(cfg *config) { cfg.retryNonIdempotent = true }
+	return option("WithRetryNonIdempotent", forAPI, func(cfg *config) { cfg.retryNonIdempotent = true })
 }
 
 // WithTransport wraps the SDK's HTTP transport (or WithHTTPClient's) with
@@ -194,14 +246,13 @@ func WithRetryNonIdempotent() Option {
 // SDK's timeout, redirect rule and connection pool stay. wrap sees each
 // attempt, retries included. Client only.
 func WithTransport(wrap func(http.RoundTripper) http.RoundTripper) Option {
-	return func(cfg *config) {
-		cfg.clientOnly = "WithTransport"
+	return option("WithTransport", forClient, func(cfg *config) {
 		if wrap == nil {
 			cfg.fail(invalid("transport", "must not be nil"))
 			return
 		}
 		cfg.wrapTransport = wrap
-	}
+	})
 }
 
 // reservedHeaders are set by the SDK and cannot be replaced by WithHeader.
@@ -211,7 +262,7 @@ var reservedHeaders = map[string]bool{"Authorization": true, "Content-Type": tru
 // (a request id, a tracing header). The SDK's own headers (Authorization,
 // Content-Type, Accept, User-Agent, Host) cannot be replaced.
 func WithHeader(key, value string) Option {
-	return func(cfg *config) {
+	return option("WithHeader", forAPI, func(cfg *config) {
 		k := http.CanonicalHeaderKey(key)
 		switch {
 		case k == "" || strings.ContainsAny(k, " :\r\n") || strings.ContainsAny(value, "\r\n"):
@@ -226,44 +277,44 @@ func WithHeader(key, value string) Option {
 			h.Add(k, value)
 			cfg.header = h
 		}
-	}
+	})
 }
 
 // WithTimeout bounds a whole call, every attempt and wait included (the
 // context's deadline still applies); 0 means no bound beyond the context's.
 func WithTimeout(d time.Duration) Option {
-	return func(cfg *config) {
+	return option("WithTimeout", forAPI, func(cfg *config) {
 		if d < 0 {
 			cfg.fail(invalid("timeout", "must not be negative"))
 			return
 		}
 		cfg.timeout = d
-	}
+	})
 }
 
 // WithResponseInto sets *dst to the last HTTP response of a call (its
 // status and headers; the body is already read and closed), whatever the
 // outcome, or leaves it nil when there was none. For one call.
 func WithResponseInto(dst **http.Response) Option {
-	return func(cfg *config) {
+	return option("WithResponseInto", forCall, func(cfg *config) {
 		if dst == nil {
 			cfg.fail(invalid("responseInto", "must not be nil"))
 			return
 		}
 		cfg.responseInto = dst
-	}
+	})
 }
 
 // WithExpand asks one call for more detail in its response, sent as one
-// expand query parameter per field. It is accepted by the calls that take
-// expand: Accounts.User (customer.segmentedName, names, contact,
+// expand query parameter per field. It is taken by Accounts.User
+// (customer.segmentedName, names, contact,
 // account.paymentProvider.routinginfo, account.paymentProvider.address),
 // Identity.User (segmentedName) and Accounts.Verify
-// (account.paymentProvider). Given to another call or to NewClient it is a
-// *ValidationError on expand and nothing is sent. A field is letters,
-// digits, '.' and '_'.
+// (account.paymentProvider); any other call refuses it with a
+// *ValidationError on expand, and nothing is sent. A field is letters,
+// digits, '.' and '_'. Call only.
 func WithExpand(fields ...string) Option {
-	return func(cfg *config) {
+	return option("WithExpand", forCall, func(cfg *config) {
 		for _, f := range fields {
 			if f == "" || strings.ContainsFunc(f, func(r rune) bool {
 				return !(r == '.' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
@@ -273,5 +324,5 @@ func WithExpand(fields ...string) Option {
 			}
 		}
 		cfg.expand = append(cfg.expand[:len(cfg.expand):len(cfg.expand)], fields...)
-	}
+	})
 }

@@ -73,11 +73,11 @@ func TestCallOptionsRejected(t *testing.T) {
 		opt   Option
 		field string
 	}{
-		"WithHTTPClient":         {WithHTTPClient(&http.Client{}), "opts"},
-		"WithSignatureAlgorithm": {WithSignatureAlgorithm(HMACSHA512), "opts"},
-		"negative retries":       {WithMaxRetries(-1), "maxRetries"},
-		"bad backoff":            {WithRetryBackoff(time.Second, time.Millisecond), "retryBackoff"},
-		"http base URL":          {WithBaseURL("http://bankpay.example/api/v1"), "baseURL"},
+		"WithHTTPClient":   {WithHTTPClient(&http.Client{}), "opts"},
+		"WithHMACSHA512":   {WithHMACSHA512(), "opts"},
+		"negative retries": {WithMaxRetries(-1), "maxRetries"},
+		"bad backoff":      {WithRetryBackoff(time.Second, time.Millisecond), "retryBackoff"},
+		"http base URL":    {WithBaseURL("http://bankpay.example/api/v1"), "baseURL"},
 	} {
 		_, err := c.Transactions.Get(context.Background(), "1", tc.opt)
 		var ve *ValidationError
@@ -93,4 +93,41 @@ func TestCallOptionsRejected(t *testing.T) {
 	_, err := c.Accounts.Balance(context.Background(), "1")
 	assert.NotErrorIs(t, err, context.Canceled)
 	assert.EqualValues(t, 1, calls.Load())
+}
+
+// One Option type configures a client, a call, the webhook handler and a
+// redirect check; each option given where it does not apply is refused
+// (NewWebhookHandler panics), naming the option and what it was given to.
+func TestOptionTargets(t *testing.T) {
+	clientOnly := []Option{WithHTTPClient(&http.Client{}), WithTransport(func(rt http.RoundTripper) http.RoundTripper { return rt }), WithHMACSHA512()}
+	api := []Option{WithBaseURL(testBaseURL), WithMaxRetries(1), WithRetryBackoff(0, 0), WithUserAgent("x"),
+		WithRetryNonIdempotent(), WithHeader("X-Request-Id", "1"), WithTimeout(time.Second)}
+	handler := []Option{WithDeduplicator(NewMemoryDeduplicator(1)), WithEventReadTimeout(time.Second), WithMaxEventAge(time.Hour), WithWebhookClock(time.Now)}
+	redirect := []Option{RedirectExpectReference("r"), RedirectQueryOnly()}
+
+	for _, o := range append(append([]Option{}, handler...), redirect...) {
+		_, err := NewClient(testCreds, o)
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve)
+		assert.Equal(t, "opts", ve.Field)
+		assert.Contains(t, ve.Reason, "does not configure a Client")
+	}
+	for _, o := range append(append(append([]Option{}, clientOnly...), api...), redirect...) {
+		assert.Panics(t, func() { NewWebhookHandler(testCreds, nil, o) })
+	}
+	for _, o := range append(append(append([]Option{}, clientOnly...), api...), handler...) {
+		r, err := VerifyRedirect("https://shop.example/return?a=1&requestSignature=x", "key", o)
+		assert.Nil(t, r)
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve)
+		assert.Contains(t, ve.Reason, "does not configure a redirect check")
+	}
+	// Where they apply, they are accepted.
+	_, err := NewClient(testCreds, append(append([]Option{}, clientOnly...), api...)...)
+	require.NoError(t, err)
+	assert.NotPanics(t, func() { NewWebhookHandler(testCreds, nil, append(handler, WithLogger(nil))...) })
+	_, err = VerifyRedirect("https://shop.example/return?a=1&requestSignature=x", "key", redirect...)
+	assert.NotContains(t, err.Error(), "does not configure")
+	assert.PanicsWithValue(t, "bankpay: NewWebhookHandler: bankpay: invalid opts: WithBaseURL does not configure the webhook handler",
+		func() { NewWebhookHandler(testCreds, nil, WithBaseURL(testBaseURL)) })
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/internal/wire"
+	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -70,8 +71,9 @@ type Redirect struct {
 	// a code such as "AC100" or "UC01" (user cancelled at bank selection),
 	// kept as received.
 	ProviderTransactionStatus models.ProviderStatus
-	// Algorithm is the algorithm the signature was made with.
-	Algorithm SignatureAlgorithm
+	// Algorithm is the algorithm the signature was made with: "HMAC-SHA1" or
+	// "HMAC-SHA512".
+	Algorithm string
 	// Params holds every parameter of the signed part of the URL (the
 	// merchant's own query parameters too), decoded; the requestSignature
 	// parameter is not part of it. The service signs the returnUrl it was
@@ -88,15 +90,7 @@ type Redirect struct {
 	Unsigned url.Values
 }
 
-// Authorized reports whether the user authorized (status 2).
-func (r *Redirect) Authorized() bool { return r.Status == models.StatusAuthorized }
-
-// Canceled reports whether the user cancelled or the flow failed (status 7).
-func (r *Redirect) Canceled() bool { return r.Status == models.StatusCanceled }
-
-// RedirectOption changes how a redirect is verified.
-type RedirectOption func(*redirectConfig)
-
+// redirectConfig is VerifyRedirect's part of the config.
 type redirectConfig struct {
 	queryOnly bool
 	require   *sign.Algorithm
@@ -108,27 +102,29 @@ type redirectConfig struct {
 // reference the merchant issued for the order or session the browser comes
 // back to. An empty ref matches no redirect, so that a session with no
 // pending order cannot accept one. The signature is checked first.
-func RedirectExpectReference(ref string) RedirectOption {
-	return func(c *redirectConfig) { c.expectRef = &ref }
+// Redirect checks only.
+func RedirectExpectReference(ref string) Option {
+	return option("RedirectExpectReference", forRedirect, func(cfg *config) { cfg.redirect.expectRef = &ref })
 }
 
 // RedirectQueryOnly checks the signature the older API versions made over
 // the query string alone (without scheme, host and path) instead of over the
-// whole URL. Scheme, host and path are then not protected.
-func RedirectQueryOnly() RedirectOption {
-	return func(c *redirectConfig) { c.queryOnly = true }
+// whole URL. Scheme, host and path are then not protected. Redirect checks
+// only.
+func RedirectQueryOnly() Option {
+	return option("RedirectQueryOnly", forRedirect, func(cfg *config) { cfg.redirect.queryOnly = true })
 }
 
 // redirectRequireAlgorithm accepts only signatures made with a (for a
-// merchant configured for HMACSHA512, say); by default both are accepted.
-func redirectRequireAlgorithm(a SignatureAlgorithm) RedirectOption {
-	return func(c *redirectConfig) {
+// merchant configured for HMAC-SHA512, say); by default both are accepted.
+func redirectRequireAlgorithm(a signatureAlgorithm) Option {
+	return option("redirectRequireAlgorithm", forRedirect, func(cfg *config) {
 		alg, ok := a.internal()
 		if !ok {
 			alg = -1 // matches no signature
 		}
-		c.require = &alg
-	}
+		cfg.redirect.require = &alg
+	})
 }
 
 // VerifyRedirect checks the requestSignature of a return or cancel URL, as
@@ -165,13 +161,12 @@ func redirectRequireAlgorithm(a SignatureAlgorithm) RedirectOption {
 // one), ErrMalformedRedirect for a signed part that is not a redirect, and
 // ErrReferenceMismatch (RedirectExpectReference). On error the Redirect is
 // nil: nothing is trusted.
-func VerifyRedirect(rawURL, accessKey string, opts ...RedirectOption) (*Redirect, error) {
-	var cfg redirectConfig
-	for _, o := range opts {
-		if o != nil {
-			o(&cfg)
-		}
+func VerifyRedirect(rawURL, accessKey string, opts ...Option) (*Redirect, error) {
+	all := config{target: forRedirect}
+	if err := all.apply(opts); err != nil {
+		return nil, err
 	}
+	cfg := all.redirect
 	if accessKey == "" {
 		return nil, opErr("verify redirect", errEmptyCredentials)
 	}
@@ -209,8 +204,9 @@ func VerifyRedirect(rawURL, accessKey string, opts ...RedirectOption) (*Redirect
 	if cfg.expectRef != nil && (*cfg.expectRef == "" || r.MerchantReference != *cfg.expectRef) {
 		return nil, opErr("verify redirect", ErrReferenceMismatch)
 	}
+	r.Algorithm = hmacSHA1.name()
 	if alg, _ := sign.AlgorithmOf(sig); alg == sign.SHA512 {
-		r.Algorithm = HMACSHA512
+		r.Algorithm = hmacSHA512.name()
 	}
 	return r, nil
 }
@@ -222,7 +218,7 @@ func VerifyRedirect(rawURL, accessKey string, opts ...RedirectOption) (*Redirect
 // strips ("https://shop.example" or "https://shop.example/app"); the URL
 // checked is publicBaseURL followed by the request URI exactly as received.
 // Host and X-Forwarded-* headers are ignored: they are not trusted.
-func VerifyRedirectRequest(r *http.Request, publicBaseURL, accessKey string, opts ...RedirectOption) (*Redirect, error) {
+func VerifyRedirectRequest(r *http.Request, publicBaseURL, accessKey string, opts ...Option) (*Redirect, error) {
 	if r == nil || r.URL == nil {
 		return nil, opErr("verify redirect", fmt.Errorf("%w: no request", ErrMalformedRedirect))
 	}
@@ -526,8 +522,9 @@ func (p *params) num(key string) int {
 	if s == "" {
 		return 0
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil {
+	w, ok := tolerant.WholeNumber(strings.TrimSpace(s)) // 2, 2.0 and 2e0 are 2
+	n, err := strconv.Atoi(w)
+	if !ok || err != nil {
 		p.fail(fmt.Errorf("%s: not a number", key))
 		return 0
 	}

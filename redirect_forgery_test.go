@@ -55,8 +55,8 @@ var attackedFields = []string{"customer.name", "customer.email", "customer.addre
 // establish data whose canonical string would carry the attacker's pairs,
 // with either algorithm, names the field and produces no signature.
 func TestSignEstablishDataRefusesForgingValues(t *testing.T) {
-	for _, alg := range []SignatureAlgorithm{HMACSHA1, HMACSHA512} {
-		c := signingClient(t, "AID-1", redirectKey, "M-1", WithSignatureAlgorithm(alg))
+	for _, alg := range []signatureAlgorithm{hmacSHA1, hmacSHA512} {
+		c := signingClient(t, "AID-1", redirectKey, "M-1", withSignatureAlgorithm(alg))
 		for _, field := range attackedFields {
 			for name, payload := range map[string]string{"event": forgedEvent, "redirect": forgedRedirect} {
 				d := attackerData(field, payload)
@@ -195,7 +195,7 @@ func TestVerifyRedirectRefusesNonRedirects(t *testing.T) {
 	for name, q := range cases {
 		for _, queryOnly := range []bool{false, true} {
 			raw := signURL(redirectKey, "https://shop.example/return?"+q, queryOnly)
-			var opts []RedirectOption
+			var opts []Option
 			if queryOnly {
 				opts = append(opts, RedirectQueryOnly())
 			}

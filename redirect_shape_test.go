@@ -17,7 +17,7 @@ const shapeKey = "shape-test-key-7f3a"
 
 // signShape signs unsigned (a URL with its redirect parameters) with alg,
 // over the whole URL or its query, and appends tail after the signature.
-func signShape(t *testing.T, alg SignatureAlgorithm, unsigned string, queryOnly bool, tail string) string {
+func signShape(t *testing.T, alg signatureAlgorithm, unsigned string, queryOnly bool, tail string) string {
 	t.Helper()
 	msg := unsigned
 	if queryOnly {
@@ -25,9 +25,9 @@ func signShape(t *testing.T, alg SignatureAlgorithm, unsigned string, queryOnly 
 	}
 	var sig string
 	switch alg {
-	case HMACSHA1:
+	case hmacSHA1:
 		return signURL(shapeKey, unsigned, queryOnly) + tail
-	case HMACSHA512:
+	case hmacSHA512:
 		sig = "HmacSHA512:" + hmacB64(sha512.New, shapeKey, msg)
 	default:
 		t.Fatalf("algorithm %v", alg)
@@ -118,10 +118,10 @@ func TestVerifyRedirectGenuineShapes(t *testing.T) {
 		},
 	}
 	for name, tc := range cases {
-		for _, alg := range []SignatureAlgorithm{HMACSHA1, HMACSHA512} {
+		for _, alg := range []signatureAlgorithm{hmacSHA1, hmacSHA512} {
 			for _, queryOnly := range []bool{false, true} {
 				raw := signShape(t, alg, "https://shop.example/pay/return?"+tc.query, queryOnly, tc.tail)
-				var opts []RedirectOption
+				var opts []Option
 				if queryOnly {
 					opts = append(opts, RedirectQueryOnly())
 				}
@@ -132,7 +132,7 @@ func TestVerifyRedirectGenuineShapes(t *testing.T) {
 				assert.Equal(t, tc.want.provider, r.ProviderTransactionStatus, name)
 				assert.Equal(t, tc.want.payout, r.InstantPayoutAvailable, name)
 				assert.Equal(t, tc.want.panel, r.Panel, name)
-				assert.Equal(t, alg, r.Algorithm, name)
+				assert.Equal(t, alg.name(), r.Algorithm, name)
 				assert.Len(t, r.Params, tc.want.params, name)
 				if tc.want.unsigned == nil {
 					assert.Nil(t, r.Unsigned, name)
@@ -157,7 +157,7 @@ func TestVerifyRedirectRealReturnTail(t *testing.T) {
 	raw := signURL(shapeKey, unsigned, false) + "&instantPayoutAvail=true"
 	r, err := VerifyRedirect(raw, shapeKey)
 	require.NoError(t, err)
-	assert.True(t, r.Authorized())
+	assert.Equal(t, models.StatusAuthorized, r.Status)
 	assert.False(t, r.InstantPayoutAvailable)
 	assert.Equal(t, "true", r.Unsigned.Get("instantPayoutAvail"))
 	assert.Equal(t, models.TypeAuthorize, r.TransactionType)

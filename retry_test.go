@@ -153,7 +153,7 @@ func TestDepositRetriedWithOptIn(t *testing.T) {
 }
 
 func TestRetryAfterObeyedUnderCap(t *testing.T) {
-	c, mock, w := newTestClient(t, WithMaxRetryAfter(10*time.Second))
+	c, mock, w := newTestClient(t, withMaxRetryAfter(10*time.Second))
 	calls := sequence(t, mock, jsonResponse(429, `{}`, "Retry-After", "7"), jsonResponse(200, authorizationJSON))
 	if _, err := c.Transactions.Get(context.Background(), "1"); err != nil || calls.Load() != 2 {
 		t.Fatalf("err %v calls %d", err, calls.Load())

@@ -122,7 +122,7 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 			Address: &models.Address{Address1: "2 Calle", City: "CDMX", Country: "MX"}},
 		BeneficiaryAccount: &models.BeneficiaryAccount{AccountNumber: "987654321012", IBAN: secretIBAN,
 			PaymentProvider: &models.PaymentProvider{Name: "Banco", Country: "MX", RoutingNumber: bankpaytest.SandboxRoutingNumber}},
-		Metadata: &bankpay.CaptureMetadata{Remittance: &models.Remittance{WithdrawalMethod: models.WithdrawalBankDeposit, CountryCorridor: "MX", AccountLastFour: "1012"}},
+		Remittance: &models.Remittance{WithdrawalMethod: models.WithdrawalBankDeposit, CountryCorridor: "MX", AccountLastFour: "1012"},
 	}
 	_, err = c.Transactions.Capture(ctx, auth.TransactionID, capture)
 	must("capture", err)

@@ -31,56 +31,58 @@ var (
 // nothing can be verified (a configuration error).
 var errEmptyCredentials = &ValidationError{Field: "credentials", Reason: "accessId and accessKey are required"}
 
-// SignatureAlgorithm is the HMAC of the request and redirect signatures.
-type SignatureAlgorithm int
+// signatureAlgorithm is the HMAC of the request and redirect signatures.
+type signatureAlgorithm int
 
 // Signature algorithms.
 const (
-	// HMACSHA1 is the service's default: Base64(HMAC-SHA1), no prefix.
-	HMACSHA1 SignatureAlgorithm = iota
-	// HMACSHA512 is the opt-in alternative: "HmacSHA512:" + Base64(HMAC-SHA512).
-	HMACSHA512
+	// hmacSHA1 is the service's default: Base64(HMAC-SHA1), no prefix.
+	hmacSHA1 signatureAlgorithm = iota
+	// hmacSHA512 is the opt-in alternative: "HmacSHA512:" + Base64(HMAC-SHA512).
+	hmacSHA512
 )
 
 // name is "HMAC-SHA1" or "HMAC-SHA512".
-func (a SignatureAlgorithm) name() string {
+func (a signatureAlgorithm) name() string {
 	switch a {
-	case HMACSHA1:
+	case hmacSHA1:
 		return "HMAC-SHA1"
-	case HMACSHA512:
+	case hmacSHA512:
 		return "HMAC-SHA512"
 	}
-	return fmt.Sprintf("SignatureAlgorithm(%d)", int(a))
+	return fmt.Sprintf("signatureAlgorithm(%d)", int(a))
 }
 
-func (a SignatureAlgorithm) internal() (sign.Algorithm, bool) {
+func (a signatureAlgorithm) internal() (sign.Algorithm, bool) {
 	switch a {
-	case HMACSHA1:
+	case hmacSHA1:
 		return sign.SHA1, true
-	case HMACSHA512:
+	case hmacSHA512:
 		return sign.SHA512, true
 	}
 	return 0, false
 }
 
-// WithSignatureAlgorithm sets the algorithm of SignEstablishData and of
-// Establish's requestSignature: HMACSHA1 (the default) or HMACSHA512, which
-// the merchant account must be configured for. Client only.
-func WithSignatureAlgorithm(a SignatureAlgorithm) Option {
-	return func(cfg *config) {
-		cfg.clientOnly = "WithSignatureAlgorithm"
+// WithHMACSHA512 makes SignEstablishData and Establish sign with
+// HMAC-SHA512 ("HmacSHA512:" + Base64) instead of the service's default
+// HMAC-SHA1; the merchant account must be configured for it. Client only.
+func WithHMACSHA512() Option { return withSignatureAlgorithm(hmacSHA512) }
+
+// withSignatureAlgorithm sets the algorithm of the client's signatures.
+func withSignatureAlgorithm(a signatureAlgorithm) Option {
+	return option("WithHMACSHA512", forClient, func(cfg *config) {
 		alg, ok := a.internal()
 		if !ok {
-			cfg.fail(invalid("signatureAlgorithm", "must be HMACSHA1 or HMACSHA512"))
+			cfg.fail(invalid("signatureAlgorithm", "must be HMAC-SHA1 or HMAC-SHA512"))
 			return
 		}
 		cfg.signAlg = alg
-	}
+	})
 }
 
 // SignEstablishData fills d's AccessID and MerchantID from the client's
 // credentials and sets RequestSignature (HMAC-SHA1 by default, see
-// WithSignatureAlgorithm) over d's signed fields. The JSON of d is then what
+// WithHMACSHA512) over d's signed fields. The JSON of d is then what
 // the front-end SDKs take (FlattenEstablishData: the mobile SDKs' flat
 // form). Call it on the server only. Invalid data is a *ValidationError
 // naming the field, and d is left unchanged; a signed value may not contain
@@ -98,7 +100,7 @@ func WithSignatureAlgorithm(a SignatureAlgorithm) Option {
 //
 //	bKKk8jN+SU93sX+ckaBV2kjzKZU=
 //
-// or, with WithSignatureAlgorithm(HMACSHA512),
+// or, with WithHMACSHA512(),
 //
 //	HmacSHA512:EcJv3My02jKhVTn5udCQF2rS15A3SmrdcOUSvjeHQ0BQxxOjZWlHLLSTJjw0DYc1qKWAdzsxPMJAZZXxmISRnQ==
 func (c *Client) SignEstablishData(d *models.EstablishData) error {

@@ -88,7 +88,7 @@ func TestSignEstablishDataGodocExample(t *testing.T) {
 		t.Errorf("signed: sig %s accessId %s merchantId %s", d.RequestSignature, d.AccessID, d.MerchantID)
 	}
 	d = exampleData()
-	if err := signingClient(t, exampleAccessID, exampleKey, exampleMerchantID, WithSignatureAlgorithm(HMACSHA512)).SignEstablishData(d); err != nil {
+	if err := signingClient(t, exampleAccessID, exampleKey, exampleMerchantID, withSignatureAlgorithm(hmacSHA512)).SignEstablishData(d); err != nil {
 		t.Fatal(err)
 	}
 	if d.RequestSignature != exampleSHA512 {
@@ -101,7 +101,7 @@ func TestSignEstablishDataVectors(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		data      models.EstablishData
-		alg       SignatureAlgorithm
+		alg       signatureAlgorithm
 		canonical string // written out by hand
 	}{
 		{
@@ -144,14 +144,14 @@ func TestSignEstablishDataVectors(t *testing.T) {
 				MerchantReference: "r3", PaymentType: models.PaymentTypeInstant,
 				ReturnURL: "https://shop.example/r", CancelURL: "https://shop.example/c",
 				Account: &models.Account{Type: 1, AccountNumber: "9"}},
-			alg: HMACSHA512,
+			alg: hmacSHA512,
 			canonical: "accessId=AID-1&merchantId=M-1&description=with sha 512&currency=USD&amount=1.00&merchantReference=r3" +
 				"&paymentType=Instant&account.type=1&account.accountNumber=9",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const key = "k3y with spaces & symbols=+/"
-			c := signingClient(t, "AID-1", key, "M-1", WithSignatureAlgorithm(tc.alg))
+			c := signingClient(t, "AID-1", key, "M-1", withSignatureAlgorithm(tc.alg))
 			d := tc.data
 			if err := c.SignEstablishData(&d); err != nil {
 				t.Fatal(err)
@@ -160,7 +160,7 @@ func TestSignEstablishDataVectors(t *testing.T) {
 				t.Errorf("canonical:\n got %s\nwant %s", got, tc.canonical)
 			}
 			want := hmacB64(sha1.New, key, tc.canonical)
-			if tc.alg == HMACSHA512 {
+			if tc.alg == hmacSHA512 {
 				want = "HmacSHA512:" + hmacB64(sha512.New, key, tc.canonical)
 			}
 			if d.RequestSignature != want {
@@ -198,11 +198,11 @@ func TestSignEstablishDataReplacesCallerValues(t *testing.T) {
 	}
 }
 
-func TestWithSignatureAlgorithm(t *testing.T) {
-	if _, err := NewClient(testCreds, WithSignatureAlgorithm(SignatureAlgorithm(7))); !isValidation(err) {
+func TestSignatureAlgorithm(t *testing.T) {
+	if _, err := NewClient(testCreds, withSignatureAlgorithm(signatureAlgorithm(7))); !isValidation(err) {
 		t.Errorf("unknown algorithm: %v", err)
 	}
-	if HMACSHA1.name() != "HMAC-SHA1" || HMACSHA512.name() != "HMAC-SHA512" || SignatureAlgorithm(9).name() != "SignatureAlgorithm(9)" {
+	if hmacSHA1.name() != "HMAC-SHA1" || hmacSHA512.name() != "HMAC-SHA512" || signatureAlgorithm(9).name() != "signatureAlgorithm(9)" {
 		t.Error("String")
 	}
 }

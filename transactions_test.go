@@ -160,9 +160,9 @@ func checkRejected(t *testing.T, field string, call func(*Client) error) {
 	}
 }
 
-// hmacSHA1 is the reference signature: Base64 HMAC-SHA1 of message keyed
+// refHMACSHA1 is the reference signature: Base64 HMAC-SHA1 of message keyed
 // with the test access key, computed without the SDK's code.
-func hmacSHA1(message string) string {
+func refHMACSHA1(message string) string {
 	m := hmac.New(sha1.New, []byte(testCreds.AccessKey.Reveal()))
 	m.Write([]byte(message))
 	return base64.StdEncoding.EncodeToString(m.Sum(nil))
@@ -195,21 +195,7 @@ func disbursementParams() *models.EstablishData {
 }
 
 func TestTransactionsEstablishDisbursement(t *testing.T) {
-	// The signed keys in the service's fixed order; notificationUrl,
-	// metadata and deviceType are never signed.
-	const canonical = "accessId=test-access-id&merchantId=1002463580&description=Weekly payout&currency=USD" +
-		"&amount=0.00&merchantReference=payout-2024-001&paymentType=Disbursement" +
-		"&customer.externalId=cust-77&customer.name=Jane Doe&customer.vip=2" +
-		"&customer.address.address1=1 Main St&customer.address.city=Austin&customer.address.state=TX" +
-		"&customer.address.zip=73301&customer.address.country=US&customer.email=jane@example.com" +
-		"&account.nameOnAccount=Jane Doe&account.type=1&account.accountNumber=1000000001&account.routingNumber=124003116"
-	body := `{"accessId":"test-access-id","merchantId":"1002463580","requestSignature":"` + hmacSHA1(canonical) + `",` +
-		`"description":"Weekly payout","currency":"USD","amount":"0.00","merchantReference":"payout-2024-001",` +
-		`"notificationUrl":"https://merchant.test/notify?src=bankpay","metadata":{"flowType":"payouts"},` +
-		`"customer":{"externalId":"cust-77","name":"Jane Doe","email":"jane@example.com",` +
-		`"address":{"address1":"1 Main St","city":"Austin","state":"TX","zip":"73301","country":"US"},"vip":2},` +
-		`"account":{"nameOnAccount":"Jane Doe","type":1,"accountNumber":"1000000001","routingNumber":"124003116"},` +
-		`"deviceType":"web","paymentType":"Disbursement"}`
+	body := disbursementBody()
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/establish", RawQuery: "createTransaction=true",
 		ContentType: "application/json", Body: body}, 200, establishResponseJSON)
@@ -253,7 +239,7 @@ func TestTransactionsEstablishDeferredReplacesCallerCredentials(t *testing.T) {
 	}
 	const canonical = "accessId=test-access-id&merchantId=1002463580&currency=USD&amount=25.00" +
 		"&merchantReference=order-42&paymentType=Deferred&timeZone=America/Chicago"
-	body := `{"accessId":"test-access-id","merchantId":"1002463580","requestSignature":"` + hmacSHA1(canonical) + `",` +
+	body := `{"accessId":"test-access-id","merchantId":"1002463580","requestSignature":"` + refHMACSHA1(canonical) + `",` +
 		`"currency":"USD","amount":"25.00","merchantReference":"order-42","timeZone":"America/Chicago",` +
 		`"returnUrl":"https://merchant.test/return","cancelUrl":"https://merchant.test/cancel","kycType":1,"paymentType":"Deferred"}`
 	c, mock, _ := newTestClient(t)
@@ -313,7 +299,7 @@ func TestTransactionsEstablishErrors(t *testing.T) {
 	const canonical = "accessId=test-access-id&merchantId=1002463580&currency=USD&amount=0.00" +
 		"&merchantReference=payout-1&paymentType=Disbursement" +
 		"&account.type=1&account.accountNumber=1000000001&account.routingNumber=124003116"
-	body := `{"accessId":"test-access-id","merchantId":"1002463580","requestSignature":"` + hmacSHA1(canonical) + `",` +
+	body := `{"accessId":"test-access-id","merchantId":"1002463580","requestSignature":"` + refHMACSHA1(canonical) + `",` +
 		`"currency":"USD","amount":"0.00","merchantReference":"payout-1",` +
 		`"account":{"type":1,"accountNumber":"1000000001","routingNumber":"124003116"},"deviceType":"web","paymentType":"Disbursement"}`
 	checkErrorResponses(t, wantRequest{Method: "POST", Path: "/api/v1/establish", RawQuery: "createTransaction=true",

@@ -57,25 +57,28 @@ func isUnsafeReferenceRune(r rune) bool {
 	return unicode.IsControl(r)
 }
 
+// zeroAmount is the amount of an authorization without a fixed amount.
+const zeroAmount models.Amount = "0.00"
+
 // checkAmount checks an amount; an empty one is an error only when must is set.
 func checkAmount(field string, a models.Amount, must bool) error {
 	if empty, err := absent(field, a == "", must); empty {
 		return err
 	}
-	if err := a.Validate(); err != nil {
-		return &ValidationError{Field: field, Reason: "must be a decimal with two places, like 10.00", Err: models.ErrInvalidAmount}
+	if _, err := models.ParseAmount(string(a)); err != nil {
+		return &ValidationError{Field: field, Reason: "must be a decimal with two places, like 10.00"}
 	}
 	return nil
 }
 
 // checkPositiveAmount is checkAmount for an amount that moves money: it must
 // also be above zero (the service refuses a deposit or capture of 0.00,
-// which Validate accepts; Validate already refuses a minus sign).
+// which ParseAmount accepts; ParseAmount already refuses a minus sign).
 func checkPositiveAmount(field string, a models.Amount, must bool) error {
 	if err := checkAmount(field, a, must); err != nil {
 		return err
 	}
-	if a.IsZero() {
+	if a == zeroAmount {
 		return invalid(field, "must be greater than 0.00")
 	}
 	return nil
@@ -86,7 +89,7 @@ func checkCurrency(field string, c models.Currency, must bool) error {
 	if empty, err := absent(field, c == "", must); empty {
 		return err
 	}
-	if !c.Valid() {
+	if c != models.USD && c != models.CAD {
 		return invalid(field, "must be USD or CAD")
 	}
 	return nil

@@ -84,89 +84,51 @@ func verifyNotification(macs *sign.MACCache, body []byte, header string, creds C
 	return msg, nil
 }
 
-// SignNotification returns the Authorization header value the service would
-// send with body: use it to test the merchant's own notification handling
-// (see also the bankpaytest sandbox, which sends real notifications).
-func SignNotification(body []byte, creds Credentials) (string, error) {
-	if creds.AccessID == "" || creds.AccessKey.Reveal() == "" {
-		return "", opErr("sign notification", errEmptyCredentials)
-	}
-	h, err := sign.NotificationAuthorization(creds.AccessID, creds.AccessKey.Reveal(), body)
-	if err != nil {
-		return "", opErr("sign notification", fmt.Errorf("%w: body is not URL-decodable", ErrInvalidSignature))
-	}
-	return h, nil
+// WithDeduplicator makes the webhook handler process each eventId once: an
+// eventId already processed gets 200 without a callback, one in progress
+// gets 409 (the service re-sends it), and a failed one is released for the
+// next delivery. See NewMemoryDeduplicator. Handler only.
+func WithDeduplicator(d Deduplicator) Option {
+	return option("WithDeduplicator", forHandler, func(cfg *config) { cfg.dedup = d })
 }
 
-// WebhookOption configures NewWebhookHandler.
-type WebhookOption func(*webhookHandler)
-
-// WithDeduplicator makes the handler process each eventId once: an eventId
-// already processed gets 200 without a callback, one in progress gets 409
-// (the service re-sends it), and a failed one is released for the next
-// delivery. See NewMemoryDeduplicator.
-func WithDeduplicator(d Deduplicator) WebhookOption {
-	return func(h *webhookHandler) { h.dedup = d }
-}
-
-// WithMaxEventBytes sets the body cap (1 MiB by default; 413 beyond).
-func WithMaxEventBytes(n int64) WebhookOption {
-	return func(h *webhookHandler) {
+// withMaxEventBytes sets the body cap (1 MiB by default; 413 beyond). Tests only.
+func withMaxEventBytes(n int64) Option {
+	return option("withMaxEventBytes", forHandler, func(cfg *config) {
 		if n > 0 {
-			h.maxBytes = n
+			cfg.maxEventBytes = n
 		}
-	}
+	})
 }
 
-// WithEventReadTimeout sets how long the handler waits for a request's body
-// (5s by default; 408 beyond), whatever the server's own timeouts.
-func WithEventReadTimeout(d time.Duration) WebhookOption {
-	return func(h *webhookHandler) {
+// WithEventReadTimeout sets how long the webhook handler waits for a
+// request's body (5s by default; 408 beyond), whatever the server's own
+// timeouts. Handler only.
+func WithEventReadTimeout(d time.Duration) Option {
+	return option("WithEventReadTimeout", forHandler, func(cfg *config) {
 		if d > 0 {
-			h.readTimeout = d
+			cfg.eventReadTimeout = d
 		}
-	}
+	})
 }
 
 // WithMaxEventAge sets how old (by its signed createdAt) an event may be:
 // 24 hours by default, d <= 0 disables the check. An older event gets 400,
-// no callback runs, and it goes to OnStaleEvent and the logger (see the
-// Security section of the package documentation).
-func WithMaxEventAge(d time.Duration) WebhookOption {
-	return func(h *webhookHandler) { h.maxAge = d }
+// no callback runs, and the logger records it at warn level (see the
+// Security section of the package documentation). Handler only.
+func WithMaxEventAge(d time.Duration) Option {
+	return option("WithMaxEventAge", forHandler, func(cfg *config) { cfg.maxEventAge = d })
 }
 
-// WithWebhookClock sets the handler's clock (time.Now by default), for tests
-// against a bankpaytest sandbox with its own clock: WithWebhookClock(srv.Now).
-func WithWebhookClock(now func() time.Time) WebhookOption {
-	return func(h *webhookHandler) {
+// WithWebhookClock sets the webhook handler's clock (time.Now by default),
+// for tests against a bankpaytest sandbox with its own clock:
+// WithWebhookClock(srv.Now). Handler only.
+func WithWebhookClock(now func() time.Time) Option {
+	return option("WithWebhookClock", forHandler, func(cfg *config) {
 		if now != nil {
-			h.now = now
+			cfg.hookNow = now
 		}
-	}
-}
-
-// OnStaleEvent calls fn for each verified event rejected because it is older
-// than the max age (see WithMaxEventAge), with its age, before the handler
-// responds 400. Use it to alert, count replays, or queue a reconciliation with
-// Transactions.Get. fn must not block for long: the service waits 3 seconds.
-func OnStaleEvent(fn func(ctx context.Context, ev *Event, age time.Duration)) WebhookOption {
-	return func(h *webhookHandler) { h.onStale = fn }
-}
-
-// WithWebhookLogger logs rejected requests (at warn level, with the reason),
-// stale events (at warn level, with their age), callback errors (at error
-// level) and duplicates (at info level): never bodies, headers or
-// credentials.
-func WithWebhookLogger(l *slog.Logger) WebhookOption {
-	return func(h *webhookHandler) { h.logger = l }
-}
-
-// OnDuplicate calls fn for each verified delivery of an eventId the
-// Deduplicator reports already processed (the handler responds 200 and calls
-// no other callback). Use it to count re-sends.
-func OnDuplicate(fn func(context.Context, *Event)) WebhookOption {
-	return func(h *webhookHandler) { h.onDuplicate = fn }
+	})
 }
 
 type webhookHandler struct {
@@ -176,11 +138,9 @@ type webhookHandler struct {
 	dedup       Deduplicator
 	maxBytes    int64
 	logger      *slog.Logger
-	onDuplicate func(context.Context, *Event)
 	maxAge      time.Duration
 	readTimeout time.Duration
 	now         func() time.Time
-	onStale     func(context.Context, *Event, time.Duration)
 }
 
 // NewWebhookHandler returns the http.Handler of the merchant's
@@ -194,16 +154,17 @@ type webhookHandler struct {
 // Event, whose typed payload is set: fn's error gets 500, so the service
 // re-sends the event; success gets 200. fn may be nil. Keep fn short and
 // idempotent (the service waits 3 seconds), and confirm money state with
-// Transactions.Get before acting (see the Security section).
-func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error, opts ...WebhookOption) http.Handler {
-	h := &webhookHandler{creds: creds, macs: &sign.MACCache{}, fn: fn, maxBytes: defaultMaxEventBytes,
-		maxAge: defaultMaxEventAge, readTimeout: defaultEventReadTimeout, now: time.Now}
-	for _, o := range opts {
-		if o != nil {
-			o(h)
-		}
+// Transactions.Get before acting (see the Security section). Options are
+// WithDeduplicator, WithLogger, WithMaxEventAge, WithEventReadTimeout and
+// WithWebhookClock; any other panics.
+func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error, opts ...Option) http.Handler {
+	cfg := config{target: forHandler, maxEventBytes: defaultMaxEventBytes, maxEventAge: defaultMaxEventAge,
+		eventReadTimeout: defaultEventReadTimeout, hookNow: time.Now}
+	if err := cfg.apply(opts); err != nil {
+		panic("bankpay: NewWebhookHandler: " + err.Error())
 	}
-	return h
+	return &webhookHandler{creds: creds, macs: &sign.MACCache{}, fn: fn, dedup: cfg.dedup, maxBytes: cfg.maxEventBytes,
+		logger: cfg.logger, maxAge: cfg.maxEventAge, readTimeout: cfg.eventReadTimeout, now: cfg.hookNow}
 }
 
 func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -272,9 +233,6 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				slog.String("eventId", ev.EventID), slog.String("eventType", string(ev.EventType)),
 				slog.Time("createdAt", ev.CreatedAt), slog.Duration("age", age), slog.Duration("maxAge", h.maxAge))
 		}
-		if h.onStale != nil {
-			h.onStale(ctx, ev, age)
-		}
 		h.reply(w, http.StatusBadRequest)
 		return
 	}
@@ -312,9 +270,6 @@ func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 		switch st {
 		case ClaimDone:
 			h.log(ctx, slog.LevelInfo, "bankpay: webhook: duplicate event", ev, nil)
-			if h.onDuplicate != nil {
-				h.onDuplicate(ctx, ev)
-			}
 			return http.StatusOK
 		case ClaimInProgress:
 			h.log(ctx, slog.LevelInfo, "bankpay: webhook: event already in progress", ev, nil)

@@ -15,7 +15,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -138,20 +137,6 @@ func TestVerifyNotificationVariants(t *testing.T) {
 	h512 := "Basic " + base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":"+sig512))
 	if err := VerifyNotification([]byte(body), h512, hookCreds); err != nil {
 		t.Errorf("SHA-512: %v", err)
-	}
-}
-
-func TestSignNotification(t *testing.T) {
-	body := eventBody("ev-9", "Complete")
-	h, err := SignNotification([]byte(body), hookCreds)
-	if err != nil || h != authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body) {
-		t.Errorf("%s %v", h, err)
-	}
-	if _, err := SignNotification([]byte(body), Credentials{AccessID: "x"}); !errors.Is(err, errEmptyCredentials) {
-		t.Errorf("empty creds: %v", err)
-	}
-	if _, err := SignNotification([]byte("a=%zz"), hookCreds); !errors.Is(err, ErrInvalidSignature) {
-		t.Errorf("bad body: %v", err)
 	}
 }
 
@@ -306,7 +291,7 @@ func TestWebhookHandlerBodyCap(t *testing.T) {
 		t.Errorf("at the cap: status %d calls %d", w.Code, rec.count())
 	}
 	// A smaller cap.
-	h = NewWebhookHandler(hookCreds, rec.fn, WithMaxEventBytes(100))
+	h = NewWebhookHandler(hookCreds, rec.fn, withMaxEventBytes(100))
 	if w := postSigned(t, h, eventBody("ev-2", "Authorize")); w.Code != http.StatusRequestEntityTooLarge {
 		t.Errorf("custom cap: status %d", w.Code)
 	}
@@ -343,10 +328,11 @@ func TestWebhookHandlerEmptyCredentials(t *testing.T) {
 
 func TestWebhookHandlerDuplicates(t *testing.T) {
 	var rec recorder
-	var dups []string
+	var logs bytes.Buffer
+	dups := func() []string { return logLines(logs.String(), "duplicate event") }
 	dedup := NewMemoryDeduplicator(100)
 	h := NewWebhookHandler(hookCreds, rec.fn, WithDeduplicator(dedup),
-		OnDuplicate(func(_ context.Context, ev *Event) { dups = append(dups, ev.EventID) }))
+		WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	body := eventBody("ev-1", "Authorize")
 	for i := 0; i < 3; i++ {
 		if w := postSigned(t, h, body); w.Code != http.StatusOK {
@@ -356,8 +342,8 @@ func TestWebhookHandlerDuplicates(t *testing.T) {
 	if rec.count() != 1 {
 		t.Errorf("fn called %d times for one eventId", rec.count())
 	}
-	if len(dups) != 2 || dups[0] != "ev-1" {
-		t.Errorf("duplicates reported: %v", dups)
+	if d := dups(); len(d) != 2 || !strings.Contains(d[0], "eventId=ev-1") {
+		t.Errorf("duplicates logged: %v", d)
 	}
 	if st, _ := dedup.Claim(context.Background(), "ev-1"); st != ClaimDone {
 		t.Errorf("hook state %v", st)
@@ -366,8 +352,8 @@ func TestWebhookHandlerDuplicates(t *testing.T) {
 	if w := postSigned(t, h, eventBody("ev-2", "Process")); w.Code != http.StatusOK || rec.count() != 2 {
 		t.Errorf("second event: %d %d", w.Code, rec.count())
 	}
-	if w := post(t, h, body, authFor(t, hookCreds.AccessID, "x", body), formType); w.Code != http.StatusUnauthorized || len(dups) != 2 {
-		t.Errorf("forged replay: %d, dups %v", w.Code, dups)
+	if w := post(t, h, body, authFor(t, hookCreds.AccessID, "x", body), formType); w.Code != http.StatusUnauthorized || len(dups()) != 2 {
+		t.Errorf("forged replay: %d, dups %v", w.Code, dups())
 	}
 	// Events without an eventId are refused: they could not be de-duplicated.
 	noID := "eventType=Update&status=2&createdAt=" + nowMillis()
@@ -448,11 +434,11 @@ func TestWebhookHandlerTypedPayloads(t *testing.T) {
 	var got []string
 	h := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error {
 		switch {
-		case ev.IdentityVerified != nil:
-			got = append(got, "verified:"+ev.IdentityVerified.KYCResult)
+		case ev.EventType == models.EventCustomerIdentityVerified:
+			got = append(got, "verified:"+ev.Identity.KYCResult)
 			return errors.New("not yet")
-		case ev.IdentityDataRetrieved != nil:
-			got = append(got, "data:"+ev.IdentityDataRetrieved.ProviderReportStatus)
+		case ev.EventType == models.EventIdentityVerificationDataRetrieved:
+			got = append(got, "data:"+ev.Identity.ProviderReportStatus)
 		case ev.Transaction != nil:
 			got = append(got, "txn:"+ev.EventID+":"+ev.Transaction.Status.String())
 		default:
@@ -482,7 +468,7 @@ func TestWebhookHandlerLogsNoSecrets(t *testing.T) {
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	h := NewWebhookHandler(hookCreds, func(context.Context, *Event) error { return errors.New("fail") },
-		WithWebhookLogger(logger), WithDeduplicator(NewMemoryDeduplicator(10)))
+		WithLogger(logger), WithDeduplicator(NewMemoryDeduplicator(10)))
 	body := eventBody("ev-1", "Authorize")
 	post(t, h, body, authFor(t, hookCreds.AccessID, "wrong", body), formType)
 	postSigned(t, h, body)
@@ -542,24 +528,18 @@ func TestWebhookHandlerOnServeMux(t *testing.T) {
 
 // TestWebhookHandlerMaxEventAge: a verified event older than the max age (24
 // hours by default) gets a 400 response without any callback, is not recorded
-// by the Deduplicator, and is reported to OnStaleEvent and the logger;
+// by the Deduplicator, and is logged at warn level with its age;
 // events at the limit, from the future, or without createdAt pass, and a
 // max age <= 0 turns the check off.
 func TestWebhookHandlerMaxEventAge(t *testing.T) {
 	created := time.UnixMilli(1700000000000).UTC()
 	clock := created
 	now := func() time.Time { return clock }
-	type stale struct {
-		id  string
-		age time.Duration
-	}
-	var stales []stale
 	var logs bytes.Buffer
 	var rec recorder
 	dedup := NewMemoryDeduplicator(10)
 	h := NewWebhookHandler(hookCreds, rec.fn, WithWebhookClock(now), WithDeduplicator(dedup),
-		WithWebhookLogger(slog.New(slog.NewTextHandler(&logs, nil))),
-		OnStaleEvent(func(_ context.Context, ev *Event, age time.Duration) { stales = append(stales, stale{ev.EventID, age}) }))
+		WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 
 	for _, tc := range []struct {
 		name  string
@@ -584,9 +564,10 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 			t.Errorf("%s: fn called %d times", tc.name, called)
 		}
 	}
-	want := []stale{{"ev-old", defaultMaxEventAge + time.Millisecond}, {"ev-year", 365 * 24 * time.Hour}}
-	if !reflect.DeepEqual(stales, want) {
-		t.Errorf("OnStaleEvent got %v, want %v", stales, want)
+	stales := logLines(logs.String(), "stale event rejected")
+	if len(stales) != 2 || !strings.Contains(stales[0], "eventId=ev-old") || !strings.Contains(stales[0], "age=24h0m0.001s") ||
+		!strings.Contains(stales[1], "eventId=ev-year") || !strings.Contains(stales[1], "age=8760h0m0s") {
+		t.Errorf("stale events logged: %q", stales)
 	}
 	// The stale event was not claimed: it is still new to the store.
 	if st, _ := dedup.Claim(context.Background(), "ev-old"); st != ClaimNew {
@@ -705,4 +686,15 @@ func TestSecurityGodoc(t *testing.T) {
 			}
 		}
 	}
+}
+
+// logLines returns the lines of a text log that contain msg.
+func logLines(log, msg string) []string {
+	var out []string
+	for _, l := range strings.Split(log, "\n") {
+		if strings.Contains(l, msg) {
+			out = append(out, l)
+		}
+	}
+	return out
 }

@@ -111,9 +111,9 @@ func (h *history) aggregate(days int) models.Aggregation {
 			continue
 		}
 		if ag.ActivityEarliestDate == 0 {
-			ag.ActivityEarliestDate = models.NewEpochMillis(it.at)
+			ag.ActivityEarliestDate = epochMillis(it.at)
 		}
-		ag.ActivityLatestDate = models.NewEpochMillis(it.at)
+		ag.ActivityLatestDate = epochMillis(it.at)
 		switch it.kind {
 		case itemDeposit:
 			ag.DepositCount++

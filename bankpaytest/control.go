@@ -21,7 +21,7 @@ type nowResponse struct {
 
 func (s *Server) nowResponse() nowResponse {
 	t := s.Now()
-	return nowResponse{Now: models.NewEpochMillis(t), Time: t.Format(time.RFC3339Nano)}
+	return nowResponse{Now: epochMillis(t), Time: t.Format(time.RFC3339Nano)}
 }
 
 // controlRoutes are the sandbox's control endpoints, below /sandbox. Their

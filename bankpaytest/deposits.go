@@ -47,13 +47,13 @@ func (s *Server) handleDeposit(_ *http.Request, body []byte, m *merchant, id str
 	}
 	amount := models.Amount(f.Get("amount"))
 	if amount == "" {
-		if auth.rec.Amount.IsZero() {
+		if auth.rec.Amount == "0.00" {
 			return nil, badRequest("amount is required when the authorization amount is 0.00")
 		}
 		amount = auth.rec.Amount
 	}
 	cents, aerr := amount.Cents()
-	if aerr != nil || amount.Validate() != nil { // Validate refuses a minus sign
+	if aerr != nil || !validAmount(amount) { // refuses a minus sign
 		return nil, badRequest("amount must be a decimal with two places, like 10.00")
 	}
 	if cents == 0 {
@@ -78,7 +78,7 @@ func (s *Server) handleDeposit(_ *http.Request, body []byte, m *merchant, id str
 // checkWithinMaximum refuses cents more when the authorization has a
 // non-zero amount, the maximum total of what is processed with it.
 func checkWithinMaximum(auth *txn, cents int64) *Error {
-	if auth.rec.Amount.IsZero() {
+	if auth.rec.Amount == "0.00" {
 		return nil
 	}
 	max, err := auth.rec.Amount.Cents()

@@ -58,7 +58,7 @@ func checkAmountField(field string, a models.Amount, must bool) *Error {
 		}
 		return nil
 	}
-	if a.Validate() != nil {
+	if !validAmount(a) {
 		return badRequest("%s must be a decimal with two places, like 10.00", field)
 	}
 	return nil
@@ -71,7 +71,7 @@ func checkCurrencyField(field string, c models.Currency, must bool) *Error {
 		}
 		return nil
 	}
-	if !c.Valid() {
+	if c != models.USD && c != models.CAD {
 		return badRequest("%s must be USD or CAD", field)
 	}
 	return nil

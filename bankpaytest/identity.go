@@ -128,7 +128,7 @@ func (s *Server) handleIdentityDetail(_ *http.Request, _ []byte, m *merchant, id
 				VerificationType:   1,
 				VerificationMethod: method,
 				Result:             res,
-				VerifiedAt:         models.NewEpochMillis(created.Time().Add(time.Duration(k) * IdentityStep)),
+				VerifiedAt:         epochMillis(created.Time().Add(time.Duration(k) * IdentityStep)),
 			})
 			a.Verified = a.Verified || res == ResultVerified
 		}

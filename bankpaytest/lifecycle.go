@@ -58,7 +58,7 @@ func (s *Server) submitMovements() {
 		if !t.can(models.StatusProcessed) {
 			continue
 		}
-		t.rec.ProcessedAt = models.NewEpochMillis(s.st.now)
+		t.rec.ProcessedAt = epochMillis(s.st.now)
 		s.mustMove(t, models.StatusProcessed)
 		if t.instant() {
 			t.completeAt = s.st.now
@@ -83,7 +83,7 @@ func (s *Server) completeMovement(t *txn, at time.Time) {
 	if !t.can(models.StatusCompleted) || !t.completeAt.Equal(at) {
 		return
 	}
-	t.rec.CompletedAt = models.NewEpochMillis(s.st.now)
+	t.rec.CompletedAt = epochMillis(s.st.now)
 	s.mustMove(t, models.StatusCompleted)
 }
 

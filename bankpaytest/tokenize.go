@@ -178,7 +178,7 @@ func (s *Server) handleTokenize(r *http.Request, body []byte, m *merchant, _ str
 			Verified:         sa.Verified,
 			Type:             3, // Database
 			Score:            intPtr(sa.Score),
-			VerificationDate: models.NewEpochMillis(s.st.now),
+			VerificationDate: epochMillis(s.st.now),
 		}
 		if sa.ThirdPartyScore != nil {
 			v.ThirdPartyScore = intPtr(*sa.ThirdPartyScore)

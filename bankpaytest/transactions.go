@@ -59,7 +59,7 @@ func (t *txn) id() string { return t.rec.TransactionID }
 func (s *Server) newTxn(m *merchant, typ models.TransactionType) *txn {
 	s.st.seqTxn++
 	id := fmt.Sprintf("%d", 100000000001000+s.st.seqTxn) // 15 digits
-	now := models.NewEpochMillis(s.st.now)
+	now := epochMillis(s.st.now)
 	t := &txn{m: m, rec: models.Transaction{
 		TransactionID:   id,
 		TransactionType: typ,
@@ -147,4 +147,14 @@ func (s *Server) Transaction(id string) (*models.Transaction, bool) {
 		return nil, false
 	}
 	return t.view(), true
+}
+
+// epochMillis is t as the service writes times.
+func epochMillis(t time.Time) models.EpochMillis { return models.EpochMillis(t.UnixMilli()) }
+
+// validAmount reports whether a is an amount a request may carry: digits, a
+// dot and two digits, no minus sign.
+func validAmount(a models.Amount) bool {
+	_, err := models.ParseAmount(string(a))
+	return err == nil
 }

@@ -106,7 +106,7 @@ func (s *Server) move(t *txn, to models.TransactionStatus) error {
 			ErrInvalidTransition, kindName(t), t.id(), t.rec.Status, to, statusList(tr.from))
 	}
 	if t.rec.Status != models.StatusNew {
-		t.rec.UpdatedAt = models.NewEpochMillis(s.st.now)
+		t.rec.UpdatedAt = epochMillis(s.st.now)
 		t.rec.RecordVersion++
 	}
 	t.rec.Status, t.rec.StatusMessage = to, to.String()

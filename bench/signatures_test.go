@@ -335,7 +335,7 @@ func BenchmarkVerifyRedirect(b *testing.B) {
 	pair(b, "",
 		func() (err error) {
 			sinkRedirect, err = bankpay.VerifyRedirect(redirectURL, creds.AccessKey.Reveal())
-			if err == nil && (!sinkRedirect.Authorized() || sinkRedirect.TransactionID != txID) {
+			if err == nil && (sinkRedirect.Status != models.StatusAuthorized || sinkRedirect.TransactionID != txID) {
 				err = errors.New("wrong redirect decoded")
 			}
 			return

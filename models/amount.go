@@ -14,8 +14,8 @@ import (
 // "not given". Amounts are never floats.
 type Amount string
 
-// ErrInvalidAmount is returned (wrapped) for a string that is not of the form N.NN.
-var ErrInvalidAmount = errors.New("amount must be a non-negative decimal with two places, like 10.00")
+// errInvalidAmount is the error of a string that is not of the form N.NN.
+var errInvalidAmount = errors.New("amount must be a non-negative decimal with two places, like 10.00")
 
 // AmountFromCents returns the Amount for a whole number of cents: 1050 gives "10.50".
 // A negative number of cents gives a negative amount, which Validate rejects.
@@ -31,37 +31,34 @@ func AmountFromCents(cents int64) Amount {
 
 // ParseAmount checks s and returns it as an Amount.
 func ParseAmount(s string) (Amount, error) {
-	a := Amount(s)
-	if err := a.Validate(); err != nil {
+	if err := validAmount(s); err != nil {
 		return "", err
 	}
-	return a, nil
+	return Amount(s), nil
 }
 
-// Validate reports whether a is a well formed amount to send: one or more digits
-// (no superfluous leading zero), a dot and exactly two digits. The empty
-// Amount is not valid; callers that allow "not given" check for it first.
-func (a Amount) Validate() error {
-	s := string(a)
+// validAmount reports whether s is a well formed amount to send: one or more
+// digits (no superfluous leading zero), a dot and exactly two digits.
+func validAmount(s string) error {
 	dot := len(s) - 3
 	if dot < 1 || s[dot] != '.' || len(s) > 22 {
-		return fmt.Errorf("%w (got %q)", ErrInvalidAmount, clip(s))
+		return fmt.Errorf("%w (got %q)", errInvalidAmount, clip(s))
 	}
 	for i := 0; i < len(s); i++ {
 		if i == dot {
 			continue
 		}
 		if s[i] < '0' || s[i] > '9' {
-			return fmt.Errorf("%w (got %q)", ErrInvalidAmount, clip(s))
+			return fmt.Errorf("%w (got %q)", errInvalidAmount, clip(s))
 		}
 	}
 	if dot > 1 && s[0] == '0' {
-		return fmt.Errorf("%w (got %q)", ErrInvalidAmount, clip(s))
+		return fmt.Errorf("%w (got %q)", errInvalidAmount, clip(s))
 	}
 	return nil
 }
 
-// Cents returns the amount in cents. Unlike Validate it accepts a leading
+// Cents returns the amount in cents. Unlike ParseAmount it accepts a leading
 // minus sign, since responses carry negative figures (an overdrawn balance).
 // It fails for a malformed amount or one that does not fit in an int64.
 func (a Amount) Cents() (int64, error) {
@@ -69,13 +66,13 @@ func (a Amount) Cents() (int64, error) {
 	if neg {
 		a = a[1:]
 	}
-	if err := a.Validate(); err != nil {
+	s := string(a)
+	if err := validAmount(s); err != nil {
 		return 0, err
 	}
-	s := string(a)
 	whole, err := strconv.ParseInt(s[:len(s)-3], 10, 64)
 	if err != nil || whole > (1<<63-1)/100-1 {
-		return 0, fmt.Errorf("%w (out of range)", ErrInvalidAmount)
+		return 0, fmt.Errorf("%w (out of range)", errInvalidAmount)
 	}
 	frac, _ := strconv.ParseInt(s[len(s)-2:], 10, 64)
 	if neg {
@@ -83,12 +80,6 @@ func (a Amount) Cents() (int64, error) {
 	}
 	return whole*100 + frac, nil
 }
-
-// IsZero reports whether a is "0.00" (no fixed amount, for an authorization).
-func (a Amount) IsZero() bool { return a == "0.00" }
-
-// String returns the amount as written on the wire.
-func (a Amount) String() string { return string(a) }
 
 // UnmarshalJSON accepts a JSON string or a JSON number (some responses carry
 // numbers). A number is read as the decimal it is, never through a float:

@@ -42,13 +42,6 @@ var statusNames = map[TransactionStatus]string{
 // String returns the status name, or "TransactionStatus(n)" for an unknown code.
 func (s TransactionStatus) String() string { return codeName(statusNames, s, "TransactionStatus") }
 
-// UnmarshalJSON accepts a number or a numeric string, also written as a
-// whole-valued float (2.0). An unknown code is kept.
-func (s *TransactionStatus) UnmarshalJSON(b []byte) error { return unmarshalCode(b, (*int)(s)) }
-
-// UnmarshalText accepts a decimal number (form-encoded events).
-func (s *TransactionStatus) UnmarshalText(b []byte) error { return parseCode(string(b), (*int)(s)) }
-
 // TransactionType is the kind of a transaction.
 type TransactionType int
 
@@ -74,12 +67,6 @@ var typeNames = map[TransactionType]string{
 
 // String returns the type name, or "TransactionType(n)" for an unknown code.
 func (t TransactionType) String() string { return codeName(typeNames, t, "TransactionType") }
-
-// UnmarshalJSON accepts a number or a numeric string.
-func (t *TransactionType) UnmarshalJSON(b []byte) error { return unmarshalCode(b, (*int)(t)) }
-
-// UnmarshalText accepts a decimal number (form-encoded events).
-func (t *TransactionType) UnmarshalText(b []byte) error { return parseCode(string(b), (*int)(t)) }
 
 // PaymentType is the kind of payment an authorization is for. Establish data
 // sends its name ("Deferred"); responses and events send the number.
@@ -142,17 +129,6 @@ func (p *PaymentType) UnmarshalJSON(b []byte) error {
 	return unmarshalCode(b, (*int)(p))
 }
 
-// UnmarshalText accepts a number or a name (form-encoded events, redirects).
-func (p *PaymentType) UnmarshalText(b []byte) error {
-	if len(b) == 0 {
-		*p = 0
-		return nil
-	}
-	v, err := parsePaymentType(string(b))
-	*p = v
-	return err
-}
-
 // Currency is a 3-letter ISO currency code. The service supports USD and CAD.
 type Currency string
 
@@ -161,12 +137,6 @@ const (
 	USD Currency = "USD"
 	CAD Currency = "CAD"
 )
-
-// Valid reports whether c is a currency the service supports.
-func (c Currency) Valid() bool { return c == USD || c == CAD }
-
-// String returns the code.
-func (c Currency) String() string { return string(c) }
 
 func codeName[T ~int](names map[T]string, v T, typ string) string {
 	if n, ok := names[v]; ok {

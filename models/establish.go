@@ -61,13 +61,6 @@ type EstablishVerify struct {
 	VerifyCustomer bool `json:"verifyCustomer,omitempty"`
 }
 
-// Options is the second argument of the front-end SDK methods.
-type Options struct {
-	CloseButton       *bool  `json:"closeButton,omitempty"`
-	DragAndDrop       *bool  `json:"dragAndDrop,omitempty"`
-	WidgetContainerID string `json:"widgetContainerId,omitempty"`
-}
-
 type establishAlias EstablishData
 
 // MarshalJSON writes PaymentType as its name ("Deferred"), as the service

@@ -50,6 +50,3 @@ func (t EventType) Canonical() EventType {
 	}
 	return t
 }
-
-// String returns the type as sent.
-func (t EventType) String() string { return string(t) }

@@ -2,134 +2,113 @@ package models
 
 import (
 	"encoding/json"
-	"errors"
 	"math"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 )
 
 func TestAmountFromCents(t *testing.T) {
 	for cents, want := range map[int64]string{0: "0.00", 5: "0.05", 1050: "10.50", 100: "1.00", 123456789: "1234567.89", -150: "-1.50"} {
-		if got := AmountFromCents(cents); string(got) != want {
-			t.Errorf("AmountFromCents(%d) = %s, want %s", cents, got, want)
-		}
+		assert.Equal(t, Amount(want), AmountFromCents(cents), "cents %d", cents)
 	}
-	if got := AmountFromCents(math.MinInt64); got.Validate() == nil {
-		t.Errorf("MinInt64 cents gave a valid amount %s", got)
-	}
+	_, err := ParseAmount(string(AmountFromCents(math.MinInt64)))
+	assert.Error(t, err, "MinInt64 cents gave a valid amount")
 }
 
-func TestAmountValidate(t *testing.T) {
+func TestParseAmount(t *testing.T) {
 	for _, ok := range []string{"0.00", "10.50", "1.00", "999999999.99"} {
-		if _, err := ParseAmount(ok); err != nil {
-			t.Errorf("ParseAmount(%q) = %v", ok, err)
-		}
+		a, err := ParseAmount(ok)
+		assert.NoError(t, err, ok)
+		assert.Equal(t, Amount(ok), a)
 	}
 	for _, bad := range []string{"", "10", "10.5", "10.500", ".50", "-1.00", "1,00", "01.00", "1e2.00", " 1.00", "1.0a", "１.00", "12345678901234567890.00"} {
-		if _, err := ParseAmount(bad); !errors.Is(err, ErrInvalidAmount) {
-			t.Errorf("ParseAmount(%q) = %v, want ErrInvalidAmount", bad, err)
-		}
+		_, err := ParseAmount(bad)
+		assert.ErrorIs(t, err, errInvalidAmount, bad)
 	}
 }
 
 func TestAmountCents(t *testing.T) {
-	if c, err := Amount("1234.56").Cents(); err != nil || c != 123456 {
-		t.Errorf("Cents = %d, %v", c, err)
-	}
-	if c, err := Amount("-349.37").Cents(); err != nil || c != -34937 {
-		t.Errorf("negative Cents = %d, %v", c, err)
-	}
-	if _, err := Amount("--1.00").Cents(); err == nil {
-		t.Error("double minus accepted")
-	}
-	if _, err := Amount("99999999999999999.99").Cents(); err == nil {
-		t.Error("overflow accepted")
-	}
-	if !Amount("0.00").IsZero() || Amount("0.01").IsZero() {
-		t.Error("IsZero")
+	c, err := Amount("1234.56").Cents()
+	require.NoError(t, err)
+	assert.Equal(t, int64(123456), c)
+	c, err = Amount("-349.37").Cents()
+	require.NoError(t, err)
+	assert.Equal(t, int64(-34937), c)
+	for _, bad := range []Amount{"--1.00", "99999999999999999.99", "0.125", ""} {
+		_, err := bad.Cents()
+		assert.ErrorIs(t, err, errInvalidAmount, string(bad))
 	}
 }
 
 func TestAmountJSON(t *testing.T) {
 	var v struct{ A, B, C Amount }
-	if err := json.Unmarshal([]byte(`{"A":"10.00","B":12.5,"C":null}`), &v); err != nil {
-		t.Fatal(err)
-	}
-	if v.A != "10.00" || v.B != "12.50" || v.C != "" {
-		t.Errorf("got %+v", v)
-	}
-	if err := json.Unmarshal([]byte(`{"A":true}`), &v); err == nil {
-		t.Error("bool amount accepted")
-	}
+	require.NoError(t, json.Unmarshal([]byte(`{"A":"10.00","B":12.5,"C":null}`), &v))
+	assert.Equal(t, Amount("10.00"), v.A)
+	assert.Equal(t, Amount("12.50"), v.B)
+	assert.Equal(t, Amount(""), v.C)
+	assert.Error(t, json.Unmarshal([]byte(`{"A":true}`), &v), "bool amount accepted")
 }
 
+// EpochMillis has no decoder of its own: the SDK's tolerant decoder reads
+// it as the integer it is, from a number, a numeric string or a whole float.
 func TestEpochMillis(t *testing.T) {
 	var v struct{ A, B, C, D EpochMillis }
-	if err := json.Unmarshal([]byte(`{"A":1700000000123,"B":"1700000000123","C":"","D":1.7e12}`), &v); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, tolerant.Decode([]byte(`{"A":1700000000123,"B":"1700000000123","C":"","D":1.7e12}`), &v))
 	want := time.Date(2023, 11, 14, 22, 13, 20, 123e6, time.UTC)
-	if !v.A.Time().Equal(want) || v.B != v.A || !v.C.IsZero() || v.D != 1700000000000 {
-		t.Errorf("got %+v", v)
-	}
-	if v.A.String() != "2023-11-14T22:13:20.123Z" || EpochMillis(0).String() != "" || !EpochMillis(0).Time().IsZero() {
-		t.Errorf("String/Time: %q", v.A.String())
-	}
-	if NewEpochMillis(want) != v.A {
-		t.Error("NewEpochMillis")
-	}
+	assert.True(t, v.A.Time().Equal(want), v.A.Time())
+	assert.Equal(t, v.A, v.B)
+	assert.Equal(t, EpochMillis(0), v.C)
+	assert.Equal(t, EpochMillis(1700000000000), v.D)
+	assert.True(t, EpochMillis(0).Time().IsZero())
 	for _, bad := range []string{`{"A":"abc"}`, `{"A":1.5}`, `{"A":true}`} {
-		if err := json.Unmarshal([]byte(bad), &v); err == nil {
-			t.Errorf("%s accepted", bad)
-		}
+		assert.Error(t, tolerant.Decode([]byte(bad), &v), bad)
 	}
-	b, _ := json.Marshal(struct{ A EpochMillis }{1})
-	if string(b) != `{"A":1}` {
-		t.Errorf("marshal %s", b)
-	}
+	b, err := json.Marshal(struct{ A EpochMillis }{1})
+	require.NoError(t, err)
+	assert.Equal(t, `{"A":1}`, string(b))
 }
 
 func TestCodes(t *testing.T) {
-	if StatusAuthorized.String() != "Authorized" || StatusReversed.String() != "Reversed" || TransactionStatus(9).String() != "TransactionStatus(9)" {
-		t.Error("TransactionStatus.String")
-	}
-	if TypeDeposit.String() != "Deposit" || TransactionType(99).String() != "TransactionType(99)" {
-		t.Error("TransactionType.String")
-	}
-	if PaymentTypeDeferred.String() != "Deferred" || PaymentType(0).Name() != "" || PaymentType(9).String() != "PaymentType(9)" {
-		t.Error("PaymentType.String")
-	}
+	assert.Equal(t, "Authorized", StatusAuthorized.String())
+	assert.Equal(t, "Reversed", StatusReversed.String())
+	assert.Equal(t, "TransactionStatus(9)", TransactionStatus(9).String())
+	assert.Equal(t, "Deposit", TypeDeposit.String())
+	assert.Equal(t, "TransactionType(99)", TransactionType(99).String())
+	assert.Equal(t, "Deferred", PaymentTypeDeferred.String())
+	assert.Equal(t, "", PaymentType(0).Name())
+	assert.Equal(t, "PaymentType(9)", PaymentType(9).String())
+
 	var v struct {
 		S TransactionStatus
 		T TransactionType
 		P PaymentType
 		Q PaymentType
 		R PaymentType
+		U TransactionStatus
 	}
-	if err := json.Unmarshal([]byte(`{"S":"2","T":6,"P":"deferred","Q":"4","R":6}`), &v); err != nil {
-		t.Fatal(err)
-	}
-	if v.S != StatusAuthorized || v.T != TypeDeposit || v.P != PaymentTypeDeferred || v.Q != PaymentTypeDisbursement || v.R != PaymentTypeRetrieval {
-		t.Errorf("got %+v", v)
-	}
-	if _, err := parsePaymentType("Wire"); err == nil {
-		t.Error("unknown payment type name accepted")
-	}
-	if err := json.Unmarshal([]byte(`{"S":"x"}`), &v); err == nil {
-		t.Error("bad status accepted")
-	}
+	require.NoError(t, tolerant.Decode([]byte(`{"S":"2","T":6.0,"P":"deferred","Q":"4","R":6,"U":99}`), &v))
+	assert.Equal(t, StatusAuthorized, v.S)
+	assert.Equal(t, TypeDeposit, v.T)
+	assert.Equal(t, PaymentTypeDeferred, v.P)
+	assert.Equal(t, PaymentTypeDisbursement, v.Q)
+	assert.Equal(t, PaymentTypeRetrieval, v.R)
+	assert.Equal(t, TransactionStatus(99), v.U, "an unknown code is kept")
+	_, err := parsePaymentType("Wire")
+	assert.Error(t, err, "unknown payment type name accepted")
+	assert.Error(t, tolerant.Decode([]byte(`{"S":"x"}`), &v), "bad status accepted")
 	var p PaymentType
-	if err := p.UnmarshalText([]byte("Retrieval")); err != nil || p != PaymentTypeRetrieval {
-		t.Error("UnmarshalText")
-	}
-	if !USD.Valid() || !CAD.Valid() || Currency("EUR").Valid() || Currency("usd").Valid() {
-		t.Error("Currency.Valid")
-	}
+	require.NoError(t, json.Unmarshal([]byte(`"Retrieval"`), &p))
+	assert.Equal(t, PaymentTypeRetrieval, p)
 }
 
 // A JSON number amount is read as the decimal it is, never through a float:
 // every digit is kept, and a figure that is not a whole number of cents is
-// kept as written (Validate and Cents then refuse it) rather than rounded.
+// kept as written (ParseAmount and Cents then refuse it) rather than rounded.
 func TestAmountJSONNumberIsExact(t *testing.T) {
 	for in, want := range map[string]Amount{
 		`12.5`:                    "12.50",
@@ -152,19 +131,14 @@ func TestAmountJSONNumberIsExact(t *testing.T) {
 		`99999999999999999999.99`: "99999999999999999999.99",
 	} {
 		var a Amount
-		if err := a.UnmarshalJSON([]byte(in)); err != nil {
-			t.Errorf("%s: %v", in, err)
-			continue
-		}
-		if a != want {
-			t.Errorf("%s decoded as %q, want %q", in, a, want)
+		if assert.NoError(t, a.UnmarshalJSON([]byte(in)), in) {
+			assert.Equal(t, want, a, in)
 		}
 	}
 	var a Amount
-	if err := a.UnmarshalJSON([]byte(`0.125`)); err != nil || a.Validate() == nil {
-		t.Errorf("0.125: %q, %v: a fraction of a cent must not validate", a, err)
-	}
-	if _, err := a.Cents(); err == nil {
-		t.Errorf("0.125: Cents accepted %q", a)
-	}
+	require.NoError(t, a.UnmarshalJSON([]byte(`0.125`)))
+	_, err := ParseAmount(string(a))
+	assert.Error(t, err, "0.125: a fraction of a cent must not validate")
+	_, err = a.Cents()
+	assert.Error(t, err, "0.125: Cents accepted")
 }

@@ -17,8 +17,8 @@ type ProviderStatus string
 
 // Provider status codes a merchant acts on. Meaning describes every
 // documented code (SW: checks before the bank network, UC: the user
-// canceled, AC: the ACH / RTP life of the payment); UserCanceled reports
-// any UC code. Unknown codes are kept as received.
+// canceled, AC: the ACH / RTP life of the payment). Unknown codes are kept
+// as received.
 const (
 	ProviderAuthorizationDenied ProviderStatus = "SW021"
 	ProviderInvalidAccount      ProviderStatus = "SW056"
@@ -95,15 +95,6 @@ var providerMeanings = map[ProviderStatus]string{
 // unknown one.
 func (s ProviderStatus) Meaning() string { return providerMeanings[s] }
 
-// UserCanceled reports whether s is one of the UC codes (the user canceled
-// the bank flow).
-func (s ProviderStatus) UserCanceled() bool {
-	return len(s) >= 3 && s[:2] == "UC" && s[2] >= '0' && s[2] <= '9'
-}
-
-// String returns the code as received.
-func (s ProviderStatus) String() string { return string(s) }
-
 // UnmarshalJSON accepts a string ("AC100"), a number (10, kept as "10") and
 // null (left unchanged).
 func (s *ProviderStatus) UnmarshalJSON(b []byte) error {
@@ -129,11 +120,5 @@ func (s *ProviderStatus) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	*s = ProviderStatus(n)
-	return nil
-}
-
-// UnmarshalText keeps the text as received (form-encoded events, redirects).
-func (s *ProviderStatus) UnmarshalText(b []byte) error {
-	*s = ProviderStatus(b)
 	return nil
 }

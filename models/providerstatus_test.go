@@ -11,9 +11,6 @@ func TestProviderStatusMeaning(t *testing.T) {
 	assert.Equal(t, "established", ProviderStatus("SW010").Meaning())
 	assert.Equal(t, "payment pending", ProviderStatus("AC100").Meaning())
 	assert.True(t, strings.HasPrefix(ProviderStatus("UC08").Meaning(), "user canceled"))
-	assert.True(t, ProviderStatus("UC08").UserCanceled())
-	assert.True(t, ProviderStatus("UC99").UserCanceled(), "an undocumented UC code is still a user cancel")
-	assert.False(t, ProviderAuthorizationDenied.UserCanceled())
 	assert.Equal(t, "", ProviderStatus("SE99").Meaning())
 	assert.Equal(t, "", ProviderStatus("10").Meaning())
 	for code, m := range providerMeanings {

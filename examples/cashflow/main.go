@@ -82,19 +82,19 @@ func table(env *exampleenv.Env, e *models.AccountEntry) error {
 	row := func(name string, f func(a *models.Aggregation) string) {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t\n", name, f(aggs[0]), f(aggs[1]), f(aggs[2]))
 	}
-	row("balance min", func(a *models.Aggregation) string { return a.BalanceMin.String() })
-	row("balance avg", func(a *models.Aggregation) string { return a.BalanceAvg.String() })
-	row("balance max", func(a *models.Aggregation) string { return a.BalanceMax.String() })
+	row("balance min", func(a *models.Aggregation) string { return string(a.BalanceMin) })
+	row("balance avg", func(a *models.Aggregation) string { return string(a.BalanceAvg) })
+	row("balance max", func(a *models.Aggregation) string { return string(a.BalanceMax) })
 	row("deposits", func(a *models.Aggregation) string { return fmt.Sprint(a.DepositCount) })
-	row("deposited", func(a *models.Aggregation) string { return a.DepositAmountTotal.String() })
-	row("largest deposit", func(a *models.Aggregation) string { return a.DepositAmountMax.String() })
+	row("deposited", func(a *models.Aggregation) string { return string(a.DepositAmountTotal) })
+	row("largest deposit", func(a *models.Aggregation) string { return string(a.DepositAmountMax) })
 	row("withdrawals", func(a *models.Aggregation) string { return fmt.Sprint(a.WithdrawalCount) })
-	row("withdrawn", func(a *models.Aggregation) string { return a.WithdrawalAmountTotal.String() })
-	row("largest withdrawal", func(a *models.Aggregation) string { return a.WithdrawalAmountMax.String() })
+	row("withdrawn", func(a *models.Aggregation) string { return string(a.WithdrawalAmountTotal) })
+	row("largest withdrawal", func(a *models.Aggregation) string { return string(a.WithdrawalAmountMax) })
 	row("overdrafts", func(a *models.Aggregation) string { return fmt.Sprint(a.OverdraftCount) })
-	row("overdrawn", func(a *models.Aggregation) string { return a.OverdraftAmountTotal.String() })
+	row("overdrawn", func(a *models.Aggregation) string { return string(a.OverdraftAmountTotal) })
 	row("NSF", func(a *models.Aggregation) string { return fmt.Sprint(a.NSFCount) })
-	row("NSF fees", func(a *models.Aggregation) string { return a.NSFFeeAmountTotal.String() })
+	row("NSF fees", func(a *models.Aggregation) string { return string(a.NSFFeeAmountTotal) })
 	if err := w.Flush(); err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func last4(n string) string {
 
 func signed(cents int64) string {
 	if cents < 0 {
-		return "-" + models.AmountFromCents(-cents).String()
+		return "-" + string(models.AmountFromCents(-cents))
 	}
-	return models.AmountFromCents(cents).String()
+	return string(models.AmountFromCents(cents))
 }

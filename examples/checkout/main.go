@@ -160,7 +160,7 @@ func (s *shop) finish(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Query().Get("flow") == "identity" && r.URL.Path == "/return":
 		title, text = "Identity checked", fmt.Sprintf("Verification finished: status %s, provider status %s.", red.Status, red.ProviderTransactionStatus)
-	case red.Authorized() && r.URL.Path == "/return":
+	case red.Status == models.StatusAuthorized && r.URL.Path == "/return":
 		dep, err := s.env.Client.Transactions.Deposit(r.Context(), red.TransactionID, &bankpay.DepositParams{
 			MerchantReference: red.MerchantReference + "-dep", Amount: price,
 		})

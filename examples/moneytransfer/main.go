@@ -79,14 +79,14 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 				Name: "Banco Ejemplo", Country: "MX", Swift: "BEJEMXMM",
 			},
 		},
-		Metadata: &bankpay.CaptureMetadata{Remittance: &models.Remittance{
+		Remittance: &models.Remittance{
 			WithdrawalMethod: models.WithdrawalBankDeposit,
 			CountryCorridor:  "MX",
 			AccountLastFour:  "7891",
-		}},
+		},
 	}
 	env.Call("Transactions.Capture(%s, %s to %s in %s via %s, ref %s)", r.TransactionID, p.Amount,
-		p.Beneficiary.Name, p.Beneficiary.Address.Country, p.Metadata.Remittance.WithdrawalMethod, p.MerchantReference)
+		p.Beneficiary.Name, p.Beneficiary.Address.Country, p.Remittance.WithdrawalMethod, p.MerchantReference)
 	env.Note("form body: merchantReference, amount, beneficiary.name, beneficiary.address.country, beneficiaryAccount.paymentProvider.swift, metadata.remittance.withdrawalMethod, ...")
 	c, err := env.Client.Transactions.Capture(ctx, r.TransactionID, p)
 	if err != nil {

@@ -62,7 +62,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 	env.Result("signature valid (%s): transaction %s status %s, instant payout available %t, account verified %t",
 		r.Algorithm, r.TransactionID, r.Status, r.InstantPayoutAvailable, r.AccountVerified)
-	if !r.Authorized() || r.MerchantReference != d.MerchantReference {
+	if r.Status != models.StatusAuthorized || r.MerchantReference != d.MerchantReference {
 		return fmt.Errorf("redirect: status %s, reference %q: want Authorized for %q", r.Status, r.MerchantReference, d.MerchantReference)
 	}
 	// A tampered redirect is refused: never trust the parameters before the

@@ -72,9 +72,9 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		// One callback for every event; the typed payload of its type is set.
 		func(_ context.Context, ev *bankpay.Event) error {
 			switch {
-			case ev.IdentityVerified != nil:
+			case ev.EventType == models.EventCustomerIdentityVerified:
 				rcv.handled.Add(1)
-				rcv.logf("identity of %s verified: %s", ev.TransactionID(), ev.IdentityVerified.KYCResult)
+				rcv.logf("identity of %s verified: %s", ev.TransactionID(), ev.Identity.KYCResult)
 			case ev.Transaction != nil:
 				if rcv.failNext.CompareAndSwap(true, false) {
 					rcv.logf("%s event %s: database unavailable, responding 500 so that the service re-sends it", ev.EventType, ev.EventID)
@@ -92,11 +92,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 			// re-sends the event later.
 			return nil
 		},
-		bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(10000)),
-		bankpay.OnDuplicate(func(_ context.Context, ev *bankpay.Event) {
-			rcv.duplicates.Add(1)
-			rcv.logf("event %s already processed, acknowledged again", ev.EventID)
-		}),
+		bankpay.WithDeduplicator(&countingDedup{bankpay.NewMemoryDeduplicator(10000), rcv}),
 	)
 
 	mux := http.NewServeMux()
@@ -144,14 +140,14 @@ func selfPosted(env *exampleenv.Env, rcv *receiver, creds bankpay.Credentials, e
 
 	// The service's signature: bankpay.SignNotification computes the same
 	// Authorization header, for tests of the merchant's own handling.
-	signed, err := bankpay.SignNotification([]byte(body), creds)
+	signed, err := bankpaytest.SignNotification([]byte(body), creds)
 	if err != nil {
 		return err
 	}
 	forgedCreds := creds
 	forgedCreds.AccessKey = bankpay.NewSecret("guessed-key")
 	forgedBody := strings.Replace(body, "status=4", "status=5", 1)
-	forged, err := bankpay.SignNotification([]byte(forgedBody), forgedCreds)
+	forged, err := bankpaytest.SignNotification([]byte(forgedBody), forgedCreds)
 	if err != nil {
 		return err
 	}
@@ -256,4 +252,22 @@ func fromSandbox(ctx context.Context, env *exampleenv.Env, rcv *receiver, endpoi
 		return fmt.Errorf("handled %d sandbox events, want 3", got)
 	}
 	return nil
+}
+
+// countingDedup is the handler's Deduplicator, counting the re-sent events
+// (a delivery of an eventId already processed: the handler responds 200
+// without calling the callback again).
+type countingDedup struct {
+	bankpay.Deduplicator
+	rcv *receiver
+}
+
+// Claim claims eventID, counting a re-sent one.
+func (d *countingDedup) Claim(ctx context.Context, eventID string) (bankpay.ClaimState, error) {
+	st, err := d.Deduplicator.Claim(ctx, eventID)
+	if err == nil && st == bankpay.ClaimDone {
+		d.rcv.duplicates.Add(1)
+		d.rcv.logf("event %s already processed, acknowledged again", eventID)
+	}
+	return st, err
 }

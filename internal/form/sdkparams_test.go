@@ -32,9 +32,9 @@ func FuzzBodyOfSDKParams(f *testing.F) {
 			}
 		}
 		if on(5) {
-			cp.Metadata = &bankpay.CaptureMetadata{}
+			cp.Remittance = &models.Remittance{}
 			if on(6) {
-				cp.Metadata.Remittance = &models.Remittance{WithdrawalMethod: h, CountryCorridor: e, AccountLastFour: d}
+				cp.Remittance = &models.Remittance{WithdrawalMethod: h, CountryCorridor: e, AccountLastFour: d}
 			}
 		}
 		for _, v := range []any{dp, cp} {

@@ -50,14 +50,9 @@ func (e *Env) StartReceiver() *Receiver {
 		r.mu.Unlock()
 		return nil // store and respond 200 at once; work on the event later
 	},
-		bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)),
+		bankpay.WithDeduplicator(&countingDedup{Deduplicator: bankpay.NewMemoryDeduplicator(0), r: r}),
 		// Judge an event's age by the sandbox's clock, which the examples move.
 		bankpay.WithWebhookClock(e.Sandbox.Now),
-		bankpay.OnDuplicate(func(context.Context, *bankpay.Event) {
-			r.mu.Lock()
-			r.dups++
-			r.mu.Unlock()
-		}),
 	)
 	mux := http.NewServeMux()
 	mux.Handle("POST "+EventsPath, h)
@@ -131,11 +126,11 @@ func DescribeEvent(ev *bankpay.Event) string {
 		if ev.Transaction.ProviderStatus != "" {
 			fmt.Fprintf(&b, ", provider %s %s", ev.Transaction.ProviderStatus, ev.Transaction.ProviderStatusMessage)
 		}
-	case ev.IdentityDataRetrieved != nil:
-		d := ev.IdentityDataRetrieved
+	case ev.EventType == models.EventIdentityVerificationDataRetrieved:
+		d := ev.Identity
 		fmt.Fprintf(&b, ": %s from %q", d.ProviderReportStatus, d.ProviderUsedForValidation)
-	case ev.IdentityVerified != nil:
-		fmt.Fprintf(&b, ": identity verified %s, KYC result %s", ev.IdentityVerified.IdentityVerified, ev.IdentityVerified.KYCResult)
+	case ev.EventType == models.EventCustomerIdentityVerified:
+		fmt.Fprintf(&b, ": identity verified %s, KYC result %s", ev.Identity.IdentityVerified, ev.Identity.KYCResult)
 	}
 	if !ev.CreatedAt.IsZero() {
 		fmt.Fprintf(&b, " at %s", ev.CreatedAt.Format("Mon 15:04:05"))
@@ -193,4 +188,21 @@ func randomHex(n int) string {
 		panic(err)
 	}
 	return hex.EncodeToString(b)
+}
+
+// countingDedup counts the deliveries of events already processed.
+type countingDedup struct {
+	bankpay.Deduplicator
+	r *Receiver
+}
+
+// Claim claims eventID, counting a re-sent one.
+func (d *countingDedup) Claim(ctx context.Context, eventID string) (bankpay.ClaimState, error) {
+	st, err := d.Deduplicator.Claim(ctx, eventID)
+	if err == nil && st == bankpay.ClaimDone {
+		d.r.mu.Lock()
+		d.r.dups++
+		d.r.mu.Unlock()
+	}
+	return st, err
 }

@@ -1,0 +1,195 @@
+// Command bankpay is the operations tool of the bankpay SDK: the tasks a
+// merchant's engineers otherwise script by hand, on the same SDK.
+//
+//	bankpay [-json] transactions get ID
+//	bankpay [-json] deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID
+//	bankpay sign-establish FILE.json          (- reads standard input)
+//	bankpay verify-redirect URL
+//	bankpay verify-notification -body FILE -authorization HEADER [-content-type TYPE]
+//	bankpay sandbox [bankpay-sandbox flags]
+//
+// Credentials come from BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY and
+// BANKPAY_MERCHANT_ID, the API from BANKPAY_BASE_URL (the operator's sandbox
+// when unset). -json prints JSON for scripts; the default is a readable
+// table. Exit codes:
+//
+//	0  done
+//	1  the service refused or failed the call (an API error), or the network failed before sending
+//	2  usage: a bad flag, argument or input (nothing was sent)
+//	3  a signature did not verify (verify-redirect, verify-notification)
+//	4  not found
+//	5  outcome unknown: a money-moving request may have reached the service; look it up before retrying
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+
+	bankpay "github.com/bankpay/bankpay-go"
+)
+
+// Exit codes.
+const (
+	exitOK        = 0
+	exitFailed    = 1
+	exitUsage     = 2
+	exitBadSig    = 3
+	exitNotFound  = 4
+	exitUncertain = 5
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], &env{getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr})
+	stop()
+	os.Exit(code)
+}
+
+// env is what a command reads and writes: the process's, or a test's.
+type env struct {
+	getenv         func(string) string
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	json           bool
+	clientOpts     []bankpay.Option // tests: an HTTP client of the sandbox
+}
+
+// command is one subcommand: it parses its own flags from args.
+type command struct {
+	usage string
+	run   func(ctx context.Context, e *env, args []string) error
+}
+
+var commands = map[string]command{
+	"transactions":        {"transactions get ID", runTransactions},
+	"deposit":             {"deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID", runDeposit},
+	"sign-establish":      {"sign-establish FILE.json (- for standard input)", runSignEstablish},
+	"verify-redirect":     {"verify-redirect URL", runVerifyRedirect},
+	"verify-notification": {"verify-notification -body FILE -authorization HEADER [-content-type TYPE]", runVerifyNotification},
+	"sandbox":             {"sandbox [-addr 127.0.0.1:8089] [bankpay-sandbox flags]", runSandbox},
+}
+
+// run runs one command line and returns the exit code.
+func run(ctx context.Context, args []string, e *env) int {
+	fs := flag.NewFlagSet("bankpay", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.BoolVar(&e.json, "json", false, "print JSON")
+	fs.Usage = func() { usage(e.stderr) }
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		usage(e.stderr)
+		return exitUsage
+	}
+	cmd, ok := commands[fs.Arg(0)]
+	if !ok {
+		fmt.Fprintf(e.stderr, "bankpay: unknown command %q\n", fs.Arg(0))
+		usage(e.stderr)
+		return exitUsage
+	}
+	err := cmd.run(ctx, e, fs.Args()[1:])
+	if err == nil {
+		return exitOK
+	}
+	code := exitCode(err)
+	if !errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(e.stderr, "bankpay %s: %v\n", fs.Arg(0), err)
+	}
+	if code == exitUncertain {
+		fmt.Fprintln(e.stderr, "bankpay: the request may have reached the service: look the transaction up by its merchant reference before paying again")
+	}
+	return code
+}
+
+// usageError is a bad command line or input: nothing was sent.
+type usageError struct{ msg string }
+
+func (u *usageError) Error() string { return u.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// exitCode maps an error to the command's exit code.
+func exitCode(err error) int {
+	var ue *usageError
+	var ve *bankpay.ValidationError
+	var ne *bankpay.NetworkError
+	switch {
+	case errors.As(err, &ue), errors.As(err, &ve), errors.Is(err, flag.ErrHelp):
+		return exitUsage
+	case errors.Is(err, bankpay.ErrInvalidSignature), errors.Is(err, bankpay.ErrReferenceMismatch):
+		return exitBadSig
+	case errors.Is(err, bankpay.ErrNotFound):
+		return exitNotFound
+	case errors.As(err, &ne) && ne.Sent && ne.Method != "GET",
+		errors.Is(err, bankpay.ErrInvalidResponse) && isMoneyMoving(err):
+		return exitUncertain
+	}
+	return exitFailed
+}
+
+// isMoneyMoving reports whether err is about a state-changing call.
+func isMoneyMoving(err error) bool {
+	var re *bankpay.ResponseError
+	return errors.As(err, &re) && re.Method != "GET"
+}
+
+func usage(w io.Writer) {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fmt.Fprintln(w, "usage: bankpay [-json] COMMAND [ARGS]")
+	for _, n := range names {
+		fmt.Fprintln(w, "  bankpay "+commands[n].usage)
+	}
+	fmt.Fprintln(w, "credentials: BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY, BANKPAY_MERCHANT_ID; API: BANKPAY_BASE_URL")
+	fmt.Fprintln(w, "exit codes: 0 done, 1 failed, 2 usage, 3 bad signature, 4 not found, 5 outcome unknown")
+}
+
+// credentials reads the merchant's credentials from the environment.
+func (e *env) credentials() (bankpay.Credentials, error) {
+	c := bankpay.Credentials{AccessID: e.getenv("BANKPAY_ACCESS_ID"), AccessKey: bankpay.NewSecret(e.getenv("BANKPAY_ACCESS_KEY")),
+		MerchantID: e.getenv("BANKPAY_MERCHANT_ID")}
+	var missing []string
+	for name, v := range map[string]string{"BANKPAY_ACCESS_ID": c.AccessID, "BANKPAY_ACCESS_KEY": e.getenv("BANKPAY_ACCESS_KEY"), "BANKPAY_MERCHANT_ID": c.MerchantID} {
+		if v == "" {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return c, usagef("%s not set", strings.Join(missing, ", "))
+	}
+	return c, nil
+}
+
+// client returns a client for the environment's credentials and base URL.
+func (e *env) client() (*bankpay.Client, error) {
+	creds, err := e.credentials()
+	if err != nil {
+		return nil, err
+	}
+	opts := e.clientOpts
+	if base := e.getenv("BANKPAY_BASE_URL"); base != "" {
+		opts = append([]bankpay.Option{bankpay.WithBaseURL(base)}, opts...)
+	}
+	return bankpay.NewClient(creds, opts...)
+}
+
+// flags returns a flag set for a subcommand that also takes -json.
+func (e *env) flags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet("bankpay "+name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.BoolVar(&e.json, "json", e.json, "print JSON")
+	return fs
+}

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// cli runs the command against srv's credentials and returns the exit
+// code, standard output and standard error.
+type cli struct {
+	t    *testing.T
+	srv  *bankpaytest.Server
+	vars map[string]string
+	opts []bankpay.Option
+}
+
+func newCLI(t *testing.T) *cli {
+	srv := bankpaytest.NewServer()
+	t.Cleanup(srv.Close)
+	c := srv.Credentials()
+	return &cli{t: t, srv: srv, vars: map[string]string{"BANKPAY_ACCESS_ID": c.AccessID, "BANKPAY_ACCESS_KEY": c.AccessKey.Reveal(),
+		"BANKPAY_MERCHANT_ID": c.MerchantID, "BANKPAY_BASE_URL": srv.URL}}
+}
+
+func (c *cli) run(stdin string, args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	e := &env{getenv: func(k string) string { return c.vars[k] }, stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, clientOpts: c.opts}
+	code := run(context.Background(), args, e)
+	return code, out.String(), errOut.String()
+}
+
+// disbursement establishes a Disbursement authorization in the sandbox.
+func (c *cli) disbursement(ref string) *models.Transaction {
+	auth, err := c.srv.Client().Transactions.Establish(context.Background(), &models.EstablishData{
+		PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: ref, Description: "payout",
+		Account: &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, NameOnAccount: "Jane Doe", Type: 1},
+	})
+	require.NoError(c.t, err)
+	return auth
+}
+
+func TestTransactionsGet(t *testing.T) {
+	c := newCLI(t)
+	auth := c.disbursement("cli-auth-1")
+
+	code, out, errOut := c.run("", "transactions", "get", auth.TransactionID)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Regexp(t, `transactionId\s+`+auth.TransactionID, out)
+	assert.Regexp(t, `status\s+Authorized \(2\)`, out)
+	assert.Regexp(t, `merchantReference\s+cli-auth-1`, out)
+
+	code, out, _ = c.run("", "-json", "transactions", "get", auth.TransactionID)
+	require.Equal(t, exitOK, code)
+	var got models.Transaction
+	require.NoError(t, json.Unmarshal([]byte(out), &got), out)
+	assert.Equal(t, auth.TransactionID, got.TransactionID)
+	assert.Equal(t, models.StatusAuthorized, got.Status)
+
+	code, _, errOut = c.run("", "transactions", "get", "100000000000404")
+	assert.Equal(t, exitNotFound, code, errOut)
+	assert.Contains(t, errOut, "not found")
+}
+
+func TestDeposit(t *testing.T) {
+	c := newCLI(t)
+	auth := c.disbursement("cli-auth-2")
+
+	code, out, errOut := c.run("", "deposit", "-ref", "cli-dep-1", "-amount", "12.50", auth.TransactionID)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Regexp(t, `type\s+Deposit \(6\)`, out)
+	assert.Regexp(t, `amount\s+12.50 USD`, out)
+	assert.Regexp(t, `originalTransactionId\s+`+auth.TransactionID, out)
+
+	// The same reference again is refused by the service, not paid twice.
+	code, _, errOut = c.run("", "deposit", "-ref", "cli-dep-1", "-amount", "12.50", auth.TransactionID)
+	assert.Equal(t, exitFailed, code)
+	assert.Contains(t, errOut, "210")
+
+	// Bad input is a usage error and nothing is sent.
+	before := len(c.srv.EventsFor(auth.TransactionID))
+	code, _, errOut = c.run("", "deposit", "-ref", "cli-dep-2", "-amount", "12.5", auth.TransactionID)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "amount")
+	code, _, _ = c.run("", "deposit", "-ref", "cli-dep-2")
+	assert.Equal(t, exitUsage, code)
+	assert.Len(t, c.srv.EventsFor(auth.TransactionID), before)
+}
+
+// lostResponse lets requests reach the sandbox and then loses the response
+// of a deposit, as a connection reset would.
+type lostResponse struct {
+	base     http.RoundTripper
+	deposits *atomic.Int32
+}
+
+func (l lostResponse) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := l.base.RoundTrip(r)
+	if err == nil && strings.HasSuffix(r.URL.Path, "/deposit") {
+		l.deposits.Add(1)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return nil, io.ErrUnexpectedEOF
+	}
+	return resp, err
+}
+
+func TestDepositOutcomeUnknown(t *testing.T) {
+	c := newCLI(t)
+	auth := c.disbursement("cli-auth-3")
+	var deposits atomic.Int32
+	c.opts = []bankpay.Option{bankpay.WithTransport(func(rt http.RoundTripper) http.RoundTripper { return lostResponse{rt, &deposits} })}
+
+	code, _, errOut := c.run("", "deposit", "-ref", "cli-dep-lost", "-amount", "5.00", auth.TransactionID)
+	assert.Equal(t, exitUncertain, code, errOut)
+	assert.Contains(t, errOut, "look the transaction up by its merchant reference before paying again")
+	// The deposit reached the service once and was not retried: the exit
+	// code tells the script to look it up, not to pay again.
+	assert.EqualValues(t, 1, deposits.Load())
+}
+
+func TestUsage(t *testing.T) {
+	c := newCLI(t)
+	code, _, errOut := c.run("")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "usage: bankpay")
+	code, _, errOut = c.run("", "refund-everything")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, `unknown command "refund-everything"`)
+	code, _, _ = c.run("", "transactions")
+	assert.Equal(t, exitUsage, code)
+
+	delete(c.vars, "BANKPAY_ACCESS_KEY")
+	code, _, errOut = c.run("", "transactions", "get", "1")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "BANKPAY_ACCESS_KEY not set")
+}
+
+func TestSignEstablish(t *testing.T) {
+	c := newCLI(t)
+	data := `{"description":"Order 42","currency":"USD","amount":"10.00","merchantReference":"ref-42","paymentType":"Deferred",
+		"returnUrl":"https://shop.example/return","cancelUrl":"https://shop.example/cancel","customer":{"name":"Jane Doe","address":{"city":"Austin","country":"US"}}}`
+	file := filepath.Join(t.TempDir(), "establish.json")
+	require.NoError(t, os.WriteFile(file, []byte(data), 0o600))
+	creds := c.srv.Credentials()
+	wantCanonical := "accessId=" + creds.AccessID + "&merchantId=" + creds.MerchantID +
+		"&description=Order 42&currency=USD&amount=10.00&merchantReference=ref-42&paymentType=Deferred" +
+		"&customer.name=Jane Doe&customer.address.city=Austin&customer.address.country=US"
+
+	code, out, errOut := c.run("", "sign-establish", file)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, wantCanonical)
+	assert.Contains(t, out, sign.Sign(sign.SHA1, creds.AccessKey.Reveal(), wantCanonical))
+	assert.NotContains(t, out, creds.AccessKey.Reveal())
+
+	code, out, _ = c.run(data, "-json", "sign-establish", "-sha512", "-")
+	require.Equal(t, exitOK, code)
+	var got struct {
+		Canonical, RequestSignature string
+		EstablishData               models.EstablishData
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	assert.Equal(t, wantCanonical, got.Canonical)
+	assert.True(t, strings.HasPrefix(got.RequestSignature, sign.SHA512Prefix))
+	assert.True(t, sign.Verify(creds.AccessKey.Reveal(), wantCanonical, got.RequestSignature))
+	assert.Equal(t, got.RequestSignature, got.EstablishData.RequestSignature)
+
+	code, _, _ = c.run("{", "sign-establish", "-")
+	assert.Equal(t, exitUsage, code)
+}
+
+func TestVerifyRedirect(t *testing.T) {
+	c := newCLI(t)
+	d := models.EstablishData{Description: "Order", Currency: models.USD, Amount: "10.00", MerchantReference: "cli-redir-1",
+		PaymentType: models.PaymentTypeDeferred, ReturnURL: "https://shop.example/return", CancelURL: "https://shop.example/cancel"}
+	require.NoError(t, c.srv.Client().SignEstablishData(&d))
+	redirect, _, err := c.srv.Authorize(d, bankpaytest.OutcomeAuthorize)
+	require.NoError(t, err)
+
+	code, out, errOut := c.run("", "verify-redirect", "-expect-ref", "cli-redir-1", redirect)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "signature valid (HMAC-SHA1)")
+	assert.Regexp(t, `status\s+Authorized \(2\)`, out)
+
+	code, _, errOut = c.run("", "verify-redirect", strings.Replace(redirect, "cli-redir-1", "cli-redir-2", 1))
+	assert.Equal(t, exitBadSig, code, errOut)
+	code, _, _ = c.run("", "verify-redirect", "-expect-ref", "other", redirect)
+	assert.Equal(t, exitBadSig, code)
+}
+
+func TestVerifyNotification(t *testing.T) {
+	c := newCLI(t)
+	body := "eventId=ev-1&eventType=Authorize&objectId=T-1&objectType=Transaction&merchantReference=r-1&createdAt=1700000000000&status=2"
+	auth, err := bankpaytest.SignNotification([]byte(body), c.srv.Credentials())
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), "body")
+	require.NoError(t, os.WriteFile(file, []byte(body), 0o600))
+
+	code, out, errOut := c.run("", "verify-notification", "-body", file, "-authorization", auth)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "signature valid")
+	assert.Regexp(t, `eventType\s+Authorize`, out)
+	assert.Regexp(t, `transactionId\s+T-1`, out)
+
+	code, _, _ = c.run(strings.Replace(body, "status=2", "status=4", 1), "verify-notification", "-body", "-", "-authorization", auth)
+	assert.Equal(t, exitBadSig, code, "a changed body does not verify")
+	code, _, _ = c.run(body, "verify-notification", "-body", "-")
+	assert.Equal(t, exitUsage, code)
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestSandbox(t *testing.T) {
+	var out, errOut syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"sandbox", "-addr", "127.0.0.1:0"}, &env{getenv: func(string) string { return "" }, stdout: &out, stderr: &errOut})
+	}()
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "Press Ctrl+C") }, 10*time.Second, 10*time.Millisecond)
+	cancel()
+	assert.Equal(t, exitOK, <-done, errOut.String())
+	assert.Contains(t, out.String(), "API base URL:  http://127.0.0.1:")
+}

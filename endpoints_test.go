@@ -1,0 +1,487 @@
+package bankpay
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bankpay/bankpay-go/internal/wire"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// endpoint is one method of the SDK, with the request it must send and a
+// response it accepts: the one table that drives the request, error
+// mapping, retry, id escaping, bad-id, undecodable-response and fault
+// tests (accounts_test.go, faults_test.go). A new endpoint gets a row here.
+type endpoint struct {
+	name   string
+	method string
+	// path is without /api/v1; "{id}" stands for the path-escaped id.
+	path string
+	// query is the exact raw query; "{id}" stands for the query-escaped id.
+	query       string
+	contentType string
+	// body is the exact body; "{id}" stands for the id as a JSON string's content.
+	body       string
+	okResponse string
+	idIn       idPlace
+	idField    string // the wire name a bad id is refused under ("transactionId" when empty)
+	identity   bool   // a 400 response also matches ErrIdentityNotReady
+	readsBody  bool   // false for a call that does not read a 2xx body
+	call       func(ctx context.Context, c *Client, id string, opts ...Option) error
+	// invalid makes the call with bad params (nil when the id is the only
+	// input); it must fail with a *ValidationError on invalidField.
+	invalid      func(ctx context.Context, c *Client) error
+	invalidField string
+}
+
+// idPlace is where an endpoint carries its id argument.
+type idPlace int
+
+const (
+	noID idPlace = iota
+	inPath
+	inQuery
+)
+
+func (e endpoint) want(id string) wantRequest {
+	return wantRequest{Method: e.method, Path: "/api/v1" + e.pathFor(id),
+		RawQuery: strings.ReplaceAll(e.query, "{id}", url.QueryEscape(id)), ContentType: e.contentType,
+		Body: strings.ReplaceAll(e.body, "{id}", jsonContent(id))}
+}
+
+func (e endpoint) pathFor(id string) string {
+	return strings.ReplaceAll(e.path, "{id}", url.PathEscape(id))
+}
+
+// mutates reports whether the endpoint changes state (never retried once
+// it may have reached the server, unless opted in).
+func (e endpoint) mutates() bool { return e.method != "GET" }
+
+// badIDField is the field a bad id is refused under.
+func (e endpoint) badIDField() string {
+	if e.idField != "" {
+		return e.idField
+	}
+	return "transactionId"
+}
+
+// jsonContent is s as it is written inside a JSON string.
+func jsonContent(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}
+
+// endpoints is every method of the SDK that sends a request.
+func endpoints() []endpoint {
+	return append([]endpoint{
+		{name: "Transactions.Get", method: "GET", path: "/transactions/{id}", okResponse: faultTxn, idIn: inPath, readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Transactions.Get(ctx, id, opts...)
+				return err
+			}},
+		{name: "Transactions.Establish", method: "POST", path: "/establish", query: "createTransaction=true",
+			contentType: "application/json", body: disbursementBody(), okResponse: establishResponseJSON, readsBody: true,
+			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				_, err := c.Transactions.Establish(ctx, disbursementParams(), opts...)
+				return err
+			},
+			invalidField: "currency",
+			invalid: func(ctx context.Context, c *Client) error {
+				d := disbursementParams()
+				d.Currency = "EUR"
+				_, err := c.Transactions.Establish(ctx, d)
+				return err
+			}},
+		{name: "Transactions.Deposit", method: "POST", path: "/transactions/{id}/deposit",
+			contentType: "application/x-www-form-urlencoded", body: "amount=10.00&merchantReference=dep-ref-1",
+			okResponse: depositResponseJSON, idIn: inPath, readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Transactions.Deposit(ctx, id, &DepositParams{MerchantReference: "dep-ref-1", Amount: "10.00"}, opts...)
+				return err
+			},
+			invalidField: "amount",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Transactions.Deposit(ctx, "1", &DepositParams{MerchantReference: "dep-ref-1", Amount: "10.5"})
+				return err
+			}},
+		{name: "Transactions.Capture", method: "POST", path: "/transactions/{id}/capture",
+			contentType: "application/x-www-form-urlencoded",
+			body:        "amount=5.00&beneficiary.address.country=MX&beneficiary.name=Ana+Ruiz&merchantReference=cap-ref-1",
+			okResponse:  captureResponseJSON, idIn: inPath, readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Transactions.Capture(ctx, id, &CaptureParams{MerchantReference: "cap-ref-1", Amount: "5.00",
+					Beneficiary: minimalBeneficiary()}, opts...)
+				return err
+			},
+			invalidField: "beneficiary.name",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Transactions.Capture(ctx, "1", &CaptureParams{MerchantReference: "cap-ref-1", Amount: "5.00"})
+				return err
+			}},
+		{name: "Customers.Update", method: "POST", path: "/customers/{id}", contentType: "application/json",
+			body:       `{"name":"Jane Doe","customerId":"{id}","merchantId":"1002463580","vip":2}`,
+			okResponse: customerResponseJSON, idIn: inPath, idField: "customerId", readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Customers.Update(ctx, id, &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(2)}, opts...)
+				return err
+			},
+			invalidField: "vip",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Customers.Update(ctx, "c-1", &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(-1)})
+				return err
+			}},
+		{name: "Customers.UpdateByExternalID", method: "POST", path: "/customers", query: "externalId={id}", contentType: "application/json",
+			body:       `{"name":"Jane Doe","externalId":"{id}","merchantId":"1002463580","vip":0}`,
+			okResponse: customerResponseJSON, idIn: inQuery, idField: "externalId", readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Customers.UpdateByExternalID(ctx, id, &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(0)}, opts...)
+				return err
+			},
+			invalidField: "externalId",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Customers.UpdateByExternalID(ctx, "x-1", &CustomerUpdateParams{Name: "Jane Doe", ExternalID: "x-2"})
+				return err
+			}},
+		{name: "Accounts.Balance", method: "GET", path: "/transactions/{id}/payment/paymentProvider/account/balance",
+			okResponse: accountBalanceJSON, idIn: inPath,
+			readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Accounts.Balance(ctx, id, opts...)
+				return err
+			}},
+		{name: "Accounts.User", method: "GET", path: "/transactions/{id}/payment/paymentProvider/user",
+			okResponse: bankUserJSON, idIn: inPath,
+			readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Accounts.User(ctx, id, opts...)
+				return err
+			}},
+		{name: "Accounts.Summary", method: "GET", path: "/transactions/{id}/accountSummary",
+			okResponse: accountSummaryJSON, idIn: inPath,
+			readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Accounts.Summary(ctx, id, opts...)
+				return err
+			}},
+		{name: "Accounts.Tokenize", method: "POST", path: "/accounts/tokenize", query: "verifyAccount=true",
+			contentType: "application/json", body: tokenizeFullBody, okResponse: tokenizeResponseJSON,
+			readsBody: true,
+			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				_, err := c.Accounts.Tokenize(ctx, fullTokenizeParams(), opts...)
+				return err
+			},
+			invalidField: "params",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Accounts.Tokenize(ctx, nil)
+				return err
+			}},
+		{name: "Identity.User", method: "GET", path: "/transactions/{id}/user",
+			okResponse: identityUserJSON, idIn: inPath, identity: true,
+			readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Identity.User(ctx, id, opts...)
+				return err
+			}},
+		{name: "Identity.Detail", method: "GET", path: "/transactions/{id}/user/detail",
+			okResponse: verificationDetailJSON, idIn: inPath, identity: true,
+			readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Identity.Detail(ctx, id, opts...)
+				return err
+			}},
+		{name: "Identity.SendFeedback", method: "POST", path: "/transactions/{id}/feedback",
+			contentType: "application/json", body: registerBody, okResponse: `{"feedback":` + `{"status":4,"subStatus":559,"description":"registered as member 42"}}`, idIn: inPath,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				return c.Identity.sendFeedback(ctx, id, wire.Feedback{Status: 4, SubStatus: 559, Description: "registered as member 42"}, opts...)
+			}},
+		{name: "Identity.Register", method: "POST", path: "/transactions/{id}/feedback",
+			contentType: "application/json", body: registerBody, okResponse: `{"feedback":{"status":4,"subStatus":559,"description":"registered as member 42"}}`, idIn: inPath,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				return c.Identity.Register(ctx, id, "registered as member 42", opts...)
+			}},
+		{name: "Identity.Void", method: "POST", path: "/transactions/{id}/feedback",
+			contentType: "application/json", body: voidBody, okResponse: `{"feedback":{"status":13,"subStatus":558,"description":"name mismatch"}}`, idIn: inPath,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				return c.Identity.Void(ctx, id, "name mismatch", opts...)
+			}},
+	}, custacctEndpoints()...)
+}
+
+// disbursementBody is the exact JSON body Establish sends for
+// disbursementParams, signed with the test key.
+func disbursementBody() string {
+	// The signed keys in the service's fixed order; notificationUrl,
+	// metadata and deviceType are never signed.
+	const canonical = "accessId=test-access-id&merchantId=1002463580&description=Weekly payout&currency=USD" +
+		"&amount=0.00&merchantReference=payout-2024-001&paymentType=Disbursement" +
+		"&customer.externalId=cust-77&customer.name=Jane Doe&customer.vip=2" +
+		"&customer.address.address1=1 Main St&customer.address.city=Austin&customer.address.state=TX" +
+		"&customer.address.zip=73301&customer.address.country=US&customer.email=jane@example.com" +
+		"&account.nameOnAccount=Jane Doe&account.type=1&account.accountNumber=1000000001&account.routingNumber=124003116"
+	return `{"accessId":"test-access-id","merchantId":"1002463580","requestSignature":"` + refHMACSHA1(canonical) + `",` +
+		`"description":"Weekly payout","currency":"USD","amount":"0.00","merchantReference":"payout-2024-001",` +
+		`"notificationUrl":"https://merchant.test/notify?src=bankpay","metadata":{"flowType":"payouts"},` +
+		`"customer":{"externalId":"cust-77","name":"Jane Doe","email":"jane@example.com",` +
+		`"address":{"address1":"1 Main St","city":"Austin","state":"TX","zip":"73301","country":"US"},"vip":2},` +
+		`"account":{"nameOnAccount":"Jane Doe","type":1,"accountNumber":"1000000001","routingNumber":"124003116"},` +
+		`"deviceType":"web","paymentType":"Disbursement"}`
+}
+
+// TestEndpointsRequest checks, for every endpoint, method, path, exact
+// query, auth, content type (none for GETs) and exact body of a successful call.
+func TestEndpointsRequest(t *testing.T) {
+	for _, ep := range endpoints() {
+		t.Run(ep.name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t)
+			calls := expect(t, mock, ep.want("1002581234567"), 200, ep.okResponse)
+			if err := ep.call(context.Background(), c, "1002581234567"); err != nil {
+				t.Fatal(err)
+			}
+			if calls.Load() != 1 {
+				t.Errorf("calls = %d, want 1", calls.Load())
+			}
+		})
+	}
+}
+
+// TestEndpointsErrorMapping maps the documented error responses of every
+// endpoint to *APIError and its sentinels.
+func TestEndpointsErrorMapping(t *testing.T) {
+	cases := []struct {
+		name      string
+		status    int
+		body      string
+		code      int
+		message   string
+		bodyPart  string // expected in APIError.Body when the body is not JSON
+		is        []error
+		isNot     []error
+		retryable bool // a GET is retried on it
+	}{
+		{name: "400/200", status: 400, body: `{"errors":[{"domain":"Validation","code":200,"message":"invalid parameter"}]}`,
+			code: 200, message: "invalid parameter", is: []error{ErrBadRequest}, isNot: []error{ErrUnauthorized, ErrServer, ErrDuplicate}},
+		{name: "401/300", status: 401, body: `{"errors":[{"domain":"Security","code":300,"message":"security error"}]}`,
+			code: 300, message: "security error", is: []error{ErrUnauthorized}, isNot: []error{ErrBadRequest, ErrServer, ErrIdentityNotReady}},
+		{name: "401/325", status: 401, body: `{"errors":[{"domain":"Security","code":325,"message":"security error"}]}`,
+			code: 325, message: "security error", is: []error{ErrUnauthorized}, isNot: []error{ErrBadRequest, ErrServer, ErrIdentityNotReady}},
+		{name: "401/375", status: 401, body: `{"errors":[{"domain":"AccessControl","code":375,"message":"access denied"}]}`,
+			code: 375, message: "access denied", is: []error{ErrUnauthorized}, isNot: []error{ErrBadRequest, ErrServer, ErrIdentityNotReady}},
+		{name: "500/100", status: 500, body: `{"errors":[{"domain":"Internal","code":100,"message":"internal error"}]}`,
+			code: 100, message: "internal error", is: []error{ErrServer}, isNot: []error{ErrBadRequest, ErrUnauthorized, ErrIdentityNotReady}, retryable: true},
+		{name: "502 not JSON", status: 502, body: `<html><body>502 Bad Gateway</body></html>`,
+			bodyPart: "Bad Gateway", is: []error{ErrServer}, isNot: []error{ErrBadRequest, ErrUnauthorized, ErrIdentityNotReady}, retryable: true},
+		{name: "400 empty body", status: 400, body: ``,
+			is: []error{ErrBadRequest}, isNot: []error{ErrUnauthorized, ErrServer}},
+		{name: "401 empty body", status: 401, body: ``,
+			is: []error{ErrUnauthorized}, isNot: []error{ErrBadRequest, ErrServer, ErrIdentityNotReady}},
+	}
+	for _, ep := range endpoints() {
+		for _, tc := range cases {
+			t.Run(ep.name+"/"+tc.name, func(t *testing.T) {
+				c, mock, w := newTestClient(t)
+				calls := expect(t, mock, ep.want("T1"), tc.status, tc.body)
+				err := ep.call(context.Background(), c, "T1")
+
+				var apiErr *APIError
+				if !errors.As(err, &apiErr) {
+					t.Fatalf("err = %v (%T), want *APIError", err, err)
+				}
+				if apiErr.StatusCode != tc.status || apiErr.Code != tc.code || apiErr.Message != tc.message {
+					t.Errorf("APIError = status %d code %d message %q", apiErr.StatusCode, apiErr.Code, apiErr.Message)
+				}
+				if apiErr.Method != ep.method || apiErr.Path != ep.pathFor("T1") {
+					t.Errorf("APIError call = %s %s", apiErr.Method, apiErr.Path)
+				}
+				if tc.bodyPart != "" && !strings.Contains(apiErr.Body, tc.bodyPart) {
+					t.Errorf("APIError.Body = %q, want it to contain %q", apiErr.Body, tc.bodyPart)
+				}
+				for _, target := range tc.is {
+					if !errors.Is(err, target) {
+						t.Errorf("errors.Is(err, %v) = false", target)
+					}
+				}
+				for _, target := range tc.isNot {
+					if errors.Is(err, target) {
+						t.Errorf("errors.Is(err, %v) = true", target)
+					}
+				}
+				// Only an identity read responded 400 is "not ready".
+				wantNotReady := ep.identity && tc.status == 400
+				if got := errors.Is(err, ErrIdentityNotReady); got != wantNotReady {
+					t.Errorf("errors.Is(err, ErrIdentityNotReady) = %v, want %v", got, wantNotReady)
+				}
+				// GETs are retried on 5xx (default 3 retries); state-changing POSTs are not.
+				wantCalls := 1
+				if tc.retryable && ep.method == "GET" {
+					wantCalls = 1 + defaultMaxRetries
+				}
+				if int(calls.Load()) != wantCalls || apiErr.Attempts != wantCalls || len(w.list) != wantCalls-1 {
+					t.Errorf("calls = %d, attempts = %d, waits = %d; want %d calls", calls.Load(), apiErr.Attempts, len(w.list), wantCalls)
+				}
+				assertNoSecret(t, err.Error())
+			})
+		}
+	}
+}
+
+// TestEndpointsRetryGET: a GET responded 503 then 200 succeeds with
+// exactly two requests; a state-changing POST responded 503 is not retried
+// unless the call opts in.
+func TestEndpointsRetry(t *testing.T) {
+	for _, ep := range endpoints() {
+		t.Run(ep.name, func(t *testing.T) {
+			c, mock, w := newTestClient(t)
+			calls := sequence(t, mock,
+				jsonResponse(503, `{"errors":[{"code":100,"message":"unavailable"}]}`, "Retry-After", "1"),
+				jsonResponse(200, ep.okResponse))
+			err := ep.call(context.Background(), c, "T1")
+			if ep.method == "GET" {
+				if err != nil {
+					t.Fatalf("err = %v", err)
+				}
+				if calls.Load() != 2 {
+					t.Fatalf("calls = %d, want 2", calls.Load())
+				}
+				if len(w.list) != 1 || w.list[0] != time.Second {
+					t.Errorf("waits = %v, want [1s] (Retry-After)", w.list)
+				}
+				return
+			}
+			if !errors.Is(err, ErrServer) || calls.Load() != 1 {
+				t.Fatalf("POST without opt-in: err = %v, calls = %d; want ErrServer after 1 call", err, calls.Load())
+			}
+
+			c, mock, _ = newTestClient(t)
+			calls = sequence(t, mock,
+				jsonResponse(503, `{"errors":[{"code":100,"message":"unavailable"}]}`),
+				jsonResponse(200, ep.okResponse))
+			if err := ep.call(context.Background(), c, "T1", WithRetryNonIdempotent()); err != nil {
+				t.Fatalf("POST with RetryNonIdempotent: %v", err)
+			}
+			if calls.Load() != 2 {
+				t.Fatalf("POST with RetryNonIdempotent: calls = %d, want 2", calls.Load())
+			}
+		})
+	}
+}
+
+// TestEndpointsEscapeID: an id with "/", "?" and "#" stays one path segment.
+func TestEndpointsEscapeID(t *testing.T) {
+	const id = "a/../b?x=1#f"
+	for _, ep := range endpoints() {
+		if ep.idIn == noID {
+			continue
+		}
+		t.Run(ep.name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t)
+			want := ep.want(id)
+			if !strings.Contains(want.Path+"?"+want.RawQuery, "a%2F..%2Fb%3Fx%3D1%23f") && !strings.Contains(want.Path, "a%2F..%2Fb%3Fx=1%23f") {
+				t.Fatalf("test path %s?%s", want.Path, want.RawQuery)
+			}
+			calls := expect(t, mock, want, 200, ep.okResponse)
+			if err := ep.call(context.Background(), c, id); err != nil {
+				t.Fatal(err)
+			}
+			if calls.Load() != 1 {
+				t.Errorf("calls = %d", calls.Load())
+			}
+		})
+	}
+}
+
+// TestEndpointsRejectBadID: a bad id is a *ValidationError naming its
+// field and nothing is sent.
+func TestEndpointsRejectBadID(t *testing.T) {
+	for _, ep := range endpoints() {
+		if ep.idIn == noID {
+			continue
+		}
+		for _, id := range []string{"", ".", "..", "T1\r\nX-Evil: 1"} {
+			c, mock, _ := newTestClient(t)
+			calls := expectNoRequest(t, mock)
+			err := ep.call(context.Background(), c, id)
+			var ve *ValidationError
+			if !errors.As(err, &ve) || ve.Field != ep.badIDField() || !isValidation(err) {
+				t.Errorf("%s(%q): err = %v, want *ValidationError on %s", ep.name, id, err, ep.badIDField())
+			}
+			if calls.Load() != 0 {
+				t.Errorf("%s(%q): %d requests sent", ep.name, id, calls.Load())
+			}
+		}
+	}
+}
+
+// TestEndpointsUndecodableResponse: a 200 response that is not JSON or is
+// empty is a *ResponseError for the endpoints that return data; the feedback
+// calls return no data and do not read the response.
+func TestEndpointsUndecodableResponse(t *testing.T) {
+	for _, ep := range endpoints() {
+		for _, body := range []string{``, `<html>ok</html>`, `{"accountBalance":`} {
+			c, mock, _ := newTestClient(t)
+			calls := expect(t, mock, ep.want("T1"), 200, body)
+			err := ep.call(context.Background(), c, "T1")
+			if !ep.readsBody {
+				if err != nil {
+					t.Errorf("%s, 200 %q: err = %v, want success", ep.name, body, err)
+				}
+			} else {
+				var re *ResponseError
+				if !errors.As(err, &re) || !errors.Is(err, ErrInvalidResponse) || re.StatusCode != http.StatusOK {
+					t.Errorf("%s, 200 %q: err = %v, want *ResponseError", ep.name, body, err)
+				}
+			}
+			if calls.Load() != 1 {
+				t.Errorf("%s: calls = %d", ep.name, calls.Load())
+			}
+		}
+	}
+}
+
+// TestEndpointsRejectInvalidParams: bad params are a *ValidationError naming
+// the wire field, and nothing is sent.
+func TestEndpointsRejectInvalidParams(t *testing.T) {
+	for _, ep := range endpoints() {
+		if ep.invalid == nil {
+			continue
+		}
+		t.Run(ep.name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t)
+			calls := expectNoRequest(t, mock)
+			err := ep.invalid(context.Background(), c)
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve)
+			assert.Equal(t, ep.invalidField, ve.Field)
+			assert.Zero(t, calls.Load(), "nothing sent")
+		})
+	}
+}
+
+// TestEndpointsLog: with WithLogger each call logs its method, path,
+// status and attempts at debug level, and never the key, the Authorization
+// header or a body (the account and routing numbers the table sends).
+func TestEndpointsLog(t *testing.T) {
+	for _, ep := range endpoints() {
+		t.Run(ep.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			c, mock, _ := newTestClient(t, WithLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+			expect(t, mock, ep.want("T1"), 200, ep.okResponse)
+			require.NoError(t, ep.call(context.Background(), c, "T1"))
+			out := buf.String()
+			assert.Contains(t, out, "method="+ep.method)
+			assert.Contains(t, out, "path="+ep.pathFor("T1"))
+			assert.Contains(t, out, "status=200")
+			for _, secret := range []string{testCreds.AccessKey.Reveal(), "Basic ", "1000000001", "124003116", "Jane Doe"} {
+				assert.NotContains(t, out, secret)
+			}
+		})
+	}
+}

@@ -1,0 +1,103 @@
+// Package sandboxcmd is the command line of the local sandbox, shared by
+// cmd/bankpay-sandbox and "bankpay sandbox": flags to a bankpaytest server
+// on a chosen address, delivering events to any URL.
+package sandboxcmd
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"time"
+
+	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/bankpaytest"
+)
+
+// Run parses the command line of the sandbox command (name is the
+// command's, for its messages) and serves the sandbox until ctx is done.
+// It returns flag.ErrHelp for -h.
+func Run(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8089", "address to listen on")
+	accessID := fs.String("access-id", "", "accessId of the merchant (generated when empty)")
+	accessKey := fs.String("access-key", "", "accessKey of the merchant (generated when empty)")
+	merchantID := fs.String("merchant-id", "", "merchantId of the merchant (generated when empty)")
+	vip := fs.Bool("vip", true, "configure the merchant for VIP customer tiers")
+	transfer := fs.Bool("money-transfer", true, "configure the merchant for international money transfer (capture)")
+	noIdem := fs.Bool("no-reference-idempotency", false,
+		"play an account not configured for merchantReference idempotency: a repeated merchantReference on establish,\n"+
+			"deposit or capture is processed again (no code 210), so a retried request pays twice")
+	notify := fs.String("notification-url", "", "the merchant's default notification URL")
+	start := fs.String("start", "", "start time of the sandbox clock, RFC 3339 (default: now)")
+	bare := fs.Bool("bare-responses", false,
+		"respond with single objects bare, as the operator's OpenAPI shows them (a Transaction, not {\"transaction\":…});\n"+
+			"default: the spec's wrapped shape")
+	providers := fs.Int("identity-providers", 2, "number of identity providers (one data-retrieved event each)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	opts := []bankpaytest.Option{
+		bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{
+			Credentials:            bankpay.Credentials{AccessID: *accessID, AccessKey: bankpay.NewSecret(*accessKey), MerchantID: *merchantID},
+			NoVIP:                  !*vip,
+			NoMoneyTransfer:        !*transfer,
+			NoReferenceIdempotency: *noIdem,
+			NotificationURL:        *notify,
+		}),
+		bankpaytest.WithIdentityProviders(*providers),
+	}
+	if *start != "" {
+		t, err := time.Parse(time.RFC3339, *start)
+		if err != nil {
+			return fmt.Errorf("-start: %w", err)
+		}
+		opts = append(opts, bankpaytest.WithStartTime(t))
+	}
+	if *bare {
+		opts = append(opts, bankpaytest.WithBareResponses())
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := bankpaytest.NewServer(append(opts, bankpaytest.WithAnyEventAddress(), bankpaytest.WithListener(ln))...)
+	defer srv.Close()
+
+	c := srv.Credentials()
+	m := srv.Merchants()[0]
+	fmt.Fprintf(stdout, `bankpay sandbox (not the real service; the clock is fake and starts at %s)
+  API base URL:  %s
+  control URL:   %s
+  accessId:      %s
+  accessKey:     %s
+  merchantId:    %s
+  VIP tiers: %t, money transfer: %t, merchantReference idempotency: %t
+  responses: %s
+  sandbox routing number: %s
+
+export BANKPAY_BASE_URL=%s BANKPAY_ACCESS_ID=%s BANKPAY_ACCESS_KEY=%s BANKPAY_MERCHANT_ID=%s
+curl -u "$BANKPAY_ACCESS_ID:$BANKPAY_ACCESS_KEY" -X POST '%s/advance?d=72h'
+
+Press Ctrl+C to stop.
+`, srv.Now().Format(time.RFC3339), srv.URL, srv.ControlURL, c.AccessID, c.AccessKey.Reveal(), c.MerchantID,
+		!m.NoVIP, !m.NoMoneyTransfer, !m.NoReferenceIdempotency, responseShape(*bare), bankpaytest.SandboxRoutingNumber,
+		srv.URL, c.AccessID, c.AccessKey.Reveal(), c.MerchantID, srv.ControlURL)
+
+	<-ctx.Done()
+	return nil
+}
+
+// responseShape names the response shape the banner shows.
+func responseShape(bare bool) string {
+	if bare {
+		return "bare single objects (the operator's OpenAPI; -bare-responses)"
+	}
+	return "wrapped single objects (the spec's)"
+}
