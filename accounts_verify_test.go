@@ -261,15 +261,17 @@ func TestIdentityCustomerVerification(t *testing.T) {
 		{Attribute: "customer.name", Result: 2, Source: 2},
 		{Attribute: "customer.phone", Result: -1, Source: 1},
 		{Attribute: "customer.email", Result: 0, Source: 4},
-	}, v.Matches)
+	}, v)
 
-	for body, ok := range map[string]bool{`{"matches":[]}`: true, `{}`: false, `{"matches":null}`: false, `{"matches":[{"result":"x"}]}`: false} {
+	for body, ok := range map[string]bool{`{"matches":[]}`: true, `[]`: true, `{}`: false, `{"matches":null}`: false, `null`: false,
+		`{"matches":[{"result":"x"}]}`: false, `{"matches":{}}`: false} {
 		c, mock, _ := newTestClient(t)
 		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/customer/verify"}, 200, body)
 		v, err := c.Identity.CustomerVerification(context.Background(), "T1")
 		if ok {
 			require.NoError(t, err, body)
-			assert.Empty(t, v.Matches)
+			assert.NotNil(t, v, body)
+			assert.Empty(t, v, body)
 		} else {
 			assert.ErrorIs(t, err, ErrInvalidResponse, body)
 		}

@@ -247,7 +247,7 @@ var decodeCalls = []func(ctx context.Context, c *Client) (any, error){
 		return sliceOrNil(c.Accounts.ListSelected(ctx, "1"))
 	},
 	func(ctx context.Context, c *Client) (any, error) {
-		return nilIfErr(c.Identity.CustomerVerification(ctx, "1"))
+		return sliceOrNil(c.Identity.CustomerVerification(ctx, "1"))
 	},
 }
 

@@ -70,24 +70,25 @@ func (s *IdentityService) identityRead(ctx context.Context, path string, expand 
 
 // CustomerVerification reads how the customer data the merchant holds for
 // the authorization transactionID compares with the data of the user's
-// bank, one match result per attribute: GET /transactions/{transactionId}/payment/customer/verify,
-// read bare ({"matches":[…]}). A response without a matches array is a
-// *ResponseError; an empty array is a valid response with nothing compared.
-// A read: retried on a network error or a 5xx response.
-func (s *IdentityService) CustomerVerification(ctx context.Context, transactionID string, opts ...Option) (*models.CustomerVerification, error) {
+// bank, one match per attribute compared:
+// GET /transactions/{transactionId}/payment/customer/verify, read from
+// {"matches":[…]} (or a bare array). A response without a matches array is
+// a *ResponseError; an empty array is a valid response with nothing
+// compared. A read: retried on a network error or a 5xx response.
+func (s *IdentityService) CustomerVerification(ctx context.Context, transactionID string, opts ...Option) ([]models.CustomerMatch, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
 	path := pathJoin("transactions", transactionID, "payment", "customer", "verify")
-	v, err := call[models.CustomerVerification](ctx, s.client, http.MethodGet, path, nil, nil, "", opts)
+	page, err := listPage[models.CustomerMatch](ctx, s.client, path, nil, "matches", opts)
 	if err != nil {
 		return nil, err
 	}
-	if v.Matches == nil {
+	if page.Items == nil {
 		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path,
 			Err: errors.New(`response has no "matches" array`)}
 	}
-	return v, nil
+	return page.Items, nil
 }
 
 // sendFeedback is Register and Void: POST /transactions/{transactionId}/feedback

@@ -46,10 +46,10 @@ func TestIntegrationCustomerVerification(t *testing.T) {
 
 	results := func() map[string]int {
 		t.Helper()
-		v, err := s.client.Identity.CustomerVerification(ctx, id)
+		matches, err := s.client.Identity.CustomerVerification(ctx, id)
 		require.NoError(t, err)
 		out := map[string]int{}
-		for _, m := range v.Matches {
+		for _, m := range matches {
 			out[m.Attribute] = m.Result
 		}
 		return out

@@ -24,7 +24,9 @@ func TestCustomerVerification(t *testing.T) {
 	id := txn.TransactionID
 	matches := func() map[string]models.CustomerMatch {
 		t.Helper()
-		var v models.CustomerVerification
+		var v struct {
+			Matches []models.CustomerMatch `json:"matches"`
+		}
 		c.get("/transactions/"+id+"/payment/customer/verify").wantOK(t, &v)
 		out := map[string]models.CustomerMatch{}
 		for _, m := range v.Matches {

@@ -1,13 +1,8 @@
 package models
 
-// CustomerVerification is how the customer data the merchant holds for an
-// authorization compares with the data of the user's bank: one match per
-// attribute compared.
-type CustomerVerification struct {
-	Matches []CustomerMatch `json:"matches"`
-}
-
-// CustomerMatch is the comparison of one customer attribute.
+// CustomerMatch is the comparison of one attribute of the customer data the
+// merchant holds for an authorization with the data of the user's bank
+// (IdentityService.CustomerVerification).
 type CustomerMatch struct {
 	// Attribute is the attribute compared, such as customer.name or
 	// customer.address.zip.

@@ -106,11 +106,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 
 func showMatches(ctx context.Context, env *exampleenv.Env, transactionID string) error {
 	env.Call("Identity.CustomerVerification(%s)", transactionID)
-	v, err := env.Client.Identity.CustomerVerification(ctx, transactionID)
+	matches, err := env.Client.Identity.CustomerVerification(ctx, transactionID)
 	if err != nil {
 		return fmt.Errorf("customerVerification: %w", err)
 	}
-	for _, m := range v.Matches {
+	for _, m := range matches {
 		env.Result("%s: %s", m.Attribute, resultNames[m.Result])
 	}
 	return nil
