@@ -7,19 +7,30 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// CaptureParams is the input of Capture, a money transfer payment, sent
-// form-encoded with dotted names (beneficiary.address.country,
-// beneficiaryAccount.paymentProvider.swift, metadata.remittance.withdrawalMethod).
+// CaptureParams is the input of Capture, sent form-encoded with dotted
+// names (beneficiary.address.country, beneficiaryAccount.paymentProvider.swift,
+// metadata.remittance.withdrawalMethod). It serves two uses: a money
+// transfer payment (Beneficiary required) and the payment of a Pay
+// authorization (SplitToken from its Authorize event; Beneficiary then
+// optional).
 type CaptureParams struct {
 	// MerchantReference is the merchant's reference for this capture
 	// (required; a unique one makes the capture idempotent where the
 	// account is configured for it; '&', '=', '%', '+' and control
 	// characters are refused, see VerifyNotification).
 	MerchantReference string `url:"merchantReference"`
-	// Amount is the amount to capture, N.NN, greater than 0.00 (required).
+	// Amount is the amount to capture, N.NN, greater than 0.00, at most 10
+	// characters (required).
 	Amount models.Amount `url:"amount"`
-	// Beneficiary is the receiver of the transfer (required): Name and
-	// Address.Country are required.
+	// SplitToken is the token of the authorization's Authorize event: a
+	// guaranteed payment without it fails. Form encoding escapes it.
+	SplitToken string `url:"splitToken,omitempty"`
+	// InteractionID ties the capture to the consumer's interaction;
+	// "consumerNotPresent" marks a merchant-initiated one. Empty: the
+	// consumer is taken to be present.
+	InteractionID string `url:"interactionId,omitempty"`
+	// Beneficiary is the receiver of a money transfer (required unless
+	// SplitToken is set): Name and Address.Country are required.
 	Beneficiary *models.Beneficiary `url:"beneficiary,omitempty"`
 	// BeneficiaryAccount is the account the transfer pays into. One of IBAN,
 	// PaymentProvider.RoutingNumber or PaymentProvider.Swift is recommended.
@@ -29,9 +40,10 @@ type CaptureParams struct {
 	Remittance *models.Remittance `url:"metadata.remittance,omitempty"`
 }
 
-// Capture makes a money transfer payment from an authorization:
-// POST /transactions/{transactionId}/capture, form-encoded. The response is the
-// capture transaction (type 3).
+// Capture collects a payment from an authorization, a money transfer or
+// the payment of a Pay authorization (with its split token):
+// POST /transactions/{transactionId}/capture, form-encoded. The response is
+// the capture transaction (type 3), which a later Refund can return.
 //
 // Capture moves money, so it is not retried once the request may have
 // reached the server, unless WithRetryNonIdempotent is given. A repeated
@@ -50,10 +62,14 @@ func (p *CaptureParams) validate() error {
 	if p == nil {
 		return invalid("captureParams", "must not be nil")
 	}
+	beneficiary := requiredBeneficiary
+	if p.SplitToken != "" { // a Pay capture: a beneficiary is checked when given
+		beneficiary = checkBeneficiary
+	}
 	if err := firstError(
 		checkMerchantReference("merchantReference", p.MerchantReference, true),
-		checkPositiveAmount("amount", p.Amount, true),
-		requiredBeneficiary("beneficiary", p.Beneficiary),
+		checkMoneyAmount("amount", p.Amount, true),
+		beneficiary("beneficiary", p.Beneficiary),
 	); err != nil {
 		return err
 	}

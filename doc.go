@@ -4,8 +4,10 @@
 // update VIP customers, sign establish data for the front-end SDKs, verify
 // redirects and receive event notifications.
 //
-// Options configure a client (NewClient) or one call (the last arguments of
-// every service method): WithMaxRetries(0) on a call, say.
+// One Option type configures a client (NewClient), one call (the last
+// arguments of every service method: WithMaxRetries(0) on a call, say), the
+// webhook handler (NewWebhookHandler) and a redirect check (VerifyRedirect);
+// each With… says what it configures.
 //
 // Every call goes through one pipeline: build the request (JSON or dotted
 // form body, HTTP Basic auth), send it through a retrying transport that

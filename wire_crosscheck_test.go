@@ -141,6 +141,7 @@ func xcTxnOpenAPIWant() *models.Transaction {
 		Status: models.StatusAuthorized, StatusMessage: "Authorized", StatusCode: "AU",
 		CreatedAt: models.EpochMillis(xcT1), UpdatedAt: models.EpochMillis(xcT2), PPTrxID: "ppx-1",
 		MerchantReference: "xc-dep-58", PaymentProcessorType: "RTP", RecordVersion: 3,
+		Paid: "0.00", Refunded: "0.00", Balance: "0.00", ExpiredAt: models.EpochMillis(1731999999999),
 	}
 }
 

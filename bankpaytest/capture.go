@@ -8,25 +8,29 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// handleCapture serves POST /transactions/{id}/capture, a money transfer
-// payment from a Deferred or Instant authorization, for merchants configured
-// for international money transfer. The form carries the beneficiary (name
-// and address.country required), the beneficiary account and the remittance
-// data; the originator is the customer of the authorization's establish
-// data, whose name and address (address1, city, state, zip, country) are
-// required. The capture follows the movement lifecycle of deposits
+// handleCapture serves POST /transactions/{id}/capture from a Deferred or
+// Instant authorization: the payment of a Pay authorization, when the form
+// carries a splitToken (the one of the authorization's Authorize event;
+// another responds with 400/380), or else a money transfer payment, for
+// merchants configured for international money transfer. A money transfer's
+// form carries the beneficiary (name and address.country required), the
+// beneficiary account and the remittance data; the originator is the
+// customer of the authorization's establish data, whose name and address
+// (address1, city, state, zip, country) are required. interactionId is
+// accepted as sent. The capture follows the movement lifecycle of deposits
 // (lifecycle.go).
 func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id string) (any, *Error) {
 	auth, err := s.authorization(m, id)
 	if err != nil {
 		return nil, err
 	}
-	if m.cfg.NoMoneyTransfer {
-		return nil, badRequest("the merchant is not configured for international money transfer")
-	}
 	f, err := parseForm(body)
 	if err != nil {
 		return nil, err
+	}
+	token := f.Get("splitToken")
+	if token == "" && m.cfg.NoMoneyTransfer {
+		return nil, badRequest("the merchant is not configured for international money transfer")
 	}
 	if pt := auth.rec.Payment.PaymentType; pt != models.PaymentTypeDeferred && pt != models.PaymentTypeInstant {
 		return nil, badRequest("captures need a Deferred or Instant authorization")
@@ -46,11 +50,20 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 	if cents == 0 {
 		return nil, badRequest("amount must be greater than 0.00")
 	}
-	if err := checkTransferFields(f); err != nil {
-		return nil, err
+	if len(amount) > maxAmountChars {
+		return nil, badRequest("amount must be at most %d characters", maxAmountChars)
 	}
-	if err := s.checkOriginator(m, auth); err != nil {
-		return nil, err
+	if token != "" {
+		if token != auth.splitToken {
+			return nil, invalidSplitToken()
+		}
+	} else {
+		if err := checkTransferFields(f); err != nil {
+			return nil, err
+		}
+		if err := s.checkOriginator(m, auth); err != nil {
+			return nil, err
+		}
 	}
 	if m.usedRef(refCapture, ref) {
 		return nil, duplicate()

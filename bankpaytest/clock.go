@@ -112,6 +112,8 @@ const (
 	timerComplete timerKind = iota
 	timerIdentity
 	timerResend
+	timerRefresh       // a refresh's Refresh event
+	timerPreauthExpire // the end of a preauthorization's period
 )
 
 // timer is something due at a point of the clock.
@@ -119,7 +121,7 @@ type timer struct {
 	at   time.Time
 	seq  uint64 // insertion order breaks ties
 	kind timerKind
-	t    *txn   // timerComplete, timerIdentity
+	t    *txn   // timerComplete, timerIdentity, timerRefresh, timerPreauthExpire
 	ev   *event // timerResend
 	step int    // identity step or re-send number
 }
@@ -160,5 +162,9 @@ func (s *Server) fire(tm *timer) {
 		s.identityStep(tm.t, tm.step)
 	case timerResend:
 		s.resend(tm.ev, tm.step)
+	case timerRefresh:
+		s.finishRefresh(tm.t)
+	case timerPreauthExpire:
+		s.expirePreauth(tm.t)
 	}
 }

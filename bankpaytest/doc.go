@@ -74,6 +74,15 @@
 //	instant payout deposit (RTP) Completed      AC118 payment settled
 //	deposit or capture Denied                   AC101 payment declined
 //	deposit or capture Reversed                 AC115 returned for another reason
+//	authorization Canceled by the merchant      SW013 canceled
+//	deposit or capture Canceled                 AC104 payment voided
+//	capture Partially refunded or Refunded      AC106 payment collected
+//	refund or reclaim Authorized                AC100 payment pending
+//	refund or reclaim Processed                 AC105 payment processed
+//	refund or reclaim Completed                 AC106 payment collected
+//	preauthorization Authorized                 AC107 waiting for capture
+//	preauthorization Expired                    AC117 payment expired
+//	preauthorization Canceled                   SW013 canceled
 //
 // Identity verification leaves the authorization's code as it is; identity
 // events carry none.
@@ -98,7 +107,8 @@
 // Reversed (Reverse). Each of these transitions emits an event (Process,
 // Complete, Deny, Reverse), as do authorizations (Authorize, Cancel).
 // merchantReference is unique per merchant within each kind of call:
-// establish and Authorize, deposit, capture.
+// establish and Authorize, deposit, capture, refund, reclaim,
+// preauthorization (refunds and reclaims may leave it out).
 //
 // An instant payout deposit (instantPayoutRequest=true; its
 // paymentProcessorType is PaymentProcessorInstant, RTP) settles in real
@@ -152,7 +162,28 @@
 // take expand (customer.segmentedName, segmentedName); an unknown value
 // responds with 400/200.
 // Capture responds with 400/200 for a merchant not configured for money transfer
-// (Merchant.NoMoneyTransfer).
+// (Merchant.NoMoneyTransfer), unless it is the payment of a Pay authorization:
+// a capture with the splitToken of the authorization's Authorize event
+// (Deferred and Instant authorizations made in the bank interface carry
+// one; a wrong token responds with 400/380).
+//
+// Refunds (POST /transactions/{id}/refund) return money of a Completed
+// capture, reclaims (/reclaim) of a Completed deposit, in part or in full,
+// at least 0.99 each, never more than the transaction's balance (400 with
+// code 331); no amount takes the whole balance. Each creates a Refund (type
+// 4) or Reclaim (type 7) transaction with originalTransactionId the capture
+// or deposit, which follows the deposits' lifecycle (Process and Complete
+// events). Each refund moves the capture to Partially refunded (11) or
+// Refunded (12) with a Refund event; a reclaimed deposit stays Completed.
+// Completed deposits and captures show paid, balance and (captures)
+// refunded. Cancel (/cancel) moves an Authorized authorization none of
+// whose deposits or captures has been processed, a deposit or capture not
+// yet processed, or a preauthorization to Canceled with a Cancel event;
+// anything later responds with 400/200 (refund instead). Refresh (/refresh,
+// the authorization's splitToken) responds with a processId and sends a
+// Refresh event RefreshDelay later. PreAuthorize (/capture/preAuth) creates
+// a preauthorization (type 10) of a Deferred authorization for period
+// hours, then Expired with an Expire event.
 //
 // # Events and the clock
 //

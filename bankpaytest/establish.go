@@ -190,6 +190,9 @@ func (s *Server) createAuthorization(m *merchant, d *models.EstablishData, acct 
 		s.mustMove(t, models.StatusCanceled)
 		return t
 	}
+	if pt := d.PaymentType; pt == models.PaymentTypeDeferred || pt == models.PaymentTypeInstant || pt == models.PaymentTypeRecurring {
+		t.splitToken = newSplitToken() // sent in the Authorize event
+	}
 	s.mustMove(t, models.StatusAuthorized)
 	if d.KYCType == models.KYCTypeIdentity {
 		t.kyc = true

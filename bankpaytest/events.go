@@ -113,9 +113,10 @@ func (t *txn) zone() string {
 	return "Etc/UTC"
 }
 
-// emitTxnEvent emits a standard transaction event for t's current status.
-// The caller holds s.mu.
-func (s *Server) emitTxnEvent(t *txn, typ models.EventType) {
+// emitTxnEvent emits a standard transaction event for t's current status,
+// with extra fields after the standard ones (an Authorize event carries the
+// authorization's splitToken). The caller holds s.mu.
+func (s *Server) emitTxnEvent(t *txn, typ models.EventType, extra ...pair) {
 	id := s.nextEventID()
 	r := &t.rec
 	fields := []pair{
@@ -145,7 +146,10 @@ func (s *Server) emitTxnEvent(t *txn, typ models.EventType) {
 			pair{wire.EventFieldProviderTransactionStatusMsg, ppt.StatusMessage},
 		)
 	}
-	s.newEvent(t, typ, id, fields)
+	if typ == models.EventAuthorize && t.splitToken != "" {
+		fields = append(fields, pair{wire.EventFieldSplitToken, t.splitToken})
+	}
+	s.newEvent(t, typ, id, append(fields, extra...))
 }
 
 // emitIdentityEvent emits an identity event of authorization t with its

@@ -38,7 +38,9 @@ const (
 	codeSecurity         = 300
 	codeSecurity325      = 325
 	codeInvalidAccount   = 330
+	codeNotEnoughBalance = 331
 	codeAccessControl    = 375
+	codeInvalidSplit     = 380
 )
 
 // single is the response body of one object: wrapped, the spec's shape

@@ -31,8 +31,8 @@ type Merchant struct {
 	NoMoneyTransfer bool
 	// NoReferenceIdempotency plays an account the operator did not
 	// configure for merchantReference idempotency: a repeated
-	// merchantReference on establish, deposit or capture is processed
-	// again, with no code 210, so that a request retried after a lost
+	// merchantReference on establish, deposit, capture, refund, reclaim
+	// or preauthorization is processed again, with no code 210, so that a request retried after a lost
 	// response (bankpay.WithRetryNonIdempotent) pays twice, as it would on
 	// the service. By default a merchant is configured for it.
 	NoReferenceIdempotency bool
@@ -122,6 +122,9 @@ const (
 	refEstablish refKind = iota
 	refDeposit
 	refCapture
+	refRefund
+	refReclaim
+	refPreauth
 )
 
 type refKey struct {

@@ -46,8 +46,10 @@ type txn struct {
 	idVerified bool
 	feedback   []wire.Feedback
 	hist       *history
+	splitToken string // of the Authorize event, for captures and refreshes
 
-	// deposit and capture
+	// deposit and capture (usedCents: refunds or reclaims of it), refund,
+	// reclaim and preauthorization
 	parent     *txn
 	cents      int64
 	completeAt time.Time
@@ -97,6 +99,7 @@ func (t *txn) view() *models.Transaction {
 		c := *ppt
 		v.PaymentProviderTransaction = &c
 	}
+	t.totals(&v)
 	return &v
 }
 

@@ -15,6 +15,8 @@ const (
 	flowEstablish             // a Disbursement authorization made by POST /establish
 	flowMovement              // a deposit or capture (ACH)
 	flowInstant               // an instant payout deposit (RTP)
+	flowReturn                // a refund of a capture or a reclaim of a deposit
+	flowPreauth               // a preauthorization of captures
 )
 
 type flowState struct {
@@ -39,30 +41,55 @@ var (
 	fromProcessed  = []models.TransactionStatus{models.StatusProcessed}
 	fromCompleted  = []models.TransactionStatus{models.StatusCompleted}
 	fromNotSettled = []models.TransactionStatus{models.StatusAuthorized, models.StatusProcessed}
+	fromPaid       = []models.TransactionStatus{models.StatusCompleted, models.StatusPartiallyRefunded}
+
+	fromNewOrAuthorized = []models.TransactionStatus{models.StatusNew, models.StatusAuthorized}
 )
+
+// providerFrom overrides a row's provider status for a move from a given
+// state: the user cancels a New authorization in the bank interface (UC01),
+// the merchant an Authorized one with Cancel (SW013).
+var providerFrom = map[flowState]map[models.TransactionStatus]models.ProviderStatus{
+	{flowUser, models.StatusCanceled}: {models.StatusAuthorized: "SW013"},
+}
 
 // transitions is the one table every state change goes through (move).
 var transitions = map[flowState]transition{
-	{flowUser, models.StatusAuthorized}:      {fromNew, models.EventAuthorize, models.ProviderStatus("SW020")},      // SW020
-	{flowUser, models.StatusCanceled}:        {fromNew, models.EventCancel, models.ProviderStatus("UC01")},          // UC01
-	{flowUser, models.StatusVoided}:          {fromAuthorized, "", models.ProviderStatus("SW013")},                  // SW013
-	{flowEstablish, models.StatusAuthorized}: {fromNew, models.EventAuthorize, models.ProviderStatus("SW010")},      // SW010
-	{flowEstablish, models.StatusVoided}:     {fromAuthorized, "", models.ProviderStatus("SW013")},                  // SW013
-	{flowMovement, models.StatusAuthorized}:  {fromNew, "", models.ProviderStatus("AC100")},                         // AC100
-	{flowMovement, models.StatusProcessed}:   {fromAuthorized, models.EventProcess, models.ProviderStatus("AC105")}, // AC105
-	{flowMovement, models.StatusCompleted}:   {fromProcessed, models.EventComplete, models.ProviderStatus("AC106")}, // AC106
-	{flowMovement, models.StatusDenied}:      {fromNotSettled, models.EventDeny, models.ProviderStatus("AC101")},    // AC101
-	{flowMovement, models.StatusReversed}:    {fromCompleted, models.EventReverse, models.ProviderStatus("AC115")},  // AC115
-	{flowInstant, models.StatusAuthorized}:   {fromNew, "", models.ProviderStatus("AC100")},                         // AC100
-	{flowInstant, models.StatusProcessed}:    {fromAuthorized, models.EventProcess, models.ProviderStatus("AC105")}, // AC105
-	{flowInstant, models.StatusCompleted}:    {fromProcessed, models.EventComplete, models.ProviderStatus("AC118")}, // AC118
-	{flowInstant, models.StatusDenied}:       {fromNotSettled, models.EventDeny, models.ProviderStatus("AC101")},    // AC101
-	{flowInstant, models.StatusReversed}:     {fromCompleted, models.EventReverse, models.ProviderStatus("AC115")},  // AC115
+	{flowUser, models.StatusAuthorized}:            {fromNew, models.EventAuthorize, models.ProviderStatus("SW020")},         // SW020
+	{flowUser, models.StatusCanceled}:              {fromNewOrAuthorized, models.EventCancel, models.ProviderStatus("UC01")}, // UC01, or SW013 (providerFrom)
+	{flowUser, models.StatusVoided}:                {fromAuthorized, "", models.ProviderStatus("SW013")},                     // SW013
+	{flowEstablish, models.StatusAuthorized}:       {fromNew, models.EventAuthorize, models.ProviderStatus("SW010")},         // SW010
+	{flowEstablish, models.StatusVoided}:           {fromAuthorized, "", models.ProviderStatus("SW013")},                     // SW013
+	{flowEstablish, models.StatusCanceled}:         {fromAuthorized, models.EventCancel, models.ProviderStatus("SW013")},     // SW013
+	{flowMovement, models.StatusAuthorized}:        {fromNew, "", models.ProviderStatus("AC100")},                            // AC100
+	{flowMovement, models.StatusProcessed}:         {fromAuthorized, models.EventProcess, models.ProviderStatus("AC105")},    // AC105
+	{flowMovement, models.StatusCompleted}:         {fromProcessed, models.EventComplete, models.ProviderStatus("AC106")},    // AC106
+	{flowMovement, models.StatusDenied}:            {fromNotSettled, models.EventDeny, models.ProviderStatus("AC101")},       // AC101
+	{flowMovement, models.StatusReversed}:          {fromCompleted, models.EventReverse, models.ProviderStatus("AC115")},     // AC115
+	{flowMovement, models.StatusCanceled}:          {fromAuthorized, models.EventCancel, models.ProviderStatus("AC104")},     // AC104
+	{flowMovement, models.StatusPartiallyRefunded}: {fromPaid, models.EventRefund, models.ProviderStatus("AC106")},           // AC106
+	{flowMovement, models.StatusRefunded}:          {fromPaid, models.EventRefund, models.ProviderStatus("AC106")},           // AC106
+	{flowInstant, models.StatusAuthorized}:         {fromNew, "", models.ProviderStatus("AC100")},                            // AC100
+	{flowInstant, models.StatusProcessed}:          {fromAuthorized, models.EventProcess, models.ProviderStatus("AC105")},    // AC105
+	{flowInstant, models.StatusCompleted}:          {fromProcessed, models.EventComplete, models.ProviderStatus("AC118")},    // AC118
+	{flowInstant, models.StatusDenied}:             {fromNotSettled, models.EventDeny, models.ProviderStatus("AC101")},       // AC101
+	{flowInstant, models.StatusReversed}:           {fromCompleted, models.EventReverse, models.ProviderStatus("AC115")},     // AC115
+	{flowInstant, models.StatusCanceled}:           {fromAuthorized, models.EventCancel, models.ProviderStatus("AC104")},     // AC104
+	{flowReturn, models.StatusAuthorized}:          {fromNew, "", models.ProviderStatus("AC100")},                            // AC100
+	{flowReturn, models.StatusProcessed}:           {fromAuthorized, models.EventProcess, models.ProviderStatus("AC105")},    // AC105
+	{flowReturn, models.StatusCompleted}:           {fromProcessed, models.EventComplete, models.ProviderStatus("AC106")},    // AC106
+	{flowPreauth, models.StatusAuthorized}:         {fromNew, "", models.ProviderStatus("AC107")},                            // AC107
+	{flowPreauth, models.StatusExpired}:            {fromAuthorized, models.EventExpire, models.ProviderStatus("AC117")},     // AC117
+	{flowPreauth, models.StatusCanceled}:           {fromAuthorized, models.EventCancel, models.ProviderStatus("SW013")},     // SW013
 }
 
 // flow returns the kind of t for transitions.
 func (t *txn) flow() flow {
 	switch {
+	case t.rec.TransactionType == models.TypeRefund || t.rec.TransactionType == models.TypeReclaim:
+		return flowReturn
+	case t.rec.TransactionType == models.TypePreauthorization:
+		return flowPreauth
 	case t.instant():
 		return flowInstant
 	case isMovement(t):
@@ -105,6 +132,7 @@ func (s *Server) move(t *txn, to models.TransactionStatus) error {
 		return fmt.Errorf("%w: %s %s is %s; it becomes %s only from %s",
 			ErrInvalidTransition, kindName(t), t.id(), t.rec.Status, to, statusList(tr.from))
 	}
+	from := t.rec.Status
 	if t.rec.Status != models.StatusNew {
 		t.rec.UpdatedAt = epochMillis(s.st.now)
 		t.rec.RecordVersion++
@@ -113,8 +141,12 @@ func (s *Server) move(t *txn, to models.TransactionStatus) error {
 	if t.rec.PaymentProviderTransaction == nil {
 		t.rec.PaymentProviderTransaction = &models.PaymentProviderTransaction{PaymentProviderTransactionID: "P" + t.id()}
 	}
-	t.rec.PaymentProviderTransaction.Status = tr.provider
-	t.rec.PaymentProviderTransaction.StatusMessage = tr.provider.Meaning()
+	provider := tr.provider
+	if p, ok := providerFrom[flowState{t.flow(), to}][from]; ok {
+		provider = p
+	}
+	t.rec.PaymentProviderTransaction.Status = provider
+	t.rec.PaymentProviderTransaction.StatusMessage = provider.Meaning()
 	if tr.event != "" {
 		s.emitTxnEvent(t, tr.event)
 	}
@@ -146,6 +178,12 @@ func kindName(t *txn) string {
 		return "capture"
 	case models.TypeDeposit:
 		return "deposit"
+	case models.TypeRefund:
+		return "refund"
+	case models.TypeReclaim:
+		return "reclaim"
+	case models.TypePreauthorization:
+		return "preauthorization"
 	}
 	return "authorization"
 }

@@ -24,6 +24,17 @@ type Transaction struct {
 	MerchantReference          string                      `json:"merchantReference,omitempty"`
 	PaymentProcessorType       string                      `json:"paymentProcessorType,omitempty"`
 	RecordVersion              int                         `json:"recordVersion,omitempty"`
+	// Paid, Refunded and Balance are the OpenAPI's running totals of a
+	// payment: what was collected, what was refunded of it, and what is
+	// left (paid minus refunded, reclaimed or reversed), the most a Refund
+	// or Reclaim may still take. Empty when the service does not send them.
+	Paid     Amount `json:"paid,omitempty"`
+	Refunded Amount `json:"refunded,omitempty"`
+	Balance  Amount `json:"balance,omitempty"`
+	// ExpiredAt is when a preauthorization (type 10) lapses.
+	ExpiredAt EpochMillis `json:"expiredAt,omitempty"`
+	// PreAuthorized reports a preauthorization in force.
+	PreAuthorized bool `json:"preAuthorized,omitempty"`
 	// URL is the address of the bank authorization flow for the user; the
 	// OpenAPI shows it in the establish response only.
 	URL string `json:"url,omitempty"`

@@ -9,7 +9,8 @@ import (
 )
 
 // FuzzBodyOfSDKParams checks the planned encoding of the SDK's form params
-// (deposit and capture, every field, some parts nil) against go-querystring.
+// (deposit, capture and preauthorization, every field, some parts nil)
+// against go-querystring.
 func FuzzBodyOfSDKParams(f *testing.F) {
 	f.Add("ref-1", "10.00", "Jane Doe", "1 Main St", "US", "DE89 3704", "BankDeposit", uint8(0))
 	f.Add("r&f=1", "", "", "", "", "", "", uint8(255))
@@ -18,6 +19,11 @@ func FuzzBodyOfSDKParams(f *testing.F) {
 		on := func(bit uint) bool { return mask&(1<<bit) == 0 }
 		dp := &bankpay.DepositParams{MerchantReference: a, Amount: models.Amount(b), InstantPayoutRequest: on(0), AuthorizationAmount: models.Amount(c), ExternalTier: h}
 		cp := &bankpay.CaptureParams{MerchantReference: a, Amount: models.Amount(b)}
+		if on(7) {
+			cp.SplitToken, cp.InteractionID = g, h
+		}
+		pp := &bankpay.PreAuthorizeParams{MerchantReference: a, Amount: models.Amount(b), Period: int(mask % 8),
+			SplitToken: c, ExternalTier: d, WithdrawalMethod: h, InteractionID: e}
 		if on(1) {
 			cp.Beneficiary = &models.Beneficiary{Name: c, DateOfBirth: h, TaxID: g}
 			if on(2) {
@@ -37,7 +43,7 @@ func FuzzBodyOfSDKParams(f *testing.F) {
 				cp.Remittance = &models.Remittance{WithdrawalMethod: h, CountryCorridor: e, AccountLastFour: d}
 			}
 		}
-		for _, v := range []any{dp, cp} {
+		for _, v := range []any{dp, cp, pp} {
 			if !form.Planned(v) {
 				t.Fatalf("%T is not planned", v)
 			}
