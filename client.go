@@ -32,6 +32,10 @@ type Client struct {
 	Accounts     *AccountsService
 	Customers    *CustomersService
 	Identity     *IdentityService
+	// Reference data and disputes.
+	Countries        *CountriesService
+	PaymentProviders *PaymentProvidersService
+	Disputes         *DisputesService
 
 	cfg       config
 	secrets   *secrets                          // a pointer, so that %v of a Client shows no key
@@ -80,6 +84,9 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 	c.Accounts = (*AccountsService)(s)
 	c.Customers = (*CustomersService)(s)
 	c.Identity = (*IdentityService)(s)
+	c.Countries = (*CountriesService)(s)
+	c.PaymentProviders = (*PaymentProvidersService)(s)
+	c.Disputes = (*DisputesService)(s)
 	return c, nil
 }
 

@@ -27,7 +27,9 @@
 // unless the caller opts in with WithRetryNonIdempotent (on the client or
 // on one call) because the account treats merchantReference as an
 // idempotency key. Neither Go's HTTP/2 transport nor a keep-alive race can
-// re-send such a request below this rule. After an ambiguous failure
+// re-send such a request below this rule. Disputes.Create is the
+// exception: it sends an Idempotency-Key, the same on every attempt, and is
+// retried like a read. After an ambiguous failure
 // (*NetworkError with Sent true, or a 2xx response the SDK could not read)
 // the money may have moved: read the state back before paying again.
 //

@@ -36,6 +36,9 @@ type endpoint struct {
 	idField    string // the wire name a bad id is refused under ("transactionId" when empty)
 	identity   bool   // a 400 response also matches ErrIdentityNotReady
 	readsBody  bool   // false for a call that does not read a 2xx body
+	// idempotent marks a POST sent with an Idempotency-Key, the same on
+	// every attempt: retried like a read.
+	idempotent bool
 	call       func(ctx context.Context, c *Client, id string, opts ...Option) error
 	// invalid makes the call with bad params (nil when the id is the only
 	// input); it must fail with a *ValidationError on invalidField.
@@ -63,8 +66,11 @@ func (e endpoint) pathFor(id string) string {
 }
 
 // mutates reports whether the endpoint changes state (never retried once
-// it may have reached the server, unless opted in).
+// it may have reached the server, unless opted in or idempotent).
 func (e endpoint) mutates() bool { return e.method != "GET" }
+
+// retried reports whether the endpoint is retried on 5xx by default.
+func (e endpoint) retried() bool { return !e.mutates() || e.idempotent }
 
 // badIDField is the field a bad id is refused under.
 func (e endpoint) badIDField() string {
@@ -208,6 +214,55 @@ func endpoints() []endpoint {
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				return c.Identity.Register(ctx, id, "registered as member 42", opts...)
 			}},
+		{name: "Countries.List", method: "GET", path: "/countries", query: "country=CA", okResponse: countriesJSON, readsBody: true,
+			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				_, err := c.Countries.List(ctx, &CountriesListParams{Country: "CA"}, opts...)
+				return err
+			},
+			invalidField: "country",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Countries.List(ctx, &CountriesListParams{Country: "ca"})
+				return err
+			}},
+		{name: "PaymentProviders.ListPage", method: "GET", path: "/paymentProviders", query: "count=2&countries=US&startIndex=4",
+			okResponse: providersPage(4, 2, "p5", "p6"), readsBody: true,
+			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				_, err := c.PaymentProviders.ListPage(ctx, &PaymentProvidersListParams{Countries: []string{"US"}, StartIndex: 4, Count: 2}, opts...)
+				return err
+			},
+			invalidField: "count",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.PaymentProviders.ListPage(ctx, &PaymentProvidersListParams{Count: -1})
+				return err
+			}},
+		{name: "PaymentProviders.List", method: "GET", path: "/paymentProviders", query: "count=2&startIndex=0",
+			okResponse: providersPage(0, 2, "p1"), readsBody: true,
+			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				for _, err := range c.PaymentProviders.List(ctx, &PaymentProvidersListParams{Count: 2}, opts...) {
+					if err != nil {
+						return err
+					}
+				}
+				return nil
+			},
+			invalidField: "paymentType",
+			invalid: func(ctx context.Context, c *Client) error {
+				for _, err := range c.PaymentProviders.List(ctx, &PaymentProvidersListParams{PaymentType: "Cheque"}) {
+					return err
+				}
+				return nil
+			}},
+		{name: "Disputes.Create", method: "POST", path: "/collections/recovery/dispute", contentType: "application/json",
+			body: `{"transactionId":"{id}","amount":"12.50"}`, okResponse: disputeResponseJSON, readsBody: true, idempotent: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Disputes.Create(ctx, &DisputeParams{TransactionID: id, Amount: "12.50"}, opts...)
+				return err
+			},
+			invalidField: "Idempotency-Key",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Disputes.Create(ctx, &DisputeParams{TransactionID: "1", Amount: "12.50", IdempotencyKey: "\x01"})
+				return err
+			}},
 		{name: "Identity.Void", method: "POST", path: "/transactions/{id}/feedback",
 			contentType: "application/json", body: voidBody, okResponse: `{"feedback":{"status":13,"subStatus":558,"description":"name mismatch"}}`, idIn: inPath,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
@@ -321,7 +376,7 @@ func TestEndpointsErrorMapping(t *testing.T) {
 				}
 				// GETs are retried on 5xx (default 3 retries); state-changing POSTs are not.
 				wantCalls := 1
-				if tc.retryable && ep.method == "GET" {
+				if tc.retryable && ep.retried() {
 					wantCalls = 1 + defaultMaxRetries
 				}
 				if int(calls.Load()) != wantCalls || apiErr.Attempts != wantCalls || len(w.list) != wantCalls-1 {
@@ -344,7 +399,7 @@ func TestEndpointsRetry(t *testing.T) {
 				jsonResponse(503, `{"errors":[{"code":100,"message":"unavailable"}]}`, "Retry-After", "1"),
 				jsonResponse(200, ep.okResponse))
 			err := ep.call(context.Background(), c, "T1")
-			if ep.method == "GET" {
+			if ep.retried() {
 				if err != nil {
 					t.Fatalf("err = %v", err)
 				}

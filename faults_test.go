@@ -34,6 +34,9 @@ type faultCall struct {
 	// mutates marks a state-changing call: by default it must never reach
 	// the server twice.
 	mutates bool
+	// idempotent marks a state-changing call sent with an Idempotency-Key:
+	// retried by default, always with the same key.
+	idempotent bool
 	// readsBody is false for a call that does not read a 2xx body.
 	readsBody bool
 	okBody    string
@@ -46,7 +49,7 @@ const faultTxn = `{"transaction":{"transactionId":"1002600000000001","transactio
 var faultCalls = func() []faultCall {
 	var calls []faultCall
 	for _, ep := range endpoints() {
-		calls = append(calls, faultCall{ep.name, ep.mutates(), ep.readsBody, ep.okResponse,
+		calls = append(calls, faultCall{ep.name, ep.mutates(), ep.idempotent, ep.readsBody, ep.okResponse,
 			func(ctx context.Context, c *Client, o ...Option) error {
 				return ep.call(ctx, c, "1002600000000001", o...)
 			}})
@@ -62,6 +65,9 @@ const (
 	modeDefault = "state-changing, default"
 	modeOptIn   = "state-changing, opt-in"
 	modeRead    = "read"
+	// modeIdempotent: a state-changing call with an Idempotency-Key, with
+	// default settings; it behaves as one opted in.
+	modeIdempotent = "state-changing, idempotent"
 )
 
 // want is the expected result of a cell.
@@ -349,10 +355,15 @@ func (sc faultScenario) expectation(call faultCall, mode string) want {
 	if sc.brokenBody && !call.readsBody {
 		return succeeded(1)
 	}
+	// A 2xx response cut short is retried as for a read: the same key
+	// gets the first response again.
+	if sc.brokenBody && mode == modeIdempotent {
+		return sc.read
+	}
 	switch mode {
 	case modeDefault:
 		return sc.def
-	case modeOptIn:
+	case modeOptIn, modeIdempotent:
 		return sc.optIn
 	}
 	return sc.read
@@ -371,6 +382,13 @@ func (r *cellResult) judge(sc faultScenario, call faultCall, w want) {
 	// The headline property, whatever the table says.
 	if r.mode == modeDefault && r.reached > 1 {
 		r.problems = append(r.problems, "a state-changing request reached the server twice with default settings")
+	}
+	if r.mode == modeIdempotent {
+		for i := 1; i < len(r.received); i++ {
+			if k := r.received[i].Header.Get("Idempotency-Key"); k == "" || k != r.received[0].Header.Get("Idempotency-Key") {
+				r.problems = append(r.problems, fmt.Sprintf("retry %d sent Idempotency-Key %q, first %q", i, k, r.received[0].Header.Get("Idempotency-Key")))
+			}
+		}
 	}
 	if r.mode != modeRead && sc.sameBodiesOnRetries {
 		for i := 1; i < len(r.received); i++ {
@@ -415,7 +433,9 @@ func TestFaultTable(t *testing.T) {
 			}
 			var cells []cell
 			for _, call := range faultCalls {
-				if call.mutates {
+				if call.idempotent {
+					cells = append(cells, cell{call, modeIdempotent})
+				} else if call.mutates {
 					cells = append(cells, cell{call, modeDefault}, cell{call, modeOptIn})
 				} else {
 					cells = append(cells, cell{call, modeRead})

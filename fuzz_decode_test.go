@@ -228,7 +228,20 @@ var decodeCalls = []func(ctx context.Context, c *Client) (any, error){
 		}
 		return &struct{}{}, nil
 	},
-	// 12 and on: the customer and account-verification calls.
+	func(ctx context.Context, c *Client) (any, error) {
+		cs, err := c.Countries.List(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		return &cs, nil
+	},
+	func(ctx context.Context, c *Client) (any, error) {
+		return nilIfErr(c.PaymentProviders.ListPage(ctx, nil))
+	},
+	func(ctx context.Context, c *Client) (any, error) {
+		return nilIfErr(c.Disputes.Create(ctx, &DisputeParams{TransactionID: "1", Amount: "1.00"}))
+	},
+	// 15 and on: the customer and account-verification calls.
 	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Customers.Get(ctx, "c")) },
 	func(ctx context.Context, c *Client) (any, error) {
 		return sliceOrNil(c.Customers.List(ctx, &CustomerListParams{ExternalID: "e"}))
@@ -297,13 +310,16 @@ func FuzzResponseDecoders(f *testing.F) {
 	f.Add(uint8(8), uint8(0), []byte(`{"customer":{"vip":"2","enrollDate":1700000000000}}`))
 	f.Add(uint8(10), uint8(0), []byte(`{"detail":{"verification":[{"result":"1","reasons":[{"code":"-1"}]}],"attribute":[{"source":{"name":"bank","type":1}}]}}`))
 	f.Add(uint8(0), uint8(0), []byte(`{"transaction":{"status":"abc","amount":{}}}`))
-	f.Add(uint8(12), uint8(0), []byte(`{"customer":{"customerId":"c","createdAt":"1700000000000","merchantId":1002463580}}`))
-	f.Add(uint8(13), uint8(0), []byte(`{"customers":[{"customerId":"c","vip":"1"},{"customerId":"d"}]}`))
-	f.Add(uint8(14), uint8(0), []byte(`{"isInTrustlyNetwork":"true"}`))
-	f.Add(uint8(14), uint8(3), []byte(`{"isInTrustlyNetwork":false,"errorsList":[{"code":200.0,"message":"invalid email"}]}`))
-	f.Add(uint8(15), uint8(0), []byte(`{"accountNumber":"3000","verification":{"verified":"true","type":"3","score":"6"},"verified":true}`))
-	f.Add(uint8(16), uint8(0), []byte(`{"accounts":[{"accountNumber":"2012345678","accountNumberLastFour":"5678","type":1.0,"source":1}]}`))
-	f.Add(uint8(17), uint8(0), []byte(`{"matches":[{"attribute":"customer.name","result":"-1","source":"4"}]}`))
+	f.Add(uint8(12), uint8(0), []byte(`{"countries":[{"numericCode":840.0,"alpha2Code":"US","currencies":["USD"],"enabled":"true"}]}`))
+	f.Add(uint8(13), uint8(0), []byte(`{"paymentProviders":[{"paymentProviderId":"1","type":1.0,"subType":"1000","address":{"zip":"1"}}],"startIndex":2.0,"itemsPerPage":"2"}`))
+	f.Add(uint8(14), uint8(0), []byte(`{"transactionId":"2","transactionType":8.0,"originalTransactionId":"1","status":"2"}`))
+	f.Add(uint8(15), uint8(0), []byte(`{"customer":{"customerId":"c","createdAt":"1700000000000","merchantId":1002463580}}`))
+	f.Add(uint8(16), uint8(0), []byte(`{"customers":[{"customerId":"c","vip":"1"},{"customerId":"d"}]}`))
+	f.Add(uint8(17), uint8(0), []byte(`{"isInTrustlyNetwork":"true"}`))
+	f.Add(uint8(17), uint8(3), []byte(`{"isInTrustlyNetwork":false,"errorsList":[{"code":200.0,"message":"invalid email"}]}`))
+	f.Add(uint8(18), uint8(0), []byte(`{"accountNumber":"3000","verification":{"verified":"true","type":"3","score":"6"},"verified":true}`))
+	f.Add(uint8(19), uint8(0), []byte(`{"accounts":[{"accountNumber":"2012345678","accountNumberLastFour":"5678","type":1.0,"source":1}]}`))
+	f.Add(uint8(20), uint8(0), []byte(`{"matches":[{"attribute":"customer.name","result":"-1","source":"4"}]}`))
 	statuses := []int{200, 204, 201, 404, 400, 503, 429, 500, 401, 299}
 	f.Fuzz(func(t *testing.T, which, statusIx uint8, body []byte) {
 		status := statuses[int(statusIx)%len(statuses)]

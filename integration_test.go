@@ -272,6 +272,8 @@ func TestIntegrationBareResponses(t *testing.T) {
 		"VIP":                         TestIntegrationVIP,
 		"EventResends":                TestIntegrationEventResends,
 		"EventsRejectedAndDefaultURL": TestIntegrationEventsRejectedAndDefaultURL,
+		"DisputeRecovery":             TestIntegrationDisputeRecovery,
+		"ReferenceData":               TestIntegrationReferenceData,
 		"Customers":                   TestIntegrationCustomers,
 		"AccountVerify":               TestIntegrationAccountVerify,
 		"CustomerVerification":        TestIntegrationCustomerVerification,

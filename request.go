@@ -31,6 +31,12 @@ type request struct {
 	// not retried unless it provably never left, or the caller opted in.
 	// newRequest sets it for every method but GET and HEAD.
 	StateChanging bool
+	// Header holds this call's own headers (Idempotency-Key), sent with
+	// every attempt; they replace a WithHeader header of the same name.
+	Header http.Header
+	// Idempotent marks a state-changing call the service deduplicates by
+	// a key sent in Header: it is retried like a read, with the same key.
+	Idempotent bool
 
 	notReady error // the sentinel a 400 response also matches (identity reads)
 	expand   bool  // the call takes WithExpand's fields as expand parameters
@@ -106,7 +112,7 @@ type attempt struct {
 	cfg       *config
 	waitScale func(time.Duration) time.Duration
 	retryAll  bool // a read, or a state-changing call the caller opted in to retry
-	read      bool // a read: a 2xx response cut short is retried too
+	read      bool // a read or an idempotent call: a 2xx response cut short is retried too
 	count     int
 	sent      bool // some attempt may have reached the server
 
@@ -136,7 +142,9 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	if err != nil {
 		return err
 	}
-	a := &attempt{cfg: cfg, waitScale: c.waitScale, read: !req.StateChanging}
+	// An idempotent call is retried like a read: sent again with the same
+	// key, it gets the first attempt's result, never a second effect.
+	a := &attempt{cfg: cfg, waitScale: c.waitScale, read: !req.StateChanging || req.Idempotent}
 	a.retryAll = a.read || cfg.retryNonIdempotent
 	start := time.Now()
 	if err := ctx.Err(); err != nil {
@@ -173,6 +181,9 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	hr.GetBody = nil
 	setHeaders(hr.Header, c.secrets.authHeader, cfg.userAgent, req.ContentType)
 	for k, vs := range cfg.header {
+		hr.Header[k] = vs
+	}
+	for k, vs := range req.Header {
 		hr.Header[k] = vs
 	}
 	if v != nil {

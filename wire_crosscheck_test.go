@@ -133,7 +133,7 @@ func xcTxnOpenAPIWant() *models.Transaction {
 			ReturnURL: "https://shop.xc.example/ok", CancelURL: "https://shop.xc.example/no", Amount: "310.45", Currency: models.USD,
 			Account: &models.PaymentAccount{Name: "Joint Savings", Type: 2, AccountNumber: "8812", RoutingNumber: "026009593", Verified: true},
 			PaymentProvider: &models.PaymentProvider{PaymentProviderID: "XCB-1", Type: 1, InstantPayoutAvailable: true, Name: "Cross Bank",
-				Country: "US", Swift: "XCBKUS33"}},
+				Country: "US", Swift: "XCBKUS33", SubType: "2001", InstantPayment: true, Address: &models.Address{Country: "US", Zip: "10001"}}},
 		Currency: models.USD, Amount: "310.45",
 		PaymentProviderTransaction: &models.PaymentProviderTransaction{PaymentProviderTransactionID: "XCPPT-4",
 			Status: "AC100", StatusMessage: "Payment authorized", InstantSettle: &f,
@@ -281,8 +281,9 @@ func TestXCheckBalanceAnswers(t *testing.T) {
 		assert.Equal(t, &models.AccountBalance{
 			Account: &models.Account{NameOnAccount: "Ada Cross", Name: "Everyday", Type: 1, Profile: 2, AccountNumber: "77001234",
 				RoutingNumber: "026009593", ProviderID: "XCB-1",
-				PaymentProvider: &models.PaymentProvider{PaymentProviderID: "XCB-1", Type: 1, Name: "Cross Bank", Country: "US", Swift: "XCBKUS33"},
-				Verified:        true, Token: "tok-bal", Verification: xcVerificationWant(), Country: "US",
+				PaymentProvider: &models.PaymentProvider{PaymentProviderID: "XCB-1", Type: 1, Name: "Cross Bank", Country: "US", Swift: "XCBKUS33",
+					SubType: "1000", Address: &models.Address{Address1: "1 Main", City: "NYC", State: "NY", Zip: "10001", Country: "US"}},
+				Verified: true, Token: "tok-bal", Verification: xcVerificationWant(), Country: "US",
 				AccountNumberLastFour: "1234", VirtualAccountRoutingPair: true},
 			Amount: "1100.00", Available: "1020.55", Currency: models.USD}, got)
 	})
@@ -380,7 +381,7 @@ func TestXCheckTokenizeAnswers(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, &models.Tokenization{Account: &models.Account{NameOnAccount: "Ada Cross", Name: "Everyday", Type: -1, Profile: 2,
 			AccountNumber: "1700", RoutingNumber: "124003116", ProviderID: "XCB-1",
-			PaymentProvider: &models.PaymentProvider{PaymentProviderID: "XCB-1", Type: 1, Name: "Cross Bank", Country: "US"},
+			PaymentProvider: &models.PaymentProvider{PaymentProviderID: "XCB-1", Type: 1, Name: "Cross Bank", Country: "US", SubType: "1000"},
 			Verified:        true, Token: "tok-xc-77", Verification: xcVerificationWant(), AccountID: "ACC-XC-1", Country: "US"}}, got)
 	})
 	t.Run("spec", func(t *testing.T) {

@@ -58,7 +58,7 @@ func goldenTxnWant(typ models.TransactionType) *models.Transaction {
 		Payment: &models.Payment{PaymentID: "PAYG0001", PaymentType: models.PaymentTypeDisbursement, MerchantID: "1002463580",
 			Amount: "25.00", Currency: models.USD,
 			Account:         &models.PaymentAccount{Name: "Everyday Checking", Type: 1, AccountNumber: "4417", Verified: true},
-			PaymentProvider: &models.PaymentProvider{PaymentProviderID: "PPG-77", Name: "Golden Test Bank", Type: 1, InstantPayoutAvailable: true}},
+			PaymentProvider: &models.PaymentProvider{PaymentProviderID: "PPG-77", Name: "Golden Test Bank", Type: 1, InstantPayoutAvailable: true, SubType: "1000"}},
 		Currency: models.USD, Amount: "25.00",
 		PaymentProviderTransaction: &models.PaymentProviderTransaction{PaymentProviderTransactionID: "PPT-G-9",
 			Status: models.ProviderStatus("SW020"), StatusMessage: "Authorization received",

@@ -38,6 +38,7 @@ var controlRoutes = []route{
 	{"GET /transactions/{id}/feedback", bodyAny, true, (*Server).controlFeedback},
 	{"POST /transactions/{id}/deny", bodyAny, true, (*Server).controlDeny},
 	{"POST /transactions/{id}/reverse", bodyAny, true, (*Server).controlReverse},
+	{"POST /transactions/{id}/dispute", bodyAny, true, (*Server).controlDispute},
 }
 
 func (s *Server) controlFlush(r *http.Request, _ []byte, _ *merchant, _ string) (any, *Error) {

@@ -185,6 +185,23 @@
 // a preauthorization (type 10) of a Deferred authorization for period
 // hours, then Expired with an Expire event.
 //
+// GET /countries and GET /paymentProviders list two fixed tables, the
+// same for every merchant: the five supported countries (US, CA, UK, DE,
+// AU; enabled=false adds MX, not supported) and ten providers, the sandbox
+// bank first. Their filters work; a malformed one responds with 400 (the
+// bare {"message":…} for countries, as the OpenAPI shows it). Providers
+// page with startIndex and count (default 25); itemsPerPage is the count.
+//
+// Dispute plays the user's bank returning a Completed capture as not
+// authorized (R10): the capture is Reversed and a Dispute event follows
+// with the documented fields only (no status). POST
+// /collections/recovery/dispute recovers up to the amount returned, as a
+// new Representment transaction (type 8) with the lifecycle of deposits.
+// It needs an Idempotency-Key (1 to 255 characters; 400/200 without): per
+// merchant, a key seen with the same transactionId and amount responds
+// with the first response again and creates nothing; with another body it
+// responds with 422/200. Failed requests are not remembered.
+//
 // # Events and the clock
 //
 // The clock is fake (Now, Advance, AdvanceBankingDays, AdvanceTo). Events
@@ -210,6 +227,7 @@
 //	                                           not-eligible; responds with {"redirectUrl":…,"transaction":{…}}
 //	POST /sandbox/transactions/{id}/deny       Deny; responds with {"transaction":{…}}
 //	POST /sandbox/transactions/{id}/reverse    Reverse; responds with {"transaction":{…}}
+//	POST /sandbox/transactions/{id}/dispute    Dispute; responds with {"transaction":{…}}
 //	GET  /sandbox/transactions/{id}/feedback   {"feedback":[…]}
 //	GET  /sandbox/events[?transactionId=…]     {"events":[…]}, each as Event encodes
 //	POST /sandbox/flush                        Flush; responds with {}

@@ -44,9 +44,11 @@ func (s *Server) newMovement(m *merchant, auth *txn, typ models.TransactionType,
 	return t
 }
 
-// isMovement reports whether t follows the movement lifecycle.
+// isMovement reports whether t follows the movement lifecycle: a deposit,
+// a capture or a dispute recovery (disputes.go).
 func isMovement(t *txn) bool {
-	return t.rec.TransactionType == models.TypeDeposit || t.rec.TransactionType == models.TypeCapture
+	return t.rec.TransactionType == models.TypeDeposit || t.rec.TransactionType == models.TypeCapture ||
+		t.rec.TransactionType == models.TypeRepresentment
 }
 
 // submitMovements submits every Authorized deposit and capture to the

@@ -49,6 +49,9 @@ var apiRoutes = []route{
 	{"GET /customers", bodyNone, true, (*Server).handleListCustomers},
 	{"GET /customers/{id}", bodyNone, true, (*Server).handleGetCustomer}, // and /customers/lookup
 	{"POST /accounts/tokenize", bodyJSON, true, (*Server).handleTokenize},
+	{"GET /countries", bodyNone, true, (*Server).handleCountries},
+	{"GET /paymentProviders", bodyNone, true, (*Server).handleProviders},
+	{"POST /collections/recovery/dispute", bodyJSON, true, (*Server).handleDispute},
 	{"POST /accounts/verify", bodyJSON, true, (*Server).handleVerifyAccount},
 	{"POST /feedback", bodyJSON, true, (*Server).handleAccountFeedback},
 	{"GET /transactions/{id}/payment/paymentProvider/accounts", bodyNone, true, (*Server).handleSelectedAccounts},

@@ -105,7 +105,8 @@ type merchant struct {
 	tokens     map[string]string
 	customers  map[string]*customerRecord // by customerId
 	byExternal map[string]*customerRecord // by externalId
-	returns    map[string]string          // account key -> last ACH feedback that changes its verification (accounts.go)
+	disputes   disputeState
+	returns    map[string]string // account key -> last ACH feedback that changes its verification (accounts.go)
 }
 
 // usedRef reports whether ref was already used for kind and is to be

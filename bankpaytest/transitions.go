@@ -184,6 +184,8 @@ func kindName(t *txn) string {
 		return "reclaim"
 	case models.TypePreauthorization:
 		return "preauthorization"
+	case models.TypeRepresentment:
+		return "dispute recovery"
 	}
 	return "authorization"
 }

@@ -65,7 +65,8 @@ type PaymentAccount struct {
 
 // PaymentProvider is the financial institution of a payment or of a
 // beneficiary account. The service fills the first four fields on
-// transactions; a merchant fills the last four for a money transfer.
+// transactions; a merchant fills the next four for a money transfer. The
+// last three come with the list of payment providers only.
 type PaymentProvider struct {
 	PaymentProviderID      string `json:"paymentProviderId,omitempty" url:"-"`
 	Type                   int    `json:"type,omitempty" url:"-"` // 1: Online Banking
@@ -74,6 +75,12 @@ type PaymentProvider struct {
 	Country                string `json:"country,omitempty" url:"country,omitempty"`
 	Swift                  string `json:"swift,omitempty" url:"swift,omitempty"`
 	RoutingNumber          string `json:"routingNumber,omitempty" url:"routingNumber,omitempty"`
+	// SubType is "1000" (online banking), "2000" (manual entry) or "2001"
+	// (manual entry with challenge deposit).
+	SubType string `json:"subType,omitempty" url:"-"`
+	// InstantPayment reports whether the provider supports instant payments.
+	InstantPayment bool     `json:"instantPayment,omitempty" url:"-"`
+	Address        *Address `json:"address,omitempty" url:"-"`
 }
 
 // PaymentProviderTransaction is the bank-side part of a transaction.

@@ -14,7 +14,7 @@
 //	curl -u "$BANKPAY_ACCESS_ID:$BANKPAY_ACCESS_KEY" -X POST 'http://127.0.0.1:8089/sandbox/authorize?outcome=authorize' \
 //	     -H 'Content-Type: application/json' -d @signed-establish-data.json
 //
-// The other control endpoints (now, deny, reverse, events, flush, customers,
+// The other control endpoints (now, deny, reverse, dispute, events, flush, customers,
 // feedback) are listed in the bankpaytest package documentation.
 //
 // The merchant is configured for VIP tiers and money transfer unless

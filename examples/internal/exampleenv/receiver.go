@@ -121,6 +121,8 @@ func DescribeEvent(ev *bankpay.Event) string {
 		fmt.Fprintf(&b, " [%s]", ev.MerchantReference)
 	}
 	switch {
+	case ev.Transaction != nil && !ev.Transaction.HasStatus: // Dispute
+		fmt.Fprintf(&b, ": returnType %s, amountReturned %s", ev.Raw.Get("returnType"), ev.Raw.Get("amountReturned"))
 	case ev.Transaction != nil:
 		fmt.Fprintf(&b, ": status %s", ev.Transaction.Status)
 		if ev.Transaction.ProviderStatus != "" {
