@@ -3,13 +3,15 @@ package bankpay
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestNewClientValidatesCredentials(t *testing.T) {
@@ -23,20 +25,17 @@ func TestNewClientValidatesCredentials(t *testing.T) {
 	} {
 		_, err := NewClient(tc.creds)
 		var ve *ValidationError
-		if !errors.As(err, &ve) || ve.Field != tc.field {
-			t.Errorf("NewClient(%v) = %v, want ValidationError on %s", tc.creds, err, tc.field)
+		if assert.ErrorAs(t, err, &ve, "NewClient(%v) = %v, want ValidationError on %s", tc.creds, err, tc.field) {
+			assert.Equal(t, tc.field, ve.Field, "NewClient(%v) = %v, want ValidationError on %s", tc.creds, err, tc.field)
 		}
-		if !isValidation(err) {
-			t.Errorf("error %v is not a *ValidationError", err)
-		}
+		assert.True(t, isValidation(err), "error %v is not a *ValidationError", err)
 	}
 }
 
 func TestNewClientBaseURL(t *testing.T) {
 	c, err := NewClient(testCreds)
-	if err != nil || c.cfg.baseURL != SandboxBaseURL {
-		t.Fatalf("default base URL = %v, %v", c, err)
-	}
+	require.NoError(t, err, "default base URL = %v, %v", c, err)
+	require.Equal(t, SandboxBaseURL, c.cfg.baseURL, "default base URL = %v, %v", c, err)
 	for raw, ok := range map[string]bool{
 		ProductionBaseURL:                 true,
 		"https://api.example.com/api/v1/": true,
@@ -52,15 +51,13 @@ func TestNewClientBaseURL(t *testing.T) {
 		"::not a url":                     false,
 	} {
 		c, err := NewClient(testCreds, WithBaseURL(raw))
-		if ok != (err == nil) {
-			t.Errorf("WithBaseURL(%q): err = %v, want ok=%v", raw, err, ok)
+		if !assert.Equal(t, err == nil, ok, "WithBaseURL(%q): err = %v, want ok=%v", raw, err, ok) {
 			continue
 		}
-		if ok && strings.HasSuffix(c.cfg.baseURL, "/") {
-			t.Errorf("base URL %q keeps a trailing slash", c.cfg.baseURL)
-		}
-		if !ok && !isValidation(err) {
-			t.Errorf("WithBaseURL(%q) error %v is not a ValidationError", raw, err)
+		if ok {
+			assert.False(t, strings.HasSuffix(c.cfg.baseURL, "/"), "base URL %q keeps a trailing slash", c.cfg.baseURL)
+		} else {
+			assert.True(t, isValidation(err), "WithBaseURL(%q) error %v is not a ValidationError", raw, err)
 		}
 	}
 }
@@ -76,13 +73,12 @@ func TestNewClientOptionErrors(t *testing.T) {
 	} {
 		_, err := NewClient(testCreds, opt)
 		var ve *ValidationError
-		if !errors.As(err, &ve) || ve.Field != name {
-			t.Errorf("%s: err = %v", name, err)
+		if assert.ErrorAs(t, err, &ve, "%s: err = %v", name, err) {
+			assert.Equal(t, name, ve.Field, "%s: err = %v", name, err)
 		}
 	}
-	if _, err := NewClient(testCreds, nil); err != nil {
-		t.Errorf("a nil option must be ignored: %v", err)
-	}
+	_, err := NewClient(testCreds, nil)
+	assert.NoError(t, err, "a nil option must be ignored: %v", err)
 }
 
 func TestUserAgentOption(t *testing.T) {
@@ -92,12 +88,9 @@ func TestUserAgentOption(t *testing.T) {
 		ua = req.Header.Get("User-Agent")
 		return jsonResponse(200, authorizationJSON)(req)
 	})
-	if _, err := c.Transactions.Get(context.Background(), "1"); err != nil {
-		t.Fatal(err)
-	}
-	if ua != "shop/2.1 bankpay-go/"+version {
-		t.Errorf("User-Agent = %q", ua)
-	}
+	_, err := c.Transactions.Get(context.Background(), "1")
+	require.NoError(t, err)
+	assert.Equal(t, "shop/2.1 bankpay-go/"+version, ua, "User-Agent = %q", ua)
 }
 
 func TestCredentialsNeverPrintTheKey(t *testing.T) {
@@ -111,15 +104,13 @@ func TestCredentialsNeverPrintTheKey(t *testing.T) {
 	} {
 		assertNoSecret(t, s)
 	}
-	if got := fmt.Sprintf("%v", testCreds); !strings.Contains(got, "[redacted]") || !strings.Contains(got, testCreds.AccessID) {
-		t.Errorf("String() = %q", got)
-	}
+	got := fmt.Sprintf("%v", testCreds)
+	assert.Contains(t, got, "[redacted]", "String() = %q", got)
+	assert.Contains(t, got, testCreds.AccessID, "String() = %q", got)
 	var buf bytes.Buffer
 	slog.New(slog.NewJSONHandler(&buf, nil)).Info("creds", "creds", testCreds, "nested", holder{testCreds})
 	assertNoSecret(t, buf.String())
-	if !strings.Contains(buf.String(), `"AccessKey":{}`) {
-		t.Errorf("slog output %s", buf.String())
-	}
+	assert.Contains(t, buf.String(), `"AccessKey":{}`, "slog output %s", buf.String())
 }
 
 func TestLoggerWritesNoSecrets(t *testing.T) {
@@ -130,18 +121,14 @@ func TestLoggerWritesNoSecrets(t *testing.T) {
 		jsonResponse(503, `{"errors":[{"code":100,"message":"account 123456789 busy"}]}`),
 		jsonResponse(200, authorizationJSON),
 	)
-	if _, err := c.Transactions.Get(context.Background(), "1002581234567"); err != nil {
-		t.Fatal(err)
-	}
+	_, err := c.Transactions.Get(context.Background(), "1002581234567")
+	require.NoError(t, err)
 	out := buf.String()
 	assertNoSecret(t, out)
-	if strings.Contains(out, "123456789 ") || strings.Contains(out, "Basic ") {
-		t.Errorf("log leaks: %s", out)
-	}
+	assert.NotContains(t, out, "123456789 ", "log leaks: %s", out)
+	assert.NotContains(t, out, "Basic ", "log leaks: %s", out)
 	for _, want := range []string{"bankpay: retrying", "path=/transactions/1002581234567", "status=200", "attempts=2"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("log lacks %q:\n%s", want, out)
-		}
+		assert.Contains(t, out, want, "log lacks %q:\n%s", want, out)
 	}
 }
 
@@ -150,12 +137,9 @@ func TestDoRejectsNilContext(t *testing.T) {
 	calls := expectNoRequest(t, mock)
 	req, _ := newRequest(http.MethodGet, "/transactions/1", nil, nil)
 	//lint:ignore SA1012 the nil context is the point of the test
-	if err := c.do(nil, req, nil, nil); !isValidation(err) { //nolint:staticcheck
-		t.Fatalf("err = %v", err)
-	}
-	if calls.Load() != 0 {
-		t.Fatal("request sent")
-	}
+	err := c.do(nil, req, nil, nil) //nolint:staticcheck
+	require.True(t, isValidation(err), "err = %v", err)
+	require.Equal(t, int32(0), calls.Load(), "request sent")
 }
 
 func TestNewRequestBodies(t *testing.T) {
@@ -175,26 +159,20 @@ func TestNewRequestBodies(t *testing.T) {
 		{formBody{&outer{&inner{"Austin"}}}, "application/x-www-form-urlencoded", "beneficiary.city=Austin"},
 	} {
 		r, err := newRequest(http.MethodPost, "/x", nil, tc.body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.ContentType != tc.contentType || string(r.Body) != tc.want || !r.StateChanging {
-			t.Errorf("NewRequest(%v) = %+v", tc.body, r)
-		}
+		require.NoError(t, err)
+		assert.Equal(t, tc.contentType, r.ContentType, "NewRequest(%v) = %+v", tc.body, r)
+		assert.Equal(t, tc.want, string(r.Body), "NewRequest(%v) = %+v", tc.body, r)
+		assert.True(t, r.StateChanging, "NewRequest(%v) = %+v", tc.body, r)
 	}
-	if _, err := newRequest(http.MethodPost, "/x", nil, make(chan int)); err == nil {
-		t.Error("unencodable JSON body accepted")
-	}
-	if _, err := newRequest(http.MethodPost, "/x", nil, formBody{42}); err == nil {
-		t.Error("unencodable form body accepted")
-	}
-	if r, _ := newRequest(http.MethodGet, "/x", nil, nil); r.StateChanging {
-		t.Error("GET marked state-changing")
-	}
+	_, err := newRequest(http.MethodPost, "/x", nil, make(chan int))
+	assert.Error(t, err, "unencodable JSON body accepted")
+	_, err = newRequest(http.MethodPost, "/x", nil, formBody{42})
+	assert.Error(t, err, "unencodable form body accepted")
+	r, _ := newRequest(http.MethodGet, "/x", nil, nil)
+	assert.False(t, r.StateChanging, "GET marked state-changing")
 }
 
 func TestPathJoin(t *testing.T) {
-	if got := pathJoin("transactions", "a/b?c#d", "deposit"); got != "/transactions/a%2Fb%3Fc%23d/deposit" {
-		t.Errorf("PathJoin = %q", got)
-	}
+	got := pathJoin("transactions", "a/b?c#d", "deposit")
+	assert.Equal(t, "/transactions/a%2Fb%3Fc%23d/deposit", got, "PathJoin = %q", got)
 }

@@ -3,12 +3,15 @@ package bankpay_test
 import (
 	"context"
 	"fmt"
-	bankpay "github.com/bankpay/bankpay-go"
 	"net"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/models"
@@ -38,9 +41,7 @@ func TestSixtyFourGoroutinesShareOneClient(t *testing.T) {
 		rounds  = 3
 	)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	cl := &countingListener{Listener: ln}
 	sb := bankpaytest.NewServer(bankpaytest.WithListener(cl),
 		bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{}))
@@ -53,13 +54,9 @@ func TestSixtyFourGoroutinesShareOneClient(t *testing.T) {
 		Address: &models.Address{Address1: "1 Main St", City: "Austin", State: "TX", Zip: "78701", Country: "US"}}
 	authorize := func(d models.EstablishData, o bankpaytest.Outcome) string {
 		t.Helper()
-		if err := c.SignEstablishData(&d); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, c.SignEstablishData(&d))
 		_, txn, err := sb.Authorize(d, o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return txn.TransactionID
 	}
 	urls := models.EstablishData{ReturnURL: "https://merchant.example/r", CancelURL: "https://merchant.example/c"}
@@ -136,33 +133,31 @@ func TestSixtyFourGoroutinesShareOneClient(t *testing.T) {
 	wg.Wait()
 	close(deposits)
 	for _, f := range failures {
-		t.Error(f)
+		assert.Fail(t, f)
 	}
 	seen := map[string]bool{}
 	for id := range deposits {
-		if seen[id] {
-			t.Errorf("deposit id %s handed out twice", id)
-		}
+		assert.False(t, seen[id], "deposit id %s handed out twice", id)
 		seen[id] = true
-		if d, ok := sb.Transaction(id); !ok || d.TransactionType != models.TypeDeposit {
-			t.Errorf("deposit %s: %+v, %v", id, d, ok)
+		d, ok := sb.Transaction(id)
+		if assert.True(t, ok, "deposit %s: %+v, %v", id, d, ok) {
+			assert.Equal(t, models.TypeDeposit, d.TransactionType, "deposit %s: %+v, %v", id, d, ok)
 		}
 	}
-	if len(seen) != workers*rounds {
-		t.Errorf("%d deposits, want %d", len(seen), workers*rounds)
-	}
-	if n := len(sb.Feedback(kycID)); n != workers*rounds {
-		t.Errorf("%d feedbacks recorded, want %d", n, workers*rounds)
-	}
+	assert.Len(t, seen, workers*rounds, "%d deposits, want %d", len(seen), workers*rounds)
+	n := len(sb.Feedback(kycID))
+	assert.Equal(t, workers*rounds, n, "%d feedbacks recorded, want %d", n, workers*rounds)
 	for w := 0; w < workers; w++ {
-		if cu, ok := sb.Customer(fmt.Sprintf("conc-cust-%d", w)); !ok || cu.VIP == nil || *cu.VIP != rounds {
-			t.Errorf("customer %d: %+v", w, cu)
+		cu, ok := sb.Customer(fmt.Sprintf("conc-cust-%d", w))
+		if assert.True(t, ok, "customer %d: %+v", w, cu) {
+			if assert.NotNil(t, cu.VIP, "customer %d: %+v", w, cu) {
+				assert.Equal(t, rounds, *cu.VIP, "customer %d: %+v", w, cu)
+			}
 		}
 	}
 	// Keep-alive under concurrency: about one connection per goroutine, not
 	// one per call (the pool keeps enough idle connections to its host).
-	if n := cl.n.Load(); n > 2*workers {
-		t.Errorf("%d calls opened %d connections, want at most %d", calls.Load(), n, 2*workers)
-	}
+	conns := cl.n.Load()
+	assert.LessOrEqual(t, conns, int64(2*workers), "%d calls opened %d connections, want at most %d", calls.Load(), conns, 2*workers)
 	t.Logf("%d goroutines x %d rounds: %d calls, %d connections", workers, rounds, calls.Load(), cl.n.Load())
 }

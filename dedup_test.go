@@ -6,42 +6,36 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func claim(t *testing.T, d Deduplicator, id string) ClaimState {
 	t.Helper()
 	st, err := d.Claim(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return st
 }
 
 func TestMemoryDeduplicatorStates(t *testing.T) {
 	ctx := context.Background()
 	d := newMemoryDeduplicator(10)
-	if st := claim(t, d, "a"); st != ClaimNew {
-		t.Fatalf("first claim %v", st)
-	}
-	if st := claim(t, d, "a"); st != ClaimInProgress {
-		t.Errorf("second claim %v", st)
-	}
+	st := claim(t, d, "a")
+	require.Equal(t, ClaimNew, st, "first claim %v", st)
+	st = claim(t, d, "a")
+	assert.Equal(t, ClaimInProgress, st, "second claim %v", st)
 	_ = d.Release(ctx, "a")
-	if st := claim(t, d, "a"); st != ClaimNew {
-		t.Errorf("after release %v", st)
-	}
+	st = claim(t, d, "a")
+	assert.Equal(t, ClaimNew, st, "after release %v", st)
 	_ = d.Complete(ctx, "a")
-	if st := claim(t, d, "a"); st != ClaimDone {
-		t.Errorf("after complete %v", st)
-	}
+	st = claim(t, d, "a")
+	assert.Equal(t, ClaimDone, st, "after complete %v", st)
 	_ = d.Release(ctx, "a") // a processed event is not forgotten by a release
-	if st := claim(t, d, "a"); st != ClaimDone {
-		t.Errorf("release after complete %v", st)
-	}
+	st = claim(t, d, "a")
+	assert.Equal(t, ClaimDone, st, "release after complete %v", st)
 	_ = d.Complete(ctx, "a") // completing twice keeps one entry
-	if d.len() != 1 {
-		t.Errorf("len %d", d.len())
-	}
+	assert.Equal(t, 1, d.len(), "len %d", d.len())
 }
 
 func TestMemoryDeduplicatorBound(t *testing.T) {
@@ -52,14 +46,10 @@ func TestMemoryDeduplicatorBound(t *testing.T) {
 		claim(t, d, id)
 		_ = d.Complete(ctx, id)
 	}
-	if d.len() != 3 {
-		t.Errorf("len %d, want 3", d.len())
-	}
+	assert.Equal(t, 3, d.len(), "len %d, want 3", d.len())
 	for i, want := range []ClaimState{ClaimNew, ClaimNew, ClaimDone, ClaimDone, ClaimDone} {
 		st, _ := d.Claim(ctx, fmt.Sprint("ev-", i))
-		if st != want {
-			t.Errorf("ev-%d: %v, want %v (oldest forgotten first)", i, st, want)
-		}
+		assert.Equal(t, want, st, "ev-%d: %v, want %v (oldest forgotten first)", i, st, want)
 	}
 	// In-progress claims are not evicted by completions.
 	d = newMemoryDeduplicator(1)
@@ -67,21 +57,16 @@ func TestMemoryDeduplicatorBound(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		_ = d.Complete(ctx, fmt.Sprint("x", i))
 	}
-	if st := claim(t, d, "busy"); st != ClaimInProgress {
-		t.Errorf("in-progress claim evicted: %v", st)
-	}
-	if d.len() != 2 {
-		t.Errorf("len %d", d.len())
-	}
+	st := claim(t, d, "busy")
+	assert.Equal(t, ClaimInProgress, st, "in-progress claim evicted: %v", st)
+	assert.Equal(t, 2, d.len(), "len %d", d.len())
 }
 
 func TestMemoryDeduplicatorDefaultCapacity(t *testing.T) {
-	if d := newMemoryDeduplicator(0); d.capacity != defaultDedupCapacity {
-		t.Errorf("capacity %d", d.capacity)
-	}
-	if d := newMemoryDeduplicator(-5); d.capacity != defaultDedupCapacity {
-		t.Errorf("capacity %d", d.capacity)
-	}
+	d := newMemoryDeduplicator(0)
+	assert.Equal(t, defaultDedupCapacity, d.capacity, "capacity %d", d.capacity)
+	d = newMemoryDeduplicator(-5)
+	assert.Equal(t, defaultDedupCapacity, d.capacity, "capacity %d", d.capacity)
 }
 
 func TestMemoryDeduplicatorConcurrentClaims(t *testing.T) {
@@ -98,15 +83,11 @@ func TestMemoryDeduplicatorConcurrentClaims(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if wins.Load() != 1 {
-		t.Errorf("%d goroutines own the same eventId", wins.Load())
-	}
+	assert.Equal(t, int32(1), wins.Load(), "%d goroutines own the same eventId", wins.Load())
 }
 
 func TestClaimStateString(t *testing.T) {
 	for st, s := range map[ClaimState]string{ClaimNew: "new", ClaimInProgress: "in progress", ClaimDone: "done", 7: "unknown"} {
-		if st.name() != s {
-			t.Errorf("%d: %s", st, st.name())
-		}
+		assert.Equal(t, s, st.name(), "%d: %s", st, st.name())
 	}
 }

@@ -214,6 +214,67 @@ func endpoints() []endpoint {
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				return c.Identity.Register(ctx, id, "registered as member 42", opts...)
 			}},
+		{name: "Transactions.Refund", method: "POST", path: "/transactions/{id}/refund", contentType: "application/json",
+			body: `{"merchantReference":"rf-1","amount":"40.00"}`, okResponse: refundResponseJSON, idIn: inPath, readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Transactions.Refund(ctx, id, &RefundParams{MerchantReference: "rf-1", Amount: "40.00"}, opts...)
+				return err
+			},
+			invalidField: "amount",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Transactions.Refund(ctx, "1", &RefundParams{Amount: "0.50"})
+				return err
+			}},
+		{name: "Transactions.Reclaim", method: "POST", path: "/transactions/{id}/reclaim", contentType: "application/json",
+			body: `{"merchantReference":"rc-1","amount":"12.50"}`, okResponse: refundResponseJSON, idIn: inPath, readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Transactions.Reclaim(ctx, id, &ReclaimParams{MerchantReference: "rc-1", Amount: "12.50"}, opts...)
+				return err
+			},
+			invalidField: "amount",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Transactions.Reclaim(ctx, "1", &ReclaimParams{MerchantReference: "rc-1"})
+				return err
+			}},
+		{name: "Transactions.Cancel", method: "POST", path: "/transactions/{id}/cancel", contentType: "application/json",
+			body: `{"merchantReference":"ord-9","message":"customer revoked access","reason":3}`, okResponse: refundResponseJSON, idIn: inPath, readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Transactions.Cancel(ctx, id, &CancelParams{MerchantReference: "ord-9", Message: "customer revoked access", Reason: 3}, opts...)
+				return err
+			},
+			invalidField: "message",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Transactions.Cancel(ctx, "1", &CancelParams{Message: strings.Repeat("m", 41)})
+				return err
+			}},
+		{name: "Transactions.Refresh", method: "POST", path: "/transactions/{id}/refresh", contentType: "application/json",
+			body: `{"splitToken":"tok"}`, okResponse: `{"refresh":{"processId":"p-1"}}`, idIn: inPath, readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Transactions.Refresh(ctx, id, "tok", opts...)
+				return err
+			},
+			invalidField: "splitToken",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Transactions.Refresh(ctx, "1", "")
+				return err
+			}},
+		{name: "Transactions.PreAuthorize", method: "POST", path: "/transactions/{id}/capture/preAuth", contentType: "application/x-www-form-urlencoded",
+			body: "amount=10.00&merchantReference=pa&period=2", okResponse: preAuthResponseJSON, idIn: inPath, readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Transactions.PreAuthorize(ctx, id, &PreAuthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 2}, opts...)
+				return err
+			},
+			invalidField: "period",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, err := c.Transactions.PreAuthorize(ctx, "1", &PreAuthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 7})
+				return err
+			}},
+		{name: "Transactions.Capture (Pay)", method: "POST", path: "/transactions/{id}/capture", contentType: "application/x-www-form-urlencoded",
+			body: "amount=25.00&merchantReference=pay-1&splitToken=c3Bs%2BdG9r%2FZW4%3D", okResponse: captureResponseJSON, idIn: inPath, readsBody: true,
+			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
+				_, err := c.Transactions.Capture(ctx, id, &CaptureParams{MerchantReference: "pay-1", Amount: "25.00", SplitToken: "c3Bs+dG9r/ZW4="}, opts...)
+				return err
+			}},
 		{name: "Countries.List", method: "GET", path: "/countries", query: "country=CA", okResponse: countriesJSON, readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
 				_, err := c.Countries.List(ctx, &CountriesListParams{Country: "CA"}, opts...)

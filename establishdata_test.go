@@ -1,11 +1,11 @@
 package bankpay
 
 import (
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func tierPtr(n int) *int { return &n }
@@ -137,24 +137,18 @@ func TestValidateEstablishDataRejects(t *testing.T) {
 			d := tc.data()
 			err := validateEstablishData(&d)
 			var ve *ValidationError
-			if !errors.As(err, &ve) {
-				t.Fatalf("err = %v, want *ValidationError", err)
-			}
-			if ve.Field != tc.field {
-				t.Errorf("field = %q, want %q (%v)", ve.Field, tc.field, err)
-			}
-			if !isValidation(err) {
-				t.Errorf("err is not a *ValidationError")
-			}
+			require.ErrorAs(t, err, &ve, "err = %v, want *ValidationError", err)
+			assert.Equal(t, tc.field, ve.Field, "field = %q, want %q (%v)", ve.Field, tc.field, err)
+			assert.True(t, isValidation(err), "err is not a *ValidationError")
 		})
 	}
 }
 
 func TestValidateEstablishDataNil(t *testing.T) {
 	var ve *ValidationError
-	if err := validateEstablishData(nil); !errors.As(err, &ve) || ve.Field != "establishData" {
-		t.Fatalf("err = %v", err)
-	}
+	err := validateEstablishData(nil)
+	require.ErrorAs(t, err, &ve, "err = %v", err)
+	require.Equal(t, "establishData", ve.Field, "err = %v", err)
 }
 
 func TestValidateEstablishDataAccepts(t *testing.T) {
@@ -181,24 +175,21 @@ func TestValidateEstablishDataAccepts(t *testing.T) {
 		"Disbursement CAD": cad, "Instant money transfer": validMoneyTransfer(),
 		"VIP tier": vipTier, "no customer": noCustomer, "ampersands": ampersand,
 	} {
-		if err := validateEstablishData(&d); err != nil {
-			t.Errorf("%s: %v", name, err)
-		}
+		err := validateEstablishData(&d)
+		assert.NoError(t, err, "%s: %v", name, err)
 	}
 	for _, m := range []string{models.WithdrawalBankDeposit, models.WithdrawalCash, models.WithdrawalDebitCard,
 		models.WithdrawalDigitalWallet, models.WithdrawalHomeDelivery} {
 		d := validMoneyTransfer()
 		d.Metadata.Remittance.WithdrawalMethod = m
-		if err := validateEstablishData(&d); err != nil {
-			t.Errorf("withdrawal method %s: %v", m, err)
-		}
+		err := validateEstablishData(&d)
+		assert.NoError(t, err, "withdrawal method %s: %v", m, err)
 	}
 	// Remittance fields are all optional.
 	d := validMoneyTransfer()
 	d.Metadata.Remittance = &models.Remittance{}
-	if err := validateEstablishData(&d); err != nil {
-		t.Errorf("empty remittance: %v", err)
-	}
+	err := validateEstablishData(&d)
+	assert.NoError(t, err, "empty remittance: %v", err)
 }
 
 func TestValidateEstablishDataDoesNotEchoValues(t *testing.T) {
@@ -207,41 +198,38 @@ func TestValidateEstablishDataDoesNotEchoValues(t *testing.T) {
 	d.Account.AccountNumber = "99887766554433"
 	d.Currency = "XYZ"
 	err := validateEstablishData(&d)
-	if err == nil || strings.Contains(err.Error(), "XYZ") {
-		t.Fatalf("err = %v", err)
-	}
+	require.Error(t, err, "err = %v", err)
+	require.NotContains(t, err.Error(), "XYZ", "err = %v", err)
 	d = validDisbursement()
 	d.Account.RoutingNumber = ""
 	d.Account.AccountNumber = "99887766554433"
-	if err := validateEstablishData(&d); err == nil || strings.Contains(err.Error(), "99887766554433") {
-		t.Fatalf("err = %v", err)
-	}
+	err = validateEstablishData(&d)
+	require.Error(t, err, "err = %v", err)
+	require.NotContains(t, err.Error(), "99887766554433", "err = %v", err)
 }
 
 func TestValidateEstablishDataDoesNotModify(t *testing.T) {
 	d := validMoneyTransfer()
-	if err := validateEstablishData(&d); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, validateEstablishData(&d))
 	want := validMoneyTransfer()
-	if d.AccessID != "" || d.RequestSignature != "" || d.DeviceType != "" || d.Beneficiary.Name != want.Beneficiary.Name {
-		t.Fatalf("validation modified the data: %+v", d)
-	}
+	require.Empty(t, d.AccessID, "validation modified the data: %+v", d)
+	require.Empty(t, d.RequestSignature, "validation modified the data: %+v", d)
+	require.Empty(t, d.DeviceType, "validation modified the data: %+v", d)
+	require.Equal(t, want.Beneficiary.Name, d.Beneficiary.Name, "validation modified the data: %+v", d)
 }
 
 func TestValidateEstablishDataRetrievalNeedsNoAmount(t *testing.T) {
 	d := &models.EstablishData{PaymentType: models.PaymentTypeRetrieval,
 		ReturnURL: "https://merchant.test/return", CancelURL: "https://merchant.test/cancel"}
-	if err := validateEstablishData(d); err != nil {
-		t.Fatalf("Retrieval without currency and amount: %v", err)
-	}
+	err := validateEstablishData(d)
+	require.NoError(t, err, "Retrieval without currency and amount: %v", err)
 	d.Amount = "1"
 	var ve *ValidationError
-	if err := validateEstablishData(d); !errors.As(err, &ve) || ve.Field != "amount" {
-		t.Fatalf("a malformed amount must still be refused: %v", err)
-	}
+	err = validateEstablishData(d)
+	require.ErrorAs(t, err, &ve, "a malformed amount must still be refused: %v", err)
+	require.Equal(t, "amount", ve.Field, "a malformed amount must still be refused: %v", err)
 	d.Amount, d.PaymentType = "", models.PaymentTypeDeferred
-	if err := validateEstablishData(d); !errors.As(err, &ve) || ve.Field != "currency" {
-		t.Fatalf("Deferred without currency: %v", err)
-	}
+	err = validateEstablishData(d)
+	require.ErrorAs(t, err, &ve, "Deferred without currency: %v", err)
+	require.Equal(t, "currency", ve.Field, "Deferred without currency: %v", err)
 }

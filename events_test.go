@@ -1,14 +1,14 @@
 package bankpay
 
 import (
-	"errors"
 	"net/url"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const formType = "application/x-www-form-urlencoded"
@@ -22,9 +22,7 @@ const processForm = "merchantId=1002463580&merchantReference=order-42&paymentTyp
 
 func TestParseEventStandardForm(t *testing.T) {
 	ev, err := ParseEvent([]byte(processForm), formType)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := Event{
 		EventID: "ev-1", EventType: models.EventProcess, MerchantID: "1002463580", MerchantReference: "order-42",
 		AccessID: "test-access-id", PaymentType: models.PaymentTypeDeferred, TransactionType: models.TypeDeposit,
@@ -35,18 +33,16 @@ func TestParseEventStandardForm(t *testing.T) {
 	}
 	got := *ev
 	got.Raw = nil
-	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(got.Transaction, want.Transaction) {
-		t.Errorf("got  %+v %+v\nwant %+v %+v", got, got.Transaction, want, want.Transaction)
+	assert.Equal(t, want, got, "got  %+v %+v\nwant %+v %+v", got, got.Transaction, want, want.Transaction)
+	assert.Equal(t, want.Transaction, got.Transaction, "got  %+v %+v\nwant %+v %+v", got, got.Transaction, want, want.Transaction)
+	assert.Equal(t, eventKindTransaction, ev.kind(), "kind %v id %s code %d", ev.kind(), ev.TransactionID(), ev.Transaction.code())
+	assert.Equal(t, "100258123456791", ev.TransactionID(), "kind %v id %s code %d", ev.kind(), ev.TransactionID(), ev.Transaction.code())
+	assert.Equal(t, codeNotEnoughBalance, ev.Transaction.code(), "kind %v id %s code %d", ev.kind(), ev.TransactionID(), ev.Transaction.code())
+	if assert.Len(t, ev.Raw, 19, "raw %v", ev.Raw) {
+		assert.Empty(t, ev.Raw.Get("message"), "raw %v", ev.Raw)
+		assert.Equal(t, "tok+1", ev.Raw.Get("splitToken"), "raw %v", ev.Raw)
 	}
-	if ev.kind() != eventKindTransaction || ev.TransactionID() != "100258123456791" || ev.Transaction.code() != codeNotEnoughBalance {
-		t.Errorf("kind %v id %s code %d", ev.kind(), ev.TransactionID(), ev.Transaction.code())
-	}
-	if len(ev.Raw) != 19 || ev.Raw.Get("message") != "" || ev.Raw.Get("splitToken") != "tok+1" {
-		t.Errorf("raw %v", ev.Raw)
-	}
-	if ev.CreatedAt.Location() != time.UTC {
-		t.Error("createdAt not UTC")
-	}
+	assert.Equal(t, time.UTC, ev.CreatedAt.Location(), "createdAt not UTC")
 }
 
 func TestParseEventIdentityEvents(t *testing.T) {
@@ -54,21 +50,20 @@ func TestParseEventIdentityEvents(t *testing.T) {
 		"&objectType=Transaction&message=performKycVerification&timeZone=UTC&createdAt=1700000000000"
 	ev, err := ParseEvent([]byte(common+"&eventType=IdentityVerificationDataRetrieved"+
 		"&Provider+Report+Status=SUCCESS&Provider%20Service%20Name=Demo+KYC&Provider+used+for+validation=acme"), formType)
-	if err != nil {
-		t.Fatal(err)
+	require.NoError(t, err)
+	assert.Equal(t, eventKindIdentityDataRetrieved, ev.kind(), "data retrieved: %+v %+v", ev, ev.Identity)
+	assert.Nil(t, ev.Transaction, "data retrieved: %+v %+v", ev, ev.Identity)
+	if assert.NotNil(t, ev.Identity, "data retrieved: %+v %+v", ev, ev.Identity) {
+		assert.Equal(t, IdentityEvent{ProviderReportStatus: "SUCCESS", ProviderServiceName: "Demo KYC", ProviderUsedForValidation: "acme"}, *ev.Identity, "data retrieved: %+v %+v", ev, ev.Identity)
 	}
-	if ev.kind() != eventKindIdentityDataRetrieved || ev.Transaction != nil ||
-		*ev.Identity != (IdentityEvent{ProviderReportStatus: "SUCCESS", ProviderServiceName: "Demo KYC", ProviderUsedForValidation: "acme"}) || ev.Message != "performKycVerification" {
-		t.Errorf("data retrieved: %+v %+v", ev, ev.Identity)
-	}
+	assert.Equal(t, "performKycVerification", ev.Message, "data retrieved: %+v %+v", ev, ev.Identity)
 
 	ev, err = ParseEvent([]byte(common+"&eventType=CustomerIdentityVerified&Identity+Verified=FINISHED&KYC+Result=FINISHED"), formType)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ev.kind() != eventKindIdentityVerified || ev.Transaction != nil ||
-		*ev.Identity != (IdentityEvent{IdentityVerified: "FINISHED", KYCResult: "FINISHED"}) {
-		t.Errorf("verified: %+v %+v", ev, ev.Identity)
+	require.NoError(t, err)
+	assert.Equal(t, eventKindIdentityVerified, ev.kind(), "verified: %+v %+v", ev, ev.Identity)
+	assert.Nil(t, ev.Transaction, "verified: %+v %+v", ev, ev.Identity)
+	if assert.NotNil(t, ev.Identity, "verified: %+v %+v", ev, ev.Identity) {
+		assert.Equal(t, IdentityEvent{IdentityVerified: "FINISHED", KYCResult: "FINISHED"}, *ev.Identity, "verified: %+v %+v", ev, ev.Identity)
 	}
 }
 
@@ -76,23 +71,20 @@ func TestParseEventUnknownTypeKeepsEverything(t *testing.T) {
 	body := "eventId=ev-3&eventType=Chargeback&objectId=T9&objectType=Dispute&createdAt=1700000000000" +
 		"&reasonCode=R01&amounts=1.00&nested.key=v&Some+Key_2-x=%26"
 	ev, err := ParseEvent([]byte(body), formType)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ev.kind() != eventKindUnknown || ev.EventType != "Chargeback" || transactionEventTypes[ev.EventType.Canonical()] || ev.Transaction != nil {
-		t.Errorf("%+v", ev)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, eventKindUnknown, ev.kind(), "%+v", ev)
+	assert.Equal(t, models.EventType("Chargeback"), ev.EventType, "%+v", ev)
+	assert.False(t, transactionEventTypes[ev.EventType.Canonical()], "%+v", ev)
+	assert.Nil(t, ev.Transaction, "%+v", ev)
 	want, _ := url.ParseQuery(body)
-	if !reflect.DeepEqual(ev.Raw, want) {
-		t.Errorf("raw %v", ev.Raw)
-	}
-	if ev.TransactionID() != "" {
-		t.Error("a Dispute object is not a transaction")
-	}
+	assert.Equal(t, want, ev.Raw, "raw %v", ev.Raw)
+	assert.Empty(t, ev.TransactionID(), "a Dispute object is not a transaction")
 	// An unknown type with a status still gets the transaction payload.
 	ev, err = ParseEvent([]byte("eventId=ev-4&eventType=Settle&status=4&createdAt=1"), formType)
-	if err != nil || ev.Transaction == nil || ev.Transaction.Status != models.StatusCompleted || ev.kind() != eventKindUnknown {
-		t.Errorf("%+v %v", ev, err)
+	assert.NoError(t, err, "%+v %v", ev, err)
+	if assert.NotNil(t, ev.Transaction, "%+v %v", ev, err) {
+		assert.Equal(t, models.StatusCompleted, ev.Transaction.Status, "%+v %v", ev, err)
+		assert.Equal(t, eventKindUnknown, ev.kind(), "%+v %v", ev, err)
 	}
 }
 
@@ -103,46 +95,43 @@ func TestParseEventJSON(t *testing.T) {
 	  "extra":{"list":[1,true,null,"x"]},"Provider Report Status":"SUCCESS","nothing":null}`
 	for _, ct := range []string{"application/json", "application/json; charset=utf-8", "application/vnd.event+json", ""} {
 		ev, err := ParseEvent([]byte(body), ct)
-		if err != nil {
-			t.Fatalf("%q: %v", ct, err)
+		require.NoError(t, err, "%q: %v", ct, err)
+		assert.Equal(t, eventKindTransaction, ev.kind(), "%q: %+v %+v", ct, ev, ev.Transaction)
+		assert.Equal(t, models.TypeDeposit, ev.TransactionType, "%q: %+v %+v", ct, ev, ev.Transaction)
+		assert.Equal(t, models.PaymentTypeDeferred, ev.PaymentType, "%q: %+v %+v", ct, ev, ev.Transaction)
+		if assert.NotNil(t, ev.Transaction, "%q: %+v %+v", ct, ev, ev.Transaction) {
+			assert.Equal(t, models.StatusCompleted, ev.Transaction.Status, "%q: %+v %+v", ct, ev, ev.Transaction)
+			assert.Equal(t, models.ProviderStatus("10"), ev.Transaction.ProviderStatus, "%q: %+v %+v", ct, ev, ev.Transaction)
+			assert.Equal(t, "Established", ev.Transaction.ProviderStatusMessage, "%q: %+v %+v", ct, ev, ev.Transaction)
 		}
-		if ev.kind() != eventKindTransaction || ev.TransactionType != models.TypeDeposit || ev.PaymentType != models.PaymentTypeDeferred ||
-			ev.Transaction.Status != models.StatusCompleted || ev.Transaction.ProviderStatus != "10" ||
-			ev.Transaction.ProviderStatusMessage != "Established" || !ev.CreatedAt.Equal(time.UnixMilli(1700000000000)) {
-			t.Errorf("%q: %+v %+v", ct, ev, ev.Transaction)
-		}
-		if got := ev.Raw["extra.list"]; !reflect.DeepEqual(got, []string{"1", "true", "x"}) {
-			t.Errorf("raw list %v", got)
-		}
-		if ev.Raw.Get("Provider Report Status") != "SUCCESS" || ev.Raw.Get("paymentProviderTransaction.status") != "10" {
-			t.Errorf("raw %v", ev.Raw)
-		}
-		if _, ok := ev.Raw["nothing"]; ok {
-			t.Error("null kept")
-		}
+		assert.True(t, ev.CreatedAt.Equal(time.UnixMilli(1700000000000)), "%q: %+v %+v", ct, ev, ev.Transaction)
+		got := ev.Raw["extra.list"]
+		assert.Equal(t, []string{"1", "true", "x"}, got, "raw list %v", got)
+		assert.Equal(t, "SUCCESS", ev.Raw.Get("Provider Report Status"), "raw %v", ev.Raw)
+		assert.Equal(t, "10", ev.Raw.Get("paymentProviderTransaction.status"), "raw %v", ev.Raw)
+		_, ok := ev.Raw["nothing"]
+		assert.False(t, ok, "null kept")
 	}
 }
 
 func TestParseEventLenientValues(t *testing.T) {
 	ev, err := ParseEvent([]byte("eventId=e&eventType=Authorize&paymentType=2&status=Authorized&createdAt=2023-11-14T22:13:20Z"), "")
-	if err != nil {
-		t.Fatal(err)
+	require.NoError(t, err)
+	assert.Equal(t, models.PaymentTypeDeferred, ev.PaymentType, "%+v %+v", ev, ev.Transaction)
+	if assert.NotNil(t, ev.Transaction, "%+v %+v", ev, ev.Transaction) {
+		assert.Equal(t, models.StatusAuthorized, ev.Transaction.Status, "%+v %+v", ev, ev.Transaction)
 	}
-	if ev.PaymentType != models.PaymentTypeDeferred || ev.Transaction.Status != models.StatusAuthorized ||
-		!ev.CreatedAt.Equal(time.Unix(1700000000, 0)) {
-		t.Errorf("%+v %+v", ev, ev.Transaction)
-	}
+	assert.True(t, ev.CreatedAt.Equal(time.Unix(1700000000, 0)), "%+v %+v", ev, ev.Transaction)
 	ev, err = ParseEvent([]byte("eventId=e&eventType=Cancel&status=Cancelled&createdAt=1700000000000"), formType)
-	if err != nil || ev.Transaction.Status != models.StatusCanceled || !ev.Transaction.HasStatus {
-		t.Errorf("%+v %v", ev, err)
-	}
+	assert.NoError(t, err, "%+v %v", ev, err)
+	assert.Equal(t, models.StatusCanceled, ev.Transaction.Status, "%+v %v", ev, err)
+	assert.True(t, ev.Transaction.HasStatus, "%+v %v", ev, err)
 }
 
 func TestParseEventErrors(t *testing.T) {
 	const ok = "eventId=e&createdAt=1700000000000&eventType=Authorize"
-	if _, err := ParseEvent([]byte(ok), formType); err != nil {
-		t.Fatalf("the base case fails: %v", err)
-	}
+	_, err := ParseEvent([]byte(ok), formType)
+	require.NoError(t, err, "the base case fails: %v", err)
 	for name, tc := range map[string]struct{ body, ct string }{
 		"empty":               {"", formType},
 		"blank":               {"  \n", "application/json"},
@@ -186,8 +175,8 @@ func TestParseEventErrors(t *testing.T) {
 		"json too deep":       {`{"eventId":"a","createdAt":"1","a":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`, "application/json"},
 	} {
 		ev, err := ParseEvent([]byte(tc.body), tc.ct)
-		if !errors.Is(err, ErrMalformedEvent) || ev != nil {
-			t.Errorf("%s: ev=%v err=%v", name, ev, err)
+		if assert.ErrorIs(t, err, ErrMalformedEvent, "%s: ev=%v err=%v", name, ev, err) {
+			assert.Nil(t, ev, "%s: ev=%v err=%v", name, ev, err)
 		}
 	}
 }
@@ -196,8 +185,8 @@ func TestParseEventErrorHidesValues(t *testing.T) {
 	for _, body := range []string{"eventId=e&createdAt=123-45-6789xyz", "eventId=e&createdAt=1&123-45-6789/x=1",
 		"eventId=e&createdAt=1&customer.taxId=123-45-6789", `{"eventId":"e","createdAt":"1","123-45-6789":1}`} {
 		_, err := ParseEvent([]byte(body), "")
-		if err == nil || strings.Contains(err.Error(), "6789") {
-			t.Errorf("%s: err %v", body, err)
+		if assert.Error(t, err, "%s: err %v", body, err) {
+			assert.NotContains(t, err.Error(), "6789", "%s: err %v", body, err)
 		}
 	}
 }
@@ -205,14 +194,12 @@ func TestParseEventErrorHidesValues(t *testing.T) {
 func TestEventKindString(t *testing.T) {
 	for k, s := range map[eventKind]string{eventKindUnknown: "Unknown", eventKindTransaction: "Transaction",
 		eventKindIdentityDataRetrieved: "IdentityDataRetrieved", eventKindIdentityVerified: "IdentityVerified", 9: "Unknown"} {
-		if k.String() != s {
-			t.Errorf("%d: %s", k, k.String())
-		}
+		assert.Equal(t, s, k.String(), "%d: %s", k, k.String())
 	}
-	if !transactionEventTypes[models.EventType("Completed").Canonical()] || transactionEventTypes[models.EventCustomerIdentityVerified] ||
-		!transactionEventTypes[models.EventRefresh] || transactionEventTypes["x"] {
-		t.Error("transactionEventTypes")
-	}
+	assert.True(t, transactionEventTypes[models.EventType("Completed").Canonical()], "transactionEventTypes")
+	assert.False(t, transactionEventTypes[models.EventCustomerIdentityVerified], "transactionEventTypes")
+	assert.True(t, transactionEventTypes[models.EventRefresh], "transactionEventTypes")
+	assert.False(t, transactionEventTypes["x"], "transactionEventTypes")
 }
 
 // TestParseEventJSONArrays: array elements are values of their array's
@@ -220,13 +207,9 @@ func TestEventKindString(t *testing.T) {
 // refused.
 func TestParseEventJSONArrays(t *testing.T) {
 	ev, err := ParseEvent([]byte(`{"eventId":"e","createdAt":1,"items":[{"k":1},{"k":"2","n":{"m":true}}]}`), "application/json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(ev.Raw["items.k"], []string{"1", "2"}) || ev.Raw.Get("items.n.m") != "true" {
-		t.Errorf("raw %v", ev.Raw)
-	}
-	if _, err := ParseEvent([]byte(`{"eventId":"e","createdAt":1,"items":[{"k":1,"k":2}]}`), "application/json"); !errors.Is(err, ErrMalformedEvent) {
-		t.Errorf("repeated name in an array's object: %v", err)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, []string{"1", "2"}, ev.Raw["items.k"], "raw %v", ev.Raw)
+	assert.Equal(t, "true", ev.Raw.Get("items.n.m"), "raw %v", ev.Raw)
+	_, err = ParseEvent([]byte(`{"eventId":"e","createdAt":1,"items":[{"k":1,"k":2}]}`), "application/json")
+	assert.ErrorIs(t, err, ErrMalformedEvent, "repeated name in an array's object: %v", err)
 }

@@ -6,8 +6,6 @@ package bankpay_test
 import (
 	"bytes"
 	"context"
-	"errors"
-	bankpay "github.com/bankpay/bankpay-go"
 	"io"
 	"log"
 	"net/http"
@@ -15,6 +13,10 @@ import (
 	"net/url"
 	"testing"
 	"time"
+
+	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/faultinject"
@@ -30,9 +32,7 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 	sb := bankpaytest.NewServer()
 	defer sb.Close()
 	target, err := url.Parse(sb.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
 	proxy.ErrorLog = log.New(io.Discard, "", 0)
 	proxyTransport := http.DefaultTransport.(*http.Transport).Clone()
@@ -44,43 +44,37 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 	defer tr.CloseIdleConnections()
 	c, err := bankpay.NewClient(sb.Credentials(),
 		bankpay.WithBaseURL(s.URL+"/api/v1"), bankpay.WithHTTPClient(&http.Client{Transport: tr}), bankpay.WithRetryBackoff(time.Millisecond, 2*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ctx := context.Background()
 	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
 		PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: "sb-est-1",
 		Account: &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, NameOnAccount: "Jane Doe"},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// Default: sent once, the response lost: the caller is told it may have
 	// been made, and nothing is sent again.
 	before := s.Requests()
 	s.Script(faultinject.PassAndReset())
 	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "sb-dep-1", Amount: "10.00"})
 	var ne *bankpay.NetworkError
-	if !errors.As(err, &ne) || !ne.Sent || s.Requests()-before != 1 {
-		t.Fatalf("default: err %v after %d requests", err, s.Requests()-before)
-	}
+	require.ErrorAs(t, err, &ne, "default: err %v after %d requests", err, s.Requests()-before)
+	require.True(t, ne.Sent, "default: err %v after %d requests", err, s.Requests()-before)
+	require.Equal(t, 1, s.Requests()-before, "default: err %v after %d requests", err, s.Requests()-before)
 	// Opted in: the retry carries the same merchantReference and the sandbox
 	// responds 210.
 	before = s.Requests()
 	s.Script(faultinject.PassAndReset())
 	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "sb-dep-2", Amount: "10.00"}, bankpay.WithRetryNonIdempotent())
 	got := s.Received()[before:]
-	if !errors.Is(err, bankpay.ErrDuplicate) || len(got) != 2 {
-		t.Fatalf("opt-in: err %v after %d requests, want ErrDuplicate after 2", err, len(got))
-	}
-	if !bytes.Equal(got[0].Body, got[1].Body) || formValue(got[1].Body, "merchantReference") != "sb-dep-2" {
-		t.Errorf("the retry sent %s, the first attempt %s", got[1].Body, got[0].Body)
-	}
+	require.ErrorIs(t, err, bankpay.ErrDuplicate, "opt-in: err %v after %d requests, want ErrDuplicate after 2", err, len(got))
+	require.Len(t, got, 2, "opt-in: err %v after %d requests, want ErrDuplicate after 2", err, len(got))
+	assert.True(t, bytes.Equal(got[0].Body, got[1].Body), "the retry sent %s, the first attempt %s", got[1].Body, got[0].Body)
+	assert.Equal(t, "sb-dep-2", formValue(got[1].Body, "merchantReference"), "the retry sent %s, the first attempt %s", got[1].Body, got[0].Body)
 	// The caller reads the authorization back; the sandbox made each
 	// deposit once.
-	if txn, err := c.Transactions.Get(ctx, auth.TransactionID); err != nil || txn.TransactionID != auth.TransactionID {
-		t.Fatalf("read back: %v", err)
-	}
+	txn, err := c.Transactions.Get(ctx, auth.TransactionID)
+	require.NoError(t, err, "read back: %v", err)
+	require.Equal(t, auth.TransactionID, txn.TransactionID, "read back: %v", err)
 	sb.AdvanceBankingDays(4) // deposits are submitted and complete: one event each
 	for _, ref := range []string{"sb-dep-1", "sb-dep-2"} {
 		ids := map[string]bool{}
@@ -89,12 +83,12 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 				ids[e.TransactionID] = true
 			}
 		}
-		if len(ids) != 1 {
-			t.Errorf("%s: %d deposits made, want 1", ref, len(ids))
-		}
+		assert.Len(t, ids, 1, "%s: %d deposits made, want 1", ref, len(ids))
 		for id := range ids {
-			if d, ok := sb.Transaction(id); !ok || d.TransactionType != models.TypeDeposit || d.OriginalTransactionID != auth.TransactionID {
-				t.Errorf("%s: %+v", ref, d)
+			d, ok := sb.Transaction(id)
+			if assert.True(t, ok, "%s: %+v", ref, d) {
+				assert.Equal(t, models.TypeDeposit, d.TransactionType, "%s: %+v", ref, d)
+				assert.Equal(t, auth.TransactionID, d.OriginalTransactionID, "%s: %+v", ref, d)
 			}
 		}
 	}

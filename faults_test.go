@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/faultinject"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The fault table: every call of the SDK against every fault of the
@@ -457,16 +459,14 @@ func TestFaultTable(t *testing.T) {
 			wg.Wait()
 			for _, r := range results {
 				for _, p := range r.problems {
-					t.Errorf("%s (%s): %s", r.call, r.mode, p)
+					assert.Failf(t, p, "%s (%s)", r.call, r.mode)
 				}
 			}
 			all = append(all, results...)
 		})
 	}
 	if path := os.Getenv("BANKPAY_FAULTS_REPORT"); path != "" {
-		if err := os.WriteFile(path, []byte(faultReport(all)), 0o644); err != nil {
-			t.Error(err)
-		}
+		assert.NoError(t, os.WriteFile(path, []byte(faultReport(all)), 0o644))
 	}
 }
 
@@ -555,23 +555,18 @@ func TestRetryAfterBeyondContextDeadlineIsNotAwaited(t *testing.T) {
 	tr := s.Transport()
 	defer tr.CloseIdleConnections()
 	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr, Timeout: 10 * time.Second}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	start := time.Now()
 	_, err = c.Transactions.Get(ctx, "1002600000000001")
 	var e *APIError
-	if !errors.As(err, &e) || e.StatusCode != 503 || e.RetryAfter != 20*time.Second {
-		t.Fatalf("err = %v, want the 503 *APIError with its Retry-After", err)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("took %v: waited for a retry the context could not afford", d)
-	}
-	if s.Requests() != 1 {
-		t.Errorf("requests = %d", s.Requests())
-	}
+	require.ErrorAs(t, err, &e, "err = %v, want the 503 *APIError with its Retry-After", err)
+	require.Equal(t, 503, e.StatusCode, "err = %v, want the 503 *APIError with its Retry-After", err)
+	require.Equal(t, 20*time.Second, e.RetryAfter, "err = %v, want the 503 *APIError with its Retry-After", err)
+	d := time.Since(start)
+	assert.LessOrEqual(t, d, time.Second, "took %v: waited for a retry the context could not afford", d)
+	assert.Equal(t, 1, s.Requests(), "requests = %d", s.Requests())
 }
 
 // TestMaxResponseBytesWithoutLimit: the largest cap there is still reads
@@ -582,19 +577,18 @@ func TestMaxResponseBytesWithoutLimit(t *testing.T) {
 	tr := s.Transport()
 	defer tr.CloseIdleConnections()
 	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}), withMaxResponseBytes(math.MaxInt64))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if txn, err := c.Transactions.Get(context.Background(), "1"); err != nil || txn.TransactionID != "1002600000000001" {
-		t.Fatalf("%+v, %v", txn, err)
-	}
+	require.NoError(t, err)
+	txn, err := c.Transactions.Get(context.Background(), "1")
+	require.NoError(t, err, "%+v, %v", txn, err)
+	require.Equal(t, "1002600000000001", txn.TransactionID, "%+v, %v", txn, err)
 	for _, max := range []int64{1, 5, 4 << 10, math.MaxInt64} {
 		got, err := readCapped(nil, strings.NewReader("hello"), max)
-		if max < 5 && (!errors.Is(err, errResponseTooLarge) || int64(len(got)) != max) {
-			t.Errorf("max %d: %q, %v", max, got, err)
-		}
-		if max >= 5 && (err != nil || string(got) != "hello") {
-			t.Errorf("max %d: %q, %v", max, got, err)
+		if max < 5 {
+			assert.ErrorIs(t, err, errResponseTooLarge, "max %d: %q, %v", max, got, err)
+			assert.Equal(t, max, int64(len(got)), "max %d: %q, %v", max, got, err)
+		} else {
+			assert.NoError(t, err, "max %d: %q, %v", max, got, err)
+			assert.Equal(t, "hello", string(got), "max %d: %q, %v", max, got, err)
 		}
 	}
 }
@@ -609,33 +603,28 @@ func TestTotalTimeIsBounded(t *testing.T) {
 	defer tr.CloseIdleConnections()
 	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithRetryBackoff(time.Millisecond, 2*time.Millisecond),
 		WithHTTPClient(&http.Client{Transport: tr, Timeout: 100 * time.Millisecond}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	start := time.Now()
 	_, err = c.Transactions.Get(context.Background(), "1")
 	d := time.Since(start)
 	var ne *NetworkError
-	if !errors.As(err, &ne) || ne.Attempts != defaultMaxRetries+1 || s.Requests() != defaultMaxRetries+1 {
-		t.Fatalf("err = %v, requests %d", err, s.Requests())
-	}
-	if d < 4*100*time.Millisecond || d > 4*100*time.Millisecond+5*time.Second {
-		t.Errorf("a GET that never gets a response took %v, want about 4 x 100ms", d)
-	}
+	require.ErrorAs(t, err, &ne, "err = %v, requests %d", err, s.Requests())
+	require.Equal(t, defaultMaxRetries+1, ne.Attempts, "err = %v, requests %d", err, s.Requests())
+	require.Equal(t, defaultMaxRetries+1, s.Requests(), "err = %v, requests %d", err, s.Requests())
+	assert.GreaterOrEqual(t, d, 4*100*time.Millisecond, "a GET that never gets a response took %v, want about 4 x 100ms", d)
+	assert.LessOrEqual(t, d, 4*100*time.Millisecond+5*time.Second, "a GET that never gets a response took %v, want about 4 x 100ms", d)
 
 	// Many retries, but the context ends it.
 	c, err = NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithRetryBackoff(time.Millisecond, 2*time.Millisecond), WithMaxRetries(1000),
 		WithHTTPClient(&http.Client{Transport: tr, Timeout: 50 * time.Millisecond}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start = time.Now()
 	_, err = c.Transactions.Get(ctx, "1")
-	if d := time.Since(start); d > 2*time.Second || err == nil {
-		t.Errorf("with a 300ms context: %v after %v", err, d)
-	}
+	d = time.Since(start)
+	assert.LessOrEqual(t, d, 2*time.Second, "with a 300ms context: %v after %v", err, d)
+	assert.Error(t, err, "with a 300ms context: %v after %v", err, d)
 }
 
 // TestHugeResponseMemoryIsBounded: with the default 8 MiB cap, a 4 GiB
@@ -645,9 +634,7 @@ func TestHugeResponseMemoryIsBounded(t *testing.T) {
 		s := faultinject.NewServer(nil, faultinject.Huge(status, 4<<30))
 		tr := s.Transport()
 		c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr, Timeout: 30 * time.Second}), WithMaxRetries(0))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
@@ -655,18 +642,16 @@ func TestHugeResponseMemoryIsBounded(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		tr.CloseIdleConnections()
 		s.Close()
-		if status == 200 && !errors.Is(err, errResponseTooLarge) {
-			t.Errorf("200: err = %v", err)
+		if status == 200 {
+			assert.ErrorIs(t, err, errResponseTooLarge, "200: err = %v", err)
 		}
-		if status == 500 && !errors.Is(err, ErrServer) {
-			t.Errorf("500: err = %v", err)
+		if status == 500 {
+			assert.ErrorIs(t, err, ErrServer, "500: err = %v", err)
 		}
-		if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
-			t.Errorf("%d: a 4 GiB response allocated %d MiB", status, grew>>20)
-		}
-		if got := s.Streamed(); got > 64<<20 {
-			t.Errorf("%d: the client read on: %d MiB streamed", status, got>>20)
-		}
+		grew := after.TotalAlloc - before.TotalAlloc
+		assert.LessOrEqual(t, grew, uint64(64<<20), "%d: a 4 GiB response allocated %d MiB", status, grew>>20)
+		got := s.Streamed()
+		assert.LessOrEqual(t, got, int64(64<<20), "%d: the client read on: %d MiB streamed", status, got>>20)
 	}
 }
 
@@ -680,25 +665,23 @@ func TestOptInPerClient(t *testing.T) {
 		s := faultinject.NewServer(nil, faultinject.Respond(502, errorJSON), faultinject.ResetAfterRequest(), faultinject.Respond(400, duplicateJSON))
 		tr := s.Transport()
 		c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}), WithRetryNonIdempotent())
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		c.waitScale = (&waits{}).record
 		err = call.do(context.Background(), c)
 		got := s.Received()
 		tr.CloseIdleConnections()
 		s.Close()
-		if !errors.Is(err, ErrDuplicate) || len(got) != 3 {
-			t.Errorf("%s: err %v after %d requests, want ErrDuplicate after 3", call.name, err, len(got))
+		if !assert.ErrorIs(t, err, ErrDuplicate, "%s: err %v after %d requests, want ErrDuplicate after 3", call.name, err, len(got)) ||
+			!assert.Len(t, got, 3, "%s: err %v after %d requests, want ErrDuplicate after 3", call.name, err, len(got)) {
 			continue
 		}
 		for i := range got {
-			if !bytes.Equal(got[i].Body, got[0].Body) || got[i].Path != got[0].Path || got[i].RawQuery != got[0].RawQuery {
-				t.Errorf("%s: attempt %d differs: %s %s?%s", call.name, i+1, got[i].Body, got[i].Path, got[i].RawQuery)
-			}
+			assert.True(t, bytes.Equal(got[i].Body, got[0].Body), "%s: attempt %d differs: %s %s?%s", call.name, i+1, got[i].Body, got[i].Path, got[i].RawQuery)
+			assert.Equal(t, got[0].Path, got[i].Path, "%s: attempt %d differs: %s %s?%s", call.name, i+1, got[i].Body, got[i].Path, got[i].RawQuery)
+			assert.Equal(t, got[0].RawQuery, got[i].RawQuery, "%s: attempt %d differs: %s %s?%s", call.name, i+1, got[i].Body, got[i].Path, got[i].RawQuery)
 		}
-		if ref := merchantReference(got[0].Body); call.name == "Transactions.Deposit" && ref != "dep-ref-1" {
-			t.Errorf("deposit sent merchantReference %q", ref)
+		if ref := merchantReference(got[0].Body); call.name == "Transactions.Deposit" {
+			assert.Equal(t, "dep-ref-1", ref, "deposit sent merchantReference %q", ref)
 		}
 	}
 }
@@ -742,14 +725,12 @@ func TestTransportErrorBeforeWriteIsNotRetriedForAPost(t *testing.T) {
 			return nil
 		}}
 		c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: rt}))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		c.waitScale = (&waits{}).record
 		_, err = c.Transactions.Deposit(context.Background(), "1", &DepositParams{MerchantReference: "r"})
-		if got := s.Requests() - before; got != tc.sent || rt.Trips() != tc.trips {
-			t.Errorf("%v: %d requests reached the server in %d trips, want %d in %d (err %v)", tc.err, got, rt.Trips(), tc.sent, tc.trips, err)
-		}
+		got := s.Requests() - before
+		assert.Equal(t, tc.sent, got, "%v: %d requests reached the server in %d trips, want %d in %d (err %v)", tc.err, got, rt.Trips(), tc.sent, tc.trips, err)
+		assert.Equal(t, tc.trips, rt.Trips(), "%v: %d requests reached the server in %d trips, want %d in %d (err %v)", tc.err, got, rt.Trips(), tc.sent, tc.trips, err)
 	}
 }
 
@@ -778,9 +759,7 @@ func TestWebhookHandlerCapsItsBody(t *testing.T) {
 	for _, length := range []int64{-1, 4 << 30} {
 		body := &endless{}
 		req, err := http.NewRequest(http.MethodPost, ts.URL, io.LimitReader(body, 4<<30))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		req.ContentLength = length
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		req.Header.Set("Authorization", "Basic eDp5")
@@ -791,18 +770,12 @@ func TestWebhookHandlerCapsItsBody(t *testing.T) {
 		if err == nil {
 			_, _ = io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
-			if resp.StatusCode != http.StatusRequestEntityTooLarge {
-				t.Errorf("length %d: status %d, want 413", length, resp.StatusCode)
-			}
+			assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode, "length %d: status %d, want 413", length, resp.StatusCode)
 		} // else the server closed the connection on the unread body: also a refusal
-		if sent := body.n.Load(); sent > 64<<20 {
-			t.Errorf("length %d: the client could send %d MiB", length, sent>>20)
-		}
-		if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
-			t.Errorf("length %d: %d MiB allocated", length, grew>>20)
-		}
+		sent := body.n.Load()
+		assert.LessOrEqual(t, sent, int64(64<<20), "length %d: the client could send %d MiB", length, sent>>20)
+		grew := after.TotalAlloc - before.TotalAlloc
+		assert.LessOrEqual(t, grew, uint64(64<<20), "length %d: %d MiB allocated", length, grew>>20)
 	}
-	if called.Load() != 0 {
-		t.Error("the callback ran on a refused notification")
-	}
+	assert.Equal(t, int32(0), called.Load(), "the callback ran on a refused notification")
 }

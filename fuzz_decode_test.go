@@ -17,6 +17,7 @@ import (
 
 	"github.com/bankpay/bankpay-go/internal/form"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/require"
 )
 
 // Fuzz targets for what the SDK decodes from, and encodes for, the wire:
@@ -61,39 +62,29 @@ func FuzzFormEncoder(f *testing.F) {
 			}
 		}
 		body, err := form.Body(p)
-		if err != nil {
-			t.Fatalf("form.Body: %v", err)
-		}
+		require.NoError(t, err, "form.Body: %v", err)
 		vals, err := form.Values(p)
-		if err != nil {
-			t.Fatalf("form.Values: %v", err)
-		}
-		if enc := vals.Encode(); string(body) != enc {
-			t.Fatalf("form.Body and url.Values.Encode disagree:\n%s\n%s", body, enc)
-		}
+		require.NoError(t, err, "form.Values: %v", err)
+		enc := vals.Encode()
+		require.Equal(t, enc, string(body), "form.Body and url.Values.Encode disagree:\n%s\n%s", body, enc)
 		got, err := url.ParseQuery(string(body))
-		if err != nil {
-			t.Fatalf("the body %q does not parse: %v", body, err)
-		}
-		if len(got) != len(want) {
-			t.Fatalf("got fields %v, want %v", got, want)
-		}
+		require.NoError(t, err, "the body %q does not parse: %v", body, err)
+		require.Len(t, got, len(want), "got fields %v, want %v", got, want)
 		for k, v := range want {
-			if vs := got[k]; len(vs) != 1 || vs[0] != v {
-				t.Fatalf("field %s = %q, want %q", k, vs, v)
-			}
+			vs := got[k]
+			require.Len(t, vs, 1, "field %s = %q, want %q", k, vs, v)
+			require.Equal(t, v, vs[0], "field %s = %q, want %q", k, vs, v)
 		}
 		// The request the pipeline builds carries the same body.
 		req, err := newRequest(http.MethodPost, "/x", nil, formBody{V: p})
-		if err != nil || !bytes.Equal(req.Body, body) || req.ContentType != "application/x-www-form-urlencoded" {
-			t.Fatalf("NewRequest: %v, body %q", err, req.Body)
-		}
+		require.NoError(t, err, "NewRequest: %v, body %q", err, req.Body)
+		require.True(t, bytes.Equal(req.Body, body), "NewRequest: %v, body %q", err, req.Body)
+		require.Equal(t, "application/x-www-form-urlencoded", req.ContentType, "NewRequest: %v, body %q", err, req.Body)
 		// A name go-querystring scopes, a[b][c], becomes a.b.c.
 		if segs := []string{ref, name, city}; !strings.ContainsAny(strings.Join(segs, ""), "[]") {
 			scoped := segs[0] + "[" + segs[1] + "][" + segs[2] + "]"
-			if d := form.Dotted(scoped); d != strings.Join(segs, ".") {
-				t.Fatalf("Dotted(%q) = %q", scoped, d)
-			}
+			d := form.Dotted(scoped)
+			require.Equal(t, strings.Join(segs, "."), d, "Dotted(%q) = %q", scoped, d)
 		}
 	})
 }
@@ -120,46 +111,31 @@ func FuzzErrorBody(f *testing.F) {
 			resp.Header.Set("Retry-After", retryAfterHeader)
 		}
 		c, err := NewClient(testCreds)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		e := c.apiError(&request{Method: http.MethodPost, Path: "/transactions/1/deposit"}, resp, 1)
-		if e.RetryAfter < 0 {
-			t.Fatalf("RetryAfter %v", e.RetryAfter)
-		}
+		require.GreaterOrEqual(t, e.RetryAfter, time.Duration(0), "RetryAfter %v", e.RetryAfter)
 		const short = maxExcerpt + len("…")
-		if len(e.Message) > short || len(e.Body) > short {
-			t.Fatalf("message of %d bytes, body excerpt of %d", len(e.Message), len(e.Body))
-		}
+		require.LessOrEqual(t, len(e.Message), short, "message of %d bytes, body excerpt of %d", len(e.Message), len(e.Body))
+		require.LessOrEqual(t, len(e.Body), short, "message of %d bytes, body excerpt of %d", len(e.Message), len(e.Body))
 		msg := e.Error()
-		if strings.ContainsAny(msg, "\r\n") || !utf8.ValidString(msg) || len(msg) > 2*short+200 {
-			t.Fatalf("Error() = %q", msg)
-		}
+		require.False(t, strings.ContainsAny(msg, "\r\n"), "Error() = %q", msg)
+		require.True(t, utf8.ValidString(msg), "Error() = %q", msg)
+		require.LessOrEqual(t, len(msg), 2*short+200, "Error() = %q", msg)
 		for _, s := range []string{e.Message, e.Body, msg} {
-			if hasDigitRun(s, 5) {
-				t.Fatalf("unmasked digits in %q", s)
-			}
+			require.False(t, hasDigitRun(s, 5), "unmasked digits in %q", s)
 		}
 		for _, it := range e.Errors {
-			if hasDigitRun(it.Message, 5) || hasDigitRun(it.Location, 5) {
-				t.Fatalf("unmasked digits in item %+v", it)
-			}
+			require.False(t, hasDigitRun(it.Message, 5), "unmasked digits in item %+v", it)
+			require.False(t, hasDigitRun(it.Location, 5), "unmasked digits in item %+v", it)
 		}
-		if errors.Is(e, ErrServer) != (st >= 500 || e.HasCode(codeInternal)) {
-			t.Fatalf("ErrServer mismatch for %d %+v", st, e)
-		}
-		if errors.Is(e, ErrDuplicate) != e.HasCode(codeDuplicate) {
-			t.Fatalf("ErrDuplicate mismatch: %+v", e)
-		}
-		if errors.Is(e, ErrBadRequest) != (st == 400 || e.HasCode(codeInvalidParameter)) {
-			t.Fatalf("ErrBadRequest mismatch for %d %+v", st, e)
-		}
+		require.Equal(t, st >= 500 || e.HasCode(codeInternal), errors.Is(e, ErrServer), "ErrServer mismatch for %d %+v", st, e)
+		require.Equal(t, e.HasCode(codeDuplicate), errors.Is(e, ErrDuplicate), "ErrDuplicate mismatch: %+v", e)
+		require.Equal(t, st == 400 || e.HasCode(codeInvalidParameter), errors.Is(e, ErrBadRequest), "ErrBadRequest mismatch for %d %+v", st, e)
 		// A huge Retry-After is never waited for: the retry rule stops.
 		if d, ok := retryAfter(resp); ok && d > defaultMaxRetryAfter && st == 503 {
 			a := &attempt{cfg: &c.cfg, retryAll: true, count: 1}
-			if retry, _ := a.checkRetry(context.Background(), resp, nil); retry {
-				t.Fatalf("retry after a Retry-After of %v", d)
-			}
+			retry, _ := a.checkRetry(context.Background(), resp, nil)
+			require.False(t, retry, "retry after a Retry-After of %v", d)
 		}
 	})
 }
@@ -330,35 +306,29 @@ func FuzzResponseDecoders(f *testing.F) {
 		}
 		c, err := NewClient(testCreds, WithBaseURL(testBaseURL),
 			WithHTTPClient(&http.Client{Transport: fuzzTransport{status, header, body}}), withMaxResponseBytes(1<<16))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		c.waitScale = func(time.Duration) time.Duration { return 0 }
 		res, err := call(context.Background(), c)
 		ok2xx := status >= 200 && status <= 299
 		if err == nil {
-			if !ok2xx || res == nil {
-				t.Fatalf("success on %d with %v", status, res)
-			}
+			require.True(t, ok2xx, "success on %d with %v", status, res)
+			require.NotNil(t, res, "success on %d with %v", status, res)
 			checkRoundTrip(t, res)
 			return
 		}
-		if res != nil {
-			t.Fatalf("a result (%v) with an error (%v)", res, err)
-		}
+		require.Nil(t, res, "a result (%v) with an error (%v)", res, err)
 		var ae *APIError
 		var re *ResponseError
-		switch {
-		case !ok2xx && !errors.As(err, &ae):
-			t.Fatalf("%d response: %T %v, want *APIError", status, err, err)
-		case ok2xx && !errors.As(err, &re):
-			t.Fatalf("%d response: %T %v, want *ResponseError", status, err, err)
-		case ok2xx && !errors.Is(err, ErrInvalidResponse):
-			t.Fatalf("%v does not match ErrInvalidResponse", err)
+		if ok2xx {
+			require.ErrorAs(t, err, &re, "%d response: %T %v, want *ResponseError", status, err, err)
+			require.ErrorIs(t, err, ErrInvalidResponse, "%v does not match ErrInvalidResponse", err)
+		} else {
+			require.ErrorAs(t, err, &ae, "%d response: %T %v, want *APIError", status, err, err)
 		}
-		if msg := err.Error(); len(msg) > 1024 || strings.Contains(msg, testCreds.AccessKey.Reveal()) || strings.ContainsAny(msg, "\r\n") {
-			t.Fatalf("error message (%d bytes): %q", len(msg), msg)
-		}
+		msg := err.Error()
+		require.LessOrEqual(t, len(msg), 1024, "error message (%d bytes): %q", len(msg), msg)
+		require.NotContains(t, msg, testCreds.AccessKey.Reveal(), "error message (%d bytes): %q", len(msg), msg)
+		require.False(t, strings.ContainsAny(msg, "\r\n"), "error message (%d bytes): %q", len(msg), msg)
 	})
 }
 
@@ -368,15 +338,11 @@ func FuzzResponseDecoders(f *testing.F) {
 func checkRoundTrip(t *testing.T, res any) {
 	t.Helper()
 	first, err := json.Marshal(res)
-	if err != nil {
-		t.Fatalf("a decoded %T does not encode: %v", res, err)
-	}
+	require.NoError(t, err, "a decoded %T does not encode: %v", res, err)
 	again := reflect.New(reflect.TypeOf(res).Elem()).Interface()
-	if err := json.Unmarshal(first, again); err != nil {
-		t.Fatalf("%T: its own encoding %s does not decode: %v", res, first, err)
-	}
+	err = json.Unmarshal(first, again)
+	require.NoError(t, err, "%T: its own encoding %s does not decode: %v", res, first, err)
 	second, err := json.Marshal(again)
-	if err != nil || !bytes.Equal(first, second) {
-		t.Fatalf("%T does not round-trip:\n%s\n%s (%v)", res, first, second, err)
-	}
+	require.NoError(t, err, "%T does not round-trip:\n%s\n%s (%v)", res, first, second, err)
+	require.True(t, bytes.Equal(first, second), "%T does not round-trip:\n%s\n%s (%v)", res, first, second, err)
 }

@@ -4,11 +4,11 @@ import (
 	"crypto/sha1"
 	"crypto/sha512"
 	"encoding/base64"
-	"errors"
 	"net/url"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // isJSONBody reports whether a body ParseEvent accepted was read as JSON.
@@ -44,39 +44,35 @@ func FuzzParseEvent(f *testing.F) {
 		// encoding of it reads the same.
 		if msg, uerr := url.QueryUnescape(string(body)); uerr == nil {
 			ev2, err2 := ParseEvent([]byte(url.QueryEscape(msg)), contentType)
-			if (err == nil) != (err2 == nil) || (err == nil && !reflect.DeepEqual(ev, ev2)) {
-				t.Fatalf("re-encoded: %+v %v; as received: %+v %v", ev2, err2, ev, err)
+			require.Equal(t, err == nil, err2 == nil, "re-encoded: %+v %v; as received: %+v %v", ev2, err2, ev, err)
+			if err == nil {
+				require.Equal(t, ev, ev2, "re-encoded: %+v %v; as received: %+v %v", ev2, err2, ev, err)
 			}
 		}
 		if err != nil {
-			if ev != nil || !errors.Is(err, ErrMalformedEvent) {
-				t.Fatalf("ev=%v err=%v", ev, err)
-			}
+			require.Nil(t, ev, "ev=%v err=%v", ev, err)
+			require.ErrorIs(t, err, ErrMalformedEvent, "ev=%v err=%v", ev, err)
 			return
 		}
-		if ev == nil || ev.Raw == nil {
-			t.Fatal("nil event or Raw")
-		}
+		require.NotNil(t, ev, "nil event or Raw")
+		require.NotNil(t, ev.Raw, "nil event or Raw")
 		switch ev.kind() {
 		case eventKindTransaction:
-			if ev.Transaction == nil {
-				t.Fatal("transaction event without payload")
-			}
+			require.NotNil(t, ev.Transaction, "transaction event without payload")
 		case eventKindIdentityDataRetrieved, eventKindIdentityVerified:
-			if ev.Identity == nil {
-				t.Fatal("identity event without payload")
-			}
+			require.NotNil(t, ev.Identity, "identity event without payload")
 		default:
-			if ev.Identity != nil {
-				t.Fatal("identity payload on another event")
-			}
+			require.Nil(t, ev.Identity, "identity payload on another event")
 		}
-		if got := ev.Raw.Get("eventId"); got != ev.EventID || strings.TrimSpace(got) == "" || ev.CreatedAt.IsZero() {
-			t.Fatalf("eventId %q, raw %q, createdAt %v", ev.EventID, got, ev.CreatedAt)
-		}
+		got := ev.Raw.Get("eventId")
+		require.Equal(t, ev.EventID, got, "eventId %q, raw %q, createdAt %v", ev.EventID, got, ev.CreatedAt)
+		require.NotEmpty(t, strings.TrimSpace(got), "eventId %q, raw %q, createdAt %v", ev.EventID, got, ev.CreatedAt)
+		require.False(t, ev.CreatedAt.IsZero(), "eventId %q, raw %q, createdAt %v", ev.EventID, got, ev.CreatedAt)
 		for k, vs := range ev.Raw {
-			if foreignField(k) || len(vs) == 0 || (len(vs) > 1 && !isJSONBody(body, contentType)) {
-				t.Fatalf("field %q=%q", k, vs)
+			require.False(t, foreignField(k), "field %q=%q", k, vs)
+			require.NotEmpty(t, vs, "field %q=%q", k, vs)
+			if !isJSONBody(body, contentType) {
+				require.Len(t, vs, 1, "field %q=%q", k, vs)
 			}
 		}
 	})
@@ -117,11 +113,10 @@ func FuzzVerifyNotification(f *testing.F) {
 	f.Add([]byte("x"), "Bearer abc")
 	f.Fuzz(func(t *testing.T, body []byte, header string) {
 		err := VerifyNotification(body, header, hookCreds)
-		if err == nil && !acceptedNotification(header, body, hookCreds) {
-			t.Fatalf("accepted a notification not signed with the key: body %q header %q", body, header)
-		}
-		if err != nil && strings.Contains(err.Error(), hookCreds.AccessKey.Reveal()) {
-			t.Fatalf("key in error: %v", err)
+		if err == nil {
+			require.True(t, acceptedNotification(header, body, hookCreds), "accepted a notification not signed with the key: body %q header %q", body, header)
+		} else {
+			require.NotContains(t, err.Error(), hookCreds.AccessKey.Reveal(), "key in error: %v", err)
 		}
 		// Whatever the body, the service's own header for it passes the
 		// signature check when the body is URL-decodable (then only a body
@@ -131,14 +126,13 @@ func FuzzVerifyNotification(f *testing.F) {
 		own := "Basic " + base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey.Reveal(), msg)))
 		err = VerifyNotification(body, own, hookCreds)
 		if uerr != nil {
-			if !errors.Is(err, ErrInvalidSignature) {
-				t.Fatalf("own signature of an undecodable body: %v", err)
-			}
+			require.ErrorIs(t, err, ErrInvalidSignature, "own signature of an undecodable body: %v", err)
 			return
 		}
 		_, perr := ParseEvent(body, "")
-		if (err == nil) != (perr == nil) || (err != nil && !errors.Is(err, ErrMalformedEvent)) {
-			t.Fatalf("own signature: %v; ParseEvent: %v", err, perr)
+		require.Equal(t, err == nil, perr == nil, "own signature: %v; ParseEvent: %v", err, perr)
+		if err != nil {
+			require.ErrorIs(t, err, ErrMalformedEvent, "own signature: %v; ParseEvent: %v", err, perr)
 		}
 	})
 }
@@ -187,19 +181,16 @@ func FuzzVerifyRedirect(f *testing.F) {
 		}
 		r, err := VerifyRedirect(rawURL, redirectKey, opts...)
 		if err == nil {
-			if r == nil || !acceptedRedirect(rawURL, redirectKey, queryOnly) {
-				t.Fatalf("accepted a URL not signed with the key: %q", rawURL)
-			}
-			if r.TransactionID == "" || r.Params.Get("status") == "" {
-				t.Fatalf("accepted a redirect without transactionId or status: %q", rawURL)
-			}
+			require.NotNil(t, r, "accepted a URL not signed with the key: %q", rawURL)
+			require.True(t, acceptedRedirect(rawURL, redirectKey, queryOnly), "accepted a URL not signed with the key: %q", rawURL)
+			require.NotEmpty(t, r.TransactionID, "accepted a redirect without transactionId or status: %q", rawURL)
+			require.NotEmpty(t, r.Params.Get("status"), "accepted a redirect without transactionId or status: %q", rawURL)
 			for k, vs := range r.Params {
-				if notRedirectKey(k) || len(vs) != 1 {
-					t.Fatalf("accepted a signed part that is not a redirect (%q): %q", k, rawURL)
-				}
+				require.False(t, notRedirectKey(k), "accepted a signed part that is not a redirect (%q): %q", k, rawURL)
+				require.Len(t, vs, 1, "accepted a signed part that is not a redirect (%q): %q", k, rawURL)
 			}
-		} else if r != nil {
-			t.Fatal("a Redirect returned with an error")
+		} else {
+			require.Nil(t, r, "a Redirect returned with an error")
 		}
 
 		// Sign the fuzzed URL (when it has no signature marker) the way the
@@ -211,8 +202,8 @@ func FuzzVerifyRedirect(f *testing.F) {
 		}
 		signed := signURL(redirectKey, rawURL, queryOnly)
 		base, err := VerifyRedirect(signed, redirectKey, opts...)
-		if err != nil && !errors.Is(err, ErrMalformedRedirect) {
-			t.Fatalf("own signature rejected: %q: %v", signed, err)
+		if err != nil {
+			require.ErrorIs(t, err, ErrMalformedRedirect, "own signature rejected: %q: %v", signed, err)
 		}
 		if suffix == "" {
 			return
@@ -221,15 +212,9 @@ func FuzzVerifyRedirect(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if base == nil {
-			t.Fatalf("%q appended made a malformed redirect acceptable: %+v", suffix, got)
-		}
-		if !strings.HasPrefix(suffix, "&") {
-			t.Fatalf("accepted with %q glued to the signature: %+v", suffix, got)
-		}
+		require.NotNil(t, base, "%q appended made a malformed redirect acceptable: %+v", suffix, got)
+		require.True(t, strings.HasPrefix(suffix, "&"), "accepted with %q glued to the signature: %+v", suffix, got)
 		got.Unsigned = nil
-		if !reflect.DeepEqual(got, base) {
-			t.Fatalf("%q appended changed the redirect:\n got %+v\nwant %+v", suffix, got, base)
-		}
+		require.Equal(t, base, got, "%q appended changed the redirect:\n got %+v\nwant %+v", suffix, got, base)
 	})
 }

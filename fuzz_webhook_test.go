@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // reencodedCreated is the createdAt of FuzzWebhookReencoded's notifications.
@@ -101,9 +102,9 @@ func FuzzWebhookReencoded(f *testing.F) {
 			return
 		}
 		canonical, variant := encodeVariant(msg, nil), encodeVariant(msg, mask)
-		if m, err := url.QueryUnescape(variant); err != nil || m != msg {
-			t.Fatalf("test bug: %q decodes to %q, %v", variant, m, err)
-		}
+		m, err := url.QueryUnescape(variant)
+		require.NoError(t, err, "test bug: %q decodes to %q, %v", variant, m, err)
+		require.Equal(t, msg, m, "test bug: %q decodes to %q, %v", variant, m, err)
 		auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), canonical)
 		ct := formType
 		if asJSON {
@@ -116,29 +117,22 @@ func FuzzWebhookReencoded(f *testing.F) {
 		h := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error { seen = append(seen, ev); return nil },
 			WithWebhookClock(clock))
 		cw, vw := post(t, h, canonical, auth, ct), post(t, h, variant, auth, ct)
-		if cw.Code != vw.Code {
-			t.Fatalf("canonical %d, variant %d: %q", cw.Code, vw.Code, variant)
-		}
+		require.Equal(t, vw.Code, cw.Code, "canonical %d, variant %d: %q", cw.Code, vw.Code, variant)
 		if cw.Code != http.StatusOK {
-			if cw.Code != http.StatusBadRequest || len(seen) != 0 {
-				t.Fatalf("status %d, %d calls", cw.Code, len(seen))
-			}
+			require.Equal(t, http.StatusBadRequest, cw.Code, "status %d, %d calls", cw.Code, len(seen))
+			require.Len(t, seen, 0, "status %d, %d calls", cw.Code, len(seen))
 			return
 		}
-		if len(seen) != 2 || !reflect.DeepEqual(seen[0], seen[1]) {
-			t.Fatalf("the variant read another event: %+v / %+v", seen[0], seen[len(seen)-1])
-		}
+		require.Len(t, seen, 2, "the variant read another event: %+v / %+v", seen[0], seen[len(seen)-1])
+		require.Equal(t, seen[1], seen[0], "the variant read another event: %+v / %+v", seen[0], seen[len(seen)-1])
 		ev := seen[1]
-		if !ev.CreatedAt.Equal(reencodedCreated) {
-			t.Fatalf("createdAt %v", ev.CreatedAt)
-		}
+		require.True(t, ev.CreatedAt.Equal(reencodedCreated), "createdAt %v", ev.CreatedAt)
 
 		// Every field read was signed as that field.
 		if asJSON {
 			var doc map[string]any
-			if err := json.Unmarshal([]byte(msg), &doc); err != nil {
-				t.Fatalf("accepted a message json.Unmarshal refuses: %v", err)
-			}
+			err := json.Unmarshal([]byte(msg), &doc)
+			require.NoError(t, err, "accepted a message json.Unmarshal refuses: %v", err)
 			want := url.Values{}
 			for k, v := range doc {
 				if sub, ok := v.(map[string]any); ok {
@@ -149,17 +143,15 @@ func FuzzWebhookReencoded(f *testing.F) {
 				}
 				want.Set(k, v.(string))
 			}
-			if !reflect.DeepEqual(ev.Raw, want) {
-				t.Fatalf("read %v, signed %v", ev.Raw, want)
-			}
+			require.Equal(t, want, ev.Raw, "read %v, signed %v", ev.Raw, want)
 		} else {
 			for k, vs := range ev.Raw {
-				if len(vs) != 1 || !signedAs(msg, k, vs[0]) {
-					t.Fatalf("field %q=%q was not signed as such in %q", k, vs, msg)
-				}
+				require.Len(t, vs, 1, "field %q=%q was not signed as such in %q", k, vs, msg)
+				require.True(t, signedAs(msg, k, vs[0]), "field %q=%q was not signed as such in %q", k, vs, msg)
 			}
-			if !strings.Contains(eventID+value, "&") && (ev.EventID != eventID || ev.Message != value) {
-				t.Fatalf("eventId %q message %q, signed %q %q", ev.EventID, ev.Message, eventID, value)
+			if !strings.Contains(eventID+value, "&") {
+				require.Equal(t, eventID, ev.EventID, "eventId %q message %q, signed %q %q", ev.EventID, ev.Message, eventID, value)
+				require.Equal(t, value, ev.Message, "eventId %q message %q, signed %q %q", ev.EventID, ev.Message, eventID, value)
 			}
 		}
 
@@ -168,13 +160,10 @@ func FuzzWebhookReencoded(f *testing.F) {
 		dh := NewWebhookHandler(hookCreds, func(context.Context, *Event) error { calls++; return nil },
 			WithWebhookClock(clock), WithDeduplicator(NewMemoryDeduplicator(4)))
 		for _, body := range []string{canonical, variant, canonical} {
-			if w := post(t, dh, body, auth, ct); w.Code != http.StatusOK {
-				t.Fatalf("deduplicated delivery: %d", w.Code)
-			}
+			w := post(t, dh, body, auth, ct)
+			require.Equal(t, http.StatusOK, w.Code, "deduplicated delivery: %d", w.Code)
 		}
-		if calls != 1 {
-			t.Fatalf("the callback ran %d times for one signed event", calls)
-		}
+		require.Equal(t, 1, calls, "the callback ran %d times for one signed event", calls)
 
 		// A body that decodes to another message is refused.
 		if mutate&0x8000 != 0 && len(variant) > 0 {
@@ -183,9 +172,9 @@ func FuzzWebhookReencoded(f *testing.F) {
 			b[i] ^= byte(mutate>>8) | 1
 			if m, err := url.QueryUnescape(string(b)); err != nil || m != msg {
 				before := len(seen)
-				if w := post(t, h, string(b), auth, ct); w.Code != http.StatusUnauthorized || len(seen) != before {
-					t.Fatalf("a changed body: status %d", w.Code)
-				}
+				w := post(t, h, string(b), auth, ct)
+				require.Equal(t, http.StatusUnauthorized, w.Code, "a changed body: status %d", w.Code)
+				require.Len(t, seen, before, "a changed body: status %d", w.Code)
 			}
 		}
 	})

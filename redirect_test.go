@@ -3,16 +3,16 @@ package bankpay
 import (
 	"crypto/sha1"
 	"crypto/sha512"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const redirectKey = "redirect-access-key"
@@ -40,9 +40,7 @@ const (
 
 func TestVerifyRedirectReturnURL(t *testing.T) {
 	r, err := VerifyRedirect(signURL(redirectKey, returnUnsigned, false), redirectKey)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := Redirect{
 		TransactionID: "100258123456789", TransactionType: models.TypeAuthorize, MerchantReference: "order-42",
 		Status: models.StatusAuthorized, PaymentType: models.PaymentTypeDeferred, ProviderType: 1,
@@ -51,36 +49,30 @@ func TestVerifyRedirectReturnURL(t *testing.T) {
 	}
 	got := *r
 	got.Params = nil
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got  %+v\nwant %+v", got, want)
-	}
-	if r.Status != models.StatusAuthorized {
-		t.Error("Authorized/Canceled")
-	}
-	if _, ok := r.Params["requestSignature"]; ok || r.Params.Get("merchantReference") != "order-42" || len(r.Params) != 10 {
-		t.Errorf("params %v", r.Params)
-	}
+	assert.Equal(t, want, got, "got  %+v\nwant %+v", got, want)
+	assert.Equal(t, models.StatusAuthorized, r.Status, "Authorized/Canceled")
+	_, ok := r.Params["requestSignature"]
+	assert.False(t, ok, "params %v", r.Params)
+	assert.Equal(t, "order-42", r.Params.Get("merchantReference"), "params %v", r.Params)
+	assert.Len(t, r.Params, 10, "params %v", r.Params)
 }
 
 func TestVerifyRedirectCancelURL(t *testing.T) {
 	r, err := VerifyRedirect(signURL(redirectKey, cancelUnsigned, false), redirectKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Status != models.StatusCanceled || r.TransactionID != "100258123456790" || r.Panel != 3 ||
-		!r.InstantPayoutAvailable || r.AccountVerified || r.ProviderTransactionStatus != "14" {
-		t.Errorf("%+v", r)
-	}
-	if r.Params.Get("session") != "abc" {
-		t.Error("the merchant's own signed query parameter is lost")
-	}
+	require.NoError(t, err)
+	assert.Equal(t, models.StatusCanceled, r.Status, "%+v", r)
+	assert.Equal(t, "100258123456790", r.TransactionID, "%+v", r)
+	assert.Equal(t, 3, r.Panel, "%+v", r)
+	assert.True(t, r.InstantPayoutAvailable, "%+v", r)
+	assert.False(t, r.AccountVerified, "%+v", r)
+	assert.Equal(t, models.ProviderStatus("14"), r.ProviderTransactionStatus, "%+v", r)
+	assert.Equal(t, "abc", r.Params.Get("session"), "the merchant's own signed query parameter is lost")
 }
 
 func TestVerifyRedirectTampering(t *testing.T) {
 	signed := signURL(redirectKey, returnUnsigned, false)
-	if _, err := VerifyRedirect(signed, redirectKey); err != nil {
-		t.Fatal(err)
-	}
+	_, err := VerifyRedirect(signed, redirectKey)
+	require.NoError(t, err)
 	mutations := map[string]string{
 		"host":         strings.Replace(signed, "shop.example", "evil.example", 1),
 		"host case":    strings.Replace(signed, "shop.example", "Shop.example", 1),
@@ -103,31 +95,26 @@ func TestVerifyRedirectTampering(t *testing.T) {
 	}
 	for name, raw := range mutations {
 		r, err := VerifyRedirect(raw, redirectKey)
-		if !errors.Is(err, ErrInvalidSignature) || r != nil {
-			t.Errorf("%s: r=%v err=%v, want ErrInvalidSignature", name, r, err)
+		if assert.ErrorIs(t, err, ErrInvalidSignature, "%s: r=%v err=%v, want ErrInvalidSignature", name, r, err) {
+			assert.Nil(t, r, "%s: r=%v err=%v, want ErrInvalidSignature", name, r, err)
 		}
 	}
 }
 
 func TestVerifyRedirectQueryOnlyMode(t *testing.T) {
 	signed := signURL(redirectKey, returnUnsigned, true)
-	if _, err := VerifyRedirect(signed, redirectKey); !errors.Is(err, ErrInvalidSignature) {
-		t.Errorf("query-only signature in full-URL mode: %v", err)
-	}
+	_, err := VerifyRedirect(signed, redirectKey)
+	assert.ErrorIs(t, err, ErrInvalidSignature, "query-only signature in full-URL mode: %v", err)
 	r, err := VerifyRedirect(signed, redirectKey, RedirectQueryOnly())
-	if err != nil || r.TransactionID != "100258123456789" {
-		t.Fatalf("query-only mode: %v %v", r, err)
-	}
+	require.NoError(t, err, "query-only mode: %v %v", r, err)
+	require.Equal(t, "100258123456789", r.TransactionID, "query-only mode: %v %v", r, err)
 	// Scheme, host and path are not covered in this mode, the query is.
-	if _, err := VerifyRedirect(strings.Replace(signed, "shop.example", "other.example", 1), redirectKey, RedirectQueryOnly()); err != nil {
-		t.Errorf("query-only mode, other host: %v", err)
-	}
-	if _, err := VerifyRedirect(strings.Replace(signed, "status=2", "status=7", 1), redirectKey, RedirectQueryOnly()); !errors.Is(err, ErrInvalidSignature) {
-		t.Errorf("query-only mode, tampered status: %v", err)
-	}
-	if _, err := VerifyRedirect(signURL(redirectKey, returnUnsigned, false), redirectKey, RedirectQueryOnly()); !errors.Is(err, ErrInvalidSignature) {
-		t.Errorf("full-URL signature in query-only mode: %v", err)
-	}
+	_, err = VerifyRedirect(strings.Replace(signed, "shop.example", "other.example", 1), redirectKey, RedirectQueryOnly())
+	assert.NoError(t, err, "query-only mode, other host: %v", err)
+	_, err = VerifyRedirect(strings.Replace(signed, "status=2", "status=7", 1), redirectKey, RedirectQueryOnly())
+	assert.ErrorIs(t, err, ErrInvalidSignature, "query-only mode, tampered status: %v", err)
+	_, err = VerifyRedirect(signURL(redirectKey, returnUnsigned, false), redirectKey, RedirectQueryOnly())
+	assert.ErrorIs(t, err, ErrInvalidSignature, "full-URL signature in query-only mode: %v", err)
 }
 
 // unsignedWithSig finds a return URL whose SHA-1 signature has every Base64
@@ -141,7 +128,7 @@ func unsignedWithSig(t *testing.T) (unsigned, sig string) {
 			return u, s
 		}
 	}
-	t.Fatal("no such signature")
+	require.Fail(t, "no such signature")
 	return "", ""
 }
 
@@ -153,39 +140,31 @@ func TestVerifyRedirectSignatureEncodings(t *testing.T) {
 		"raw plus and slash": sig,
 		"escaped slash only": strings.ReplaceAll(sig, "/", "%2F"),
 	} {
-		if _, err := VerifyRedirect(u+"&requestSignature="+enc, redirectKey); err != nil {
-			t.Errorf("%s (%s): %v", name, enc, err)
-		}
+		_, err := VerifyRedirect(u+"&requestSignature="+enc, redirectKey)
+		assert.NoError(t, err, "%s (%s): %v", name, enc, err)
 	}
-	if _, err := VerifyRedirect(u+"&requestSignature="+url.QueryEscape(sig)+"%", redirectKey); !errors.Is(err, ErrInvalidSignature) {
-		t.Errorf("bad escape: %v", err)
-	}
+	_, err := VerifyRedirect(u+"&requestSignature="+url.QueryEscape(sig)+"%", redirectKey)
+	assert.ErrorIs(t, err, ErrInvalidSignature, "bad escape: %v", err)
 }
 
 func TestVerifyRedirectAlgorithms(t *testing.T) {
 	sha512sig := "HmacSHA512:" + hmacB64(sha512.New, redirectKey, returnUnsigned)
 	signed512 := returnUnsigned + "&requestSignature=" + url.QueryEscape(sha512sig)
 	r, err := VerifyRedirect(signed512, redirectKey)
-	if err != nil || r.Algorithm != "HMAC-SHA512" {
-		t.Fatalf("SHA-512: %v %v", r, err)
-	}
-	if _, err := VerifyRedirect(signed512, redirectKey, redirectRequireAlgorithm(hmacSHA512)); err != nil {
-		t.Errorf("required SHA-512: %v", err)
-	}
+	require.NoError(t, err, "SHA-512: %v %v", r, err)
+	require.Equal(t, "HMAC-SHA512", r.Algorithm, "SHA-512: %v %v", r, err)
+	_, err = VerifyRedirect(signed512, redirectKey, redirectRequireAlgorithm(hmacSHA512))
+	assert.NoError(t, err, "required SHA-512: %v", err)
 	signed1 := signURL(redirectKey, returnUnsigned, false)
-	if _, err := VerifyRedirect(signed1, redirectKey, redirectRequireAlgorithm(hmacSHA512)); !errors.Is(err, errUnsupportedAlgorithm) {
-		t.Errorf("SHA-1 when SHA-512 is required: %v", err)
-	}
-	if _, err := VerifyRedirect(signed1, redirectKey, redirectRequireAlgorithm(signatureAlgorithm(5))); !errors.Is(err, errUnsupportedAlgorithm) {
-		t.Errorf("unknown required algorithm: %v", err)
-	}
+	_, err = VerifyRedirect(signed1, redirectKey, redirectRequireAlgorithm(hmacSHA512))
+	assert.ErrorIs(t, err, errUnsupportedAlgorithm, "SHA-1 when SHA-512 is required: %v", err)
+	_, err = VerifyRedirect(signed1, redirectKey, redirectRequireAlgorithm(signatureAlgorithm(5)))
+	assert.ErrorIs(t, err, errUnsupportedAlgorithm, "unknown required algorithm: %v", err)
 	// The SHA-1 value under the SHA-512 prefix, or the SHA-512 value without it.
-	if _, err := VerifyRedirect(returnUnsigned+"&requestSignature="+url.QueryEscape("HmacSHA512:"+hmacB64(sha1.New, redirectKey, returnUnsigned)), redirectKey); !errors.Is(err, ErrInvalidSignature) {
-		t.Errorf("SHA-1 under the SHA-512 prefix: %v", err)
-	}
-	if _, err := VerifyRedirect(returnUnsigned+"&requestSignature="+url.QueryEscape(hmacB64(sha512.New, redirectKey, returnUnsigned)), redirectKey); !errors.Is(err, ErrInvalidSignature) {
-		t.Errorf("SHA-512 without prefix: %v", err)
-	}
+	_, err = VerifyRedirect(returnUnsigned+"&requestSignature="+url.QueryEscape("HmacSHA512:"+hmacB64(sha1.New, redirectKey, returnUnsigned)), redirectKey)
+	assert.ErrorIs(t, err, ErrInvalidSignature, "SHA-1 under the SHA-512 prefix: %v", err)
+	_, err = VerifyRedirect(returnUnsigned+"&requestSignature="+url.QueryEscape(hmacB64(sha512.New, redirectKey, returnUnsigned)), redirectKey)
+	assert.ErrorIs(t, err, ErrInvalidSignature, "SHA-512 without prefix: %v", err)
 }
 
 func TestVerifyRedirectErrors(t *testing.T) {
@@ -203,17 +182,16 @@ func TestVerifyRedirectErrors(t *testing.T) {
 		"empty URL":       {"", redirectKey, errMissingSignature},
 	} {
 		r, err := VerifyRedirect(tc.raw, tc.key)
-		if !errors.Is(err, tc.want) || r != nil {
-			t.Errorf("%s: r=%v err=%v, want %v", name, r, err, tc.want)
+		if !assert.ErrorIs(t, err, tc.want, "%s: r=%v err=%v, want %v", name, r, err, tc.want) ||
+			!assert.Nil(t, r, "%s: r=%v err=%v, want %v", name, r, err, tc.want) {
 			continue
 		}
 		msg := err.Error()
-		if strings.Contains(msg, redirectKey) || strings.Contains(msg, good) || strings.Contains(msg, "another-key") {
-			t.Errorf("%s: error shows key material: %s", name, msg)
-		}
-		if !strings.HasPrefix(msg, "bankpay: verify redirect: ") || strings.Count(msg, "bankpay:") != 1 {
-			t.Errorf("%s: message %q", name, msg)
-		}
+		assert.NotContains(t, msg, redirectKey, "%s: error shows key material: %s", name, msg)
+		assert.NotContains(t, msg, good, "%s: error shows key material: %s", name, msg)
+		assert.NotContains(t, msg, "another-key", "%s: error shows key material: %s", name, msg)
+		assert.True(t, strings.HasPrefix(msg, "bankpay: verify redirect: "), "%s: message %q", name, msg)
+		assert.Equal(t, 1, strings.Count(msg, "bankpay:"), "%s: message %q", name, msg)
 	}
 }
 
@@ -226,8 +204,8 @@ func TestVerifyRedirectSignedButMalformed(t *testing.T) {
 		"https://shop.example/r?transactionId=1;status=2",
 	} {
 		r, err := VerifyRedirect(signURL(redirectKey, unsigned, false), redirectKey)
-		if !errors.Is(err, ErrMalformedRedirect) || r != nil {
-			t.Errorf("%s: r=%v err=%v", unsigned, r, err)
+		if assert.ErrorIs(t, err, ErrMalformedRedirect, "%s: r=%v err=%v", unsigned, r, err) {
+			assert.Nil(t, r, "%s: r=%v err=%v", unsigned, r, err)
 		}
 	}
 }
@@ -242,34 +220,27 @@ func TestVerifyRedirectRequest(t *testing.T) {
 	req.Header.Set("X-Forwarded-Host", "evil.example")
 	for _, base := range []string{"https://shop.example", "https://shop.example/"} {
 		r, err := VerifyRedirectRequest(req, base, redirectKey)
-		if err != nil || r.TransactionID != "100258123456789" {
-			t.Errorf("%s: %v %v", base, r, err)
-		}
+		assert.NoError(t, err, "%s: %v %v", base, r, err)
+		assert.Equal(t, "100258123456789", r.TransactionID, "%s: %v %v", base, r, err)
 	}
-	if _, err := VerifyRedirectRequest(req, "https://evil.example", redirectKey); !errors.Is(err, ErrInvalidSignature) {
-		t.Errorf("other base: %v", err)
-	}
+	_, err := VerifyRedirectRequest(req, "https://evil.example", redirectKey)
+	assert.ErrorIs(t, err, ErrInvalidSignature, "other base: %v", err)
 	// A proxy that strips a path prefix.
 	req = httptest.NewRequest(http.MethodGet, strings.TrimPrefix(uri, "/pay"), nil)
-	if _, err := VerifyRedirectRequest(req, "https://shop.example/pay", redirectKey); err != nil {
-		t.Errorf("path prefix: %v", err)
-	}
+	_, err = VerifyRedirectRequest(req, "https://shop.example/pay", redirectKey)
+	assert.NoError(t, err, "path prefix: %v", err)
 	for _, bad := range []string{"", "shop.example", "ftp://shop.example", "https://shop.example/?x=1", "https://u:p@shop.example", "https://shop.example?"} {
-		if _, err := VerifyRedirectRequest(req, bad, redirectKey); !errors.Is(err, ErrMalformedRedirect) {
-			t.Errorf("base %q: %v", bad, err)
-		}
+		_, err := VerifyRedirectRequest(req, bad, redirectKey)
+		assert.ErrorIs(t, err, ErrMalformedRedirect, "base %q: %v", bad, err)
 	}
-	if _, err := VerifyRedirectRequest(nil, "https://shop.example", redirectKey); !errors.Is(err, ErrMalformedRedirect) {
-		t.Errorf("nil request: %v", err)
-	}
+	_, err = VerifyRedirectRequest(nil, "https://shop.example", redirectKey)
+	assert.ErrorIs(t, err, ErrMalformedRedirect, "nil request: %v", err)
 	// A client-side request (no RequestURI) works from its URL.
 	creq, _ := http.NewRequest(http.MethodGet, "http://127.0.0.1:9"+uri, nil)
-	if _, err := VerifyRedirectRequest(creq, "https://shop.example", redirectKey, RedirectQueryOnly()); !errors.Is(err, ErrInvalidSignature) {
-		t.Errorf("full-URL signature checked query-only: %v", err)
-	}
-	if _, err := VerifyRedirectRequest(creq, "https://shop.example", redirectKey); err != nil {
-		t.Errorf("client request: %v", err)
-	}
+	_, err = VerifyRedirectRequest(creq, "https://shop.example", redirectKey, RedirectQueryOnly())
+	assert.ErrorIs(t, err, ErrInvalidSignature, "full-URL signature checked query-only: %v", err)
+	_, err = VerifyRedirectRequest(creq, "https://shop.example", redirectKey)
+	assert.NoError(t, err, "client request: %v", err)
 }
 
 // TestVerifyRedirectRequestLoopback sends a signed redirect through a real
@@ -288,16 +259,11 @@ func TestVerifyRedirectRequestLoopback(t *testing.T) {
 	}))
 	defer srv.Close()
 	resp, err := srv.Client().Get(srv.URL + strings.TrimPrefix(signed, public))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("status %d", resp.StatusCode)
-	}
-	if r := <-got; r.MerchantReference != "order 42/a" {
-		t.Errorf("merchantReference %q", r.MerchantReference)
-	}
+	require.Equal(t, http.StatusOK, resp.StatusCode, "status %d", resp.StatusCode)
+	r := <-got
+	assert.Equal(t, "order 42/a", r.MerchantReference, "merchantReference %q", r.MerchantReference)
 }
 
 // TestVerifyRedirectExpectReference: a genuine redirect of another order
@@ -306,49 +272,41 @@ func TestVerifyRedirectRequestLoopback(t *testing.T) {
 func TestVerifyRedirectExpectReference(t *testing.T) {
 	signed := signURL(redirectKey, returnUnsigned, false) // merchantReference=order-42
 	r, err := VerifyRedirect(signed, redirectKey, RedirectExpectReference("order-42"))
-	if err != nil || r.MerchantReference != "order-42" || r.TransactionID != "100258123456789" {
-		t.Fatalf("matching reference: %+v %v", r, err)
-	}
+	require.NoError(t, err, "matching reference: %+v %v", r, err)
+	require.Equal(t, "order-42", r.MerchantReference, "matching reference: %+v %v", r, err)
+	require.Equal(t, "100258123456789", r.TransactionID, "matching reference: %+v %v", r, err)
 	for _, want := range []string{"order-43", "order-4", "order-420", "ORDER-42", " order-42", ""} {
 		r, err := VerifyRedirect(signed, redirectKey, RedirectExpectReference(want))
-		if !errors.Is(err, ErrReferenceMismatch) || r != nil {
-			t.Errorf("expecting %q: %v, %+v", want, err, r)
+		if !assert.ErrorIs(t, err, ErrReferenceMismatch, "expecting %q: %v, %+v", want, err, r) ||
+			!assert.Nil(t, r, "expecting %q: %v, %+v", want, err, r) {
 			continue
 		}
-		if msg := err.Error(); msg != "bankpay: verify redirect: redirect merchantReference mismatch" {
-			t.Errorf("expecting %q: message %q", want, msg)
-		}
+		msg := err.Error()
+		assert.Equal(t, "bankpay: verify redirect: redirect merchantReference mismatch", msg, "expecting %q: message %q", want, msg)
 	}
 	// An empty expected reference matches no redirect, not even one
 	// without a merchantReference.
 	noRef := signURL(redirectKey, strings.Replace(returnUnsigned, "&merchantReference=order-42", "", 1), false)
-	if _, err := VerifyRedirect(noRef, redirectKey); err != nil {
-		t.Fatalf("no merchantReference, no expectation: %v", err)
-	}
-	if _, err := VerifyRedirect(noRef, redirectKey, RedirectExpectReference("")); !errors.Is(err, ErrReferenceMismatch) {
-		t.Errorf("no merchantReference, empty expectation: %v", err)
-	}
+	_, err = VerifyRedirect(noRef, redirectKey)
+	require.NoError(t, err, "no merchantReference, no expectation: %v", err)
+	_, err = VerifyRedirect(noRef, redirectKey, RedirectExpectReference(""))
+	assert.ErrorIs(t, err, ErrReferenceMismatch, "no merchantReference, empty expectation: %v", err)
 	// The signature is checked first: a forgery is a forgery.
 	forged := returnUnsigned + "&requestSignature=" + url.QueryEscape(hmacB64(sha1.New, "guess", returnUnsigned))
-	if _, err := VerifyRedirect(forged, redirectKey, RedirectExpectReference("order-42")); !errors.Is(err, ErrInvalidSignature) {
-		t.Errorf("forged: %v", err)
-	}
+	_, err = VerifyRedirect(forged, redirectKey, RedirectExpectReference("order-42"))
+	assert.ErrorIs(t, err, ErrInvalidSignature, "forged: %v", err)
 	// The merchantReference is read from the signed part only.
-	if _, err := VerifyRedirect(signed+"&merchantReference=order-43", redirectKey, RedirectExpectReference("order-43")); err == nil {
-		t.Error("an appended merchantReference was trusted")
-	}
+	_, err = VerifyRedirect(signed+"&merchantReference=order-43", redirectKey, RedirectExpectReference("order-43"))
+	assert.Error(t, err, "an appended merchantReference was trusted")
 	// VerifyRedirectRequest passes the option on.
 	u, _ := url.Parse(signed)
 	req := httptest.NewRequest(http.MethodGet, u.RequestURI(), nil)
-	if _, err := VerifyRedirectRequest(req, "https://shop.example", redirectKey, RedirectExpectReference("order-42")); err != nil {
-		t.Errorf("request, matching: %v", err)
-	}
-	if _, err := VerifyRedirectRequest(req, "https://shop.example", redirectKey, RedirectExpectReference("order-43")); !errors.Is(err, ErrReferenceMismatch) {
-		t.Errorf("request, other order: %v", err)
-	}
+	_, err = VerifyRedirectRequest(req, "https://shop.example", redirectKey, RedirectExpectReference("order-42"))
+	assert.NoError(t, err, "request, matching: %v", err)
+	_, err = VerifyRedirectRequest(req, "https://shop.example", redirectKey, RedirectExpectReference("order-43"))
+	assert.ErrorIs(t, err, ErrReferenceMismatch, "request, other order: %v", err)
 	for _, other := range []error{ErrInvalidSignature, errMissingSignature, ErrMalformedRedirect, errUnsupportedAlgorithm} {
-		if errors.Is(ErrReferenceMismatch, other) || errors.Is(other, ErrReferenceMismatch) {
-			t.Errorf("ErrReferenceMismatch matches %v", other)
-		}
+		assert.NotErrorIs(t, ErrReferenceMismatch, other, "ErrReferenceMismatch matches %v", other)
+		assert.NotErrorIs(t, other, ErrReferenceMismatch, "ErrReferenceMismatch matches %v", other)
 	}
 }

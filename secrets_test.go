@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	bankpay "github.com/bankpay/bankpay-go"
 	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/faultinject"
@@ -40,25 +43,21 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	text := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	jsonLog := slog.New(slog.NewJSONHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(sb.URL), bankpay.WithLogger(text), bankpay.WithRetryBackoff(time.Millisecond, 2*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer func() { _ = c.Close() }()
 	ctx := context.Background()
 
 	var errs []error
 	expectErr := func(step string, err error, target error) {
 		t.Helper()
-		if err == nil || (target != nil && !errors.Is(err, target)) {
-			t.Errorf("%s: err = %v, want %v", step, err, target)
+		if assert.Error(t, err, "%s: err = %v, want %v", step, err, target) && target != nil {
+			assert.ErrorIs(t, err, target, "%s: err = %v, want %v", step, err, target)
 		}
 		errs = append(errs, err)
 	}
 	must := func(step string, err error) {
 		t.Helper()
-		if err != nil {
-			t.Fatalf("%s: %v", step, err)
-		}
+		require.NoError(t, err, "%s: %v", step, err)
 	}
 	customer := &models.Customer{
 		Name: "Jane Doe", ExternalID: "ext-secret-1", TaxID: secretTaxIDs[0], DateOfBirth: secretDOBs[0],
@@ -151,14 +150,10 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	// Input rejected before sending.
 	_, err = c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1000000O10", RoutingNumber: bankpaytest.SandboxRoutingNumber})
 	expectErr("tokenize letter", err, nil)
-	if !isValidation(errs[len(errs)-1]) {
-		t.Errorf("want a *ValidationError, got %v", errs[len(errs)-1])
-	}
+	assert.True(t, isValidation(errs[len(errs)-1]), "want a *ValidationError, got %v", errs[len(errs)-1])
 	_, err = c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: "12400311"})
 	expectErr("tokenize short routing", err, nil)
-	if !isValidation(errs[len(errs)-1]) {
-		t.Errorf("want a *ValidationError, got %v", errs[len(errs)-1])
-	}
+	assert.True(t, isValidation(errs[len(errs)-1]), "want a *ValidationError, got %v", errs[len(errs)-1])
 	_, err = establish("", "1000000006")
 	expectErr("establish without reference", err, nil)
 
@@ -186,9 +181,9 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	fmt.Fprintf(&out, "%v %+v\n", c, c)
 
 	logs := out.String()
-	if n, d := strings.Count(logs, `msg="bankpay: `), strings.Count(logs, `level=DEBUG msg="bankpay: response"`); n < 25 || d < 10 {
-		t.Errorf("only %d SDK log lines (%d at debug level): is the debug logger on?\n%s", n, d, logs)
-	}
+	sdkLines, debugLines := strings.Count(logs, `msg="bankpay: `), strings.Count(logs, `level=DEBUG msg="bankpay: response"`)
+	assert.GreaterOrEqual(t, sdkLines, 25, "only %d SDK log lines (%d at debug level): is the debug logger on?\n%s", sdkLines, debugLines, logs)
+	assert.GreaterOrEqual(t, debugLines, 10, "only %d SDK log lines (%d at debug level): is the debug logger on?\n%s", sdkLines, debugLines, logs)
 	var everything strings.Builder
 	everything.WriteString(logs)
 	for _, e := range errs {
@@ -201,7 +196,7 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	for _, s := range secrets {
 		if i := strings.Index(all, s); i >= 0 {
 			lo, hi := max(0, i-120), min(len(all), i+len(s)+60)
-			t.Errorf("secret %q appears: …%s…", s, all[lo:hi])
+			assert.Failf(t, "secret appears", "secret %q appears: …%s…", s, all[lo:hi])
 		}
 	}
 }
@@ -224,9 +219,7 @@ func TestSecretsStayOutOfErrorsOnLoopback(t *testing.T) {
 	var out bankpay.SyncBuffer
 	c, err := bankpay.NewClient(bankpay.TestCreds, bankpay.WithBaseURL(s.URL+"/api/v1"), bankpay.WithHTTPClient(&http.Client{Transport: tr}),
 		bankpay.WithLogger(slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ctx := context.Background()
 	var errs []string
 	_, err = c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber,
@@ -248,20 +241,15 @@ func TestSecretsStayOutOfErrorsOnLoopback(t *testing.T) {
 		}
 	}
 	all := strings.Join(errs, "\n") + out.String()
-	if s.Requests() != 4 || !strings.Contains(all, "invalid request") {
-		t.Fatalf("requests %d, errors:\n%s", s.Requests(), all)
-	}
+	require.Equal(t, 4, s.Requests(), "requests %d, errors:\n%s", s.Requests(), all)
+	require.Contains(t, all, "invalid request", "requests %d, errors:\n%s", s.Requests(), all)
 	for _, secret := range append(append(append([]string{bankpay.TestCreds.AccessKey.Reveal(), bankpaytest.SandboxRoutingNumber, "987654321012", bankpaytest.AccountVerified,
 		"45 6789", "01/1990", "0000 10"},
 		secretTaxIDs...), secretDOBs...), secretLicences...) {
-		if strings.Contains(all, secret) {
-			t.Errorf("secret %q in:\n%s", secret, all)
-		}
+		assert.NotContains(t, all, secret, "secret %q in:\n%s", secret, all)
 	}
 	// An IBAN mixes letters and digits: its digit run is masked.
-	if strings.Contains(all, secretIBAN) {
-		t.Errorf("IBAN %s shows whole", secretIBAN)
-	}
+	assert.NotContains(t, all, secretIBAN, "IBAN %s shows whole", secretIBAN)
 }
 
 // isValidation reports whether err is a *bankpay.ValidationError.

@@ -5,15 +5,14 @@ import (
 	"crypto/sha1"
 	"crypto/sha512"
 	"encoding/base64"
-	"errors"
 	"hash"
 	"os"
-	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // hmacB64 is the tests' own HMAC: expected signatures never come from the
@@ -47,53 +46,37 @@ func exampleData() *models.EstablishData {
 func signingClient(t *testing.T, id, key, merchant string, opts ...Option) *Client {
 	t.Helper()
 	c, err := NewClient(Credentials{AccessID: id, AccessKey: NewSecret(key), MerchantID: merchant}, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c
 }
 
 func TestSignEstablishDataGodocExample(t *testing.T) {
 	src, err := os.ReadFile("signature.go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, s := range []string{exampleCanonical, exampleSHA1, exampleSHA512} {
-		if !strings.Contains(string(src), "//\t"+s+"\n") {
-			t.Errorf("the godoc of SignEstablishData does not show %q", s)
-		}
+		assert.Contains(t, string(src), "//\t"+s+"\n", "the godoc of SignEstablishData does not show %q", s)
 	}
 	for _, s := range []string{exampleAccessID, exampleMerchantID, `"` + exampleKey + `"`} {
-		if !strings.Contains(string(src), s) {
-			t.Errorf("the godoc does not name %s", s)
-		}
+		assert.Contains(t, string(src), s, "the godoc does not name %s", s)
 	}
 	// The documented values are the real HMACs of the documented string.
-	if got := hmacB64(sha1.New, exampleKey, exampleCanonical); got != exampleSHA1 {
-		t.Errorf("documented SHA-1 signature is wrong: HMAC gives %s", got)
-	}
-	if got := "HmacSHA512:" + hmacB64(sha512.New, exampleKey, exampleCanonical); got != exampleSHA512 {
-		t.Errorf("documented SHA-512 signature is wrong: HMAC gives %s", got)
-	}
+	got := hmacB64(sha1.New, exampleKey, exampleCanonical)
+	assert.Equal(t, exampleSHA1, got, "documented SHA-1 signature is wrong: HMAC gives %s", got)
+	got = "HmacSHA512:" + hmacB64(sha512.New, exampleKey, exampleCanonical)
+	assert.Equal(t, exampleSHA512, got, "documented SHA-512 signature is wrong: HMAC gives %s", got)
 
 	// And the SDK produces them from the documented data.
 	d := exampleData()
-	if err := signingClient(t, exampleAccessID, exampleKey, exampleMerchantID).SignEstablishData(d); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := canonicalEstablishData(d); err != nil || got != exampleCanonical {
-		t.Errorf("canonical:\n got %s\nwant %s", got, exampleCanonical)
-	}
-	if d.RequestSignature != exampleSHA1 || d.AccessID != exampleAccessID || d.MerchantID != exampleMerchantID {
-		t.Errorf("signed: sig %s accessId %s merchantId %s", d.RequestSignature, d.AccessID, d.MerchantID)
-	}
+	require.NoError(t, signingClient(t, exampleAccessID, exampleKey, exampleMerchantID).SignEstablishData(d))
+	got, err = canonicalEstablishData(d)
+	assert.NoError(t, err, "canonical:\n got %s\nwant %s", got, exampleCanonical)
+	assert.Equal(t, exampleCanonical, got, "canonical:\n got %s\nwant %s", got, exampleCanonical)
+	assert.Equal(t, exampleSHA1, d.RequestSignature, "signed: sig %s accessId %s merchantId %s", d.RequestSignature, d.AccessID, d.MerchantID)
+	assert.Equal(t, exampleAccessID, d.AccessID, "signed: sig %s accessId %s merchantId %s", d.RequestSignature, d.AccessID, d.MerchantID)
+	assert.Equal(t, exampleMerchantID, d.MerchantID, "signed: sig %s accessId %s merchantId %s", d.RequestSignature, d.AccessID, d.MerchantID)
 	d = exampleData()
-	if err := signingClient(t, exampleAccessID, exampleKey, exampleMerchantID, withSignatureAlgorithm(hmacSHA512)).SignEstablishData(d); err != nil {
-		t.Fatal(err)
-	}
-	if d.RequestSignature != exampleSHA512 {
-		t.Errorf("SHA-512 signature %s, want %s", d.RequestSignature, exampleSHA512)
-	}
+	require.NoError(t, signingClient(t, exampleAccessID, exampleKey, exampleMerchantID, withSignatureAlgorithm(hmacSHA512)).SignEstablishData(d))
+	assert.Equal(t, exampleSHA512, d.RequestSignature, "SHA-512 signature %s, want %s", d.RequestSignature, exampleSHA512)
 }
 
 func TestSignEstablishDataVectors(t *testing.T) {
@@ -153,19 +136,15 @@ func TestSignEstablishDataVectors(t *testing.T) {
 			const key = "k3y with spaces & symbols=+/"
 			c := signingClient(t, "AID-1", key, "M-1", withSignatureAlgorithm(tc.alg))
 			d := tc.data
-			if err := c.SignEstablishData(&d); err != nil {
-				t.Fatal(err)
-			}
-			if got, err := canonicalEstablishData(&d); err != nil || got != tc.canonical {
-				t.Errorf("canonical:\n got %s\nwant %s", got, tc.canonical)
-			}
+			require.NoError(t, c.SignEstablishData(&d))
+			got, err := canonicalEstablishData(&d)
+			assert.NoError(t, err, "canonical:\n got %s\nwant %s", got, tc.canonical)
+			assert.Equal(t, tc.canonical, got, "canonical:\n got %s\nwant %s", got, tc.canonical)
 			want := hmacB64(sha1.New, key, tc.canonical)
 			if tc.alg == hmacSHA512 {
 				want = "HmacSHA512:" + hmacB64(sha512.New, key, tc.canonical)
 			}
-			if d.RequestSignature != want {
-				t.Errorf("signature %s, want %s", d.RequestSignature, want)
-			}
+			assert.Equal(t, want, d.RequestSignature, "signature %s, want %s", d.RequestSignature, want)
 		})
 	}
 }
@@ -176,35 +155,30 @@ func TestSignEstablishDataRejectsInvalidData(t *testing.T) {
 	d.Currency = "EUR"
 	err := c.SignEstablishData(d)
 	var ve *ValidationError
-	if !errors.As(err, &ve) || ve.Field != "currency" {
-		t.Fatalf("err = %v, want a ValidationError on currency", err)
-	}
-	if d.RequestSignature != "" || d.AccessID != "" || d.MerchantID != "" {
-		t.Error("invalid data was signed")
-	}
-	if err := c.SignEstablishData(nil); !isValidation(err) {
-		t.Errorf("nil: %v", err)
-	}
+	require.ErrorAs(t, err, &ve, "err = %v, want a ValidationError on currency", err)
+	require.Equal(t, "currency", ve.Field, "err = %v, want a ValidationError on currency", err)
+	assert.Empty(t, d.RequestSignature, "invalid data was signed")
+	assert.Empty(t, d.AccessID, "invalid data was signed")
+	assert.Empty(t, d.MerchantID, "invalid data was signed")
+	err = c.SignEstablishData(nil)
+	assert.True(t, isValidation(err), "nil: %v", err)
 }
 
 func TestSignEstablishDataReplacesCallerValues(t *testing.T) {
 	d := exampleData()
 	d.AccessID, d.MerchantID, d.RequestSignature = "forged", "forged", "forged"
-	if err := signingClient(t, exampleAccessID, exampleKey, exampleMerchantID).SignEstablishData(d); err != nil {
-		t.Fatal(err)
-	}
-	if d.AccessID != exampleAccessID || d.MerchantID != exampleMerchantID || d.RequestSignature != exampleSHA1 {
-		t.Errorf("%s %s %s", d.AccessID, d.MerchantID, d.RequestSignature)
-	}
+	require.NoError(t, signingClient(t, exampleAccessID, exampleKey, exampleMerchantID).SignEstablishData(d))
+	assert.Equal(t, exampleAccessID, d.AccessID, "%s %s %s", d.AccessID, d.MerchantID, d.RequestSignature)
+	assert.Equal(t, exampleMerchantID, d.MerchantID, "%s %s %s", d.AccessID, d.MerchantID, d.RequestSignature)
+	assert.Equal(t, exampleSHA1, d.RequestSignature, "%s %s %s", d.AccessID, d.MerchantID, d.RequestSignature)
 }
 
 func TestSignatureAlgorithm(t *testing.T) {
-	if _, err := NewClient(testCreds, withSignatureAlgorithm(signatureAlgorithm(7))); !isValidation(err) {
-		t.Errorf("unknown algorithm: %v", err)
-	}
-	if hmacSHA1.name() != "HMAC-SHA1" || hmacSHA512.name() != "HMAC-SHA512" || signatureAlgorithm(9).name() != "signatureAlgorithm(9)" {
-		t.Error("String")
-	}
+	_, err := NewClient(testCreds, withSignatureAlgorithm(signatureAlgorithm(7)))
+	assert.True(t, isValidation(err), "unknown algorithm: %v", err)
+	assert.Equal(t, "HMAC-SHA1", hmacSHA1.name(), "String")
+	assert.Equal(t, "HMAC-SHA512", hmacSHA512.name(), "String")
+	assert.Equal(t, "signatureAlgorithm(9)", signatureAlgorithm(9).name(), "String")
 }
 
 func TestFlattenEstablishData(t *testing.T) {
@@ -226,15 +200,17 @@ func TestFlattenEstablishData(t *testing.T) {
 		"customer.address.city": "Austin", "customer.address.country": "US",
 		"recurrence.automaticCapture": "true", "recurrence.startDate": "1700000000000",
 	}
-	if got := FlattenEstablishData(d); !reflect.DeepEqual(got, want) {
-		t.Errorf("flat:\n got %v\nwant %v", got, want)
-	}
-	if got := FlattenEstablishData(nil); got == nil || len(got) != 0 {
-		t.Errorf("nil: %v", got)
+	got := FlattenEstablishData(d)
+	assert.Equal(t, want, got, "flat:\n got %v\nwant %v", got, want)
+	got = FlattenEstablishData(nil)
+	if assert.NotNil(t, got, "nil: %v", got) {
+		assert.Len(t, got, 0, "nil: %v", got)
 	}
 	var ve *ValidationError
-	if s, err := canonicalEstablishData(nil); s != "" || !errors.As(err, &ve) || ve.Field != "establishData" {
-		t.Errorf("canonical of nil: %q %v", s, err)
+	s, err := canonicalEstablishData(nil)
+	assert.Empty(t, s, "canonical of nil: %q %v", s, err)
+	if assert.ErrorAs(t, err, &ve, "canonical of nil: %q %v", s, err) {
+		assert.Equal(t, "establishData", ve.Field, "canonical of nil: %q %v", s, err)
 	}
 }
 
@@ -250,11 +226,9 @@ func TestCheckSignatureErrors(t *testing.T) {
 		{"sha1:" + good, errUnsupportedAlgorithm},
 		{good[1:], ErrInvalidSignature},
 	} {
-		if err := checkSignature(nil, "k", "m", tc.sig, nil); !errors.Is(err, tc.want) {
-			t.Errorf("%q: %v, want %v", tc.sig, err, tc.want)
-		}
+		err := checkSignature(nil, "k", "m", tc.sig, nil)
+		assert.ErrorIs(t, err, tc.want, "%q: %v, want %v", tc.sig, err, tc.want)
 	}
-	if err := checkSignature(&sign.MACCache{}, "k", "m", good, nil); err != nil {
-		t.Errorf("good: %v", err)
-	}
+	err := checkSignature(&sign.MACCache{}, "k", "m", good, nil)
+	assert.NoError(t, err, "good: %v", err)
 }

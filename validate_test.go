@@ -2,10 +2,11 @@ package bankpay
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // unsafeReferences are merchantReferences that could smuggle fields into a
@@ -28,25 +29,23 @@ func TestCheckMerchantReference(t *testing.T) {
 	for name, ref := range unsafeReferences {
 		var ve *ValidationError
 		err := checkMerchantReference("merchantReference", ref, false)
-		if !errors.As(err, &ve) || ve.Field != "merchantReference" || !isValidation(err) {
-			t.Errorf("%s: %v, want a *ValidationError on merchantReference", name, err)
+		if !assert.ErrorAs(t, err, &ve, "%s: %v, want a *ValidationError on merchantReference", name, err) {
 			continue
 		}
-		if ve.Reason != "must not contain '&', '=', '%', '+' or control characters" {
-			t.Errorf("%s: reason %q", name, ve.Reason)
-		}
+		assert.Equal(t, "merchantReference", ve.Field, "%s: %v, want a *ValidationError on merchantReference", name, err)
+		assert.True(t, isValidation(err), "%s: %v, want a *ValidationError on merchantReference", name, err)
+		assert.Equal(t, "must not contain '&', '=', '%', '+' or control characters", ve.Reason, "%s: reason %q", name, ve.Reason)
 	}
 	for _, ref := range []string{"order-42", "m ref", "payout 43/x?y#1", "Zoë-山田_1.2:3", "a;b,c'd\"e"} {
-		if err := checkMerchantReference("merchantReference", ref, true); err != nil {
-			t.Errorf("%q: %v", ref, err)
-		}
+		err := checkMerchantReference("merchantReference", ref, true)
+		assert.NoError(t, err, "%q: %v", ref, err)
 	}
-	if err := checkMerchantReference("merchantReference", "", false); err != nil {
-		t.Errorf("optional empty: %v", err)
-	}
+	err := checkMerchantReference("merchantReference", "", false)
+	assert.NoError(t, err, "optional empty: %v", err)
 	var ve *ValidationError
-	if err := checkMerchantReference("merchantReference", "", true); !errors.As(err, &ve) || ve.Reason != "is required" {
-		t.Errorf("required empty: %v", err)
+	err = checkMerchantReference("merchantReference", "", true)
+	if assert.ErrorAs(t, err, &ve, "required empty: %v", err) {
+		assert.Equal(t, "is required", ve.Reason, "required empty: %v", err)
 	}
 }
 
@@ -82,23 +81,19 @@ func TestMerchantReferenceRefusedEverywhere(t *testing.T) {
 				d.MerchantReference = ref
 				c := signingClient(t, "AID", "key", "MID")
 				var ve *ValidationError
-				if err := c.SignEstablishData(&d); !errors.As(err, &ve) || ve.Field != "merchantReference" {
-					t.Fatalf("err = %v, want a *ValidationError on merchantReference", err)
-				}
-				if d.RequestSignature != "" {
-					t.Error("signed anyway")
-				}
+				err := c.SignEstablishData(&d)
+				require.ErrorAs(t, err, &ve, "err = %v, want a *ValidationError on merchantReference", err)
+				require.Equal(t, "merchantReference", ve.Field, "err = %v, want a *ValidationError on merchantReference", err)
+				assert.Empty(t, d.RequestSignature, "signed anyway")
 			})
 		})
 	}
 	// Establish data may leave merchantReference out.
 	d := validDeferred()
 	d.MerchantReference = ""
-	if err := validateEstablishData(&d); err != nil {
-		t.Errorf("no merchantReference: %v", err)
-	}
+	err := validateEstablishData(&d)
+	assert.NoError(t, err, "no merchantReference: %v", err)
 	d.MerchantReference, d.PaymentType = "ok ref", models.PaymentTypeRetrieval
-	if err := validateEstablishData(&d); err != nil {
-		t.Errorf("a safe merchantReference: %v", err)
-	}
+	err = validateEstablishData(&d)
+	assert.NoError(t, err, "a safe merchantReference: %v", err)
 }

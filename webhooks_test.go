@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // hookCreds are the merchant's credentials in the webhook tests.
@@ -33,9 +35,7 @@ var hookCreds = Credentials{AccessID: "hook-access-id", AccessKey: NewSecret("ho
 func authFor(t testing.TB, id, key, body string) string {
 	t.Helper()
 	msg, err := url.QueryUnescape(body)
-	if err != nil {
-		t.Fatalf("test body not URL-decodable: %v", err)
-	}
+	require.NoError(t, err, "test body not URL-decodable: %v", err)
 	return "Basic " + base64.StdEncoding.EncodeToString([]byte(id+":"+hmacB64(sha1.New, key, msg)))
 }
 
@@ -64,9 +64,8 @@ func eventBodyAt(eventID, eventType string, createdAt time.Time) string {
 func TestVerifyNotification(t *testing.T) {
 	body := eventBody("ev-1", "Authorize")
 	good := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body)
-	if err := VerifyNotification([]byte(body), good, hookCreds); err != nil {
-		t.Fatalf("valid: %v", err)
-	}
+	err := VerifyNotification([]byte(body), good, hookCreds)
+	require.NoError(t, err, "valid: %v", err)
 	sig := hmacB64(sha1.New, hookCreds.AccessKey.Reveal(), body)
 	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 	for name, tc := range map[string]struct {
@@ -93,34 +92,28 @@ func TestVerifyNotification(t *testing.T) {
 		"wrong prefix":          {body, "Basic " + b64(hookCreds.AccessID+":HmacSHA256:"+sig), hookCreds, errUnsupportedAlgorithm},
 	} {
 		err := VerifyNotification([]byte(tc.body), tc.header, tc.creds)
-		if !errors.Is(err, tc.want) {
-			t.Errorf("%s: %v, want %v", name, err, tc.want)
+		if !assert.ErrorIs(t, err, tc.want, "%s: %v, want %v", name, err, tc.want) {
 			continue
 		}
 		msg := err.Error()
-		if strings.Contains(msg, hookCreds.AccessKey.Reveal()) || strings.Contains(msg, sig) || strings.Contains(msg, "guessed-key") {
-			t.Errorf("%s: error shows key material: %s", name, msg)
-		}
-		if !strings.HasPrefix(msg, "bankpay: verify notification: ") {
-			t.Errorf("%s: message %q", name, msg)
-		}
+		assert.NotContains(t, msg, hookCreds.AccessKey.Reveal(), "%s: error shows key material: %s", name, msg)
+		assert.NotContains(t, msg, sig, "%s: error shows key material: %s", name, msg)
+		assert.NotContains(t, msg, "guessed-key", "%s: error shows key material: %s", name, msg)
+		assert.True(t, strings.HasPrefix(msg, "bankpay: verify notification: "), "%s: message %q", name, msg)
 	}
 	// The reasons are distinct, each is an ErrInvalidSignature; empty
 	// credentials are a configuration error, not a signature failure.
 	all := []error{errMissingSignature, errWrongAccessID, errMalformedAuthorization, errUnsupportedAlgorithm}
 	for i, a := range all {
-		if !errors.Is(a, ErrInvalidSignature) {
-			t.Errorf("%v does not match ErrInvalidSignature", a)
-		}
+		assert.ErrorIs(t, a, ErrInvalidSignature, "%v does not match ErrInvalidSignature", a)
 		for j, b := range all {
-			if i != j && errors.Is(a, b) {
-				t.Errorf("%v matches %v", a, b)
+			if i != j {
+				assert.NotErrorIs(t, a, b, "%v matches %v", a, b)
 			}
 		}
 	}
-	if errors.Is(errEmptyCredentials, ErrInvalidSignature) || !isValidation(errEmptyCredentials) {
-		t.Errorf("empty credentials: %v", errEmptyCredentials)
-	}
+	assert.NotErrorIs(t, errEmptyCredentials, ErrInvalidSignature, "empty credentials: %v", errEmptyCredentials)
+	assert.True(t, isValidation(errEmptyCredentials), "empty credentials: %v", errEmptyCredentials)
 }
 
 func TestVerifyNotificationVariants(t *testing.T) {
@@ -129,15 +122,13 @@ func TestVerifyNotificationVariants(t *testing.T) {
 	sig := hmacB64(sha1.New, hookCreds.AccessKey.Reveal(), "eventId=e1&createdAt=1&message=two words&statusMessage=a b")
 	cred := base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID + ":" + sig))
 	for _, h := range []string{"Basic " + cred, "basic " + cred, "BASIC   " + cred + " "} {
-		if err := VerifyNotification([]byte(body), h, hookCreds); err != nil {
-			t.Errorf("%q: %v", h, err)
-		}
+		err := VerifyNotification([]byte(body), h, hookCreds)
+		assert.NoError(t, err, "%q: %v", h, err)
 	}
 	sig512 := "HmacSHA512:" + hmacB64(sha512.New, hookCreds.AccessKey.Reveal(), "eventId=e1&createdAt=1&message=two words&statusMessage=a b")
 	h512 := "Basic " + base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":"+sig512))
-	if err := VerifyNotification([]byte(body), h512, hookCreds); err != nil {
-		t.Errorf("SHA-512: %v", err)
-	}
+	err := VerifyNotification([]byte(body), h512, hookCreds)
+	assert.NoError(t, err, "SHA-512: %v", err)
 }
 
 // recorder counts and keeps the events a callback got.
@@ -183,20 +174,20 @@ func TestWebhookHandlerAccepts(t *testing.T) {
 	var rec recorder
 	h := NewWebhookHandler(hookCreds, rec.fn)
 	w := postSigned(t, h, eventBody("ev-1", "Authorize"))
-	if w.Code != http.StatusOK || rec.count() != 1 {
-		t.Fatalf("status %d, calls %d", w.Code, rec.count())
-	}
+	require.Equal(t, http.StatusOK, w.Code, "status %d, calls %d", w.Code, rec.count())
+	require.Equal(t, 1, rec.count(), "status %d, calls %d", w.Code, rec.count())
 	ev := rec.events[0]
-	if ev.EventID != "ev-1" || ev.kind() != eventKindTransaction || ev.Transaction.Status != models.StatusAuthorized ||
-		ev.TransactionID() != "100258123456789" {
-		t.Errorf("event %+v", ev)
+	assert.Equal(t, "ev-1", ev.EventID, "event %+v", ev)
+	if assert.Equal(t, eventKindTransaction, ev.kind(), "event %+v", ev) && assert.NotNil(t, ev.Transaction, "event %+v", ev) {
+		assert.Equal(t, models.StatusAuthorized, ev.Transaction.Status, "event %+v", ev)
 	}
+	assert.Equal(t, "100258123456789", ev.TransactionID(), "event %+v", ev)
 	// JSON bodies too.
 	body := `{"eventId":"ev-j","eventType":"Completed","status":4,"objectId":"T","createdAt":` + nowMillis() + `}`
 	w = post(t, h, body, authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body), "application/json")
-	if w.Code != http.StatusOK || rec.count() != 2 || rec.events[1].Transaction.Status != models.StatusCompleted {
-		t.Errorf("JSON: status %d, calls %d", w.Code, rec.count())
-	}
+	assert.Equal(t, http.StatusOK, w.Code, "JSON: status %d, calls %d", w.Code, rec.count())
+	assert.Equal(t, 2, rec.count(), "JSON: status %d, calls %d", w.Code, rec.count())
+	assert.Equal(t, models.StatusCompleted, rec.events[1].Transaction.Status, "JSON: status %d, calls %d", w.Code, rec.count())
 }
 
 func TestWebhookHandlerRejects(t *testing.T) {
@@ -229,25 +220,15 @@ func TestWebhookHandlerRejects(t *testing.T) {
 		}
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req)
-		if w.Code != tc.want {
-			t.Errorf("%s: status %d, want %d", name, w.Code, tc.want)
-		}
-		if rec.count() != 0 {
-			t.Errorf("%s: fn called for a rejected request", name)
-		}
+		assert.Equal(t, tc.want, w.Code, "%s: status %d, want %d", name, w.Code, tc.want)
+		assert.Equal(t, 0, rec.count(), "%s: fn called for a rejected request", name)
 		switch w.Code {
 		case http.StatusMethodNotAllowed:
-			if w.Header().Get("Allow") != http.MethodPost {
-				t.Errorf("%s: Allow %q", name, w.Header().Get("Allow"))
-			}
+			assert.Equal(t, http.MethodPost, w.Header().Get("Allow"), "%s: Allow %q", name, w.Header().Get("Allow"))
 		case http.StatusUnauthorized:
-			if w.Header().Get("WWW-Authenticate") == "" {
-				t.Errorf("%s: no WWW-Authenticate", name)
-			}
+			assert.NotEmpty(t, w.Header().Get("WWW-Authenticate"), "%s: no WWW-Authenticate", name)
 		}
-		if strings.Contains(w.Body.String(), hookCreds.AccessKey.Reveal()) {
-			t.Errorf("%s: key in response", name)
-		}
+		assert.NotContains(t, w.Body.String(), hookCreds.AccessKey.Reveal(), "%s: key in response", name)
 	}
 }
 
@@ -260,9 +241,8 @@ func TestWebhookHandlerRepeatedAuthorization(t *testing.T) {
 	req.Header.Add("Authorization", "Basic x")
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)
-	if w.Code != http.StatusUnauthorized || rec.count() != 0 {
-		t.Errorf("status %d calls %d", w.Code, rec.count())
-	}
+	assert.Equal(t, http.StatusUnauthorized, w.Code, "status %d calls %d", w.Code, rec.count())
+	assert.Equal(t, 0, rec.count(), "status %d calls %d", w.Code, rec.count())
 }
 
 func TestWebhookHandlerBodyCap(t *testing.T) {
@@ -271,30 +251,27 @@ func TestWebhookHandlerBodyCap(t *testing.T) {
 	// A signed body just over 1 MiB: the signature is never looked at.
 	big := eventBody("ev-big", "Authorize") + "&pad=" + strings.Repeat("a", defaultMaxEventBytes)
 	auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), big)
-	if w := post(t, h, big, auth, formType); w.Code != http.StatusRequestEntityTooLarge {
-		t.Errorf("declared length: status %d", w.Code)
-	}
+	w := post(t, h, big, auth, formType)
+	assert.Equal(t, http.StatusRequestEntityTooLarge, w.Code, "declared length: status %d", w.Code)
 	// Without a Content-Length (chunked), the read itself stops at the cap.
 	req := httptest.NewRequest(http.MethodPost, "/", io.MultiReader(strings.NewReader(big)))
 	req.ContentLength = -1
 	req.Header.Set("Authorization", auth)
 	req.Header.Set("Content-Type", formType)
-	w := httptest.NewRecorder()
+	w = httptest.NewRecorder()
 	h.ServeHTTP(w, req)
-	if w.Code != http.StatusRequestEntityTooLarge || rec.count() != 0 {
-		t.Errorf("chunked: status %d calls %d", w.Code, rec.count())
-	}
+	assert.Equal(t, http.StatusRequestEntityTooLarge, w.Code, "chunked: status %d calls %d", w.Code, rec.count())
+	assert.Equal(t, 0, rec.count(), "chunked: status %d calls %d", w.Code, rec.count())
 	// Exactly at the cap is fine.
 	exact := eventBody("ev-exact", "Authorize")
 	exact += "&pad=" + strings.Repeat("a", defaultMaxEventBytes-len(exact)-len("&pad="))
-	if w := postSigned(t, h, exact); w.Code != http.StatusOK || rec.count() != 1 {
-		t.Errorf("at the cap: status %d calls %d", w.Code, rec.count())
-	}
+	w = postSigned(t, h, exact)
+	assert.Equal(t, http.StatusOK, w.Code, "at the cap: status %d calls %d", w.Code, rec.count())
+	assert.Equal(t, 1, rec.count(), "at the cap: status %d calls %d", w.Code, rec.count())
 	// A smaller cap.
 	h = NewWebhookHandler(hookCreds, rec.fn, withMaxEventBytes(100))
-	if w := postSigned(t, h, eventBody("ev-2", "Authorize")); w.Code != http.StatusRequestEntityTooLarge {
-		t.Errorf("custom cap: status %d", w.Code)
-	}
+	w = postSigned(t, h, eventBody("ev-2", "Authorize"))
+	assert.Equal(t, http.StatusRequestEntityTooLarge, w.Code, "custom cap: status %d", w.Code)
 }
 
 func TestWebhookHandlerCallbackError(t *testing.T) {
@@ -302,28 +279,25 @@ func TestWebhookHandlerCallbackError(t *testing.T) {
 	h := NewWebhookHandler(hookCreds, rec.fn, WithDeduplicator(NewMemoryDeduplicator(10)))
 	body := eventBody("ev-1", "Authorize")
 	w := postSigned(t, h, body)
-	if w.Code != http.StatusInternalServerError || rec.count() != 1 {
-		t.Fatalf("status %d calls %d", w.Code, rec.count())
-	}
-	if strings.Contains(w.Body.String(), "database") {
-		t.Error("callback error sent to the caller")
-	}
+	require.Equal(t, http.StatusInternalServerError, w.Code, "status %d calls %d", w.Code, rec.count())
+	require.Equal(t, 1, rec.count(), "status %d calls %d", w.Code, rec.count())
+	assert.NotContains(t, w.Body.String(), "database", "callback error sent to the caller")
 	// The service re-sends: the failed event runs again, and succeeds.
 	rec.err = nil
-	if w := postSigned(t, h, body); w.Code != http.StatusOK || rec.count() != 2 {
-		t.Errorf("re-send: status %d calls %d", w.Code, rec.count())
-	}
-	if w := postSigned(t, h, body); w.Code != http.StatusOK || rec.count() != 2 {
-		t.Errorf("duplicate: status %d calls %d", w.Code, rec.count())
-	}
+	w = postSigned(t, h, body)
+	assert.Equal(t, http.StatusOK, w.Code, "re-send: status %d calls %d", w.Code, rec.count())
+	assert.Equal(t, 2, rec.count(), "re-send: status %d calls %d", w.Code, rec.count())
+	w = postSigned(t, h, body)
+	assert.Equal(t, http.StatusOK, w.Code, "duplicate: status %d calls %d", w.Code, rec.count())
+	assert.Equal(t, 2, rec.count(), "duplicate: status %d calls %d", w.Code, rec.count())
 }
 
 func TestWebhookHandlerEmptyCredentials(t *testing.T) {
 	var rec recorder
 	h := NewWebhookHandler(Credentials{AccessID: hookCreds.AccessID}, rec.fn)
-	if w := postSigned(t, h, eventBody("ev-1", "Authorize")); w.Code != http.StatusInternalServerError || rec.count() != 0 {
-		t.Errorf("status %d calls %d", w.Code, rec.count())
-	}
+	w := postSigned(t, h, eventBody("ev-1", "Authorize"))
+	assert.Equal(t, http.StatusInternalServerError, w.Code, "status %d calls %d", w.Code, rec.count())
+	assert.Equal(t, 0, rec.count(), "status %d calls %d", w.Code, rec.count())
 }
 
 func TestWebhookHandlerDuplicates(t *testing.T) {
@@ -335,31 +309,28 @@ func TestWebhookHandlerDuplicates(t *testing.T) {
 		WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	body := eventBody("ev-1", "Authorize")
 	for i := 0; i < 3; i++ {
-		if w := postSigned(t, h, body); w.Code != http.StatusOK {
-			t.Fatalf("delivery %d: status %d", i, w.Code)
-		}
+		w := postSigned(t, h, body)
+		require.Equal(t, http.StatusOK, w.Code, "delivery %d: status %d", i, w.Code)
 	}
-	if rec.count() != 1 {
-		t.Errorf("fn called %d times for one eventId", rec.count())
+	assert.Equal(t, 1, rec.count(), "fn called %d times for one eventId", rec.count())
+	d := dups()
+	if assert.Len(t, d, 2, "duplicates logged: %v", d) {
+		assert.Contains(t, d[0], "eventId=ev-1", "duplicates logged: %v", d)
 	}
-	if d := dups(); len(d) != 2 || !strings.Contains(d[0], "eventId=ev-1") {
-		t.Errorf("duplicates logged: %v", d)
-	}
-	if st, _ := dedup.Claim(context.Background(), "ev-1"); st != ClaimDone {
-		t.Errorf("hook state %v", st)
-	}
+	st, _ := dedup.Claim(context.Background(), "ev-1")
+	assert.Equal(t, ClaimDone, st, "hook state %v", st)
 	// Another eventId is processed; a forged replay is still rejected first.
-	if w := postSigned(t, h, eventBody("ev-2", "Process")); w.Code != http.StatusOK || rec.count() != 2 {
-		t.Errorf("second event: %d %d", w.Code, rec.count())
-	}
-	if w := post(t, h, body, authFor(t, hookCreds.AccessID, "x", body), formType); w.Code != http.StatusUnauthorized || len(dups()) != 2 {
-		t.Errorf("forged replay: %d, dups %v", w.Code, dups())
-	}
+	w := postSigned(t, h, eventBody("ev-2", "Process"))
+	assert.Equal(t, http.StatusOK, w.Code, "second event: %d %d", w.Code, rec.count())
+	assert.Equal(t, 2, rec.count(), "second event: %d %d", w.Code, rec.count())
+	w = post(t, h, body, authFor(t, hookCreds.AccessID, "x", body), formType)
+	assert.Equal(t, http.StatusUnauthorized, w.Code, "forged replay: %d, dups %v", w.Code, dups())
+	assert.Len(t, dups(), 2, "forged replay: %d, dups %v", w.Code, dups())
 	// Events without an eventId are refused: they could not be de-duplicated.
 	noID := "eventType=Update&status=2&createdAt=" + nowMillis()
-	if w := postSigned(t, h, noID); w.Code != http.StatusBadRequest || rec.count() != 2 {
-		t.Errorf("no eventId: status %d calls %d", w.Code, rec.count())
-	}
+	w = postSigned(t, h, noID)
+	assert.Equal(t, http.StatusBadRequest, w.Code, "no eventId: status %d calls %d", w.Code, rec.count())
+	assert.Equal(t, 2, rec.count(), "no eventId: status %d calls %d", w.Code, rec.count())
 }
 
 func TestWebhookHandlerConcurrentDelivery(t *testing.T) {
@@ -376,16 +347,14 @@ func TestWebhookHandlerConcurrentDelivery(t *testing.T) {
 	first := make(chan int)
 	go func() { first <- postSigned(t, h, body).Code }()
 	<-entered
-	if w := postSigned(t, h, body); w.Code != http.StatusConflict {
-		t.Errorf("while in progress: status %d", w.Code)
-	}
+	w := postSigned(t, h, body)
+	assert.Equal(t, http.StatusConflict, w.Code, "while in progress: status %d", w.Code)
 	close(release)
-	if code := <-first; code != http.StatusOK {
-		t.Errorf("first: %d", code)
-	}
-	if w := postSigned(t, h, body); w.Code != http.StatusOK || calls.Load() != 1 {
-		t.Errorf("after: status %d calls %d", w.Code, calls.Load())
-	}
+	code := <-first
+	assert.Equal(t, http.StatusOK, code, "first: %d", code)
+	w = postSigned(t, h, body)
+	assert.Equal(t, http.StatusOK, w.Code, "after: status %d calls %d", w.Code, calls.Load())
+	assert.Equal(t, int32(1), calls.Load(), "after: status %d calls %d", w.Code, calls.Load())
 }
 
 func TestWebhookHandlerPanicReleasesClaim(t *testing.T) {
@@ -399,15 +368,13 @@ func TestWebhookHandlerPanicReleasesClaim(t *testing.T) {
 	body := eventBody("ev-1", "Authorize")
 	func() {
 		defer func() {
-			if recover() == nil {
-				t.Error("panic swallowed")
-			}
+			assert.NotNil(t, recover(), "panic swallowed")
 		}()
 		postSigned(t, h, body)
 	}()
-	if w := postSigned(t, h, body); w.Code != http.StatusOK || calls.Load() != 2 {
-		t.Errorf("after panic: status %d calls %d", w.Code, calls.Load())
-	}
+	w := postSigned(t, h, body)
+	assert.Equal(t, http.StatusOK, w.Code, "after panic: status %d calls %d", w.Code, calls.Load())
+	assert.Equal(t, int32(2), calls.Load(), "after panic: status %d calls %d", w.Code, calls.Load())
 }
 
 type failingStore struct{ claimErr, completeErr error }
@@ -419,13 +386,13 @@ func (f failingStore) Release(context.Context, string) error             { retur
 func TestWebhookHandlerStoreErrors(t *testing.T) {
 	var rec recorder
 	h := NewWebhookHandler(hookCreds, rec.fn, WithDeduplicator(failingStore{claimErr: errors.New("store down")}))
-	if w := postSigned(t, h, eventBody("ev-1", "Authorize")); w.Code != http.StatusInternalServerError || rec.count() != 0 {
-		t.Errorf("claim error: status %d calls %d", w.Code, rec.count())
-	}
+	w := postSigned(t, h, eventBody("ev-1", "Authorize"))
+	assert.Equal(t, http.StatusInternalServerError, w.Code, "claim error: status %d calls %d", w.Code, rec.count())
+	assert.Equal(t, 0, rec.count(), "claim error: status %d calls %d", w.Code, rec.count())
 	h = NewWebhookHandler(hookCreds, rec.fn, WithDeduplicator(failingStore{completeErr: errors.New("store down")}))
-	if w := postSigned(t, h, eventBody("ev-1", "Authorize")); w.Code != http.StatusOK || rec.count() != 1 {
-		t.Errorf("complete error after success: status %d calls %d", w.Code, rec.count())
-	}
+	w = postSigned(t, h, eventBody("ev-1", "Authorize"))
+	assert.Equal(t, http.StatusOK, w.Code, "complete error after success: status %d calls %d", w.Code, rec.count())
+	assert.Equal(t, 1, rec.count(), "complete error after success: status %d calls %d", w.Code, rec.count())
 }
 
 // TestWebhookHandlerTypedPayloads: the one callback gets each event with
@@ -448,20 +415,16 @@ func TestWebhookHandlerTypedPayloads(t *testing.T) {
 	})
 	postSigned(t, h, eventBody("ev-1", "Authorize"))
 	postSigned(t, h, minimal("ev-2", "IdentityVerificationDataRetrieved", "Provider+Report+Status=SUCCESS"))
-	if w := postSigned(t, h, minimal("ev-3", "CustomerIdentityVerified", "KYC+Result=FINISHED")); w.Code != http.StatusInternalServerError {
-		t.Errorf("typed callback error: status %d", w.Code)
-	}
+	w := postSigned(t, h, minimal("ev-3", "CustomerIdentityVerified", "KYC+Result=FINISHED"))
+	assert.Equal(t, http.StatusInternalServerError, w.Code, "typed callback error: status %d", w.Code)
 	postSigned(t, h, minimal("ev-4", "Chargeback"))
 	want := []string{"txn:ev-1:Authorized", "data:SUCCESS", "verified:FINISHED", "other:ev-4"}
-	if strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("typed payloads got %v", got)
-	}
+	assert.Equal(t, strings.Join(want, ","), strings.Join(got, ","), "typed payloads got %v", got)
 
 	// fn may be nil: every event is acknowledged.
 	h = NewWebhookHandler(hookCreds, nil)
-	if w := postSigned(t, h, minimal("ev-5", "Chargeback")); w.Code != http.StatusOK {
-		t.Errorf("nil fn: %d", w.Code)
-	}
+	w = postSigned(t, h, minimal("ev-5", "Chargeback"))
+	assert.Equal(t, http.StatusOK, w.Code, "nil fn: %d", w.Code)
 }
 
 func TestWebhookHandlerLogsNoSecrets(t *testing.T) {
@@ -473,14 +436,12 @@ func TestWebhookHandlerLogsNoSecrets(t *testing.T) {
 	post(t, h, body, authFor(t, hookCreds.AccessID, "wrong", body), formType)
 	postSigned(t, h, body)
 	out := buf.String()
-	if !strings.Contains(out, "request rejected") || !strings.Contains(out, "callback failed") || !strings.Contains(out, "ev-1") {
-		t.Errorf("log:\n%s", out)
-	}
+	assert.Contains(t, out, "request rejected", "log:\n%s", out)
+	assert.Contains(t, out, "callback failed", "log:\n%s", out)
+	assert.Contains(t, out, "ev-1", "log:\n%s", out)
 	sig := hmacB64(sha1.New, hookCreds.AccessKey.Reveal(), body)
 	for _, secret := range []string{hookCreds.AccessKey.Reveal(), sig, "order-42", "Basic "} {
-		if strings.Contains(out, secret) {
-			t.Errorf("log shows %q:\n%s", secret, out)
-		}
+		assert.NotContains(t, out, secret, "log shows %q:\n%s", secret, out)
 	}
 }
 
@@ -496,34 +457,25 @@ func TestWebhookHandlerOnServeMux(t *testing.T) {
 
 	send := func(method, body, auth string) int {
 		req, err := http.NewRequest(method, srv.URL+"/bankpay/events", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		req.Header.Set("Content-Type", formType)
 		if auth != "" {
 			req.Header.Set("Authorization", auth)
 		}
 		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		_, _ = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		return resp.StatusCode
 	}
 	body := eventBody("ev-1", "Authorize")
-	if code := send(http.MethodPost, body, authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body)); code != http.StatusOK {
-		t.Errorf("signed: %d", code)
-	}
-	if code := send(http.MethodPost, body, authFor(t, hookCreds.AccessID, "forged", body)); code != http.StatusUnauthorized {
-		t.Errorf("forged: %d", code)
-	}
-	if code := send(http.MethodGet, "", ""); code != http.StatusMethodNotAllowed {
-		t.Errorf("GET: %d", code)
-	}
-	if rec.count() != 1 {
-		t.Errorf("calls %d", rec.count())
-	}
+	code := send(http.MethodPost, body, authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body))
+	assert.Equal(t, http.StatusOK, code, "signed: %d", code)
+	code = send(http.MethodPost, body, authFor(t, hookCreds.AccessID, "forged", body))
+	assert.Equal(t, http.StatusUnauthorized, code, "forged: %d", code)
+	code = send(http.MethodGet, "", "")
+	assert.Equal(t, http.StatusMethodNotAllowed, code, "GET: %d", code)
+	assert.Equal(t, 1, rec.count(), "calls %d", rec.count())
 }
 
 // TestWebhookHandlerMaxEventAge: a verified event older than the max age (24
@@ -557,33 +509,31 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 		clock = created.Add(tc.after)
 		before := rec.count()
 		w := postSigned(t, h, eventBodyAt(tc.id, "Authorize", created))
-		if w.Code != tc.want {
-			t.Errorf("%s: status %d, want %d", tc.name, w.Code, tc.want)
-		}
-		if called := rec.count() - before; (called == 1) != (tc.want == http.StatusOK) {
-			t.Errorf("%s: fn called %d times", tc.name, called)
-		}
+		assert.Equal(t, tc.want, w.Code, "%s: status %d, want %d", tc.name, w.Code, tc.want)
+		called := rec.count() - before
+		assert.Equal(t, tc.want == http.StatusOK, called == 1, "%s: fn called %d times", tc.name, called)
 	}
 	stales := logLines(logs.String(), "stale event rejected")
-	if len(stales) != 2 || !strings.Contains(stales[0], "eventId=ev-old") || !strings.Contains(stales[0], "age=24h0m0.001s") ||
-		!strings.Contains(stales[1], "eventId=ev-year") || !strings.Contains(stales[1], "age=8760h0m0s") {
-		t.Errorf("stale events logged: %q", stales)
+	if assert.Len(t, stales, 2, "stale events logged: %q", stales) {
+		assert.Contains(t, stales[0], "eventId=ev-old", "stale events logged: %q", stales)
+		assert.Contains(t, stales[0], "age=24h0m0.001s", "stale events logged: %q", stales)
+		assert.Contains(t, stales[1], "eventId=ev-year", "stale events logged: %q", stales)
+		assert.Contains(t, stales[1], "age=8760h0m0s", "stale events logged: %q", stales)
 	}
 	// The stale event was not claimed: it is still new to the store.
-	if st, _ := dedup.Claim(context.Background(), "ev-old"); st != ClaimNew {
-		t.Errorf("stale event recorded by the deduplicator: %v", st)
-	}
+	st, _ := dedup.Claim(context.Background(), "ev-old")
+	assert.Equal(t, ClaimNew, st, "stale event recorded by the deduplicator: %v", st)
 	out := logs.String()
-	if !strings.Contains(out, "stale event rejected") || !strings.Contains(out, "eventId=ev-old") ||
-		!strings.Contains(out, "age=24h0m0.001s") || strings.Contains(out, "order-42") {
-		t.Errorf("log:\n%s", out)
-	}
+	assert.Contains(t, out, "stale event rejected", "log:\n%s", out)
+	assert.Contains(t, out, "eventId=ev-old", "log:\n%s", out)
+	assert.Contains(t, out, "age=24h0m0.001s", "log:\n%s", out)
+	assert.NotContains(t, out, "order-42", "log:\n%s", out)
 
 	// Without createdAt: refused, whatever the clock (the age is unknown).
 	before := rec.count()
-	if w := postSigned(t, h, "eventId=ev-nodate&eventType=Authorize&status=2"); w.Code != http.StatusBadRequest || rec.count() != before {
-		t.Errorf("no createdAt: status %d", w.Code)
-	}
+	w := postSigned(t, h, "eventId=ev-nodate&eventType=Authorize&status=2")
+	assert.Equal(t, http.StatusBadRequest, w.Code, "no createdAt: status %d", w.Code)
+	assert.Equal(t, before, rec.count(), "no createdAt: status %d", w.Code)
 
 	// A custom max age, and the check turned off.
 	old := eventBodyAt("ev-2h", "Authorize", created)
@@ -594,21 +544,20 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 	}{{time.Hour, http.StatusBadRequest}, {3 * time.Hour, http.StatusOK}, {0, http.StatusOK}, {-time.Second, http.StatusOK}} {
 		var rec recorder
 		h := NewWebhookHandler(hookCreds, rec.fn, WithWebhookClock(now), WithMaxEventAge(tc.maxAge))
-		if w := postSigned(t, h, old); w.Code != tc.want || (rec.count() == 1) != (tc.want == http.StatusOK) {
-			t.Errorf("max age %v: status %d, calls %d", tc.maxAge, w.Code, rec.count())
-		}
+		w := postSigned(t, h, old)
+		assert.Equal(t, tc.want, w.Code, "max age %v: status %d, calls %d", tc.maxAge, w.Code, rec.count())
+		assert.Equal(t, tc.want == http.StatusOK, rec.count() == 1, "max age %v: status %d, calls %d", tc.maxAge, w.Code, rec.count())
 	}
 
 	// The default clock is the real one: a notification from 2023 is stale.
 	rec = recorder{}
 	h = NewWebhookHandler(hookCreds, rec.fn)
-	if w := postSigned(t, h, old); w.Code != http.StatusBadRequest || rec.count() != 0 {
-		t.Errorf("real clock: status %d, calls %d", w.Code, rec.count())
-	}
+	w = postSigned(t, h, old)
+	assert.Equal(t, http.StatusBadRequest, w.Code, "real clock: status %d, calls %d", w.Code, rec.count())
+	assert.Equal(t, 0, rec.count(), "real clock: status %d, calls %d", w.Code, rec.count())
 	// A forged stale event is still a 401: the signature is checked first.
-	if w := post(t, h, old, authFor(t, hookCreds.AccessID, "x", old), formType); w.Code != http.StatusUnauthorized {
-		t.Errorf("forged stale event: status %d", w.Code)
-	}
+	w = post(t, h, old, authFor(t, hookCreds.AccessID, "x", old), formType)
+	assert.Equal(t, http.StatusUnauthorized, w.Code, "forged stale event: status %d", w.Code)
 }
 
 // TestVerifyNotificationFieldInjectionLimitation pins down the limitation
@@ -623,25 +572,21 @@ func TestVerifyNotificationFieldInjectionLimitation(t *testing.T) {
 	replayed := "eventId=ev-1&createdAt=1&eventType=Authorize&merchantReference=ord-1&errorCode=330&status=2"
 	auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), signed)
 	for _, body := range []string{signed, replayed} {
-		if err := VerifyNotification([]byte(body), auth, hookCreds); err != nil {
-			t.Fatalf("%s: %v", body, err)
-		}
+		err := VerifyNotification([]byte(body), auth, hookCreds)
+		require.NoError(t, err, "%s: %v", body, err)
 		ev, err := ParseEvent([]byte(body), formType)
-		if err != nil || ev.MerchantReference != "ord-1" || ev.Transaction.ErrorCode != "330" {
-			t.Fatalf("%s: %+v %v", body, ev, err)
-		}
+		require.NoError(t, err, "%s: %+v %v", body, ev, err)
+		require.Equal(t, "ord-1", ev.MerchantReference, "%s: %+v %v", body, ev, err)
+		require.Equal(t, "330", ev.Transaction.ErrorCode, "%s: %+v %v", body, ev, err)
 	}
 	// A field the event already carries cannot be overridden: a repeated
 	// field is not a notification, in any encoding.
 	dup := "eventId=ev-1&createdAt=1&eventType=Authorize&merchantReference=ord-1%26status%3D7&status=2"
 	for _, body := range []string{dup, "eventId=ev-1&createdAt=1&eventType=Authorize&merchantReference=ord-1&status=7&status=2"} {
 		err := VerifyNotification([]byte(body), authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), dup), hookCreds)
-		if !errors.Is(err, ErrMalformedEvent) {
-			t.Errorf("repeated status: %v", err)
-		}
-		if _, err := ParseEvent([]byte(body), formType); !errors.Is(err, ErrMalformedEvent) {
-			t.Errorf("repeated status: %v", err)
-		}
+		assert.ErrorIs(t, err, ErrMalformedEvent, "repeated status: %v", err)
+		_, err = ParseEvent([]byte(body), formType)
+		assert.ErrorIs(t, err, ErrMalformedEvent, "repeated status: %v", err)
 	}
 }
 
@@ -653,9 +598,7 @@ func TestSecurityGodoc(t *testing.T) {
 	fset := token.NewFileSet()
 	for _, file := range []string{"webhooks.go", "redirect.go", "doc.go"} {
 		f, err := parser.ParseFile(fset, file, nil, parser.ParseComments)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if f.Doc != nil {
 			docs["package"] = strings.Join(strings.Fields(f.Doc.Text()), " ")
 		}
@@ -681,9 +624,7 @@ func TestSecurityGodoc(t *testing.T) {
 		},
 	} {
 		for _, must := range musts {
-			if !strings.Contains(docs[name], must) {
-				t.Errorf("%s godoc does not say %q", name, must)
-			}
+			assert.Contains(t, docs[name], must, "%s godoc does not say %q", name, must)
 		}
 	}
 }

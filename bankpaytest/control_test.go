@@ -14,6 +14,8 @@ import (
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func (c *api) control(method, path string, body []byte) response {
@@ -34,15 +36,12 @@ func TestControlEndpoints(t *testing.T) {
 	srv := newServer(t, bankpaytest.WithMerchant(bankpaytest.Merchant{}))
 	ms := srv.Merchants()
 	c, other := newAPI(t, srv, ms[0].Credentials), newAPI(t, srv, ms[1].Credentials)
-	if srv.ControlURL != strings.TrimSuffix(srv.URL, "/api/v1")+"/sandbox" {
-		t.Fatalf("ControlURL %q", srv.ControlURL)
-	}
+	require.Equal(t, strings.TrimSuffix(srv.URL, "/api/v1")+"/sandbox", srv.ControlURL, "ControlURL %q", srv.ControlURL)
 
 	var now nowResponse
 	c.control(http.MethodGet, "/now", nil).wantOK(t, &now)
-	if now.Now.Time() != friday || now.Time != "2024-03-01T10:00:00Z" {
-		t.Fatalf("now %+v", now)
-	}
+	require.Equal(t, friday, now.Now.Time(), "now %+v", now)
+	require.Equal(t, "2024-03-01T10:00:00Z", now.Time, "now %+v", now)
 
 	// Authorize over HTTP.
 	d := c.sign(uiData("ctl-1", models.PaymentTypeDeferred, "20.00"))
@@ -52,9 +51,9 @@ func TestControlEndpoints(t *testing.T) {
 		Transaction *models.Transaction `json:"transaction"`
 	}
 	c.control(http.MethodPost, "/authorize?outcome=authorize", body).wantOK(t, &auth)
-	if auth.Transaction == nil || auth.Transaction.Status != models.StatusAuthorized || !strings.Contains(auth.RedirectURL, "&requestSignature=") {
-		t.Fatalf("authorize %+v", auth)
-	}
+	require.NotNil(t, auth.Transaction, "authorize %+v", auth)
+	require.Equal(t, models.StatusAuthorized, auth.Transaction.Status, "authorize %+v", auth)
+	require.Contains(t, auth.RedirectURL, "&requestSignature=", "authorize %+v", auth)
 	c.control(http.MethodPost, "/authorize?outcome=maybe", body).wantError(t, 400, 200)
 	other.control(http.MethodPost, "/authorize", body).wantError(t, 401, 375) // establish data of another merchant
 	c.control(http.MethodPost, "/authorize", body).wantError(t, 400, 210)
@@ -64,26 +63,16 @@ func TestControlEndpoints(t *testing.T) {
 	dep2 := c.mustDeposit(id, "ctl-dep2", "5.00")
 
 	c.control(http.MethodPost, "/advance?d=1h", nil).wantOK(t, &now)
-	if now.Now.Time() != friday.Add(time.Hour) {
-		t.Fatalf("after advance %+v", now)
-	}
-	if c.txn(dep.TransactionID).Status != models.StatusProcessed {
-		t.Fatal("not processed after advance")
-	}
+	require.Equal(t, friday.Add(time.Hour), now.Now.Time(), "after advance %+v", now)
+	require.Equal(t, models.StatusProcessed, c.txn(dep.TransactionID).Status, "not processed after advance")
 	var env wire.TransactionEnvelope
 	c.control(http.MethodPost, "/transactions/"+dep2.TransactionID+"/deny", nil).wantOK(t, &env)
-	if env.Transaction.Status != models.StatusDenied {
-		t.Fatalf("deny %+v", env.Transaction)
-	}
+	require.Equal(t, models.StatusDenied, env.Transaction.Status, "deny %+v", env.Transaction)
 	c.control(http.MethodPost, "/transactions/"+dep2.TransactionID+"/deny", nil).wantError(t, 400, 200)
 	c.control(http.MethodPost, "/advance?bankingDays=3", nil).wantOK(t, &now)
-	if c.txn(dep.TransactionID).Status != models.StatusCompleted {
-		t.Fatal("not completed after 3 banking days")
-	}
+	require.Equal(t, models.StatusCompleted, c.txn(dep.TransactionID).Status, "not completed after 3 banking days")
 	c.control(http.MethodPost, "/transactions/"+dep.TransactionID+"/reverse", nil).wantOK(t, &env)
-	if env.Transaction.Status != models.StatusReversed {
-		t.Fatalf("reverse %+v", env.Transaction)
-	}
+	require.Equal(t, models.StatusReversed, env.Transaction.Status, "reverse %+v", env.Transaction)
 	other.control(http.MethodPost, "/transactions/"+dep.TransactionID+"/reverse", nil).wantError(t, 404, 200)
 	c.control(http.MethodPost, "/transactions/100000000999999/deny", nil).wantError(t, 404, 200)
 
@@ -92,20 +81,15 @@ func TestControlEndpoints(t *testing.T) {
 		Events []bankpaytest.Event `json:"events"`
 	}
 	c.control(http.MethodGet, "/events?transactionId="+url.QueryEscape(dep.TransactionID), nil).wantOK(t, &evs)
-	if got := joined(eventTypes(evs.Events)); got != "Process,Complete,Reverse" {
-		t.Fatalf("events %s", got)
-	}
+	got := joined(eventTypes(evs.Events))
+	require.Equal(t, "Process,Complete,Reverse", got, "events %s", got)
 	other.control(http.MethodGet, "/events", nil).wantOK(t, &evs)
-	if len(evs.Events) != 0 {
-		t.Fatalf("another merchant sees %d events", len(evs.Events))
-	}
+	require.Len(t, evs.Events, 0, "another merchant sees %d events", len(evs.Events))
 
 	c.postJSON("/customers?externalId=ctl-c", customerUpdate{models.Customer{Name: "C"}, c.creds.MerchantID}).wantOK(t, nil)
 	var cust wire.CustomerEnvelope
 	c.control(http.MethodGet, "/customers?externalId=ctl-c", nil).wantOK(t, &cust)
-	if cust.Customer.Name != "C" {
-		t.Fatalf("customer %+v", cust.Customer)
-	}
+	require.Equal(t, "C", cust.Customer.Name, "customer %+v", cust.Customer)
 	c.control(http.MethodGet, "/customers?customerId="+cust.Customer.CustomerID, nil).wantOK(t, nil)
 	c.control(http.MethodGet, "/customers?externalId=none", nil).wantError(t, 404, 200)
 	c.control(http.MethodGet, "/customers", nil).wantError(t, 400, 200)
@@ -114,9 +98,8 @@ func TestControlEndpoints(t *testing.T) {
 		Feedback []wire.Feedback `json:"feedback"`
 	}
 	c.control(http.MethodGet, "/transactions/"+id+"/feedback", nil).wantOK(t, &fb)
-	if fb.Feedback == nil || len(fb.Feedback) != 0 {
-		t.Fatalf("feedback %+v", fb)
-	}
+	require.NotNil(t, fb.Feedback, "feedback %+v", fb)
+	require.Len(t, fb.Feedback, 0, "feedback %+v", fb)
 
 	for name, a := range map[string]response{
 		"no credentials": send(t, nil, http.MethodGet, srv.ControlURL+"/now", "", nil),
@@ -124,9 +107,7 @@ func TestControlEndpoints(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) { a.wantError(t, 401, 375) })
 	}
-	if srv.Now() != friday.AddDate(0, 0, 5).Add(time.Hour) {
-		t.Fatalf("clock moved by an unauthenticated call: %v", srv.Now())
-	}
+	require.Equal(t, friday.AddDate(0, 0, 5).Add(time.Hour), srv.Now(), "clock moved by an unauthenticated call: %v", srv.Now())
 	c.control(http.MethodGet, "/advance?d=1h", nil).wantError(t, 405, 200)
 	c.control(http.MethodPost, "/advance", nil).wantError(t, 400, 200)
 	c.control(http.MethodPost, "/advance?d=soon", nil).wantError(t, 400, 200)
@@ -149,10 +130,9 @@ func TestConcurrentUse(t *testing.T) {
 			for i := 0; i < 10; i++ {
 				ref := "g" + string(rune('a'+g)) + string(rune('a'+i))
 				v := url.Values{"merchantReference": {ref}, "amount": {"1.00"}}
-				if a := send(t, &c.creds, http.MethodPost, srv.URL+"/transactions/"+auth.TransactionID+"/deposit",
-					"application/x-www-form-urlencoded", []byte(v.Encode())); a.status != 200 {
-					t.Errorf("deposit %d %s", a.status, a.body)
-				}
+				a := send(t, &c.creds, http.MethodPost, srv.URL+"/transactions/"+auth.TransactionID+"/deposit",
+					"application/x-www-form-urlencoded", []byte(v.Encode()))
+				assert.Equal(t, 200, a.status, "deposit %d %s", a.status, a.body)
 				send(t, &c.creds, http.MethodGet, srv.URL+"/transactions/"+auth.TransactionID, "", nil)
 				_ = srv.Events()
 			}
@@ -173,13 +153,9 @@ func TestConcurrentUse(t *testing.T) {
 		if e.Type == models.EventComplete {
 			completed++
 		}
-		if !e.Delivered {
-			t.Fatalf("event %s not delivered", e.ID)
-		}
+		require.True(t, e.Delivered, "event %s not delivered", e.ID)
 	}
-	if completed != 80 {
-		t.Fatalf("%d deposits completed, want 80", completed)
-	}
+	require.Equal(t, 80, completed, "%d deposits completed, want 80", completed)
 }
 
 // BenchmarkGetTransaction measures the server's request rate on one

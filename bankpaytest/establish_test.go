@@ -1,7 +1,6 @@
 package bankpaytest_test
 
 import (
-	"errors"
 	"net/url"
 	"strings"
 	"testing"
@@ -10,6 +9,8 @@ import (
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestEstablishDisbursement(t *testing.T) {
@@ -17,49 +18,51 @@ func TestEstablishDisbursement(t *testing.T) {
 	c := newAPI(t, srv, srv.Credentials())
 	got := c.establish("order-1", "25.00")
 
-	if len(got.TransactionID) != 15 || strings.Trim(got.TransactionID, "0123456789") != "" {
-		t.Fatalf("transactionId %q is not 15 digits", got.TransactionID)
-	}
+	require.Len(t, got.TransactionID, 15, "transactionId %q is not 15 digits", got.TransactionID)
+	require.Empty(t, strings.Trim(got.TransactionID, "0123456789"), "transactionId %q is not 15 digits", got.TransactionID)
 	// The spec: "The abbreviated Disbursement establish response shows
 	// status 0 with message Authorized"; the record is Authorized (2).
-	if got.TransactionType != models.TypeAuthorize || got.Status != models.StatusNew || got.StatusMessage != "Authorized" {
-		t.Fatalf("establish response type/status %v %v %q, want Authorize, 0, Authorized", got.TransactionType, got.Status, got.StatusMessage)
-	}
-	if raw := c.postJSON("/establish?createTransaction=true", c.sign(disbursementData("order-raw", "1.00"))); !strings.Contains(string(raw.body), `"status":0,`) {
-		t.Fatalf("the response does not show status 0: %s", raw.body)
-	}
+	require.Equal(t, models.TypeAuthorize, got.TransactionType, "establish response type/status %v %v %q, want Authorize, 0, Authorized", got.TransactionType, got.Status, got.StatusMessage)
+	require.Equal(t, models.StatusNew, got.Status, "establish response type/status %v %v %q, want Authorize, 0, Authorized", got.TransactionType, got.Status, got.StatusMessage)
+	require.Equal(t, "Authorized", got.StatusMessage, "establish response type/status %v %v %q, want Authorize, 0, Authorized", got.TransactionType, got.Status, got.StatusMessage)
+	raw := c.postJSON("/establish?createTransaction=true", c.sign(disbursementData("order-raw", "1.00")))
+	require.Contains(t, string(raw.body), `"status":0,`, "the response does not show status 0: %s", raw.body)
 	p := got.Payment
-	if p == nil || p.PaymentType != models.PaymentTypeDisbursement || p.MerchantID != c.creds.MerchantID ||
-		p.Account == nil || p.Account.AccountNumber != "0010" || !p.Account.Verified ||
-		p.PaymentProvider == nil || p.PaymentProvider.Type != 1 || p.PaymentProvider.PaymentProviderID == "" {
-		t.Fatalf("payment %+v", p)
-	}
-	if ppt := got.PaymentProviderTransaction; ppt == nil || ppt.Status != models.ProviderStatus("SW010") || ppt.StatusMessage != "established" {
-		t.Fatalf("provider transaction %+v", got.PaymentProviderTransaction)
-	}
-	if got.Amount != "25.00" || got.Currency != models.USD || got.MerchantReference != "order-1" || got.CreatedAt.Time() != friday {
-		t.Fatalf("transaction %+v", got)
-	}
+	require.NotNil(t, p, "payment %+v", p)
+	require.Equal(t, models.PaymentTypeDisbursement, p.PaymentType, "payment %+v", p)
+	require.Equal(t, c.creds.MerchantID, p.MerchantID, "payment %+v", p)
+	require.NotNil(t, p.Account, "payment %+v", p)
+	require.Equal(t, "0010", p.Account.AccountNumber, "payment %+v", p)
+	require.True(t, p.Account.Verified, "payment %+v", p)
+	require.NotNil(t, p.PaymentProvider, "payment %+v", p)
+	require.Equal(t, 1, p.PaymentProvider.Type, "payment %+v", p)
+	require.NotEmpty(t, p.PaymentProvider.PaymentProviderID, "payment %+v", p)
+	ppt := got.PaymentProviderTransaction
+	require.NotNil(t, ppt, "provider transaction %+v", got.PaymentProviderTransaction)
+	require.Equal(t, models.ProviderStatus("SW010"), ppt.Status, "provider transaction %+v", got.PaymentProviderTransaction)
+	require.Equal(t, "established", ppt.StatusMessage, "provider transaction %+v", got.PaymentProviderTransaction)
+	require.Equal(t, models.Amount("25.00"), got.Amount, "transaction %+v", got)
+	require.Equal(t, models.USD, got.Currency, "transaction %+v", got)
+	require.Equal(t, "order-1", got.MerchantReference, "transaction %+v", got)
+	require.Equal(t, friday, got.CreatedAt.Time(), "transaction %+v", got)
 	// The raw response never carries the full account number.
 	a := c.get("/transactions/" + got.TransactionID)
-	if strings.Contains(string(a.body), bankpaytest.AccountVerified) {
-		t.Fatalf("full account number in %s", a.body)
-	}
-	if again := c.txn(got.TransactionID); again.TransactionID != got.TransactionID || again.Payment.Account.AccountNumber != "0010" ||
-		again.Status != models.StatusAuthorized || again.StatusMessage != "Authorized" {
-		t.Fatalf("get %+v", again)
-	}
-	if st, ok := srv.Transaction(got.TransactionID); !ok || st.Status != models.StatusAuthorized {
-		t.Fatalf("srv.Transaction %+v %v", st, ok)
-	}
+	require.NotContains(t, string(a.body), bankpaytest.AccountVerified, "full account number in %s", a.body)
+	again := c.txn(got.TransactionID)
+	require.Equal(t, got.TransactionID, again.TransactionID, "get %+v", again)
+	require.Equal(t, "0010", again.Payment.Account.AccountNumber, "get %+v", again)
+	require.Equal(t, models.StatusAuthorized, again.Status, "get %+v", again)
+	require.Equal(t, "Authorized", again.StatusMessage, "get %+v", again)
+	st, ok := srv.Transaction(got.TransactionID)
+	require.True(t, ok, "srv.Transaction %+v %v", st, ok)
+	require.Equal(t, models.StatusAuthorized, st.Status, "srv.Transaction %+v %v", st, ok)
 	// An unverified sandbox account authorizes too, unverified.
 	d := disbursementData("order-2", "0.00")
 	d.Account.AccountNumber = bankpaytest.AccountUnverified
 	var env wire.TransactionEnvelope
 	c.postJSON("/establish?createTransaction=true", c.sign(d)).wantOK(t, &env)
-	if env.Transaction.Payment.Account.Verified || env.Transaction.Amount != "0.00" {
-		t.Fatalf("unverified account: %+v", env.Transaction.Payment.Account)
-	}
+	require.False(t, env.Transaction.Payment.Account.Verified, "unverified account: %+v", env.Transaction.Payment.Account)
+	require.Equal(t, models.Amount("0.00"), env.Transaction.Amount, "unverified account: %+v", env.Transaction.Payment.Account)
 }
 
 func TestEstablishInvalid(t *testing.T) {
@@ -108,9 +111,8 @@ func TestEstablishInvalid(t *testing.T) {
 		body := `{"paymentType":"Teleport","merchantId":"` + c.creds.MerchantID + `"}`
 		send(t, &c.creds, "POST", srv.URL+"/establish?createTransaction=true", "application/json", []byte(body)).wantBare(t)
 	})
-	if n := len(srv.Events()); n != 0 {
-		t.Fatalf("%d events after refused establishes", n)
-	}
+	n := len(srv.Events())
+	require.Equal(t, 0, n, "%d events after refused establishes", n)
 }
 
 func TestDuplicateMerchantReference(t *testing.T) {
@@ -124,9 +126,9 @@ func TestDuplicateMerchantReference(t *testing.T) {
 	// The interface refuses it too.
 	_, _, err := srv.Authorize(c1.sign(uiData("same", models.PaymentTypeDeferred, "1.00")), bankpaytest.OutcomeAuthorize)
 	var e *bankpaytest.Error
-	if !errors.As(err, &e) || e.Status != 400 || e.Code != 210 {
-		t.Fatalf("Authorize duplicate: %v", err)
-	}
+	require.ErrorAs(t, err, &e, "Authorize duplicate: %v", err)
+	require.Equal(t, 400, e.Status, "Authorize duplicate: %v", err)
+	require.Equal(t, 210, e.Code, "Authorize duplicate: %v", err)
 	// Deposits have their own references.
 	c1.mustDeposit(first.TransactionID, "same", "1.00")
 	c1.deposit(first.TransactionID, url.Values{"merchantReference": {"same"}, "amount": {"1.00"}}).wantError(t, 400, 210)
@@ -137,24 +139,22 @@ func TestAuthorizeRedirect(t *testing.T) {
 	c := newAPI(t, srv, srv.Credentials())
 	redirect, txn := c.authorize(uiData("ui-1", models.PaymentTypeDeferred, "50.00"), bankpaytest.OutcomeAuthorize)
 
-	if txn.TransactionType != models.TypeAuthorize || txn.Status != models.StatusAuthorized || len(txn.TransactionID) != 15 ||
-		txn.Payment.PaymentType != models.PaymentTypeDeferred || txn.PaymentProviderTransaction.Status != models.ProviderStatus("SW020") ||
-		txn.PaymentProviderTransaction.StatusMessage != "authorization received" || len(txn.Payment.Account.AccountNumber) != 4 {
-		t.Fatalf("transaction %+v", txn)
-	}
+	require.Equal(t, models.TypeAuthorize, txn.TransactionType, "transaction %+v", txn)
+	require.Equal(t, models.StatusAuthorized, txn.Status, "transaction %+v", txn)
+	require.Len(t, txn.TransactionID, 15, "transaction %+v", txn)
+	require.Equal(t, models.PaymentTypeDeferred, txn.Payment.PaymentType, "transaction %+v", txn)
+	require.Equal(t, models.ProviderStatus("SW020"), txn.PaymentProviderTransaction.Status, "transaction %+v", txn)
+	require.Equal(t, "authorization received", txn.PaymentProviderTransaction.StatusMessage, "transaction %+v", txn)
+	require.Len(t, txn.Payment.Account.AccountNumber, 4, "transaction %+v", txn)
 	const marker = "&requestSignature="
 	i := strings.Index(redirect, marker)
-	if i < 0 || !strings.HasPrefix(redirect, "https://merchant.example/return?transactionId=") {
-		t.Fatalf("redirect %q", redirect)
-	}
+	require.GreaterOrEqual(t, i, 0, "redirect %q", redirect)
+	require.True(t, strings.HasPrefix(redirect, "https://merchant.example/return?transactionId="), "redirect %q", redirect)
 	rawSig, trailer, _ := strings.Cut(redirect[i+len(marker):], "&")
-	if trailer != "instantPayoutAvailable=true" {
-		t.Fatalf("unsigned trailer %q, want instantPayoutAvailable=true", trailer)
-	}
+	require.Equal(t, "instantPayoutAvailable=true", trailer, "unsigned trailer %q, want instantPayoutAvailable=true", trailer)
 	sig, err := url.QueryUnescape(rawSig)
-	if err != nil || sig != hmacSHA1(c.creds.AccessKey.Reveal(), redirect[:i]) {
-		t.Fatalf("redirect signature %q does not verify", sig)
-	}
+	require.NoError(t, err, "redirect signature %q does not verify", sig)
+	require.Equal(t, hmacSHA1(c.creds.AccessKey.Reveal(), redirect[:i]), sig, "redirect signature %q does not verify", sig)
 	u, _ := url.Parse(redirect)
 	q := u.Query()
 	want := map[string]string{
@@ -164,19 +164,13 @@ func TestAuthorizeRedirect(t *testing.T) {
 		"payment.paymentProviderTransaction.status": "SW020",
 	}
 	for k, v := range want {
-		if q.Get(k) != v {
-			t.Errorf("%s = %q, want %q", k, q.Get(k), v)
-		}
+		assert.Equal(t, v, q.Get(k), "%s = %q, want %q", k, q.Get(k), v)
 	}
-	if q.Get("panel") == "" {
-		t.Error("no panel")
-	}
-	if got := c.txn(txn.TransactionID); got.Status != models.StatusAuthorized {
-		t.Fatalf("get %+v", got)
-	}
-	if evs := srv.EventsFor(txn.TransactionID); joined(eventTypes(evs)) != "Authorize" {
-		t.Fatalf("events %v", eventTypes(evs))
-	}
+	assert.NotEmpty(t, q.Get("panel"), "no panel")
+	got := c.txn(txn.TransactionID)
+	require.Equal(t, models.StatusAuthorized, got.Status, "get %+v", got)
+	evs := srv.EventsFor(txn.TransactionID)
+	require.Equal(t, "Authorize", joined(eventTypes(evs)), "events %v", eventTypes(evs))
 }
 
 func TestAuthorizeCancel(t *testing.T) {
@@ -185,27 +179,18 @@ func TestAuthorizeCancel(t *testing.T) {
 	d := uiData("ui-cancel", models.PaymentTypeDeferred, "50.00")
 	d.CancelURL = "https://merchant.example/cancel?order=7"
 	redirect, txn := c.authorize(d, bankpaytest.OutcomeCancel)
-	if txn.Status != models.StatusCanceled {
-		t.Fatalf("status %v", txn.Status)
-	}
-	if !strings.HasPrefix(redirect, "https://merchant.example/cancel?order=7&transactionId=") {
-		t.Fatalf("redirect %q", redirect)
-	}
+	require.Equal(t, models.StatusCanceled, txn.Status, "status %v", txn.Status)
+	require.True(t, strings.HasPrefix(redirect, "https://merchant.example/cancel?order=7&transactionId="), "redirect %q", redirect)
 	signed, sig, unsigned := splitRedirect(t, redirect)
-	if sig != hmacSHA1(c.creds.AccessKey.Reveal(), signed) {
-		t.Fatal("cancel redirect signature does not verify")
-	}
-	if unsigned != "instantPayoutAvailable=true" {
-		t.Fatalf("unsigned part %q", unsigned)
-	}
+	require.Equal(t, hmacSHA1(c.creds.AccessKey.Reveal(), signed), sig, "cancel redirect signature does not verify")
+	require.Equal(t, "instantPayoutAvailable=true", unsigned, "unsigned part %q", unsigned)
 	u, _ := url.Parse(signed)
-	if u.Query().Get("status") != "7" || u.Query().Get("payment.account.verified") != "false" ||
-		u.Query().Get("payment.paymentProviderTransaction.status") != "UC01" {
-		t.Fatalf("query %v", u.Query())
-	}
-	if evs := srv.EventsFor(txn.TransactionID); joined(eventTypes(evs)) != "Cancel" || evs[0].Fields.Get("status") != "7" {
-		t.Fatalf("events %+v", evs)
-	}
+	require.Equal(t, "7", u.Query().Get("status"), "query %v", u.Query())
+	require.Equal(t, "false", u.Query().Get("payment.account.verified"), "query %v", u.Query())
+	require.Equal(t, "UC01", u.Query().Get("payment.paymentProviderTransaction.status"), "query %v", u.Query())
+	evs := srv.EventsFor(txn.TransactionID)
+	require.Equal(t, "Cancel", joined(eventTypes(evs)), "events %+v", evs)
+	require.Equal(t, "7", evs[0].Fields.Get("status"), "events %+v", evs)
 	c.deposit(txn.TransactionID, url.Values{"merchantReference": {"d"}}).wantError(t, 400, 200)
 }
 
@@ -216,13 +201,10 @@ func TestAuthorizeSHA512(t *testing.T) {
 	d.AccessID, d.MerchantID = c.creds.AccessID, c.creds.MerchantID
 	d.RequestSignature = sign.Sign(sign.SHA512, c.creds.AccessKey.Reveal(), sign.EstablishMessage(&d))
 	redirect, _, err := srv.Authorize(d, bankpaytest.OutcomeAuthorize)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	signed, sig, _ := splitRedirect(t, redirect)
-	if !strings.HasPrefix(sig, sign.SHA512Prefix) || !sign.Verify(c.creds.AccessKey.Reveal(), signed, sig) {
-		t.Fatalf("SHA512 redirect signature %q", sig)
-	}
+	require.True(t, strings.HasPrefix(sig, sign.SHA512Prefix), "SHA512 redirect signature %q", sig)
+	require.True(t, sign.Verify(c.creds.AccessKey.Reveal(), signed, sig), "SHA512 redirect signature %q", sig)
 }
 
 func TestAuthorizeRefusals(t *testing.T) {
@@ -259,24 +241,21 @@ func TestAuthorizeRefusals(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			_, _, err := srv.Authorize(tc.d, tc.outcome)
 			var e *bankpaytest.Error
-			if !errors.As(err, &e) || e.Status != tc.status || e.Code != tc.code {
-				t.Fatalf("err %v, want %d/%d", err, tc.status, tc.code)
-			}
+			require.ErrorAs(t, err, &e, "err %v, want %d/%d", err, tc.status, tc.code)
+			require.Equal(t, tc.status, e.Status, "err %v, want %d/%d", err, tc.status, tc.code)
+			require.Equal(t, tc.code, e.Code, "err %v, want %d/%d", err, tc.status, tc.code)
 		})
 	}
-	if n := len(srv.Events()); n != 0 {
-		t.Fatalf("%d events after refusals", n)
-	}
+	n := len(srv.Events())
+	require.Equal(t, 0, n, "%d events after refusals", n)
 }
 
 func TestParseOutcome(t *testing.T) {
 	for _, o := range []bankpaytest.Outcome{bankpaytest.OutcomeAuthorize, bankpaytest.OutcomeCancel, bankpaytest.OutcomeEligible, bankpaytest.OutcomeExcessData, bankpaytest.OutcomeNotEligible} {
 		got, err := bankpaytest.ParseOutcome(o.String())
-		if err != nil || got != o {
-			t.Fatalf("%v: %v %v", o, got, err)
-		}
+		require.NoError(t, err, "%v: %v %v", o, got, err)
+		require.Equal(t, o, got, "%v: %v %v", o, got, err)
 	}
-	if _, err := bankpaytest.ParseOutcome("maybe"); err == nil {
-		t.Fatal("unknown outcome parsed")
-	}
+	_, err := bankpaytest.ParseOutcome("maybe")
+	require.Error(t, err, "unknown outcome parsed")
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/require"
 )
 
 // friday is a Friday, 10:00 UTC: the start of the fake clock in most tests.
@@ -39,20 +40,16 @@ type response struct {
 
 func (a response) decode(t testing.TB, v any) {
 	t.Helper()
-	if err := json.Unmarshal(a.body, v); err != nil {
-		t.Fatalf("decoding %s: %v", a.body, err)
-	}
+	err := json.Unmarshal(a.body, v)
+	require.NoError(t, err, "decoding %s: %v", a.body, err)
 }
 
 // wantOK fails unless the response is a 200 and decodes it into v (if not nil).
 func (a response) wantOK(t testing.TB, v any) {
 	t.Helper()
-	if a.status != http.StatusOK {
-		t.Fatalf("status %d, want 200; body %s", a.status, a.body)
-	}
-	if ct := a.header.Get("Content-Type"); ct != "application/json" {
-		t.Fatalf("Content-Type %q", ct)
-	}
+	require.Equal(t, http.StatusOK, a.status, "status %d, want 200; body %s", a.status, a.body)
+	ct := a.header.Get("Content-Type")
+	require.Equal(t, "application/json", ct, "Content-Type %q", ct)
 	if v != nil {
 		a.decode(t, v)
 	}
@@ -61,9 +58,7 @@ func (a response) wantOK(t testing.TB, v any) {
 // wantError fails unless the response is an error body with status and code.
 func (a response) wantError(t testing.TB, status, code int) {
 	t.Helper()
-	if a.status != status {
-		t.Fatalf("status %d, want %d; body %s", a.status, status, a.body)
-	}
+	require.Equal(t, status, a.status, "status %d, want %d; body %s", a.status, status, a.body)
 	var eb struct {
 		Errors []struct {
 			Domain  string `json:"domain"`
@@ -72,18 +67,17 @@ func (a response) wantError(t testing.TB, status, code int) {
 		} `json:"errors"`
 	}
 	a.decode(t, &eb)
-	if len(eb.Errors) != 1 || eb.Errors[0].Code != code || eb.Errors[0].Message == "" || eb.Errors[0].Domain == "" {
-		t.Fatalf("error body %s, want one item with code %d", a.body, code)
-	}
+	require.Len(t, eb.Errors, 1, "error body %s, want one item with code %d", a.body, code)
+	require.Equal(t, code, eb.Errors[0].Code, "error body %s, want one item with code %d", a.body, code)
+	require.NotEmpty(t, eb.Errors[0].Message, "error body %s, want one item with code %d", a.body, code)
+	require.NotEmpty(t, eb.Errors[0].Domain, "error body %s, want one item with code %d", a.body, code)
 }
 
 // send makes one request with creds (no auth when creds is nil).
 func send(t testing.TB, creds *bankpay.Credentials, method, rawURL, contentType string, body []byte) response {
 	t.Helper()
 	req, err := http.NewRequest(method, rawURL, bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if creds != nil {
 		req.SetBasicAuth(creds.AccessID, creds.AccessKey.Reveal())
 	}
@@ -91,14 +85,10 @@ func send(t testing.TB, creds *bankpay.Credentials, method, rawURL, contentType 
 		req.Header.Set("Content-Type", contentType)
 	}
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return response{status: resp.StatusCode, header: resp.Header, body: b}
 }
 
@@ -121,9 +111,7 @@ func (c *api) get(path string) response {
 func (c *api) postJSON(path string, v any) response {
 	c.t.Helper()
 	b, err := json.Marshal(v)
-	if err != nil {
-		c.t.Fatal(err)
-	}
+	require.NoError(c.t, err)
 	return send(c.t, &c.creds, http.MethodPost, c.srv.URL+path, "application/json", b)
 }
 
@@ -175,9 +163,7 @@ func uiData(ref string, pt models.PaymentType, amount models.Amount) models.Esta
 func (c *api) authorize(d models.EstablishData, outcome bankpaytest.Outcome) (string, *models.Transaction) {
 	c.t.Helper()
 	redirect, txn, err := c.srv.Authorize(c.sign(d), outcome)
-	if err != nil {
-		c.t.Fatalf("Authorize: %v", err)
-	}
+	require.NoError(c.t, err, "Authorize: %v", err)
 	return redirect, txn
 }
 
@@ -230,14 +216,10 @@ func joined(ss []string) string { return strings.Join(ss, ",") }
 func splitRedirect(t testing.TB, redirect string) (signed, sig, unsigned string) {
 	t.Helper()
 	signed, rest, ok := strings.Cut(redirect, "&requestSignature=")
-	if !ok {
-		t.Fatalf("redirect %q has no requestSignature", redirect)
-	}
+	require.True(t, ok, "redirect %q has no requestSignature", redirect)
 	raw, unsigned, _ := strings.Cut(rest, "&")
 	sig, err := url.QueryUnescape(raw)
-	if err != nil {
-		t.Fatalf("signature %q: %v", raw, err)
-	}
+	require.NoError(t, err, "signature %q: %v", raw, err)
 	return signed, sig, unsigned
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/require"
 )
 
 func kycData(ref string) models.EstablishData {
@@ -47,61 +48,58 @@ func TestIdentityFlow(t *testing.T) {
 	// The first provider's data.
 	srv.Advance(bankpaytest.IdentityStep)
 	u := identityUser(t, c, id)
-	if u.Name == "" || len(u.Address) != 1 || len(u.Email) != 1 || u.DateOfBirth == "" || u.Eligible {
-		t.Fatalf("user before verification %+v", u)
-	}
-	if det := identityDetail(t, c, id); len(det.Verification) != 1 || len(det.Attribute) != 4 {
-		t.Fatalf("detail after one provider %+v", det)
-	}
+	require.NotEmpty(t, u.Name, "user before verification %+v", u)
+	require.Len(t, u.Address, 1, "user before verification %+v", u)
+	require.Len(t, u.Email, 1, "user before verification %+v", u)
+	require.NotEmpty(t, u.DateOfBirth, "user before verification %+v", u)
+	require.False(t, u.Eligible, "user before verification %+v", u)
+	det := identityDetail(t, c, id)
+	require.Len(t, det.Verification, 1, "detail after one provider %+v", det)
+	require.Len(t, det.Attribute, 4, "detail after one provider %+v", det)
 
 	srv.Advance(time.Minute)
 	flush(t, srv)
 	evs := srv.EventsFor(id)
-	if got := joined(eventTypes(evs)); got != "Authorize,IdentityVerificationDataRetrieved,IdentityVerificationDataRetrieved,IdentityVerificationDataRetrieved,CustomerIdentityVerified" {
-		t.Fatalf("events %s", got)
-	}
+	types := joined(eventTypes(evs))
+	require.Equal(t, "Authorize,IdentityVerificationDataRetrieved,IdentityVerificationDataRetrieved,IdentityVerificationDataRetrieved,CustomerIdentityVerified", types, "events %s", types)
 	providers := map[string]bool{}
 	for _, e := range evs[1:4] {
 		f := e.Fields
-		if f.Get("message") != "performKycVerification" || f.Get("Provider Report Status") != "SUCCESS" ||
-			f.Get("Provider Service Name") == "" || f.Get("paymentType") != "2" || f.Get("transactionType") != "1" ||
-			f.Get("objectId") != id || f.Get("objectType") != "Transaction" || f.Get("merchantReference") != "kyc-1" {
-			t.Fatalf("data-retrieved fields %v", f)
-		}
+		require.Equal(t, "performKycVerification", f.Get("message"), "data-retrieved fields %v", f)
+		require.Equal(t, "SUCCESS", f.Get("Provider Report Status"), "data-retrieved fields %v", f)
+		require.NotEmpty(t, f.Get("Provider Service Name"), "data-retrieved fields %v", f)
+		require.Equal(t, "2", f.Get("paymentType"), "data-retrieved fields %v", f)
+		require.Equal(t, "1", f.Get("transactionType"), "data-retrieved fields %v", f)
+		require.Equal(t, id, f.Get("objectId"), "data-retrieved fields %v", f)
+		require.Equal(t, "Transaction", f.Get("objectType"), "data-retrieved fields %v", f)
+		require.Equal(t, "kyc-1", f.Get("merchantReference"), "data-retrieved fields %v", f)
 		providers[f.Get("Provider used for validation")] = true
 	}
-	if len(providers) != 3 {
-		t.Fatalf("providers %v", providers)
-	}
-	if f := evs[4].Fields; f.Get("Identity Verified") != "FINISHED" || f.Get("KYC Result") != "FINISHED" {
-		t.Fatalf("verified fields %v", f)
-	}
+	require.Len(t, providers, 3, "providers %v", providers)
+	f := evs[4].Fields
+	require.Equal(t, "FINISHED", f.Get("Identity Verified"), "verified fields %v", f)
+	require.Equal(t, "FINISHED", f.Get("KYC Result"), "verified fields %v", f)
 	// Keys with spaces are delivered form-encoded and signed.
 	got := rcv.received()
-	if len(got) != 5 {
-		t.Fatalf("%d notifications", len(got))
-	}
-	if v := checkNotification(t, got[4], c.creds); v.Get("KYC Result") != "FINISHED" {
-		t.Fatalf("delivered %v", v)
-	}
+	require.Len(t, got, 5, "%d notifications", len(got))
+	v := checkNotification(t, got[4], c.creds)
+	require.Equal(t, "FINISHED", v.Get("KYC Result"), "delivered %v", v)
 
 	u = identityUser(t, c, id)
-	if !u.Eligible || u.DriverLicense == nil || u.TaxID == "" {
-		t.Fatalf("user after verification %+v", u)
-	}
-	det := identityDetail(t, c, id)
-	if len(det.Verification) != 3 {
-		t.Fatalf("verification %+v", det.Verification)
-	}
+	require.True(t, u.Eligible, "user after verification %+v", u)
+	require.NotNil(t, u.DriverLicense, "user after verification %+v", u)
+	require.NotEmpty(t, u.TaxID, "user after verification %+v", u)
+	det = identityDetail(t, c, id)
+	require.Len(t, det.Verification, 3, "verification %+v", det.Verification)
 	for _, a := range det.Attribute {
-		if !a.Verified || len(a.Verification) != 3 || a.Source != "bank" {
-			t.Fatalf("attribute %+v", a)
-		}
+		require.True(t, a.Verified, "attribute %+v", a)
+		require.Len(t, a.Verification, 3, "attribute %+v", a)
+		require.Equal(t, "bank", a.Source, "attribute %+v", a)
 	}
 	// The same user every time.
-	if again := identityUser(t, c, id); again.Name != u.Name || again.DateOfBirth != u.DateOfBirth {
-		t.Fatal("identity user changed")
-	}
+	again := identityUser(t, c, id)
+	require.Equal(t, u.Name, again.Name, "identity user changed")
+	require.Equal(t, u.DateOfBirth, again.DateOfBirth, "identity user changed")
 }
 
 func TestIdentityOutcomes(t *testing.T) {
@@ -112,37 +110,26 @@ func TestIdentityOutcomes(t *testing.T) {
 	_, eligible := c.authorize(kycData("kyc-yes"), bankpaytest.OutcomeEligible)
 	srv.Advance(time.Minute)
 
-	if !identityUser(t, c, eligible.TransactionID).Eligible {
-		t.Fatal("eligible outcome not eligible")
-	}
-	if !identityUser(t, c, excess.TransactionID).Eligible {
-		t.Fatal("excess-data outcome not eligible")
-	}
+	require.True(t, identityUser(t, c, eligible.TransactionID).Eligible, "eligible outcome not eligible")
+	require.True(t, identityUser(t, c, excess.TransactionID).Eligible, "excess-data outcome not eligible")
 	userSourced := 0
 	for _, a := range identityDetail(t, c, excess.TransactionID).Attribute {
 		if a.Source == "user" {
 			userSourced++
 		}
 	}
-	if userSourced == 0 {
-		t.Fatal("excess-data: no attribute entered by the user")
-	}
-	if identityUser(t, c, notEligible.TransactionID).Eligible {
-		t.Fatal("not-eligible outcome eligible")
-	}
+	require.NotEqual(t, 0, userSourced, "excess-data: no attribute entered by the user")
+	require.False(t, identityUser(t, c, notEligible.TransactionID).Eligible, "not-eligible outcome eligible")
 	failed := 0
 	for _, a := range identityDetail(t, c, notEligible.TransactionID).Attribute {
 		if !a.Verified {
 			failed++
 		}
 	}
-	if failed == 0 {
-		t.Fatal("not-eligible: every attribute verified")
-	}
+	require.NotEqual(t, 0, failed, "not-eligible: every attribute verified")
 	// Verification finishes whatever the outcome.
-	if evs := srv.EventsFor(notEligible.TransactionID); evs[len(evs)-1].Type != models.EventCustomerIdentityVerified {
-		t.Fatalf("events %v", eventTypes(evs))
-	}
+	evs := srv.EventsFor(notEligible.TransactionID)
+	require.Equal(t, models.EventCustomerIdentityVerified, evs[len(evs)-1].Type, "events %v", eventTypes(evs))
 }
 
 func TestIdentityNotRequested(t *testing.T) {
@@ -153,9 +140,8 @@ func TestIdentityNotRequested(t *testing.T) {
 	c.get("/transactions/"+txn.TransactionID+"/user").wantError(t, 400, 200)
 	c.get("/transactions/"+txn.TransactionID+"/user/detail").wantError(t, 400, 200)
 	c.postJSON("/transactions/"+txn.TransactionID+"/feedback", wire.FeedbackEnvelope{Feedback: &wire.Feedback{Status: 4, SubStatus: 559}}).wantError(t, 400, 200)
-	if n := len(srv.EventsFor(txn.TransactionID)); n != 1 {
-		t.Fatalf("%d events for an authorization without kycType", n)
-	}
+	n := len(srv.EventsFor(txn.TransactionID))
+	require.Equal(t, 1, n, "%d events for an authorization without kycType", n)
 }
 
 func TestIdentityFeedback(t *testing.T) {
@@ -179,25 +165,24 @@ func TestIdentityFeedback(t *testing.T) {
 
 	var echo wire.FeedbackEnvelope
 	send(reg.TransactionID, &wire.Feedback{Status: 4, SubStatus: 559, Description: "registered"}).wantOK(t, &echo)
-	if echo.Feedback == nil || echo.Feedback.Status != 4 || echo.Feedback.SubStatus != 559 || echo.Feedback.Description != "registered" {
-		t.Fatalf("echo %+v", echo.Feedback)
-	}
-	if fb := srv.Feedback(reg.TransactionID); len(fb) != 1 || fb[0].SubStatus != 559 {
-		t.Fatalf("recorded %+v", fb)
-	}
+	require.NotNil(t, echo.Feedback, "echo %+v", echo.Feedback)
+	require.Equal(t, 4, echo.Feedback.Status, "echo %+v", echo.Feedback)
+	require.Equal(t, 559, echo.Feedback.SubStatus, "echo %+v", echo.Feedback)
+	require.Equal(t, "registered", echo.Feedback.Description, "echo %+v", echo.Feedback)
+	fb := srv.Feedback(reg.TransactionID)
+	require.Len(t, fb, 1, "recorded %+v", fb)
+	require.Equal(t, 559, fb[0].SubStatus, "recorded %+v", fb)
 	// Registered keeps the authorization valid for other APIs.
 	c.mustDeposit(reg.TransactionID, "after-reg", "1.00")
 
 	send(void.TransactionID, &wire.Feedback{Status: 13, SubStatus: 558, Description: "registration failed"}).wantOK(t, nil)
-	if fb := srv.Feedback(void.TransactionID); len(fb) != 1 || fb[0].Status != 13 {
-		t.Fatalf("recorded %+v", fb)
-	}
-	if got := c.txn(void.TransactionID); got.Status != models.StatusVoided {
-		t.Fatalf("after Void: %v", got.Status)
-	}
+	fb = srv.Feedback(void.TransactionID)
+	require.Len(t, fb, 1, "recorded %+v", fb)
+	require.Equal(t, 13, fb[0].Status, "recorded %+v", fb)
+	got := c.txn(void.TransactionID)
+	require.Equal(t, models.StatusVoided, got.Status, "after Void: %v", got.Status)
 	c.deposit(void.TransactionID, map[string][]string{"merchantReference": {"after-void"}, "amount": {"1.00"}}).wantError(t, 400, 200)
 	send(void.TransactionID, &wire.Feedback{Status: 4, SubStatus: 559}).wantError(t, 400, 200)
-	if fb := srv.Feedback("100000000999999"); fb != nil {
-		t.Fatalf("feedback of unknown transaction %+v", fb)
-	}
+	fb = srv.Feedback("100000000999999")
+	require.Nil(t, fb, "feedback of unknown transaction %+v", fb)
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,6 +15,8 @@ import (
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // start runs the sandbox with args on a free loopback port and returns the
@@ -53,9 +54,8 @@ func start(t *testing.T, args ...string) (fields map[string]string, banner strin
 		}
 		stopped = true
 		cancel()
-		if err := <-done; err != nil {
-			t.Fatalf("run: %v", err)
-		}
+		err := <-done
+		require.NoError(t, err, "run: %v", err)
 	}
 	t.Cleanup(stop)
 	return fields, b.String(), stop
@@ -64,35 +64,30 @@ func start(t *testing.T, args ...string) (fields map[string]string, banner strin
 func TestRun(t *testing.T) {
 	fields, _, stop := start(t, "-access-id", "ID1", "-access-key", "KEY1", "-merchant-id", "77", "-start", "2024-03-01T10:00:00Z")
 	base, control := fields["API base URL"], fields["control URL"]
-	if !strings.HasSuffix(base, "/api/v1") || !strings.HasSuffix(control, "/sandbox") ||
-		fields["accessId"] != "ID1" || fields["accessKey"] != "KEY1" || fields["merchantId"] != "77" {
-		t.Fatalf("banner fields %v", fields)
-	}
+	require.True(t, strings.HasSuffix(base, "/api/v1"), "banner fields %v", fields)
+	require.True(t, strings.HasSuffix(control, "/sandbox"), "banner fields %v", fields)
+	require.Equal(t, "ID1", fields["accessId"], "banner fields %v", fields)
+	require.Equal(t, "KEY1", fields["accessKey"], "banner fields %v", fields)
+	require.Equal(t, "77", fields["merchantId"], "banner fields %v", fields)
 
 	req, _ := http.NewRequest(http.MethodPost, control+"/advance?d=72h", nil)
 	req.SetBasicAuth("ID1", "KEY1")
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var now struct {
 		Time string `json:"time"`
 	}
 	err = json.NewDecoder(resp.Body).Decode(&now)
 	resp.Body.Close()
-	if err != nil || resp.StatusCode != 200 || now.Time != "2024-03-04T10:00:00Z" {
-		t.Fatalf("advance: %d %+v %v", resp.StatusCode, now, err)
-	}
+	require.NoError(t, err, "advance: %d %+v %v", resp.StatusCode, now, err)
+	require.Equal(t, 200, resp.StatusCode, "advance: %d %+v %v", resp.StatusCode, now, err)
+	require.Equal(t, "2024-03-04T10:00:00Z", now.Time, "advance: %d %+v %v", resp.StatusCode, now, err)
 	req, _ = http.NewRequest(http.MethodGet, base+"/transactions/1", nil)
 	req.SetBasicAuth("ID1", "wrong")
 	resp, err = http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	resp.Body.Close()
-	if resp.StatusCode != 401 {
-		t.Fatalf("bad credentials: %d", resp.StatusCode)
-	}
+	require.Equal(t, 401, resp.StatusCode, "bad credentials: %d", resp.StatusCode)
 	stop()
 }
 
@@ -107,25 +102,19 @@ func establish(t *testing.T, base, ref string) (status, code int) {
 	}
 	d.RequestSignature = sign.Sign(sign.SHA1, "KEY1", sign.EstablishMessage(&d))
 	b, err := json.Marshal(d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	req, _ := http.NewRequest(http.MethodPost, base+"/establish?createTransaction=true", bytes.NewReader(b))
 	req.SetBasicAuth("ID1", "KEY1")
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer resp.Body.Close()
 	var eb struct {
 		Errors []struct {
 			Code int `json:"code"`
 		} `json:"errors"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&eb); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&eb))
 	if len(eb.Errors) > 0 {
 		code = eb.Errors[0].Code
 	}
@@ -147,19 +136,19 @@ func TestNoReferenceIdempotencyFlag(t *testing.T) {
 	} {
 		t.Run(strings.Join(append([]string{"flags"}, tc.flags...), " "), func(t *testing.T) {
 			fields, banner, _ := start(t, append(creds, tc.flags...)...)
-			if want := fmt.Sprintf("merchantReference idempotency: %t", tc.idempotent); !strings.Contains(banner, want) {
-				t.Fatalf("banner does not say %q:\n%s", want, banner)
-			}
+			want := fmt.Sprintf("merchantReference idempotency: %t", tc.idempotent)
+			require.Contains(t, banner, want, "banner does not say %q:\n%s", want, banner)
 			base := fields["API base URL"]
-			if st, code := establish(t, base, "same-ref"); st != 200 || code != 0 {
-				t.Fatalf("first establish: %d/%d", st, code)
-			}
 			st, code := establish(t, base, "same-ref")
-			if tc.idempotent && (st != 400 || code != 210) {
-				t.Fatalf("repeat on an idempotent account: %d/%d, want 400/210", st, code)
-			}
-			if !tc.idempotent && (st != 200 || code != 0) {
-				t.Fatalf("repeat on an account without idempotency: %d/%d, want 200 (processed again)", st, code)
+			require.Equal(t, 200, st, "first establish: %d/%d", st, code)
+			require.Equal(t, 0, code, "first establish: %d/%d", st, code)
+			st, code = establish(t, base, "same-ref")
+			if tc.idempotent {
+				require.Equal(t, 400, st, "repeat on an idempotent account: %d/%d, want 400/210", st, code)
+				require.Equal(t, 210, code, "repeat on an idempotent account: %d/%d, want 400/210", st, code)
+			} else {
+				require.Equal(t, 200, st, "repeat on an account without idempotency: %d/%d, want 200 (processed again)", st, code)
+				require.Equal(t, 0, code, "repeat on an account without idempotency: %d/%d, want 200 (processed again)", st, code)
 			}
 		})
 	}
@@ -169,14 +158,10 @@ func TestNoReferenceIdempotencyFlag(t *testing.T) {
 func TestUsageDocumentsNoReferenceIdempotency(t *testing.T) {
 	var stderr bytes.Buffer
 	err := run(context.Background(), []string{"-h"}, io.Discard, &stderr)
-	if !errors.Is(err, flag.ErrHelp) {
-		t.Fatalf("-h: %v", err)
-	}
+	require.ErrorIs(t, err, flag.ErrHelp, "-h: %v", err)
 	usage := stderr.String()
 	for _, want := range []string{"-no-reference-idempotency", "merchantReference idempotency", "pays twice"} {
-		if !strings.Contains(usage, want) {
-			t.Errorf("usage does not mention %q:\n%s", want, usage)
-		}
+		assert.Contains(t, usage, want, "usage does not mention %q:\n%s", want, usage)
 	}
 }
 
@@ -188,9 +173,7 @@ func TestRunBadFlags(t *testing.T) {
 		{"extra"},
 		{"-nope"},
 	} {
-		if err := run(ctx, args, io.Discard, io.Discard); err == nil {
-			t.Errorf("%v: no error", args)
-		}
+		assert.Error(t, run(ctx, args, io.Discard, io.Discard), "%v: no error", args)
 	}
 }
 
@@ -204,9 +187,8 @@ func TestBareResponsesFlag(t *testing.T) {
 				flags = append(flags, "-bare-responses")
 			}
 			fields, banner, _ := start(t, flags...)
-			if got := strings.Contains(banner, "-bare-responses"); got != bare {
-				t.Fatalf("banner mentions -bare-responses: %t, want %t:\n%s", got, bare, banner)
-			}
+			got := strings.Contains(banner, "-bare-responses")
+			require.Equal(t, bare, got, "banner mentions -bare-responses: %t, want %t:\n%s", got, bare, banner)
 			d := models.EstablishData{
 				AccessID: "ID1", MerchantID: "77", MerchantReference: "bare-ref",
 				PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "10.00", DeviceType: "web",
@@ -218,19 +200,16 @@ func TestBareResponsesFlag(t *testing.T) {
 			req.SetBasicAuth("ID1", "KEY1")
 			req.Header.Set("Content-Type", "application/json")
 			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			defer resp.Body.Close()
 			var top map[string]json.RawMessage
-			if err := json.NewDecoder(resp.Body).Decode(&top); err != nil || resp.StatusCode != 200 {
-				t.Fatalf("establish: %d %v", resp.StatusCode, err)
-			}
+			err = json.NewDecoder(resp.Body).Decode(&top)
+			require.NoError(t, err, "establish: %d %v", resp.StatusCode, err)
+			require.Equal(t, 200, resp.StatusCode, "establish: %d %v", resp.StatusCode, err)
 			_, wrapped := top["transaction"]
 			_, hasID := top["transactionId"]
-			if wrapped == bare || hasID != bare {
-				t.Fatalf("bare=%t: top-level keys %v", bare, top)
-			}
+			require.NotEqual(t, bare, wrapped, "bare=%t: top-level keys %v", bare, top)
+			require.Equal(t, bare, hasID, "bare=%t: top-level keys %v", bare, top)
 		})
 	}
 }

@@ -12,6 +12,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestMain(m *testing.M) { os.Exit(VerifyTestMain(m, 5*time.Second)) }
@@ -50,37 +53,36 @@ func post(c *http.Client, s *Server) (int, string, error) {
 func TestPassAndRespond(t *testing.T) {
 	s, c, hits := fixture(t, 5*time.Second, Respond(503, `{}`, "Retry-After", "86400"), Pass())
 	resp, err := c.Get(s.URL + "/a?b=1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "86400" || resp.Header.Get("Content-Type") != "application/json" {
-		t.Errorf("response %d %v", resp.StatusCode, resp.Header)
-	}
-	if st, body, err := post(c, s); err != nil || st != 200 || body != `{"echo":"x"}` {
-		t.Errorf("pass: %d %q %v", st, body, err)
-	}
+	assert.Equal(t, 503, resp.StatusCode, "response %d %v", resp.StatusCode, resp.Header)
+	assert.Equal(t, "86400", resp.Header.Get("Retry-After"), "response %d %v", resp.StatusCode, resp.Header)
+	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"), "response %d %v", resp.StatusCode, resp.Header)
+	st, body, err := post(c, s)
+	assert.NoError(t, err, "pass: %d %q %v", st, body, err)
+	assert.Equal(t, 200, st, "pass: %d %q %v", st, body, err)
+	assert.Equal(t, `{"echo":"x"}`, body, "pass: %d %q %v", st, body, err)
 	got := s.Received()
-	if len(got) != 2 || got[0].Path != "/a" || got[0].RawQuery != "b=1" || string(got[1].Body) != "x" || hits.Load() != 1 {
-		t.Errorf("received %+v, backend hits %d", got, hits.Load())
+	if assert.Len(t, got, 2, "received %+v, backend hits %d", got, hits.Load()) {
+		assert.Equal(t, "/a", got[0].Path, "received %+v, backend hits %d", got, hits.Load())
+		assert.Equal(t, "b=1", got[0].RawQuery, "received %+v, backend hits %d", got, hits.Load())
+		assert.Equal(t, "x", string(got[1].Body), "received %+v, backend hits %d", got, hits.Load())
+		assert.Equal(t, int32(1), hits.Load(), "received %+v, backend hits %d", got, hits.Load())
 	}
-	if s.Conns() != 1 {
-		t.Errorf("conns = %d, want 1 (keep-alive)", s.Conns())
-	}
+	assert.Equal(t, 1, s.Conns(), "conns = %d, want 1 (keep-alive)", s.Conns())
 }
 
 func TestResetOnAcceptNeverReachesTheServer(t *testing.T) {
 	s, c, hits := fixture(t, 5*time.Second, ResetOnAccept())
-	if _, _, err := post(c, s); err == nil {
-		t.Fatal("want an error")
-	}
-	if s.Requests() != 0 || hits.Load() != 0 || s.Conns() != 1 {
-		t.Errorf("requests %d, hits %d, conns %d", s.Requests(), hits.Load(), s.Conns())
-	}
-	if _, _, err := post(c, s); err != nil || s.Requests() != 1 {
-		t.Errorf("after the script: %v, requests %d", err, s.Requests())
-	}
+	_, _, err := post(c, s)
+	require.Error(t, err, "want an error")
+	assert.Equal(t, 0, s.Requests(), "requests %d, hits %d, conns %d", s.Requests(), hits.Load(), s.Conns())
+	assert.Equal(t, int32(0), hits.Load(), "requests %d, hits %d, conns %d", s.Requests(), hits.Load(), s.Conns())
+	assert.Equal(t, 1, s.Conns(), "requests %d, hits %d, conns %d", s.Requests(), hits.Load(), s.Conns())
+	_, _, err = post(c, s)
+	assert.NoError(t, err, "after the script: %v, requests %d", err, s.Requests())
+	assert.Equal(t, 1, s.Requests(), "after the script: %v, requests %d", err, s.Requests())
 }
 
 func TestResetAfterRequestAndPassAndReset(t *testing.T) {
@@ -88,13 +90,13 @@ func TestResetAfterRequestAndPassAndReset(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		_, _, err := post(c, s)
 		var op *net.OpError
-		if err == nil || (errors.As(err, &op) && op.Op == "dial") {
-			t.Fatalf("%d: err = %v, want a reset after the dial", i, err)
+		require.Error(t, err, "%d: err = %v, want a reset after the dial", i, err)
+		if errors.As(err, &op) {
+			require.NotEqual(t, "dial", op.Op, "%d: err = %v, want a reset after the dial", i, err)
 		}
 	}
-	if s.Requests() != 2 || hits.Load() != 1 {
-		t.Errorf("requests %d, backend hits %d; want 2 and 1", s.Requests(), hits.Load())
-	}
+	assert.Equal(t, 2, s.Requests(), "requests %d, backend hits %d; want 2 and 1", s.Requests(), hits.Load())
+	assert.Equal(t, int32(1), hits.Load(), "requests %d, backend hits %d; want 2 and 1", s.Requests(), hits.Load())
 }
 
 func TestBrokenResponses(t *testing.T) {
@@ -113,24 +115,20 @@ func TestBrokenResponses(t *testing.T) {
 			if tc.a.kind == kindGarbage {
 				if err == nil {
 					resp.Body.Close()
-					t.Fatal("garbage accepted as a response")
+					require.Fail(t, "garbage accepted as a response")
 				}
 				return
 			}
-			if err != nil {
-				t.Fatalf("headers should arrive: %v", err)
-			}
+			require.NoError(t, err, "headers should arrive: %v", err)
 			defer resp.Body.Close()
 			b, err := io.ReadAll(resp.Body)
-			if err == nil || string(b) != body[:10] {
-				t.Errorf("read %q, %v", b, err)
+			if assert.Error(t, err, "read %q, %v", b, err) {
+				assert.Equal(t, body[:10], string(b), "read %q, %v", b, err)
 			}
-			if tc.wantErr != nil && !errors.Is(err, tc.wantErr) {
-				t.Errorf("err = %v, want %v", err, tc.wantErr)
+			if tc.wantErr != nil {
+				assert.ErrorIs(t, err, tc.wantErr, "err = %v, want %v", err, tc.wantErr)
 			}
-			if s.Requests() != 1 {
-				t.Errorf("requests = %d", s.Requests())
-			}
+			assert.Equal(t, 1, s.Requests(), "requests = %d", s.Requests())
 		})
 	}
 }
@@ -140,22 +138,18 @@ func TestHangUntilClientTimeout(t *testing.T) {
 	start := time.Now()
 	_, _, err := post(c, s)
 	var ne net.Error
-	if !errors.As(err, &ne) || !ne.Timeout() {
-		t.Fatalf("err = %v, want a timeout", err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("took %v", d)
-	}
-	if s.Requests() != 1 {
-		t.Errorf("requests = %d", s.Requests())
-	}
+	require.ErrorAs(t, err, &ne, "err = %v, want a timeout", err)
+	require.True(t, ne.Timeout(), "err = %v, want a timeout", err)
+	d := time.Since(start)
+	assert.LessOrEqual(t, d, 3*time.Second, "took %v", d)
+	assert.Equal(t, 1, s.Requests(), "requests = %d", s.Requests())
 }
 
 func TestDelay(t *testing.T) {
 	s, c, _ := fixture(t, 5*time.Second, Delay(time.Millisecond, Respond(204, "")))
-	if st, _, err := post(c, s); err != nil || st != 204 {
-		t.Fatalf("%d %v", st, err)
-	}
+	st, _, err := post(c, s)
+	require.NoError(t, err, "%d %v", st, err)
+	require.Equal(t, 204, st, "%d %v", st, err)
 }
 
 func TestHugeIsStreamedNotHeld(t *testing.T) {
@@ -164,25 +158,23 @@ func TestHugeIsStreamedNotHeld(t *testing.T) {
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
 		resp, err := c.Get(s.URL)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		n, err := io.Copy(io.Discard, io.LimitReader(resp.Body, 16<<20))
 		resp.Body.Close()
-		if err != nil || n != 16<<20 {
-			t.Fatalf("size %d: read %d, %v", size, n, err)
-		}
-		if size > 0 && resp.ContentLength != size {
-			t.Errorf("Content-Length = %d", resp.ContentLength)
+		require.NoError(t, err, "size %d: read %d, %v", size, n, err)
+		require.Equal(t, int64(16<<20), n, "size %d: read %d, %v", size, n, err)
+		if size > 0 {
+			assert.Equal(t, size, resp.ContentLength, "Content-Length = %d", resp.ContentLength)
 		}
 		s.Close() // stops the stream
 		var after runtime.MemStats
 		runtime.ReadMemStats(&after)
-		if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
-			t.Errorf("size %d: allocated %d MiB for a 16 MiB read", size, grew>>20)
-		}
-		if st := s.Streamed(); st < 16<<20 || (size > 0 && st >= size) {
-			t.Errorf("size %d: streamed %d", size, st)
+		grew := after.TotalAlloc - before.TotalAlloc
+		assert.LessOrEqual(t, grew, uint64(64<<20), "size %d: allocated %d MiB for a 16 MiB read", size, grew>>20)
+		st := s.Streamed()
+		assert.GreaterOrEqual(t, st, int64(16<<20), "size %d: streamed %d", size, st)
+		if size > 0 {
+			assert.Less(t, st, size, "size %d: streamed %d", size, st)
 		}
 	}
 }
@@ -193,19 +185,17 @@ func TestRefuseNext(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		_, _, err := post(c, s)
 		var op *net.OpError
-		if !errors.As(err, &op) || op.Op != "dial" || !errors.Is(err, syscall.ECONNREFUSED) {
-			t.Fatalf("%d: err = %v, want a refused dial", i, err)
-		}
+		require.ErrorAs(t, err, &op, "%d: err = %v, want a refused dial", i, err)
+		require.Equal(t, "dial", op.Op, "%d: err = %v, want a refused dial", i, err)
+		require.ErrorIs(t, err, syscall.ECONNREFUSED, "%d: err = %v, want a refused dial", i, err)
 	}
-	if _, _, err := post(c, s); err != nil {
-		t.Fatal(err)
-	}
-	if s.Refused() != 2 || s.Requests() != 1 || s.Conns() != 1 {
-		t.Errorf("refused %d, requests %d, conns %d", s.Refused(), s.Requests(), s.Conns())
-	}
-	if _, err := (&http.Client{}).Get(RefusedURL); !errors.Is(err, syscall.ECONNREFUSED) {
-		t.Errorf("RefusedURL: %v", err)
-	}
+	_, _, err := post(c, s)
+	require.NoError(t, err)
+	assert.Equal(t, 2, s.Refused(), "refused %d, requests %d, conns %d", s.Refused(), s.Requests(), s.Conns())
+	assert.Equal(t, 1, s.Requests(), "refused %d, requests %d, conns %d", s.Refused(), s.Requests(), s.Conns())
+	assert.Equal(t, 1, s.Conns(), "refused %d, requests %d, conns %d", s.Refused(), s.Requests(), s.Conns())
+	_, err = (&http.Client{}).Get(RefusedURL)
+	assert.ErrorIs(t, err, syscall.ECONNREFUSED, "RefusedURL: %v", err)
 }
 
 func TestConnLevelActionWaitsForANewConnection(t *testing.T) {
@@ -213,17 +203,15 @@ func TestConnLevelActionWaitsForANewConnection(t *testing.T) {
 	// takes the 202; the reset waits for the next new connection.
 	s, c, _ := fixture(t, 5*time.Second, Respond(201, ""), ResetOnAccept(), Respond(202, ""))
 	for _, want := range []int{201, 202} {
-		if st, _, err := post(c, s); err != nil || st != want {
-			t.Fatalf("%d %v, want %d", st, err, want)
-		}
+		st, _, err := post(c, s)
+		require.NoError(t, err, "%d %v, want %d", st, err, want)
+		require.Equal(t, want, st, "%d %v, want %d", st, err, want)
 	}
 	c.Transport.(*http.Transport).CloseIdleConnections()
-	if _, _, err := post(c, s); err == nil {
-		t.Fatal("the new connection should have been reset")
-	}
-	if got := len(s.Taken()); got != 3 {
-		t.Errorf("taken %v", s.Taken())
-	}
+	_, _, err := post(c, s)
+	require.Error(t, err, "the new connection should have been reset")
+	got := len(s.Taken())
+	assert.Equal(t, 3, got, "taken %v", s.Taken())
 }
 
 func TestCloseStopsHangingHandlers(t *testing.T) {
@@ -241,11 +229,9 @@ func TestCloseStopsHangingHandlers(t *testing.T) {
 	s.Close()
 	select {
 	case err := <-done:
-		if err == nil {
-			t.Error("a hung request got a response")
-		}
+		assert.Error(t, err, "a hung request got a response")
 	case <-time.After(5 * time.Second):
-		t.Fatal("Close did not end the hanging request")
+		require.Fail(t, "Close did not end the hanging request")
 	}
 }
 
@@ -262,13 +248,11 @@ func TestRoundTripper(t *testing.T) {
 	c := &http.Client{Transport: rt}
 	for i := 0; i < 3; i++ {
 		_, _, err := post(c, s)
-		if (i < 2) != errors.Is(err, boom) {
-			t.Errorf("trip %d: err = %v", i, err)
-		}
+		assert.Equal(t, errors.Is(err, boom), (i < 2), "trip %d: err = %v", i, err)
 	}
-	if rt.Trips() != 3 || rt.Sent() != 2 || hits.Load() != 2 {
-		t.Errorf("trips %d, sent %d, backend hits %d", rt.Trips(), rt.Sent(), hits.Load())
-	}
+	assert.Equal(t, 3, rt.Trips(), "trips %d, sent %d, backend hits %d", rt.Trips(), rt.Sent(), hits.Load())
+	assert.Equal(t, 2, rt.Sent(), "trips %d, sent %d, backend hits %d", rt.Trips(), rt.Sent(), hits.Load())
+	assert.Equal(t, int32(2), hits.Load(), "trips %d, sent %d, backend hits %d", rt.Trips(), rt.Sent(), hits.Load())
 	rt.CloseIdleConnections()
 }
 
@@ -277,9 +261,9 @@ func TestPassWithoutBackend(t *testing.T) {
 	defer s.Close()
 	tr := s.Transport()
 	defer tr.CloseIdleConnections()
-	if st, _, err := post(&http.Client{Transport: tr}, s); err != nil || st != http.StatusNotImplemented {
-		t.Errorf("%d %v", st, err)
-	}
+	st, _, err := post(&http.Client{Transport: tr}, s)
+	assert.NoError(t, err, "%d %v", st, err)
+	assert.Equal(t, http.StatusNotImplemented, st, "%d %v", st, err)
 }
 
 func TestLeakedSeesAGoroutine(t *testing.T) {
@@ -294,15 +278,12 @@ func TestLeakedSeesAGoroutine(t *testing.T) {
 		}
 		return n
 	}
-	if n := mine(Leaked(0)); n != 1 {
-		t.Errorf("found %d of the test's goroutines, want 1", n)
-	}
+	n := mine(Leaked(0))
+	assert.Equal(t, 1, n, "found %d of the test's goroutines, want 1", n)
 	close(stop)
 	deadline := time.Now().Add(5 * time.Second)
 	for mine(Leaked(0)) != 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the ended goroutine is still reported")
-		}
+		require.False(t, time.Now().After(deadline), "the ended goroutine is still reported")
 		time.Sleep(time.Millisecond)
 	}
 }
@@ -315,26 +296,24 @@ func TestH2Server(t *testing.T) {
 	tr := s.Transport()
 	defer tr.CloseIdleConnections()
 	resp, err := (&http.Client{Transport: tr}).Get(s.URL + "/x")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	body, _ := io.ReadAll(resp.Body)
 	_ = resp.Body.Close()
-	if resp.ProtoMajor != 2 || resp.StatusCode != http.StatusCreated || string(body) != `{"ok":true}` ||
-		resp.Header.Get("Content-Type") != "application/json" {
-		t.Errorf("response %s %d %q %v", resp.Proto, resp.StatusCode, body, resp.Header)
-	}
+	assert.Equal(t, 2, resp.ProtoMajor, "response %s %d %q %v", resp.Proto, resp.StatusCode, body, resp.Header)
+	assert.Equal(t, http.StatusCreated, resp.StatusCode, "response %s %d %q %v", resp.Proto, resp.StatusCode, body, resp.Header)
+	assert.Equal(t, `{"ok":true}`, string(body), "response %s %d %q %v", resp.Proto, resp.StatusCode, body, resp.Header)
+	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"), "response %s %d %q %v", resp.Proto, resp.StatusCode, body, resp.Header)
 	streams := s.Streams()
-	if len(streams) != 2 || streams[0].ID == 0 || len(streams[1].Body) != 0 {
-		t.Errorf("streams %+v", streams)
+	if assert.Len(t, streams, 2, "streams %+v", streams) {
+		assert.NotEqual(t, uint32(0), streams[0].ID, "streams %+v", streams)
+		assert.Len(t, streams[1].Body, 0, "streams %+v", streams)
 	}
 
 	resp, err = (&http.Client{Transport: tr}).Post(s.URL+"/y", "text/plain", strings.NewReader("hello"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	_ = resp.Body.Close()
-	if got := s.Streams(); len(got) != 3 || string(got[2].Body) != "hello" {
-		t.Errorf("streams %+v", got)
+	got := s.Streams()
+	if assert.Len(t, got, 3, "streams %+v", got) {
+		assert.Equal(t, "hello", string(got[2].Body), "streams %+v", got)
 	}
 }

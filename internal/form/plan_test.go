@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/google/go-querystring/query"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 type tier int
@@ -67,9 +69,7 @@ type planned struct {
 func reference(t *testing.T, v any) string {
 	t.Helper()
 	vals, err := Values(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return vals.Encode()
 }
 
@@ -83,16 +83,12 @@ func TestPlanMatchesGoQuerystring(t *testing.T) {
 	}
 	for _, v := range []any{full, *full, &planned{}, planned{}} {
 		p, _, ok := planOf(v)
-		if !ok || p == nil {
-			t.Fatalf("%T not planned", v)
-		}
+		require.True(t, ok, "%T not planned", v)
+		require.NotNil(t, p, "%T not planned", v)
 		got, err := Body(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := reference(t, v); string(got) != want {
-			t.Errorf("Body(%T)\n got  %s\n want %s", v, got, want)
-		}
+		require.NoError(t, err)
+		want := reference(t, v)
+		assert.Equal(t, want, string(got), "Body(%T)\n got  %s\n want %s", v, got, want)
 	}
 }
 
@@ -159,20 +155,15 @@ func TestUnplannedTypesFallBack(t *testing.T) {
 		&withIntOpt{B: true}, &withEmbedded{base: base{ID: "1"}, Name: "n"}, &withEncoder{E: "v"},
 		&withPtrPtr{P: &ps}, &withNestedSlice{}, &recursive{Name: "a", Next: &recursive{Name: "b"}},
 	} {
-		if _, _, ok := planOf(v); ok {
-			t.Errorf("%T is planned", v)
-		}
+		_, _, ok := planOf(v)
+		assert.False(t, ok, "%T is planned", v)
 		got, err := Body(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := reference(t, v); string(got) != want {
-			t.Errorf("Body(%T) = %s, want %s", v, got, want)
-		}
+		require.NoError(t, err)
+		want := reference(t, v)
+		assert.Equal(t, want, string(got), "Body(%T) = %s, want %s", v, got, want)
 	}
 	for _, v := range []any{nil, (*planned)(nil), 42} {
-		if _, _, ok := planOf(v); ok {
-			t.Errorf("%#v is planned", v)
-		}
+		_, _, ok := planOf(v)
+		assert.False(t, ok, "%#v is planned", v)
 	}
 }

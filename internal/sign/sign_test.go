@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // mac is the test's own HMAC, so that vectors do not come from the code
@@ -23,22 +25,18 @@ func mac(h func() hash.Hash, key, msg string) string {
 
 func TestSignKnownVectors(t *testing.T) {
 	// RFC 2202 test case 2 (HMAC-SHA1) and RFC 4231 test case 2 (HMAC-SHA512).
-	if got, want := Sign(SHA1, "Jefe", "what do ya want for nothing?"), "7/zfauXrL6LSdBbV8YTfnCWafHk="; got != want {
-		t.Errorf("SHA1 = %s, want %s", got, want)
-	}
+	got, want := Sign(SHA1, "Jefe", "what do ya want for nothing?"), "7/zfauXrL6LSdBbV8YTfnCWafHk="
+	assert.Equal(t, want, got, "SHA1 = %s, want %s", got, want)
 	want512 := "HmacSHA512:" + base64.StdEncoding.EncodeToString(hexBytes(t,
 		"164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea2505549758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737"))
-	if got := Sign(SHA512, "Jefe", "what do ya want for nothing?"); got != want512 {
-		t.Errorf("SHA512 = %s, want %s", got, want512)
-	}
+	got = Sign(SHA512, "Jefe", "what do ya want for nothing?")
+	assert.Equal(t, want512, got, "SHA512 = %s, want %s", got, want512)
 }
 
 func hexBytes(t *testing.T, s string) []byte {
 	t.Helper()
 	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return b
 }
 
@@ -83,9 +81,8 @@ func TestEstablishMessageEveryKeyInOrder(t *testing.T) {
 		"&customer.enrollDate=2020-01-01&customer.externalTier=gold&customer.dateOfBirth=1990-01-01" +
 		"&account.nameOnAccount=Jane Doe&account.name=Checking&account.type=1&account.profile=1" +
 		"&account.accountNumber=1000000001&account.routingNumber=124003116&transactionId=T1"
-	if got := EstablishMessage(d); got != want {
-		t.Errorf("message:\n got %s\nwant %s", got, want)
-	}
+	got := EstablishMessage(d)
+	assert.Equal(t, want, got, "message:\n got %s\nwant %s", got, want)
 }
 
 func TestEstablishMessageLeavesOutEmptyFalseZero(t *testing.T) {
@@ -98,9 +95,8 @@ func TestEstablishMessageLeavesOutEmptyFalseZero(t *testing.T) {
 	}
 	want := "accessId=AID&merchantId=MID&currency=CAD&amount=0.00&paymentType=Disbursement" +
 		"&customer.address.country=CA&account.accountNumber=1&account.routingNumber=2"
-	if got := EstablishMessage(d); got != want {
-		t.Errorf("message:\n got %s\nwant %s", got, want)
-	}
+	got := EstablishMessage(d)
+	assert.Equal(t, want, got, "message:\n got %s\nwant %s", got, want)
 }
 
 func TestAlgorithmOf(t *testing.T) {
@@ -117,8 +113,9 @@ func TestAlgorithmOf(t *testing.T) {
 		{"HmacSHA512:x:y", SHA512, false},
 	} {
 		alg, ok := AlgorithmOf(tc.sig)
-		if ok != tc.ok || (ok && alg != tc.alg) {
-			t.Errorf("AlgorithmOf(%q) = %v, %v; want %v, %v", tc.sig, alg, ok, tc.alg, tc.ok)
+		assert.Equal(t, tc.ok, ok, "AlgorithmOf(%q) = %v, %v; want %v, %v", tc.sig, alg, ok, tc.alg, tc.ok)
+		if ok {
+			assert.Equal(t, tc.alg, alg, "AlgorithmOf(%q) = %v, %v; want %v, %v", tc.sig, alg, ok, tc.alg, tc.ok)
 		}
 	}
 }
@@ -127,9 +124,8 @@ func TestVerify(t *testing.T) {
 	msg := "a=1&b=two words"
 	s1 := mac(sha1.New, "k", msg)
 	s512 := "HmacSHA512:" + mac(sha512.New, "k", msg)
-	if !Verify("k", msg, s1) || !Verify("k", msg, s512) {
-		t.Fatal("valid signatures rejected")
-	}
+	require.True(t, Verify("k", msg, s1), "valid signatures rejected")
+	require.True(t, Verify("k", msg, s512), "valid signatures rejected")
 	for _, bad := range []struct{ key, msg, sig string }{
 		{"other", msg, s1},
 		{"k", msg + "&c=3", s1},
@@ -137,33 +133,32 @@ func TestVerify(t *testing.T) {
 		{"k", msg, mac(sha512.New, "k", msg)},               // SHA-512 without its prefix
 		{"k", msg, ""},
 	} {
-		if Verify(bad.key, bad.msg, bad.sig) {
-			t.Errorf("accepted %+v", bad)
-		}
+		assert.False(t, Verify(bad.key, bad.msg, bad.sig), "accepted %+v", bad)
 	}
 }
 
 func TestRedirectMessage(t *testing.T) {
 	raw := "https://shop.example/return?transactionId=1&status=2&requestSignature=abc%3D"
 	msg, sig, rest, ok := RedirectMessage(raw, false)
-	if !ok || msg != "https://shop.example/return?transactionId=1&status=2" || sig != "abc%3D" || rest != "" {
-		t.Errorf("full: %q %q %q %v", msg, sig, rest, ok)
-	}
+	assert.True(t, ok, "full: %q %q %q %v", msg, sig, rest, ok)
+	assert.Equal(t, "https://shop.example/return?transactionId=1&status=2", msg, "full: %q %q %q %v", msg, sig, rest, ok)
+	assert.Equal(t, "abc%3D", sig, "full: %q %q %q %v", msg, sig, rest, ok)
+	assert.Empty(t, rest, "full: %q %q %q %v", msg, sig, rest, ok)
 	msg, sig, rest, ok = RedirectMessage(raw, true)
-	if !ok || msg != "transactionId=1&status=2" || sig != "abc%3D" || rest != "" {
-		t.Errorf("query only: %q %q %q %v", msg, sig, rest, ok)
-	}
+	assert.True(t, ok, "query only: %q %q %q %v", msg, sig, rest, ok)
+	assert.Equal(t, "transactionId=1&status=2", msg, "query only: %q %q %q %v", msg, sig, rest, ok)
+	assert.Equal(t, "abc%3D", sig, "query only: %q %q %q %v", msg, sig, rest, ok)
+	assert.Empty(t, rest, "query only: %q %q %q %v", msg, sig, rest, ok)
 	// The service appends parameters after the signature: they are not signed.
 	msg, sig, rest, ok = RedirectMessage(raw+"&instantPayoutAvail=true&x=1", false)
-	if !ok || msg != "https://shop.example/return?transactionId=1&status=2" || sig != "abc%3D" || rest != "instantPayoutAvail=true&x=1" {
-		t.Errorf("trailing: %q %q %q %v", msg, sig, rest, ok)
-	}
-	if _, _, _, ok := RedirectMessage("https://shop.example/return?transactionId=1", false); ok {
-		t.Error("no signature: ok")
-	}
-	if _, _, _, ok := RedirectMessage("https://shop.example/return?requestSignature=abc", false); ok {
-		t.Error("signature as the first parameter signs nothing: ok")
-	}
+	assert.True(t, ok, "trailing: %q %q %q %v", msg, sig, rest, ok)
+	assert.Equal(t, "https://shop.example/return?transactionId=1&status=2", msg, "trailing: %q %q %q %v", msg, sig, rest, ok)
+	assert.Equal(t, "abc%3D", sig, "trailing: %q %q %q %v", msg, sig, rest, ok)
+	assert.Equal(t, "instantPayoutAvail=true&x=1", rest, "trailing: %q %q %q %v", msg, sig, rest, ok)
+	_, _, _, ok = RedirectMessage("https://shop.example/return?transactionId=1", false)
+	assert.False(t, ok, "no signature: ok")
+	_, _, _, ok = RedirectMessage("https://shop.example/return?requestSignature=abc", false)
+	assert.False(t, ok, "signature as the first parameter signs nothing: ok")
 }
 
 func TestSplitsPair(t *testing.T) {
@@ -171,38 +166,32 @@ func TestSplitsPair(t *testing.T) {
 		"Barnes & Noble": false, "AT&T": false, "a=b": false, "x=1&": false, "50% off+more": false, "": false,
 		"x&eventId=e": true, "&a=": true, "Barnes & Noble = books": true, "a;b=c": true, "a&b&c=d": true,
 	} {
-		if got := SplitsPair(v); got != want {
-			t.Errorf("SplitsPair(%q) = %v", v, got)
-		}
+		got := SplitsPair(v)
+		assert.Equal(t, want, got, "SplitsPair(%q) = %v", v, got)
 	}
 }
 
 func TestEstablishFieldSplittingPair(t *testing.T) {
 	d := &models.EstablishData{AccessID: "a&b=c", MerchantID: "m&x=y", Description: "Barnes & Noble",
 		Customer: &models.Customer{Name: "AT&T", Address: &models.Address{City: "x&status=4"}, Email: "e&f=g"}}
-	if got := EstablishFieldSplittingPair(d); got != "customer.address.city" {
-		t.Errorf("got %q, want the first bad field, credentials not looked at", got)
-	}
+	got := EstablishFieldSplittingPair(d)
+	assert.Equal(t, "customer.address.city", got, "got %q, want the first bad field, credentials not looked at", got)
 	d.Customer.Address.City = "Austin"
 	d.Customer.Email = "a@b.example"
-	if got := EstablishFieldSplittingPair(d); got != "" {
-		t.Errorf("clean data: %q", got)
-	}
+	got = EstablishFieldSplittingPair(d)
+	assert.Empty(t, got, "clean data: %q", got)
 }
 
 // TestIsEstablishKey: every key of the canonical string but the two a
 // redirect shares is an establish key; the redirect's own keys are not.
 func TestIsEstablishKey(t *testing.T) {
 	for _, p := range EstablishPairs(fullEstablishData()) {
-		if want := p.Key != "merchantReference" && p.Key != "transactionId"; IsEstablishKey(p.Key) != want {
-			t.Errorf("IsEstablishKey(%q) != %v", p.Key, want)
-		}
+		want := p.Key != "merchantReference" && p.Key != "transactionId"
+		assert.Equal(t, want, IsEstablishKey(p.Key), "IsEstablishKey(%q) != %v", p.Key, want)
 	}
 	for _, k := range []string{"status", "transactionType", "payment.paymentType", "panel", "payment.account.verified",
 		"payment.paymentProvider.type", "instantPayoutAvailable", "payment.paymentProviderTransaction.status", "order", "customerX"} {
-		if IsEstablishKey(k) {
-			t.Errorf("IsEstablishKey(%q)", k)
-		}
+		assert.False(t, IsEstablishKey(k), "IsEstablishKey(%q)", k)
 	}
 }
 
@@ -210,36 +199,25 @@ func TestSignRedirect(t *testing.T) {
 	base := "https://shop.example/return?transactionId=1&status=2"
 	got := SignRedirect(SHA1, "k", base, false)
 	want := base + "&requestSignature=" + url.QueryEscape(mac(sha1.New, "k", base))
-	if got != want {
-		t.Errorf("full: %s, want %s", got, want)
-	}
+	assert.Equal(t, want, got, "full: %s, want %s", got, want)
 	got = SignRedirect(SHA512, "k", base, true)
 	want = base + "&requestSignature=" + url.QueryEscape("HmacSHA512:"+mac(sha512.New, "k", "transactionId=1&status=2"))
-	if got != want {
-		t.Errorf("query only: %s, want %s", got, want)
-	}
+	assert.Equal(t, want, got, "query only: %s, want %s", got, want)
 }
 
 func TestNotification(t *testing.T) {
 	body := []byte("eventId=e1&message=two+words&Provider+Report+Status=SUCCESS&x=a%26b")
 	msg, err := NotificationMessage(body)
-	if err != nil || msg != "eventId=e1&message=two words&Provider Report Status=SUCCESS&x=a&b" {
-		t.Fatalf("message %q, %v", msg, err)
-	}
+	require.NoError(t, err, "message %q, %v", msg, err)
+	require.Equal(t, "eventId=e1&message=two words&Provider Report Status=SUCCESS&x=a&b", msg, "message %q, %v", msg, err)
 	h, err := NotificationAuthorization("AID", "k", body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := "Basic " + base64.StdEncoding.EncodeToString([]byte("AID:"+mac(sha1.New, "k", msg)))
-	if h != want {
-		t.Errorf("header %s, want %s", h, want)
-	}
-	if _, err := NotificationMessage([]byte("a=100%")); err == nil {
-		t.Error("stray %: no error")
-	}
-	if _, err := NotificationAuthorization("AID", "k", []byte("a=%zz")); err == nil {
-		t.Error("bad escape: no error")
-	}
+	assert.Equal(t, want, h, "header %s, want %s", h, want)
+	_, err = NotificationMessage([]byte("a=100%"))
+	assert.Error(t, err, "stray %: no error")
+	_, err = NotificationAuthorization("AID", "k", []byte("a=%zz"))
+	assert.Error(t, err, "bad escape: no error")
 }
 
 // TestEstablishMessageChecked: the same string as EstablishMessage, and the
@@ -258,8 +236,7 @@ func TestEstablishMessageChecked(t *testing.T) {
 		d := &models.EstablishData{AccessID: "A&x=1", MerchantID: "M", Description: tc.desc,
 			Customer: &models.Customer{Address: &models.Address{City: tc.city}}}
 		msg, key := EstablishMessageChecked(d)
-		if msg != EstablishMessage(d) || key != tc.key {
-			t.Errorf("%s: %q %q, want key %q", tc.name, msg, key, tc.key)
-		}
+		assert.Equal(t, EstablishMessage(d), msg, "%s: %q %q, want key %q", tc.name, msg, key, tc.key)
+		assert.Equal(t, tc.key, key, "%s: %q %q, want key %q", tc.name, msg, key, tc.key)
 	}
 }

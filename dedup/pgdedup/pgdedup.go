@@ -1,0 +1,275 @@
+// Package pgdedup is a bankpay.Deduplicator on PostgreSQL, shared by every
+// replica of the merchant's webhook handler: each eventId is processed once,
+// whichever replica a delivery reaches.
+//
+//	db, _ := sql.Open("pgx", dsn) // any database/sql driver for PostgreSQL
+//	d, err := pgdedup.New(db, pgdedup.Options{})
+//	if err == nil {
+//		err = d.CreateTable(ctx) // or run the DDL below in a migration
+//	}
+//	h := bankpay.NewWebhookHandler(creds, handle, bankpay.WithDeduplicator(d))
+//
+// One row per eventId: an in-progress claim, which expires after ClaimTTL so
+// that the event of a replica that died mid-callback is processed on the
+// service's next re-send, or a done mark, kept for Retention. The clock is
+// the database's, so the replicas' clocks do not matter. The table
+// (Options.Table, "bankpay_events" by default):
+//
+//	CREATE TABLE IF NOT EXISTS bankpay_events (
+//		event_id   text PRIMARY KEY,
+//		owner      text NOT NULL,
+//		done       boolean NOT NULL DEFAULT false,
+//		expires_at timestamptz NOT NULL
+//	);
+//	CREATE INDEX IF NOT EXISTS bankpay_events_expires_at ON bankpay_events (expires_at);
+//
+// Rows whose time is up are reused by the next claim of their eventId and
+// deleted by Purge, which Complete also runs now and then (see
+// Options.PurgeInterval).
+package pgdedup
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	bankpay "github.com/bankpay/bankpay-go"
+)
+
+// Defaults of Options.
+const (
+	defaultTable         = "bankpay_events"
+	defaultClaimTTL      = time.Minute
+	defaultRetention     = 24 * time.Hour
+	defaultPurgeInterval = 10 * time.Minute
+	// purgeBatch is how many expired rows one lazy purge deletes at most.
+	purgeBatch = 1000
+	// claimAttempts bounds Claim's insert-then-read loop (a row can vanish
+	// or expire between the two statements).
+	claimAttempts = 5
+)
+
+// Options configure New. The zero value is the defaults.
+type Options struct {
+	// Table is the table's name, optionally schema-qualified
+	// ("bankpay.events"): letters, digits and underscores only, taken as
+	// written (quoted, so upper case stays upper case).
+	// "bankpay_events" when empty.
+	Table string
+	// ClaimTTL is how long a claim stays in progress without Complete or
+	// Release: after it, the replica is taken for dead and the next
+	// delivery is processed again. Keep it above the longest callback (the
+	// service waits 3 seconds) and below the 5 minutes between re-sends.
+	// One minute when <= 0.
+	ClaimTTL time.Duration
+	// Retention is how long a processed eventId is remembered. Keep it at
+	// least the handler's max event age (WithMaxEventAge, 24 hours by
+	// default): an older event is refused as stale anyway. 24 hours when
+	// <= 0.
+	Retention time.Duration
+	// PurgeInterval is how often Complete deletes up to 1000 expired rows
+	// (in its own statement, after the done mark is written). 10 minutes
+	// when 0; a negative value turns it off (run Purge yourself).
+	PurgeInterval time.Duration
+}
+
+// Deduplicator is a bankpay.Deduplicator on a PostgreSQL table. Make one per
+// process with New; it is safe for concurrent use.
+type Deduplicator struct {
+	db            *sql.DB
+	table         string // quoted
+	index         string // quoted, the index on expires_at
+	owner         string // this instance's random token
+	claimTTL      int64  // milliseconds
+	retention     int64  // milliseconds
+	purgeInterval time.Duration
+
+	claimSQL, stateSQL, completeSQL, releaseSQL, purgeSQL, purgeBatchSQL string
+
+	mu        sync.Mutex
+	lastPurge time.Time
+}
+
+var _ bankpay.Deduplicator = (*Deduplicator)(nil)
+
+// identifier is a table name New accepts: one or two plain identifiers.
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}(\.[A-Za-z_][A-Za-z0-9_]{0,62})?$`)
+
+// New returns a Deduplicator over db's table opts.Table (see CreateTable).
+// It fails only for a nil db or a table name that is not one or two plain
+// identifiers; it does not touch the database.
+func New(db *sql.DB, opts Options) (*Deduplicator, error) {
+	if db == nil {
+		return nil, errors.New("pgdedup: nil *sql.DB")
+	}
+	name := opts.Table
+	if name == "" {
+		name = defaultTable
+	}
+	if !identifier.MatchString(name) {
+		return nil, fmt.Errorf("pgdedup: table name %q: want letters, digits and underscores, optionally schema.table", name)
+	}
+	parts := strings.Split(name, ".")
+	quoted := make([]string, len(parts))
+	for i, p := range parts {
+		quoted[i] = `"` + p + `"`
+	}
+	var tok [16]byte
+	if _, err := rand.Read(tok[:]); err != nil {
+		return nil, fmt.Errorf("pgdedup: token: %w", err)
+	}
+	d := &Deduplicator{
+		db:            db,
+		table:         strings.Join(quoted, "."),
+		index:         `"` + parts[len(parts)-1] + `_expires_at"`,
+		owner:         hex.EncodeToString(tok[:]),
+		claimTTL:      millis(opts.ClaimTTL, defaultClaimTTL),
+		retention:     millis(opts.Retention, defaultRetention),
+		purgeInterval: opts.PurgeInterval,
+	}
+	if d.purgeInterval == 0 {
+		d.purgeInterval = defaultPurgeInterval
+	}
+	t := d.table
+	// A new eventId, or one whose claim or done mark has expired, is
+	// (re)claimed in one statement; otherwise nothing is written and
+	// stateSQL reads what holds it.
+	d.claimSQL = `INSERT INTO ` + t + ` AS e (event_id, owner, done, expires_at)
+VALUES ($1, $2, false, now() + $3 * interval '1 millisecond')
+ON CONFLICT (event_id) DO UPDATE SET owner = excluded.owner, done = false, expires_at = excluded.expires_at
+WHERE e.expires_at <= now()
+RETURNING true`
+	d.stateSQL = `SELECT done FROM ` + t + ` WHERE event_id = $1 AND expires_at > now()`
+	// A processed event is recorded whoever holds the claim now: the
+	// callback has run.
+	d.completeSQL = `INSERT INTO ` + t + ` AS e (event_id, owner, done, expires_at)
+VALUES ($1, $2, true, now() + $3 * interval '1 millisecond')
+ON CONFLICT (event_id) DO UPDATE SET done = true, expires_at = excluded.expires_at`
+	// Only this instance's own claim, still in progress, is forgotten: a
+	// claim that expired and was taken by another replica stays.
+	d.releaseSQL = `DELETE FROM ` + t + ` WHERE event_id = $1 AND owner = $2 AND NOT done`
+	d.purgeSQL = `DELETE FROM ` + t + ` WHERE expires_at <= now()`
+	d.purgeBatchSQL = `DELETE FROM ` + t + ` WHERE event_id IN (SELECT event_id FROM ` + t +
+		` WHERE expires_at <= now() LIMIT ` + fmt.Sprint(purgeBatch) + `)`
+	return d, nil
+}
+
+func millis(d, def time.Duration) int64 {
+	if d <= 0 {
+		d = def
+	}
+	if ms := d.Milliseconds(); ms > 0 {
+		return ms
+	}
+	return 1
+}
+
+// CreateTable creates the table and its index on expires_at when they do
+// not exist (the DDL of the package documentation). Run it at start-up or
+// put the DDL in a migration.
+func (d *Deduplicator) CreateTable(ctx context.Context) error {
+	_, err := d.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS `+d.table+` (
+	event_id   text PRIMARY KEY,
+	owner      text NOT NULL,
+	done       boolean NOT NULL DEFAULT false,
+	expires_at timestamptz NOT NULL
+)`)
+	if err == nil {
+		// The index goes into the table's schema (its name is bare).
+		_, err = d.db.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS `+d.index+` ON `+d.table+` (expires_at)`)
+	}
+	if err != nil {
+		return fmt.Errorf("pgdedup: create table: %w", err)
+	}
+	return nil
+}
+
+// Claim implements bankpay.Deduplicator: one INSERT … ON CONFLICT claims a
+// new or expired eventId; for one already held, a SELECT tells in progress
+// from done.
+func (d *Deduplicator) Claim(ctx context.Context, eventID string) (bankpay.ClaimState, error) {
+	for range claimAttempts {
+		var claimed bool
+		err := d.db.QueryRowContext(ctx, d.claimSQL, eventID, d.owner, d.claimTTL).Scan(&claimed)
+		if err == nil {
+			return bankpay.ClaimNew, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return 0, fmt.Errorf("pgdedup: claim: %w", err)
+		}
+		var done bool
+		err = d.db.QueryRowContext(ctx, d.stateSQL, eventID).Scan(&done)
+		switch {
+		case err == nil && done:
+			return bankpay.ClaimDone, nil
+		case err == nil:
+			return bankpay.ClaimInProgress, nil
+		case !errors.Is(err, sql.ErrNoRows):
+			return 0, fmt.Errorf("pgdedup: claim: %w", err)
+		}
+		// Released, purged or expired since the insert: claim again.
+	}
+	// Still changing hands: another delivery is at work on it.
+	return bankpay.ClaimInProgress, nil
+}
+
+// Complete implements bankpay.Deduplicator: the eventId is marked done for
+// Options.Retention, whoever holds its claim. Now and then it also purges
+// expired rows (Options.PurgeInterval); that purge's errors are not
+// returned, since the done mark is written.
+func (d *Deduplicator) Complete(ctx context.Context, eventID string) error {
+	if _, err := d.db.ExecContext(ctx, d.completeSQL, eventID, d.owner, d.retention); err != nil {
+		return fmt.Errorf("pgdedup: complete: %w", err)
+	}
+	if d.purgeDue() {
+		_, _ = d.db.ExecContext(ctx, d.purgeBatchSQL)
+	}
+	return nil
+}
+
+// Release implements bankpay.Deduplicator: this instance's claim of
+// eventID, if it still holds one, is deleted. A done mark, or a claim that
+// expired and another replica has taken since, is left as it is.
+func (d *Deduplicator) Release(ctx context.Context, eventID string) error {
+	if _, err := d.db.ExecContext(ctx, d.releaseSQL, eventID, d.owner); err != nil {
+		return fmt.Errorf("pgdedup: release: %w", err)
+	}
+	return nil
+}
+
+// Purge deletes every expired claim and done mark and returns how many it
+// deleted. Complete purges in batches on its own unless
+// Options.PurgeInterval is negative; call Purge from a periodic job then.
+func (d *Deduplicator) Purge(ctx context.Context) (int64, error) {
+	res, err := d.db.ExecContext(ctx, d.purgeSQL)
+	if err != nil {
+		return 0, fmt.Errorf("pgdedup: purge: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("pgdedup: purge: %w", err)
+	}
+	return n, nil
+}
+
+// purgeDue reports whether a lazy purge is due, and if so records it.
+func (d *Deduplicator) purgeDue() bool {
+	if d.purgeInterval < 0 {
+		return false
+	}
+	now := time.Now()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if now.Sub(d.lastPurge) < d.purgeInterval {
+		return false
+	}
+	d.lastPurge = now
+	return true
+}

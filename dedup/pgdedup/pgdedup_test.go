@@ -1,0 +1,310 @@
+package pgdedup_test
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/dedup/pgdedup"
+	"github.com/bankpay/bankpay-go/internal/dedupsuite"
+	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// dsnEnv names the test database, e.g. as scripts/start-stores.sh prints it.
+const dsnEnv = "BANKPAY_TEST_POSTGRES_DSN"
+
+// dsn returns the test database's DSN. Without one the test skips, or
+// fails in CI, where the server must be there.
+func dsn(tb testing.TB) string {
+	tb.Helper()
+	v := os.Getenv(dsnEnv)
+	if v == "" {
+		if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
+			tb.Fatalf("%s is not set in CI: .ci/run starts PostgreSQL with scripts/start-stores.sh", dsnEnv)
+		}
+		tb.Skipf("%s is not set: run eval \"$(scripts/start-stores.sh)\" for the PostgreSQL tests", dsnEnv)
+	}
+	return v
+}
+
+// open opens a pool of its own, as each replica's process has, closed with
+// the test.
+func open(tb testing.TB) *sql.DB {
+	tb.Helper()
+	db, err := sql.Open("pgx", dsn(tb))
+	require.NoError(tb, err)
+	db.SetMaxOpenConns(16)
+	db.SetMaxIdleConns(16)
+	tb.Cleanup(func() { _ = db.Close() })
+	return db
+}
+
+// freshTable returns a table name no other test uses, dropped with the test.
+func freshTable(tb testing.TB, db *sql.DB) string {
+	tb.Helper()
+	var b [5]byte
+	_, _ = rand.Read(b[:])
+	name := "bankpay_events_test_" + hex.EncodeToString(b[:])
+	tb.Cleanup(func() {
+		_, err := db.ExecContext(context.Background(), `DROP TABLE IF EXISTS `+name)
+		assert.NoError(tb, err)
+	})
+	return name
+}
+
+// store is the suite's PostgreSQL store: a fresh table per test, and per
+// replica its own pool and Deduplicator.
+var store = dedupsuite.Store{
+	Name:   "postgres",
+	Shared: true,
+	Open: func(tb testing.TB) func(dedupsuite.Config) bankpay.Deduplicator {
+		admin := open(tb)
+		table := freshTable(tb, admin)
+		d, err := pgdedup.New(admin, pgdedup.Options{Table: table})
+		require.NoError(tb, err)
+		require.NoError(tb, d.CreateTable(context.Background()))
+		return func(cfg dedupsuite.Config) bankpay.Deduplicator {
+			d, err := pgdedup.New(open(tb), pgdedup.Options{Table: table, ClaimTTL: cfg.ClaimTTL, Retention: cfg.Retention})
+			require.NoError(tb, err)
+			return d
+		}
+	},
+}
+
+func TestSuite(t *testing.T) {
+	dsn(t) // one skip for the whole suite
+	dedupsuite.Run(t, store)
+}
+
+// BenchmarkVerifiedEvents: events/s through the webhook handler with the
+// memory deduplicator (the baseline) and with PostgreSQL, in one run.
+func BenchmarkVerifiedEvents(b *testing.B) { dedupsuite.Bench(b, dedupsuite.Memory, store) }
+
+func TestNewChecksTableName(t *testing.T) {
+	db, err := sql.Open("pgx", "postgres://127.0.0.1:1/none") // never connected
+	require.NoError(t, err)
+	defer db.Close()
+	for _, ok := range []string{"", "events", "bankpay.events", "_e2", strings.Repeat("a", 63)} {
+		_, err := pgdedup.New(db, pgdedup.Options{Table: ok})
+		assert.NoError(t, err, ok)
+	}
+	for _, bad := range []string{"events; DROP TABLE x", `"events"`, "a.b.c", "1events", "ev-ents", "a.", ".a", "événements", strings.Repeat("a", 64)} {
+		_, err := pgdedup.New(db, pgdedup.Options{Table: bad})
+		assert.ErrorContains(t, err, "table name", bad)
+	}
+	_, err = pgdedup.New(nil, pgdedup.Options{})
+	assert.Error(t, err)
+}
+
+// TestStoreDown: a store that cannot be reached fails the claim (the
+// handler responds 500, and the service re-sends).
+func TestStoreDown(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+	db, err := sql.Open("pgx", "postgres://u@"+addr+"/none?connect_timeout=2")
+	require.NoError(t, err)
+	defer db.Close()
+	d, err := pgdedup.New(db, pgdedup.Options{})
+	require.NoError(t, err)
+	_, err = d.Claim(context.Background(), "ev-1")
+	assert.ErrorContains(t, err, "pgdedup: claim")
+	assert.ErrorContains(t, d.Complete(context.Background(), "ev-1"), "pgdedup: complete")
+	assert.ErrorContains(t, d.Release(context.Background(), "ev-1"), "pgdedup: release")
+	_, err = d.Purge(context.Background())
+	assert.ErrorContains(t, err, "pgdedup: purge")
+}
+
+// TestCreateTableInSchema: a schema-qualified table, created twice.
+func TestCreateTableInSchema(t *testing.T) {
+	ctx := context.Background()
+	db := open(t)
+	var b [5]byte
+	_, _ = rand.Read(b[:])
+	schema := "bankpay_test_" + hex.EncodeToString(b[:])
+	_, err := db.ExecContext(ctx, `CREATE SCHEMA `+schema)
+	require.NoError(t, err)
+	t.Cleanup(func() { _, _ = db.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`) })
+
+	d, err := pgdedup.New(db, pgdedup.Options{Table: schema + ".events"})
+	require.NoError(t, err)
+	require.NoError(t, d.CreateTable(ctx))
+	require.NoError(t, d.CreateTable(ctx), "again")
+	st, err := d.Claim(ctx, "ev-1")
+	require.NoError(t, err)
+	assert.Equal(t, bankpay.ClaimNew, st)
+	require.NoError(t, d.Complete(ctx, "ev-1"))
+
+	var n int
+	require.NoError(t, db.QueryRowContext(ctx, `SELECT count(*) FROM `+schema+`.events WHERE done`).Scan(&n))
+	assert.Equal(t, 1, n)
+	require.NoError(t, db.QueryRowContext(ctx,
+		`SELECT count(*) FROM pg_indexes WHERE schemaname = $1 AND indexname = 'events_expires_at'`, schema).Scan(&n))
+	assert.Equal(t, 1, n, "the index on expires_at, in the table's schema")
+}
+
+// TestDocumentedDDL: the DDL of the package documentation makes the table
+// CreateTable makes.
+func TestDocumentedDDL(t *testing.T) {
+	ctx := context.Background()
+	db := open(t)
+	src, err := os.ReadFile("pgdedup.go")
+	require.NoError(t, err)
+	var ddl []string
+	for _, line := range strings.Split(string(src), "\n") {
+		if l, ok := strings.CutPrefix(line, "//\t"); ok && (len(ddl) > 0 || strings.HasPrefix(l, "CREATE TABLE")) {
+			ddl = append(ddl, l)
+			if strings.HasPrefix(l, "CREATE INDEX") {
+				break
+			}
+		}
+	}
+	require.NotEmpty(t, ddl, "no DDL in the package documentation")
+	documented, created := freshTable(t, db), freshTable(t, db)
+	_, err = db.ExecContext(ctx, strings.ReplaceAll(strings.Join(ddl, "\n"), "bankpay_events", documented))
+	require.NoError(t, err, "the documented DDL")
+	d, err := pgdedup.New(db, pgdedup.Options{Table: created})
+	require.NoError(t, err)
+	require.NoError(t, d.CreateTable(ctx))
+
+	shape := func(table string) (cols []string) {
+		rows, err := db.QueryContext(ctx, `SELECT column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '')
+FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position`, table)
+		require.NoError(t, err)
+		defer rows.Close()
+		for rows.Next() {
+			var c string
+			require.NoError(t, rows.Scan(&c))
+			cols = append(cols, c)
+		}
+		require.NoError(t, rows.Err())
+		var idx string
+		require.NoError(t, db.QueryRowContext(ctx, `SELECT replace(indexdef, $1, 'T') FROM pg_indexes WHERE tablename = $1 AND indexname LIKE '%expires_at'`, table).Scan(&idx))
+		return append(cols, idx)
+	}
+	want := shape(created)
+	assert.Len(t, want, 5)
+	assert.Equal(t, want, shape(documented))
+}
+
+// rows counts the table's rows.
+func rows(t *testing.T, db *sql.DB, table string) int {
+	t.Helper()
+	var n int
+	require.NoError(t, db.QueryRowContext(context.Background(), `SELECT count(*) FROM `+table).Scan(&n))
+	return n
+}
+
+// expired counts the table's rows whose time is up.
+func expired(t *testing.T, db *sql.DB, table string) int {
+	var n int
+	if !assert.NoError(t, db.QueryRowContext(context.Background(), `SELECT count(*) FROM `+table+` WHERE expires_at <= now()`).Scan(&n)) {
+		return -1
+	}
+	return n
+}
+
+// TestPurge: Purge deletes expired claims and done marks, and only them.
+func TestPurge(t *testing.T) {
+	ctx := context.Background()
+	db := open(t)
+	table := freshTable(t, db)
+	short, err := pgdedup.New(db, pgdedup.Options{Table: table, ClaimTTL: 200 * time.Millisecond, Retention: 200 * time.Millisecond, PurgeInterval: -1})
+	require.NoError(t, err)
+	long, err := pgdedup.New(db, pgdedup.Options{Table: table, PurgeInterval: -1})
+	require.NoError(t, err)
+	require.NoError(t, short.CreateTable(ctx))
+
+	_, err = short.Claim(ctx, "abandoned")
+	require.NoError(t, err)
+	for _, id := range []string{"done-1", "done-2"} {
+		_, err = short.Claim(ctx, id)
+		require.NoError(t, err)
+		require.NoError(t, short.Complete(ctx, id))
+	}
+	require.NoError(t, long.Complete(ctx, "kept-done"))
+	_, err = long.Claim(ctx, "kept-claim")
+	require.NoError(t, err)
+
+	require.Eventually(t, func() bool { return expired(t, db, table) == 3 }, 5*time.Second, 20*time.Millisecond)
+	n, err := long.Purge(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, int64(3), n)
+	assert.Equal(t, 2, rows(t, db, table))
+	for id, want := range map[string]bankpay.ClaimState{"kept-done": bankpay.ClaimDone, "kept-claim": bankpay.ClaimInProgress, "done-1": bankpay.ClaimNew} {
+		st, err := short.Claim(ctx, id)
+		require.NoError(t, err)
+		assert.Equal(t, want, st, id)
+	}
+}
+
+// TestLazyPurge: Complete deletes expired rows once per PurgeInterval,
+// never with a negative one.
+func TestLazyPurge(t *testing.T) {
+	ctx := context.Background()
+	db := open(t)
+	table := freshTable(t, db)
+	has := func(id string) bool {
+		var n int
+		require.NoError(t, db.QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE event_id = $1`, id).Scan(&n))
+		return n == 1
+	}
+	short, err := pgdedup.New(db, pgdedup.Options{Table: table, Retention: 200 * time.Millisecond, PurgeInterval: -1})
+	require.NoError(t, err)
+	require.NoError(t, short.CreateTable(ctx))
+	for _, id := range []string{"a", "b", "c"} {
+		require.NoError(t, short.Complete(ctx, id))
+	}
+	require.Eventually(t, func() bool { return expired(t, db, table) == 3 }, 5*time.Second, 20*time.Millisecond)
+	require.NoError(t, short.Complete(ctx, "d"))
+	assert.True(t, has("a") && has("b") && has("c"), "purged with a negative interval")
+
+	hourly, err := pgdedup.New(db, pgdedup.Options{Table: table, PurgeInterval: time.Hour})
+	require.NoError(t, err)
+	require.NoError(t, hourly.Complete(ctx, "e")) // the first Complete purges
+	assert.False(t, has("a") || has("b") || has("c"), "not purged")
+	assert.True(t, has("e"))
+
+	require.NoError(t, short.Complete(ctx, "g"))
+	require.Eventually(t, func() bool {
+		var n int
+		err := db.QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE event_id = 'g' AND expires_at <= now()`).Scan(&n)
+		return assert.NoError(t, err) && n == 1
+	}, 5*time.Second, 20*time.Millisecond)
+	require.NoError(t, hourly.Complete(ctx, "f")) // not due for an hour
+	assert.True(t, has("g"), "purged again within the interval")
+}
+
+// TestClaimRow: a claim and a done mark as rows, with the database's times.
+func TestClaimRow(t *testing.T) {
+	ctx := context.Background()
+	db := open(t)
+	table := freshTable(t, db)
+	d, err := pgdedup.New(db, pgdedup.Options{Table: table, ClaimTTL: 90 * time.Second, Retention: 36 * time.Hour})
+	require.NoError(t, err)
+	require.NoError(t, d.CreateTable(ctx))
+	_, err = d.Claim(ctx, "ev-1")
+	require.NoError(t, err)
+	left := func() (done bool, ttl time.Duration) {
+		var secs float64
+		require.NoError(t, db.QueryRowContext(ctx, `SELECT done, extract(epoch FROM expires_at - now()) FROM `+table+` WHERE event_id = 'ev-1'`).Scan(&done, &secs))
+		return done, time.Duration(secs * float64(time.Second))
+	}
+	done, ttl := left()
+	assert.False(t, done)
+	assert.InDelta(t, 90*time.Second, ttl, float64(5*time.Second))
+	require.NoError(t, d.Complete(ctx, "ev-1"))
+	done, ttl = left()
+	assert.True(t, done)
+	assert.InDelta(t, 36*time.Hour, ttl, float64(5*time.Second))
+}

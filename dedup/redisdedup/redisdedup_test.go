@@ -1,0 +1,156 @@
+package redisdedup_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net"
+	"os"
+	"testing"
+	"time"
+
+	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/dedup/redisdedup"
+	"github.com/bankpay/bankpay-go/internal/dedupsuite"
+	"github.com/redis/go-redis/v9"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// addrEnv names the test server, e.g. as scripts/start-stores.sh prints it.
+const addrEnv = "BANKPAY_TEST_REDIS_ADDR"
+
+// addr returns the test server's address. Without one the test skips, or
+// fails in CI, where the server must be there.
+func addr(tb testing.TB) string {
+	tb.Helper()
+	v := os.Getenv(addrEnv)
+	if v == "" {
+		if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
+			tb.Fatalf("%s is not set in CI: .ci/run starts Redis with scripts/start-stores.sh", addrEnv)
+		}
+		tb.Skipf("%s is not set: run eval \"$(scripts/start-stores.sh)\" for the Redis tests", addrEnv)
+	}
+	return v
+}
+
+// client opens a client of its own, as each replica's process has, closed
+// with the test.
+func client(tb testing.TB) *redis.Client {
+	tb.Helper()
+	rdb := redis.NewClient(&redis.Options{Addr: addr(tb), PoolSize: 16})
+	tb.Cleanup(func() { _ = rdb.Close() })
+	return rdb
+}
+
+// freshPrefix returns a key prefix no other test uses; its keys are deleted
+// with the test.
+func freshPrefix(tb testing.TB, rdb *redis.Client) string {
+	tb.Helper()
+	var b [5]byte
+	_, _ = rand.Read(b[:])
+	prefix := "bankpay:test:" + hex.EncodeToString(b[:]) + ":"
+	tb.Cleanup(func() {
+		ctx := context.Background()
+		iter := rdb.Scan(ctx, 0, prefix+"*", 1000).Iterator()
+		for iter.Next(ctx) {
+			assert.NoError(tb, rdb.Del(ctx, iter.Val()).Err())
+		}
+		assert.NoError(tb, iter.Err())
+	})
+	return prefix
+}
+
+// store is the suite's Redis store: a fresh key prefix per test, and per
+// replica its own client and Deduplicator.
+var store = dedupsuite.Store{
+	Name:   "redis",
+	Shared: true,
+	Open: func(tb testing.TB) func(dedupsuite.Config) bankpay.Deduplicator {
+		prefix := freshPrefix(tb, client(tb))
+		return func(cfg dedupsuite.Config) bankpay.Deduplicator {
+			return redisdedup.New(client(tb), redisdedup.Options{KeyPrefix: prefix, ClaimTTL: cfg.ClaimTTL, Retention: cfg.Retention})
+		}
+	},
+}
+
+func TestSuite(t *testing.T) {
+	addr(t) // one skip for the whole suite
+	dedupsuite.Run(t, store)
+}
+
+// BenchmarkVerifiedEvents: events/s through the webhook handler with the
+// memory deduplicator (the baseline) and with Redis, in one run.
+func BenchmarkVerifiedEvents(b *testing.B) { dedupsuite.Bench(b, dedupsuite.Memory, store) }
+
+// TestKeys: a claim and a done mark as keys, with their TTLs; the default
+// prefix.
+func TestKeys(t *testing.T) {
+	ctx := context.Background()
+	rdb := client(t)
+	prefix := freshPrefix(t, rdb)
+	d := redisdedup.New(rdb, redisdedup.Options{KeyPrefix: prefix, ClaimTTL: 90 * time.Second, Retention: 36 * time.Hour})
+	st, err := d.Claim(ctx, "ev-1")
+	require.NoError(t, err)
+	require.Equal(t, bankpay.ClaimNew, st)
+	claimTTL, err := rdb.PTTL(ctx, prefix+"ev-1").Result()
+	require.NoError(t, err)
+	assert.InDelta(t, 90*time.Second, claimTTL, float64(5*time.Second))
+	token, err := rdb.Get(ctx, prefix+"ev-1").Result()
+	require.NoError(t, err)
+	assert.Regexp(t, `^[0-9a-f]{32}$`, token, "a claim holds the instance's token")
+
+	require.NoError(t, d.Complete(ctx, "ev-1"))
+	doneTTL, err := rdb.PTTL(ctx, prefix+"ev-1").Result()
+	require.NoError(t, err)
+	assert.InDelta(t, 36*time.Hour, doneTTL, float64(5*time.Second))
+	mark, err := rdb.Get(ctx, prefix+"ev-1").Result()
+	require.NoError(t, err)
+	assert.NotEqual(t, token, mark)
+
+	def := redisdedup.New(rdb, redisdedup.Options{})
+	id := "ev-" + prefix // unique
+	t.Cleanup(func() { rdb.Del(context.Background(), "bankpay:event:"+id) })
+	_, err = def.Claim(ctx, id)
+	require.NoError(t, err)
+	ttl, err := rdb.PTTL(ctx, "bankpay:event:"+id).Result()
+	require.NoError(t, err)
+	assert.InDelta(t, time.Minute, ttl, float64(5*time.Second), "the default prefix and claim TTL")
+	require.NoError(t, def.Complete(ctx, id))
+	ttl, err = rdb.PTTL(ctx, "bankpay:event:"+id).Result()
+	require.NoError(t, err)
+	assert.InDelta(t, 24*time.Hour, ttl, float64(5*time.Second), "the default retention")
+}
+
+// TestScriptsReloaded: after SCRIPT FLUSH (a restarted or failed-over
+// server) the scripts are sent again.
+func TestScriptsReloaded(t *testing.T) {
+	ctx := context.Background()
+	rdb := client(t)
+	d := redisdedup.New(rdb, redisdedup.Options{KeyPrefix: freshPrefix(t, rdb)})
+	require.NoError(t, rdb.ScriptFlush(ctx).Err())
+	st, err := d.Claim(ctx, "ev-1")
+	require.NoError(t, err)
+	assert.Equal(t, bankpay.ClaimNew, st)
+	require.NoError(t, rdb.ScriptFlush(ctx).Err())
+	require.NoError(t, d.Release(ctx, "ev-1"))
+	st, err = d.Claim(ctx, "ev-1")
+	require.NoError(t, err)
+	assert.Equal(t, bankpay.ClaimNew, st, "released")
+}
+
+// TestStoreDown: a store that cannot be reached fails the claim (the
+// handler responds 500, and the service re-sends).
+func TestStoreDown(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	down := l.Addr().String()
+	require.NoError(t, l.Close())
+	rdb := redis.NewClient(&redis.Options{Addr: down, MaxRetries: -1, DialTimeout: 2 * time.Second})
+	defer rdb.Close()
+	d := redisdedup.New(rdb, redisdedup.Options{})
+	_, err = d.Claim(context.Background(), "ev-1")
+	assert.ErrorContains(t, err, "redisdedup: claim")
+	assert.ErrorContains(t, d.Complete(context.Background(), "ev-1"), "redisdedup: complete")
+	assert.ErrorContains(t, d.Release(context.Background(), "ev-1"), "redisdedup: release")
+}
