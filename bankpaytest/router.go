@@ -46,10 +46,16 @@ var apiRoutes = []route{
 	{"POST /transactions/{id}/feedback", bodyJSON, true, (*Server).handleFeedback},
 	{"POST /customers", bodyJSON, true, (*Server).handleCustomerByExternalID},
 	{"POST /customers/{id}", bodyJSON, true, (*Server).handleCustomerByID},
+	{"GET /customers", bodyNone, true, (*Server).handleListCustomers},
+	{"GET /customers/{id}", bodyNone, true, (*Server).handleGetCustomer}, // and /customers/lookup
 	{"POST /accounts/tokenize", bodyJSON, true, (*Server).handleTokenize},
 	{"GET /countries", bodyNone, true, (*Server).handleCountries},
 	{"GET /paymentProviders", bodyNone, true, (*Server).handleProviders},
 	{"POST /collections/recovery/dispute", bodyJSON, true, (*Server).handleDispute},
+	{"POST /accounts/verify", bodyJSON, true, (*Server).handleVerifyAccount},
+	{"POST /feedback", bodyJSON, true, (*Server).handleAccountFeedback},
+	{"GET /transactions/{id}/payment/paymentProvider/accounts", bodyNone, true, (*Server).handleSelectedAccounts},
+	{"GET /transactions/{id}/payment/customer/verify", bodyNone, true, (*Server).handleCustomerVerify},
 }
 
 // newMux routes the API below /api/v1 and the control endpoints below

@@ -106,6 +106,7 @@ type merchant struct {
 	customers  map[string]*customerRecord // by customerId
 	byExternal map[string]*customerRecord // by externalId
 	disputes   disputeState
+	returns    map[string]string // account key -> last ACH feedback that changes its verification (accounts.go)
 }
 
 // usedRef reports whether ref was already used for kind and is to be
