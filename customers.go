@@ -8,10 +8,12 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// CustomersService updates customer records, chiefly their VIP tier. The
-// VIP operations work only with an accessId tied to a merchant the operator
-// configured for VIP tiers; other merchants get an error response (the
-// bankpaytest sandbox responds 400 with code 200, ErrBadRequest).
+// CustomersService creates, reads, lists and updates the merchant's
+// customer records (chiefly their VIP tier), and looks up whether a shopper
+// is a known user of the service. The VIP operations work only with an
+// accessId tied to a merchant the operator configured for VIP tiers; other
+// merchants get an error response (the bankpaytest sandbox responds 400
+// with code 200, ErrBadRequest).
 type CustomersService service
 
 // CustomerUpdateParams is the body of a customer update, sent as JSON. Give
@@ -122,4 +124,114 @@ func (p *CustomerUpdateParams) validate() error {
 		return invalid("customerUpdateParams", "must not be nil")
 	}
 	return checkVIP("vip", p.VIP)
+}
+
+// Create creates a customer record, or updates the one the params name by
+// CustomerID or ExternalID: POST /customers with the JSON body of Update
+// (merchantId added). A record named by neither is new: name, email, phone
+// and address.country are then required (the OpenAPI's required fields of
+// a customer). The response is the record, read wrapped in
+// {"customer":{…}} or bare.
+//
+// Create changes state: it is not retried once the request may have
+// reached the server, unless WithRetryNonIdempotent is given.
+func (s *CustomersService) Create(ctx context.Context, p *CustomerUpdateParams, opts ...Option) (*models.Customer, error) {
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	if p.CustomerID == "" && p.ExternalID == "" {
+		if err := firstError(
+			required("name", p.Name),
+			required("email", p.Email),
+			required("phone", p.Phone),
+		); err != nil {
+			return nil, err
+		}
+		if p.Address == nil || p.Address.Country == "" {
+			return nil, invalid("address.country", "is required")
+		}
+	}
+	for _, id := range []struct{ field, v string }{{"customerId", p.CustomerID}, {"externalId", p.ExternalID}} {
+		if id.v != "" {
+			if err := checkID(id.field, id.v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return s.update(ctx, "/customers", nil, s.body(p), opts)
+}
+
+// Get reads the customer record customerID (the service's id):
+// GET /customers/{customerId}, read wrapped in {"customer":{…}} or bare.
+// A read: retried on a network error or a 5xx response.
+func (s *CustomersService) Get(ctx context.Context, customerID string, opts ...Option) (*models.Customer, error) {
+	if err := checkID("customerId", customerID); err != nil {
+		return nil, err
+	}
+	return call[models.Customer](ctx, s.client, http.MethodGet, pathJoin("customers", customerID), nil, nil, "customer", opts)
+}
+
+// CustomerListParams filters CustomersService.List. Empty fields are not
+// sent; with neither set, every customer of the merchant is listed.
+type CustomerListParams struct {
+	// ExternalID keeps the customer the merchant knows by this id.
+	ExternalID string `url:"externalId,omitempty"`
+	// CustomerID keeps the customer with this id of the service.
+	CustomerID string `url:"customerId,omitempty"`
+}
+
+// List reads the merchant's customers, filtered by p (nil lists them all):
+// GET /customers[?externalId=…][&customerId=…]. The service does not page
+// this list, so it is returned whole; an empty list is not an error. The
+// response is {"customers":[…]} (or a bare array). A read: retried on a
+// network error or a 5xx response.
+func (s *CustomersService) List(ctx context.Context, p *CustomerListParams, opts ...Option) ([]models.Customer, error) {
+	var q url.Values
+	if p != nil {
+		for _, id := range []struct{ field, v string }{{"externalId", p.ExternalID}, {"customerId", p.CustomerID}} {
+			if id.v != "" {
+				if err := checkID(id.field, id.v); err != nil {
+					return nil, err
+				}
+			}
+		}
+		var err error
+		if q, err = listQuery(p); err != nil {
+			return nil, err
+		}
+	}
+	page, err := listPage[models.Customer](ctx, s.client, "/customers", q, "customers", opts)
+	if err != nil {
+		return nil, err
+	}
+	return page.Items, nil
+}
+
+// lookupResponse is the body of GET /customers/lookup.
+type lookupResponse struct {
+	Known *bool `json:"isInTrustlyNetwork"`
+}
+
+// Lookup reports whether the user with this email address (and, when not
+// empty, phone number in E.164 form, such as +15125550100) has paid with
+// the service before, at any merchant: GET /customers/lookup?email=…[&phone=…].
+// No widget is needed; use it to decide whether to offer bank payment
+// first. email is required. A response without isInTrustlyNetwork is a
+// *ResponseError. A read: retried on a network error or a 5xx response.
+// The SDK puts neither the email nor the phone in its errors or log lines
+// (a query is never logged).
+func (s *CustomersService) Lookup(ctx context.Context, email, phone string, opts ...Option) (bool, error) {
+	if err := firstError(checkEmail("email", email), checkPhone("phone", phone)); err != nil {
+		return false, err
+	}
+	q := url.Values{"email": {email}}
+	if phone != "" {
+		q.Set("phone", phone)
+	}
+	const path = "/customers/lookup"
+	r, err := call[lookupResponse](ctx, s.client, http.MethodGet, path, q, nil, "", opts)
+	if err != nil {
+		return false, err
+	}
+	return *r.Known, nil
 }

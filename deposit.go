@@ -21,6 +21,9 @@ type DepositParams struct {
 	Amount models.Amount `url:"amount,omitempty"`
 	// InstantPayoutRequest asks for an instant payout (payout use case).
 	InstantPayoutRequest bool `url:"instantPayoutRequest,omitempty"`
+	// ExternalTier is the merchant's tier of the customer (such as "vip" or
+	// "Gold"). Optional; control characters are refused.
+	ExternalTier string `url:"externalTier,omitempty"`
 	// AuthorizationAmount is not sent. It is what the caller knows of the
 	// authorization's amount, for checks before sending: "0.00" makes Amount
 	// required; an amount above zero is the maximum Amount may be. Leave it
@@ -55,6 +58,7 @@ func (p *DepositParams) validate() error {
 		checkMerchantReference("merchantReference", p.MerchantReference, true),
 		checkPositiveAmount("amount", p.Amount, false),
 		checkAmount("authorizationAmount", p.AuthorizationAmount, false),
+		checkText("externalTier", p.ExternalTier),
 	); err != nil {
 		return err
 	}

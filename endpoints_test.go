@@ -89,7 +89,7 @@ func jsonContent(s string) string {
 
 // endpoints is every method of the SDK that sends a request.
 func endpoints() []endpoint {
-	return []endpoint{
+	return append([]endpoint{
 		{name: "Transactions.Get", method: "GET", path: "/transactions/{id}", okResponse: faultTxn, idIn: inPath, readsBody: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Transactions.Get(ctx, id, opts...)
@@ -403,7 +403,7 @@ func endpoints() []endpoint {
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				return c.Identity.Void(ctx, id, "name mismatch", opts...)
 			}},
-	}
+	}, custacctEndpoints()...)
 }
 
 // disbursementBody is the exact JSON body Establish sends for

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -272,8 +273,15 @@ func (e *APIError) parseErrorBody(body []byte, clean func(string) string) {
 		Errors  []wireItem `json:"errors"`
 		Message wireText   `json:"message"`
 		Code    errorCode  `json:"code"`
+		// The customer lookup's error responses list their errors as
+		// errorsList (OpenAPI).
+		ErrorsList []wireItem `json:"errorsList"`
 	}
-	if err := json.Unmarshal(body, &doc); err == nil && (len(doc.Errors) > 0 || doc.Message != "") {
+	err := json.Unmarshal(body, &doc)
+	if len(doc.Errors) == 0 {
+		doc.Errors = doc.ErrorsList
+	}
+	if err == nil && (len(doc.Errors) > 0 || doc.Message != "") {
 		e.Errors = make([]ErrorItem, len(doc.Errors))
 		for i, w := range doc.Errors {
 			e.Errors[i] = ErrorItem{Code: int(w.Code), Domain: clean(string(w.Domain)), Message: clean(string(w.Message)),
@@ -315,8 +323,10 @@ func excerpt(s string) string {
 // dashes, slashes, dots or spaces (account and routing numbers, tax ids such
 // as 123-45-6789 or 123 45 6789, dates of birth such as 1990-01-02 or
 // 01/02/1990), with "[redacted]", keeping short numbers such as error codes
-// and amounts (see isAmount).
+// and amounts (see isAmount). IBANs, written whole or in groups of four,
+// are replaced first, letters included.
 func mask(s string) string {
+	s = ibanPattern.ReplaceAllLiteralString(s, "[redacted]")
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(s); {
@@ -348,6 +358,10 @@ func mask(s string) string {
 	b.WriteString(s[last:])
 	return b.String()
 }
+
+// ibanPattern matches an IBAN: a country code, two check digits and 11 to
+// 30 letters and digits, which may be grouped by single spaces.
+var ibanPattern = regexp.MustCompile(`\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]){11,30}\b`)
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 

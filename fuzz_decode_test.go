@@ -103,6 +103,7 @@ func FuzzErrorBody(f *testing.F) {
 	f.Add([]byte(`{"errors":[{"code":1e400}]}`), uint16(429), "99999999999999999999")
 	f.Add([]byte(`{"message":"x","code":12345678901234567890}`), uint16(404), "-1")
 	f.Add([]byte(strings.Repeat("1", 70<<10)), uint16(500), "0")
+	f.Add([]byte(`{"isInTrustlyNetwork":false,"errorsList":[{"code":200,"message":"iban DE89370400440532013000 invalid","location":"email"}]}`), uint16(400), "")
 	f.Fuzz(func(t *testing.T, body []byte, status uint16, retryAfterHeader string) {
 		st := 400 + int(status)%200 // 400 to 599
 		resp := &http.Response{StatusCode: st, Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(body))}
@@ -216,8 +217,38 @@ var decodeCalls = []func(ctx context.Context, c *Client) (any, error){
 	func(ctx context.Context, c *Client) (any, error) {
 		return nilIfErr(c.Disputes.Create(ctx, &DisputeParams{TransactionID: "1", Amount: "1.00"}))
 	},
+	// 15 and on: the customer and account-verification calls.
+	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Customers.Get(ctx, "c")) },
+	func(ctx context.Context, c *Client) (any, error) {
+		return sliceOrNil(c.Customers.List(ctx, &CustomerListParams{ExternalID: "e"}))
+	},
+	func(ctx context.Context, c *Client) (any, error) {
+		known, err := c.Customers.Lookup(ctx, "a@b.example", "")
+		if err != nil {
+			return nil, err
+		}
+		return &known, nil
+	},
+	func(ctx context.Context, c *Client) (any, error) {
+		return nilIfErr(c.Accounts.Verify(ctx, &AccountVerifyParams{IBAN: "DE89370400440532013000"}))
+	},
+	func(ctx context.Context, c *Client) (any, error) {
+		return sliceOrNil(c.Accounts.ListSelected(ctx, "1"))
+	},
+	func(ctx context.Context, c *Client) (any, error) {
+		return sliceOrNil(c.Identity.CustomerVerification(ctx, "1"))
+	},
+	// 21 and on: the lists.
 	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Transactions.ListPage(ctx, nil)) },
 	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Payments.Get(ctx, "p")) },
+}
+
+// sliceOrNil is nilIfErr for a call returning a slice.
+func sliceOrNil[T any](v []T, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
 }
 
 // nilIfErr turns a typed nil pointer into a nil interface.
@@ -261,9 +292,16 @@ func FuzzResponseDecoders(f *testing.F) {
 	f.Add(uint8(12), uint8(0), []byte(`{"countries":[{"numericCode":840.0,"alpha2Code":"US","currencies":["USD"],"enabled":"true"}]}`))
 	f.Add(uint8(13), uint8(0), []byte(`{"paymentProviders":[{"paymentProviderId":"1","type":1.0,"subType":"1000","address":{"zip":"1"}}],"startIndex":2.0,"itemsPerPage":"2"}`))
 	f.Add(uint8(14), uint8(0), []byte(`{"transactionId":"2","transactionType":8.0,"originalTransactionId":"1","status":"2"}`))
-	f.Add(uint8(15), uint8(0), []byte(`{"transactions":[{"transactionId":"1","status":"2","payment":{"paymentType":"4"}}],"startIndex":1.0,"itemsPerPage":"2"}`))
-	f.Add(uint8(15), uint8(0), []byte(`[{"transactionId":"1"}]`))
-	f.Add(uint8(16), uint8(0), []byte(`{"paymentId":"p","authorizationStatus":2.0,"paid":"1.00","customer":{"vip":"1"}}`))
+	f.Add(uint8(15), uint8(0), []byte(`{"customer":{"customerId":"c","createdAt":"1700000000000","merchantId":1002463580}}`))
+	f.Add(uint8(16), uint8(0), []byte(`{"customers":[{"customerId":"c","vip":"1"},{"customerId":"d"}]}`))
+	f.Add(uint8(17), uint8(0), []byte(`{"isInTrustlyNetwork":"true"}`))
+	f.Add(uint8(17), uint8(3), []byte(`{"isInTrustlyNetwork":false,"errorsList":[{"code":200.0,"message":"invalid email"}]}`))
+	f.Add(uint8(18), uint8(0), []byte(`{"accountNumber":"3000","verification":{"verified":"true","type":"3","score":"6"},"verified":true}`))
+	f.Add(uint8(19), uint8(0), []byte(`{"accounts":[{"accountNumber":"2012345678","accountNumberLastFour":"5678","type":1.0,"source":1}]}`))
+	f.Add(uint8(20), uint8(0), []byte(`{"matches":[{"attribute":"customer.name","result":"-1","source":"4"}]}`))
+	f.Add(uint8(21), uint8(0), []byte(`{"transactions":[{"transactionId":"1","status":"2","payment":{"paymentType":"4"}}],"startIndex":1.0,"itemsPerPage":"2"}`))
+	f.Add(uint8(21), uint8(0), []byte(`[{"transactionId":"1"}]`))
+	f.Add(uint8(22), uint8(0), []byte(`{"paymentId":"p","authorizationStatus":2.0,"paid":"1.00","customer":{"vip":"1"}}`))
 	statuses := []int{200, 204, 201, 404, 400, 503, 429, 500, 401, 299}
 	f.Fuzz(func(t *testing.T, which, statusIx uint8, body []byte) {
 		status := statuses[int(statusIx)%len(statuses)]

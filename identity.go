@@ -3,6 +3,7 @@ package bankpay
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 
 	"github.com/bankpay/bankpay-go/internal/wire"
@@ -10,7 +11,9 @@ import (
 )
 
 // IdentityService reads the verified identity of an authorization created
-// with kycType 1 and sends the merchant's Registered or Void feedback.
+// with kycType 1 and sends the merchant's Registered or Void feedback; for
+// any authorization, it compares the merchant's customer data with the
+// bank's (CustomerVerification).
 //
 // Identity verification is a beta of the service: field names and types may
 // change before general availability.
@@ -22,13 +25,14 @@ type IdentityService service
 // Before the IdentityVerificationDataRetrieved event the service responses
 // 400: the error then matches both ErrIdentityNotReady and ErrBadRequest.
 // Wait for the event (or CustomerIdentityVerified) and read again.
+// WithExpand("segmentedName") also fills SegmentedName.
 func (s *IdentityService) User(ctx context.Context, transactionID string, opts ...Option) (*models.IdentityUser, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
 	path := pathJoin("transactions", transactionID, "user")
 	var raw json.RawMessage
-	if err := s.identityRead(ctx, path, &raw, opts); err != nil {
+	if err := s.identityRead(ctx, path, true, &raw, opts); err != nil {
 		return nil, err
 	}
 	return decodeResponse[models.IdentityUser](raw, "user", http.MethodGet, path)
@@ -46,20 +50,45 @@ func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts
 	}
 	path := pathJoin("transactions", transactionID, "user", "detail")
 	var raw json.RawMessage
-	if err := s.identityRead(ctx, path, &raw, opts); err != nil {
+	if err := s.identityRead(ctx, path, false, &raw, opts); err != nil {
 		return nil, err
 	}
 	return decodeResponse[models.VerificationDetail](raw, "detail", http.MethodGet, path)
 }
 
-// identityRead sends a GET whose 400 response also matches ErrIdentityNotReady.
-func (s *IdentityService) identityRead(ctx context.Context, path string, out any, opts []Option) error {
+// identityRead sends a GET whose 400 response also matches
+// ErrIdentityNotReady; expand says whether it takes WithExpand.
+func (s *IdentityService) identityRead(ctx context.Context, path string, expand bool, out any, opts []Option) error {
 	req, err := newRequest(http.MethodGet, path, nil, nil)
 	if err != nil {
 		return err
 	}
 	req.notReady = ErrIdentityNotReady
+	req.expand = expand
 	return s.client.do(ctx, req, out, opts)
+}
+
+// CustomerVerification reads how the customer data the merchant holds for
+// the authorization transactionID compares with the data of the user's
+// bank, one match per attribute compared:
+// GET /transactions/{transactionId}/payment/customer/verify, read from
+// {"matches":[…]} (or a bare array). A response without a matches array is
+// a *ResponseError; an empty array is a valid response with nothing
+// compared. A read: retried on a network error or a 5xx response.
+func (s *IdentityService) CustomerVerification(ctx context.Context, transactionID string, opts ...Option) ([]models.CustomerMatch, error) {
+	if err := checkID("transactionId", transactionID); err != nil {
+		return nil, err
+	}
+	path := pathJoin("transactions", transactionID, "payment", "customer", "verify")
+	page, err := listPage[models.CustomerMatch](ctx, s.client, path, nil, "matches", opts)
+	if err != nil {
+		return nil, err
+	}
+	if page.Items == nil {
+		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path,
+			Err: errors.New(`response has no "matches" array`)}
+	}
+	return page.Items, nil
 }
 
 // sendFeedback is Register and Void: POST /transactions/{transactionId}/feedback

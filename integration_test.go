@@ -274,6 +274,9 @@ func TestIntegrationBareResponses(t *testing.T) {
 		"EventsRejectedAndDefaultURL": TestIntegrationEventsRejectedAndDefaultURL,
 		"DisputeRecovery":             TestIntegrationDisputeRecovery,
 		"ReferenceData":               TestIntegrationReferenceData,
+		"Customers":                   TestIntegrationCustomers,
+		"AccountVerify":               TestIntegrationAccountVerify,
+		"CustomerVerification":        TestIntegrationCustomerVerification,
 	} {
 		t.Run(name, func(t *testing.T) {
 			require.NotEmpty(t, modeOptions(t), "the use case runs in bare mode")

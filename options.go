@@ -75,6 +75,7 @@ type config struct {
 	header             http.Header     // extra request headers (WithHeader)
 	timeout            time.Duration   // bounds a whole call (WithTimeout)
 	responseInto       **http.Response // WithResponseInto
+	expand             []string        // WithExpand: fields of one call's response to expand
 
 	// The webhook handler's settings (NewWebhookHandler).
 	dedup            Deduplicator
@@ -232,10 +233,10 @@ func WithUserAgent(ua string) Option {
 }
 
 // WithRetryNonIdempotent lets state-changing calls (establish, deposit,
-// capture, feedback, customer updates, tokenize) be retried like reads. Use
-// it only where the account treats merchantReference as an idempotency key:
-// a repeat then fails with ErrDuplicate instead of paying twice (see the
-// Retries section of the package documentation).
+// capture, feedback, customer updates, tokenize, account verify) be retried
+// like reads. Use it only where the account treats merchantReference as an
+// idempotency key: a repeat then fails with ErrDuplicate instead of paying
+// twice (see the Retries section of the package documentation).
 func WithRetryNonIdempotent() Option {
 	return option("WithRetryNonIdempotent", forAPI, func(cfg *config) { cfg.retryNonIdempotent = true })
 }
@@ -301,5 +302,27 @@ func WithResponseInto(dst **http.Response) Option {
 			return
 		}
 		cfg.responseInto = dst
+	})
+}
+
+// WithExpand asks one call for more detail in its response, sent as one
+// expand query parameter per field. It is taken by Accounts.User
+// (customer.segmentedName, names, contact,
+// account.paymentProvider.routinginfo, account.paymentProvider.address),
+// Identity.User (segmentedName) and Accounts.Verify
+// (account.paymentProvider); any other call refuses it with a
+// *ValidationError on expand, and nothing is sent. A field is letters,
+// digits, '.' and '_'. Call only.
+func WithExpand(fields ...string) Option {
+	return option("WithExpand", forCall, func(cfg *config) {
+		for _, f := range fields {
+			if f == "" || strings.ContainsFunc(f, func(r rune) bool {
+				return !(r == '.' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+			}) {
+				cfg.fail(invalid("expand", "each field must be letters, digits, '.' or '_'"))
+				return
+			}
+		}
+		cfg.expand = append(cfg.expand[:len(cfg.expand):len(cfg.expand)], fields...)
 	})
 }

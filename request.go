@@ -39,6 +39,7 @@ type request struct {
 	Idempotent bool
 
 	notReady error // the sentinel a 400 response also matches (identity reads)
+	expand   bool  // the call takes WithExpand's fields as expand parameters
 }
 
 // formBody marks a params struct to be sent form-encoded with dotted nested
@@ -137,6 +138,10 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
 		defer cancel()
 	}
+	query, err := expandQuery(req, cfg.expand)
+	if err != nil {
+		return err
+	}
 	// An idempotent call is retried like a read: sent again with the same
 	// key, it gets the first attempt's result, never a second effect.
 	a := &attempt{cfg: cfg, waitScale: c.waitScale, read: !req.StateChanging || req.Idempotent}
@@ -150,8 +155,8 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 
 	// Build.
 	target := cfg.baseURL + req.Path
-	if len(req.Query) > 0 {
-		target += "?" + req.Query.Encode()
+	if len(query) > 0 {
+		target += "?" + query.Encode()
 	}
 	var body any
 	if req.Body != nil {
@@ -237,6 +242,24 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 		return c.responseError(resp.StatusCode, req, err)
 	}
 	return nil
+}
+
+// expandQuery is the query of req with one expand parameter per field
+// (WithExpand), which only a call that takes expand accepts. req.Query is
+// not modified.
+func expandQuery(req *request, fields []string) (url.Values, error) {
+	if len(fields) == 0 {
+		return req.Query, nil
+	}
+	if !req.expand {
+		return nil, invalid("expand", "is taken only by Accounts.User, Identity.User and Accounts.Verify")
+	}
+	q := make(url.Values, len(req.Query)+1)
+	for k, v := range req.Query {
+		q[k] = v
+	}
+	q["expand"] = append(q["expand"][:len(q["expand"]):len(q["expand"])], fields...)
+	return q, nil
 }
 
 // retryClient is the one place go-retryablehttp is configured: the call's

@@ -11,15 +11,24 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// TokenizeParams is the input of AccountsService.Tokenize.
+// TokenizeParams is the input of AccountsService.Tokenize: the account as
+// an account number with a routing number, or as an IBAN.
 type TokenizeParams struct {
 	// AccountNumber is the bank account number: 4 to 17 digits, nothing
-	// else. Required.
+	// else. Required unless IBAN is given.
 	AccountNumber string
-	// RoutingNumber is the 9-digit routing number. Required. The ABA check
-	// digit is not checked by the SDK (the service is the authority, and
-	// Canadian 9-digit routing numbers do not follow it).
+	// RoutingNumber is the 9-digit routing number. Required with
+	// AccountNumber. The ABA check digit is not checked by the SDK (the
+	// service is the authority, and Canadian 9-digit routing numbers do not
+	// follow it).
 	RoutingNumber string
+	// IBAN is the International Bank Account Number, in electronic form
+	// (upper case, no spaces), instead of AccountNumber and RoutingNumber.
+	// Its checksum is checked before sending.
+	IBAN string
+	// NameOnAccount is the account owner's name, for name verification.
+	// Optional.
+	NameOnAccount string
 	// AccountType is the numeric account type (the service's examples use
 	// 1). Optional: 0 leaves it out.
 	AccountType int
@@ -37,10 +46,7 @@ func (p *TokenizeParams) validate() error {
 	if p == nil {
 		return invalid("params", "must not be nil")
 	}
-	if err := checkDigitString("account.accountNumber", p.AccountNumber, 4, 17); err != nil {
-		return err
-	}
-	if err := checkDigitString("account.routingNumber", p.RoutingNumber, 9, 9); err != nil {
+	if err := checkBankAccount("account.", p.AccountNumber, p.RoutingNumber, p.IBAN); err != nil {
 		return err
 	}
 	if p.AccountType < 0 {
@@ -73,8 +79,9 @@ func checkDigitString(field, v string, lo, hi int) error {
 	return nil
 }
 
-// Tokenize exchanges an account number and routing number for a token that
-// is unique per merchant and account, optionally verifying the account:
+// Tokenize exchanges an account number and routing number, or an IBAN, for
+// a token that is unique per merchant and account, optionally verifying the
+// account:
 // POST /accounts/tokenize[?verifyAccount=true] with the JSON body
 // {"merchantId":…,"account":{…},"customer":{…}}. The merchantId is the
 // client's.
@@ -86,7 +93,7 @@ func checkDigitString(field, v string, lo, hi int) error {
 //
 // Tokenize changes state: it is retried only when the request provably
 // never reached the server, unless WithRetryNonIdempotent is given. Errors
-// never contain the account number.
+// never contain the account number or the IBAN.
 func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts ...Option) (*models.Tokenization, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
@@ -94,8 +101,10 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 	body := &models.Tokenization{
 		MerchantID: s.client.secrets.creds.MerchantID,
 		Account: &models.Account{
+			NameOnAccount: p.NameOnAccount,
 			AccountNumber: p.AccountNumber,
 			RoutingNumber: p.RoutingNumber,
+			IBAN:          p.IBAN,
 			Type:          p.AccountType,
 		},
 		Customer: p.Customer,

@@ -151,3 +151,88 @@ func firstError(errs ...error) error {
 	}
 	return nil
 }
+
+// checkEmail requires an address of the form local@domain, with no spaces
+// or control characters, at most 254 bytes.
+func checkEmail(field, v string) error {
+	if v == "" {
+		return invalid(field, "is required")
+	}
+	at := strings.LastIndexByte(v, '@')
+	if at < 1 || at == len(v)-1 || len(v) > 254 || strings.ContainsFunc(v, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return invalid(field, "must be an email address (local@domain)")
+	}
+	return nil
+}
+
+// checkPhone accepts an empty number or one in E.164 form: '+', then 2 to
+// 15 digits, the first not 0.
+func checkPhone(field, v string) error {
+	if v == "" {
+		return nil
+	}
+	if len(v) < 3 || len(v) > 16 || v[0] != '+' || v[1] == '0' {
+		return invalid(field, "must be in E.164 form, like +15125550100")
+	}
+	for i := 1; i < len(v); i++ {
+		if !isDigit(v[i]) {
+			return invalid(field, "must be in E.164 form, like +15125550100")
+		}
+	}
+	return nil
+}
+
+// checkIBAN requires an IBAN in its electronic form: 15 to 34 upper-case
+// letters and digits, no spaces, a country code, two check digits and a
+// valid ISO 13616 checksum (mod 97). The error never repeats the value.
+func checkIBAN(field, v string) error {
+	if v == "" {
+		return invalid(field, "is required")
+	}
+	const form = "must be an IBAN of 15 to 34 upper-case letters and digits, without spaces"
+	if len(v) < 15 || len(v) > 34 || !isUpper(v[0]) || !isUpper(v[1]) || !isDigit(v[2]) || !isDigit(v[3]) {
+		return invalid(field, form)
+	}
+	rem := 0
+	for i := range len(v) {
+		c := v[(i+4)%len(v)] // the country code and check digits go last
+		switch {
+		case isDigit(c):
+			rem = (rem*10 + int(c-'0')) % 97
+		case isUpper(c):
+			rem = (rem*100 + int(c-'A'+10)) % 97
+		default:
+			return invalid(field, form)
+		}
+	}
+	if rem != 1 {
+		return invalid(field, "fails the IBAN checksum")
+	}
+	return nil
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// checkBankAccount checks an account given as an account number with a
+// routing number, or as an IBAN (prefix is the wire path of the account
+// object, like "account."). One of the two forms is required.
+func checkBankAccount(prefix, number, routing, iban string) error {
+	if iban != "" {
+		if number != "" || routing != "" {
+			return invalid(prefix+"iban", "give either an IBAN or an account and routing number, not both")
+		}
+		return checkIBAN(prefix+"iban", iban)
+	}
+	if err := checkDigitString(prefix+"accountNumber", number, 4, 17); err != nil {
+		return err
+	}
+	return checkDigitString(prefix+"routingNumber", routing, 9, 9)
+}
+
+// checkText refuses control characters in a free-text field.
+func checkText(field, v string) error {
+	if strings.ContainsFunc(v, unicode.IsControl) {
+		return invalid(field, "must not contain control characters")
+	}
+	return nil
+}

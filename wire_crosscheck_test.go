@@ -291,7 +291,8 @@ func TestXCheckBalanceAnswers(t *testing.T) {
 				RoutingNumber: "026009593", ProviderID: "XCB-1",
 				PaymentProvider: &models.PaymentProvider{PaymentProviderID: "XCB-1", Type: 1, Name: "Cross Bank", Country: "US", Swift: "XCBKUS33",
 					SubType: "1000", Address: &models.Address{Address1: "1 Main", City: "NYC", State: "NY", Zip: "10001", Country: "US"}},
-				Verified: true, Token: "tok-bal", Verification: xcVerificationWant(), Country: "US"},
+				Verified: true, Token: "tok-bal", Verification: xcVerificationWant(), Country: "US",
+				AccountNumberLastFour: "1234", VirtualAccountRoutingPair: true},
 			Amount: "1100.00", Available: "1020.55", Currency: models.USD}, got)
 	})
 	t.Run("spec", func(t *testing.T) {
@@ -416,7 +417,8 @@ func TestXCheckCustomerAnswers(t *testing.T) {
 	want := &models.Customer{CustomerID: "CUS-XC-1", ExternalID: "ext-xc-1", Name: "Ada Cross", Email: "ada@xc.example",
 		Phone: "+15550100", DateOfBirth: "1980-02-29", TaxID: "123-45-6789", DriverLicense: &models.DriverLicense{Number: "D-77", State: "NY"},
 		Address: &models.Address{Address1: "1 Main", City: "NYC", State: "NY", Zip: "10001", Country: "US"},
-		VIP:     xcIntp(3), Balance: "12.00", Currency: "USD", EnrollDate: "1600000000000", ExternalTier: "Gold"}
+		VIP:     xcIntp(3), Balance: "12.00", Currency: "USD", EnrollDate: "1600000000000", ExternalTier: "Gold",
+		MerchantID: "MX44017", CreatedAt: 1600000000000, UpdatedAt: 1731400000000}
 	// The spec shows no answer; its customer has an integer vip.
 	const specInner = `{"customerId":"CUS-XC-1","externalId":"ext-xc-1","name":"Ada Cross","vip":0}`
 	specWant := &models.Customer{CustomerID: "CUS-XC-1", ExternalID: "ext-xc-1", Name: "Ada Cross", VIP: xcIntp(0)}

@@ -144,7 +144,8 @@ func goldenCases() []goldenCase {
 			address, n(2), goldenTime, n(goldenTime))
 	}
 	customerWant := &models.Customer{CustomerID: "CUS-G-1", ExternalID: "ext-77", Name: "Pat Example", Email: "pat@example.test",
-		Phone: "+15550100", Address: &addressWant, VIP: &vip, EnrollDate: strconv.FormatInt(goldenTime, 10)}
+		Phone: "+15550100", Address: &addressWant, VIP: &vip, EnrollDate: strconv.FormatInt(goldenTime, 10),
+		MerchantID: "1002463580", CreatedAt: models.EpochMillis(goldenTime)}
 
 	detailBody := func(n func(int64) string, sourceObject bool) string {
 		source := fmt.Sprintf(`"source":"bank","sourceType":%s`, n(1))

@@ -197,7 +197,17 @@ func (s *Server) handleBalance(_ *http.Request, _ []byte, m *merchant, id string
 	}}, nil
 }
 
-func (s *Server) handleBankUser(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
+// bankUserExpansions are the expand values of the bank-held user read
+// (OpenAPI); customer.segmentedName adds segmentedName, the others change
+// nothing in the sandbox.
+var bankUserExpansions = map[string]bool{"customer.segmentedName": true, "names": true, "contact": true,
+	"account.paymentProvider.routinginfo": true, "account.paymentProvider.address": true}
+
+func (s *Server) handleBankUser(r *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
+	expand, err := checkExpand(r, bankUserExpansions)
+	if err != nil {
+		return nil, err
+	}
 	t, _, err := s.retrieval(m, id)
 	if err != nil {
 		return nil, err
@@ -208,6 +218,9 @@ func (s *Server) handleBankUser(_ *http.Request, _ []byte, m *merchant, id strin
 		Address: []models.Address{p.address},
 		Phone:   []string{p.phone},
 		Email:   []string{p.email},
+	}
+	if expand["customer.segmentedName"] {
+		u.SegmentedName = &models.SegmentedName{FirstName: p.first, LastName: p.last}
 	}
 	return s.single(wire.BankUserEnvelope{User: u}, u), nil
 }

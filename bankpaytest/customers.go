@@ -3,6 +3,8 @@ package bankpaytest
 import (
 	"fmt"
 	"net/http"
+	"sort"
+	"strings"
 
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
@@ -27,7 +29,8 @@ func (s *Server) newCustomer(m *merchant, id string) *customerRecord {
 		s.st.seqCust++
 		id = fmt.Sprintf("%d", 3000000000+s.st.seqCust)
 	}
-	rec := &customerRecord{c: models.Customer{CustomerID: id}}
+	now := models.EpochMillis(s.st.now.UnixMilli())
+	rec := &customerRecord{c: models.Customer{CustomerID: id, MerchantID: m.cfg.MerchantID, CreatedAt: now, UpdatedAt: now}}
 	m.customers[id] = rec
 	return rec
 }
@@ -94,6 +97,7 @@ func (s *Server) mergeCustomer(m *merchant, rec *customerRecord, src *models.Cus
 		v := *src.VIP
 		dst.VIP = &v
 	}
+	dst.UpdatedAt = models.EpochMillis(s.st.now.UnixMilli())
 }
 
 // checkCustomerUpdate checks an update body for merchant m and the record it
@@ -144,10 +148,17 @@ func (s *Server) handleCustomerByID(_ *http.Request, body []byte, m *merchant, i
 	return wire.CustomerEnvelope{Customer: &c}, nil
 }
 
-// handleCustomerByExternalID serves POST /customers?externalId=X: it updates
-// the customer with that externalId, or creates it.
+// handleCustomerByExternalID serves POST /customers. With ?externalId=X it
+// updates the customer with that externalId, or creates it. Without it,
+// it creates a customer, or updates the one the body names by customerId
+// (404 when unknown) or externalId; a new customer needs name, email, phone
+// and address.country.
 func (s *Server) handleCustomerByExternalID(r *http.Request, body []byte, m *merchant, _ string) (any, *Error) {
-	ext := r.URL.Query().Get("externalId")
+	q := r.URL.Query()
+	if !q.Has("externalId") {
+		return s.createCustomer(body, m)
+	}
+	ext := q.Get("externalId")
 	if ext == "" {
 		return nil, badRequest("externalId is required")
 	}
@@ -172,6 +183,133 @@ func (s *Server) handleCustomerByExternalID(r *http.Request, body []byte, m *mer
 	s.mergeCustomer(m, rec, &b.Customer)
 	c := copyCustomer(&rec.c)
 	return wire.CustomerEnvelope{Customer: &c}, nil
+}
+
+// createCustomer serves POST /customers without externalId in the query.
+func (s *Server) createCustomer(body []byte, m *merchant) (any, *Error) {
+	var b customerBody
+	if err := decodeJSON(body, &b); err != nil {
+		return nil, err
+	}
+	var rec *customerRecord
+	switch {
+	case b.CustomerID != "":
+		if rec = m.customers[b.CustomerID]; rec == nil {
+			return nil, notFound("customer")
+		}
+		if b.ExternalID != "" {
+			if other := m.byExternal[b.ExternalID]; other != nil && other != rec {
+				return nil, badRequest("externalId belongs to another customer")
+			}
+		}
+	case b.ExternalID != "":
+		rec = m.byExternal[b.ExternalID]
+	}
+	if err := checkCustomerUpdate(m, &b, rec); err != nil {
+		return nil, err
+	}
+	if rec == nil {
+		for _, f := range []struct{ name, v string }{{"name", b.Name}, {"email", b.Email}, {"phone", b.Phone}} {
+			if f.v == "" {
+				return nil, badRequest("%s is required for a new customer", f.name)
+			}
+		}
+		if b.Address == nil || b.Address.Country == "" {
+			return nil, badRequest("address.country is required for a new customer")
+		}
+		rec = s.newCustomer(m, "")
+	}
+	s.mergeCustomer(m, rec, &b.Customer)
+	c := copyCustomer(&rec.c)
+	return wire.CustomerEnvelope{Customer: &c}, nil
+}
+
+// handleGetCustomer serves GET /customers/{customerId}, and GET
+// /customers/lookup (routed here: the two patterns would overlap with POST
+// /customers/{customerId} in http.ServeMux).
+func (s *Server) handleGetCustomer(r *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
+	if id == "lookup" {
+		return s.lookupCustomer(r)
+	}
+	rec := m.customers[id]
+	if rec == nil {
+		return nil, notFound("customer")
+	}
+	c := copyCustomer(&rec.c)
+	return s.single(wire.CustomerEnvelope{Customer: &c}, &c), nil
+}
+
+// handleListCustomers serves GET /customers[?externalId=…][&customerId=…]:
+// the merchant's customers in the order they were created, not paged.
+func (s *Server) handleListCustomers(r *http.Request, _ []byte, m *merchant, _ string) (any, *Error) {
+	q := r.URL.Query()
+	ext, id := q.Get("externalId"), q.Get("customerId")
+	out := []models.Customer{}
+	for _, rec := range m.customers {
+		if (ext != "" && rec.c.ExternalID != ext) || (id != "" && rec.c.CustomerID != id) {
+			continue
+		}
+		out = append(out, copyCustomer(&rec.c))
+	}
+	// customerIds are numbers of one length, given in order.
+	sort.Slice(out, func(i, j int) bool { return out[i].CustomerID < out[j].CustomerID })
+	return customerList{Customers: out}, nil
+}
+
+// customerList is the body of GET /customers.
+type customerList struct {
+	Customers []models.Customer `json:"customers"`
+}
+
+// lookupCustomer serves GET /customers/lookup?email=…[&phone=…]: whether a
+// user with that email or phone has authorized a transaction, at any
+// merchant of the sandbox, as the customer of the authorization or as the
+// holder of the bank account used. Its errors are written as errorsList.
+func (s *Server) lookupCustomer(r *http.Request) (any, *Error) {
+	q := r.URL.Query()
+	email, phone := q.Get("email"), q.Get("phone")
+	fail := func(msg string) (any, *Error) {
+		return nil, &Error{Status: http.StatusBadRequest, Code: codeInvalidParameter, Message: msg, list: true}
+	}
+	switch at := strings.LastIndexByte(email, '@'); {
+	case email == "":
+		return fail("email is required")
+	case at < 1 || at == len(email)-1:
+		return fail("email is not a valid email address")
+	}
+	known := false
+	for _, t := range s.st.txns {
+		if t.rec.TransactionType != models.TypeAuthorize || !wasAuthorized(t.rec.Status) {
+			continue
+		}
+		p := personFor(t.id())
+		var c models.Customer
+		if rec := t.m.customers[t.customerID]; rec != nil {
+			c = rec.c
+		}
+		if strings.EqualFold(email, p.email) || strings.EqualFold(email, c.Email) ||
+			(phone != "" && (phone == p.phone || phone == c.Phone)) {
+			known = true
+			break
+		}
+	}
+	return lookupResult{Known: known}, nil
+}
+
+// lookupResult is the body of a customer lookup.
+type lookupResult struct {
+	Known bool `json:"isInTrustlyNetwork"`
+}
+
+// wasAuthorized reports whether an authorization in status st was
+// authorized by its user at some point.
+func wasAuthorized(st models.TransactionStatus) bool {
+	switch st {
+	case models.StatusNew, models.StatusPending, models.StatusCanceled, models.StatusDenied,
+		models.StatusFailed, models.StatusExpired:
+		return false
+	}
+	return true
 }
 
 func copyCustomer(c *models.Customer) models.Customer {

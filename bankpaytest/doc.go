@@ -143,6 +143,24 @@
 // POST /customers/{customerId} responds with 404 for an unknown one. A vip in
 // those calls responds with 400/200 for a merchant not configured for VIP tiers
 // (Merchant.NoVIP), while customer.vip in establish data is then ignored.
+// POST /customers without externalId creates a customer (name, email, phone
+// and address.country required) or updates the one its body names; GET
+// /customers lists them (not paged), GET /customers/{customerId} reads one,
+// and GET /customers/lookup says whether an email or phone belongs to a
+// user who authorized a payment at any merchant of the sandbox (its errors
+// are {"errorsList":[…]}). GET /transactions/{id}/payment/customer/verify
+// compares the authorization's customer record, when read, with the bank's
+// data.
+//
+// POST /accounts/verify answers from the sandbox account table (the last 4
+// digits, a token shared with tokenize) and scores any IBAN with a valid
+// checksum 6; POST /feedback with an ACH return that makes the account
+// unusable (R02, R03, R04, R16, R20) makes later verifications of it score
+// 2, unverified, and a Completed payment raises a verified score to 9.
+// GET /transactions/{id}/payment/paymentProvider/accounts lists the account
+// selected in a Retrieval authorization. The bank and identity user reads
+// take expand (customer.segmentedName, segmentedName); an unknown value
+// responds with 400/200.
 // Capture responds with 400/200 for a merchant not configured for money transfer
 // (Merchant.NoMoneyTransfer), unless it is the payment of a Pay authorization:
 // a capture with the splitToken of the authorization's Authorize event

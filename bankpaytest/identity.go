@@ -61,7 +61,11 @@ func (s *Server) identity(m *merchant, id string) (*txn, *Error) {
 	return t, nil
 }
 
-func (s *Server) handleIdentityUser(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
+func (s *Server) handleIdentityUser(r *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
+	expand, err := checkExpand(r, map[string]bool{"segmentedName": true})
+	if err != nil {
+		return nil, err
+	}
 	t, err := s.identity(m, id)
 	if err != nil {
 		return nil, err
@@ -77,6 +81,9 @@ func (s *Server) handleIdentityUser(_ *http.Request, _ []byte, m *merchant, id s
 		TaxID:         p.taxID,
 		DriverLicense: &dl,
 		Eligible:      t.idVerified && t.outcome != OutcomeNotEligible,
+	}
+	if expand["segmentedName"] {
+		u.SegmentedName = &models.SegmentedName{FirstName: p.first, LastName: p.last}
 	}
 	return s.single(wire.IdentityUserEnvelope{User: u}, u), nil
 }

@@ -20,6 +20,8 @@ type Error struct {
 	Status  int
 	Code    int
 	Message string
+
+	list bool // written as {"errorsList":[…]}, the customer lookup's shape
 }
 
 // Error implements error.
@@ -108,7 +110,14 @@ func writeError(w http.ResponseWriter, e *Error) {
 		writeJSON(w, e.Status, bareError{Message: e.Message})
 		return
 	}
-	writeJSON(w, e.Status, errorBody{Errors: []errorItem{{Domain: domain(e.Code), Code: e.Code, Message: e.Message}}})
+	items := []errorItem{{Domain: domain(e.Code), Code: e.Code, Message: e.Message}}
+	if e.list {
+		writeJSON(w, e.Status, struct {
+			ErrorsList []errorItem `json:"errorsList"`
+		}{items})
+		return
+	}
+	writeJSON(w, e.Status, errorBody{Errors: items})
 }
 
 // readBody reads the request body, capped at max bytes.

@@ -107,7 +107,8 @@ type merchant struct {
 	customers  map[string]*customerRecord // by customerId
 	byExternal map[string]*customerRecord // by externalId
 	disputes   disputeState
-	txns       []*txn // in creation order (lists.go)
+	returns    map[string]string // account key -> last ACH feedback that changes its verification (accounts.go)
+	txns       []*txn            // in creation order (lists.go)
 }
 
 // usedRef reports whether ref was already used for kind and is to be

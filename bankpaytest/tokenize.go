@@ -147,22 +147,29 @@ func (s *Server) handleTokenize(r *http.Request, body []byte, m *merchant, _ str
 	if err := checkMerchantID(m, tk.MerchantID); err != nil {
 		return nil, err
 	}
-	if tk.Account == nil || tk.Account.AccountNumber == "" {
+	var sa SandboxAccount
+	switch a := tk.Account; {
+	case a != nil && a.IBAN != "":
+		// An IBAN with a valid checksum: valid format, not seen (score 6).
+		if a.AccountNumber != "" || a.RoutingNumber != "" {
+			return nil, badRequest("give either account.iban or account.accountNumber with account.routingNumber")
+		}
+		if !validIBAN(a.IBAN) {
+			return nil, &Error{Status: http.StatusBadRequest, Code: codeInvalidAccount, Message: "invalid account: account.iban fails its checksum"}
+		}
+		sa = SandboxAccount{Score: 6, Verified: true}
+	case a == nil || a.AccountNumber == "":
 		return nil, badRequest("account.accountNumber is required")
-	}
-	if tk.Account.RoutingNumber == "" {
+	case a.RoutingNumber == "":
 		return nil, badRequest("account.routingNumber is required")
+	default:
+		var err *Error
+		if sa, err = lookupSandboxAccount(a.AccountNumber, a.RoutingNumber); err != nil {
+			return nil, err
+		}
 	}
-	sa, err := lookupSandboxAccount(tk.Account.AccountNumber, tk.Account.RoutingNumber)
-	if err != nil {
-		return nil, err
-	}
-	key := tk.Account.RoutingNumber + "/" + tk.Account.AccountNumber
-	token := m.tokens[key]
-	if token == "" {
-		token = strings.ToUpper(randomHex(16))
-		m.tokens[key] = token
-	}
+	a := tk.Account
+	token := tokenFor(m, accountKey(&accountRefBody{AccountNumber: a.AccountNumber, RoutingNumber: a.RoutingNumber, IBAN: a.IBAN}))
 	acct := *tk.Account
 	acct.Token = token
 	acct.Verification = nil

@@ -31,6 +31,8 @@ var examples = map[string][]string{
 	"reconcile":     {"*bankpay.NetworkError, Sent true, after 1 attempt(s)", "found: transaction", ": Deposit, status Authorized (2), 75.00 USD", "ErrNotFound", "1 deposit", "pending 75.00", "reconcile: OK"},
 	"refund":        {"Transactions.Refund", "paid 75.00, refunded 30.00, balance 45.00", "status PartiallyRefunded (11)", "code 331", "status Refunded (12)", "event Refund", "refund: OK"},
 	"disputes":      {"3 countries: US", "6 providers", "event Dispute", "returnType R10, amountReturned 120.00", "Representment, status Authorized (2)", "recovered once", "HTTP 400, code 200", "Representment, status Completed (4)", "disputes: OK"},
+	"customers":     {"Customers.Create", "1 customer(s)", "known: false", "known: true", "customer.name: no match", "customer.email: match", "customers: OK"},
+	"verifyaccount": {"verified true, score 8/10", "verified true, score 9/10", "verified false, score 2/10", "fails the IBAN checksum", "verifyaccount: OK"},
 }
 
 // stopsAgainstService are the examples that reach a step needing the user's
@@ -38,7 +40,7 @@ var examples = map[string][]string{
 var stopsAgainstService = map[string]bool{
 	"payout": true, "accountdata": true, "cashflow": true, "moneytransfer": true,
 	"identity": true, "disbursement": true, "quickstart": true, "checkout": true, "refund": true,
-	"disputes": true,
+	"disputes": true, "customers": true,
 }
 
 // exampleArgs are the command-line arguments of an example run: checkout is

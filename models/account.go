@@ -1,7 +1,8 @@
 package models
 
 // Account is a bank account as sent to and returned by tokenize and the
-// Disbursement establish call, and as returned in a balance response.
+// Disbursement establish call, and as returned by the balance, account
+// verify and selected-accounts calls.
 type Account struct {
 	NameOnAccount   string           `json:"nameOnAccount,omitempty"`
 	Name            string           `json:"name,omitempty"`
@@ -19,6 +20,12 @@ type Account struct {
 	// balance responses.
 	AccountID string `json:"accountId,omitempty"`
 	Country   string `json:"country,omitempty"`
+	// AccountNumberLastFour is the last 4 digits of the real account
+	// number, and VirtualAccountRoutingPair whether AccountNumber and
+	// RoutingNumber are virtual (tokenized) numbers; both are shown by the
+	// OpenAPI in the selected-accounts response.
+	AccountNumberLastFour     string `json:"accountNumberLastFour,omitempty"`
+	VirtualAccountRoutingPair bool   `json:"virtualAccountRoutingPair,omitempty"`
 }
 
 // Verification is the result of an account verification. The spec writes

@@ -19,6 +19,11 @@ type Customer struct {
 	Currency     string `json:"currency,omitempty" url:"currency,omitempty"`
 	EnrollDate   string `json:"enrollDate,omitempty" url:"enrollDate,omitempty"`
 	ExternalTier string `json:"externalTier,omitempty" url:"externalTier,omitempty"`
+	// MerchantID, CreatedAt and UpdatedAt are set in the responses of the
+	// customer calls (OpenAPI); leave them empty in requests.
+	MerchantID string      `json:"merchantId,omitempty" url:"-"`
+	CreatedAt  EpochMillis `json:"createdAt,omitempty" url:"-"`
+	UpdatedAt  EpochMillis `json:"updatedAt,omitempty" url:"-"`
 }
 
 // Beneficiary is the receiver of a money transfer (modelled on Customer):

@@ -17,7 +17,7 @@ func FuzzBodyOfSDKParams(f *testing.F) {
 	f.Add("é%+ ", "0.00", "a[b]", "x.y", "", "?", "#", uint8(0x55))
 	f.Fuzz(func(t *testing.T, a, b, c, d, e, g, h string, mask uint8) {
 		on := func(bit uint) bool { return mask&(1<<bit) == 0 }
-		dp := &bankpay.DepositParams{MerchantReference: a, Amount: models.Amount(b), InstantPayoutRequest: on(0), AuthorizationAmount: models.Amount(c)}
+		dp := &bankpay.DepositParams{MerchantReference: a, Amount: models.Amount(b), InstantPayoutRequest: on(0), AuthorizationAmount: models.Amount(c), ExternalTier: h}
 		cp := &bankpay.CaptureParams{MerchantReference: a, Amount: models.Amount(b)}
 		if on(7) {
 			cp.SplitToken, cp.InteractionID = g, h

@@ -49,6 +49,7 @@ var setups = map[string]string{
 	"bal, err := c.Accounts.Balance(ctx, retrievalID)":           "retrievalID := s.retrieval(t)",
 	"u, err := c.Identity.User(ctx, id)":                         "id := s.identityReady(t)",
 	"tier := 2":                                                  "",
+	"cust, err := c.Customers.Create(ctx":                        "",
 	"h := bankpay.NewWebhookHandler(creds":                       "creds, mux := s.creds, http.NewServeMux()",
 	"dep, err := c.Transactions.Deposit(ctx, id, p)\nvar apiErr": "id, p := s.disbursement(t), s.deposit()",
 	"c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(base), bankpay.WithRetryNonIdempotent())": "creds, base, id, p := s.creds, s.srv.URL, s.disbursement(t), s.deposit()",
