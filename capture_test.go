@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const captureResponseJSON = `{"transaction":{
@@ -69,19 +71,15 @@ func TestTransactionsCapture(t *testing.T) {
 		ContentType: "application/x-www-form-urlencoded", Body: fullCaptureBody}, 200, captureResponseJSON)
 
 	txn, err := c.Transactions.Capture(context.Background(), "1002581234567", fullCaptureParams())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if calls.Load() != 1 {
-		t.Fatalf("calls = %d", calls.Load())
-	}
-	if txn.TransactionID != "1002600000009" || txn.TransactionType != models.TypeCapture ||
-		txn.Status != models.StatusAuthorized || txn.OriginalTransactionID != "1002581234567" {
-		t.Errorf("decoded %+v", txn)
-	}
-	if txn.Amount != "250.00" || txn.MerchantReference != "mt-2024-0001" || txn.Payment.PaymentType != models.PaymentTypeInstant {
-		t.Errorf("fields %+v", txn)
-	}
+	require.NoError(t, err)
+	require.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
+	assert.Equal(t, "1002600000009", txn.TransactionID, "decoded %+v", txn)
+	assert.Equal(t, models.TypeCapture, txn.TransactionType, "decoded %+v", txn)
+	assert.Equal(t, models.StatusAuthorized, txn.Status, "decoded %+v", txn)
+	assert.Equal(t, "1002581234567", txn.OriginalTransactionID, "decoded %+v", txn)
+	assert.Equal(t, models.Amount("250.00"), txn.Amount, "fields %+v", txn)
+	assert.Equal(t, "mt-2024-0001", txn.MerchantReference, "fields %+v", txn)
+	assert.Equal(t, models.PaymentTypeInstant, txn.Payment.PaymentType, "fields %+v", txn)
 }
 
 // minimalBeneficiary has only the beneficiary fields a capture requires.
@@ -96,9 +94,8 @@ func TestTransactionsCaptureMinimal(t *testing.T) {
 		Body:        "amount=5.00&beneficiary.address.country=MX&beneficiary.name=Ana+Ruiz&merchantReference=mt-2"}, 200, captureResponseJSON)
 	p := &CaptureParams{MerchantReference: "mt-2", Amount: "5.00", Beneficiary: minimalBeneficiary(),
 		BeneficiaryAccount: &models.BeneficiaryAccount{}}
-	if _, err := c.Transactions.Capture(context.Background(), "1002581234567", p); err != nil {
-		t.Fatal(err)
-	}
+	_, err := c.Transactions.Capture(context.Background(), "1002581234567", p)
+	require.NoError(t, err)
 }
 
 func TestTransactionsCaptureRejects(t *testing.T) {
@@ -159,9 +156,8 @@ func TestTransactionsCaptureAcceptsEveryWithdrawalMethod(t *testing.T) {
 				"&metadata.remittance.withdrawalMethod=" + m}, 200, captureResponseJSON)
 		p := &CaptureParams{MerchantReference: "mt-3", Amount: "1.00", Beneficiary: minimalBeneficiary(),
 			Remittance: &models.Remittance{WithdrawalMethod: m}}
-		if _, err := c.Transactions.Capture(context.Background(), "1002581234567", p); err != nil {
-			t.Errorf("%s: %v", m, err)
-		}
+		_, err := c.Transactions.Capture(context.Background(), "1002581234567", p)
+		assert.NoError(t, err, "%s: %v", m, err)
 	}
 }
 
@@ -177,11 +173,11 @@ func TestTransactionsCaptureErrors(t *testing.T) {
 func TestTransactionsCaptureZeroAmountReason(t *testing.T) {
 	p := fullCaptureParams()
 	p.Amount = "0.00"
-	if ve, ok := p.validate().(*ValidationError); !ok || ve.Field != "amount" || ve.Reason != "must be greater than 0.00" {
-		t.Fatalf("err = %v", p.validate())
-	}
+	ve, ok := p.validate().(*ValidationError)
+	require.True(t, ok, "err = %v", p.validate())
+	require.Equal(t, "amount", ve.Field, "err = %v", p.validate())
+	require.Equal(t, "must be greater than 0.00", ve.Reason, "err = %v", p.validate())
 	p.Amount = "0.01"
-	if err := p.validate(); err != nil {
-		t.Fatalf("0.01: %v", err)
-	}
+	err := p.validate()
+	require.NoError(t, err, "0.01: %v", err)
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // testCreds are the credentials of every unit test. The key must never show
@@ -28,9 +30,7 @@ func newTestClient(t *testing.T, opts ...Option) (*Client, *httpmock.MockTranspo
 	mock := httpmock.NewMockTransport()
 	all := append([]Option{WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock})}, opts...)
 	c, err := NewClient(testCreds, all...)
-	if err != nil {
-		t.Fatalf("NewClient: %v", err)
-	}
+	require.NoError(t, err, "NewClient: %v", err)
 	w := &waits{}
 	c.waitScale = w.record
 	return c, mock, w
@@ -72,38 +72,25 @@ func expect(t *testing.T, mock *httpmock.MockTransport, want wantRequest, status
 // the exact body of req.
 func checkRequest(t *testing.T, req *http.Request, want wantRequest) {
 	t.Helper()
-	if req.Method != want.Method {
-		t.Errorf("method = %s, want %s", req.Method, want.Method)
-	}
-	if got := req.URL.Scheme + "://" + req.URL.Host; got != "https://api.bankpay.test" {
-		t.Errorf("host = %s", got)
-	}
-	if got := req.URL.EscapedPath(); got != want.Path {
-		t.Errorf("path = %s, want %s", got, want.Path)
-	}
-	if req.URL.RawQuery != want.RawQuery {
-		t.Errorf("query = %q, want %q", req.URL.RawQuery, want.RawQuery)
-	}
+	assert.Equal(t, want.Method, req.Method, "method = %s, want %s", req.Method, want.Method)
+	host := req.URL.Scheme + "://" + req.URL.Host
+	assert.Equal(t, "https://api.bankpay.test", host, "host = %s", host)
+	path := req.URL.EscapedPath()
+	assert.Equal(t, want.Path, path, "path = %s, want %s", path, want.Path)
+	assert.Equal(t, want.RawQuery, req.URL.RawQuery, "query = %q, want %q", req.URL.RawQuery, want.RawQuery)
 	wantAuth := "Basic " + base64.StdEncoding.EncodeToString([]byte(testCreds.AccessID+":"+testCreds.AccessKey.Reveal()))
-	if got := req.Header.Get("Authorization"); got != wantAuth {
-		t.Errorf("Authorization = %q, want %q", got, wantAuth)
-	}
-	if got := req.Header.Get("Accept"); got != "application/json" {
-		t.Errorf("Accept = %q", got)
-	}
-	if !strings.HasPrefix(req.Header.Get("User-Agent"), "bankpay-go/") {
-		t.Errorf("User-Agent = %q", req.Header.Get("User-Agent"))
-	}
-	if got := req.Header.Get("Content-Type"); got != want.ContentType {
-		t.Errorf("Content-Type = %q, want %q", got, want.ContentType)
-	}
+	auth := req.Header.Get("Authorization")
+	assert.Equal(t, wantAuth, auth, "Authorization = %q, want %q", auth, wantAuth)
+	accept := req.Header.Get("Accept")
+	assert.Equal(t, "application/json", accept, "Accept = %q", accept)
+	assert.True(t, strings.HasPrefix(req.Header.Get("User-Agent"), "bankpay-go/"), "User-Agent = %q", req.Header.Get("User-Agent"))
+	ct := req.Header.Get("Content-Type")
+	assert.Equal(t, want.ContentType, ct, "Content-Type = %q, want %q", ct, want.ContentType)
 	var got []byte
 	if req.Body != nil {
 		got, _ = io.ReadAll(req.Body)
 	}
-	if string(got) != want.Body {
-		t.Errorf("body =\n  %s\nwant\n  %s", got, want.Body)
-	}
+	assert.Equal(t, want.Body, string(got), "body =\n  %s\nwant\n  %s", got, want.Body)
 }
 
 // expectNoRequest fails the test if the client sends anything.
@@ -112,7 +99,7 @@ func expectNoRequest(t *testing.T, mock *httpmock.MockTransport) *atomic.Int32 {
 	var n atomic.Int32
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 		n.Add(1)
-		t.Errorf("unexpected request %s %s", req.Method, req.URL)
+		assert.Failf(t, "unexpected request", "unexpected request %s %s", req.Method, req.URL)
 		return httpmock.NewStringResponse(500, ""), nil
 	})
 	return &n
@@ -125,8 +112,7 @@ func sequence(t *testing.T, mock *httpmock.MockTransport, rs ...httpmock.Respond
 	var n atomic.Int32
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 		i := int(n.Add(1)) - 1
-		if i >= len(rs) {
-			t.Errorf("request %d not expected: %s %s", i+1, req.Method, req.URL.Path)
+		if !assert.Less(t, i, len(rs), "request %d not expected: %s %s", i+1, req.Method, req.URL.Path) {
 			return httpmock.NewStringResponse(500, ""), nil
 		}
 		return rs[i](req)
@@ -149,9 +135,7 @@ func jsonResponse(status int, body string, headers ...string) httpmock.Responder
 // assertNoSecret fails if s contains the access key.
 func assertNoSecret(t *testing.T, s string) {
 	t.Helper()
-	if strings.Contains(s, testCreds.AccessKey.Reveal()) {
-		t.Errorf("secret access key leaked in %q", s)
-	}
+	assert.NotContains(t, s, testCreds.AccessKey.Reveal(), "secret access key leaked in %q", s)
 }
 
 // isValidation reports whether err is a *ValidationError.

@@ -2,9 +2,10 @@ package bankpay
 
 import (
 	"net/url"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzParseQuery checks parseQuery against url.ParseQuery: the same values
@@ -18,11 +19,13 @@ func FuzzParseQuery(f *testing.F) {
 	f.Fuzz(func(t *testing.T, q string) {
 		got, err := parseQuery(q)
 		want, werr := url.ParseQuery(q)
-		if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) {
-			t.Fatalf("parseQuery(%q) error %v, url.ParseQuery %v", q, err, werr)
+		require.Equal(t, werr == nil, err == nil, "parseQuery(%q) error %v, url.ParseQuery %v", q, err, werr)
+		if err != nil {
+			require.Equal(t, werr.Error(), err.Error(), "parseQuery(%q) error %v, url.ParseQuery %v", q, err, werr)
 		}
-		if len(got) != len(want) || (len(want) > 0 && !reflect.DeepEqual(got, want)) {
-			t.Fatalf("parseQuery(%q) = %v, url.ParseQuery %v", q, got, want)
+		require.Len(t, got, len(want), "parseQuery(%q) = %v, url.ParseQuery %v", q, got, want)
+		if len(want) > 0 {
+			require.Equal(t, want, got, "parseQuery(%q) = %v, url.ParseQuery %v", q, got, want)
 		}
 		snapshot := url.Values{}
 		for k, vs := range got {
@@ -32,9 +35,7 @@ func FuzzParseQuery(f *testing.F) {
 			got[k] = append(got[k], "appended")
 		}
 		for k, vs := range got {
-			if !reflect.DeepEqual(vs[:len(vs)-1], snapshot[k]) {
-				t.Fatalf("appending to one key changed %q: %v, was %v", k, vs, snapshot[k])
-			}
+			require.Equal(t, snapshot[k], vs[:len(vs)-1], "appending to one key changed %q: %v, was %v", k, vs, snapshot[k])
 		}
 	})
 }

@@ -9,32 +9,31 @@ import (
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/require"
 )
 
 func TestURLAndCredentials(t *testing.T) {
 	srv := newServer(t, bankpaytest.WithMerchant(bankpaytest.Merchant{NoVIP: true}))
-	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") || !strings.HasSuffix(srv.URL, "/api/v1") {
-		t.Fatalf("URL %q", srv.URL)
-	}
+	require.True(t, strings.HasPrefix(srv.URL, "http://127.0.0.1:"), "URL %q", srv.URL)
+	require.True(t, strings.HasSuffix(srv.URL, "/api/v1"), "URL %q", srv.URL)
 	c := srv.Credentials()
-	if len(c.AccessID) < 10 || len(c.AccessKey.Reveal()) < 16 || c.MerchantID == "" {
-		t.Fatalf("credentials not generated: %+v", c)
-	}
+	require.GreaterOrEqual(t, len(c.AccessID), 10, "credentials not generated: %+v", c)
+	require.GreaterOrEqual(t, len(c.AccessKey.Reveal()), 16, "credentials not generated: %+v", c)
+	require.NotEmpty(t, c.MerchantID, "credentials not generated: %+v", c)
 	ms := srv.Merchants()
-	if len(ms) != 2 || !sameCreds(ms[0].Credentials, c) || !ms[1].NoVIP || ms[1].AccessID == c.AccessID || ms[1].MerchantID == c.MerchantID {
-		t.Fatalf("merchants %+v", ms)
-	}
-	if !srv.Now().Equal(friday) {
-		t.Fatalf("clock starts at %v", srv.Now())
-	}
+	require.Len(t, ms, 2, "merchants %+v", ms)
+	require.True(t, sameCreds(ms[0].Credentials, c), "merchants %+v", ms)
+	require.True(t, ms[1].NoVIP, "merchants %+v", ms)
+	require.NotEqual(t, c.AccessID, ms[1].AccessID, "merchants %+v", ms)
+	require.NotEqual(t, c.MerchantID, ms[1].MerchantID, "merchants %+v", ms)
+	require.True(t, srv.Now().Equal(friday), "clock starts at %v", srv.Now())
 }
 
 func TestFixedCredentials(t *testing.T) {
 	want := bankpay.Credentials{AccessID: "ACCESS", AccessKey: bankpay.NewSecret("KEY"), MerchantID: "1234"}
 	srv := newServer(t, bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: want}))
-	if got := srv.Credentials(); !sameCreds(got, want) {
-		t.Fatalf("credentials %+v", got)
-	}
+	got := srv.Credentials()
+	require.True(t, sameCreds(got, want), "credentials %+v", got)
 	newAPI(t, srv, want).establish("r1", "1.00")
 }
 
@@ -126,9 +125,7 @@ func TestRoutingErrors(t *testing.T) {
 	t.Run("wrong method", func(t *testing.T) {
 		a := c.postJSON("/transactions/"+auth.TransactionID, struct{}{})
 		a.wantError(t, 405, 200)
-		if a.header.Get("Allow") != http.MethodGet {
-			t.Fatalf("Allow %q", a.header.Get("Allow"))
-		}
+		require.Equal(t, http.MethodGet, a.header.Get("Allow"), "Allow %q", a.header.Get("Allow"))
 		c.get("/establish").wantError(t, 405, 200)
 		c.get("/accounts/tokenize").wantError(t, 405, 200)
 		send(t, &c.creds, http.MethodDelete, srv.URL+"/transactions/"+auth.TransactionID+"/deposit", "", nil).wantError(t, 405, 200)

@@ -1,7 +1,6 @@
 package bankpaytest_test
 
 import (
-	"errors"
 	"net/http"
 	"net/url"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/require"
 )
 
 func transferData(ref string) models.EstablishData {
@@ -49,10 +49,12 @@ func TestCapture(t *testing.T) {
 	var env wire.TransactionEnvelope
 	mt.postForm("/transactions/"+id+"/capture", captureForm("cap-1", "200.00")).wantOK(t, &env)
 	c := env.Transaction
-	if c.TransactionType != models.TypeCapture || c.Status != models.StatusAuthorized || c.OriginalTransactionID != id ||
-		c.Amount != "200.00" || c.MerchantReference != "cap-1" || len(c.TransactionID) != 15 {
-		t.Fatalf("capture %+v", c)
-	}
+	require.Equal(t, models.TypeCapture, c.TransactionType, "capture %+v", c)
+	require.Equal(t, models.StatusAuthorized, c.Status, "capture %+v", c)
+	require.Equal(t, id, c.OriginalTransactionID, "capture %+v", c)
+	require.Equal(t, models.Amount("200.00"), c.Amount, "capture %+v", c)
+	require.Equal(t, "cap-1", c.MerchantReference, "capture %+v", c)
+	require.Len(t, c.TransactionID, 15, "capture %+v", c)
 	mt.postForm("/transactions/"+id+"/capture", captureForm("cap-1", "1.00")).wantError(t, 400, 210)
 	mt.postForm("/transactions/"+id+"/capture", captureForm("cap-2", "300.01")).wantError(t, 400, 200)
 	mt.postForm("/transactions/"+id+"/capture", captureForm("cap-3", "300.00")).wantOK(t, nil)
@@ -119,67 +121,57 @@ func TestCaptureLifecycle(t *testing.T) {
 	a := capture("cl-a", "200.00") // Processed -> Completed -> Reversed
 	b := capture("cl-b", "100.00") // Denied while Authorized
 	d := capture("cl-d", "150.00") // Denied while Processed
-	if evs := srv.EventsFor(a); len(evs) != 0 {
-		t.Fatalf("a new capture emitted %v", eventTypes(evs))
-	}
-	if err := srv.Deny(b); err != nil {
-		t.Fatalf("deny an Authorized capture: %v", err)
-	}
+	evs := srv.EventsFor(a)
+	require.Empty(t, evs, "a new capture emitted %v", eventTypes(evs))
+	err := srv.Deny(b)
+	require.NoError(t, err, "deny an Authorized capture: %v", err)
 
 	srv.Advance(time.Millisecond)
 	for _, id := range []string{a, d} {
-		if got := c.txn(id); got.Status != models.StatusProcessed || got.ProcessedAt.Time() != friday || got.TransactionType != models.TypeCapture {
-			t.Fatalf("capture %s after the clock moved: %v processedAt %v", id, got.Status, got.ProcessedAt)
-		}
+		got := c.txn(id)
+		require.Equal(t, models.StatusProcessed, got.Status, "capture %s after the clock moved: %v processedAt %v", id, got.Status, got.ProcessedAt)
+		require.True(t, got.ProcessedAt.Time() == friday, "capture %s after the clock moved: %v processedAt %v", id, got.Status, got.ProcessedAt)
+		require.Equal(t, models.TypeCapture, got.TransactionType, "capture %s after the clock moved: %v processedAt %v", id, got.Status, got.ProcessedAt)
 	}
 	var denied wire.TransactionEnvelope
 	c.control(http.MethodPost, "/transactions/"+d+"/deny", nil).wantOK(t, &denied) // the control endpoint too
-	if denied.Transaction.Status != models.StatusDenied {
-		t.Fatalf("control deny: %v", denied.Transaction.Status)
-	}
+	require.Equal(t, models.StatusDenied, denied.Transaction.Status, "control deny: %v", denied.Transaction.Status)
 
 	wednesday := friday.AddDate(0, 0, 5) // Friday + 3 banking days
 	srv.AdvanceTo(wednesday.Add(-time.Millisecond))
-	if got := statusOf(t, srv, a); got != models.StatusProcessed {
-		t.Fatalf("before 3 banking days: %v", got)
-	}
+	status := statusOf(t, srv, a)
+	require.Equal(t, models.StatusProcessed, status, "before 3 banking days: %v", status)
 	srv.Advance(time.Millisecond)
-	if got := c.txn(a); got.Status != models.StatusCompleted || got.CompletedAt.Time() != wednesday {
-		t.Fatalf("after 3 banking days: %v completedAt %v", got.Status, got.CompletedAt)
-	}
+	got := c.txn(a)
+	require.Equal(t, models.StatusCompleted, got.Status, "after 3 banking days: %v completedAt %v", got.Status, got.CompletedAt)
+	require.True(t, got.CompletedAt.Time() == wednesday, "after 3 banking days: %v completedAt %v", got.Status, got.CompletedAt)
 	srv.AdvanceBankingDays(10)
 	for _, id := range []string{b, d} {
-		if got := statusOf(t, srv, id); got != models.StatusDenied {
-			t.Fatalf("Denied capture %s became %v", id, got)
-		}
+		status := statusOf(t, srv, id)
+		require.Equal(t, models.StatusDenied, status, "Denied capture %s became %v", id, status)
 	}
-	if err := srv.Deny(a); !errors.Is(err, bankpaytest.ErrInvalidTransition) {
-		t.Fatalf("deny a Completed capture: %v", err)
-	}
-	if err := srv.Reverse(d); !errors.Is(err, bankpaytest.ErrInvalidTransition) {
-		t.Fatalf("reverse a Denied capture: %v", err)
-	}
-	if err := srv.Reverse(a); err != nil {
-		t.Fatalf("reverse a Completed capture: %v", err)
-	}
-	if got := statusOf(t, srv, a); got != models.StatusReversed {
-		t.Fatalf("reversed capture is %v", got)
-	}
+	err = srv.Deny(a)
+	require.ErrorIs(t, err, bankpaytest.ErrInvalidTransition, "deny a Completed capture: %v", err)
+	err = srv.Reverse(d)
+	require.ErrorIs(t, err, bankpaytest.ErrInvalidTransition, "reverse a Denied capture: %v", err)
+	err = srv.Reverse(a)
+	require.NoError(t, err, "reverse a Completed capture: %v", err)
+	status = statusOf(t, srv, a)
+	require.Equal(t, models.StatusReversed, status, "reversed capture is %v", status)
 
 	for id, want := range map[string]string{a: "Process,Complete,Reverse", b: "Deny", d: "Process,Deny"} {
 		evs := srv.EventsFor(id)
-		if got := joined(eventTypes(evs)); got != want {
-			t.Fatalf("events of %s: %s, want %s", id, got, want)
-		}
+		got := joined(eventTypes(evs))
+		require.Equal(t, want, got, "events of %s: %s, want %s", id, got, want)
 		for _, e := range evs {
-			if e.Fields.Get("transactionType") != "3" || e.Fields.Get("parentObjectId") != auth.TransactionID || e.Fields.Get("paymentType") != "2" {
-				t.Fatalf("event fields %v", e.Fields)
-			}
+			require.Equal(t, "3", e.Fields.Get("transactionType"), "event fields %v", e.Fields)
+			require.Equal(t, auth.TransactionID, e.Fields.Get("parentObjectId"), "event fields %v", e.Fields)
+			require.Equal(t, "2", e.Fields.Get("paymentType"), "event fields %v", e.Fields)
 		}
 	}
-	if got := srv.EventsFor(a); got[1].Fields.Get("status") != "4" || !got[1].CreatedAt.Equal(wednesday) {
-		t.Fatalf("Complete event %v at %v", got[1].Fields, got[1].CreatedAt)
-	}
+	evs = srv.EventsFor(a)
+	require.Equal(t, "4", evs[1].Fields.Get("status"), "Complete event %v at %v", evs[1].Fields, evs[1].CreatedAt)
+	require.True(t, evs[1].CreatedAt.Equal(wednesday), "Complete event %v at %v", evs[1].Fields, evs[1].CreatedAt)
 	// Nothing counts any more: the whole 500.00 can be captured again.
 	capture("cl-e", "500.00")
 }

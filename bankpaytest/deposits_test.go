@@ -1,7 +1,6 @@
 package bankpaytest_test
 
 import (
-	"errors"
 	"net/url"
 	"testing"
 	"time"
@@ -9,6 +8,7 @@ import (
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/require"
 )
 
 func TestDeposit(t *testing.T) {
@@ -16,24 +16,26 @@ func TestDeposit(t *testing.T) {
 	c := newAPI(t, srv, srv.Credentials())
 	auth := c.establish("auth", "100.00")
 	d := c.mustDeposit(auth.TransactionID, "dep-1", "40.00")
-	if d.TransactionType != models.TypeDeposit || d.Status != models.StatusAuthorized || d.OriginalTransactionID != auth.TransactionID ||
-		d.Amount != "40.00" || d.Currency != models.USD || d.MerchantReference != "dep-1" || len(d.TransactionID) != 15 ||
-		d.TransactionID == auth.TransactionID || d.PaymentProcessorType != "" {
-		t.Fatalf("deposit %+v", d)
-	}
-	if got := c.txn(d.TransactionID); got.TransactionType != models.TypeDeposit || got.Status != models.StatusAuthorized || got.Payment.Account.AccountNumber != "0010" {
-		t.Fatalf("get deposit %+v", got)
-	}
+	require.Equal(t, models.TypeDeposit, d.TransactionType, "deposit %+v", d)
+	require.Equal(t, models.StatusAuthorized, d.Status, "deposit %+v", d)
+	require.Equal(t, auth.TransactionID, d.OriginalTransactionID, "deposit %+v", d)
+	require.Equal(t, models.Amount("40.00"), d.Amount, "deposit %+v", d)
+	require.Equal(t, models.USD, d.Currency, "deposit %+v", d)
+	require.Equal(t, "dep-1", d.MerchantReference, "deposit %+v", d)
+	require.Len(t, d.TransactionID, 15, "deposit %+v", d)
+	require.NotEqual(t, auth.TransactionID, d.TransactionID, "deposit %+v", d)
+	require.Equal(t, "", d.PaymentProcessorType, "deposit %+v", d)
+	got := c.txn(d.TransactionID)
+	require.Equal(t, models.TypeDeposit, got.TransactionType, "get deposit %+v", got)
+	require.Equal(t, models.StatusAuthorized, got.Status, "get deposit %+v", got)
+	require.Equal(t, "0010", got.Payment.Account.AccountNumber, "get deposit %+v", got)
 	// Creating a deposit emits nothing; its later changes do.
-	if evs := srv.EventsFor(d.TransactionID); len(evs) != 0 {
-		t.Fatalf("events %v", eventTypes(evs))
-	}
+	evs := srv.EventsFor(d.TransactionID)
+	require.Empty(t, evs, "events %v", eventTypes(evs))
 	instant := url.Values{"merchantReference": {"dep-2"}, "amount": {"1.00"}, "instantPayoutRequest": {"true"}}
 	var env wire.TransactionEnvelope
 	c.deposit(auth.TransactionID, instant).wantOK(t, &env)
-	if env.Transaction.PaymentProcessorType == "" {
-		t.Fatal("instant payout deposit without paymentProcessorType")
-	}
+	require.NotEmpty(t, env.Transaction.PaymentProcessorType, "instant payout deposit without paymentProcessorType")
 	// Deferred authorizations take deposits too.
 	_, deferred := c.authorize(uiData("deferred", models.PaymentTypeDeferred, "10.00"), bankpaytest.OutcomeAuthorize)
 	c.mustDeposit(deferred.TransactionID, "dep-3", "")
@@ -52,9 +54,8 @@ func TestDepositAmountRules(t *testing.T) {
 	})
 	t.Run("omitted amount is the full authorization amount", func(t *testing.T) {
 		full := c.establish("full", "75.50")
-		if d := c.mustDeposit(full.TransactionID, "f1", ""); d.Amount != "75.50" {
-			t.Fatalf("amount %q", d.Amount)
-		}
+		d := c.mustDeposit(full.TransactionID, "f1", "")
+		require.Equal(t, models.Amount("75.50"), d.Amount, "amount %q", d.Amount)
 		// Nothing remains.
 		c.deposit(full.TransactionID, url.Values{"merchantReference": {"f2"}, "amount": {"0.01"}}).wantError(t, 400, 200)
 		c.deposit(full.TransactionID, url.Values{"merchantReference": {"f3"}}).wantError(t, 400, 200)
@@ -69,9 +70,7 @@ func TestDepositAmountRules(t *testing.T) {
 	t.Run("a Denied deposit no longer counts", func(t *testing.T) {
 		a := c.establish("denied", "10.00")
 		d := c.mustDeposit(a.TransactionID, "d1", "10.00")
-		if err := srv.Deny(d.TransactionID); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, srv.Deny(d.TransactionID))
 		c.mustDeposit(a.TransactionID, "d2", "10.00")
 	})
 	t.Run("invalid", func(t *testing.T) {
@@ -115,9 +114,7 @@ func TestNoReferenceIdempotency(t *testing.T) {
 	c.establish("auth", "100.00") // the same reference authorizes again
 	first := c.mustDeposit(auth.TransactionID, "dep-1", "40.00")
 	again := c.mustDeposit(auth.TransactionID, "dep-1", "40.00")
-	if first.TransactionID == again.TransactionID {
-		t.Fatalf("one deposit for two requests: %s", first.TransactionID)
-	}
+	require.NotEqual(t, first.TransactionID, again.TransactionID, "one deposit for two requests: %s", first.TransactionID)
 	// The authorization's maximum still holds.
 	c.deposit(auth.TransactionID, url.Values{"merchantReference": {"dep-1"}, "amount": {"40.00"}}).wantError(t, 400, 200)
 
@@ -142,45 +139,38 @@ func TestInstantPayoutCompletesWhenProcessed(t *testing.T) {
 		t.Helper()
 		var env wire.TransactionEnvelope
 		c.deposit(authID, url.Values{"merchantReference": {ref}, "amount": {"10.00"}, "instantPayoutRequest": {"true"}}).wantOK(t, &env)
-		if env.Transaction.Status != models.StatusAuthorized || env.Transaction.PaymentProcessorType != bankpaytest.PaymentProcessorInstant {
-			t.Fatalf("instant payout response %+v", env.Transaction)
-		}
+		require.Equal(t, models.StatusAuthorized, env.Transaction.Status, "instant payout response %+v", env.Transaction)
+		require.Equal(t, bankpaytest.PaymentProcessorInstant, env.Transaction.PaymentProcessorType, "instant payout response %+v", env.Transaction)
 		return env.Transaction.TransactionID
 	}
 	payout := instant(deferred.TransactionID, "ip-1")
 	fromDisbursement := instant(disb.TransactionID, "ip-2")
 	ordinary := c.mustDeposit(deferred.TransactionID, "ip-3", "10.00").TransactionID
-	if got := statusOf(t, srv, payout); got != models.StatusAuthorized {
-		t.Fatalf("before the clock moves: %v", got)
-	}
+	status := statusOf(t, srv, payout)
+	require.Equal(t, models.StatusAuthorized, status, "before the clock moves: %v", status)
 
 	srv.Advance(time.Millisecond)
 	for _, id := range []string{payout, fromDisbursement} {
 		got := c.txn(id)
-		if got.Status != models.StatusCompleted || got.ProcessedAt.Time() != friday || got.CompletedAt.Time() != friday {
-			t.Fatalf("instant payout %s: %v processedAt %v completedAt %v, want Completed at %v", id, got.Status, got.ProcessedAt, got.CompletedAt, friday)
-		}
+		require.Equal(t, models.StatusCompleted, got.Status, "instant payout %s: %v processedAt %v completedAt %v, want Completed at %v", id, got.Status, got.ProcessedAt, got.CompletedAt, friday)
+		require.True(t, got.ProcessedAt.Time() == friday, "instant payout %s: %v processedAt %v completedAt %v, want Completed at %v", id, got.Status, got.ProcessedAt, got.CompletedAt, friday)
+		require.True(t, got.CompletedAt.Time() == friday, "instant payout %s: %v processedAt %v completedAt %v, want Completed at %v", id, got.Status, got.ProcessedAt, got.CompletedAt, friday)
 		evs := srv.EventsFor(id)
-		if joined(eventTypes(evs)) != "Process,Complete" || evs[0].Fields.Get("status") != "3" || evs[1].Fields.Get("status") != "4" ||
-			!evs[1].CreatedAt.Equal(friday) {
-			t.Fatalf("instant payout events %v", evs)
-		}
+		require.Equal(t, "Process,Complete", joined(eventTypes(evs)), "instant payout events %v", evs)
+		require.Equal(t, "3", evs[0].Fields.Get("status"), "instant payout events %v", evs)
+		require.Equal(t, "4", evs[1].Fields.Get("status"), "instant payout events %v", evs)
+		require.True(t, evs[1].CreatedAt.Equal(friday), "instant payout events %v", evs)
 	}
-	if got := statusOf(t, srv, ordinary); got != models.StatusProcessed {
-		t.Fatalf("ordinary deposit: %v, want Processed", got)
-	}
-	if err := srv.Deny(payout); !errors.Is(err, bankpaytest.ErrInvalidTransition) {
-		t.Fatalf("deny a Completed instant payout: %v", err)
-	}
-	if err := srv.Reverse(payout); err != nil {
-		t.Fatalf("reverse a Completed instant payout: %v", err)
-	}
+	status = statusOf(t, srv, ordinary)
+	require.Equal(t, models.StatusProcessed, status, "ordinary deposit: %v, want Processed", status)
+	err := srv.Deny(payout)
+	require.ErrorIs(t, err, bankpaytest.ErrInvalidTransition, "deny a Completed instant payout: %v", err)
+	err = srv.Reverse(payout)
+	require.NoError(t, err, "reverse a Completed instant payout: %v", err)
 	// Nothing more happens to it when the clock moves on.
 	srv.AdvanceBankingDays(bankpaytest.CompletionBankingDays)
-	if got := joined(eventTypes(srv.EventsFor(payout))); got != "Process,Complete,Reverse" {
-		t.Fatalf("events %s", got)
-	}
-	if got := statusOf(t, srv, ordinary); got != models.StatusCompleted {
-		t.Fatalf("ordinary deposit after %d banking days: %v", bankpaytest.CompletionBankingDays, got)
-	}
+	events := joined(eventTypes(srv.EventsFor(payout)))
+	require.Equal(t, "Process,Complete,Reverse", events, "events %s", events)
+	status = statusOf(t, srv, ordinary)
+	require.Equal(t, models.StatusCompleted, status, "ordinary deposit after %d banking days: %v", bankpaytest.CompletionBankingDays, status)
 }

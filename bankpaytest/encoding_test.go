@@ -2,7 +2,6 @@ package bankpaytest_test
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -14,21 +13,21 @@ import (
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/require"
 )
 
 // wantBare fails unless the response is a 400 with the bare {"message":…}
 // body some of the service's 400s have: no errors array, no code.
 func (a response) wantBare(t testing.TB) {
 	t.Helper()
-	if a.status != http.StatusBadRequest {
-		t.Fatalf("status %d, want 400; body %s", a.status, a.body)
-	}
+	require.Equal(t, http.StatusBadRequest, a.status, "status %d, want 400; body %s", a.status, a.body)
 	var doc map[string]json.RawMessage
 	a.decode(t, &doc)
 	var msg string
-	if err := json.Unmarshal(doc["message"], &msg); err != nil || msg == "" || len(doc) != 1 {
-		t.Fatalf("body %s, want a bare {\"message\":…}", a.body)
-	}
+	err := json.Unmarshal(doc["message"], &msg)
+	require.NoError(t, err, "body %s, want a bare {\"message\":…}", a.body)
+	require.NotEmpty(t, msg, "body %s, want a bare {\"message\":…}", a.body)
+	require.Len(t, doc, 1, "body %s, want a bare {\"message\":…}", a.body)
 }
 
 // jsonRoute is a JSON endpoint of the API with a body it accepts.
@@ -48,9 +47,7 @@ func jsonRoutes(t *testing.T, srv *bankpaytest.Server, c *api) []jsonRoute {
 	c.postJSON("/customers?externalId=enc-ext", customerUpdate{MerchantID: c.creds.MerchantID, Customer: models.Customer{Name: "Jane Doe"}}).wantOK(t, &cust)
 	marshal := func(v any) []byte {
 		b, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return b
 	}
 	n := 0
@@ -144,9 +141,7 @@ func TestFormEndpointsRefuseOtherBodies(t *testing.T) {
 				send(t, &c.creds, http.MethodPost, srv.URL+rt.path, ct, []byte(rt.form().Encode())).wantError(t, 400, 200)
 			}
 			js, err := json.Marshal(flat(rt.form()))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			send(t, &c.creds, http.MethodPost, srv.URL+rt.path, "application/json", js).wantError(t, 400, 200)
 			// A JSON body labelled as a form is not read as JSON either.
 			send(t, &c.creds, http.MethodPost, srv.URL+rt.path, "application/x-www-form-urlencoded", js).wantError(t, 400, 200)
@@ -194,13 +189,12 @@ func TestEstablishAccessIDMustMatch(t *testing.T) {
 			}
 			_, _, err := srv.Authorize(signWith(uiData("acc-ui-"+name, models.PaymentTypeDeferred, "1.00"), accessID), bankpaytest.OutcomeAuthorize)
 			var e *bankpaytest.Error
-			if !errors.As(err, &e) || e.Status != 401 || e.Code != want {
-				t.Fatalf("Authorize: %v, want 401/%d", err, want)
-			}
+			require.ErrorAs(t, err, &e, "Authorize: %v, want 401/%d", err, want)
+			require.Equal(t, 401, e.Status, "Authorize: %v, want 401/%d", err, want)
+			require.Equal(t, want, e.Code, "Authorize: %v, want 401/%d", err, want)
 		})
 	}
 	c.postJSON("/establish?createTransaction=true", signWith(disbursementData("acc-ok", "1.00"), c.creds.AccessID)).wantOK(t, nil)
-	if n := len(srv.Events()); n != 1 {
-		t.Fatalf("%d events, want only the accepted authorization's", n)
-	}
+	n := len(srv.Events())
+	require.Equal(t, 1, n, "%d events, want only the accepted authorization's", n)
 }

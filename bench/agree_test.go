@@ -5,11 +5,12 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"strings"
 	"testing"
 
 	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestPairsAgree runs each benchmarked SDK call and its baseline once and
@@ -19,40 +20,32 @@ func TestPairsAgree(t *testing.T) {
 	e := newPairEnv(t)
 
 	tx, err := e.sdk.Transactions.Get(ctx, txID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	btx, err := e.bare.getTransaction(ctx, txID)
-	if err != nil || !reflect.DeepEqual(tx, btx) || tx.Payment == nil || tx.Payment.Account == nil {
-		t.Fatalf("get: sdk %+v, baseline %+v, %v", tx, btx, err)
-	}
+	require.NoError(t, err, "get: sdk %+v, baseline %+v, %v", tx, btx, err)
+	require.Equal(t, tx, btx, "get: sdk %+v, baseline %+v, %v", tx, btx, err)
+	require.NotNil(t, tx.Payment, "get: sdk %+v, baseline %+v, %v", tx, btx, err)
+	require.NotNil(t, tx.Payment.Account, "get: sdk %+v, baseline %+v, %v", tx, btx, err)
 
 	dep, err := e.sdk.Transactions.Deposit(ctx, txID, depositParams)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	bdep, err := e.bare.deposit(ctx, txID, depositParams.MerchantReference, depositParams.Amount)
-	if err != nil || !reflect.DeepEqual(dep, bdep) {
-		t.Fatalf("deposit: sdk %+v, baseline %+v, %v", dep, bdep, err)
-	}
+	require.NoError(t, err, "deposit: sdk %+v, baseline %+v, %v", dep, bdep, err)
+	require.Equal(t, dep, bdep, "deposit: sdk %+v, baseline %+v, %v", dep, bdep, err)
 
 	sum, err := e.sdk.Accounts.Summary(ctx, txID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	bsum, err := e.bare.summary(ctx, txID)
-	if err != nil || !reflect.DeepEqual(sum, bsum) || len(sum.Summary) != 4 {
-		t.Fatalf("summary: sdk %+v, baseline %+v, %v", sum, bsum, err)
-	}
+	require.NoError(t, err, "summary: sdk %+v, baseline %+v, %v", sum, bsum, err)
+	require.Equal(t, sum, bsum, "summary: sdk %+v, baseline %+v, %v", sum, bsum, err)
+	require.Len(t, sum.Summary, 4, "summary: sdk %+v, baseline %+v, %v", sum, bsum, err)
 
 	tok, err := e.sdk.Accounts.Tokenize(ctx, tokenizeParams)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	btok, err := e.bare.tokenize(ctx, tokenizeParams.AccountNumber, tokenizeParams.RoutingNumber)
-	if err != nil || !reflect.DeepEqual(tok, btok) || tok.Account.Token == "" {
-		t.Fatalf("tokenize: sdk %+v, baseline %+v, %v", tok, btok, err)
-	}
+	require.NoError(t, err, "tokenize: sdk %+v, baseline %+v, %v", tok, btok, err)
+	require.Equal(t, tok, btok, "tokenize: sdk %+v, baseline %+v, %v", tok, btok, err)
+	require.NotEmpty(t, tok.Account.Token, "tokenize: sdk %+v, baseline %+v, %v", tok, btok, err)
 }
 
 func TestWebhookPairAgrees(t *testing.T) {
@@ -77,56 +70,46 @@ func TestWebhookPairAgrees(t *testing.T) {
 			r.Header.Set("Authorization", auth)
 			w := httptest.NewRecorder()
 			h.ServeHTTP(w, r)
-			if w.Code != c.want {
-				t.Errorf("%s: status %d, want %d", name, w.Code, c.want)
-			}
+			assert.Equal(t, c.want, w.Code, "%s: status %d, want %d", name, w.Code, c.want)
 		}
 	}
-	if len(got) != 2 || !strings.Contains(strings.Join(got, " "), "sdk:1002581299999:Authorized") ||
-		!strings.Contains(strings.Join(got, " "), "base:1002581299999:Authorized") {
-		t.Fatalf("callbacks: %v", got)
-	}
+	require.Len(t, got, 2, "callbacks: %v", got)
+	require.Contains(t, strings.Join(got, " "), "sdk:1002581299999:Authorized", "callbacks: %v", got)
+	require.Contains(t, strings.Join(got, " "), "base:1002581299999:Authorized", "callbacks: %v", got)
 }
 
 func TestSignaturePairsAgree(t *testing.T) {
 	c, err := bankpay.NewClient(creds)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	d, bd := establishData(), establishData()
-	if err := c.SignEstablishData(d); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, c.SignEstablishData(d))
 	bareSign(bd, creds.AccessID, creds.MerchantID, creds.AccessKey.Reveal())
-	if d.RequestSignature == "" || d.RequestSignature != bd.RequestSignature {
-		t.Fatalf("signatures differ: sdk %q, baseline %q", d.RequestSignature, bd.RequestSignature)
-	}
+	require.NotEmpty(t, d.RequestSignature, "signatures differ: sdk %q, baseline %q", d.RequestSignature, bd.RequestSignature)
+	require.Equal(t, bd.RequestSignature, d.RequestSignature, "signatures differ: sdk %q, baseline %q", d.RequestSignature, bd.RequestSignature)
 
 	r, err := bankpay.VerifyRedirect(redirectURL, creds.AccessKey.Reveal())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	br, err := bareVerifyRedirect(redirectURL, creds.AccessKey.Reveal())
-	if err != nil || br.TransactionID != r.TransactionID || br.Status != int(r.Status) || br.Panel != r.Panel ||
-		br.InstantPayout != r.InstantPayoutAvailable || br.Verified != r.AccountVerified ||
-		br.PPTStatus != string(r.ProviderTransactionStatus) || br.Unsigned.Get("instantPayoutAvail") != "true" ||
-		!reflect.DeepEqual(br.Unsigned, r.Unsigned) {
-		t.Fatalf("redirect: sdk %+v, baseline %+v, %v", r, br, err)
-	}
+	require.NoError(t, err, "redirect: sdk %+v, baseline %+v, %v", r, br, err)
+	require.Equal(t, r.TransactionID, br.TransactionID, "redirect: sdk %+v, baseline %+v, %v", r, br, err)
+	require.Equal(t, int(r.Status), br.Status, "redirect: sdk %+v, baseline %+v, %v", r, br, err)
+	require.Equal(t, r.Panel, br.Panel, "redirect: sdk %+v, baseline %+v, %v", r, br, err)
+	require.Equal(t, r.InstantPayoutAvailable, br.InstantPayout, "redirect: sdk %+v, baseline %+v, %v", r, br, err)
+	require.Equal(t, r.AccountVerified, br.Verified, "redirect: sdk %+v, baseline %+v, %v", r, br, err)
+	require.Equal(t, string(r.ProviderTransactionStatus), br.PPTStatus, "redirect: sdk %+v, baseline %+v, %v", r, br, err)
+	require.Equal(t, "true", br.Unsigned.Get("instantPayoutAvail"), "redirect: sdk %+v, baseline %+v, %v", r, br, err)
+	require.Equal(t, r.Unsigned, br.Unsigned, "redirect: sdk %+v, baseline %+v, %v", r, br, err)
 	forged := strings.Replace(redirectURL, "status=2", "status=4", 1)
-	if _, err := bankpay.VerifyRedirect(forged, creds.AccessKey.Reveal()); err == nil {
-		t.Error("sdk accepted a forged redirect")
-	}
-	if _, err := bareVerifyRedirect(forged, creds.AccessKey.Reveal()); err == nil {
-		t.Error("baseline accepted a forged redirect")
-	}
+	_, err = bankpay.VerifyRedirect(forged, creds.AccessKey.Reveal())
+	assert.Error(t, err, "sdk accepted a forged redirect")
+	_, err = bareVerifyRedirect(forged, creds.AccessKey.Reveal())
+	assert.Error(t, err, "baseline accepted a forged redirect")
 }
 
 func TestSandboxMixRuns(t *testing.T) {
 	e := newSandboxEnv(t)
 	for i := uint64(0); i < 8; i++ {
-		if err := e.mixed(ctx, i); err != nil {
-			t.Fatalf("call %d: %v", i, err)
-		}
+		err := e.mixed(ctx, i)
+		require.NoError(t, err, "call %d: %v", i, err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/require"
 )
 
 // pairEnv is one loopback server with the two clients of a pair: the SDK and
@@ -30,9 +31,7 @@ func newPairEnv(tb testing.TB) *pairEnv {
 	srv := newCannedServer(tb)
 	hc := srv.Client()
 	c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(srv.baseURL()), bankpay.WithHTTPClient(hc))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	require.NoError(tb, err)
 	return &pairEnv{srv: srv, sdk: c, bare: &bareClient{hc: hc, base: srv.baseURL(), auth: basicAuth(creds.AccessID, creds.AccessKey.Reveal())}}
 }
 

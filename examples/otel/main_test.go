@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 )
@@ -12,9 +14,7 @@ import (
 // and its retry responded to with 404 by the sandbox.
 func TestOneSpanPerAttempt(t *testing.T) {
 	spans, err := run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var statuses []int64
 	for _, s := range spans {
 		for _, a := range s.Attributes {
@@ -24,15 +24,10 @@ func TestOneSpanPerAttempt(t *testing.T) {
 		}
 	}
 	want := []int64{200, 503, 404}
-	if len(spans) != 3 || len(statuses) != 3 {
-		t.Fatalf("%d spans with statuses %v, want 3 with %v", len(spans), statuses, want)
-	}
+	require.Len(t, spans, 3, "%d spans with statuses %v, want 3 with %v", len(spans), statuses, want)
+	require.Len(t, statuses, 3, "%d spans with statuses %v, want 3 with %v", len(spans), statuses, want)
 	for i := range want {
-		if statuses[i] != want[i] {
-			t.Fatalf("statuses %v, want %v", statuses, want)
-		}
+		require.Equal(t, want[i], statuses[i], "statuses %v, want %v", statuses, want)
 	}
-	if spans[1].Status.Code != codes.Error {
-		t.Errorf("the 503 attempt's span status is %v, want Error", spans[1].Status.Code)
-	}
+	assert.Equal(t, codes.Error, spans[1].Status.Code, "the 503 attempt's span status is %v, want Error", spans[1].Status.Code)
 }

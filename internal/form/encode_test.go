@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"net/url"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestAppendEncodeMatchesEncode checks AppendEncode against url.Values.Encode
@@ -23,12 +26,10 @@ func TestAppendEncodeMatchesEncode(t *testing.T) {
 		many,
 	} {
 		want := v.Encode()
-		if got := string(AppendEncode(nil, v)); got != want {
-			t.Errorf("AppendEncode = %q, want %q", got, want)
-		}
-		if got := string(AppendEncode([]byte("prefix:"), v)); got != "prefix:"+want {
-			t.Errorf("AppendEncode after a prefix = %q, want %q", got, "prefix:"+want)
-		}
+		got := string(AppendEncode(nil, v))
+		assert.Equal(t, want, got, "AppendEncode = %q, want %q", got, want)
+		got = string(AppendEncode([]byte("prefix:"), v))
+		assert.Equal(t, "prefix:"+want, got, "AppendEncode after a prefix = %q, want %q", got, "prefix:"+want)
 	}
 }
 
@@ -37,17 +38,10 @@ func TestBodyIsValuesEncoded(t *testing.T) {
 	p := &params{Amount: "10.00", Ref: "r 1&2", Instant: &yes,
 		Recipient: &party{Name: "Jane Doe", Address: &addr{City: "Austin", Country: "US"}}}
 	v, err := Values(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	b, err := Body(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(b) != v.Encode() {
-		t.Fatalf("Body = %s, want %s", b, v.Encode())
-	}
-	if _, err := Body(42); err == nil {
-		t.Fatal("Body of a non-struct: no error")
-	}
+	require.NoError(t, err)
+	require.Equal(t, v.Encode(), string(b), "Body = %s, want %s", b, v.Encode())
+	_, err = Body(42)
+	require.Error(t, err, "Body of a non-struct: no error")
 }

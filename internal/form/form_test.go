@@ -2,6 +2,9 @@ package form
 
 import (
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 type addr struct {
@@ -25,33 +28,25 @@ func TestValuesDotsNestedNames(t *testing.T) {
 	yes := true
 	v, err := Values(&params{Amount: "10.00", Ref: "r 1&2", Instant: &yes,
 		Recipient: &party{Name: "Jane Doe", Address: &addr{City: "Austin", Country: "US"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got := v.Encode()
 	want := "amount=10.00&beneficiary.address.city=Austin&beneficiary.address.country=US&beneficiary.name=Jane+Doe&instantPayoutRequest=true&merchantReference=r+1%262"
-	if got != want {
-		t.Fatalf("got  %s\nwant %s", got, want)
-	}
+	require.Equal(t, want, got, "got  %s\nwant %s", got, want)
 }
 
 func TestValuesOmitsUnset(t *testing.T) {
 	v, err := Values(&params{Ref: "x"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := v.Encode(); got != "merchantReference=x" {
-		t.Fatalf("got %s", got)
-	}
+	require.NoError(t, err)
+	got := v.Encode()
+	require.Equal(t, "merchantReference=x", got, "got %s", got)
 }
 
 func TestDotted(t *testing.T) {
 	for in, want := range map[string]string{
 		"a": "a", "a[b]": "a.b", "a[b][c]": "a.b.c", "metadata[remittance][withdrawalMethod]": "metadata.remittance.withdrawalMethod",
 	} {
-		if got := Dotted(in); got != want {
-			t.Errorf("Dotted(%q) = %q, want %q", in, got, want)
-		}
+		got := Dotted(in)
+		assert.Equal(t, want, got, "Dotted(%q) = %q, want %q", in, got, want)
 	}
 }
 
@@ -61,8 +56,6 @@ func FuzzDotted(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		out := Dotted(s)
-		if len(out) > len(s) {
-			t.Fatalf("Dotted grew %q to %q", s, out)
-		}
+		require.LessOrEqual(t, len(out), len(s), "Dotted grew %q to %q", s, out)
 	})
 }

@@ -6,6 +6,7 @@ import (
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/internal/form"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzBodyOfSDKParams checks the planned encoding of the SDK's form params
@@ -44,20 +45,13 @@ func FuzzBodyOfSDKParams(f *testing.F) {
 			}
 		}
 		for _, v := range []any{dp, cp, pp} {
-			if !form.Planned(v) {
-				t.Fatalf("%T is not planned", v)
-			}
+			require.True(t, form.Planned(v), "%T is not planned", v)
 			got, err := form.Body(v)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			vals, err := form.Values(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := vals.Encode(); string(got) != want {
-				t.Fatalf("Body(%T)\n got  %s\n want %s", v, got, want)
-			}
+			require.NoError(t, err)
+			want := vals.Encode()
+			require.Equal(t, want, string(got), "Body(%T)\n got  %s\n want %s", v, got, want)
 		}
 	})
 }

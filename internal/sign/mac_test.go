@@ -7,6 +7,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestPooledStatesNeverCrossKeys signs and verifies from many goroutines
@@ -55,11 +58,10 @@ func TestPooledStatesNeverCrossKeys(t *testing.T) {
 	wg.Wait()
 	close(errs)
 	for e := range errs {
-		t.Error(e)
+		assert.Fail(t, e)
 	}
-	if n := len(*cache.entries.Load()); n > maxCachedKeys {
-		t.Errorf("cache holds %d keys, more than %d", n, maxCachedKeys)
-	}
+	n := len(*cache.entries.Load())
+	assert.LessOrEqual(t, n, maxCachedKeys, "cache holds %d keys, more than %d", n, maxCachedKeys)
 }
 
 // TestVerifyRejectsNearMisses checks that Verify compares the whole
@@ -72,25 +74,19 @@ func TestVerifyRejectsNearMisses(t *testing.T) {
 	flip[3] ^= 1
 	for _, sig := range []string{good[:len(good)-1], good + "=", string(flip), "", SHA512Prefix + good,
 		Sign(SHA512, key, msg)[len(SHA512Prefix):]} {
-		if Verify(key, msg, sig) {
-			t.Errorf("Verify accepted %q", sig)
-		}
+		assert.False(t, Verify(key, msg, sig), "Verify accepted %q", sig)
 	}
-	if !Verify(key, msg, good) || !Verify(key, msg, Sign(SHA512, key, msg)) {
-		t.Error("Verify rejected a good signature")
-	}
+	assert.True(t, Verify(key, msg, good), "Verify rejected a good signature")
+	assert.True(t, Verify(key, msg, Sign(SHA512, key, msg)), "Verify rejected a good signature")
 }
 
 // TestNilCacheKeysAfresh checks that the package-level functions keep no
 // state: a nil cache signs correctly and pools nothing.
 func TestNilCacheKeysAfresh(t *testing.T) {
 	var c *MACCache
-	if got, want := c.Sign(SHA1, "k", "m"), mac(sha1.New, "k", "m"); got != want {
-		t.Fatalf("nil cache Sign = %s, want %s", got, want)
-	}
+	got, want := c.Sign(SHA1, "k", "m"), mac(sha1.New, "k", "m")
+	require.Equal(t, want, got, "nil cache Sign = %s, want %s", got, want)
 	m := c.get(SHA1, "k")
-	if m.pool != nil {
-		t.Fatal("a nil cache handed out a pooled state")
-	}
+	require.Nil(t, m.pool, "a nil cache handed out a pooled state")
 	m.release()
 }

@@ -3,6 +3,8 @@ package sign
 import (
 	"net/url"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzNotificationMessage checks NotificationMessage against
@@ -15,11 +17,10 @@ func FuzzNotificationMessage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		got, err := NotificationMessage(body)
 		want, werr := url.QueryUnescape(string(body))
-		if (err != nil) != (werr != nil) || got != want {
-			t.Fatalf("NotificationMessage(%q) = %q, %v; url.QueryUnescape = %q, %v", body, got, err, want, werr)
-		}
-		if werr != nil && err.Error() != werr.Error() {
-			t.Fatalf("error %v, want %v", err, werr)
+		require.Equal(t, werr != nil, err != nil, "NotificationMessage(%q) = %q, %v; url.QueryUnescape = %q, %v", body, got, err, want, werr)
+		require.Equal(t, want, got, "NotificationMessage(%q) = %q, %v; url.QueryUnescape = %q, %v", body, got, err, want, werr)
+		if werr != nil {
+			require.Equal(t, werr.Error(), err.Error(), "error %v, want %v", err, werr)
 		}
 	})
 }
