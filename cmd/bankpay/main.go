@@ -2,6 +2,9 @@
 // merchant's engineers otherwise script by hand, on the same SDK.
 //
 //	bankpay [-json] transactions get ID
+//	bankpay [-json] transactions find -ref REF
+//	bankpay [-json] transactions list [-ref REF] [-original ID] [-since TIME] [-status N] [-limit N]
+//	bankpay [-json] refund [-ref REF] [-amount N.NN] TRANSACTION_ID
 //	bankpay [-json] deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID
 //	bankpay sign-establish FILE.json          (- reads standard input)
 //	bankpay verify-redirect URL
@@ -69,7 +72,8 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"transactions":        {"transactions get ID | transactions find -ref REF", runTransactions},
+	"transactions":        {"transactions get ID | find -ref REF | list [-ref REF] [-original ID] [-since TIME] [-status N] [-limit N]", runTransactions},
+	"refund":              {"refund [-ref REF] [-amount N.NN] TRANSACTION_ID", runRefund},
 	"deposit":             {"deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID", runDeposit},
 	"sign-establish":      {"sign-establish FILE.json (- for standard input)", runSignEstablish},
 	"verify-redirect":     {"verify-redirect URL", runVerifyRedirect},

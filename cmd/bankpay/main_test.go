@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -266,4 +267,87 @@ func TestSandbox(t *testing.T) {
 	cancel()
 	assert.Equal(t, exitOK, <-done, errOut.String())
 	assert.Contains(t, out.String(), "API base URL:  http://127.0.0.1:")
+}
+
+func TestTransactionsList(t *testing.T) {
+	c := newCLI(t)
+	auth := c.disbursement("cli-auth-list")
+	for i := 1; i <= 3; i++ {
+		code, _, errOut := c.run("", "deposit", "-ref", fmt.Sprintf("cli-list-%d", i), "-amount", "1.00", auth.TransactionID)
+		require.Equal(t, exitOK, code, errOut)
+	}
+
+	code, out, errOut := c.run("", "transactions", "list", "-original", auth.TransactionID)
+	require.Equal(t, exitOK, code, errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 4, out)
+	assert.Regexp(t, `^TRANSACTION\s+TYPE\s+STATUS\s+AMOUNT\s+REFERENCE\s+CREATED`, lines[0])
+	for _, l := range lines[1:] {
+		assert.Regexp(t, `\sDeposit\s+Authorized\s+1.00 USD\s+cli-list-\d`, l)
+	}
+
+	code, out, _ = c.run("", "-json", "transactions", "list", "-original", auth.TransactionID, "-limit", "2")
+	require.Equal(t, exitOK, code)
+	var got []models.Transaction
+	require.NoError(t, json.Unmarshal([]byte(out), &got), out)
+	assert.Len(t, got, 2)
+
+	code, out, _ = c.run("", "-json", "transactions", "list", "-ref", "cli-list-2")
+	require.Equal(t, exitOK, code)
+	got = nil
+	require.NoError(t, json.Unmarshal([]byte(out), &got), out)
+	if assert.Len(t, got, 1) {
+		assert.Equal(t, "cli-list-2", got[0].MerchantReference)
+	}
+
+	code, out, _ = c.run("", "transactions", "find", "-ref", "cli-list-3")
+	require.Equal(t, exitOK, code)
+	assert.Regexp(t, `merchantReference\s+cli-list-3`, out)
+	code, _, _ = c.run("", "transactions", "find", "-ref", "no-such-ref")
+	assert.Equal(t, exitNotFound, code)
+
+	code, _, errOut = c.run("", "transactions", "list", "-since", "yesterday")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "RFC 3339")
+}
+
+func TestRefund(t *testing.T) {
+	c := newCLI(t)
+	d := models.EstablishData{Description: "Order", Currency: models.USD, Amount: "80.00", MerchantReference: "cli-pay-1",
+		PaymentType: models.PaymentTypeDeferred, ReturnURL: "https://shop.example/return", CancelURL: "https://shop.example/cancel"}
+	require.NoError(t, c.srv.Client().SignEstablishData(&d))
+	_, auth, err := c.srv.Authorize(d, bankpaytest.OutcomeAuthorize)
+	require.NoError(t, err)
+	require.NoError(t, c.srv.Flush(context.Background()))
+	var token string
+	for _, ev := range c.srv.EventsFor(auth.TransactionID) {
+		if ev.Type == models.EventAuthorize {
+			token = ev.Fields.Get("splitToken")
+		}
+	}
+	require.NotEmpty(t, token, "the Authorize event carries the split token")
+	capture, err := c.srv.Client().Transactions.Capture(context.Background(), auth.TransactionID,
+		&bankpay.CaptureParams{MerchantReference: "cli-pay-1-cap", Amount: "80.00", SplitToken: token})
+	require.NoError(t, err)
+	c.srv.Advance(time.Minute)
+	c.srv.AdvanceBankingDays(bankpaytest.CompletionBankingDays)
+
+	code, out, errOut := c.run("", "refund", "-ref", "cli-rf-1", "-amount", "30.00", capture.TransactionID)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Regexp(t, `type\s+Refund \(4\)`, out)
+	assert.Regexp(t, `amount\s+30.00 USD`, out)
+	assert.Regexp(t, `originalTransactionId\s+`+capture.TransactionID, out)
+
+	code, _, errOut = c.run("", "refund", "-amount", "60.00", capture.TransactionID)
+	assert.Equal(t, exitFailed, code, "over the balance is refused")
+	assert.Contains(t, errOut, "331")
+
+	code, out, errOut = c.run("", "-json", "refund", capture.TransactionID)
+	require.Equal(t, exitOK, code, errOut)
+	var rest models.Transaction
+	require.NoError(t, json.Unmarshal([]byte(out), &rest))
+	assert.Equal(t, models.Amount("50.00"), rest.Amount, "the rest of the payment")
+
+	code, _, _ = c.run("", "refund", "-amount", "0.10", capture.TransactionID)
+	assert.Equal(t, exitUsage, code, "below the minimum: refused before sending")
 }

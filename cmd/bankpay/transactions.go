@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"text/tabwriter"
+	"time"
 
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/models"
@@ -50,8 +53,86 @@ func runTransactions(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		return e.printTransaction(t)
+	case "list":
+		return listTransactions(ctx, e, args[1:])
 	}
-	return usagef("unknown subcommand %q: want get or find", args[0])
+	return usagef("unknown subcommand %q: want get, find or list", args[0])
+}
+
+// listTransactions runs "transactions list [filters]": every matching
+// transaction, read page by page (-limit caps how many are printed).
+func listTransactions(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("transactions list")
+	ref := fs.String("ref", "", "only the transactions of this merchantReference")
+	original := fs.String("original", "", "only the transactions of this authorization (originalTransactionId)")
+	since := fs.String("since", "", "only those created at or after this time (RFC 3339)")
+	status := fs.Int("status", -1, "only this status code (2 Authorized, 4 Completed, …)")
+	limit := fs.Int("limit", 100, "print at most this many (0: all)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usagef("want no arguments, only flags")
+	}
+	p := &bankpay.TransactionListParams{MerchantReference: *ref, OriginalTransactionID: *original}
+	if *since != "" {
+		t, err := time.Parse(time.RFC3339, *since)
+		if err != nil {
+			return usagef("-since: want an RFC 3339 time such as 2025-03-06T00:00:00Z")
+		}
+		p.CreatedAtStart = t
+	}
+	if *status >= 0 {
+		p.Statuses = []models.TransactionStatus{models.TransactionStatus(*status)}
+	}
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
+	var rows []*models.Transaction
+	for t, err := range c.Transactions.List(ctx, p) {
+		if err != nil {
+			return err
+		}
+		rows = append(rows, t)
+		if *limit > 0 && len(rows) == *limit {
+			break
+		}
+	}
+	if e.json {
+		return e.printJSON(rows)
+	}
+	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "TRANSACTION\tTYPE\tSTATUS\tAMOUNT\tREFERENCE\tCREATED")
+	for _, t := range rows {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s %s\t%s\t%s\n", t.TransactionID, t.TransactionType, t.Status,
+			t.Amount, t.Currency, t.MerchantReference, timeString(t.CreatedAt))
+	}
+	return w.Flush()
+}
+
+// runRefund runs "refund [-ref REF] [-amount N.NN] TRANSACTION_ID": a
+// refund of a completed payment (the rest of it without -amount). It is
+// never retried once it may have reached the service.
+func runRefund(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("refund")
+	ref := fs.String("ref", "", "merchantReference of the refund")
+	amount := fs.String("amount", "", "amount N.NN (default: what is left to refund)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("want one transaction id (the capture or payment to refund)")
+	}
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
+	t, err := c.Transactions.Refund(ctx, fs.Arg(0), &bankpay.RefundParams{MerchantReference: *ref, Amount: models.Amount(*amount)})
+	if err != nil {
+		return err
+	}
+	return e.printTransaction(t)
 }
 
 // runDeposit runs "deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID".
