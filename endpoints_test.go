@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -673,5 +675,50 @@ func TestEndpointsLog(t *testing.T) {
 				assert.NotContains(t, out, secret)
 			}
 		})
+	}
+}
+
+// TestReadmeOperationsTable: README's table lists the operator's 31
+// operations, each with methods that exist in the endpoints table and send
+// the method and path the row shows; every endpoint of the table is listed.
+func TestReadmeOperationsTable(t *testing.T) {
+	raw, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	_, section, ok := strings.Cut(string(raw), "\n## Operations\n")
+	require.True(t, ok, "README has an Operations section")
+	section, _, _ = strings.Cut(section, "\n## ")
+	byName := map[string]endpoint{}
+	for _, ep := range endpoints() {
+		byName[ep.name] = ep
+	}
+	param := regexp.MustCompile(`\{[^}]+\}`)
+	row := regexp.MustCompile("^\\| [^|]+ \\| `(GET|POST) ([^`]+)` \\| (.+) \\|$")
+	method := regexp.MustCompile("`([A-Za-z]+\\.[A-Za-z]+)`")
+	listed := map[string]bool{}
+	wires := map[string]bool{}
+	for _, l := range strings.Split(section, "\n") {
+		m := row.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		wire := m[1] + " " + param.ReplaceAllString(m[2], "{id}")
+		assert.False(t, wires[wire], "%s listed twice", wire)
+		wires[wire] = true
+		names := method.FindAllStringSubmatch(m[3], -1)
+		require.NotEmpty(t, names, l)
+		for _, n := range names {
+			ep, ok := byName[n[1]]
+			if assert.True(t, ok, "%s (README) is not in the endpoints table", n[1]) {
+				assert.Equal(t, wire, ep.method+" "+ep.path, n[1])
+			}
+			listed[n[1]] = true
+		}
+	}
+	assert.Len(t, wires, 31, "the operator's API has 31 operations")
+	for name := range byName {
+		if name == "Identity.SendFeedback" || strings.Contains(name, " (") { // unexported, or a second row of a listed method
+			continue
+		}
+		assert.True(t, listed[name], "%s is missing from README's Operations table", name)
 	}
 }
