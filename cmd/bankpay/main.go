@@ -126,6 +126,7 @@ func exitCode(err error) int {
 	var ue *usageError
 	var ve *bankpay.ValidationError
 	var ne *bankpay.NetworkError
+	var ae *bankpay.APIError
 	switch {
 	case errors.As(err, &ue), errors.As(err, &ve), errors.Is(err, flag.ErrHelp):
 		return exitUsage
@@ -134,7 +135,10 @@ func exitCode(err error) int {
 	case errors.Is(err, bankpay.ErrNotFound):
 		return exitNotFound
 	case errors.As(err, &ne) && ne.Sent && ne.Method != "GET",
-		errors.Is(err, bankpay.ErrInvalidResponse) && isMoneyMoving(err):
+		errors.Is(err, bankpay.ErrInvalidResponse) && isMoneyMoving(err),
+		// A 5xx (a gateway's 502 or 504 above all) to a state-changing
+		// call does not say the service did not act on it.
+		errors.As(err, &ae) && ae.StatusCode >= 500 && ae.Method != "GET":
 		return exitUncertain
 	}
 	return exitFailed
