@@ -2,7 +2,9 @@ package bankpay
 
 import (
 	"context"
+	"errors"
 	"iter"
+	"net/http"
 	"net/url"
 	"time"
 
@@ -188,9 +190,28 @@ func (s *TransactionsService) FindByMerchantReference(ctx context.Context, ref s
 		return nil, err
 	}
 	var found *models.Transaction
+	// Offset paging over a list that grows as it is read can show a
+	// transaction twice (a newer one shifts the rest down a page): the
+	// second sight is skipped, not counted as another. A whole page's worth
+	// of repeats in a row is a server that repeats a page for every
+	// startIndex, which would keep the loop going until ctx ends: it is
+	// ErrInvalidResponse.
+	seen := map[string]bool{}
+	repeats := 0
 	for t, err := range s.List(ctx, &TransactionListParams{MerchantReference: ref}, opts...) {
 		if err != nil {
 			return nil, err
+		}
+		if t.TransactionID != "" {
+			if seen[t.TransactionID] {
+				if repeats++; repeats >= defaultPageSize {
+					return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: "/transactions",
+						Err: errors.New("the list repeats a page of transactions")}
+				}
+				continue
+			}
+			seen[t.TransactionID] = true
+			repeats = 0
 		}
 		if t.MerchantReference != ref {
 			continue

@@ -372,7 +372,8 @@ func TestTransactionsFindByMerchantReference(t *testing.T) {
 		}
 		n := pages(t, mock, "/api/v1/transactions",
 			pageStep{query, page(full...)},
-			pageStep{"count=100&payment.merchantReference=order-42&startIndex=100", page("order-42")},
+			// t101: the ids of a real list do not restart on each page.
+			pageStep{"count=100&payment.merchantReference=order-42&startIndex=100", `{"transactions":[` + listTxnJSON("t101", "order-42") + `]}`},
 		)
 		txn, err := c.Transactions.FindByMerchantReference(context.Background(), "order-42")
 		require.NoError(t, err)
