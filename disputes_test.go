@@ -146,7 +146,11 @@ func TestDisputesCreateGivesUp(t *testing.T) {
 
 // The call's key replaces an Idempotency-Key given with WithHeader.
 func TestDisputesCreateKeyReplacesWithHeader(t *testing.T) {
-	c, mock, _ := newTestClient(t, WithHeader("Idempotency-Key", "from-option"), WithHeader("X-Trace", "t-1"))
+	_, err := NewClient(testCreds, WithHeader("Idempotency-Key", "from-option"))
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve, "an Idempotency-Key header option is refused: the call's key would replace it")
+	assert.Equal(t, "header", ve.Field)
+	c, mock, _ := newTestClient(t, WithHeader("X-Trace", "t-1"))
 	var trace string
 	keys := recordKeys(t, mock, func(req *http.Request) (*http.Response, error) {
 		trace = req.Header.Get("X-Trace")
@@ -154,7 +158,7 @@ func TestDisputesCreateKeyReplacesWithHeader(t *testing.T) {
 	})
 	p := disputeParams()
 	p.IdempotencyKey = "from-params"
-	_, err := c.Disputes.Create(context.Background(), p)
+	_, err = c.Disputes.Create(context.Background(), p)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"from-params"}, *keys)
 	assert.Equal(t, "t-1", trace)

@@ -227,10 +227,11 @@ func (e *ResponseError) Is(target error) bool { return target == ErrInvalidRespo
 // (deposit, capture, establish), its outcome is unknown: do not pay again
 // under a new merchantReference. Call Transactions.FindByMerchantReference
 // with the call's merchantReference: a transaction found is the payment
-// made (do not pay again); ErrNotFound means it was not made, and the call
-// can be made again with the same merchantReference (on an account
-// configured for merchantReference idempotency a repeat of one that was made
-// responds ErrDuplicate). When Sent is false nothing reached the service. A
+// made (do not pay again); on ErrNotFound confirm with Transactions.List
+// and OriginalTransactionID (see FindByMerchantReference), and make the call
+// again only with the same merchantReference (on an account configured for
+// merchantReference idempotency a repeat of one that was made responds
+// ErrDuplicate). When Sent is false nothing reached the service. A
 // call whose context had ended before it started sends nothing (Attempts 0).
 type NetworkError struct {
 	Method   string

@@ -255,8 +255,11 @@ func WithTransport(wrap func(http.RoundTripper) http.RoundTripper) Option {
 	})
 }
 
-// reservedHeaders are set by the SDK and cannot be replaced by WithHeader.
-var reservedHeaders = map[string]bool{"Authorization": true, "Content-Type": true, "Content-Length": true, "Host": true, "Accept": true, "User-Agent": true}
+// reservedHeaders are set by the SDK and cannot be replaced by WithHeader
+// (an Idempotency-Key is DisputeParams.IdempotencyKey: a header option would
+// be silently replaced by the call's own key).
+var reservedHeaders = map[string]bool{"Authorization": true, "Content-Type": true, "Content-Length": true, "Host": true,
+	"Accept": true, "User-Agent": true, "Idempotency-Key": true}
 
 // WithHeader adds a header to every request of a client, or of one call
 // (a request id, a tracing header). The SDK's own headers (Authorization,

@@ -131,3 +131,16 @@ func TestOptionTargets(t *testing.T) {
 	assert.PanicsWithValue(t, "bankpay: NewWebhookHandler: bankpay: invalid opts: WithBaseURL does not configure the webhook handler",
 		func() { NewWebhookHandler(testCreds, nil, WithBaseURL(testBaseURL)) })
 }
+
+// A nil Deduplicator (or a typed nil one) would turn de-duplication off, or
+// panic on every request: NewWebhookHandler refuses it at start-up.
+func TestWithDeduplicatorNil(t *testing.T) {
+	var typedNil *countingStore
+	for _, d := range []Deduplicator{nil, typedNil} {
+		assert.PanicsWithValue(t, "bankpay: NewWebhookHandler: bankpay: invalid deduplicator: must not be nil",
+			func() { NewWebhookHandler(testCreds, nil, WithDeduplicator(d)) })
+	}
+}
+
+// countingStore is a Deduplicator type for the typed-nil case.
+type countingStore struct{ Deduplicator }

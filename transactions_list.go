@@ -179,8 +179,13 @@ func (s *TransactionsService) ListPage(ctx context.Context, p *TransactionListPa
 // *ValidationError) and keeps the transactions whose own merchantReference
 // is ref.
 //
-// None: the error matches ErrNotFound; the call did not take effect, and
-// making it again with the same merchantReference is safe. More than one (the
+// None: the error matches ErrNotFound. The operator documents the filter as
+// the payment's (the authorization's) reference, while the sandbox also
+// matches a transaction's own: until that is confirmed against the service
+// (docs/wire.md), confirm a deposit or capture with List and
+// OriginalTransactionID (the authorization) before making it again, and make
+// it again only with the same merchantReference, so that an account
+// configured for idempotency refuses a repeat (ErrDuplicate). More than one (the
 // reference used for an authorization and its deposit, or a repeat on an
 // account without merchantReference idempotency): the error matches
 // ErrAmbiguous and no transaction is returned; read them with List. Any

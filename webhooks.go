@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"reflect"
 	"strings"
 	"time"
 
@@ -89,7 +90,13 @@ func verifyNotification(macs *sign.MACCache, body []byte, header string, creds C
 // gets 409 (the service re-sends it), and a failed one is released for the
 // next delivery. See NewMemoryDeduplicator. Handler only.
 func WithDeduplicator(d Deduplicator) Option {
-	return option("WithDeduplicator", forHandler, func(cfg *config) { cfg.dedup = d })
+	return option("WithDeduplicator", forHandler, func(cfg *config) {
+		if d == nil || reflect.ValueOf(d).Kind() == reflect.Pointer && reflect.ValueOf(d).IsNil() {
+			cfg.fail(invalid("deduplicator", "must not be nil"))
+			return
+		}
+		cfg.dedup = d
+	})
 }
 
 // withMaxEventBytes sets the body cap (1 MiB by default; 413 beyond). Tests only.

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/bankpay/bankpay-go/models"
@@ -30,7 +31,7 @@ func (e *env) printRows(rows [][2]string) error {
 // printTransaction prints t as JSON or as a table of its main fields.
 func (e *env) printTransaction(t *models.Transaction) error {
 	if e.json {
-		return e.printJSON(t)
+		return e.printJSON(masked(t))
 	}
 	rows := [][2]string{
 		{"transactionId", t.TransactionID},
@@ -47,6 +48,43 @@ func (e *env) printTransaction(t *models.Transaction) error {
 		rows = append(rows, [2]string{"providerStatus", string(p.Status) + " " + p.Status.Meaning()})
 	}
 	return e.printRows(rows)
+}
+
+// masked returns a copy of t whose full account number, tax id and date of
+// birth are masked (the last 4 digits of the account number kept): the
+// CLI's output lands in terminals, scripts' logs and tickets.
+func masked(t *models.Transaction) *models.Transaction {
+	cp := *t
+	if p := t.Payment; p != nil {
+		pc := *p
+		if a := p.Account; a != nil {
+			ac := *a
+			ac.AccountNumber = lastFour(a.AccountNumber)
+			pc.Account = &ac
+		}
+		if c := p.Customer; c != nil {
+			cc := *c
+			cc.TaxID, cc.DateOfBirth = redact(c.TaxID), redact(c.DateOfBirth)
+			pc.Customer = &cc
+		}
+		cp.Payment = &pc
+	}
+	return &cp
+}
+
+// lastFour masks all but the last 4 characters of an account number.
+func lastFour(s string) string {
+	if len(s) <= 4 {
+		return s
+	}
+	return strings.Repeat("*", len(s)-4) + s[len(s)-4:]
+}
+
+func redact(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "[redacted]"
 }
 
 func timeString(m models.EpochMillis) string {

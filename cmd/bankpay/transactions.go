@@ -100,7 +100,11 @@ func listTransactions(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if e.json {
-		return e.printJSON(rows)
+		out := make([]*models.Transaction, len(rows))
+		for i, t := range rows {
+			out[i] = masked(t)
+		}
+		return e.printJSON(out)
 	}
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "TRANSACTION\tTYPE\tSTATUS\tAMOUNT\tREFERENCE\tCREATED")
