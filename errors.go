@@ -340,8 +340,8 @@ func mask(s string) string {
 			if isDigit(s[j]) {
 				digits++
 				j++
-			} else if isDigitJoiner(s[j]) && j+1 < len(s) && isDigit(s[j+1]) {
-				j++
+			} else if n := joinerLen(s, j); n > 0 {
+				j += n
 			} else {
 				break
 			}
@@ -382,7 +382,32 @@ func isAmount(run string) bool {
 }
 
 // isDigitJoiner reports whether c joins digit groups into one number.
-func isDigitJoiner(c byte) bool { return c == '-' || c == '/' || c == ' ' || c == '.' }
+func isDigitJoiner(c byte) bool { return c == '-' || c == '/' || c == ' ' || c == '.' || c == '_' }
+
+// unicodeDashes separate digit groups as a hyphen does (‐ ‑ ‒ – — −).
+var unicodeDashes = []string{"\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2212"}
+
+// joinerLen is the length of the separator of two digit groups at s[j:]
+// (followed by a digit), or 0: one joiner byte, the same one twice ("  "),
+// or a Unicode dash.
+func joinerLen(s string, j int) int {
+	digitAt := func(k int) bool { return k < len(s) && isDigit(s[k]) }
+	if isDigitJoiner(s[j]) {
+		if digitAt(j + 1) {
+			return 1
+		}
+		if j+1 < len(s) && s[j+1] == s[j] && digitAt(j+2) {
+			return 2
+		}
+		return 0
+	}
+	for _, d := range unicodeDashes {
+		if strings.HasPrefix(s[j:], d) && digitAt(j+len(d)) {
+			return len(d)
+		}
+	}
+	return 0
+}
 
 // errorCode is an error item's code: a JSON number, or a numeric string
 // ("210"), which some responses carry. Anything else reads as 0.
