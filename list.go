@@ -126,6 +126,7 @@ func paginate[T any](ctx context.Context, query url.Values, fetch func(context.C
 			size = defaultPageSize
 		}
 		q.Set("count", strconv.Itoa(size))
+		var prev []T // the last page: a service that returns it again would be read forever
 		for {
 			if err := ctx.Err(); err != nil {
 				yield(nil, err)
@@ -137,6 +138,11 @@ func paginate[T any](ctx context.Context, query url.Values, fetch func(context.C
 				yield(nil, err)
 				return
 			}
+			if len(page.Items) > 0 && reflect.DeepEqual(prev, page.Items) {
+				yield(nil, fmt.Errorf("bankpay: list: the page at startIndex %d repeats the one before it: %w", start, ErrInvalidResponse))
+				return
+			}
+			prev = page.Items
 			for i := range page.Items {
 				if !yield(&page.Items[i], nil) {
 					return

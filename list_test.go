@@ -2,8 +2,10 @@ package bankpay
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -101,4 +103,26 @@ func repeatsTopKey(body []byte) bool {
 		}
 	}
 	return false
+}
+
+// A service that returns the same full page for every startIndex would be
+// read forever: the iterator stops with ErrInvalidResponse at the repeat.
+func TestPaginateStopsOnARepeatedPage(t *testing.T) {
+	var fetched int
+	fetch := func(_ context.Context, _ url.Values) (*Page[int], error) {
+		fetched++
+		return &Page[int]{Items: []int{1, 2}}, nil
+	}
+	var got []int
+	var last error
+	for v, err := range paginate(context.Background(), url.Values{"count": {"2"}}, fetch) {
+		if err != nil {
+			last = err
+			break
+		}
+		got = append(got, *v)
+	}
+	assert.ErrorIs(t, last, ErrInvalidResponse)
+	assert.Equal(t, []int{1, 2}, got)
+	assert.Equal(t, 2, fetched)
 }
