@@ -2,14 +2,13 @@ package bankpay
 
 import (
 	"context"
-	"errors"
-	"reflect"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const identityUserJSON = `{"user":{
@@ -27,24 +26,24 @@ func TestIdentityUser(t *testing.T) {
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1002581234567/user"}, 200, identityUserJSON)
 
 	u, err := c.Identity.User(context.Background(), "1002581234567")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if calls.Load() != 1 {
-		t.Fatalf("calls = %d", calls.Load())
-	}
-	if u.Name != "John Smith" || u.DateOfBirth != "1980-01-31" || u.TaxID != "123-45-6789" || !u.Eligible {
-		t.Errorf("user = %+v", u)
-	}
+	require.NoError(t, err)
+	require.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
+	assert.Equal(t, "John Smith", u.Name, "user = %+v", u)
+	assert.Equal(t, "1980-01-31", u.DateOfBirth, "user = %+v", u)
+	assert.Equal(t, "123-45-6789", u.TaxID, "user = %+v", u)
+	assert.True(t, u.Eligible, "user = %+v", u)
 	wantAddr := models.Address{Address1: "2000 Broadway St", Address2: "Apt 2", City: "Redwood City", State: "CA", Zip: "94063", Country: "US"}
-	if len(u.Address) != 1 || u.Address[0] != wantAddr {
-		t.Errorf("address = %+v", u.Address)
+	if assert.Len(t, u.Address, 1, "address = %+v", u.Address) {
+		assert.Equal(t, wantAddr, u.Address[0], "address = %+v", u.Address)
 	}
-	if len(u.Phone) != 2 || u.Phone[1] != "+14155550101" || len(u.Email) != 1 || u.Email[0] != "john@example.com" {
-		t.Errorf("phone/email = %q %q", u.Phone, u.Email)
+	if assert.Len(t, u.Phone, 2, "phone/email = %q %q", u.Phone, u.Email) {
+		assert.Equal(t, "+14155550101", u.Phone[1], "phone/email = %q %q", u.Phone, u.Email)
 	}
-	if u.DriverLicense == nil || *u.DriverLicense != (models.DriverLicense{Number: "D1234567", State: "CA"}) {
-		t.Errorf("driverLicense = %+v", u.DriverLicense)
+	if assert.Len(t, u.Email, 1, "phone/email = %q %q", u.Phone, u.Email) {
+		assert.Equal(t, "john@example.com", u.Email[0], "phone/email = %q %q", u.Phone, u.Email)
+	}
+	if assert.NotNil(t, u.DriverLicense, "driverLicense = %+v", u.DriverLicense) {
+		assert.Equal(t, models.DriverLicense{Number: "D1234567", State: "CA"}, *u.DriverLicense, "driverLicense = %+v", u.DriverLicense)
 	}
 }
 
@@ -53,12 +52,11 @@ func TestIdentityUserNotEligible(t *testing.T) {
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/user"}, 200,
 		`{"user":{"name":"Jane Roe","address":[],"phone":[],"email":[],"eligible":false}}`)
 	u, err := c.Identity.User(context.Background(), "T1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if u.Eligible || u.Name != "Jane Roe" || u.DriverLicense != nil || u.TaxID != "" {
-		t.Errorf("user = %+v", u)
-	}
+	require.NoError(t, err)
+	assert.False(t, u.Eligible, "user = %+v", u)
+	assert.Equal(t, "Jane Roe", u.Name, "user = %+v", u)
+	assert.Nil(t, u.DriverLicense, "user = %+v", u)
+	assert.Equal(t, "", u.TaxID, "user = %+v", u)
 }
 
 const verificationDetailJSON = `{"detail":{
@@ -75,52 +73,41 @@ func TestIdentityDetail(t *testing.T) {
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1002581234567/user/detail"}, 200, verificationDetailJSON)
 
 	d, err := c.Identity.Detail(context.Background(), "1002581234567")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if calls.Load() != 1 {
-		t.Fatalf("calls = %d", calls.Load())
-	}
+	require.NoError(t, err)
+	require.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
 	wantVer := []models.VerificationResult{{VerificationName: "KYC", Result: 1}, {VerificationName: "AML", Result: 2}}
-	if !reflect.DeepEqual(d.Verification, wantVer) {
-		t.Errorf("verification = %+v", d.Verification)
-	}
-	if len(d.Attribute) != 2 {
-		t.Fatalf("attributes = %d", len(d.Attribute))
-	}
+	assert.Equal(t, wantVer, d.Verification, "verification = %+v", d.Verification)
+	require.Len(t, d.Attribute, 2, "attributes = %d", len(d.Attribute))
 	a := d.Attribute[0]
-	if a.Name != "name" || a.Source != "bank" || a.SourceType != 1 || !a.Verified || len(a.Verification) != 2 {
-		t.Fatalf("attribute 0 = %+v", a)
-	}
-	if !a.CreatedAt.Time().Equal(time.UnixMilli(1700000000000)) { // number
-		t.Errorf("createdAt = %v", a.CreatedAt)
-	}
+	require.Equal(t, "name", a.Name, "attribute 0 = %+v", a)
+	require.Equal(t, "bank", a.Source, "attribute 0 = %+v", a)
+	require.Equal(t, 1, a.SourceType, "attribute 0 = %+v", a)
+	require.True(t, a.Verified, "attribute 0 = %+v", a)
+	require.Len(t, a.Verification, 2, "attribute 0 = %+v", a)
+	assert.True(t, a.CreatedAt.Time().Equal(time.UnixMilli(1700000000000)), "createdAt = %v", a.CreatedAt) // number
 	want0 := models.AttributeVerification{TrustedEntity: "Demo Bank", VerificationType: 1, VerificationMethod: 2, Result: 1, VerifiedAt: 1700000005000}
 	want1 := models.AttributeVerification{TrustedEntity: "Credit Bureau", VerificationType: 2, VerificationMethod: 3, Result: 1, VerifiedAt: 1700000006000}
-	if a.Verification[0] != want0 || a.Verification[1] != want1 {
-		t.Errorf("attribute verifications = %+v", a.Verification)
-	}
-	if !a.Verification[0].VerifiedAt.Time().Equal(time.UnixMilli(1700000005000)) { // string
-		t.Errorf("verifiedAt = %v", a.Verification[0].VerifiedAt.Time())
-	}
+	assert.Equal(t, want0, a.Verification[0], "attribute verifications = %+v", a.Verification)
+	assert.Equal(t, want1, a.Verification[1], "attribute verifications = %+v", a.Verification)
+	assert.True(t, a.Verification[0].VerifiedAt.Time().Equal(time.UnixMilli(1700000005000)), "verifiedAt = %v", a.Verification[0].VerifiedAt.Time()) // string
 	b := d.Attribute[1]
-	if b.Name != "email" || b.Source != "user" || b.SourceType != 2 || b.Verified || len(b.Verification) != 0 ||
-		b.CreatedAt != 1700000001000 { // string
-		t.Errorf("attribute 1 = %+v", b)
-	}
+	assert.Equal(t, "email", b.Name, "attribute 1 = %+v", b)
+	assert.Equal(t, "user", b.Source, "attribute 1 = %+v", b)
+	assert.Equal(t, 2, b.SourceType, "attribute 1 = %+v", b)
+	assert.False(t, b.Verified, "attribute 1 = %+v", b)
+	assert.Empty(t, b.Verification, "attribute 1 = %+v", b)
+	assert.Equal(t, models.EpochMillis(1700000001000), b.CreatedAt, "attribute 1 = %+v", b) // string
 }
 
 func TestIdentityEmptyEnvelope(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/user/detail"}, 200, `{"user":{}}`)
-	if _, err := c.Identity.Detail(context.Background(), "T1"); !errors.Is(err, ErrInvalidResponse) {
-		t.Errorf("Detail: err = %v, want ErrInvalidResponse", err)
-	}
+	_, err := c.Identity.Detail(context.Background(), "T1")
+	assert.ErrorIs(t, err, ErrInvalidResponse, "Detail: err = %v, want ErrInvalidResponse", err)
 	c, mock, _ = newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/user"}, 200, `{"detail":{}}`)
-	if _, err := c.Identity.User(context.Background(), "T1"); !errors.Is(err, ErrInvalidResponse) {
-		t.Errorf("User: err = %v, want ErrInvalidResponse", err)
-	}
+	_, err = c.Identity.User(context.Background(), "T1")
+	assert.ErrorIs(t, err, ErrInvalidResponse, "User: err = %v, want ErrInvalidResponse", err)
 }
 
 // The 400 the service responses before IdentityVerificationDataRetrieved
@@ -137,31 +124,27 @@ func TestIdentityNotReady(t *testing.T) {
 		c, mock, _ := newTestClient(t)
 		calls := sequence(t, mock, jsonResponse(400, notReady))
 		err := read(c)
-		if !errors.Is(err, ErrIdentityNotReady) || !errors.Is(err, ErrBadRequest) {
-			t.Errorf("%s: err = %v, want ErrIdentityNotReady and ErrBadRequest", name, err)
-		}
+		assert.ErrorIs(t, err, ErrIdentityNotReady, "%s: err = %v, want ErrIdentityNotReady and ErrBadRequest", name, err)
+		assert.ErrorIs(t, err, ErrBadRequest, "%s: err = %v, want ErrIdentityNotReady and ErrBadRequest", name, err)
 		var apiErr *APIError
-		if !errors.As(err, &apiErr) || apiErr.Message != "identity data not available yet" || apiErr.Code != 200 {
-			t.Errorf("%s: APIError = %+v", name, apiErr)
+		if assert.ErrorAs(t, err, &apiErr, "%s: APIError = %+v", name, apiErr) {
+			assert.Equal(t, "identity data not available yet", apiErr.Message, "%s: APIError = %+v", name, apiErr)
+			assert.Equal(t, 200, apiErr.Code, "%s: APIError = %+v", name, apiErr)
 		}
-		if calls.Load() != 1 {
-			t.Errorf("%s: calls = %d, want 1", name, calls.Load())
-		}
+		assert.Equal(t, int32(1), calls.Load(), "%s: calls = %d, want 1", name, calls.Load())
 	}
 
 	c, mock, _ := newTestClient(t)
 	sequence(t, mock, jsonResponse(400, notReady))
 	_, err := c.Accounts.Balance(context.Background(), "T1")
-	if !errors.Is(err, ErrBadRequest) || errors.Is(err, ErrIdentityNotReady) {
-		t.Errorf("Balance 400: err = %v, want ErrBadRequest only", err)
-	}
+	assert.ErrorIs(t, err, ErrBadRequest, "Balance 400: err = %v, want ErrBadRequest only", err)
+	assert.NotErrorIs(t, err, ErrIdentityNotReady, "Balance 400: err = %v, want ErrBadRequest only", err)
 	// A feedback responded 400 is not "not ready" either.
 	c, mock, _ = newTestClient(t)
 	sequence(t, mock, jsonResponse(400, notReady))
 	err = c.Identity.Register(context.Background(), "T1", "registered")
-	if !errors.Is(err, ErrBadRequest) || errors.Is(err, ErrIdentityNotReady) {
-		t.Errorf("Register 400: err = %v, want ErrBadRequest only", err)
-	}
+	assert.ErrorIs(t, err, ErrBadRequest, "Register 400: err = %v, want ErrBadRequest only", err)
+	assert.NotErrorIs(t, err, ErrIdentityNotReady, "Register 400: err = %v, want ErrBadRequest only", err)
 }
 
 // An identity read responded 401 or 404 is not "not ready".
@@ -170,9 +153,8 @@ func TestIdentityOtherErrorsAreNotNotReady(t *testing.T) {
 		c, mock, _ := newTestClient(t, WithMaxRetries(0))
 		sequence(t, mock, jsonResponse(status, `{"errors":[{"code":300,"message":"x"}]}`))
 		_, err := c.Identity.User(context.Background(), "T1")
-		if err == nil || errors.Is(err, ErrIdentityNotReady) {
-			t.Errorf("%d: err = %v, must not match ErrIdentityNotReady", status, err)
-		}
+		assert.Error(t, err, "%d: err = %v, must not match ErrIdentityNotReady", status, err)
+		assert.NotErrorIs(t, err, ErrIdentityNotReady, "%d: err = %v, must not match ErrIdentityNotReady", status, err)
 	}
 }
 
@@ -185,24 +167,16 @@ func TestIdentityRegister(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/1002581234567/feedback",
 		ContentType: "application/json", Body: registerBody}, 200, `{"feedback":{"status":4,"subStatus":559,"description":"registered as member 42"}}`)
-	if err := c.Identity.Register(context.Background(), "1002581234567", "registered as member 42"); err != nil {
-		t.Fatal(err)
-	}
-	if calls.Load() != 1 {
-		t.Errorf("calls = %d", calls.Load())
-	}
+	require.NoError(t, c.Identity.Register(context.Background(), "1002581234567", "registered as member 42"))
+	assert.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
 }
 
 func TestIdentityVoid(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/1002581234567/feedback",
 		ContentType: "application/json", Body: voidBody}, 200, `{"feedback":{"status":13,"subStatus":558,"description":"name mismatch"}}`)
-	if err := c.Identity.Void(context.Background(), "1002581234567", "name mismatch"); err != nil {
-		t.Fatal(err)
-	}
-	if calls.Load() != 1 {
-		t.Errorf("calls = %d", calls.Load())
-	}
+	require.NoError(t, c.Identity.Void(context.Background(), "1002581234567", "name mismatch"))
+	assert.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
 }
 
 func TestIdentitySendFeedback(t *testing.T) {
@@ -211,12 +185,8 @@ func TestIdentitySendFeedback(t *testing.T) {
 		ContentType: "application/json", Body: `{"feedback":{"status":13,"subStatus":558,"description":"user \"quit\" \u0026 left"}}`},
 		200, `{"feedback":{"status":13,"subStatus":558}}`)
 	fb := wire.Feedback{Status: wire.FeedbackStatusVoid, SubStatus: wire.FeedbackSubStatusVoid, Description: `user "quit" & left`}
-	if err := c.Identity.sendFeedback(context.Background(), "T1", fb); err != nil {
-		t.Fatal(err)
-	}
-	if calls.Load() != 1 {
-		t.Errorf("calls = %d", calls.Load())
-	}
+	require.NoError(t, c.Identity.sendFeedback(context.Background(), "T1", fb))
+	assert.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
 }
 
 func TestIdentityFeedbackValidation(t *testing.T) {
@@ -248,12 +218,10 @@ func TestIdentityFeedbackValidation(t *testing.T) {
 			calls := expectNoRequest(t, mock)
 			err := tc.call(c)
 			var ve *ValidationError
-			if !errors.As(err, &ve) || ve.Field != tc.field || !isValidation(err) {
-				t.Fatalf("err = %v, want *ValidationError on %s", err, tc.field)
-			}
-			if calls.Load() != 0 {
-				t.Errorf("%d requests sent", calls.Load())
-			}
+			require.ErrorAs(t, err, &ve, "err = %v, want *ValidationError on %s", err, tc.field)
+			require.Equal(t, tc.field, ve.Field, "err = %v, want *ValidationError on %s", err, tc.field)
+			require.True(t, isValidation(err), "err = %v, want *ValidationError on %s", err, tc.field)
+			assert.Equal(t, int32(0), calls.Load(), "%d requests sent", calls.Load())
 		})
 	}
 }
@@ -264,10 +232,7 @@ func TestIdentityNilContext(t *testing.T) {
 	calls := expectNoRequest(t, mock)
 	//lint:ignore SA1012 the nil context is the point of the test
 	_, err := c.Identity.User(nil, "T1")
-	if !isValidation(err) || calls.Load() != 0 {
-		t.Fatalf("err = %v, calls = %d", err, calls.Load())
-	}
-	if !strings.Contains(err.Error(), "ctx") {
-		t.Errorf("err = %v", err)
-	}
+	require.True(t, isValidation(err), "err = %v, calls = %d", err, calls.Load())
+	require.Equal(t, int32(0), calls.Load(), "err = %v, calls = %d", err, calls.Load())
+	assert.Contains(t, err.Error(), "ctx", "err = %v", err)
 }
