@@ -2,11 +2,12 @@ package bankpay
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const accountBalanceJSON = `{"accountBalance":{"account":{
@@ -21,30 +22,32 @@ func TestAccountsBalance(t *testing.T) {
 		Path: "/api/v1/transactions/1002581234567/payment/paymentProvider/account/balance"}, 200, accountBalanceJSON)
 
 	bal, err := c.Accounts.Balance(context.Background(), "1002581234567")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if calls.Load() != 1 {
-		t.Fatalf("calls = %d", calls.Load())
-	}
+	require.NoError(t, err)
+	require.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
 	a := bal.Account
-	if a.ProviderID != "200005501" || a.PaymentProvider == nil || a.PaymentProvider.PaymentProviderID != "051000017" {
-		t.Errorf("provider: %+v", a)
+	assert.Equal(t, "200005501", a.ProviderID, "provider: %+v", a)
+	if assert.NotNil(t, a.PaymentProvider, "provider: %+v", a) {
+		assert.Equal(t, "051000017", a.PaymentProvider.PaymentProviderID, "provider: %+v", a)
 	}
-	if a.NameOnAccount != "John Smith" || a.Name != "Demo Checking Account" || a.Type != 1 || a.Profile != 1 {
-		t.Errorf("names/type: %+v", a)
-	}
-	if a.AccountNumber != "1234567890" || a.IBAN != "GB29NWBK60161331926819" || a.RoutingNumber != "124003116" || !a.Verified {
-		t.Errorf("numbers: %+v", a)
-	}
+	assert.Equal(t, "John Smith", a.NameOnAccount, "names/type: %+v", a)
+	assert.Equal(t, "Demo Checking Account", a.Name, "names/type: %+v", a)
+	assert.Equal(t, 1, a.Type, "names/type: %+v", a)
+	assert.Equal(t, 1, a.Profile, "names/type: %+v", a)
+	assert.Equal(t, "1234567890", a.AccountNumber, "numbers: %+v", a)
+	assert.Equal(t, "GB29NWBK60161331926819", a.IBAN, "numbers: %+v", a)
+	assert.Equal(t, "124003116", a.RoutingNumber, "numbers: %+v", a)
+	assert.True(t, a.Verified, "numbers: %+v", a)
 	v := a.Verification
-	if v == nil || !v.Verified || v.Type != 3 || v.Score == nil || *v.Score != 8 ||
-		v.ThirdPartyScore == nil || *v.ThirdPartyScore != 750 || v.HasEnoughFunds == nil || !*v.HasEnoughFunds {
-		t.Fatalf("verification: %+v", v)
-	}
-	if !v.VerificationDate.Time().Equal(time.UnixMilli(1700000000000)) {
-		t.Errorf("verificationDate = %v", v.VerificationDate)
-	}
+	require.NotNil(t, v, "verification: %+v", v)
+	require.True(t, v.Verified, "verification: %+v", v)
+	require.Equal(t, 3, v.Type, "verification: %+v", v)
+	require.NotNil(t, v.Score, "verification: %+v", v)
+	require.Equal(t, 8, *v.Score, "verification: %+v", v)
+	require.NotNil(t, v.ThirdPartyScore, "verification: %+v", v)
+	require.Equal(t, 750, *v.ThirdPartyScore, "verification: %+v", v)
+	require.NotNil(t, v.HasEnoughFunds, "verification: %+v", v)
+	require.True(t, *v.HasEnoughFunds, "verification: %+v", v)
+	assert.True(t, v.VerificationDate.Time().Equal(time.UnixMilli(1700000000000)), "verificationDate = %v", v.VerificationDate)
 }
 
 func TestAccountsBalanceMissingAccount(t *testing.T) {
@@ -53,8 +56,9 @@ func TestAccountsBalanceMissingAccount(t *testing.T) {
 		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/paymentProvider/account/balance"}, 200, body)
 		_, err := c.Accounts.Balance(context.Background(), "T1")
 		var re *ResponseError
-		if !errors.Is(err, ErrInvalidResponse) || !errors.As(err, &re) || re.Method != "GET" {
-			t.Errorf("body %s: err = %v, want *ResponseError", body, err)
+		assert.ErrorIs(t, err, ErrInvalidResponse, "body %s: err = %v, want *ResponseError", body, err)
+		if assert.ErrorAs(t, err, &re, "body %s: err = %v, want *ResponseError", body, err) {
+			assert.Equal(t, "GET", re.Method, "body %s: err = %v, want *ResponseError", body, err)
 		}
 	}
 }
@@ -71,33 +75,32 @@ func TestAccountsUser(t *testing.T) {
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1002581234567/payment/paymentProvider/user"}, 200, bankUserJSON)
 
 	u, err := c.Accounts.User(context.Background(), "1002581234567")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if calls.Load() != 1 {
-		t.Fatalf("calls = %d", calls.Load())
-	}
-	if len(u.Name) != 2 || u.Name[0] != "John Smith" || u.Name[1] != "J. Smith" {
-		t.Errorf("name = %q", u.Name)
+	require.NoError(t, err)
+	require.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
+	if assert.Len(t, u.Name, 2, "name = %q", u.Name) {
+		assert.Equal(t, "John Smith", u.Name[0], "name = %q", u.Name)
+		assert.Equal(t, "J. Smith", u.Name[1], "name = %q", u.Name)
 	}
 	want0 := models.Address{Address1: "2000 Broadway St", Address2: "Apt 2", City: "Redwood City", State: "CA", Zip: "94063", Country: "US"}
-	if len(u.Address) != 2 || u.Address[0] != want0 || u.Address[1].Zip != "02110" || u.Address[1].City != "Boston" {
-		t.Errorf("address = %+v", u.Address)
+	if assert.Len(t, u.Address, 2, "address = %+v", u.Address) {
+		assert.Equal(t, want0, u.Address[0], "address = %+v", u.Address)
+		assert.Equal(t, "02110", u.Address[1].Zip, "address = %+v", u.Address)
+		assert.Equal(t, "Boston", u.Address[1].City, "address = %+v", u.Address)
 	}
-	if len(u.Phone) != 1 || u.Phone[0] != "+14155550100" {
-		t.Errorf("phone = %q", u.Phone)
+	if assert.Len(t, u.Phone, 1, "phone = %q", u.Phone) {
+		assert.Equal(t, "+14155550100", u.Phone[0], "phone = %q", u.Phone)
 	}
-	if len(u.Email) != 2 || u.Email[0] != "john@example.com" || u.Email[1] != "js@example.org" {
-		t.Errorf("email = %q", u.Email)
+	if assert.Len(t, u.Email, 2, "email = %q", u.Email) {
+		assert.Equal(t, "john@example.com", u.Email[0], "email = %q", u.Email)
+		assert.Equal(t, "js@example.org", u.Email[1], "email = %q", u.Email)
 	}
 }
 
 func TestAccountsUserEmptyEnvelope(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/paymentProvider/user"}, 200, `{"users":{}}`)
-	if _, err := c.Accounts.User(context.Background(), "T1"); !errors.Is(err, ErrInvalidResponse) {
-		t.Fatalf("err = %v, want ErrInvalidResponse", err)
-	}
+	_, err := c.Accounts.User(context.Background(), "T1")
+	require.ErrorIs(t, err, ErrInvalidResponse, "err = %v, want ErrInvalidResponse", err)
 }
 
 const accountSummaryJSON = `{"customerId":"cust-778","lastUpdated":1700000000000,"summary":[
@@ -125,53 +128,53 @@ func TestAccountsSummary(t *testing.T) {
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1002581234567/accountSummary"}, 200, accountSummaryJSON)
 
 	sum, err := c.Accounts.Summary(context.Background(), "1002581234567")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if calls.Load() != 1 {
-		t.Fatalf("calls = %d", calls.Load())
-	}
-	if sum.CustomerID != "cust-778" || !sum.LastUpdated.Time().Equal(time.UnixMilli(1700000000000)) {
-		t.Errorf("header: %+v", sum)
-	}
-	if len(sum.Summary) != 2 {
-		t.Fatalf("summary entries = %d", len(sum.Summary))
-	}
+	require.NoError(t, err)
+	require.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
+	assert.Equal(t, "cust-778", sum.CustomerID, "header: %+v", sum)
+	assert.True(t, sum.LastUpdated.Time().Equal(time.UnixMilli(1700000000000)), "header: %+v", sum)
+	require.Len(t, sum.Summary, 2, "summary entries = %d", len(sum.Summary))
 	e := sum.Summary[0]
-	if !e.SelectedAccount || e.Currency != models.USD || e.NameOnAccount != "John Smith" ||
-		e.AccountNumber != "1234567890" || e.RoutingNumber != "124003116" || len(e.Aggregations) != 3 {
-		t.Fatalf("entry: %+v", e)
-	}
+	require.True(t, e.SelectedAccount, "entry: %+v", e)
+	require.Equal(t, models.USD, e.Currency, "entry: %+v", e)
+	require.Equal(t, "John Smith", e.NameOnAccount, "entry: %+v", e)
+	require.Equal(t, "1234567890", e.AccountNumber, "entry: %+v", e)
+	require.Equal(t, "124003116", e.RoutingNumber, "entry: %+v", e)
+	require.Len(t, e.Aggregations, 3, "entry: %+v", e)
 	want7 := models.Aggregation{Days: 7, ActivityEarliestDate: 1699395200000, ActivityLatestDate: 1699999000000,
 		BalanceMax: "2500.75", BalanceMin: "100.00", BalanceAvg: "1200.10",
 		DepositCount: 2, DepositAmountTotal: "1500.00", DepositAmountMax: "1000.00",
 		WithdrawalCount: 3, WithdrawalAmountTotal: "450.25", WithdrawalAmountMax: "300.00",
 		OverdraftCount: 0, OverdraftAmountTotal: "0.00", NSFCount: 0, NSFFeeAmountTotal: "0.00"}
-	if got := e.Aggregation(7); got == nil || *got != want7 {
-		t.Errorf("7 days = %+v\nwant %+v", got, want7)
+	got7 := e.Aggregation(7)
+	if assert.NotNil(t, got7, "7 days = %+v\nwant %+v", got7, want7) {
+		assert.Equal(t, want7, *got7, "7 days = %+v\nwant %+v", got7, want7)
 	}
 	want30 := models.Aggregation{Days: 30, ActivityEarliestDate: 1697408000000, ActivityLatestDate: 1699999000000,
 		BalanceMax: "3100.00", BalanceMin: "-25.50", BalanceAvg: "1400.33",
 		DepositCount: 6, DepositAmountTotal: "4500.00", DepositAmountMax: "1500.00",
 		WithdrawalCount: 14, WithdrawalAmountTotal: "3980.40", WithdrawalAmountMax: "900.00",
 		OverdraftCount: 1, OverdraftAmountTotal: "25.50", NSFCount: 1, NSFFeeAmountTotal: "35.00"}
-	if got := e.Aggregation(30); got == nil || *got != want30 {
-		t.Errorf("30 days = %+v\nwant %+v", got, want30)
+	got30 := e.Aggregation(30)
+	if assert.NotNil(t, got30, "30 days = %+v\nwant %+v", got30, want30) {
+		assert.Equal(t, want30, *got30, "30 days = %+v\nwant %+v", got30, want30)
 	}
 	want90 := models.Aggregation{Days: 90, ActivityEarliestDate: 1692224000000, ActivityLatestDate: 1699999000000,
 		BalanceMax: "5200.00", BalanceMin: "-80.00", BalanceAvg: "1650.90",
 		DepositCount: 18, DepositAmountTotal: "13500.00", DepositAmountMax: "2000.00",
 		WithdrawalCount: 40, WithdrawalAmountTotal: "12900.10", WithdrawalAmountMax: "1200.00",
 		OverdraftCount: 3, OverdraftAmountTotal: "130.00", NSFCount: 2, NSFFeeAmountTotal: "70.00"}
-	if got := e.Aggregation(90); got == nil || *got != want90 {
-		t.Errorf("90 days = %+v\nwant %+v", got, want90)
+	got90 := e.Aggregation(90)
+	if assert.NotNil(t, got90, "90 days = %+v\nwant %+v", got90, want90) {
+		assert.Equal(t, want90, *got90, "90 days = %+v\nwant %+v", got90, want90)
 	}
-	if cents, err := e.Aggregation(90).DepositAmountTotal.Cents(); err != nil || cents != 1350000 {
-		t.Errorf("deposit total cents = %d, %v", cents, err)
-	}
-	if e2 := sum.Summary[1]; e2.SelectedAccount || e2.AccountNumber != "9876543210" || e2.Aggregations == nil || len(e2.Aggregations) != 0 {
-		t.Errorf("second entry: %+v", e2)
-	}
+	cents, err := e.Aggregation(90).DepositAmountTotal.Cents()
+	assert.NoError(t, err, "deposit total cents = %d, %v", cents, err)
+	assert.Equal(t, int64(1350000), cents, "deposit total cents = %d, %v", cents, err)
+	e2 := sum.Summary[1]
+	assert.False(t, e2.SelectedAccount, "second entry: %+v", e2)
+	assert.Equal(t, "9876543210", e2.AccountNumber, "second entry: %+v", e2)
+	assert.NotNil(t, e2.Aggregations, "second entry: %+v", e2)
+	assert.Empty(t, e2.Aggregations, "second entry: %+v", e2)
 }
 
 // An respond with no summary array at all is a *ResponseError; an empty array
@@ -182,15 +185,16 @@ func TestAccountsSummaryShape(t *testing.T) {
 		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/accountSummary"}, 200, body)
 		_, err := c.Accounts.Summary(context.Background(), "T1")
 		var re *ResponseError
-		if !errors.As(err, &re) || !errors.Is(err, ErrInvalidResponse) || re.Path != "/transactions/T1/accountSummary" {
-			t.Errorf("body %s: err = %v, want *ResponseError", body, err)
+		if assert.ErrorAs(t, err, &re, "body %s: err = %v, want *ResponseError", body, err) {
+			assert.Equal(t, "/transactions/T1/accountSummary", re.Path, "body %s: err = %v, want *ResponseError", body, err)
 		}
+		assert.ErrorIs(t, err, ErrInvalidResponse, "body %s: err = %v, want *ResponseError", body, err)
 	}
 
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/accountSummary"}, 200, `{"customerId":"c1","summary":[]}`)
 	sum, err := c.Accounts.Summary(context.Background(), "T1")
-	if err != nil || sum.CustomerID != "c1" || len(sum.Summary) != 0 {
-		t.Fatalf("empty summary: %+v, %v", sum, err)
-	}
+	require.NoError(t, err, "empty summary: %+v, %v", sum, err)
+	require.Equal(t, "c1", sum.CustomerID, "empty summary: %+v, %v", sum, err)
+	require.Empty(t, sum.Summary, "empty summary: %+v, %v", sum, err)
 }
