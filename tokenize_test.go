@@ -2,13 +2,13 @@ package bankpay
 
 import (
 	"context"
-	"errors"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // fullTokenizeParams uses every field: type, customer (with VIP tier 0,
@@ -39,29 +39,30 @@ func TestTokenize(t *testing.T) {
 		ContentType: "application/json", Body: tokenizeFullBody}, 200, tokenizeResponseJSON)
 
 	tok, err := c.Accounts.Tokenize(context.Background(), fullTokenizeParams())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if calls.Load() != 1 {
-		t.Fatalf("calls = %d", calls.Load())
-	}
-	if tok.MerchantID != "1002463580" {
-		t.Errorf("merchantId = %q", tok.MerchantID)
-	}
+	require.NoError(t, err)
+	require.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
+	assert.Equal(t, "1002463580", tok.MerchantID, "merchantId = %q", tok.MerchantID)
 	a := tok.Account
-	if a.Token != "tok-7f3a9c1e" || a.AccountNumber != "1000001700" || a.RoutingNumber != "124003116" || a.Type != 1 {
-		t.Errorf("account = %+v", a)
-	}
+	assert.Equal(t, "tok-7f3a9c1e", a.Token, "account = %+v", a)
+	assert.Equal(t, "1000001700", a.AccountNumber, "account = %+v", a)
+	assert.Equal(t, "124003116", a.RoutingNumber, "account = %+v", a)
+	assert.Equal(t, 1, a.Type, "account = %+v", a)
 	v := a.Verification
-	if v == nil || !v.Verified || v.Type != 3 || v.Score == nil || *v.Score != 7 || v.ThirdPartyScore == nil || *v.ThirdPartyScore != 700 {
-		t.Fatalf("verification = %+v", v)
-	}
-	if !v.VerificationDate.Time().Equal(time.UnixMilli(1700000000000)) || v.HasEnoughFunds != nil {
-		t.Errorf("verification date/funds = %v %v", v.VerificationDate, v.HasEnoughFunds)
-	}
-	if tok.Customer == nil || tok.Customer.Name != "John Smith" || tok.Customer.ExternalID != "cust-1" ||
-		tok.Customer.VIP == nil || *tok.Customer.VIP != 0 {
-		t.Errorf("customer = %+v", tok.Customer)
+	require.NotNil(t, v, "verification = %+v", v)
+	require.True(t, v.Verified, "verification = %+v", v)
+	require.Equal(t, 3, v.Type, "verification = %+v", v)
+	require.NotNil(t, v.Score, "verification = %+v", v)
+	require.Equal(t, 7, *v.Score, "verification = %+v", v)
+	require.NotNil(t, v.ThirdPartyScore, "verification = %+v", v)
+	require.Equal(t, 700, *v.ThirdPartyScore, "verification = %+v", v)
+	assert.True(t, v.VerificationDate.Time().Equal(time.UnixMilli(1700000000000)), "verification date/funds = %v %v", v.VerificationDate, v.HasEnoughFunds)
+	assert.Nil(t, v.HasEnoughFunds, "verification date/funds = %v %v", v.VerificationDate, v.HasEnoughFunds)
+	if assert.NotNil(t, tok.Customer, "customer = %+v", tok.Customer) {
+		assert.Equal(t, "John Smith", tok.Customer.Name, "customer = %+v", tok.Customer)
+		assert.Equal(t, "cust-1", tok.Customer.ExternalID, "customer = %+v", tok.Customer)
+		if assert.NotNil(t, tok.Customer.VIP, "customer = %+v", tok.Customer) {
+			assert.Equal(t, 0, *tok.Customer.VIP, "customer = %+v", tok.Customer)
+		}
 	}
 }
 
@@ -76,13 +77,14 @@ func TestTokenizeMinimal(t *testing.T) {
 		  "verification":{"verified":true,"type":3,"score":8,"verificationDate":"1700000000000"}}}`)
 
 	tok, err := c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: "1000000008", RoutingNumber: "124003116"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	v := tok.Account.Verification
-	if tok.Account.Token != "tok-1" || tok.Customer != nil || v == nil || *v.Score != 8 || v.ThirdPartyScore != nil ||
-		v.VerificationDate != 1700000000000 {
-		t.Errorf("response = %+v / %+v", tok.Account, v)
+	assert.Equal(t, "tok-1", tok.Account.Token, "response = %+v / %+v", tok.Account, v)
+	assert.Nil(t, tok.Customer, "response = %+v / %+v", tok.Account, v)
+	if assert.NotNil(t, v, "response = %+v / %+v", tok.Account, v) {
+		assert.Equal(t, 8, *v.Score, "response = %+v / %+v", tok.Account, v)
+		assert.Nil(t, v.ThirdPartyScore, "response = %+v / %+v", tok.Account, v)
+		assert.Equal(t, models.EpochMillis(1700000000000), v.VerificationDate, "response = %+v / %+v", tok.Account, v)
 	}
 }
 
@@ -92,9 +94,8 @@ func TestTokenizeResponseWithoutAccount(t *testing.T) {
 		Body: `{"merchantId":"1002463580","account":{"accountNumber":"1000000008","routingNumber":"124003116"}}`}, 200, `{"merchantId":"1002463580"}`)
 	_, err := c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: "1000000008", RoutingNumber: "124003116"})
 	var re *ResponseError
-	if !errors.As(err, &re) || !errors.Is(err, ErrInvalidResponse) {
-		t.Fatalf("err = %v, want *ResponseError", err)
-	}
+	require.ErrorAs(t, err, &re, "err = %v, want *ResponseError", err)
+	require.ErrorIs(t, err, ErrInvalidResponse, "err = %v, want *ResponseError", err)
 }
 
 func TestTokenizeValidation(t *testing.T) {
@@ -132,14 +133,12 @@ func TestTokenizeValidation(t *testing.T) {
 			calls := expectNoRequest(t, mock)
 			_, err := c.Accounts.Tokenize(context.Background(), tc.p)
 			var ve *ValidationError
-			if !errors.As(err, &ve) || ve.Field != tc.field || !isValidation(err) {
-				t.Fatalf("err = %v, want *ValidationError on %s", err, tc.field)
-			}
-			if calls.Load() != 0 {
-				t.Errorf("%d requests sent", calls.Load())
-			}
-			if tc.p != nil && tc.p.AccountNumber != "" && strings.Contains(err.Error(), tc.p.AccountNumber) {
-				t.Errorf("error %q contains the account number", err)
+			require.ErrorAs(t, err, &ve, "err = %v, want *ValidationError on %s", err, tc.field)
+			require.Equal(t, tc.field, ve.Field, "err = %v, want *ValidationError on %s", err, tc.field)
+			require.True(t, isValidation(err), "err = %v, want *ValidationError on %s", err, tc.field)
+			assert.Equal(t, int32(0), calls.Load(), "%d requests sent", calls.Load())
+			if tc.p != nil && tc.p.AccountNumber != "" {
+				assert.NotContains(t, err.Error(), tc.p.AccountNumber, "error %q contains the account number", err)
 			}
 		})
 	}
@@ -155,12 +154,9 @@ func TestTokenizeAcceptedBoundaries(t *testing.T) {
 	} {
 		c, mock, _ := newTestClient(t)
 		calls := sequence(t, mock, jsonResponse(200, `{"merchantId":"1002463580","account":{"token":"t"}}`))
-		if _, err := c.Accounts.Tokenize(context.Background(), p); err != nil {
-			t.Errorf("Tokenize(%d-digit account): %v", len(p.AccountNumber), err)
-		}
-		if calls.Load() != 1 {
-			t.Errorf("calls = %d", calls.Load())
-		}
+		_, err := c.Accounts.Tokenize(context.Background(), p)
+		assert.NoError(t, err, "Tokenize(%d-digit account): %v", len(p.AccountNumber), err)
+		assert.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
 	}
 }
 
@@ -187,19 +183,14 @@ func TestTokenizeErrorsHideAccountNumber(t *testing.T) {
 			Body: `{"merchantId":"1002463580","account":{"accountNumber":"` + tc.account + `","routingNumber":"124003116"}}`}, tc.status, body)
 		_, err := c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: tc.account, RoutingNumber: "124003116"})
 		var apiErr *APIError
-		if !errors.As(err, &apiErr) || apiErr.StatusCode != tc.status || apiErr.Code != tc.code || !errors.Is(err, tc.is) {
-			t.Fatalf("%s: err = %v", tc.account, err)
-		}
-		if errors.Is(err, ErrIdentityNotReady) {
-			t.Errorf("%s: tokenize error matches ErrIdentityNotReady", tc.account)
-		}
-		if calls.Load() != 1 {
-			t.Errorf("%s: calls = %d, want 1 (POST not retried)", tc.account, calls.Load())
-		}
+		require.ErrorAs(t, err, &apiErr, "%s: err = %v", tc.account, err)
+		require.Equal(t, tc.status, apiErr.StatusCode, "%s: err = %v", tc.account, err)
+		require.Equal(t, tc.code, apiErr.Code, "%s: err = %v", tc.account, err)
+		require.ErrorIs(t, err, tc.is, "%s: err = %v", tc.account, err)
+		assert.NotErrorIs(t, err, ErrIdentityNotReady, "%s: tokenize error matches ErrIdentityNotReady", tc.account)
+		assert.Equal(t, int32(1), calls.Load(), "%s: calls = %d, want 1 (POST not retried)", tc.account, calls.Load())
 		for _, s := range []string{err.Error(), apiErr.Message, apiErr.Errors[0].Location} {
-			if strings.Contains(s, tc.account) {
-				t.Errorf("%s: error text %q contains the account number", tc.account, s)
-			}
+			assert.NotContains(t, s, tc.account, "%s: error text %q contains the account number", tc.account, s)
 		}
 	}
 }
