@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const depositResponseJSON = `{"transaction":{
@@ -30,26 +32,22 @@ func TestTransactionsDeposit(t *testing.T) {
 
 	p := &DepositParams{MerchantReference: "payout-42", Amount: "10.00", InstantPayoutRequest: true, AuthorizationAmount: "0.00"}
 	txn, err := c.Transactions.Deposit(context.Background(), "1002581234567", p)
-	if err != nil {
-		t.Fatal(err)
+	require.NoError(t, err)
+	require.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
+	assert.Equal(t, "1002590000001", txn.TransactionID, "decoded %+v", txn)
+	assert.Equal(t, models.TypeDeposit, txn.TransactionType, "decoded %+v", txn)
+	assert.Equal(t, models.StatusAuthorized, txn.Status, "decoded %+v", txn)
+	assert.Equal(t, "1002581234567", txn.OriginalTransactionID, "decoded %+v", txn)
+	assert.Equal(t, models.Amount("10.00"), txn.Amount, "fields %+v", txn)
+	assert.Equal(t, "RTP", txn.PaymentProcessorType, "fields %+v", txn)
+	assert.Equal(t, "payout-42", txn.MerchantReference, "fields %+v", txn)
+	assert.True(t, txn.CreatedAt.Time().Equal(time.UnixMilli(1700000500000)), "fields %+v", txn)
+	pt := txn.PaymentProviderTransaction
+	if assert.NotNil(t, pt, "provider transaction %+v", pt) && assert.NotNil(t, pt.InstantSettle, "provider transaction %+v", pt) {
+		assert.True(t, *pt.InstantSettle, "provider transaction %+v", pt)
 	}
-	if calls.Load() != 1 {
-		t.Fatalf("calls = %d", calls.Load())
-	}
-	if txn.TransactionID != "1002590000001" || txn.TransactionType != models.TypeDeposit ||
-		txn.Status != models.StatusAuthorized || txn.OriginalTransactionID != "1002581234567" {
-		t.Errorf("decoded %+v", txn)
-	}
-	if txn.Amount != "10.00" || txn.PaymentProcessorType != "RTP" || txn.MerchantReference != "payout-42" ||
-		!txn.CreatedAt.Time().Equal(time.UnixMilli(1700000500000)) {
-		t.Errorf("fields %+v", txn)
-	}
-	if pt := txn.PaymentProviderTransaction; pt == nil || pt.InstantSettle == nil || !*pt.InstantSettle {
-		t.Errorf("provider transaction %+v", pt)
-	}
-	if *p != (DepositParams{MerchantReference: "payout-42", Amount: "10.00", InstantPayoutRequest: true, AuthorizationAmount: "0.00"}) {
-		t.Errorf("params modified: %+v", p)
-	}
+	assert.Equal(t, DepositParams{MerchantReference: "payout-42", Amount: "10.00", InstantPayoutRequest: true, AuthorizationAmount: "0.00"}, *p,
+		"params modified: %+v", p)
 }
 
 func TestTransactionsDepositMinimal(t *testing.T) {
@@ -59,9 +57,8 @@ func TestTransactionsDepositMinimal(t *testing.T) {
 	expect(t, mock, wantRequest{Method: "POST", Path: depositPath,
 		ContentType: "application/x-www-form-urlencoded", Body: "merchantReference=payout+43%2Fx%3Fy%231"}, 200, depositResponseJSON)
 	p := &DepositParams{MerchantReference: "payout 43/x?y#1", AuthorizationAmount: "50.00"}
-	if _, err := c.Transactions.Deposit(context.Background(), "1002581234567", p); err != nil {
-		t.Fatal(err)
-	}
+	_, err := c.Transactions.Deposit(context.Background(), "1002581234567", p)
+	require.NoError(t, err)
 }
 
 func TestTransactionsDepositUpToAuthorizationAmount(t *testing.T) {
@@ -69,18 +66,16 @@ func TestTransactionsDepositUpToAuthorizationAmount(t *testing.T) {
 	expect(t, mock, wantRequest{Method: "POST", Path: depositPath,
 		ContentType: "application/x-www-form-urlencoded", Body: "amount=50.00&merchantReference=payout-44"}, 200, depositResponseJSON)
 	p := &DepositParams{MerchantReference: "payout-44", Amount: "50.00", AuthorizationAmount: "50.00"}
-	if _, err := c.Transactions.Deposit(context.Background(), "1002581234567", p); err != nil {
-		t.Fatal(err)
-	}
+	_, err := c.Transactions.Deposit(context.Background(), "1002581234567", p)
+	require.NoError(t, err)
 }
 
 func TestTransactionsDepositEscapesID(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/..%2Fcustomers/deposit",
 		ContentType: "application/x-www-form-urlencoded", Body: "merchantReference=r"}, 200, depositResponseJSON)
-	if _, err := c.Transactions.Deposit(context.Background(), "../customers", &DepositParams{MerchantReference: "r"}); err != nil {
-		t.Fatal(err)
-	}
+	_, err := c.Transactions.Deposit(context.Background(), "../customers", &DepositParams{MerchantReference: "r"})
+	require.NoError(t, err)
 }
 
 func TestTransactionsDepositRejects(t *testing.T) {
@@ -143,25 +138,24 @@ func TestTransactionsDepositRetriedOnlyWithOptIn(t *testing.T) {
 		})
 	txn, err := c.Transactions.Deposit(context.Background(), "1002581234567",
 		&DepositParams{MerchantReference: "payout-42", Amount: "10.00"}, WithRetryNonIdempotent())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if calls.Load() != 2 || len(w.list) != 1 || txn.TransactionType != models.TypeDeposit {
-		t.Fatalf("calls = %d, waits = %v, txn = %+v", calls.Load(), w.list, txn)
-	}
+	require.NoError(t, err)
+	require.Equal(t, int32(2), calls.Load(), "calls = %d, waits = %v, txn = %+v", calls.Load(), w.list, txn)
+	require.Len(t, w.list, 1, "calls = %d, waits = %v, txn = %+v", calls.Load(), w.list, txn)
+	require.Equal(t, models.TypeDeposit, txn.TransactionType, "calls = %d, waits = %v, txn = %+v", calls.Load(), w.list, txn)
 	want := "amount=10.00&merchantReference=payout-42"
-	if len(bodies) != 2 || bodies[0] != want || bodies[1] != want {
-		t.Errorf("bodies = %q", bodies)
+	if assert.Len(t, bodies, 2, "bodies = %q", bodies) {
+		assert.Equal(t, want, bodies[0], "bodies = %q", bodies)
+		assert.Equal(t, want, bodies[1], "bodies = %q", bodies)
 	}
 }
 
 func TestTransactionsDepositZeroAmountReason(t *testing.T) {
 	err := (&DepositParams{MerchantReference: "r", Amount: "0.00"}).validate()
-	if ve, ok := err.(*ValidationError); !ok || ve.Field != "amount" || ve.Reason != "must be greater than 0.00" {
-		t.Fatalf("err = %v", err)
-	}
+	ve, ok := err.(*ValidationError)
+	require.True(t, ok, "err = %v", err)
+	require.Equal(t, "amount", ve.Field, "err = %v", err)
+	require.Equal(t, "must be greater than 0.00", ve.Reason, "err = %v", err)
 	// The smallest amount passes.
-	if err := (&DepositParams{MerchantReference: "r", Amount: "0.01", AuthorizationAmount: "0.00"}).validate(); err != nil {
-		t.Fatalf("0.01: %v", err)
-	}
+	err = (&DepositParams{MerchantReference: "r", Amount: "0.01", AuthorizationAmount: "0.00"}).validate()
+	require.NoError(t, err, "0.01: %v", err)
 }
