@@ -2,11 +2,11 @@ package bankpay
 
 import (
 	"context"
-	"errors"
-	"reflect"
 	"testing"
 
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const customerResponseJSON = `{"customer":{"customerId":"cust-123","externalId":"ext-9","name":"Jane Doe",
@@ -21,19 +21,19 @@ func TestCustomersUpdateRemovesVIP(t *testing.T) {
 
 	p := &CustomerUpdateParams{Name: "Jane Doe", ExternalID: "ext-9", VIP: tierPtr(0)}
 	cust, err := c.Customers.Update(context.Background(), "cust-123", p)
-	if err != nil {
-		t.Fatal(err)
+	require.NoError(t, err)
+	require.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
+	assert.Equal(t, "cust-123", cust.CustomerID, "decoded %+v", cust)
+	assert.Equal(t, "ext-9", cust.ExternalID, "decoded %+v", cust)
+	assert.Equal(t, "Jane Doe", cust.Name, "decoded %+v", cust)
+	if assert.NotNil(t, cust.VIP, "decoded %+v", cust) {
+		assert.Equal(t, 0, *cust.VIP, "decoded %+v", cust)
 	}
-	if calls.Load() != 1 {
-		t.Fatalf("calls = %d", calls.Load())
+	if assert.NotNil(t, cust.Address, "decoded %+v", cust) {
+		assert.Equal(t, "US", cust.Address.Country, "decoded %+v", cust)
 	}
-	if cust.CustomerID != "cust-123" || cust.ExternalID != "ext-9" || cust.Name != "Jane Doe" ||
-		cust.VIP == nil || *cust.VIP != 0 || cust.Address == nil || cust.Address.Country != "US" || cust.Phone != "+15125550100" {
-		t.Errorf("decoded %+v", cust)
-	}
-	if !reflect.DeepEqual(p, &CustomerUpdateParams{Name: "Jane Doe", ExternalID: "ext-9", VIP: tierPtr(0)}) {
-		t.Errorf("params modified: %+v", p)
-	}
+	assert.Equal(t, "+15125550100", cust.Phone, "decoded %+v", cust)
+	assert.Equal(t, &CustomerUpdateParams{Name: "Jane Doe", ExternalID: "ext-9", VIP: tierPtr(0)}, p, "params modified: %+v", p)
 }
 
 func TestCustomersUpdateAllFields(t *testing.T) {
@@ -47,11 +47,9 @@ func TestCustomersUpdateAllFields(t *testing.T) {
 		Phone: "+15125550100", DateOfBirth: "1990-01-31", TaxID: "123456789", VIP: tierPtr(3),
 		Address: &models.Address{Address1: "1 Main St", Address2: "Unit 2", City: "Austin", State: "TX", Zip: "73301", Country: "US"}}
 	cust, err := c.Customers.Update(context.Background(), "cust-123", p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cust.VIP == nil || *cust.VIP != 3 {
-		t.Errorf("vip = %v", cust.VIP)
+	require.NoError(t, err)
+	if assert.NotNil(t, cust.VIP, "vip = %v", cust.VIP) {
+		assert.Equal(t, 3, *cust.VIP, "vip = %v", cust.VIP)
 	}
 }
 
@@ -59,9 +57,8 @@ func TestCustomersUpdateWithoutVIPSendsNoVIP(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/customers/c%2F1", ContentType: "application/json",
 		Body: `{"customerId":"c/1","merchantId":"1002463580","email":"new@example.com"}`}, 200, customerResponseJSON)
-	if _, err := c.Customers.Update(context.Background(), "c/1", &CustomerUpdateParams{Email: "new@example.com"}); err != nil {
-		t.Fatal(err)
-	}
+	_, err := c.Customers.Update(context.Background(), "c/1", &CustomerUpdateParams{Email: "new@example.com"})
+	require.NoError(t, err)
 }
 
 func TestCustomersUpdateByExternalID(t *testing.T) {
@@ -72,15 +69,10 @@ func TestCustomersUpdateByExternalID(t *testing.T) {
 		200, customerResponseJSON)
 	p := &CustomerUpdateParams{Name: "Jane Doe", VIP: tierPtr(2)}
 	cust, err := c.Customers.UpdateByExternalID(context.Background(), "ext 9/1&a", p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if calls.Load() != 1 || cust.CustomerID != "cust-123" {
-		t.Errorf("calls = %d, customer %+v", calls.Load(), cust)
-	}
-	if p.ExternalID != "" {
-		t.Errorf("params modified: %+v", p)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), calls.Load(), "calls = %d, customer %+v", calls.Load(), cust)
+	assert.Equal(t, "cust-123", cust.CustomerID, "calls = %d, customer %+v", calls.Load(), cust)
+	assert.Equal(t, "", p.ExternalID, "params modified: %+v", p)
 }
 
 func TestCustomersUpdateByExternalIDRemovesVIP(t *testing.T) {
@@ -88,10 +80,9 @@ func TestCustomersUpdateByExternalIDRemovesVIP(t *testing.T) {
 	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/customers", RawQuery: "externalId=ext-9",
 		ContentType: "application/json",
 		Body:        `{"name":"Jane Doe","externalId":"ext-9","merchantId":"1002463580","vip":0}`}, 200, customerResponseJSON)
-	if _, err := c.Customers.UpdateByExternalID(context.Background(), "ext-9",
-		&CustomerUpdateParams{Name: "Jane Doe", ExternalID: "ext-9", VIP: tierPtr(0)}); err != nil {
-		t.Fatal(err)
-	}
+	_, err := c.Customers.UpdateByExternalID(context.Background(), "ext-9",
+		&CustomerUpdateParams{Name: "Jane Doe", ExternalID: "ext-9", VIP: tierPtr(0)})
+	require.NoError(t, err)
 }
 
 func TestCustomersUpdateRejects(t *testing.T) {
@@ -149,7 +140,5 @@ func TestCustomersUpdateEmptyEnvelope(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	sequence(t, mock, jsonResponse(200, `{"transaction":{}}`))
 	_, err := c.Customers.Update(context.Background(), "cust-123", &CustomerUpdateParams{VIP: tierPtr(1)})
-	if !errors.Is(err, ErrInvalidResponse) {
-		t.Fatalf("err = %v, want ErrInvalidResponse", err)
-	}
+	require.ErrorIs(t, err, ErrInvalidResponse, "err = %v, want ErrInvalidResponse", err)
 }
