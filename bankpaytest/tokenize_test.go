@@ -6,6 +6,7 @@ import (
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/require"
 )
 
 // tokenizeRow is a row of the spec's sandbox account table, written out
@@ -59,9 +60,7 @@ func TestTokenizeTable(t *testing.T) {
 	srv := newServer(t)
 	c := newAPI(t, srv, srv.Credentials())
 	rows := specTokenizeTable()
-	if len(rows) != 27 {
-		t.Fatalf("%d rows", len(rows))
-	}
+	require.Len(t, rows, 27, "%d rows", len(rows))
 	for _, r := range rows {
 		t.Run(r.account, func(t *testing.T) {
 			body := tokenizeBody(c.creds.MerchantID, r.account)
@@ -69,39 +68,41 @@ func TestTokenizeTable(t *testing.T) {
 			var got models.Tokenization
 			c.postJSON("/accounts/tokenize?verifyAccount=true", body).wantOK(t, &got)
 			a := got.Account
-			if got.MerchantID != c.creds.MerchantID || got.Customer == nil || got.Customer.Name != "Jane Doe" ||
-				a.AccountNumber != r.account || a.RoutingNumber != bankpaytest.SandboxRoutingNumber || a.Type != 1 {
-				t.Fatalf("echo %+v %+v", got, a)
-			}
-			if a.Token == "" {
-				t.Fatal("no token")
-			}
+			require.Equal(t, c.creds.MerchantID, got.MerchantID, "echo %+v %+v", got, a)
+			require.NotNil(t, got.Customer, "echo %+v %+v", got, a)
+			require.Equal(t, "Jane Doe", got.Customer.Name, "echo %+v %+v", got, a)
+			require.Equal(t, r.account, a.AccountNumber, "echo %+v %+v", got, a)
+			require.Equal(t, bankpaytest.SandboxRoutingNumber, a.RoutingNumber, "echo %+v %+v", got, a)
+			require.Equal(t, 1, a.Type, "echo %+v %+v", got, a)
+			require.NotEmpty(t, a.Token, "no token")
 			v := a.Verification
-			if v == nil || v.Type != 3 || v.Score == nil || *v.Score != r.score || v.Verified != r.verified || v.VerificationDate.Time() != friday {
-				t.Fatalf("verification %+v", v)
-			}
-			switch {
-			case r.third < 0 && v.ThirdPartyScore != nil:
-				t.Fatalf("thirdPartyScore %d, want none", *v.ThirdPartyScore)
-			case r.third >= 0 && (v.ThirdPartyScore == nil || *v.ThirdPartyScore != r.third):
-				t.Fatalf("thirdPartyScore %v, want %d", v.ThirdPartyScore, r.third)
+			require.NotNil(t, v, "verification %+v", v)
+			require.Equal(t, 3, v.Type, "verification %+v", v)
+			require.NotNil(t, v.Score, "verification %+v", v)
+			require.Equal(t, r.score, *v.Score, "verification %+v", v)
+			require.Equal(t, r.verified, v.Verified, "verification %+v", v)
+			require.True(t, v.VerificationDate.Time() == friday, "verification %+v", v)
+			if r.third < 0 {
+				require.Nil(t, v.ThirdPartyScore, "thirdPartyScore %v, want none", v.ThirdPartyScore)
+			} else {
+				require.NotNil(t, v.ThirdPartyScore, "thirdPartyScore %v, want %d", v.ThirdPartyScore, r.third)
+				require.Equal(t, r.third, *v.ThirdPartyScore, "thirdPartyScore %v, want %d", v.ThirdPartyScore, r.third)
 			}
 		})
 	}
 	// The exported table agrees with the spec.
 	exported := bankpaytest.SandboxAccounts()
-	if len(exported) != len(rows) {
-		t.Fatalf("SandboxAccounts has %d rows", len(exported))
-	}
+	require.Len(t, exported, len(rows), "SandboxAccounts has %d rows", len(exported))
 	for i, r := range rows {
 		e := exported[i]
 		third := -1
 		if e.ThirdPartyScore != nil {
 			third = *e.ThirdPartyScore
 		}
-		if e.AccountNumber != r.account || e.Score != r.score || e.Verified != r.verified || third != r.third {
-			t.Fatalf("SandboxAccounts[%d] = %+v, want %+v", i, e, r)
-		}
+		require.Equal(t, r.account, e.AccountNumber, "SandboxAccounts[%d] = %+v, want %+v", i, e, r)
+		require.Equal(t, r.score, e.Score, "SandboxAccounts[%d] = %+v, want %+v", i, e, r)
+		require.Equal(t, r.verified, e.Verified, "SandboxAccounts[%d] = %+v, want %+v", i, e, r)
+		require.Equal(t, r.third, third, "SandboxAccounts[%d] = %+v, want %+v", i, e, r)
 	}
 }
 
@@ -125,9 +126,8 @@ func TestTokenizeErrorTriggers(t *testing.T) {
 			}
 		})
 	}
-	if got := bankpaytest.ErrorTriggers(); len(got) != len(triggers) {
-		t.Fatalf("ErrorTriggers %+v", got)
-	}
+	got := bankpaytest.ErrorTriggers()
+	require.Len(t, got, len(triggers), "ErrorTriggers %+v", got)
 }
 
 func TestTokenizeToken(t *testing.T) {
@@ -141,21 +141,14 @@ func TestTokenizeToken(t *testing.T) {
 		return got
 	}
 	plain := token(c1, "1000000007", "")
-	if plain.Account.Verification != nil {
-		t.Fatalf("verification without verifyAccount: %+v", plain.Account.Verification)
-	}
-	if token(c1, "1000000007", "?verifyAccount=false").Account.Verification != nil {
-		t.Fatal("verification with verifyAccount=false")
-	}
+	require.Nil(t, plain.Account.Verification, "verification without verifyAccount: %+v", plain.Account.Verification)
+	require.Nil(t, token(c1, "1000000007", "?verifyAccount=false").Account.Verification, "verification with verifyAccount=false")
 	again := token(c1, "1000000007", "?verifyAccount=true")
 	other := token(c1, "1000000008", "")
 	elsewhere := token(c2, "1000000007", "")
-	if again.Account.Token != plain.Account.Token {
-		t.Fatal("token not stable for the same merchant and account")
-	}
-	if other.Account.Token == plain.Account.Token || elsewhere.Account.Token == plain.Account.Token {
-		t.Fatal("token shared across accounts or merchants")
-	}
+	require.Equal(t, plain.Account.Token, again.Account.Token, "token not stable for the same merchant and account")
+	require.NotEqual(t, plain.Account.Token, other.Account.Token, "token shared across accounts or merchants")
+	require.NotEqual(t, plain.Account.Token, elsewhere.Account.Token, "token shared across accounts or merchants")
 }
 
 func TestTokenizeInvalid(t *testing.T) {
