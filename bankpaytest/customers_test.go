@@ -6,6 +6,7 @@ import (
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/require"
 )
 
 func vip(n int) *int { return &n }
@@ -27,28 +28,31 @@ func TestVIPFromEstablish(t *testing.T) {
 	d.Customer = &models.Customer{ExternalID: "ext-1", Name: "Jane Doe", VIP: vip(2), Email: "jane@example.com"}
 	_, txn := vipM.authorize(d, bankpaytest.OutcomeAuthorize)
 	c, ok := srv.Customer("ext-1")
-	if !ok || c.VIP == nil || *c.VIP != 2 || c.Name != "Jane Doe" || c.CustomerID == "" || c.Email != "jane@example.com" {
-		t.Fatalf("customer %+v %v", c, ok)
-	}
-	if of, ok := srv.CustomerOf(txn.TransactionID); !ok || of.CustomerID != c.CustomerID {
-		t.Fatalf("CustomerOf %+v", of)
-	}
-	if byID, ok := srv.CustomerByID(c.CustomerID); !ok || byID.ExternalID != "ext-1" {
-		t.Fatalf("CustomerByID %+v", byID)
-	}
+	require.True(t, ok, "customer %+v %v", c, ok)
+	require.NotNil(t, c.VIP, "customer %+v %v", c, ok)
+	require.Equal(t, 2, *c.VIP, "customer %+v %v", c, ok)
+	require.Equal(t, "Jane Doe", c.Name, "customer %+v %v", c, ok)
+	require.NotEmpty(t, c.CustomerID, "customer %+v %v", c, ok)
+	require.Equal(t, "jane@example.com", c.Email, "customer %+v %v", c, ok)
+	of, ok := srv.CustomerOf(txn.TransactionID)
+	require.True(t, ok, "CustomerOf %+v", of)
+	require.Equal(t, c.CustomerID, of.CustomerID, "CustomerOf %+v", of)
+	byID, ok := srv.CustomerByID(c.CustomerID)
+	require.True(t, ok, "CustomerByID %+v", byID)
+	require.Equal(t, "ext-1", byID.ExternalID, "CustomerByID %+v", byID)
 	// A tier without a name is refused for a VIP merchant.
 	noName := uiData("vip-2", models.PaymentTypeDeferred, "1.00")
 	noName.Customer = &models.Customer{ExternalID: "ext-2", VIP: vip(1)}
-	if _, _, err := srv.Authorize(vipM.sign(noName), bankpaytest.OutcomeAuthorize); err == nil {
-		t.Fatal("vip without name accepted")
-	}
+	_, _, err := srv.Authorize(vipM.sign(noName), bankpaytest.OutcomeAuthorize)
+	require.Error(t, err, "vip without name accepted")
 	// A merchant not configured for VIP: the tier is ignored.
 	d2 := uiData("vip-3", models.PaymentTypeDeferred, "1.00")
 	d2.Customer = &models.Customer{ExternalID: "ext-plain", Name: "John Roe", VIP: vip(3)}
 	plain.authorize(d2, bankpaytest.OutcomeAuthorize)
-	if c, ok := srv.Customer("ext-plain"); !ok || c.VIP != nil || c.Name != "John Roe" {
-		t.Fatalf("non-VIP merchant customer %+v", c)
-	}
+	pc, ok := srv.Customer("ext-plain")
+	require.True(t, ok, "non-VIP merchant customer %+v", pc)
+	require.Nil(t, pc.VIP, "non-VIP merchant customer %+v", pc)
+	require.Equal(t, "John Roe", pc.Name, "non-VIP merchant customer %+v", pc)
 }
 
 func TestCustomerUpdates(t *testing.T) {
@@ -59,28 +63,28 @@ func TestCustomerUpdates(t *testing.T) {
 	var env wire.CustomerEnvelope
 	c.postJSON("/customers?externalId=ext-9", customerUpdate{models.Customer{Name: "Ann Lee", VIP: vip(1)}, mid}).wantOK(t, &env)
 	created := env.Customer
-	if created.CustomerID == "" || created.ExternalID != "ext-9" || created.VIP == nil || *created.VIP != 1 {
-		t.Fatalf("created %+v", created)
-	}
+	require.NotEmpty(t, created.CustomerID, "created %+v", created)
+	require.Equal(t, "ext-9", created.ExternalID, "created %+v", created)
+	require.NotNil(t, created.VIP, "created %+v", created)
+	require.Equal(t, 1, *created.VIP, "created %+v", created)
 	// By customerId: changes the tier.
 	c.postJSON("/customers/"+created.CustomerID, customerUpdate{models.Customer{CustomerID: created.CustomerID, VIP: vip(3)}, mid}).wantOK(t, &env)
-	if env.Customer.VIP == nil || *env.Customer.VIP != 3 || env.Customer.Name != "Ann Lee" {
-		t.Fatalf("updated %+v", env.Customer)
-	}
+	require.NotNil(t, env.Customer.VIP, "updated %+v", env.Customer)
+	require.Equal(t, 3, *env.Customer.VIP, "updated %+v", env.Customer)
+	require.Equal(t, "Ann Lee", env.Customer.Name, "updated %+v", env.Customer)
 	// vip 0 removes VIP (and is written as 0).
 	a := c.postJSON("/customers?externalId=ext-9", customerUpdate{models.Customer{Name: "Ann Lee", VIP: vip(0)}, mid})
 	a.wantOK(t, &env)
-	if env.Customer.VIP == nil || *env.Customer.VIP != 0 {
-		t.Fatalf("removed %+v (%s)", env.Customer, a.body)
-	}
-	if got, _ := srv.Customer("ext-9"); got.VIP == nil || *got.VIP != 0 || got.CustomerID != created.CustomerID {
-		t.Fatalf("srv.Customer %+v", got)
-	}
+	require.NotNil(t, env.Customer.VIP, "removed %+v (%s)", env.Customer, a.body)
+	require.Equal(t, 0, *env.Customer.VIP, "removed %+v (%s)", env.Customer, a.body)
+	got, _ := srv.Customer("ext-9")
+	require.NotNil(t, got.VIP, "srv.Customer %+v", got)
+	require.Equal(t, 0, *got.VIP, "srv.Customer %+v", got)
+	require.Equal(t, created.CustomerID, got.CustomerID, "srv.Customer %+v", got)
 	// Details without a tier.
 	c.postJSON("/customers/"+created.CustomerID, customerUpdate{models.Customer{Phone: "+15555550123"}, mid}).wantOK(t, &env)
-	if env.Customer.Phone != "+15555550123" || *env.Customer.VIP != 0 {
-		t.Fatalf("details %+v", env.Customer)
-	}
+	require.Equal(t, "+15555550123", env.Customer.Phone, "details %+v", env.Customer)
+	require.Equal(t, 0, *env.Customer.VIP, "details %+v", env.Customer)
 }
 
 func TestCustomerUpdateRefusals(t *testing.T) {
@@ -111,7 +115,6 @@ func TestCustomerUpdateRefusals(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) { tc.c.postJSON(tc.path, tc.body).wantError(t, tc.status, tc.code) })
 	}
-	if _, ok := srv.Customer("p"); ok {
-		t.Fatal("refused update created a customer")
-	}
+	_, ok := srv.Customer("p")
+	require.False(t, ok, "refused update created a customer")
 }
