@@ -6,14 +6,14 @@ import (
 	"crypto/sha1"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
-	"reflect"
 	"testing"
 	"time"
 
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const authorizationJSON = `{"transaction":{
@@ -33,36 +33,30 @@ func TestTransactionsGet(t *testing.T) {
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1002581234567"}, 200, authorizationJSON)
 
 	txn, err := c.Transactions.Get(context.Background(), "1002581234567")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if calls.Load() != 1 {
-		t.Fatalf("calls = %d", calls.Load())
-	}
-	if txn.TransactionID != "1002581234567" || txn.TransactionType != models.TypeAuthorize || txn.Status != models.StatusAuthorized {
-		t.Errorf("decoded %+v", txn)
-	}
-	if txn.Payment.PaymentType != models.PaymentTypeDeferred || txn.Payment.Account.AccountNumber != "1234" ||
-		!txn.Payment.PaymentProvider.InstantPayoutAvailable || txn.Payment.PaymentProvider.Name != "Demo Bank" {
-		t.Errorf("payment %+v", txn.Payment)
-	}
-	if txn.PaymentProviderTransaction.Status != "10" || txn.PaymentProviderTransaction.PaymentProcessor.PaymentProcessorID != "proc-1" {
-		t.Errorf("provider transaction %+v", txn.PaymentProviderTransaction)
-	}
-	if !txn.CreatedAt.Time().Equal(time.UnixMilli(1700000000000)) || txn.UpdatedAt != 1700000001000 {
-		t.Errorf("times %v %v", txn.CreatedAt, txn.UpdatedAt)
-	}
-	if txn.Amount != "0.00" || txn.Currency != models.USD || txn.RecordVersion != 3 || txn.MerchantReference != "order-42" {
-		t.Errorf("fields %+v", txn)
-	}
+	require.NoError(t, err)
+	require.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
+	assert.Equal(t, "1002581234567", txn.TransactionID, "decoded %+v", txn)
+	assert.Equal(t, models.TypeAuthorize, txn.TransactionType, "decoded %+v", txn)
+	assert.Equal(t, models.StatusAuthorized, txn.Status, "decoded %+v", txn)
+	assert.Equal(t, models.PaymentTypeDeferred, txn.Payment.PaymentType, "payment %+v", txn.Payment)
+	assert.Equal(t, "1234", txn.Payment.Account.AccountNumber, "payment %+v", txn.Payment)
+	assert.True(t, txn.Payment.PaymentProvider.InstantPayoutAvailable, "payment %+v", txn.Payment)
+	assert.Equal(t, "Demo Bank", txn.Payment.PaymentProvider.Name, "payment %+v", txn.Payment)
+	assert.Equal(t, models.ProviderStatus("10"), txn.PaymentProviderTransaction.Status, "provider transaction %+v", txn.PaymentProviderTransaction)
+	assert.Equal(t, "proc-1", txn.PaymentProviderTransaction.PaymentProcessor.PaymentProcessorID, "provider transaction %+v", txn.PaymentProviderTransaction)
+	assert.True(t, txn.CreatedAt.Time().Equal(time.UnixMilli(1700000000000)), "times %v %v", txn.CreatedAt, txn.UpdatedAt)
+	assert.Equal(t, models.EpochMillis(1700000001000), txn.UpdatedAt, "times %v %v", txn.CreatedAt, txn.UpdatedAt)
+	assert.Equal(t, models.Amount("0.00"), txn.Amount, "fields %+v", txn)
+	assert.Equal(t, models.USD, txn.Currency, "fields %+v", txn)
+	assert.Equal(t, 3, txn.RecordVersion, "fields %+v", txn)
+	assert.Equal(t, "order-42", txn.MerchantReference, "fields %+v", txn)
 }
 
 func TestTransactionsGetEscapesID(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/a%2F..%2Fcustomers%3Fx=1"}, 200, authorizationJSON)
-	if _, err := c.Transactions.Get(context.Background(), "a/../customers?x=1"); err != nil {
-		t.Fatal(err)
-	}
+	_, err := c.Transactions.Get(context.Background(), "a/../customers?x=1")
+	require.NoError(t, err)
 }
 
 func TestTransactionsGetRejectsBadID(t *testing.T) {
@@ -71,12 +65,10 @@ func TestTransactionsGetRejectsBadID(t *testing.T) {
 		calls := expectNoRequest(t, mock)
 		_, err := c.Transactions.Get(context.Background(), id)
 		var ve *ValidationError
-		if !errors.As(err, &ve) || ve.Field != "transactionId" {
-			t.Errorf("Get(%q) error = %v, want ValidationError on transactionId", id, err)
+		if assert.ErrorAs(t, err, &ve, "Get(%q) error = %v, want ValidationError on transactionId", id, err) {
+			assert.Equal(t, "transactionId", ve.Field, "Get(%q) error = %v, want ValidationError on transactionId", id, err)
 		}
-		if calls.Load() != 0 {
-			t.Errorf("Get(%q) sent a request", id)
-		}
+		assert.Equal(t, int32(0), calls.Load(), "Get(%q) sent a request", id)
 	}
 }
 
@@ -84,9 +76,7 @@ func TestTransactionsGetEmptyEnvelope(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1"}, 200, `{}`)
 	_, err := c.Transactions.Get(context.Background(), "1")
-	if !errors.Is(err, ErrInvalidResponse) {
-		t.Fatalf("err = %v, want ErrInvalidResponse", err)
-	}
+	require.ErrorIs(t, err, ErrInvalidResponse, "err = %v, want ErrInvalidResponse", err)
 }
 
 // errorResponse is an error response of the service and what the SDK must make of it.
@@ -118,24 +108,19 @@ func checkErrorResponses(t *testing.T, want wantRequest, call func(*Client) erro
 			c, mock, w := newTestClient(t)
 			calls := expect(t, mock, want, a.status, a.body)
 			err := call(c)
-			if !errors.Is(err, a.is) {
-				t.Fatalf("err = %v, want %v", err, a.is)
-			}
-			if errors.Is(err, a.isNot) {
-				t.Errorf("err = %v also matches %v", err, a.isNot)
-			}
+			require.ErrorIs(t, err, a.is, "err = %v, want %v", err, a.is)
+			assert.NotErrorIs(t, err, a.isNot, "err = %v also matches %v", err, a.isNot)
 			var apiErr *APIError
-			if !errors.As(err, &apiErr) {
-				t.Fatalf("err = %T, want *APIError", err)
-			}
+			require.ErrorAs(t, err, &apiErr, "err = %T, want *APIError", err)
 			wantPath := want.Path[len("/api/v1"):]
-			if apiErr.StatusCode != a.status || apiErr.Code != a.code || apiErr.Method != want.Method ||
-				apiErr.Path != wantPath || apiErr.Attempts != 1 {
-				t.Errorf("APIError = %+v", apiErr)
-			}
-			if n := calls.Load(); n != 1 || len(w.list) != 0 {
-				t.Errorf("sent %d times, waited %v; a state-changing call must be sent once", n, w.list)
-			}
+			assert.Equal(t, a.status, apiErr.StatusCode, "APIError = %+v", apiErr)
+			assert.Equal(t, a.code, apiErr.Code, "APIError = %+v", apiErr)
+			assert.Equal(t, want.Method, apiErr.Method, "APIError = %+v", apiErr)
+			assert.Equal(t, wantPath, apiErr.Path, "APIError = %+v", apiErr)
+			assert.Equal(t, 1, apiErr.Attempts, "APIError = %+v", apiErr)
+			n := calls.Load()
+			assert.Equal(t, int32(1), n, "sent %d times, waited %v; a state-changing call must be sent once", n, w.list)
+			assert.Len(t, w.list, 0, "sent %d times, waited %v; a state-changing call must be sent once", n, w.list)
 			assertNoSecret(t, err.Error())
 		})
 	}
@@ -149,15 +134,11 @@ func checkRejected(t *testing.T, field string, call func(*Client) error) {
 	calls := expectNoRequest(t, mock)
 	err := call(c)
 	var ve *ValidationError
-	if !errors.As(err, &ve) || ve.Field != field {
-		t.Errorf("err = %v, want *ValidationError on %q", err, field)
+	if assert.ErrorAs(t, err, &ve, "err = %v, want *ValidationError on %q", err, field) {
+		assert.Equal(t, field, ve.Field, "err = %v, want *ValidationError on %q", err, field)
 	}
-	if !isValidation(err) {
-		t.Errorf("err = %v is not a *ValidationError", err)
-	}
-	if calls.Load() != 0 {
-		t.Errorf("%d requests sent", calls.Load())
-	}
+	assert.True(t, isValidation(err), "err = %v is not a *ValidationError", err)
+	assert.Equal(t, int32(0), calls.Load(), "%d requests sent", calls.Load())
 }
 
 // refHMACSHA1 is the reference signature: Base64 HMAC-SHA1 of message keyed
@@ -202,31 +183,28 @@ func TestTransactionsEstablishDisbursement(t *testing.T) {
 
 	p := disbursementParams()
 	txn, err := c.Transactions.Establish(context.Background(), p)
-	if err != nil {
-		t.Fatal(err)
+	require.NoError(t, err)
+	require.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
+	assert.Equal(t, "100258123456789", txn.TransactionID, "decoded %+v", txn)
+	assert.Equal(t, models.TypeAuthorize, txn.TransactionType, "decoded %+v", txn)
+	assert.Equal(t, models.StatusAuthorized, txn.Status, "decoded %+v", txn)
+	assert.Equal(t, "Authorized", txn.StatusMessage, "decoded %+v", txn)
+	if assert.NotNil(t, txn.Payment, "payment %+v", txn.Payment) {
+		assert.Equal(t, models.PaymentTypeDisbursement, txn.Payment.PaymentType, "payment %+v", txn.Payment)
+		assert.Equal(t, "0001", txn.Payment.Account.AccountNumber, "payment %+v", txn.Payment)
+		assert.Equal(t, "124003116", txn.Payment.PaymentProvider.PaymentProviderID, "payment %+v", txn.Payment)
 	}
-	if calls.Load() != 1 {
-		t.Fatalf("calls = %d", calls.Load())
-	}
-	if txn.TransactionID != "100258123456789" || txn.TransactionType != models.TypeAuthorize ||
-		txn.Status != models.StatusAuthorized || txn.StatusMessage != "Authorized" {
-		t.Errorf("decoded %+v", txn)
-	}
-	if txn.Payment == nil || txn.Payment.PaymentType != models.PaymentTypeDisbursement || txn.Payment.Account.AccountNumber != "0001" ||
-		txn.Payment.PaymentProvider.PaymentProviderID != "124003116" {
-		t.Errorf("payment %+v", txn.Payment)
-	}
-	if txn.Amount != "0.00" || txn.Currency != models.USD || txn.MerchantReference != "payout-2024-001" ||
-		!txn.CreatedAt.Time().Equal(time.UnixMilli(1700000000000)) || txn.PaymentProviderTransaction.Status != "10" {
-		t.Errorf("fields %+v", txn)
-	}
+	assert.Equal(t, models.Amount("0.00"), txn.Amount, "fields %+v", txn)
+	assert.Equal(t, models.USD, txn.Currency, "fields %+v", txn)
+	assert.Equal(t, "payout-2024-001", txn.MerchantReference, "fields %+v", txn)
+	assert.True(t, txn.CreatedAt.Time().Equal(time.UnixMilli(1700000000000)), "fields %+v", txn)
+	assert.Equal(t, models.ProviderStatus("10"), txn.PaymentProviderTransaction.Status, "fields %+v", txn)
 	// The caller's params are untouched: signed and defaulted on a copy.
-	if !reflect.DeepEqual(p, disbursementParams()) {
-		t.Errorf("Establish modified the caller's params: %+v", *p)
-	}
-	if p.AccessID != "" || p.MerchantID != "" || p.RequestSignature != "" || p.DeviceType != "" {
-		t.Errorf("caller's params gained fields: %+v", *p)
-	}
+	assert.Equal(t, disbursementParams(), p, "Establish modified the caller's params: %+v", *p)
+	assert.Empty(t, p.AccessID, "caller's params gained fields: %+v", *p)
+	assert.Empty(t, p.MerchantID, "caller's params gained fields: %+v", *p)
+	assert.Empty(t, p.RequestSignature, "caller's params gained fields: %+v", *p)
+	assert.Empty(t, p.DeviceType, "caller's params gained fields: %+v", *p)
 }
 
 func TestTransactionsEstablishDeferredReplacesCallerCredentials(t *testing.T) {
@@ -246,15 +224,12 @@ func TestTransactionsEstablishDeferredReplacesCallerCredentials(t *testing.T) {
 	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/establish", RawQuery: "createTransaction=true",
 		ContentType: "application/json", Body: body}, 200, authorizationJSON)
 	txn, err := c.Transactions.Establish(context.Background(), p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if txn.TransactionID != "1002581234567" || txn.Payment.PaymentType != models.PaymentTypeDeferred {
-		t.Errorf("decoded %+v", txn)
-	}
-	if p.AccessID != "forged-id" || p.RequestSignature != "forged-signature" || p.MerchantID != "999" {
-		t.Errorf("caller's params modified: %+v", *p)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, "1002581234567", txn.TransactionID, "decoded %+v", txn)
+	assert.Equal(t, models.PaymentTypeDeferred, txn.Payment.PaymentType, "decoded %+v", txn)
+	assert.Equal(t, "forged-id", p.AccessID, "caller's params modified: %+v", *p)
+	assert.Equal(t, "forged-signature", p.RequestSignature, "caller's params modified: %+v", *p)
+	assert.Equal(t, "999", p.MerchantID, "caller's params modified: %+v", *p)
 }
 
 func TestTransactionsEstablishKeepsCallerDeviceType(t *testing.T) {
@@ -262,19 +237,15 @@ func TestTransactionsEstablishKeepsCallerDeviceType(t *testing.T) {
 	var sent map[string]any
 	sequence(t, mock, func(req *http.Request) (*http.Response, error) {
 		b, _ := io.ReadAll(req.Body)
-		if err := json.Unmarshal(b, &sent); err != nil {
-			t.Errorf("body is not JSON: %v", err)
-		}
+		err := json.Unmarshal(b, &sent)
+		assert.NoError(t, err, "body is not JSON: %v", err)
 		return jsonResponse(200, establishResponseJSON)(req)
 	})
 	p := disbursementParams()
 	p.DeviceType = "ios"
-	if _, err := c.Transactions.Establish(context.Background(), p); err != nil {
-		t.Fatal(err)
-	}
-	if sent["deviceType"] != "ios" {
-		t.Errorf("deviceType = %v, want ios", sent["deviceType"])
-	}
+	_, err := c.Transactions.Establish(context.Background(), p)
+	require.NoError(t, err)
+	assert.Equal(t, "ios", sent["deviceType"], "deviceType = %v, want ios", sent["deviceType"])
 }
 
 func TestTransactionsEstablishRejectsInvalidData(t *testing.T) {
@@ -313,7 +284,5 @@ func TestTransactionsEstablishEmptyEnvelope(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	sequence(t, mock, jsonResponse(200, `{"transaction":null}`))
 	_, err := c.Transactions.Establish(context.Background(), ptrTo(validDisbursement()))
-	if !errors.Is(err, ErrInvalidResponse) {
-		t.Fatalf("err = %v, want ErrInvalidResponse", err)
-	}
+	require.ErrorIs(t, err, ErrInvalidResponse, "err = %v, want ErrInvalidResponse", err)
 }
