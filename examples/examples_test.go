@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // examples are the runnable programs below examples/, each with the lines
@@ -87,9 +89,7 @@ func build(t *testing.T) string {
 		cmd.Env = cleanEnv()
 		buildOut, buildErr = cmd.CombinedOutput()
 	})
-	if buildErr != nil {
-		t.Fatalf("go build of the examples: %v\n%s", buildErr, buildOut)
-	}
+	require.NoError(t, buildErr, "go build of the examples: %v\n%s", buildErr, buildOut)
 	return binDir
 }
 
@@ -104,9 +104,7 @@ func TestMain(m *testing.M) {
 // TestEveryExampleHasATest keeps the table in step with the directories.
 func TestEveryExampleHasATest(t *testing.T) {
 	entries, err := os.ReadDir(".")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	found := map[string]bool{}
 	for _, e := range entries {
 		if !e.IsDir() || e.Name() == "internal" || e.Name() == "testdata" {
@@ -119,14 +117,10 @@ func TestEveryExampleHasATest(t *testing.T) {
 			continue // a module of its own (otel), tested by .ci/run
 		}
 		found[e.Name()] = true
-		if _, ok := examples[e.Name()]; !ok {
-			t.Errorf("example %s is not run by TestExamples: add it to the examples table", e.Name())
-		}
+		assert.Contains(t, examples, e.Name(), "example %s is not run by TestExamples: add it to the examples table", e.Name())
 	}
 	for name := range examples {
-		if !found[name] {
-			t.Errorf("example %s in the table has no %s/main.go", name, name)
-		}
+		assert.True(t, found[name], "example %s in the table has no %s/main.go", name, name)
 	}
 }
 
@@ -164,11 +158,9 @@ func runExample(t *testing.T, bin string, env []string) result {
 	start := time.Now()
 	err := cmd.Run()
 	r := result{code: cmd.ProcessState.ExitCode(), stdout: stdout.String(), stderr: stderr.String()}
-	if ctx.Err() != nil {
-		t.Fatalf("%s did not finish within %s\nstdout:\n%s\nstderr:\n%s", filepath.Base(bin), runTimeout, r.stdout, r.stderr)
-	}
-	if err != nil && r.code == -1 {
-		t.Fatalf("running %s: %v", filepath.Base(bin), err)
+	require.NoError(t, ctx.Err(), "%s did not finish within %s\nstdout:\n%s\nstderr:\n%s", filepath.Base(bin), runTimeout, r.stdout, r.stderr)
+	if r.code == -1 {
+		require.NoError(t, err, "running %s: %v", filepath.Base(bin), err)
 	}
 	t.Logf("%s ran in %s", filepath.Base(bin), time.Since(start).Round(time.Millisecond))
 	return r
@@ -194,20 +186,13 @@ func runExamples(t *testing.T, dir string, env []string, shape string) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel() // bounded by -parallel (GOMAXPROCS by default)
 			r := runExample(t, filepath.Join(dir, name), env)
-			if r.code != 0 {
-				t.Fatalf("exit code %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-			}
-			if !strings.Contains(r.stdout, "Using the embedded bankpaytest sandbox") || !strings.Contains(r.stdout, shape+" responses") {
-				t.Errorf("the example did not use the embedded sandbox with %s responses:\n%s", shape, r.stdout)
-			}
+			require.Equal(t, 0, r.code, "exit code %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+			assert.Contains(t, r.stdout, "Using the embedded bankpaytest sandbox", "the example did not use the embedded sandbox with %s responses:\n%s", shape, r.stdout)
+			assert.Contains(t, r.stdout, shape+" responses", "the example did not use the embedded sandbox with %s responses:\n%s", shape, r.stdout)
 			for _, w := range want {
-				if !strings.Contains(r.stdout, w) {
-					t.Errorf("output lacks %q:\n%s", w, r.stdout)
-				}
+				assert.Contains(t, r.stdout, w, "output lacks %q:\n%s", w, r.stdout)
 			}
-			if r.stderr != "" {
-				t.Errorf("stderr is not empty:\n%s", r.stderr)
-			}
+			assert.Empty(t, r.stderr, "stderr is not empty:\n%s", r.stderr)
 		})
 	}
 }
@@ -233,26 +218,18 @@ func TestExamplesAgainstConfiguredService(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				r := runExample(t, filepath.Join(dir, name), env)
-				if r.code != 0 {
-					t.Fatalf("exit code %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-				}
-				if !strings.Contains(r.stdout, "Using the service at "+srv.URL) {
-					t.Errorf("the example did not use the configured service:\n%s", r.stdout)
-				}
+				require.Equal(t, 0, r.code, "exit code %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+				assert.Contains(t, r.stdout, "Using the service at "+srv.URL, "the example did not use the configured service:\n%s", r.stdout)
 				stopped := strings.Contains(r.stdout, "Stopping here: ")
-				if stopped != stopsAgainstService[name] {
-					t.Errorf("stopped early: %t, want %t\n%s", stopped, stopsAgainstService[name], r.stdout)
-				}
-				if !stopped && !strings.Contains(r.stdout, name+": OK") {
-					t.Errorf("output lacks %q:\n%s", name+": OK", r.stdout)
+				assert.Equal(t, stopsAgainstService[name], stopped, "stopped early: %t, want %t\n%s", stopped, stopsAgainstService[name], r.stdout)
+				if !stopped {
+					assert.Contains(t, r.stdout, name+": OK", "output lacks %q:\n%s", name+": OK", r.stdout)
 				}
 			})
 		}
 	})
 	// The server saw the examples' calls: the tokenize example made some.
-	if len(srv.Events()) == 0 {
-		t.Errorf("no transaction was created on the configured service")
-	}
+	assert.NotEmpty(t, srv.Events(), "no transaction was created on the configured service")
 }
 
 // TestExamplesFail checks that an example exits non-zero, with the reason
@@ -278,15 +255,10 @@ func TestExamplesFail(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runExample(t, filepath.Join(dir, "tokenize"), append(cleanEnv(), tc.env...))
-			if r.code == 0 {
-				t.Fatalf("exit code 0, want non-zero\nstdout:\n%s", r.stdout)
-			}
-			if !strings.Contains(r.stderr, "tokenize: ") || !strings.Contains(r.stderr, tc.want) {
-				t.Errorf("stderr %q does not explain the failure (want %q)", r.stderr, tc.want)
-			}
-			if strings.Contains(r.stdout+r.stderr, "wrong-key") {
-				t.Errorf("the output shows the access key")
-			}
+			require.NotEqual(t, 0, r.code, "exit code 0, want non-zero\nstdout:\n%s", r.stdout)
+			assert.Contains(t, r.stderr, "tokenize: ", "stderr %q does not explain the failure (want %q)", r.stderr, tc.want)
+			assert.Contains(t, r.stderr, tc.want, "stderr %q does not explain the failure (want %q)", r.stderr, tc.want)
+			assert.NotContains(t, r.stdout+r.stderr, "wrong-key", "the output shows the access key")
 		})
 	}
 }
