@@ -435,12 +435,8 @@ func TestEndpointsRequest(t *testing.T) {
 		t.Run(ep.name, func(t *testing.T) {
 			c, mock, _ := newTestClient(t)
 			calls := expect(t, mock, ep.want("1002581234567"), 200, ep.okResponse)
-			if err := ep.call(context.Background(), c, "1002581234567"); err != nil {
-				t.Fatal(err)
-			}
-			if calls.Load() != 1 {
-				t.Errorf("calls = %d, want 1", calls.Load())
-			}
+			require.NoError(t, ep.call(context.Background(), c, "1002581234567"))
+			assert.Equal(t, int32(1), calls.Load(), "calls")
 		})
 	}
 }
@@ -484,41 +480,32 @@ func TestEndpointsErrorMapping(t *testing.T) {
 				err := ep.call(context.Background(), c, "T1")
 
 				var apiErr *APIError
-				if !errors.As(err, &apiErr) {
-					t.Fatalf("err = %v (%T), want *APIError", err, err)
-				}
-				if apiErr.StatusCode != tc.status || apiErr.Code != tc.code || apiErr.Message != tc.message {
-					t.Errorf("APIError = status %d code %d message %q", apiErr.StatusCode, apiErr.Code, apiErr.Message)
-				}
-				if apiErr.Method != ep.method || apiErr.Path != ep.pathFor("T1") {
-					t.Errorf("APIError call = %s %s", apiErr.Method, apiErr.Path)
-				}
-				if tc.bodyPart != "" && !strings.Contains(apiErr.Body, tc.bodyPart) {
-					t.Errorf("APIError.Body = %q, want it to contain %q", apiErr.Body, tc.bodyPart)
+				require.ErrorAs(t, err, &apiErr)
+				assert.Equal(t, tc.status, apiErr.StatusCode, "APIError.StatusCode")
+				assert.Equal(t, tc.code, apiErr.Code, "APIError.Code")
+				assert.Equal(t, tc.message, apiErr.Message, "APIError.Message")
+				assert.Equal(t, ep.method, apiErr.Method, "APIError.Method")
+				assert.Equal(t, ep.pathFor("T1"), apiErr.Path, "APIError.Path")
+				if tc.bodyPart != "" {
+					assert.Contains(t, apiErr.Body, tc.bodyPart, "APIError.Body")
 				}
 				for _, target := range tc.is {
-					if !errors.Is(err, target) {
-						t.Errorf("errors.Is(err, %v) = false", target)
-					}
+					assert.ErrorIs(t, err, target)
 				}
 				for _, target := range tc.isNot {
-					if errors.Is(err, target) {
-						t.Errorf("errors.Is(err, %v) = true", target)
-					}
+					assert.NotErrorIs(t, err, target)
 				}
 				// Only an identity read responded 400 is "not ready".
 				wantNotReady := ep.identity && tc.status == 400
-				if got := errors.Is(err, ErrIdentityNotReady); got != wantNotReady {
-					t.Errorf("errors.Is(err, ErrIdentityNotReady) = %v, want %v", got, wantNotReady)
-				}
+				assert.Equal(t, wantNotReady, errors.Is(err, ErrIdentityNotReady), "errors.Is(err, ErrIdentityNotReady)")
 				// GETs are retried on 5xx (default 3 retries); state-changing POSTs are not.
 				wantCalls := 1
 				if tc.retryable && ep.retried() {
 					wantCalls = 1 + defaultMaxRetries
 				}
-				if int(calls.Load()) != wantCalls || apiErr.Attempts != wantCalls || len(w.list) != wantCalls-1 {
-					t.Errorf("calls = %d, attempts = %d, waits = %d; want %d calls", calls.Load(), apiErr.Attempts, len(w.list), wantCalls)
-				}
+				assert.Equal(t, wantCalls, int(calls.Load()), "calls")
+				assert.Equal(t, wantCalls, apiErr.Attempts, "attempts")
+				assert.Len(t, w.list, wantCalls-1, "waits")
 				assertNoSecret(t, err.Error())
 			})
 		}
@@ -537,31 +524,20 @@ func TestEndpointsRetry(t *testing.T) {
 				jsonResponse(200, ep.okResponse))
 			err := ep.call(context.Background(), c, "T1")
 			if ep.retried() {
-				if err != nil {
-					t.Fatalf("err = %v", err)
-				}
-				if calls.Load() != 2 {
-					t.Fatalf("calls = %d, want 2", calls.Load())
-				}
-				if len(w.list) != 1 || w.list[0] != time.Second {
-					t.Errorf("waits = %v, want [1s] (Retry-After)", w.list)
-				}
+				require.NoError(t, err)
+				require.Equal(t, int32(2), calls.Load(), "calls")
+				assert.Equal(t, []time.Duration{time.Second}, w.list, "waits (Retry-After)")
 				return
 			}
-			if !errors.Is(err, ErrServer) || calls.Load() != 1 {
-				t.Fatalf("POST without opt-in: err = %v, calls = %d; want ErrServer after 1 call", err, calls.Load())
-			}
+			require.ErrorIs(t, err, ErrServer, "POST without opt-in")
+			require.Equal(t, int32(1), calls.Load(), "POST without opt-in: calls")
 
 			c, mock, _ = newTestClient(t)
 			calls = sequence(t, mock,
 				jsonResponse(503, `{"errors":[{"code":100,"message":"unavailable"}]}`),
 				jsonResponse(200, ep.okResponse))
-			if err := ep.call(context.Background(), c, "T1", WithRetryNonIdempotent()); err != nil {
-				t.Fatalf("POST with RetryNonIdempotent: %v", err)
-			}
-			if calls.Load() != 2 {
-				t.Fatalf("POST with RetryNonIdempotent: calls = %d, want 2", calls.Load())
-			}
+			require.NoError(t, ep.call(context.Background(), c, "T1", WithRetryNonIdempotent()), "POST with RetryNonIdempotent")
+			require.Equal(t, int32(2), calls.Load(), "POST with RetryNonIdempotent: calls")
 		})
 	}
 }
@@ -576,16 +552,11 @@ func TestEndpointsEscapeID(t *testing.T) {
 		t.Run(ep.name, func(t *testing.T) {
 			c, mock, _ := newTestClient(t)
 			want := ep.want(id)
-			if !strings.Contains(want.Path+"?"+want.RawQuery, "a%2F..%2Fb%3Fx%3D1%23f") && !strings.Contains(want.Path, "a%2F..%2Fb%3Fx=1%23f") {
-				t.Fatalf("test path %s?%s", want.Path, want.RawQuery)
-			}
+			require.True(t, strings.Contains(want.Path+"?"+want.RawQuery, "a%2F..%2Fb%3Fx%3D1%23f") || strings.Contains(want.Path, "a%2F..%2Fb%3Fx=1%23f"),
+				"test path %s?%s", want.Path, want.RawQuery)
 			calls := expect(t, mock, want, 200, ep.okResponse)
-			if err := ep.call(context.Background(), c, id); err != nil {
-				t.Fatal(err)
-			}
-			if calls.Load() != 1 {
-				t.Errorf("calls = %d", calls.Load())
-			}
+			require.NoError(t, ep.call(context.Background(), c, id))
+			assert.Equal(t, int32(1), calls.Load(), "calls")
 		})
 	}
 }
@@ -602,12 +573,10 @@ func TestEndpointsRejectBadID(t *testing.T) {
 			calls := expectNoRequest(t, mock)
 			err := ep.call(context.Background(), c, id)
 			var ve *ValidationError
-			if !errors.As(err, &ve) || ve.Field != ep.badIDField() || !isValidation(err) {
-				t.Errorf("%s(%q): err = %v, want *ValidationError on %s", ep.name, id, err, ep.badIDField())
+			if assert.ErrorAs(t, err, &ve, "%s(%q)", ep.name, id) {
+				assert.Equal(t, ep.badIDField(), ve.Field, "%s(%q)", ep.name, id)
 			}
-			if calls.Load() != 0 {
-				t.Errorf("%s(%q): %d requests sent", ep.name, id, calls.Load())
-			}
+			assert.Zero(t, calls.Load(), "%s(%q): requests sent", ep.name, id)
 		}
 	}
 }
@@ -622,18 +591,15 @@ func TestEndpointsUndecodableResponse(t *testing.T) {
 			calls := expect(t, mock, ep.want("T1"), 200, body)
 			err := ep.call(context.Background(), c, "T1")
 			if !ep.readsBody {
-				if err != nil {
-					t.Errorf("%s, 200 %q: err = %v, want success", ep.name, body, err)
-				}
+				assert.NoError(t, err, "%s, 200 %q", ep.name, body)
 			} else {
 				var re *ResponseError
-				if !errors.As(err, &re) || !errors.Is(err, ErrInvalidResponse) || re.StatusCode != http.StatusOK {
-					t.Errorf("%s, 200 %q: err = %v, want *ResponseError", ep.name, body, err)
+				if assert.ErrorAs(t, err, &re, "%s, 200 %q", ep.name, body) {
+					assert.Equal(t, http.StatusOK, re.StatusCode, "%s, 200 %q", ep.name, body)
 				}
+				assert.ErrorIs(t, err, ErrInvalidResponse, "%s, 200 %q", ep.name, body)
 			}
-			if calls.Load() != 1 {
-				t.Errorf("%s: calls = %d", ep.name, calls.Load())
-			}
+			assert.Equal(t, int32(1), calls.Load(), "%s: calls", ep.name)
 		}
 	}
 }
