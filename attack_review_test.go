@@ -3,14 +3,15 @@ package bankpay
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func attackReviewClient(t *testing.T, h http.HandlerFunc) *Client {
@@ -18,9 +19,7 @@ func attackReviewClient(t *testing.T, h http.HandlerFunc) *Client {
 	t.Cleanup(srv.Close)
 	c, err := NewClient(Credentials{AccessID: "id", AccessKey: NewSecret("key0123456789abcdef"), MerchantID: "m"},
 		WithBaseURL(srv.URL), WithRetryBackoff(0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c
 }
 
@@ -38,9 +37,10 @@ func TestAttackReviewDisputeWithHeaderIdempotencyKeyIgnored(t *testing.T) {
 	// Fixed: the header option is refused before anything is sent; the key
 	// goes in DisputeParams.IdempotencyKey.
 	var ve *ValidationError
-	if !errors.As(err, &ve) || ve.Field != "header" || len(got) != 0 {
-		t.Errorf("Idempotency-Key by header: err %v, sent %q; want a *ValidationError on header and nothing sent", err, got)
+	if assert.ErrorAs(t, err, &ve, "Idempotency-Key by header: err %v, sent %q; want a *ValidationError on header and nothing sent", err, got) {
+		assert.Equal(t, "header", ve.Field, "Idempotency-Key by header: err %v, sent %q; want a *ValidationError on header and nothing sent", err, got)
 	}
+	assert.Empty(t, got, "Idempotency-Key by header: err %v, sent %q; want a *ValidationError on header and nothing sent", err, got)
 }
 
 // A server that returns the same full page for every startIndex: List
@@ -58,12 +58,9 @@ func TestAttackReviewFindRepeatedFullPageLoops(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	_, err := c.Transactions.FindByMerchantReference(ctx, "mine")
-	if pages.Load() > 3 {
-		t.Errorf("FINDING: FindByMerchantReference read %d pages of the same repeated page (err %v); it ends only by the caller's deadline", pages.Load(), err)
-	}
-	if errors.Is(err, ErrNotFound) || !errors.Is(err, ErrInvalidResponse) {
-		t.Errorf("err %v, want ErrInvalidResponse (never ErrNotFound: that says pay again)", err)
-	}
+	assert.LessOrEqual(t, pages.Load(), int64(3), "FINDING: FindByMerchantReference read %d pages of the same repeated page (err %v); it ends only by the caller's deadline", pages.Load(), err)
+	assert.NotErrorIs(t, err, ErrNotFound, "err %v, want ErrInvalidResponse (never ErrNotFound: that says pay again)", err)
+	assert.ErrorIs(t, err, ErrInvalidResponse, "err %v, want ErrInvalidResponse (never ErrNotFound: that says pay again)", err)
 }
 
 // Offset paging over a growing list: the matching transaction shows up at
@@ -81,9 +78,8 @@ func TestAttackReviewFindShiftedDuplicateIsOne(t *testing.T) {
 		_ = json.NewEncoder(w).Encode(map[string]any{"transactions": items})
 	})
 	got, err := c.Transactions.FindByMerchantReference(context.Background(), "mine")
-	if err != nil || got.TransactionID != "M" {
-		t.Fatalf("got %v, %v; want M", got, err)
-	}
+	require.NoError(t, err, "got %v, %v; want M", got, err)
+	require.Equal(t, "M", got.TransactionID, "got %v, %v; want M", got, err)
 }
 
 // An error body that writes an account number or tax id in groups joined by
@@ -95,15 +91,9 @@ func TestAttackReviewErrorMessageMasksGroupedNumbers(t *testing.T) {
 		_, _ = w.Write([]byte(`{"errorsList":[{"code":200,"message":"account 1234_5678_9012, 1234  5678  9012 or taxId 123–45–6789 invalid, limit 1,000.00"}]}`))
 	})
 	_, err := c.Transactions.Get(context.Background(), "T1")
-	if err == nil {
-		t.Fatal("want the 400")
-	}
+	require.Error(t, err, "want the 400")
 	for _, s := range []string{"1234_5678_9012", "5678", "9012", "123–45–6789", "6789"} {
-		if strings.Contains(err.Error(), s) {
-			t.Errorf("error text keeps %q: %v", s, err)
-		}
+		assert.NotContains(t, err.Error(), s, "error text keeps %q: %v", s, err)
 	}
-	if !strings.Contains(err.Error(), "limit 1,000.00") {
-		t.Errorf("the amount is masked: %v", err)
-	}
+	assert.Contains(t, err.Error(), "limit 1,000.00", "the amount is masked: %v", err)
 }

@@ -2,7 +2,6 @@ package bankpay
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -60,18 +59,16 @@ func TestStateChangingCallNeverFollowsRedirects(t *testing.T) {
 					opts = append(opts, WithHTTPClient(&http.Client{})) // Go's default redirect policy
 				}
 				c, err := NewClient(testCreds, opts...)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				defer func() { _ = c.Close() }()
 				tx, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "r", Amount: "1.00"})
 				var ae *APIError
-				if tx != nil || !errors.As(err, &ae) || ae.StatusCode != status {
-					t.Errorf("deposit responded %d: tx %+v, err %v; want an *APIError with status %d", status, tx, err, status)
+				assert.Nil(t, tx, "deposit responded %d: tx %+v, err %v; want an *APIError with status %d", status, tx, err, status)
+				if assert.ErrorAs(t, err, &ae, "deposit responded %d: tx %+v, err %v; want an *APIError with status %d", status, tx, err, status) {
+					assert.Equal(t, status, ae.StatusCode, "deposit responded %d: tx %+v, err %v; want an *APIError with status %d", status, tx, err, status)
 				}
-				if got := requests(); len(got) != 1 {
-					t.Errorf("requests sent: %q, want the deposit only", got)
-				}
+				got := requests()
+				assert.Len(t, got, 1, "requests sent: %q, want the deposit only", got)
 			})
 		}
 	}
@@ -82,33 +79,24 @@ func TestStateChangingCallNeverFollowsRedirects(t *testing.T) {
 func TestDefaultClientFollowsNoRedirect(t *testing.T) {
 	srv, requests := redirectServer(t, http.StatusFound)
 	c, err := NewClient(testCreds, WithBaseURL(srv.URL+"/api/v1"), WithMaxRetries(0))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer func() { _ = c.Close() }()
 	req, err := newRequest(http.MethodGet, "/redirected-get", nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var out map[string]any
 	err = c.do(context.Background(), req, &out, nil)
 	var ae *APIError
-	if !errors.As(err, &ae) || ae.StatusCode != http.StatusFound {
-		t.Errorf("err = %v, want an *APIError with status 302", err)
+	if assert.ErrorAs(t, err, &ae, "err = %v, want an *APIError with status 302", err) {
+		assert.Equal(t, http.StatusFound, ae.StatusCode, "err = %v, want an *APIError with status 302", err)
 	}
-	if got := requests(); len(got) != 1 {
-		t.Errorf("requests sent: %q, want one", got)
-	}
+	got := requests()
+	assert.Len(t, got, 1, "requests sent: %q, want one", got)
 
 	// A caller's own client keeps its redirect policy for reads.
 	c, err = NewClient(testCreds, WithBaseURL(srv.URL+"/api/v1"), WithMaxRetries(0), WithHTTPClient(&http.Client{}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer func() { _ = c.Close() }()
-	if err := c.do(context.Background(), req, &out, nil); err != nil {
-		t.Errorf("GET through the caller's client: %v", err)
-	}
+	assert.NoError(t, c.do(context.Background(), req, &out, nil), "GET through the caller's client")
 }
 
 // A read redirected to another scheme or host is not followed, whatever

@@ -2,7 +2,6 @@ package bankpay
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -114,9 +113,7 @@ func newConnClient(t *testing.T, s *connServer, opts ...Option) *Client {
 	t.Helper()
 	all := append([]Option{WithBaseURL(s.URL + "/api/v1"), WithRetryBackoff(time.Millisecond, 2*time.Millisecond)}, opts...)
 	c, err := NewClient(testCreds, all...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() { _ = c.Close() })
 	return c
 }
@@ -163,8 +160,10 @@ func TestThousandCallsOneConnection(t *testing.T) {
 	for i := 0; i < n; i++ {
 		call := calls[i%len(calls)]
 		err := call.do(i)
-		if (call.want == nil) != (err == nil) || (call.want != nil && !errors.Is(err, call.want)) {
-			t.Fatalf("call %d (%s): err = %v, want %v", i, call.name, err, call.want)
+		if call.want == nil {
+			require.NoError(t, err, "call %d (%s): err = %v, want %v", i, call.name, err, call.want)
+		} else {
+			require.ErrorIs(t, err, call.want, "call %d (%s): err = %v, want %v", i, call.name, err, call.want)
 		}
 	}
 	// One connection serves them all. net/http returns a connection to its
@@ -172,9 +171,8 @@ func TestThousandCallsOneConnection(t *testing.T) {
 	// machine the next request can race it and dial once more (the extra
 	// connection then idles): two is still reuse, a connection per failed
 	// or unread response would be hundreds.
-	if got := s.conns.Load(); got > 2 {
-		t.Errorf("%d calls (%d requests) opened %d connections, want 1 (2 at most under load)", n, s.requests.Load(), got)
-	}
+	got := s.conns.Load()
+	assert.LessOrEqual(t, got, int64(2), "%d calls (%d requests) opened %d connections, want 1 (2 at most under load)", n, s.requests.Load(), got)
 }
 
 // TestFailedCallKeepsTheIdleConnections: a call that fails after its
@@ -189,29 +187,24 @@ func TestFailedCallKeepsTheIdleConnections(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if _, err := c.Transactions.Get(ctx, "pair"); err != nil {
-					t.Error(err)
-				}
+				_, err := c.Transactions.Get(ctx, "pair")
+				assert.NoError(t, err)
 			}()
 		}
 		wg.Wait()
 	}
 	pair() // two connections, both idle afterwards
-	if got := s.conns.Load(); got != 2 {
-		t.Fatalf("a pair of concurrent calls opened %d connections", got)
-	}
-	if _, err := c.Transactions.Get(ctx, "down"); !errors.Is(err, ErrServer) {
-		t.Fatalf("err = %v", err)
-	}
+	got := s.conns.Load()
+	require.Equal(t, int64(2), got, "a pair of concurrent calls opened %d connections", got)
+	_, err := c.Transactions.Get(ctx, "down")
+	require.ErrorIs(t, err, ErrServer, "err = %v", err)
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := c.Transactions.Get(cctx, "ok"); !errors.Is(err, context.Canceled) {
-		t.Fatalf("err = %v", err)
-	}
+	_, err = c.Transactions.Get(cctx, "ok")
+	require.ErrorIs(t, err, context.Canceled, "err = %v", err)
 	pair()
-	if got := s.conns.Load(); got != 2 {
-		t.Errorf("after a failed call, %d connections in all, want the same 2", got)
-	}
+	got = s.conns.Load()
+	assert.Equal(t, int64(2), got, "after a failed call, %d connections in all, want the same 2", got)
 }
 
 // TestResponseBodiesAreClosed: every response body the transport hands out
@@ -223,9 +216,7 @@ func TestResponseBodiesAreClosed(t *testing.T) {
 	ct := &closeTracker{base: base}
 	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithRetryBackoff(time.Millisecond, 2*time.Millisecond),
 		WithHTTPClient(&http.Client{Transport: ct}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ctx := context.Background()
 	for i, id := range []string{"ok", "big", "missing", "flaky-x", "down", "pair-none"} {
 		_, _ = c.Transactions.Get(ctx, id)
@@ -241,13 +232,11 @@ func TestResponseBodiesAreClosed(t *testing.T) {
 		ct.after = cancel
 		_, err := c.Transactions.Get(cctx, id)
 		ct.after = nil
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("%s: err = %v, want context.Canceled", id, err)
-		}
+		assert.ErrorIs(t, err, context.Canceled, "%s: err = %v, want context.Canceled", id, err)
 	}
-	if open, total := ct.open.Load(), ct.total.Load(); open != 0 || total < 32 {
-		t.Errorf("%d of %d response bodies left open", open, total)
-	}
+	open, total := ct.open.Load(), ct.total.Load()
+	assert.Equal(t, int64(0), open, "%d of %d response bodies left open", open, total)
+	assert.GreaterOrEqual(t, total, int64(32), "%d of %d response bodies left open", open, total)
 }
 
 type closeTracker struct {

@@ -2,7 +2,6 @@ package bankpay
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 
@@ -40,21 +39,16 @@ func TestAPIErrorMapping(t *testing.T) {
 			expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1"}, tc.status, tc.body)
 			_, err := c.Transactions.Get(context.Background(), "1")
 			var apiErr *APIError
-			if !errors.As(err, &apiErr) {
-				t.Fatalf("err = %T %v, want *APIError", err, err)
-			}
-			if apiErr.StatusCode != tc.status || apiErr.Code != tc.code || apiErr.Method != "GET" || apiErr.Path != "/transactions/1" {
-				t.Errorf("APIError = %+v", apiErr)
-			}
+			require.ErrorAs(t, err, &apiErr, "err = %T %v, want *APIError", err, err)
+			assert.Equal(t, tc.status, apiErr.StatusCode, "APIError = %+v", apiErr)
+			assert.Equal(t, tc.code, apiErr.Code, "APIError = %+v", apiErr)
+			assert.Equal(t, "GET", apiErr.Method, "APIError = %+v", apiErr)
+			assert.Equal(t, "/transactions/1", apiErr.Path, "APIError = %+v", apiErr)
 			for _, want := range tc.is {
-				if !errors.Is(err, want) {
-					t.Errorf("errors.Is(%v, %v) = false", err, want)
-				}
+				assert.ErrorIs(t, err, want, "errors.Is(%v, %v) = false", err, want)
 			}
 			for _, not := range tc.isNot {
-				if errors.Is(err, not) {
-					t.Errorf("errors.Is(%v, %v) = true", err, not)
-				}
+				assert.NotErrorIs(t, err, not, "errors.Is(%v, %v) = true", err, not)
 			}
 			assertNoSecret(t, err.Error())
 		})
@@ -67,18 +61,18 @@ func TestAPIErrorKeepsAllItems(t *testing.T) {
 		`{"errors":[{"domain":"d1","code":200,"message":"first","location":"amount","occurredAt":"2026-01-01"},{"domain":"d2","code":210,"message":"second"}]}`)
 	_, err := c.Transactions.Get(context.Background(), "1")
 	var e *APIError
-	if !errors.As(err, &e) {
-		t.Fatal(err)
+	require.ErrorAs(t, err, &e, "%v", err)
+	if assert.Len(t, e.Errors, 2, "items = %+v", e.Errors) {
+		assert.Equal(t, "amount", e.Errors[0].Location, "items = %+v", e.Errors)
+		assert.Equal(t, 210, e.Errors[1].Code, "items = %+v", e.Errors)
 	}
-	if len(e.Errors) != 2 || e.Errors[0].Location != "amount" || e.Errors[1].Code != 210 || e.Domain != "d1" || e.Message != "first" {
-		t.Errorf("items = %+v", e.Errors)
-	}
-	if !e.HasCode(210) || e.HasCode(300) || !errors.Is(err, ErrDuplicate) {
-		t.Error("HasCode/Is do not see the second item")
-	}
-	if got := e.Error(); got != "bankpay: GET /transactions/1: 400 Bad Request (code 200): first" {
-		t.Errorf("Error() = %q", got)
-	}
+	assert.Equal(t, "d1", e.Domain, "items = %+v", e.Errors)
+	assert.Equal(t, "first", e.Message, "items = %+v", e.Errors)
+	assert.True(t, e.HasCode(210), "HasCode/Is do not see the second item")
+	assert.False(t, e.HasCode(300), "HasCode/Is do not see the second item")
+	assert.ErrorIs(t, err, ErrDuplicate, "HasCode/Is do not see the second item")
+	got := e.Error()
+	assert.Equal(t, "bankpay: GET /transactions/1: 400 Bad Request (code 200): first", got, "Error() = %q", got)
 }
 
 func TestAPIErrorMasksDigitsAndCapsExcerpt(t *testing.T) {
@@ -87,22 +81,23 @@ func TestAPIErrorMasksDigitsAndCapsExcerpt(t *testing.T) {
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1"}, 502, huge)
 	_, err := c.Transactions.Get(context.Background(), "1")
 	var e *APIError
-	if !errors.As(err, &e) {
-		t.Fatal(err)
+	require.ErrorAs(t, err, &e, "%v", err)
+	head := e.Body
+	if len(head) > 60 {
+		head = head[:60]
 	}
-	if strings.Contains(e.Body, "1002000000") || strings.Contains(e.Body, "6789") || len(e.Body) > maxExcerpt+8 {
-		t.Errorf("body excerpt not masked/capped: %d bytes %q", len(e.Body), e.Body[:60])
-	}
-	if strings.Contains(err.Error(), "1002000000") {
-		t.Error("account number in error string")
-	}
+	assert.NotContains(t, e.Body, "1002000000", "body excerpt not masked/capped: %d bytes %q", len(e.Body), head)
+	assert.NotContains(t, e.Body, "6789", "body excerpt not masked/capped: %d bytes %q", len(e.Body), head)
+	assert.LessOrEqual(t, len(e.Body), maxExcerpt+8, "body excerpt not masked/capped: %d bytes %q", len(e.Body), head)
+	assert.NotContains(t, err.Error(), "1002000000", "account number in error string")
 
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1"}, 400,
 		`{"errors":[{"code":330,"message":"invalid account 1002000000 for ssn 123-45-6789"}]}`)
 	_, err = c.Transactions.Get(context.Background(), "1")
-	if s := err.Error(); strings.Contains(s, "1002000000") || strings.Contains(s, "6789") || !strings.Contains(s, "code 330") {
-		t.Errorf("message not masked: %s", s)
-	}
+	s := err.Error()
+	assert.NotContains(t, s, "1002000000", "message not masked: %s", s)
+	assert.NotContains(t, s, "6789", "message not masked: %s", s)
+	assert.Contains(t, s, "code 330", "message not masked: %s", s)
 }
 
 func TestMask(t *testing.T) {
@@ -116,9 +111,8 @@ func TestMask(t *testing.T) {
 		"routing 124003116":     "routing [redacted]",
 		"date 2026-11-22 later": "date [redacted] later",
 	} {
-		if got := mask(in); got != want {
-			t.Errorf("mask(%q) = %q, want %q", in, got, want)
-		}
+		got := mask(in)
+		assert.Equal(t, want, got, "mask(%q) = %q, want %q", in, got, want)
 	}
 }
 
@@ -134,9 +128,9 @@ func TestResponseDecodingErrors(t *testing.T) {
 			expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1"}, 200, body)
 			_, err := c.Transactions.Get(context.Background(), "1")
 			var re *ResponseError
-			if !errors.As(err, &re) || !errors.Is(err, ErrInvalidResponse) || re.StatusCode != 200 {
-				t.Fatalf("err = %v", err)
-			}
+			require.ErrorAs(t, err, &re, "err = %v", err)
+			require.ErrorIs(t, err, ErrInvalidResponse, "err = %v", err)
+			require.Equal(t, 200, re.StatusCode, "err = %v", err)
 		})
 	}
 }
@@ -146,16 +140,15 @@ func TestResponseTooLarge(t *testing.T) {
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1"}, 200,
 		`{"transaction":{"statusMessage":"`+strings.Repeat("a", 4096)+`"}}`)
 	_, err := c.Transactions.Get(context.Background(), "1")
-	if !errors.Is(err, errResponseTooLarge) || !errors.Is(err, ErrInvalidResponse) {
-		t.Fatalf("err = %v", err)
-	}
+	require.ErrorIs(t, err, errResponseTooLarge, "err = %v", err)
+	require.ErrorIs(t, err, ErrInvalidResponse, "err = %v", err)
 }
 
 func TestValidationErrorText(t *testing.T) {
 	err := error(&ValidationError{Field: "amount", Reason: "is required", Err: ErrBadRequest})
-	if err.Error() != "bankpay: invalid amount: is required" || !isValidation(err) || !errors.Is(err, ErrBadRequest) {
-		t.Errorf("ValidationError = %v", err)
-	}
+	assert.Equal(t, "bankpay: invalid amount: is required", err.Error(), "ValidationError = %v", err)
+	assert.True(t, isValidation(err), "ValidationError = %v", err)
+	assert.ErrorIs(t, err, ErrBadRequest, "ValidationError = %v", err)
 }
 
 func TestAPIErrorCodeAsString(t *testing.T) {
@@ -164,14 +157,16 @@ func TestAPIErrorCodeAsString(t *testing.T) {
 		`{"errors":[{"code":"210","message":"Duplicate"},{"code":{"odd":1},"message":"second"}]}`)
 	_, err := c.Transactions.Get(context.Background(), "1")
 	var e *APIError
-	if !errors.As(err, &e) || e.Code != 210 || !errors.Is(err, ErrDuplicate) || len(e.Errors) != 2 || e.Errors[1].Message != "second" {
-		t.Fatalf("err = %v (%+v)", err, e)
-	}
+	require.ErrorAs(t, err, &e, "err = %v (%+v)", err, e)
+	require.Equal(t, 210, e.Code, "err = %v (%+v)", err, e)
+	require.ErrorIs(t, err, ErrDuplicate, "err = %v (%+v)", err, e)
+	require.Len(t, e.Errors, 2, "err = %v (%+v)", err, e)
+	require.Equal(t, "second", e.Errors[1].Message, "err = %v (%+v)", err, e)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1"}, 400, `{"message":"bad","code":"200"}`)
 	_, err = c.Transactions.Get(context.Background(), "1")
-	if !errors.As(err, &e) || e.Code != 200 || e.Message != "bad" {
-		t.Fatalf("bare body: %+v", e)
-	}
+	require.ErrorAs(t, err, &e, "bare body: %+v", e)
+	require.Equal(t, 200, e.Code, "bare body: %+v", e)
+	require.Equal(t, "bad", e.Message, "bare body: %+v", e)
 }
 
 func TestMaskDottedNumbers(t *testing.T) {
@@ -180,9 +175,8 @@ func TestMaskDottedNumbers(t *testing.T) {
 		"ssn 123.45.6789": "ssn [redacted]",
 		"v1.2.3":          "v1.2.3",
 	} {
-		if got := mask(in); got != want {
-			t.Errorf("mask(%q) = %q, want %q", in, got, want)
-		}
+		got := mask(in)
+		assert.Equal(t, want, got, "mask(%q) = %q, want %q", in, got, want)
 	}
 }
 

@@ -30,7 +30,7 @@ func signShape(t *testing.T, alg signatureAlgorithm, unsigned string, queryOnly 
 	case hmacSHA512:
 		sig = "HmacSHA512:" + hmacB64(sha512.New, shapeKey, msg)
 	default:
-		t.Fatalf("algorithm %v", alg)
+		require.Failf(t, "unknown algorithm", "algorithm %v", alg)
 	}
 	return unsigned + "&requestSignature=" + url.QueryEscape(sig) + tail
 }

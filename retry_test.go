@@ -37,31 +37,28 @@ func resetAfterSend(*http.Request) (*http.Response, error) {
 func TestGetRetriedOn503(t *testing.T) {
 	c, mock, w := newTestClient(t)
 	calls := sequence(t, mock, jsonResponse(503, `{"errors":[{"code":100}]}`), jsonResponse(200, authorizationJSON))
-	if _, err := c.Transactions.Get(context.Background(), "1"); err != nil {
-		t.Fatal(err)
-	}
-	if calls.Load() != 2 || len(w.list) != 1 {
-		t.Fatalf("calls = %d, waits = %v", calls.Load(), w.list)
-	}
-	if w.list[0] < defaultRetryWaitMin/2 || w.list[0] > defaultRetryWaitMin {
-		t.Errorf("first backoff %v outside [%v, %v]", w.list[0], defaultRetryWaitMin/2, defaultRetryWaitMin)
-	}
+	_, err := c.Transactions.Get(context.Background(), "1")
+	require.NoError(t, err)
+	require.Equal(t, int32(2), calls.Load(), "calls = %d, waits = %v", calls.Load(), w.list)
+	require.Len(t, w.list, 1, "calls = %d, waits = %v", calls.Load(), w.list)
+	assert.GreaterOrEqual(t, w.list[0], defaultRetryWaitMin/2, "first backoff %v outside [%v, %v]", w.list[0], defaultRetryWaitMin/2, defaultRetryWaitMin)
+	assert.LessOrEqual(t, w.list[0], defaultRetryWaitMin, "first backoff %v outside [%v, %v]", w.list[0], defaultRetryWaitMin/2, defaultRetryWaitMin)
 }
 
 func TestGetRetriedOnEveryTransientStatus(t *testing.T) {
 	for _, status := range []int{429, 500, 502, 503, 504} {
 		c, mock, _ := newTestClient(t)
 		calls := sequence(t, mock, jsonResponse(status, `{}`), jsonResponse(200, authorizationJSON))
-		if _, err := c.Transactions.Get(context.Background(), "1"); err != nil || calls.Load() != 2 {
-			t.Errorf("status %d: err %v, calls %d", status, err, calls.Load())
-		}
+		_, err := c.Transactions.Get(context.Background(), "1")
+		assert.NoError(t, err, "status %d: err %v, calls %d", status, err, calls.Load())
+		assert.Equal(t, int32(2), calls.Load(), "status %d: err %v, calls %d", status, err, calls.Load())
 	}
 	for _, status := range []int{400, 401, 404, 501} {
 		c, mock, _ := newTestClient(t)
 		calls := sequence(t, mock, jsonResponse(status, `{}`))
-		if _, err := c.Transactions.Get(context.Background(), "1"); err == nil || calls.Load() != 1 {
-			t.Errorf("status %d retried: calls %d", status, calls.Load())
-		}
+		_, err := c.Transactions.Get(context.Background(), "1")
+		assert.Error(t, err, "status %d retried: calls %d", status, calls.Load())
+		assert.Equal(t, int32(1), calls.Load(), "status %d retried: calls %d", status, calls.Load())
 	}
 }
 
@@ -74,18 +71,16 @@ func TestGetGivesUpWithTypedErrorOfLastResponse(t *testing.T) {
 	calls := sequence(t, mock, rs...)
 	_, err := c.Transactions.Get(context.Background(), "1")
 	var e *APIError
-	if !errors.As(err, &e) || !errors.Is(err, ErrServer) || e.Code != 100 || e.Attempts != 4 {
-		t.Fatalf("err = %v (%+v)", err, e)
-	}
-	if calls.Load() != 4 {
-		t.Errorf("calls = %d, want 4", calls.Load())
-	}
+	require.ErrorAs(t, err, &e, "err = %v (%+v)", err, e)
+	require.ErrorIs(t, err, ErrServer, "err = %v (%+v)", err, e)
+	require.Equal(t, 100, e.Code, "err = %v (%+v)", err, e)
+	require.Equal(t, 4, e.Attempts, "err = %v (%+v)", err, e)
+	assert.Equal(t, int32(4), calls.Load(), "calls = %d, want 4", calls.Load())
 	// Exponential, jittered, capped.
 	for i, d := range w.list {
 		hi := defaultRetryWaitMin << i
-		if d < hi/2 || d > hi {
-			t.Errorf("wait %d = %v, want in [%v, %v]", i, d, hi/2, hi)
-		}
+		assert.GreaterOrEqual(t, d, hi/2, "wait %d = %v, want in [%v, %v]", i, d, hi/2, hi)
+		assert.LessOrEqual(t, d, hi, "wait %d = %v, want in [%v, %v]", i, d, hi/2, hi)
 	}
 }
 
@@ -101,18 +96,18 @@ func TestDepositNotRetriedByDefault(t *testing.T) {
 			c, mock, _ := newTestClient(t)
 			calls := sequence(t, mock, r, jsonResponse(200, `{}`))
 			err := postDeposit(c)
-			if err == nil || calls.Load() != 1 {
-				t.Fatalf("err %v, calls %d: a state-changing call must be sent once", err, calls.Load())
-			}
+			require.Error(t, err, "err %v, calls %d: a state-changing call must be sent once", err, calls.Load())
+			require.Equal(t, int32(1), calls.Load(), "err %v, calls %d: a state-changing call must be sent once", err, calls.Load())
 			if name == "500" {
 				var e *APIError
-				if !errors.As(err, &e) || !errors.Is(err, ErrServer) || e.Code != 100 {
-					t.Errorf("err = %v", err)
+				if assert.ErrorAs(t, err, &e, "err = %v", err) {
+					assert.Equal(t, 100, e.Code, "err = %v", err)
 				}
+				assert.ErrorIs(t, err, ErrServer, "err = %v", err)
 			}
 			var ne *NetworkError
-			if errors.As(err, &ne) && !ne.Sent {
-				t.Errorf("an error after the request was written must report Sent: %v", err)
+			if errors.As(err, &ne) {
+				assert.True(t, ne.Sent, "an error after the request was written must report Sent: %v", err)
 			}
 		})
 	}
@@ -121,45 +116,43 @@ func TestDepositNotRetriedByDefault(t *testing.T) {
 func TestDepositRetriedWhenNeverSent(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := sequence(t, mock, dialRefused, jsonResponse(200, `{}`))
-	if err := postDeposit(c); err != nil || calls.Load() != 2 {
-		t.Fatalf("err %v, calls %d", err, calls.Load())
-	}
+	err := postDeposit(c)
+	require.NoError(t, err, "err %v, calls %d", err, calls.Load())
+	require.Equal(t, int32(2), calls.Load(), "err %v, calls %d", err, calls.Load())
 	// Every attempt refused: the caller learns it was never sent.
 	c, mock, _ = newTestClient(t, WithMaxRetries(2))
 	calls = sequence(t, mock, dialRefused, dialRefused, dialRefused)
-	err := postDeposit(c)
+	err = postDeposit(c)
 	var ne *NetworkError
-	if !errors.As(err, &ne) || ne.Sent || ne.Attempts != 3 || !errors.Is(err, syscall.ECONNREFUSED) {
-		t.Fatalf("err = %#v", err)
-	}
-	if calls.Load() != 3 {
-		t.Errorf("calls = %d", calls.Load())
-	}
+	require.ErrorAs(t, err, &ne, "err = %#v", err)
+	require.False(t, ne.Sent, "err = %#v", err)
+	require.Equal(t, 3, ne.Attempts, "err = %#v", err)
+	require.ErrorIs(t, err, syscall.ECONNREFUSED, "err = %#v", err)
+	assert.Equal(t, int32(3), calls.Load(), "calls = %d", calls.Load())
 }
 
 func TestDepositRetriedWithOptIn(t *testing.T) {
 	c, mock, _ := newTestClient(t, WithRetryNonIdempotent())
 	calls := sequence(t, mock, jsonResponse(500, `{}`), resetAfterSend, jsonResponse(400, `{"errors":[{"code":210,"message":"Duplicate"}]}`))
 	err := postDeposit(c)
-	if !errors.Is(err, ErrDuplicate) || calls.Load() != 3 {
-		t.Fatalf("err %v, calls %d", err, calls.Load())
-	}
+	require.ErrorIs(t, err, ErrDuplicate, "err %v, calls %d", err, calls.Load())
+	require.Equal(t, int32(3), calls.Load(), "err %v, calls %d", err, calls.Load())
 
 	c, mock, _ = newTestClient(t)
 	calls = sequence(t, mock, jsonResponse(502, `{}`), jsonResponse(200, `{}`))
-	if err := postDeposit(c, WithRetryNonIdempotent()); err != nil || calls.Load() != 2 {
-		t.Fatalf("per-call opt-in: err %v, calls %d", err, calls.Load())
-	}
+	err = postDeposit(c, WithRetryNonIdempotent())
+	require.NoError(t, err, "per-call opt-in: err %v, calls %d", err, calls.Load())
+	require.Equal(t, int32(2), calls.Load(), "per-call opt-in: err %v, calls %d", err, calls.Load())
 }
 
 func TestRetryAfterObeyedUnderCap(t *testing.T) {
 	c, mock, w := newTestClient(t, withMaxRetryAfter(10*time.Second))
 	calls := sequence(t, mock, jsonResponse(429, `{}`, "Retry-After", "7"), jsonResponse(200, authorizationJSON))
-	if _, err := c.Transactions.Get(context.Background(), "1"); err != nil || calls.Load() != 2 {
-		t.Fatalf("err %v calls %d", err, calls.Load())
-	}
-	if len(w.list) != 1 || w.list[0] != 7*time.Second {
-		t.Errorf("waits = %v, want [7s]", w.list)
+	_, err := c.Transactions.Get(context.Background(), "1")
+	require.NoError(t, err, "err %v calls %d", err, calls.Load())
+	require.Equal(t, int32(2), calls.Load(), "err %v calls %d", err, calls.Load())
+	if assert.Len(t, w.list, 1, "waits = %v, want [7s]", w.list) {
+		assert.Equal(t, 7*time.Second, w.list[0], "waits = %v, want [7s]", w.list)
 	}
 }
 
@@ -169,9 +162,11 @@ func TestRetryAfterBeyondCapNotObeyed(t *testing.T) {
 		calls := sequence(t, mock, jsonResponse(503, `{}`, "Retry-After", ra))
 		_, err := c.Transactions.Get(context.Background(), "1")
 		var e *APIError
-		if !errors.As(err, &e) || e.RetryAfter <= defaultMaxRetryAfter || calls.Load() != 1 || len(w.list) != 0 {
-			t.Errorf("Retry-After %s: err %v, calls %d, waits %v", ra, err, calls.Load(), w.list)
+		if assert.ErrorAs(t, err, &e, "Retry-After %s: err %v, calls %d, waits %v", ra, err, calls.Load(), w.list) {
+			assert.Greater(t, e.RetryAfter, defaultMaxRetryAfter, "Retry-After %s: err %v, calls %d, waits %v", ra, err, calls.Load(), w.list)
 		}
+		assert.Equal(t, int32(1), calls.Load(), "Retry-After %s: err %v, calls %d, waits %v", ra, err, calls.Load(), w.list)
+		assert.Empty(t, w.list, "Retry-After %s: err %v, calls %d, waits %v", ra, err, calls.Load(), w.list)
 	}
 }
 
@@ -186,18 +181,14 @@ func TestCancelledContextReturnsPromptly(t *testing.T) {
 	})
 	start := time.Now()
 	_, err := c.Transactions.Get(ctx, "1")
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("err = %v", err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Fatalf("took %v", d)
-	}
+	require.ErrorIs(t, err, context.Canceled, "err = %v", err)
+	d := time.Since(start)
+	require.LessOrEqual(t, d, 2*time.Second, "took %v", d)
 
 	ctx, cancel = context.WithCancel(context.Background())
 	cancel()
-	if _, err := c.Transactions.Get(ctx, "1"); !errors.Is(err, context.Canceled) {
-		t.Fatalf("pre-cancelled: err = %v", err)
-	}
+	_, err = c.Transactions.Get(ctx, "1")
+	require.ErrorIs(t, err, context.Canceled, "pre-cancelled: err = %v", err)
 
 	// Cancelled while the client waits its hour of backoff after the 503
 	// (above, the context ended before the retry layer decided to wait).
@@ -216,12 +207,10 @@ func TestCancelledContextReturnsPromptly(t *testing.T) {
 		cancel2()
 	}()
 	start2 := time.Now()
-	if _, err := c2.Transactions.Get(ctx2, "1"); !errors.Is(err, context.Canceled) {
-		t.Fatalf("cancelled during the backoff: err = %v", err)
-	}
-	if d := time.Since(start2); d > 2*time.Second {
-		t.Fatalf("cancelled during the backoff: took %v", d)
-	}
+	_, err = c2.Transactions.Get(ctx2, "1")
+	require.ErrorIs(t, err, context.Canceled, "cancelled during the backoff: err = %v", err)
+	d = time.Since(start2)
+	require.LessOrEqual(t, d, 2*time.Second, "cancelled during the backoff: took %v", d)
 }
 
 func TestJitteredBackoffBounds(t *testing.T) {
@@ -232,14 +221,11 @@ func TestJitteredBackoffBounds(t *testing.T) {
 			if hi > 2*time.Second {
 				hi = 2 * time.Second
 			}
-			if d < hi/2 || d > hi {
-				t.Fatalf("n=%d: %v not in [%v, %v]", n, d, hi/2, hi)
-			}
+			require.GreaterOrEqual(t, d, hi/2, "n=%d: %v not in [%v, %v]", n, d, hi/2, hi)
+			require.LessOrEqual(t, d, hi, "n=%d: %v not in [%v, %v]", n, d, hi/2, hi)
 		}
 	}
-	if jitteredBackoff(0, 0, 3) != 0 {
-		t.Error("zero bounds must not wait")
-	}
+	assert.Equal(t, time.Duration(0), jitteredBackoff(0, 0, 3), "zero bounds must not wait")
 }
 
 // Sent remembers every attempt: a deposit whose first attempt reached the

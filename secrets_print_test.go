@@ -34,9 +34,7 @@ func secretForms(creds Credentials) []string {
 func assertNoSecretForm(t *testing.T, creds Credentials, what, out string) {
 	t.Helper()
 	for _, f := range secretForms(creds) {
-		if strings.Contains(out, f) {
-			t.Errorf("%s shows the key as %q: %s", what, f, out)
-		}
+		assert.NotContains(t, out, f, "%s shows the key as %q: %s", what, f, out)
 	}
 }
 

@@ -64,8 +64,9 @@ func xcClient(t *testing.T) (*bankpay.Client, *httpmock.MockTransport) {
 func xcServe(t *testing.T, mock *httpmock.MockTransport, method, path, body string) {
 	t.Helper()
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
-		if req.Method != method || req.URL.Path != xcBasePath+path {
-			t.Errorf("request %s %s, want %s %s", req.Method, req.URL.Path, method, path)
+		methodOK := assert.Equal(t, method, req.Method, "request %s %s, want %s %s", req.Method, req.URL.Path, method, path)
+		pathOK := assert.Equal(t, xcBasePath+path, req.URL.Path, "request %s %s, want %s %s", req.Method, req.URL.Path, method, path)
+		if !methodOK || !pathOK {
 			return httpmock.NewStringResponse(http.StatusNotFound, `{"errors":[{"code":200,"message":"unexpected"}]}`), nil
 		}
 		resp := httpmock.NewStringResponse(http.StatusOK, body)
@@ -1136,7 +1137,7 @@ func TestXCheckRedirects(t *testing.T) {
 			assert.Equal(t, models.StatusAuthorized, r.Status)
 			return
 		}
-		t.Fatal("no signature with + or / in 50 tries")
+		require.Fail(t, "no signature with + or / in 50 tries")
 	})
 	t.Run("merchant reference of the order", func(t *testing.T) {
 		signed := "https://shop.xc.example/r?transactionId=" + xcTxnID + "&merchantReference=xc-ord-58&status=2"

@@ -61,9 +61,7 @@ func flush(t *testing.T, srv *bankpaytest.Server) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := srv.Flush(ctx); err != nil {
-		t.Fatalf("Flush: %v", err)
-	}
+	require.NoError(t, srv.Flush(ctx), "Flush")
 }
 
 // checkNotification verifies a received notification as a merchant would:
@@ -71,29 +69,19 @@ func flush(t *testing.T, srv *bankpaytest.Server) {
 // signature the Base64 HMAC-SHA1 of the URL-decoded body.
 func checkNotification(t *testing.T, r received, creds bankpay.Credentials) url.Values {
 	t.Helper()
-	if r.method != http.MethodPost || r.header.Get("Content-Type") != "application/x-www-form-urlencoded" {
-		t.Fatalf("method %s, Content-Type %q", r.method, r.header.Get("Content-Type"))
-	}
+	require.Equal(t, http.MethodPost, r.method, "method %s, Content-Type %q", r.method, r.header.Get("Content-Type"))
+	require.Equal(t, "application/x-www-form-urlencoded", r.header.Get("Content-Type"), "method %s, Content-Type %q", r.method, r.header.Get("Content-Type"))
 	raw, ok := strings.CutPrefix(r.header.Get("Authorization"), "Basic ")
-	if !ok {
-		t.Fatalf("Authorization %q", r.header.Get("Authorization"))
-	}
+	require.True(t, ok, "Authorization %q", r.header.Get("Authorization"))
 	dec, err := base64.StdEncoding.DecodeString(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	id, sig, _ := strings.Cut(string(dec), ":")
 	decoded, err := url.QueryUnescape(r.body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if id != creds.AccessID || sig != hmacSHA1(creds.AccessKey.Reveal(), decoded) {
-		t.Fatalf("notification signature does not verify (accessId %q)", id)
-	}
+	require.NoError(t, err)
+	require.Equal(t, creds.AccessID, id, "notification signature does not verify (accessId %q)", id)
+	require.Equal(t, hmacSHA1(creds.AccessKey.Reveal(), decoded), sig, "notification signature does not verify (accessId %q)", id)
 	v, err := url.ParseQuery(r.body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return v
 }
 
@@ -112,9 +100,7 @@ func TestEventDelivery(t *testing.T) {
 	flush(t, srv)
 
 	got := rcv.received()
-	if len(got) != 2 {
-		t.Fatalf("%d notifications, want 2", len(got))
-	}
+	require.Len(t, got, 2, "%d notifications, want 2", len(got))
 	v := checkNotification(t, got[0], c.creds)
 	want := map[string]string{
 		"merchantId": c.creds.MerchantID, "merchantReference": "ev-1", "paymentType": "4", "transactionType": "1",
@@ -124,37 +110,36 @@ func TestEventDelivery(t *testing.T) {
 		"createdAt": "1709287200000",
 	}
 	for k, w := range want {
-		if v.Get(k) != w {
-			t.Errorf("%s = %q, want %q", k, v.Get(k), w)
-		}
+		assert.Equal(t, w, v.Get(k), "%s = %q, want %q", k, v.Get(k), w)
 	}
-	if v.Get("eventId") == "" || v.Get("message") == "" || v.Has("parentObjectId") {
-		t.Errorf("fields %v", v)
-	}
+	assert.NotEmpty(t, v.Get("eventId"), "fields %v", v)
+	assert.NotEmpty(t, v.Get("message"), "fields %v", v)
+	assert.False(t, v.Has("parentObjectId"), "fields %v", v)
 	v2 := checkNotification(t, got[1], c.creds)
-	if v2.Get("eventType") != "Process" || v2.Get("objectId") != dep.TransactionID || v2.Get("parentObjectId") != auth.TransactionID ||
-		v2.Get("transactionType") != "6" || v2.Get("status") != "3" || v2.Get("eventId") == v.Get("eventId") {
-		t.Fatalf("process event %v", v2)
-	}
+	require.Equal(t, "Process", v2.Get("eventType"), "process event %v", v2)
+	require.Equal(t, dep.TransactionID, v2.Get("objectId"), "process event %v", v2)
+	require.Equal(t, auth.TransactionID, v2.Get("parentObjectId"), "process event %v", v2)
+	require.Equal(t, "6", v2.Get("transactionType"), "process event %v", v2)
+	require.Equal(t, "3", v2.Get("status"), "process event %v", v2)
+	require.NotEqual(t, v.Get("eventId"), v2.Get("eventId"), "process event %v", v2)
 
 	evs := srv.Events()
-	if len(evs) != 2 {
-		t.Fatalf("%d events", len(evs))
-	}
+	require.Len(t, evs, 2, "%d events", len(evs))
 	for _, e := range evs {
-		if !e.Delivered || len(e.Attempts) != 1 || e.LastStatus() != 200 || e.URL != d.NotificationURL || e.MerchantID != c.creds.MerchantID {
-			t.Fatalf("event %+v", e)
-		}
+		require.True(t, e.Delivered, "event %+v", e)
+		require.Len(t, e.Attempts, 1, "event %+v", e)
+		require.Equal(t, 200, e.LastStatus(), "event %+v", e)
+		require.Equal(t, d.NotificationURL, e.URL, "event %+v", e)
+		require.Equal(t, c.creds.MerchantID, e.MerchantID, "event %+v", e)
 	}
-	if evs[0].Body != got[0].body || evs[0].Authorization != got[0].header.Get("Authorization") || evs[0].ID != v.Get("eventId") {
-		t.Fatal("recorded event differs from what was sent")
-	}
+	require.Equal(t, got[0].body, evs[0].Body, "recorded event differs from what was sent")
+	require.Equal(t, got[0].header.Get("Authorization"), evs[0].Authorization, "recorded event differs from what was sent")
+	require.Equal(t, v.Get("eventId"), evs[0].ID, "recorded event differs from what was sent")
 	// No re-send once delivered.
 	srv.Advance(time.Hour)
 	flush(t, srv)
-	if n := len(rcv.received()); n != 2 {
-		t.Fatalf("%d notifications after an hour", n)
-	}
+	n := len(rcv.received())
+	require.Equal(t, 2, n, "%d notifications after an hour", n)
 }
 
 func TestEventResentOnNon200(t *testing.T) {
@@ -175,45 +160,41 @@ func TestEventResentOnNon200(t *testing.T) {
 	attempts := func() []bankpaytest.Attempt {
 		t.Helper()
 		evs := srv.EventsFor(auth.TransactionID)
-		if len(evs) != 1 {
-			t.Fatalf("%d events", len(evs))
-		}
+		require.Len(t, evs, 1, "%d events", len(evs))
 		return evs[0].Attempts
 	}
-	if a := attempts(); len(a) != 1 || a[0].StatusCode != 500 || a[0].At != friday {
-		t.Fatalf("first attempt %+v", a)
-	}
+	a := attempts()
+	require.Len(t, a, 1, "first attempt %+v", a)
+	require.Equal(t, 500, a[0].StatusCode, "first attempt %+v", a)
+	require.True(t, a[0].At == friday, "first attempt %+v", a)
 	srv.Advance(5*time.Minute - time.Millisecond)
 	flush(t, srv)
-	if a := attempts(); len(a) != 1 {
-		t.Fatalf("re-sent before 5 minutes: %+v", a)
-	}
+	a = attempts()
+	require.Len(t, a, 1, "re-sent before 5 minutes: %+v", a)
 	srv.Advance(time.Millisecond)
 	flush(t, srv)
-	if a := attempts(); len(a) != 2 || a[1].StatusCode != 500 || a[1].At != friday.Add(5*time.Minute) {
-		t.Fatalf("after 5 minutes %+v", a)
-	}
+	a = attempts()
+	require.Len(t, a, 2, "after 5 minutes %+v", a)
+	require.Equal(t, 500, a[1].StatusCode, "after 5 minutes %+v", a)
+	require.True(t, a[1].At == friday.Add(5*time.Minute), "after 5 minutes %+v", a)
 	// One Advance crossing several marks re-sends at each, deciding after
 	// each response, and stops at the 200.
 	srv.Advance(time.Hour)
 	flush(t, srv)
-	a := attempts()
-	if len(a) != 4 || a[2].StatusCode != 202 || a[3].StatusCode != 200 ||
-		a[2].At != friday.Add(10*time.Minute) || a[3].At != friday.Add(15*time.Minute) {
-		t.Fatalf("attempts %+v", a)
-	}
-	if len(rcv.received()) != 4 {
-		t.Fatalf("%d requests", len(rcv.received()))
-	}
+	a = attempts()
+	require.Len(t, a, 4, "attempts %+v", a)
+	require.Equal(t, 202, a[2].StatusCode, "attempts %+v", a)
+	require.Equal(t, 200, a[3].StatusCode, "attempts %+v", a)
+	require.True(t, a[2].At == friday.Add(10*time.Minute), "attempts %+v", a)
+	require.True(t, a[3].At == friday.Add(15*time.Minute), "attempts %+v", a)
+	require.Len(t, rcv.received(), 4, "%d requests", len(rcv.received()))
 	for _, r := range rcv.received() {
 		checkNotification(t, r, c.creds) // every re-send is the same signed body
-		if r.body != rcv.received()[0].body {
-			t.Fatal("re-send body differs")
-		}
+		require.Equal(t, rcv.received()[0].body, r.body, "re-send body differs")
 	}
-	if e := srv.EventsFor(auth.TransactionID)[0]; !e.Delivered || e.LastStatus() != 200 {
-		t.Fatalf("event %+v", e)
-	}
+	e := srv.EventsFor(auth.TransactionID)[0]
+	require.True(t, e.Delivered, "event %+v", e)
+	require.Equal(t, 200, e.LastStatus(), "event %+v", e)
 }
 
 func TestEventResendWindow(t *testing.T) {
@@ -225,17 +206,15 @@ func TestEventResendWindow(t *testing.T) {
 	flush(t, srv)
 	e := srv.EventsFor(auth.TransactionID)[0]
 	// The first attempt, then one every 5 minutes for 12 hours.
-	if len(e.Attempts) != 1+144 || e.Delivered || e.LastStatus() != 503 {
-		t.Fatalf("%d attempts, delivered %v", len(e.Attempts), e.Delivered)
-	}
-	if last := e.Attempts[len(e.Attempts)-1].At; last != friday.Add(12*time.Hour) {
-		t.Fatalf("last attempt at %v", last)
-	}
+	require.Len(t, e.Attempts, 1+144, "%d attempts, delivered %v", len(e.Attempts), e.Delivered)
+	require.False(t, e.Delivered, "%d attempts, delivered %v", len(e.Attempts), e.Delivered)
+	require.Equal(t, 503, e.LastStatus(), "%d attempts, delivered %v", len(e.Attempts), e.Delivered)
+	last := e.Attempts[len(e.Attempts)-1].At
+	require.True(t, last == friday.Add(12*time.Hour), "last attempt at %v", last)
 	srv.Advance(24 * time.Hour)
 	flush(t, srv)
-	if n := len(srv.EventsFor(auth.TransactionID)[0].Attempts); n != 145 {
-		t.Fatalf("%d attempts after the window", n)
-	}
+	n := len(srv.EventsFor(auth.TransactionID)[0].Attempts)
+	require.Equal(t, 145, n, "%d attempts after the window", n)
 }
 
 func TestEventUnreachable(t *testing.T) {
@@ -250,9 +229,10 @@ func TestEventUnreachable(t *testing.T) {
 	srv.Advance(10 * time.Minute)
 	flush(t, srv)
 	e := srv.Events()[0]
-	if len(e.Attempts) != 3 || e.Attempts[0].StatusCode != 0 || e.Attempts[0].Err == "" || e.Delivered {
-		t.Fatalf("attempts %+v", e.Attempts)
-	}
+	require.Len(t, e.Attempts, 3, "attempts %+v", e.Attempts)
+	require.Equal(t, 0, e.Attempts[0].StatusCode, "attempts %+v", e.Attempts)
+	require.NotEmpty(t, e.Attempts[0].Err, "attempts %+v", e.Attempts)
+	require.False(t, e.Delivered, "attempts %+v", e.Attempts)
 }
 
 func TestEventWithoutURL(t *testing.T) {
@@ -262,9 +242,10 @@ func TestEventWithoutURL(t *testing.T) {
 	srv.Advance(time.Hour)
 	flush(t, srv)
 	evs := srv.Events()
-	if len(evs) != 1 || evs[0].URL != "" || len(evs[0].Attempts) != 0 || evs[0].Fields.Get("eventType") != "Authorize" {
-		t.Fatalf("events %+v", evs)
-	}
+	require.Len(t, evs, 1, "events %+v", evs)
+	require.Empty(t, evs[0].URL, "events %+v", evs)
+	require.Empty(t, evs[0].Attempts, "events %+v", evs)
+	require.Equal(t, "Authorize", evs[0].Fields.Get("eventType"), "events %+v", evs)
 }
 
 func TestCloseStopsDelivery(t *testing.T) {
@@ -288,19 +269,16 @@ func TestCloseStopsDelivery(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := srv.Flush(ctx); err != context.Canceled {
-		t.Fatalf("Flush with a canceled context: %v", err)
-	}
+	err := srv.Flush(ctx)
+	require.True(t, err == context.Canceled, "Flush with a canceled context: %v", err)
 	srv.Close() // must abort the attempt in flight and return
 	srv.Close() // idempotent
-	if err := srv.Flush(context.Background()); err != nil {
-		t.Fatalf("Flush after Close: %v", err)
-	}
+	require.NoError(t, srv.Flush(context.Background()), "Flush after Close")
 	srv.Advance(time.Hour) // must not wait for anything
 	evs := srv.Events()
-	if len(evs) != 2 || evs[0].Delivered || len(evs[1].Attempts) != 0 {
-		t.Fatalf("events after Close %+v", evs)
-	}
+	require.Len(t, evs, 2, "events after Close %+v", evs)
+	require.False(t, evs[0].Delivered, "events after Close %+v", evs)
+	require.Empty(t, evs[1].Attempts, "events after Close %+v", evs)
 }
 
 type roundTripFunc func(*http.Request) (*http.Response, error)
@@ -322,16 +300,17 @@ func TestWithDeliveryClient(t *testing.T) {
 	flush(t, srv)
 	mu.Lock()
 	defer mu.Unlock()
-	if len(urls) != 1 || urls[0] != "https://merchant.example/events" || !srv.Events()[0].Delivered {
-		t.Fatalf("delivered to %v", urls)
-	}
+	require.Len(t, urls, 1, "delivered to %v", urls)
+	require.Equal(t, "https://merchant.example/events", urls[0], "delivered to %v", urls)
+	require.True(t, srv.Events()[0].Delivered, "delivered to %v", urls)
 }
 
 func TestErrorString(t *testing.T) {
 	e := &bankpaytest.Error{Status: 401, Code: 375, Message: "invalid requestSignature"}
-	if got := e.Error(); !strings.Contains(got, "401") || !strings.Contains(got, "375") || !strings.Contains(got, "invalid requestSignature") {
-		t.Fatalf("Error() = %q", got)
-	}
+	got := e.Error()
+	require.Contains(t, got, "401", "Error() = %q", got)
+	require.Contains(t, got, "375", "Error() = %q", got)
+	require.Contains(t, got, "invalid requestSignature", "Error() = %q", got)
 }
 
 // By default the sandbox dials only loopback addresses: an event for any

@@ -24,7 +24,7 @@ func splitToken(t testing.TB, srv *bankpaytest.Server, id string) string {
 			return tok
 		}
 	}
-	t.Fatalf("no Authorize event for %s", id)
+	require.Failf(t, "no Authorize event", "no Authorize event for %s", id)
 	return ""
 }
 

@@ -7,6 +7,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A fake service: GET /transactions/T1 returns a transaction whose payment
@@ -41,25 +44,18 @@ func attackReviewRun(srv *httptest.Server, args ...string) (int, string, string)
 func TestAttackReviewCLIJSONPrintsAccountNumberAndTaxID(t *testing.T) {
 	srv := attackReviewServer(t)
 	code, out, _ := attackReviewRun(srv, "-json", "transactions", "get", "T1")
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
+	require.Equal(t, 0, code, "exit %d", code)
 	for _, s := range []string{"9876543210123", "123-45-6789", "1990-01-02"} {
-		if strings.Contains(out, s) {
-			t.Errorf("output prints %q:\n%s", s, out)
-		}
+		assert.NotContains(t, out, s, "output prints %q:\n%s", s, out)
 	}
 	// Masked, not dropped: the last 4 digits identify the account.
-	if !strings.Contains(out, `"accountNumber": "*********0123"`) || !strings.Contains(out, `"taxId": "[redacted]"`) {
-		t.Errorf("output:\n%s", out)
-	}
+	assert.Contains(t, out, `"accountNumber": "*********0123"`, "output:\n%s", out)
+	assert.Contains(t, out, `"taxId": "[redacted]"`, "output:\n%s", out)
 }
 
 // A deposit answered with a gateway 504 may have been paid: exit 5, not 1.
 func TestAttackReviewCLIDeposit504IsOutcomeUnknown(t *testing.T) {
 	srv := attackReviewServer(t)
 	code, _, errOut := attackReviewRun(srv, "deposit", "-ref", "r1", "AUTH1")
-	if code != exitUncertain {
-		t.Fatalf("exit %d, want %d; stderr: %s", code, exitUncertain, errOut)
-	}
+	require.Equal(t, exitUncertain, code, "exit %d, want %d; stderr: %s", code, exitUncertain, errOut)
 }

@@ -3,7 +3,6 @@ package tolerant_test
 import (
 	"encoding/json"
 	"errors"
-	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -137,12 +136,8 @@ func FuzzDecodeAgreesWithStrict(f *testing.F) {
 		strictErr := json.Unmarshal(body, &strict)
 		err := tolerant.Decode(body, &loose)
 		if strictErr == nil {
-			if err != nil {
-				t.Fatalf("strict accepted %s, tolerant.Decode: %v", body, err)
-			}
-			if !reflect.DeepEqual(strict, loose) {
-				t.Fatalf("%s: strict %+v, tolerant.Decode %+v", body, strict, loose)
-			}
+			require.NoError(t, err, "strict accepted %s, tolerant.Decode: %v", body, err)
+			require.Equal(t, strict, loose, "%s: strict %+v, tolerant.Decode %+v", body, strict, loose)
 		}
 	})
 }
