@@ -32,15 +32,9 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 	if token == "" && m.cfg.NoMoneyTransfer {
 		return nil, badRequest("the merchant is not configured for international money transfer")
 	}
-	if pt := auth.rec.Payment.PaymentType; pt != models.PaymentTypeDeferred && pt != models.PaymentTypeInstant {
-		return nil, badRequest("captures need a Deferred or Instant authorization")
-	}
-	if auth.rec.Status != models.StatusAuthorized {
-		return nil, badRequest("the authorization is %s, not Authorized", auth.rec.Status)
-	}
-	ref := f.Get("merchantReference")
-	if ref == "" {
-		return nil, badRequest("merchantReference is required")
+	ref, err := paymentFrom(auth, f, "captures", models.PaymentTypeDeferred, models.PaymentTypeInstant)
+	if err != nil {
+		return nil, err
 	}
 	amount := models.Amount(f.Get("amount"))
 	if err := checkAmountField("amount", amount, true); err != nil {

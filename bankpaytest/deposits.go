@@ -24,15 +24,9 @@ func (s *Server) handleDeposit(_ *http.Request, body []byte, m *merchant, id str
 	if err != nil {
 		return nil, err
 	}
-	if pt := auth.rec.Payment.PaymentType; pt != models.PaymentTypeDeferred && pt != models.PaymentTypeDisbursement {
-		return nil, badRequest("deposits need a Deferred or Disbursement authorization")
-	}
-	if auth.rec.Status != models.StatusAuthorized {
-		return nil, badRequest("the authorization is %s, not Authorized", auth.rec.Status)
-	}
-	ref := f.Get("merchantReference")
-	if ref == "" {
-		return nil, badRequest("merchantReference is required")
+	ref, err := paymentFrom(auth, f, "deposits", models.PaymentTypeDeferred, models.PaymentTypeDisbursement)
+	if err != nil {
+		return nil, err
 	}
 	instant := false
 	switch f.Get("instantPayoutRequest") {

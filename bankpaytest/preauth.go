@@ -29,15 +29,9 @@ func (s *Server) handlePreAuthorize(_ *http.Request, body []byte, m *merchant, i
 	if err != nil {
 		return nil, err
 	}
-	if pt := auth.rec.Payment.PaymentType; pt != models.PaymentTypeDeferred && pt != models.PaymentTypeRecurring {
-		return nil, badRequest("preauthorizations need a Deferred or Recurring authorization")
-	}
-	if auth.rec.Status != models.StatusAuthorized {
-		return nil, badRequest("the authorization is %s, not Authorized", auth.rec.Status)
-	}
-	ref := f.Get("merchantReference")
-	if ref == "" {
-		return nil, badRequest("merchantReference is required")
+	ref, err := paymentFrom(auth, f, "preauthorizations", models.PaymentTypeDeferred, models.PaymentTypeRecurring)
+	if err != nil {
+		return nil, err
 	}
 	period, perr := strconv.Atoi(f.Get("period"))
 	switch {

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/wire"
@@ -161,4 +164,25 @@ func epochMillis(t time.Time) models.EpochMillis { return models.EpochMillis(t.U
 func validAmount(a models.Amount) bool {
 	_, err := models.ParseAmount(string(a))
 	return err == nil
+}
+
+// paymentFrom checks a request that pays from auth (a deposit, capture or
+// preauthorization, named by what): auth is of one of types and Authorized,
+// and the form carries a merchantReference, which it returns.
+func paymentFrom(auth *txn, f url.Values, what string, types ...models.PaymentType) (string, *Error) {
+	if !slices.Contains(types, auth.rec.Payment.PaymentType) {
+		names := make([]string, len(types))
+		for i, t := range types {
+			names[i] = t.String()
+		}
+		return "", badRequest("%s need a %s authorization", what, strings.Join(names, " or "))
+	}
+	if auth.rec.Status != models.StatusAuthorized {
+		return "", badRequest("the authorization is %s, not Authorized", auth.rec.Status)
+	}
+	ref := f.Get("merchantReference")
+	if ref == "" {
+		return "", badRequest("merchantReference is required")
+	}
+	return ref, nil
 }
