@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$(go env GOPATH)/bin:$PATH"
 
-APIDIFF_VERSION=v0.0.0-20261113113407-e3970619a1a4 # golang.org/x/exp
+APIDIFF_VERSION=v0.0.0-20261113113407-e3970619a1a4 # golang.org/x/exp; .ci/run installs the same
 module=github.com/bankpay/bankpay-go
 pkgs="bankpay: models:models bankpaytest:bankpaytest" # snapshot name : directory
 dir=internal/apicheck
