@@ -20,8 +20,10 @@ const (
 	ProductionBaseURL = "https://trustly.one/api/v1"
 )
 
-// version is the SDK version sent in the User-Agent.
-const version = "0.2.0"
+// version is the SDK version sent in the User-Agent ("bankpay-go/" +
+// version): the current version of CHANGELOG.md, the one the store and
+// example modules require (TestVersionIsChangelogs).
+const version = "0.3.0"
 
 // Client calls the service. Create it with NewClient; it is safe for
 // concurrent use. Its credentials are behind a pointer: printing a Client

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -175,4 +179,72 @@ func TestNewRequestBodies(t *testing.T) {
 func TestPathJoin(t *testing.T) {
 	got := pathJoin("transactions", "a/b?c#d", "deposit")
 	assert.Equal(t, "/transactions/a%2Fb%3Fc%23d/deposit", got, "PathJoin = %q", got)
+}
+
+// changelogVersion is the current version CHANGELOG.md names: its first
+// "## [x.y.z]" heading (Unreleased comes before it).
+func changelogVersion(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("CHANGELOG.md")
+	require.NoError(t, err)
+	m := regexp.MustCompile(`(?m)^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}$`).FindSubmatch(b)
+	require.NotNil(t, m, "CHANGELOG.md has no \"## [x.y.z] - date\" heading")
+	return string(m[1])
+}
+
+// TestVersionIsChangelogs: the User-Agent carries the CHANGELOG's current
+// version, and every other module of the repository requires that version
+// of the core, with no replace (go.work serves the core to them until it is
+// tagged), and is a module of go.work.
+func TestVersionIsChangelogs(t *testing.T) {
+	current := changelogVersion(t)
+	assert.Equal(t, current, version, "client.go's version and CHANGELOG.md's current version differ")
+
+	c, mock, _ := newTestClient(t)
+	var ua string
+	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		ua = req.Header.Get("User-Agent")
+		return jsonResponse(200, authorizationJSON)(req)
+	})
+	_, err := c.Transactions.Get(context.Background(), "1")
+	require.NoError(t, err)
+	assert.Equal(t, "bankpay-go/"+current, ua)
+
+	work, err := os.ReadFile("go.work")
+	require.NoError(t, err)
+	// The directories go.work uses: "use ./x" or the lines of "use ( … )".
+	uses := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^\s*(?:use\s+)?(\.[^\s()]*)\s*(?://.*)?$`).FindAllSubmatch(work, -1) {
+		uses[filepath.Clean(string(m[1]))] = true
+	}
+	assert.True(t, uses["."], "go.work does not use the core")
+	if m := regexp.MustCompile(`(?m)^replace github\.com/bankpay/bankpay-go (v\S+) =>`).FindSubmatch(work); m != nil {
+		assert.Equal(t, "v"+current, string(m[1]), "go.work replaces another version of the core than the current one")
+	}
+
+	requireCore := regexp.MustCompile(`(?m)^\s*(?:require\s+)?github\.com/bankpay/bankpay-go (v\S+)`)
+	modules := 0
+	err = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".") && path != ".") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || d.Name() != "go.mod" || path == "go.mod" {
+			return nil
+		}
+		modules++
+		dir := filepath.Dir(path)
+		b, err := os.ReadFile(path)
+		require.NoError(t, err)
+		if m := requireCore.FindSubmatch(b); assert.NotNil(t, m, "%s does not require the core", path) {
+			assert.Equal(t, "v"+current, string(m[1]), "%s requires another version of the core than CHANGELOG.md's current one", path)
+		}
+		assert.NotRegexp(t, `(?m)^\s*replace\b`, string(b), "%s has a replace: add the module to go.work instead (CONTRIBUTING.md, Releases)", path)
+		assert.True(t, uses[dir], "go.work does not use %s", dir)
+		return nil
+	})
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, modules, 3, "the store and example modules were not found")
 }

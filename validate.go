@@ -105,20 +105,76 @@ func checkVIP(field string, vip *int) error {
 
 // checkURL accepts an absolute http(s) URL; an empty one is an error only when must is set.
 func checkURL(field, raw string, must bool) error {
-	_, err := parseHTTPURL(field, raw, must)
+	_, err := httpURLQuery(field, raw, must)
 	return err
 }
 
-// parseHTTPURL is checkURL returning the parsed URL (nil when empty).
-func parseHTTPURL(field, raw string, must bool) (*url.URL, error) {
+// httpURLQuery is checkURL returning the URL's raw query ("" when it has
+// none or raw is empty).
+func httpURLQuery(field, raw string, must bool) (string, error) {
 	if empty, err := absent(field, raw == "", must); empty {
-		return nil, err
+		return "", err
+	}
+	if q, ok := plainHTTPURL(raw); ok {
+		return q, nil
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil, invalid(field, "must be an absolute http(s) URL")
+		return "", invalid(field, "must be an absolute http(s) URL")
 	}
-	return u, nil
+	return u.RawQuery, nil
+}
+
+// plainHTTPURL recognises, in one pass and without allocating, the URLs
+// merchants give (https://shop.example/bankpay/return?x=1): a lower-case
+// http or https scheme, a host of letters, digits, '.' and '-' with an
+// optional numeric port, then printable ASCII without '%', '#', a space or a
+// second '?'. Each such URL is one url.Parse accepts with that scheme and a
+// non-empty host, and q is its RawQuery (FuzzPlainHTTPURL checks both); ok
+// is false for anything else, which url.Parse then judges.
+func plainHTTPURL(raw string) (q string, ok bool) {
+	rest, found := strings.CutPrefix(raw, "https://")
+	if !found {
+		if rest, found = strings.CutPrefix(raw, "http://"); !found {
+			return "", false
+		}
+	}
+	i, hostEnd, port := 0, -1, false
+	for ; i < len(rest); i++ {
+		c := rest[i]
+		if c == '/' || c == '?' {
+			break
+		}
+		switch {
+		case c == ':' && !port && i > 0:
+			port, hostEnd = true, i
+		case '0' <= c && c <= '9':
+		case port:
+			return "", false // a port is digits only
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '.' || c == '-':
+		default:
+			return "", false
+		}
+	}
+	if i == 0 || (port && (hostEnd == i-1 || i-hostEnd > 6)) {
+		return "", false // no host, or an empty or over-long port
+	}
+	query := -1
+	for j := i; j < len(rest); j++ {
+		switch c := rest[j]; {
+		case c <= ' ' || c >= 0x7f || c == '%' || c == '#':
+			return "", false
+		case c == '?':
+			if query >= 0 {
+				return "", false
+			}
+			query = j + 1
+		}
+	}
+	if query < 0 {
+		return "", true
+	}
+	return rest[query:], true
 }
 
 // checkRedirectURL is checkURL for a returnUrl or cancelUrl: its own query
@@ -126,11 +182,11 @@ func parseHTTPURL(field, raw string, must bool) (*url.URL, error) {
 // VerifyRedirect refuses or fills from the service's parameters (see
 // Redirect), or every redirect to it would be refused.
 func checkRedirectURL(field, raw string, must bool) error {
-	u, err := parseHTTPURL(field, raw, must)
-	if err != nil || u == nil || u.RawQuery == "" {
+	rawQuery, err := httpURLQuery(field, raw, must)
+	if err != nil || rawQuery == "" {
 		return err
 	}
-	q, err := url.ParseQuery(u.RawQuery)
+	q, err := url.ParseQuery(rawQuery)
 	if err != nil {
 		return invalid(field, "must have a well-formed query")
 	}

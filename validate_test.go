@@ -2,6 +2,7 @@ package bankpay
 
 import (
 	"context"
+	"net/url"
 	"testing"
 
 	"github.com/bankpay/bankpay-go/models"
@@ -96,4 +97,55 @@ func TestMerchantReferenceRefusedEverywhere(t *testing.T) {
 	d.MerchantReference, d.PaymentType = "ok ref", models.PaymentTypeRetrieval
 	err = validateEstablishData(&d)
 	assert.NoError(t, err, "a safe merchantReference: %v", err)
+}
+
+// TestPlainHTTPURL: the URLs merchants give take the one-pass path, with
+// url.Parse's RawQuery; anything unusual is left to url.Parse.
+func TestPlainHTTPURL(t *testing.T) {
+	for raw, query := range map[string]string{
+		"https://shop.example/bankpay/return":        "",
+		"http://localhost:8080/return?order=42&x=y":  "order=42&x=y",
+		"https://Shop-1.example.com":                 "",
+		"https://shop.example?":                      "",
+		"https://shop.example/a/b;c=d?e=f/g&h=i:j@k": "e=f/g&h=i:j@k",
+	} {
+		q, ok := plainHTTPURL(raw)
+		require.True(t, ok, raw)
+		assert.Equal(t, query, q, raw)
+		u, err := url.Parse(raw)
+		require.NoError(t, err, raw)
+		assert.Equal(t, u.RawQuery, q, raw)
+	}
+	for _, raw := range []string{
+		"", "https://", "https:///path", "HTTPS://shop.example", "ftp://shop.example",
+		"https://user@shop.example", "https://[::1]:8080/", "https://shop.example:", "https://shop.example:80a",
+		"https://shop.example:1234567", "https://:80/", "https://shop.example/a b", "https://shop.example/%41",
+		"https://shop.example/#top", "https://shop.example/?a=1?b", "https://shop.example/\x7f", "https://exämple.test/",
+	} {
+		_, ok := plainHTTPURL(raw)
+		assert.False(t, ok, raw)
+	}
+}
+
+// FuzzPlainHTTPURL: every URL the one-pass path accepts is one url.Parse
+// accepts as an absolute http(s) URL with a host, with the same RawQuery.
+func FuzzPlainHTTPURL(f *testing.F) {
+	for _, s := range []string{
+		"https://shop.example/bankpay/return", "http://localhost:8080/r?a=1", "https://a.b:/", "https://a:1:2/",
+		"https://a/b?c?d", "http://-/..", "https://a/[x]", "https://a/b\\c", "https://a/;=:@!$'()*,",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		q, ok := plainHTTPURL(raw)
+		if !ok {
+			return
+		}
+		u, err := url.Parse(raw)
+		require.NoError(t, err, raw)
+		assert.NotEmpty(t, u.Host, raw)
+		assert.Contains(t, []string{"http", "https"}, u.Scheme, raw)
+		assert.Equal(t, u.RawQuery, q, raw)
+		assert.NoError(t, checkURL("f", raw, true), raw)
+	})
 }
