@@ -150,7 +150,7 @@ func (s *shop) product(w http.ResponseWriter, r *http.Request) {
 // finish handles returnUrl and cancelUrl: verify the signed redirect, then
 // deposit an authorized payment.
 func (s *shop) finish(w http.ResponseWriter, r *http.Request) {
-	red, err := bankpay.VerifyRedirectRequest(r, s.base, s.env.Creds.AccessKey.Reveal())
+	red, err := bankpay.VerifyRedirectRequest(r, s.base, s.env.Creds)
 	if err != nil {
 		w.WriteHeader(http.StatusBadRequest)
 		page(w, resultPage, map[string]any{"Title": "Payment not verified", "Text": "The redirect's signature did not verify."})

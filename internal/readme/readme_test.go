@@ -182,7 +182,7 @@ var (
 )
 
 // The merchant's own code the snippets call.
-var accessKey = "set by setup"
+var creds bankpay.Credentials // set by TestReadme
 
 func orderOfThisSession(*http.Request) string              { return "order-42" }
 func readIdentityLater(context.Context, string) error       { return nil }
@@ -277,7 +277,7 @@ func TestReadme(t *testing.T) {
 	srv := bankpaytest.NewServer()
 	defer srv.Close()
 	s := &setup{srv: srv, c: srv.Client(), creds: srv.Credentials()}
-	accessKey = s.creds.AccessKey.Reveal()
+	creds = s.creds
 //CALLS
 }
 `
