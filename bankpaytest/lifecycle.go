@@ -14,8 +14,10 @@ import (
 // CompletionBankingDays banking days later unless Denied (Deny, from
 // Authorized or Processed), and Reversed (Reverse) only from Completed.
 // An instant payout deposit (RTP) settles in real time: it is Completed at
-// its Processed step, in the same clock move. Each change emits its event
-// (Process, Complete, Deny, Reverse). A Denied or Reversed movement no
+// its Processed step, in the same clock move. A capture without splitToken
+// for a merchant configured for guaranteed payments fails instead of being
+// processed (Failed). Each change emits its event (Process, Complete, Deny,
+// Reverse, Failed). A Denied or Reversed movement no
 // longer counts against its authorization's amount. Every change goes
 // through the transitions table (transitions.go).
 
@@ -58,6 +60,11 @@ func isMovement(t *txn) bool {
 func (s *Server) submitMovements() {
 	for _, t := range s.st.toSubmit {
 		if !t.can(models.StatusProcessed) {
+			continue
+		}
+		if t.noSplitToken { // a guaranteed payment captured without its split token
+			s.mustMove(t, models.StatusFailed)
+			t.parent.usedCents -= t.cents
 			continue
 		}
 		t.rec.ProcessedAt = epochMillis(s.st.now)

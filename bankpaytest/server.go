@@ -41,6 +41,13 @@ type Merchant struct {
 	// redirects carry no unsigned instantPayoutAvailable=true, and a deposit
 	// with instantPayoutRequest=true is refused (400, code 200).
 	NoInstantPayout bool
+	// GuaranteedPayments plays an account configured for guaranteed
+	// payments, as the operator's OpenAPI describes it: the splitToken of a
+	// capture is optional at the API level, but a capture without it is
+	// accepted and then fails, when the clock next moves (Failed, with a
+	// Failed event, provider status SW051), instead of being processed.
+	// Off by default: a capture without splitToken is processed.
+	GuaranteedPayments bool
 	// NotificationURL is the address registered for the merchant: events of
 	// transactions whose establish data has no notificationUrl go there.
 	NotificationURL string
