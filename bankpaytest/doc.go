@@ -209,7 +209,9 @@
 //
 // # Events and the clock
 //
-// The clock is fake (Now, Advance, AdvanceBankingDays, AdvanceTo). Events
+// The clock is fake (Now, Advance, AdvanceBankingDays, AdvanceTo), or, with
+// WithWallClock (cmd/bankpay-sandbox's default), follows the real time and
+// can still be moved ahead. Events
 // are POSTed, form-encoded and signed (Authorization: Basic
 // base64(accessId:HMAC-SHA1 of the URL-decoded body)), to the transaction's
 // notificationUrl or the merchant's NotificationURL, by one background

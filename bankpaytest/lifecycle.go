@@ -53,12 +53,17 @@ func isMovement(t *txn) bool {
 		t.rec.TransactionType == models.TypeRepresentment
 }
 
-// submitMovements submits every Authorized deposit and capture to the
-// network: it becomes Processed now and is due to complete
-// CompletionBankingDays banking days later, or at once for an instant
-// payout. The caller holds s.mu.
-func (s *Server) submitMovements() {
+// submitMovements submits every Authorized deposit and capture created
+// before cutoff (all of them for a zero cutoff) to the network: it becomes
+// Processed now and is due to complete CompletionBankingDays banking days
+// later, or at once for an instant payout. The caller holds s.mu.
+func (s *Server) submitMovements(cutoff time.Time) {
+	keep := s.st.toSubmit[:0]
 	for _, t := range s.st.toSubmit {
+		if !cutoff.IsZero() && t.rec.CreatedAt.Time().After(cutoff) {
+			keep = append(keep, t)
+			continue
+		}
 		if !t.can(models.StatusProcessed) {
 			continue
 		}
@@ -77,7 +82,8 @@ func (s *Server) submitMovements() {
 		t.completeAt = addBankingDays(s.st.now, CompletionBankingDays)
 		s.schedule(&timer{at: t.completeAt, kind: timerComplete, t: t})
 	}
-	s.st.toSubmit = nil
+	clear(s.st.toSubmit[len(keep):])
+	s.st.toSubmit = keep
 }
 
 // instant reports whether t is an instant payout deposit (RTP): it settles

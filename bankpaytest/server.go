@@ -66,10 +66,13 @@ type Server struct {
 	ts      *httptest.Server
 	maxBody int64
 	bare    bool // WithBareResponses
+	wall    bool // WithWallClock
 
 	advMu sync.Mutex // serializes clock advances
 	mu    sync.Mutex // guards everything below
 	st    state
+	// wallOffset is the clock's lead over the real time (WithWallClock).
+	wallOffset time.Duration
 
 	// delivery
 	client    *http.Client
@@ -158,7 +161,7 @@ func NewServer(opts ...Option) *Server {
 	if cfg.start.IsZero() {
 		cfg.start = time.Now()
 	}
-	s := &Server{maxBody: DefaultMaxBodyBytes, bare: cfg.bare, wake: make(chan struct{}, 1)}
+	s := &Server{maxBody: DefaultMaxBodyBytes, bare: cfg.bare, wall: cfg.wall, wake: make(chan struct{}, 1)}
 	s.st = state{
 		now:      cfg.start.UTC().Truncate(time.Millisecond),
 		byAccess: make(map[string]*merchant),
@@ -196,6 +199,11 @@ func NewServer(opts ...Option) *Server {
 
 	s.wg.Add(1)
 	go s.deliverLoop()
+	if s.wall {
+		s.wallOffset = s.st.now.Sub(time.Now())
+		s.wg.Add(1)
+		go s.followWallClock()
+	}
 	return s
 }
 
