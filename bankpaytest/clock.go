@@ -88,7 +88,7 @@ func (s *Server) advanceTo(t time.Time, told bool) {
 		return
 	}
 	if told && s.wall {
-		defer func() { s.wallOffset = s.st.now.Sub(time.Now()) }()
+		defer func() { s.wallOffset = time.Until(s.st.now) }()
 	}
 	if told {
 		s.submitMovements(time.Time{})

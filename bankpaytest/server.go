@@ -200,7 +200,7 @@ func NewServer(opts ...Option) *Server {
 	s.wg.Add(1)
 	go s.deliverLoop()
 	if s.wall {
-		s.wallOffset = s.st.now.Sub(time.Now())
+		s.wallOffset = time.Until(s.st.now)
 		s.wg.Add(1)
 		go s.followWallClock()
 	}
