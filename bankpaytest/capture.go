@@ -24,8 +24,9 @@ import (
 // remittance fields respond with 400/200. For a merchant configured for
 // guaranteed payments (Merchant.GuaranteedPayments) a capture without
 // splitToken is accepted and then fails (a Failed event) when submitted.
-// interactionId is accepted as sent. The capture follows the movement
-// lifecycle of deposits (lifecycle.go).
+// The amount is at least 0.99; without one, what remains of the
+// authorization's amount is captured. interactionId is accepted as sent.
+// The capture follows the movement lifecycle of deposits (lifecycle.go).
 func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id string) (any, *Error) {
 	auth, err := s.authorization(m, id)
 	if err != nil {
@@ -45,12 +46,21 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 		return nil, err
 	}
 	amount := models.Amount(f.Get("amount"))
+	if amount == "" {
+		// The OpenAPI: "If the value is omitted, the maximum allowed
+		// amount is captured."
+		left, err := remaining(auth)
+		if err != nil {
+			return nil, err
+		}
+		amount = models.AmountFromCents(left)
+	}
 	if err := checkAmountField("amount", amount, true); err != nil {
 		return nil, err
 	}
 	cents, _ := amount.Cents()
-	if cents == 0 {
-		return nil, badRequest("amount must be greater than 0.00")
+	if cents < minCaptureCents {
+		return nil, badRequest("amount must be at least 0.99")
 	}
 	if len(amount) > maxAmountChars {
 		return nil, badRequest("amount must be at most %d characters", maxAmountChars)
@@ -78,6 +88,23 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 	c.noSplitToken = token == "" && m.cfg.GuaranteedPayments
 	v := c.view()
 	return s.single(wire.TransactionEnvelope{Transaction: v}, v), nil
+}
+
+// minCaptureCents is the OpenAPI's minimum capture: "Capture collects
+// money amounts (minimum of 0.99)".
+const minCaptureCents = 99
+
+// remaining is what is left to capture of auth's amount, for a capture
+// without an amount.
+func remaining(auth *txn) (int64, *Error) {
+	max, err := auth.rec.Amount.Cents()
+	if err != nil || auth.rec.Amount == "0.00" {
+		return 0, badRequest("amount is required when the authorization amount is 0.00")
+	}
+	if left := max - auth.usedCents; left > 0 {
+		return left, nil
+	}
+	return 0, badRequest("nothing remains of the authorization amount %s", auth.rec.Amount)
 }
 
 var withdrawalMethods = map[string]bool{

@@ -66,7 +66,8 @@ func TestCapture(t *testing.T) {
 	})
 	t.Run("missing fields", func(t *testing.T) {
 		_, a := mt.authorize(transferData("mt-2"), bankpaytest.OutcomeAuthorize)
-		for _, field := range []string{"merchantReference", "amount", "beneficiary.name", "beneficiary.address.country"} {
+		// No amount captures the rest (TestCaptureAmount).
+		for _, field := range []string{"merchantReference", "beneficiary.name", "beneficiary.address.country"} {
 			f := captureForm("m-"+field, "1.00")
 			f.Del(field)
 			t.Run(field, func(t *testing.T) {
@@ -216,4 +217,19 @@ func TestCaptureWithoutSplitToken(t *testing.T) {
 		completed(srv)
 		assert.Equal(t, models.StatusCompleted, guaranteed.txn(ok.TransactionID).Status)
 	})
+}
+
+// TestCaptureAmount: at least 0.99, as the OpenAPI says; without an amount
+// the rest of the authorization is captured.
+func TestCaptureAmount(t *testing.T) {
+	srv := newServer(t, bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{NoMoneyTransfer: true}))
+	c := newAPI(t, srv, srv.Credentials())
+	auth, tok := c.payAuthorization("amt", "30.00")
+	c.payCapture(auth.TransactionID, tok, "amt-1", "0.98").wantError(t, http.StatusBadRequest, 200)
+	first := c.mustTxn(c.payCapture(auth.TransactionID, tok, "amt-2", "0.99"))
+	assert.Equal(t, models.Amount("0.99"), first.Amount)
+	path := "/transactions/" + auth.TransactionID + "/capture"
+	rest := c.mustTxn(c.postForm(path, url.Values{"merchantReference": {"amt-3"}, "splitToken": {tok}}))
+	assert.Equal(t, models.Amount("29.01"), rest.Amount, "the rest of the authorization")
+	c.postForm(path, url.Values{"merchantReference": {"amt-4"}, "splitToken": {tok}}).wantError(t, http.StatusBadRequest, 200)
 }

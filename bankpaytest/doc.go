@@ -170,7 +170,8 @@
 // (Merchant.NoMoneyTransfer; beneficiary fields then respond with 400/200);
 // for a merchant configured for guaranteed payments
 // (Merchant.GuaranteedPayments) it is accepted and then Failed, with a
-// Failed event, as the operator documents.
+// Failed event, as the operator documents. A capture is at least 0.99;
+// without an amount it takes what remains of the authorization's.
 //
 // Refunds (POST /transactions/{id}/refund) return money of a Completed
 // capture, reclaims (/reclaim) of a Completed deposit, in part or in full,
