@@ -75,9 +75,9 @@ func TestAttackEstablishSignatureIsNoNotificationOrRedirect(t *testing.T) {
 					}
 					// As a redirect.
 					tail := "&requestSignature=" + url.QueryEscape(d.RequestSignature)
-					_, err := VerifyRedirect(msg+tail, redirectKey)
+					_, err := VerifyRedirect(msg+tail, keyCreds(redirectKey))
 					assert.Error(t, err, name)
-					_, err = VerifyRedirect("https://shop.example/return?"+msg+tail, redirectKey, RedirectQueryOnly())
+					_, err = VerifyRedirect("https://shop.example/return?"+msg+tail, keyCreds(redirectKey), RedirectQueryOnly())
 					assert.Error(t, err, name)
 				}
 			}

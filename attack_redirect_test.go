@@ -34,7 +34,7 @@ func TestAttackRewrittenReturnURLFillsNoTypedField(t *testing.T) {
 				if queryOnly {
 					opts = append(opts, RedirectQueryOnly())
 				}
-				r, err := VerifyRedirect(raw, shapeKey, opts...)
+				r, err := VerifyRedirect(raw, keyCreds(shapeKey), opts...)
 				assert.Error(t, err, "%s %v queryOnly=%v", name, alg, queryOnly)
 				assert.Nil(t, r, name)
 			}

@@ -392,7 +392,7 @@ func ExampleVerifyRedirect() {
 	}
 
 	// In the returnUrl handler (VerifyRedirectRequest takes the *http.Request).
-	r, err := bankpay.VerifyRedirect(redirectURL, creds.AccessKey.Reveal())
+	r, err := bankpay.VerifyRedirect(redirectURL, creds)
 	if err != nil {
 		fmt.Println("reject:", err)
 		return
@@ -401,7 +401,7 @@ func ExampleVerifyRedirect() {
 	fmt.Println("instant payout available:", r.InstantPayoutAvailable)
 
 	// A changed parameter breaks the signature.
-	_, err = bankpay.VerifyRedirect(strings.Replace(redirectURL, "merchantReference=order-7", "merchantReference=order-8", 1), creds.AccessKey.Reveal())
+	_, err = bankpay.VerifyRedirect(strings.Replace(redirectURL, "merchantReference=order-7", "merchantReference=order-8", 1), creds)
 	fmt.Println(errors.Is(err, bankpay.ErrInvalidSignature))
 	// Output:
 	// 100000000001001 order-7 Authorized true

@@ -179,7 +179,7 @@ func FuzzVerifyRedirect(f *testing.F) {
 		if queryOnly {
 			opts = append(opts, RedirectQueryOnly())
 		}
-		r, err := VerifyRedirect(rawURL, redirectKey, opts...)
+		r, err := VerifyRedirect(rawURL, keyCreds(redirectKey), opts...)
 		if err == nil {
 			require.NotNil(t, r, "accepted a URL not signed with the key: %q", rawURL)
 			require.True(t, acceptedRedirect(rawURL, redirectKey, queryOnly), "accepted a URL not signed with the key: %q", rawURL)
@@ -201,14 +201,14 @@ func FuzzVerifyRedirect(f *testing.F) {
 			return
 		}
 		signed := signURL(redirectKey, rawURL, queryOnly)
-		base, err := VerifyRedirect(signed, redirectKey, opts...)
+		base, err := VerifyRedirect(signed, keyCreds(redirectKey), opts...)
 		if err != nil {
 			require.ErrorIs(t, err, ErrMalformedRedirect, "own signature rejected: %q: %v", signed, err)
 		}
 		if suffix == "" {
 			return
 		}
-		got, err := VerifyRedirect(signed+suffix, redirectKey, opts...)
+		got, err := VerifyRedirect(signed+suffix, keyCreds(redirectKey), opts...)
 		if err != nil {
 			return
 		}

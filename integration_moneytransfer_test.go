@@ -85,7 +85,7 @@ func TestIntegrationMoneyTransfer(t *testing.T) {
 	require.NoError(t, pc.SignEstablishData(&d3))
 	u, _, err := s.Authorize(d3, bankpaytest.OutcomeAuthorize)
 	require.NoError(t, err)
-	r3, err := bankpay.VerifyRedirect(u, plain.AccessKey.Reveal())
+	r3, err := bankpay.VerifyRedirect(u, plain.Credentials)
 	require.NoError(t, err)
 	_, err = pc.Transactions.Capture(ctx, r3.TransactionID, transferCapture("imt-5"))
 	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)

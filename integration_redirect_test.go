@@ -23,7 +23,7 @@ func TestIntegrationCancelledAuthorization(t *testing.T) {
 	u, _, err := s.Authorize(d, bankpaytest.OutcomeCancel)
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(u, d.CancelURL+"?"), "redirected to the cancelUrl: %s", u)
-	r, err := bankpay.VerifyRedirect(u, itCreds.AccessKey.Reveal())
+	r, err := bankpay.VerifyRedirect(u, itCreds)
 	require.NoError(t, err)
 	assert.Equal(t, models.StatusCanceled, r.Status)
 	assert.Equal(t, models.StatusCanceled, r.Status)
@@ -43,14 +43,14 @@ func TestIntegrationRedirectSignature(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(u, "https://shop.example/return?order=42&transactionId="), u)
 
-	_, err = bankpay.VerifyRedirect(u, "another-key")
+	_, err = bankpay.VerifyRedirect(u, bankpay.Credentials{AccessKey: bankpay.NewSecret("another-key")})
 	assert.ErrorIs(t, err, bankpay.ErrInvalidSignature)
-	_, err = bankpay.VerifyRedirect(strings.Replace(u, "status=2", "status=7", 1), s.key)
+	_, err = bankpay.VerifyRedirect(strings.Replace(u, "status=2", "status=7", 1), bankpay.Credentials{AccessKey: bankpay.NewSecret(s.key)})
 	assert.ErrorIs(t, err, bankpay.ErrInvalidSignature)
-	_, err = bankpay.VerifyRedirect(u+"&status=7", s.key)
+	_, err = bankpay.VerifyRedirect(u+"&status=7", bankpay.Credentials{AccessKey: bankpay.NewSecret(s.key)})
 	assert.True(t, err != nil, "a parameter appended after the signature")
 	i := strings.Index(u, "&requestSignature=")
-	_, err = bankpay.VerifyRedirect(u[:i], s.key)
+	_, err = bankpay.VerifyRedirect(u[:i], bankpay.Credentials{AccessKey: bankpay.NewSecret(s.key)})
 	assert.ErrorIs(t, err, bankpay.ErrInvalidSignature)
 
 	// Establish data the user interface refuses: a bad signature, a repeated
@@ -77,7 +77,7 @@ func TestIntegrationRedirectSHA512(t *testing.T) {
 	require.True(t, strings.HasPrefix(d.RequestSignature, "HmacSHA512:"))
 	u, _, err := s.Authorize(d, bankpaytest.OutcomeAuthorize)
 	require.NoError(t, err)
-	r, err := bankpay.VerifyRedirect(u, itCreds.AccessKey.Reveal())
+	r, err := bankpay.VerifyRedirect(u, itCreds)
 	require.NoError(t, err)
 	assert.Equal(t, "HMAC-SHA512", r.Algorithm, "the sandbox signs the redirect with the merchant's algorithm")
 }

@@ -103,7 +103,7 @@ func (s *sandbox) authorize(t *testing.T, d models.EstablishData, outcome bankpa
 	require.NoError(t, s.client.SignEstablishData(&d))
 	u, txn, err := s.Authorize(d, outcome)
 	require.NoError(t, err)
-	r, err := bankpay.VerifyRedirect(u, s.key)
+	r, err := bankpay.VerifyRedirect(u, bankpay.Credentials{AccessKey: bankpay.NewSecret(s.key)})
 	require.NoError(t, err, "redirect %s", u)
 	require.Equal(t, txn.TransactionID, r.TransactionID)
 	return r

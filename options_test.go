@@ -116,7 +116,7 @@ func TestOptionTargets(t *testing.T) {
 		assert.Panics(t, func() { NewWebhookHandler(testCreds, nil, o) })
 	}
 	for _, o := range append(append(append([]Option{}, clientOnly...), api...), handler...) {
-		r, err := VerifyRedirect("https://shop.example/return?a=1&requestSignature=x", "key", o)
+		r, err := VerifyRedirect("https://shop.example/return?a=1&requestSignature=x", keyCreds("key"), o)
 		assert.Nil(t, r)
 		var ve *ValidationError
 		require.ErrorAs(t, err, &ve)
@@ -126,7 +126,7 @@ func TestOptionTargets(t *testing.T) {
 	_, err := NewClient(testCreds, append(append([]Option{}, clientOnly...), api...)...)
 	require.NoError(t, err)
 	assert.NotPanics(t, func() { NewWebhookHandler(testCreds, nil, append(handler, WithLogger(nil))...) })
-	_, err = VerifyRedirect("https://shop.example/return?a=1&requestSignature=x", "key", redirect...)
+	_, err = VerifyRedirect("https://shop.example/return?a=1&requestSignature=x", keyCreds("key"), redirect...)
 	assert.NotContains(t, err.Error(), "does not configure")
 	assert.PanicsWithValue(t, "bankpay: NewWebhookHandler: bankpay: invalid opts: WithBaseURL does not configure the webhook handler",
 		func() { NewWebhookHandler(testCreds, nil, WithBaseURL(testBaseURL)) })

@@ -100,12 +100,12 @@ func TestForgedRedirectFromEstablishSignature(t *testing.T) {
 				require.True(t, sign.Verify(redirectKey, canonical, sig))
 
 				queryOnly := "https://shop.example/return?" + canonical + "&requestSignature=" + url.QueryEscape(sig)
-				r, err := VerifyRedirect(queryOnly, redirectKey, RedirectQueryOnly())
+				r, err := VerifyRedirect(queryOnly, keyCreds(redirectKey), RedirectQueryOnly())
 				assert.ErrorIs(t, err, ErrMalformedRedirect, "%v %s %s query-only", alg, field, name)
 				assert.Nil(t, r)
 
 				full := canonical + "&requestSignature=" + url.QueryEscape(sig)
-				r, err = VerifyRedirect(full, redirectKey)
+				r, err = VerifyRedirect(full, keyCreds(redirectKey))
 				assert.ErrorIs(t, err, ErrMalformedRedirect, "%v %s %s full URL", alg, field, name)
 				assert.Nil(t, r)
 			}
@@ -122,7 +122,7 @@ func TestForgedRedirectHidesEstablishPrefix(t *testing.T) {
 	canonical := sign.EstablishMessage(d)
 	for _, alg := range []sign.Algorithm{sign.SHA1, sign.SHA512} {
 		raw := canonical + "&requestSignature=" + url.QueryEscape(sign.Sign(alg, redirectKey, canonical))
-		r, err := VerifyRedirect(raw, redirectKey)
+		r, err := VerifyRedirect(raw, keyCreds(redirectKey))
 		assert.ErrorIs(t, err, ErrMalformedRedirect)
 		assert.Contains(t, err.Error(), "not an absolute http(s) URL")
 		assert.Nil(t, r)
@@ -147,7 +147,7 @@ func TestForgedRedirectFromNotificationSignature(t *testing.T) {
 		msg, err := sign.NotificationMessage([]byte(body))
 		require.NoError(t, err)
 		raw := "https://shop.example/return?" + msg + "&requestSignature=" + url.QueryEscape(sign.Sign(sign.SHA1, redirectKey, msg))
-		r, err := VerifyRedirect(raw, redirectKey, RedirectQueryOnly())
+		r, err := VerifyRedirect(raw, keyCreds(redirectKey), RedirectQueryOnly())
 		assert.ErrorIs(t, err, ErrMalformedRedirect, body)
 		assert.Nil(t, r)
 	}
@@ -199,7 +199,7 @@ func TestVerifyRedirectRefusesNonRedirects(t *testing.T) {
 			if queryOnly {
 				opts = append(opts, RedirectQueryOnly())
 			}
-			r, err := VerifyRedirect(raw, redirectKey, opts...)
+			r, err := VerifyRedirect(raw, keyCreds(redirectKey), opts...)
 			assert.ErrorIs(t, err, ErrMalformedRedirect, "%s (query-only %v)", name, queryOnly)
 			assert.Nil(t, r)
 		}
@@ -207,7 +207,7 @@ func TestVerifyRedirectRefusesNonRedirects(t *testing.T) {
 	// The fault reported does not depend on map order.
 	raw := signURL(redirectKey, "https://shop.example/r?"+ok+"&zeta=1&zeta=2&amount=1&currency=USD&eventId=1", false)
 	for i := 0; i < 20; i++ {
-		_, err := VerifyRedirect(raw, redirectKey)
+		_, err := VerifyRedirect(raw, keyCreds(redirectKey))
 		require.Error(t, err)
 		assert.Equal(t, "bankpay: verify redirect: malformed redirect: amount: not a redirect parameter", err.Error())
 	}

@@ -125,7 +125,7 @@ func TestVerifyRedirectGenuineShapes(t *testing.T) {
 				if queryOnly {
 					opts = append(opts, RedirectQueryOnly())
 				}
-				r, err := VerifyRedirect(raw, shapeKey, opts...)
+				r, err := VerifyRedirect(raw, keyCreds(shapeKey), opts...)
 				require.NoError(t, err, "%s %v query-only %v", name, alg, queryOnly)
 				assert.Equal(t, "100258123456789", r.TransactionID, name)
 				assert.Equal(t, tc.want.status, r.Status, name)
@@ -155,7 +155,7 @@ func TestVerifyRedirectRealReturnTail(t *testing.T) {
 	unsigned := "https://shop.example/return?transactionId=100258123456789&transactionType=1&merchantReference=ref-1" +
 		"&status=2&payment.paymentType=2&payment.paymentProvider.type=1&payment.account.verified=true&panel=1"
 	raw := signURL(shapeKey, unsigned, false) + "&instantPayoutAvail=true"
-	r, err := VerifyRedirect(raw, shapeKey)
+	r, err := VerifyRedirect(raw, keyCreds(shapeKey))
 	require.NoError(t, err)
 	assert.Equal(t, models.StatusAuthorized, r.Status)
 	assert.False(t, r.InstantPayoutAvailable)
@@ -166,7 +166,7 @@ func TestVerifyRedirectRealReturnTail(t *testing.T) {
 	assert.True(t, r.AccountVerified)
 
 	// The same URL before the change of the tail: nothing trusted changes.
-	r0, err := VerifyRedirect(signURL(shapeKey, unsigned, false), shapeKey)
+	r0, err := VerifyRedirect(signURL(shapeKey, unsigned, false), keyCreds(shapeKey))
 	require.NoError(t, err)
 	r.Unsigned = nil
 	assert.Equal(t, r0, r)
@@ -185,22 +185,22 @@ func TestVerifyRedirectUnsignedTampering(t *testing.T) {
 		"second signature": "&requestSignature=abc",
 		"after another":    "&instantPayoutAvail=true&status=2",
 	} {
-		r, err := VerifyRedirect(signed+tail, shapeKey)
+		r, err := VerifyRedirect(signed+tail, keyCreds(shapeKey))
 		assert.ErrorIs(t, err, ErrInvalidSignature, name)
 		assert.Nil(t, r, name)
 	}
-	r, err := VerifyRedirect(signed+"&x=%zz", shapeKey)
+	r, err := VerifyRedirect(signed+"&x=%zz", keyCreds(shapeKey))
 	assert.ErrorIs(t, err, ErrMalformedRedirect)
 	assert.Nil(t, r)
 	// Anything glued to the signature value is part of it.
 	for _, tail := range []string{"x", "#frag", "%3D", "=&instantPayoutAvail=true"} {
-		_, err := VerifyRedirect(signed+tail, shapeKey)
+		_, err := VerifyRedirect(signed+tail, keyCreds(shapeKey))
 		assert.ErrorIs(t, err, ErrInvalidSignature, tail)
 	}
 	// RedirectExpectReference still reads the signed part only.
 	ref := signURL(shapeKey, "https://shop.example/return?transactionId=1&merchantReference=order-42&status=2", false)
-	_, err = VerifyRedirect(ref+"&merchantReference=order-43", shapeKey, RedirectExpectReference("order-43"))
+	_, err = VerifyRedirect(ref+"&merchantReference=order-43", keyCreds(shapeKey), RedirectExpectReference("order-43"))
 	assert.ErrorIs(t, err, ErrInvalidSignature)
-	_, err = VerifyRedirect(ref+"&ref=order-43", shapeKey, RedirectExpectReference("order-43"))
+	_, err = VerifyRedirect(ref+"&ref=order-43", keyCreds(shapeKey), RedirectExpectReference("order-43"))
 	assert.ErrorIs(t, err, ErrReferenceMismatch)
 }

@@ -17,6 +17,10 @@ import (
 
 const redirectKey = "redirect-access-key"
 
+// keyCreds is Credentials holding only the access key, all VerifyRedirect
+// reads.
+func keyCreds(key string) Credentials { return Credentials{AccessKey: NewSecret(key)} }
+
 // signURL appends a requestSignature computed by the test itself: Base64
 // HMAC-SHA1 of the whole URL (or of its query string), URL-escaped.
 func signURL(key, unsigned string, queryOnly bool) string {
@@ -39,7 +43,7 @@ const (
 )
 
 func TestVerifyRedirectReturnURL(t *testing.T) {
-	r, err := VerifyRedirect(signURL(redirectKey, returnUnsigned, false), redirectKey)
+	r, err := VerifyRedirect(signURL(redirectKey, returnUnsigned, false), keyCreds(redirectKey))
 	require.NoError(t, err)
 	want := Redirect{
 		TransactionID: "100258123456789", TransactionType: models.TypeAuthorize, MerchantReference: "order-42",
@@ -58,7 +62,7 @@ func TestVerifyRedirectReturnURL(t *testing.T) {
 }
 
 func TestVerifyRedirectCancelURL(t *testing.T) {
-	r, err := VerifyRedirect(signURL(redirectKey, cancelUnsigned, false), redirectKey)
+	r, err := VerifyRedirect(signURL(redirectKey, cancelUnsigned, false), keyCreds(redirectKey))
 	require.NoError(t, err)
 	assert.Equal(t, models.StatusCanceled, r.Status, "%+v", r)
 	assert.Equal(t, "100258123456790", r.TransactionID, "%+v", r)
@@ -71,7 +75,7 @@ func TestVerifyRedirectCancelURL(t *testing.T) {
 
 func TestVerifyRedirectTampering(t *testing.T) {
 	signed := signURL(redirectKey, returnUnsigned, false)
-	_, err := VerifyRedirect(signed, redirectKey)
+	_, err := VerifyRedirect(signed, keyCreds(redirectKey))
 	require.NoError(t, err)
 	mutations := map[string]string{
 		"host":         strings.Replace(signed, "shop.example", "evil.example", 1),
@@ -94,7 +98,7 @@ func TestVerifyRedirectTampering(t *testing.T) {
 		mutations["param "+kv] = strings.Replace(signed, kv, kv+"9", 1)
 	}
 	for name, raw := range mutations {
-		r, err := VerifyRedirect(raw, redirectKey)
+		r, err := VerifyRedirect(raw, keyCreds(redirectKey))
 		if assert.ErrorIs(t, err, ErrInvalidSignature, "%s: r=%v err=%v, want ErrInvalidSignature", name, r, err) {
 			assert.Nil(t, r, "%s: r=%v err=%v, want ErrInvalidSignature", name, r, err)
 		}
@@ -103,17 +107,17 @@ func TestVerifyRedirectTampering(t *testing.T) {
 
 func TestVerifyRedirectQueryOnlyMode(t *testing.T) {
 	signed := signURL(redirectKey, returnUnsigned, true)
-	_, err := VerifyRedirect(signed, redirectKey)
+	_, err := VerifyRedirect(signed, keyCreds(redirectKey))
 	assert.ErrorIs(t, err, ErrInvalidSignature, "query-only signature in full-URL mode: %v", err)
-	r, err := VerifyRedirect(signed, redirectKey, RedirectQueryOnly())
+	r, err := VerifyRedirect(signed, keyCreds(redirectKey), RedirectQueryOnly())
 	require.NoError(t, err, "query-only mode: %v %v", r, err)
 	require.Equal(t, "100258123456789", r.TransactionID, "query-only mode: %v %v", r, err)
 	// Scheme, host and path are not covered in this mode, the query is.
-	_, err = VerifyRedirect(strings.Replace(signed, "shop.example", "other.example", 1), redirectKey, RedirectQueryOnly())
+	_, err = VerifyRedirect(strings.Replace(signed, "shop.example", "other.example", 1), keyCreds(redirectKey), RedirectQueryOnly())
 	assert.NoError(t, err, "query-only mode, other host: %v", err)
-	_, err = VerifyRedirect(strings.Replace(signed, "status=2", "status=7", 1), redirectKey, RedirectQueryOnly())
+	_, err = VerifyRedirect(strings.Replace(signed, "status=2", "status=7", 1), keyCreds(redirectKey), RedirectQueryOnly())
 	assert.ErrorIs(t, err, ErrInvalidSignature, "query-only mode, tampered status: %v", err)
-	_, err = VerifyRedirect(signURL(redirectKey, returnUnsigned, false), redirectKey, RedirectQueryOnly())
+	_, err = VerifyRedirect(signURL(redirectKey, returnUnsigned, false), keyCreds(redirectKey), RedirectQueryOnly())
 	assert.ErrorIs(t, err, ErrInvalidSignature, "full-URL signature in query-only mode: %v", err)
 }
 
@@ -140,30 +144,30 @@ func TestVerifyRedirectSignatureEncodings(t *testing.T) {
 		"raw plus and slash": sig,
 		"escaped slash only": strings.ReplaceAll(sig, "/", "%2F"),
 	} {
-		_, err := VerifyRedirect(u+"&requestSignature="+enc, redirectKey)
+		_, err := VerifyRedirect(u+"&requestSignature="+enc, keyCreds(redirectKey))
 		assert.NoError(t, err, "%s (%s): %v", name, enc, err)
 	}
-	_, err := VerifyRedirect(u+"&requestSignature="+url.QueryEscape(sig)+"%", redirectKey)
+	_, err := VerifyRedirect(u+"&requestSignature="+url.QueryEscape(sig)+"%", keyCreds(redirectKey))
 	assert.ErrorIs(t, err, ErrInvalidSignature, "bad escape: %v", err)
 }
 
 func TestVerifyRedirectAlgorithms(t *testing.T) {
 	sha512sig := "HmacSHA512:" + hmacB64(sha512.New, redirectKey, returnUnsigned)
 	signed512 := returnUnsigned + "&requestSignature=" + url.QueryEscape(sha512sig)
-	r, err := VerifyRedirect(signed512, redirectKey)
+	r, err := VerifyRedirect(signed512, keyCreds(redirectKey))
 	require.NoError(t, err, "SHA-512: %v %v", r, err)
 	require.Equal(t, "HMAC-SHA512", r.Algorithm, "SHA-512: %v %v", r, err)
-	_, err = VerifyRedirect(signed512, redirectKey, redirectRequireAlgorithm(hmacSHA512))
+	_, err = VerifyRedirect(signed512, keyCreds(redirectKey), redirectRequireAlgorithm(hmacSHA512))
 	assert.NoError(t, err, "required SHA-512: %v", err)
 	signed1 := signURL(redirectKey, returnUnsigned, false)
-	_, err = VerifyRedirect(signed1, redirectKey, redirectRequireAlgorithm(hmacSHA512))
+	_, err = VerifyRedirect(signed1, keyCreds(redirectKey), redirectRequireAlgorithm(hmacSHA512))
 	assert.ErrorIs(t, err, errUnsupportedAlgorithm, "SHA-1 when SHA-512 is required: %v", err)
-	_, err = VerifyRedirect(signed1, redirectKey, redirectRequireAlgorithm(signatureAlgorithm(5)))
+	_, err = VerifyRedirect(signed1, keyCreds(redirectKey), redirectRequireAlgorithm(signatureAlgorithm(5)))
 	assert.ErrorIs(t, err, errUnsupportedAlgorithm, "unknown required algorithm: %v", err)
 	// The SHA-1 value under the SHA-512 prefix, or the SHA-512 value without it.
-	_, err = VerifyRedirect(returnUnsigned+"&requestSignature="+url.QueryEscape("HmacSHA512:"+hmacB64(sha1.New, redirectKey, returnUnsigned)), redirectKey)
+	_, err = VerifyRedirect(returnUnsigned+"&requestSignature="+url.QueryEscape("HmacSHA512:"+hmacB64(sha1.New, redirectKey, returnUnsigned)), keyCreds(redirectKey))
 	assert.ErrorIs(t, err, ErrInvalidSignature, "SHA-1 under the SHA-512 prefix: %v", err)
-	_, err = VerifyRedirect(returnUnsigned+"&requestSignature="+url.QueryEscape(hmacB64(sha512.New, redirectKey, returnUnsigned)), redirectKey)
+	_, err = VerifyRedirect(returnUnsigned+"&requestSignature="+url.QueryEscape(hmacB64(sha512.New, redirectKey, returnUnsigned)), keyCreds(redirectKey))
 	assert.ErrorIs(t, err, ErrInvalidSignature, "SHA-512 without prefix: %v", err)
 }
 
@@ -181,7 +185,7 @@ func TestVerifyRedirectErrors(t *testing.T) {
 		"wrong key":       {signURL(redirectKey, returnUnsigned, false), "another-key", ErrInvalidSignature},
 		"empty URL":       {"", redirectKey, errMissingSignature},
 	} {
-		r, err := VerifyRedirect(tc.raw, tc.key)
+		r, err := VerifyRedirect(tc.raw, keyCreds(tc.key))
 		if !assert.ErrorIs(t, err, tc.want, "%s: r=%v err=%v, want %v", name, r, err, tc.want) ||
 			!assert.Nil(t, r, "%s: r=%v err=%v, want %v", name, r, err, tc.want) {
 			continue
@@ -203,7 +207,7 @@ func TestVerifyRedirectSignedButMalformed(t *testing.T) {
 		"https://shop.example/r?transactionId=1&payment.paymentType=Lottery",
 		"https://shop.example/r?transactionId=1;status=2",
 	} {
-		r, err := VerifyRedirect(signURL(redirectKey, unsigned, false), redirectKey)
+		r, err := VerifyRedirect(signURL(redirectKey, unsigned, false), keyCreds(redirectKey))
 		if assert.ErrorIs(t, err, ErrMalformedRedirect, "%s: r=%v err=%v", unsigned, r, err) {
 			assert.Nil(t, r, "%s: r=%v err=%v", unsigned, r, err)
 		}
@@ -219,27 +223,27 @@ func TestVerifyRedirectRequest(t *testing.T) {
 	req.Host = "10.0.0.7:8080"
 	req.Header.Set("X-Forwarded-Host", "evil.example")
 	for _, base := range []string{"https://shop.example", "https://shop.example/"} {
-		r, err := VerifyRedirectRequest(req, base, redirectKey)
+		r, err := VerifyRedirectRequest(req, base, keyCreds(redirectKey))
 		assert.NoError(t, err, "%s: %v %v", base, r, err)
 		assert.Equal(t, "100258123456789", r.TransactionID, "%s: %v %v", base, r, err)
 	}
-	_, err := VerifyRedirectRequest(req, "https://evil.example", redirectKey)
+	_, err := VerifyRedirectRequest(req, "https://evil.example", keyCreds(redirectKey))
 	assert.ErrorIs(t, err, ErrInvalidSignature, "other base: %v", err)
 	// A proxy that strips a path prefix.
 	req = httptest.NewRequest(http.MethodGet, strings.TrimPrefix(uri, "/pay"), nil)
-	_, err = VerifyRedirectRequest(req, "https://shop.example/pay", redirectKey)
+	_, err = VerifyRedirectRequest(req, "https://shop.example/pay", keyCreds(redirectKey))
 	assert.NoError(t, err, "path prefix: %v", err)
 	for _, bad := range []string{"", "shop.example", "ftp://shop.example", "https://shop.example/?x=1", "https://u:p@shop.example", "https://shop.example?"} {
-		_, err := VerifyRedirectRequest(req, bad, redirectKey)
+		_, err := VerifyRedirectRequest(req, bad, keyCreds(redirectKey))
 		assert.ErrorIs(t, err, ErrMalformedRedirect, "base %q: %v", bad, err)
 	}
-	_, err = VerifyRedirectRequest(nil, "https://shop.example", redirectKey)
+	_, err = VerifyRedirectRequest(nil, "https://shop.example", keyCreds(redirectKey))
 	assert.ErrorIs(t, err, ErrMalformedRedirect, "nil request: %v", err)
 	// A client-side request (no RequestURI) works from its URL.
 	creq, _ := http.NewRequest(http.MethodGet, "http://127.0.0.1:9"+uri, nil)
-	_, err = VerifyRedirectRequest(creq, "https://shop.example", redirectKey, RedirectQueryOnly())
+	_, err = VerifyRedirectRequest(creq, "https://shop.example", keyCreds(redirectKey), RedirectQueryOnly())
 	assert.ErrorIs(t, err, ErrInvalidSignature, "full-URL signature checked query-only: %v", err)
-	_, err = VerifyRedirectRequest(creq, "https://shop.example", redirectKey)
+	_, err = VerifyRedirectRequest(creq, "https://shop.example", keyCreds(redirectKey))
 	assert.NoError(t, err, "client request: %v", err)
 }
 
@@ -250,7 +254,7 @@ func TestVerifyRedirectRequestLoopback(t *testing.T) {
 	signed := signURL(redirectKey, public+"/return?transactionId=1&merchantReference=order%2042%2Fa&status=2", false)
 	got := make(chan *Redirect, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		red, err := VerifyRedirectRequest(r, public, redirectKey)
+		red, err := VerifyRedirectRequest(r, public, keyCreds(redirectKey))
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusForbidden)
 			return
@@ -271,12 +275,12 @@ func TestVerifyRedirectRequestLoopback(t *testing.T) {
 // the merchant says which merchantReference its session issued.
 func TestVerifyRedirectExpectReference(t *testing.T) {
 	signed := signURL(redirectKey, returnUnsigned, false) // merchantReference=order-42
-	r, err := VerifyRedirect(signed, redirectKey, RedirectExpectReference("order-42"))
+	r, err := VerifyRedirect(signed, keyCreds(redirectKey), RedirectExpectReference("order-42"))
 	require.NoError(t, err, "matching reference: %+v %v", r, err)
 	require.Equal(t, "order-42", r.MerchantReference, "matching reference: %+v %v", r, err)
 	require.Equal(t, "100258123456789", r.TransactionID, "matching reference: %+v %v", r, err)
 	for _, want := range []string{"order-43", "order-4", "order-420", "ORDER-42", " order-42", ""} {
-		r, err := VerifyRedirect(signed, redirectKey, RedirectExpectReference(want))
+		r, err := VerifyRedirect(signed, keyCreds(redirectKey), RedirectExpectReference(want))
 		if !assert.ErrorIs(t, err, ErrReferenceMismatch, "expecting %q: %v, %+v", want, err, r) ||
 			!assert.Nil(t, r, "expecting %q: %v, %+v", want, err, r) {
 			continue
@@ -287,23 +291,23 @@ func TestVerifyRedirectExpectReference(t *testing.T) {
 	// An empty expected reference matches no redirect, not even one
 	// without a merchantReference.
 	noRef := signURL(redirectKey, strings.Replace(returnUnsigned, "&merchantReference=order-42", "", 1), false)
-	_, err = VerifyRedirect(noRef, redirectKey)
+	_, err = VerifyRedirect(noRef, keyCreds(redirectKey))
 	require.NoError(t, err, "no merchantReference, no expectation: %v", err)
-	_, err = VerifyRedirect(noRef, redirectKey, RedirectExpectReference(""))
+	_, err = VerifyRedirect(noRef, keyCreds(redirectKey), RedirectExpectReference(""))
 	assert.ErrorIs(t, err, ErrReferenceMismatch, "no merchantReference, empty expectation: %v", err)
 	// The signature is checked first: a forgery is a forgery.
 	forged := returnUnsigned + "&requestSignature=" + url.QueryEscape(hmacB64(sha1.New, "guess", returnUnsigned))
-	_, err = VerifyRedirect(forged, redirectKey, RedirectExpectReference("order-42"))
+	_, err = VerifyRedirect(forged, keyCreds(redirectKey), RedirectExpectReference("order-42"))
 	assert.ErrorIs(t, err, ErrInvalidSignature, "forged: %v", err)
 	// The merchantReference is read from the signed part only.
-	_, err = VerifyRedirect(signed+"&merchantReference=order-43", redirectKey, RedirectExpectReference("order-43"))
+	_, err = VerifyRedirect(signed+"&merchantReference=order-43", keyCreds(redirectKey), RedirectExpectReference("order-43"))
 	assert.Error(t, err, "an appended merchantReference was trusted")
 	// VerifyRedirectRequest passes the option on.
 	u, _ := url.Parse(signed)
 	req := httptest.NewRequest(http.MethodGet, u.RequestURI(), nil)
-	_, err = VerifyRedirectRequest(req, "https://shop.example", redirectKey, RedirectExpectReference("order-42"))
+	_, err = VerifyRedirectRequest(req, "https://shop.example", keyCreds(redirectKey), RedirectExpectReference("order-42"))
 	assert.NoError(t, err, "request, matching: %v", err)
-	_, err = VerifyRedirectRequest(req, "https://shop.example", redirectKey, RedirectExpectReference("order-43"))
+	_, err = VerifyRedirectRequest(req, "https://shop.example", keyCreds(redirectKey), RedirectExpectReference("order-43"))
 	assert.ErrorIs(t, err, ErrReferenceMismatch, "request, other order: %v", err)
 	for _, other := range []error{ErrInvalidSignature, errMissingSignature, ErrMalformedRedirect, errUnsupportedAlgorithm} {
 		assert.NotErrorIs(t, ErrReferenceMismatch, other, "ErrReferenceMismatch matches %v", other)

@@ -1098,7 +1098,7 @@ func TestXCheckRedirects(t *testing.T) {
 				if tc.unsigned != "" {
 					raw += "&" + tc.unsigned
 				}
-				r, err := bankpay.VerifyRedirect(raw, xcAccessKey, mode.opts...)
+				r, err := bankpay.VerifyRedirect(raw, bankpay.Credentials{AccessKey: bankpay.NewSecret(xcAccessKey)}, mode.opts...)
 				require.NoError(t, err)
 				assert.Equal(t, xcTxnID, r.TransactionID)
 				assert.Equal(t, models.TypeAuthorize, r.TransactionType)
@@ -1119,7 +1119,7 @@ func TestXCheckRedirects(t *testing.T) {
 				// The signature covers what precedes it: change one signed byte
 				// and the redirect fails.
 				tampered := strings.Replace(raw, "transactionType=1", "transactionType=2", 1)
-				_, err = bankpay.VerifyRedirect(tampered, xcAccessKey, mode.opts...)
+				_, err = bankpay.VerifyRedirect(tampered, bankpay.Credentials{AccessKey: bankpay.NewSecret(xcAccessKey)}, mode.opts...)
 				assert.ErrorIs(t, err, bankpay.ErrInvalidSignature)
 			})
 		}
@@ -1132,7 +1132,7 @@ func TestXCheckRedirects(t *testing.T) {
 			if !strings.ContainsAny(sig, "+/") {
 				continue
 			}
-			r, err := bankpay.VerifyRedirect(signed+"&requestSignature="+sig, xcAccessKey)
+			r, err := bankpay.VerifyRedirect(signed+"&requestSignature="+sig, bankpay.Credentials{AccessKey: bankpay.NewSecret(xcAccessKey)})
 			require.NoError(t, err, "signature %q", sig)
 			assert.Equal(t, models.StatusAuthorized, r.Status)
 			return
@@ -1142,9 +1142,9 @@ func TestXCheckRedirects(t *testing.T) {
 	t.Run("merchant reference of the order", func(t *testing.T) {
 		signed := "https://shop.xc.example/r?transactionId=" + xcTxnID + "&merchantReference=xc-ord-58&status=2"
 		raw := signed + "&requestSignature=" + url.QueryEscape(xcSign(signed, false))
-		_, err := bankpay.VerifyRedirect(raw, xcAccessKey, bankpay.RedirectExpectReference("xc-ord-58"))
+		_, err := bankpay.VerifyRedirect(raw, bankpay.Credentials{AccessKey: bankpay.NewSecret(xcAccessKey)}, bankpay.RedirectExpectReference("xc-ord-58"))
 		require.NoError(t, err)
-		_, err = bankpay.VerifyRedirect(raw, xcAccessKey, bankpay.RedirectExpectReference("xc-ord-59"))
+		_, err = bankpay.VerifyRedirect(raw, bankpay.Credentials{AccessKey: bankpay.NewSecret(xcAccessKey)}, bankpay.RedirectExpectReference("xc-ord-59"))
 		assert.True(t, errors.Is(err, bankpay.ErrReferenceMismatch))
 	})
 }

@@ -161,11 +161,17 @@
 // selected in a Retrieval authorization. The bank and identity user reads
 // take expand (customer.segmentedName, segmentedName); an unknown value
 // responds with 400/200.
-// Capture responds with 400/200 for a merchant not configured for money transfer
-// (Merchant.NoMoneyTransfer), unless it is the payment of a Pay authorization:
-// a capture with the splitToken of the authorization's Authorize event
-// (Deferred and Instant authorizations made in the bank interface carry
-// one; a wrong token responds with 400/380).
+// Capture charges the customer of a Deferred or Instant authorization. With
+// the splitToken of the authorization's Authorize event (Deferred and
+// Instant authorizations made in the bank interface carry one; a wrong
+// token responds with 400/380) it is the payment of a Pay authorization.
+// Without it, it is a money transfer for a merchant configured for one (the
+// default: beneficiary fields required) and a plain charge otherwise
+// (Merchant.NoMoneyTransfer; beneficiary fields then respond with 400/200);
+// for a merchant configured for guaranteed payments
+// (Merchant.GuaranteedPayments) it is accepted and then Failed, with a
+// Failed event, as the operator documents. A capture is at least 0.99;
+// without an amount it takes what remains of the authorization's.
 //
 // Refunds (POST /transactions/{id}/refund) return money of a Completed
 // capture, reclaims (/reclaim) of a Completed deposit, in part or in full,
@@ -204,7 +210,9 @@
 //
 // # Events and the clock
 //
-// The clock is fake (Now, Advance, AdvanceBankingDays, AdvanceTo). Events
+// The clock is fake (Now, Advance, AdvanceBankingDays, AdvanceTo), or, with
+// WithWallClock (cmd/bankpay-sandbox's default), follows the real time and
+// can still be moved ahead. Events
 // are POSTed, form-encoded and signed (Authorization: Basic
 // base64(accessId:HMAC-SHA1 of the URL-decoded body)), to the transaction's
 // notificationUrl or the merchant's NotificationURL, by one background

@@ -56,6 +56,9 @@ type txn struct {
 	parent     *txn
 	cents      int64
 	completeAt time.Time
+	// noSplitToken marks a capture without the splitToken of a merchant
+	// configured for guaranteed payments: it fails when submitted.
+	noSplitToken bool
 }
 
 func (t *txn) id() string { return t.rec.TransactionID }

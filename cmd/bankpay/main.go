@@ -6,6 +6,10 @@
 //	bankpay [-json] transactions list [-ref REF] [-original ID] [-since TIME] [-status N] [-limit N]
 //	bankpay [-json] refund [-ref REF] [-amount N.NN] TRANSACTION_ID
 //	bankpay [-json] deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID
+//	bankpay [-json] capture -ref REF -amount N.NN -split-token TOKEN AUTHORIZATION_ID
+//	bankpay [-json] reclaim [-ref REF] -amount N.NN DEPOSIT_ID
+//	bankpay [-json] cancel [-ref REF] [-message TEXT] TRANSACTION_ID
+//	bankpay [-json] payments get PAYMENT_ID
 //	bankpay sign-establish FILE.json          (- reads standard input)
 //	bankpay verify-redirect URL
 //	bankpay verify-notification -body FILE -authorization HEADER [-content-type TYPE]
@@ -75,6 +79,10 @@ var commands = map[string]command{
 	"transactions":        {"transactions get ID | find -ref REF | list [-ref REF] [-original ID] [-since TIME] [-status N] [-limit N]", runTransactions},
 	"refund":              {"refund [-ref REF] [-amount N.NN] TRANSACTION_ID", runRefund},
 	"deposit":             {"deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID", runDeposit},
+	"capture":             {"capture -ref REF -amount N.NN -split-token TOKEN AUTHORIZATION_ID", runCapture},
+	"reclaim":             {"reclaim [-ref REF] -amount N.NN DEPOSIT_ID", runReclaim},
+	"cancel":              {"cancel [-ref REF] [-message TEXT] TRANSACTION_ID", runCancel},
+	"payments":            {"payments get PAYMENT_ID", runPayments},
 	"sign-establish":      {"sign-establish FILE.json (- for standard input)", runSignEstablish},
 	"verify-redirect":     {"verify-redirect URL", runVerifyRedirect},
 	"verify-notification": {"verify-notification -body FILE -authorization HEADER [-content-type TYPE]", runVerifyNotification},
@@ -176,7 +184,7 @@ func (e *env) credentials() (bankpay.Credentials, error) {
 	}
 	if len(missing) > 0 {
 		sort.Strings(missing)
-		return c, usagef("%s not set", strings.Join(missing, ", "))
+		return c, usagef("%s not set: export the merchant's credentials (and BANKPAY_BASE_URL), or run `bankpay sandbox` and export what it prints; nothing was sent", strings.Join(missing, ", "))
 	}
 	return c, nil
 }

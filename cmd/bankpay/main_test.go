@@ -351,3 +351,27 @@ func TestRefund(t *testing.T) {
 	code, _, _ = c.run("", "refund", "-amount", "0.10", capture.TransactionID)
 	assert.Equal(t, exitUsage, code, "below the minimum: refused before sending")
 }
+
+// With nothing configured, every command that calls the service says which
+// variables are missing, points at "bankpay sandbox", and dials nothing.
+func TestNothingConfigured(t *testing.T) {
+	c := newCLI(t)
+	sent := c.countRequests()
+	c.vars = map[string]string{}
+	for _, args := range [][]string{
+		{"transactions", "get", "100000000001001"},
+		{"capture", "-ref", "r", "-amount", "1.00", "-split-token", "t", "100000000001001"},
+		{"deposit", "-ref", "r", "-amount", "1.00", "100000000001001"},
+		{"refund", "100000000001001"},
+		{"reclaim", "-amount", "1.00", "100000000001001"},
+		{"cancel", "100000000001001"},
+		{"payments", "get", "100000000001001"},
+	} {
+		code, out, errOut := c.run("", args...)
+		assert.Equal(t, exitUsage, code, "%v", args)
+		assert.Empty(t, out)
+		assert.Contains(t, errOut, "BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY, BANKPAY_MERCHANT_ID not set", "%v", args)
+		assert.Contains(t, errOut, "bankpay sandbox", "%v", args)
+	}
+	assert.Zero(t, sent.Load(), "nothing was dialled")
+}
