@@ -1,6 +1,8 @@
 package bankpaytest
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
 	"time"
 
@@ -137,9 +139,50 @@ func (s *Server) handleIdentityDetail(_ *http.Request, _ []byte, m *merchant, id
 	return wire.VerificationDetailEnvelope{Detail: d}, nil
 }
 
+// feedbackRequest is a feedback body in either shape: wrapped (the spec's
+// {"feedback":{…}}) or flat (the OpenAPI's {status, subStatus,
+// description}).
+type feedbackRequest struct {
+	Feedback    json.RawMessage `json:"feedback"`
+	Status      *int            `json:"status"`
+	SubStatus   *int            `json:"subStatus"`
+	Description *string         `json:"description"`
+}
+
+// feedback reads the feedback of a body as the operator documents it: the
+// spec's wrapper when it holds an object; otherwise the OpenAPI's flat
+// fields, each missing one taking the OpenAPI's default (status 4,
+// subStatus 559, description "Registered": a flat body that says nothing
+// registers the user). Flat fields beside a wrapper must say the same.
+func (b *feedbackRequest) feedback() (*wire.Feedback, *Error) {
+	flat := wire.Feedback{Status: wire.FeedbackStatusRegistered, SubStatus: wire.FeedbackSubStatusRegistered, Description: "Registered"}
+	if b.Status != nil {
+		flat.Status = *b.Status
+	}
+	if b.SubStatus != nil {
+		flat.SubStatus = *b.SubStatus
+	}
+	if b.Description != nil {
+		flat.Description = *b.Description
+	}
+	if raw := bytes.TrimSpace(b.Feedback); len(raw) == 0 || string(raw) == "null" {
+		return &flat, nil
+	}
+	var f wire.Feedback
+	if err := decodeJSON(b.Feedback, &f); err != nil {
+		return nil, err
+	}
+	if (b.Status != nil && *b.Status != f.Status) || (b.SubStatus != nil && *b.SubStatus != f.SubStatus) ||
+		(b.Description != nil && *b.Description != f.Description) {
+		return nil, badRequest("feedback: the wrapped and the flat fields disagree")
+	}
+	return &f, nil
+}
+
 // handleFeedback serves POST /transactions/{id}/feedback: Registered (4/559)
-// keeps the authorization valid, Void (13/558) moves it to Voided. Feedback
-// is accepted once the verification is complete.
+// keeps the authorization valid, Void (13/558) moves it to Voided. The body
+// is read wrapped or flat (feedbackRequest.feedback). Feedback is accepted
+// once the verification is complete.
 func (s *Server) handleFeedback(_ *http.Request, body []byte, m *merchant, id string) (any, *Error) {
 	t, err := s.authorization(m, id)
 	if err != nil {
@@ -148,13 +191,13 @@ func (s *Server) handleFeedback(_ *http.Request, body []byte, m *merchant, id st
 	if !t.kyc {
 		return nil, badRequest("identity verification was not requested for this transaction (kycType 1)")
 	}
-	var env wire.FeedbackEnvelope
-	if err := decodeJSON(body, &env); err != nil {
+	var req feedbackRequest
+	if err := decodeJSON(body, &req); err != nil {
 		return nil, err
 	}
-	f := env.Feedback
-	if f == nil {
-		return nil, badRequest("feedback is required")
+	f, err := req.feedback()
+	if err != nil {
+		return nil, err
 	}
 	register := f.Status == wire.FeedbackStatusRegistered && f.SubStatus == wire.FeedbackSubStatusRegistered
 	void := f.Status == wire.FeedbackStatusVoid && f.SubStatus == wire.FeedbackSubStatusVoid
