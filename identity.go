@@ -44,13 +44,15 @@ func (s *IdentityService) User(ctx context.Context, transactionID string, opts .
 //
 // Before the IdentityVerificationDataRetrieved event the service responses
 // 400: the error then matches both ErrIdentityNotReady and ErrBadRequest.
+// WithExpand("verification") asks for the human-readable reasons of each
+// result (VerificationResult.Reasons), as the OpenAPI offers.
 func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts ...Option) (*models.VerificationDetail, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
 	path := pathJoin("transactions", transactionID, "user", "detail")
 	var raw json.RawMessage
-	if err := s.identityRead(ctx, path, false, &raw, opts); err != nil {
+	if err := s.identityRead(ctx, path, true, &raw, opts); err != nil {
 		return nil, err
 	}
 	return decodeLogged[models.VerificationDetail](ctx, s.client, opts, raw, "detail", http.MethodGet, path)

@@ -90,7 +90,15 @@ func (s *Server) handleIdentityUser(r *http.Request, _ []byte, m *merchant, id s
 	return s.single(wire.IdentityUserEnvelope{User: u}, u), nil
 }
 
-func (s *Server) handleIdentityDetail(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
+// handleIdentityDetail serves GET /transactions/{id}/user/detail. Its one
+// documented expand (OpenAPI), verification, adds the human-readable
+// reasons of each verification result (code and text); any other expand is
+// a 400.
+func (s *Server) handleIdentityDetail(r *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
+	expand, err := checkExpand(r, map[string]bool{"verification": true})
+	if err != nil {
+		return nil, err
+	}
 	t, err := s.identity(m, id)
 	if err != nil {
 		return nil, err
@@ -112,7 +120,11 @@ func (s *Server) handleIdentityDetail(_ *http.Request, _ []byte, m *merchant, id
 		if t.outcome == OutcomeNotEligible {
 			res = ResultNotVerified
 		}
-		d.Verification = append(d.Verification, models.VerificationResult{VerificationName: s.st.providers[k-1], Result: res})
+		v := models.VerificationResult{VerificationName: s.st.providers[k-1], Result: res}
+		if expand["verification"] {
+			v.Reasons = []models.VerificationReason{verificationReason(res)}
+		}
+		d.Verification = append(d.Verification, v)
 	}
 	for _, name := range []string{"name", "email", "phone", "address"} {
 		a := models.VerifiedAttribute{Name: name, Source: "bank", SourceType: 1, CreatedAt: created}
@@ -137,6 +149,15 @@ func (s *Server) handleIdentityDetail(_ *http.Request, _ []byte, m *merchant, id
 		d.Attribute = append(d.Attribute, a)
 	}
 	return wire.VerificationDetailEnvelope{Detail: d}, nil
+}
+
+// verificationReason is the reason the sandbox gives for a verification
+// result when the detail is expanded with verification.
+func verificationReason(res int) models.VerificationReason {
+	if res == ResultVerified {
+		return models.VerificationReason{Code: 100, Reason: "identity data matched the bank's records"}
+	}
+	return models.VerificationReason{Code: 200, Reason: "identity data did not match the bank's records"}
 }
 
 // feedbackRequest is a feedback body in either shape: wrapped (the spec's
