@@ -21,6 +21,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -1155,4 +1158,93 @@ func TestXCheckRedirects(t *testing.T) {
 		_, err = bankpay.VerifyRedirect(raw, xcAccessKey, bankpay.RedirectExpectReference("xc-ord-59"))
 		assert.True(t, errors.Is(err, bankpay.ErrReferenceMismatch))
 	})
+}
+
+// TestWireDocNamesTests: every row of docs/wire.md's tables names, in its
+// last column, the tests that prove it, and each named test exists
+// ("tolerant." is internal/wire/tolerant, "bankpaytest." and "models."
+// those packages, a bare name the root package).
+func TestWireDocNamesTests(t *testing.T) {
+	doc, err := os.ReadFile("docs/wire.md")
+	require.NoError(t, err)
+	dirs := map[string]string{"": ".", "tolerant": "internal/wire/tolerant", "bankpaytest": "bankpaytest", "models": "models"}
+	sources := map[string]string{}
+	for prefix, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+		require.NoError(t, err)
+		var all strings.Builder
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			require.NoError(t, err)
+			all.Write(b)
+		}
+		sources[prefix] = all.String()
+	}
+	name := regexp.MustCompile("`((?:tolerant|bankpaytest|models)\\.)?((?:Test|Fuzz)[A-Za-z0-9_]+)`")
+	rows := 0
+	for i, line := range strings.Split(string(doc), "\n") {
+		if !strings.HasPrefix(line, "|") || strings.HasPrefix(line, "|---") {
+			continue
+		}
+		cells := strings.Split(strings.TrimSuffix(strings.TrimSpace(line), "|"), "|")
+		last := strings.TrimSpace(cells[len(cells)-1])
+		if last == "Test" {
+			continue // a header
+		}
+		rows++
+		found := name.FindAllStringSubmatch(last, -1)
+		if !assert.NotEmpty(t, found, "docs/wire.md:%d names no test: %s", i+1, line) {
+			continue
+		}
+		for _, m := range found {
+			pkg := strings.TrimSuffix(m[1], ".")
+			assert.Contains(t, sources[pkg], "func "+m[2]+"(", "docs/wire.md:%d names %s%s, which does not exist", i+1, m[1], m[2])
+		}
+	}
+	assert.Greater(t, rows, 100, "the tables were not read")
+}
+
+// TestWireDocExamplesDisbursementURLs: the README and every example
+// establish a Disbursement with returnUrl and cancelUrl, which the
+// OpenAPI requires for that establish.
+func TestWireDocExamplesDisbursementURLs(t *testing.T) {
+	files := []string{"README.md"}
+	for _, pattern := range []string{"examples/*/main.go", "example*_test.go"} {
+		m, err := filepath.Glob(pattern)
+		require.NoError(t, err)
+		files = append(files, m...)
+	}
+	seen := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		src := string(b)
+		for at := 0; ; {
+			i := strings.Index(src[at:], "EstablishData{")
+			if i < 0 {
+				break
+			}
+			start := at + i + len("EstablishData")
+			depth, end := 0, start
+			for end = start; end < len(src); end++ {
+				if src[end] == '{' {
+					depth++
+				} else if src[end] == '}' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			lit := src[start:end]
+			at = end
+			if !strings.Contains(lit, "PaymentTypeDisbursement") {
+				continue
+			}
+			seen++
+			assert.Contains(t, lit, "ReturnURL:", "%s: a Disbursement establish without returnUrl: %s", f, lit)
+			assert.Contains(t, lit, "CancelURL:", "%s: a Disbursement establish without cancelUrl: %s", f, lit)
+		}
+	}
+	assert.GreaterOrEqual(t, seen, 10, "the Disbursement establishes were not found")
 }
