@@ -746,4 +746,15 @@ func TestEstablishSignatureNeverVerifiesAsNotification(t *testing.T) {
 			assert.Zero(t, seen, "an establish-data signature ran a callback")
 		}
 	}
+
+	// A redirect signed over a returnUrl the user rewrote to open a JSON
+	// object (the URLs of establish data are not signed): the service
+	// appends its parameters after it, so the signed string never closes
+	// the object.
+	redirect := `{"eventId":"e3","createdAt":"1700000000000","status":"4","x":"?transactionId=1002&status=2&merchantReference=r`
+	auth := rawAuth(hookCreds.AccessID, hookCreds.AccessKey.Reveal(), redirect, false)
+	err := VerifyNotification([]byte(redirect), auth, hookCreds)
+	require.ErrorIs(t, err, ErrMalformedEvent, "signed, but never a notification")
+	h := NewWebhookHandler(hookCreds, func(context.Context, *Event) error { t.Error("callback ran"); return nil })
+	assert.Equal(t, http.StatusBadRequest, post(t, h, redirect, auth, "application/json").Code)
 }
