@@ -201,6 +201,16 @@ func TestDecodeVIPAnyScalar(t *testing.T) {
 	b, err := json.Marshal(tr.Payment.Customer)
 	require.NoError(t, err)
 	assert.Equal(t, `{"name":"Ada"}`, string(b), "VIPText is never sent")
+
+	// In a list, each item keeps its own text.
+	var list []models.Customer
+	require.NoError(t, tolerant.Decode([]byte(`[{"customerId":"a","vip":1},{"customerId":"b","vip":"gold"},{"customerId":"c","VIP":"silver"}]`), &list))
+	require.Len(t, list, 3)
+	assert.Equal(t, intp(1), list[0].VIP)
+	assert.Equal(t, "", list[0].VIPText)
+	assert.Equal(t, "gold", list[1].VIPText)
+	assert.Equal(t, "silver", list[2].VIPText, "JSON names match without case, as encoding/json's")
+	assert.Nil(t, list[2].VIP)
 }
 
 // The bank-held user's name, phone and email items (no type in the
