@@ -225,6 +225,32 @@ func TestDecodeBankUserItemsAnyShape(t *testing.T) {
 	assert.Equal(t, []string{`{"value":"jane@example.com"}`, "j@example.com", ""}, u.Email)
 }
 
+// What was left unset or kept as text inside a value that is itself left
+// unset goes with it: one report, no half-object brought back.
+func TestDecodeUnsetInsideUnset(t *testing.T) {
+	type inner struct {
+		Code     int    `json:"code" wire:"zero"`
+		Label    string `json:"label"`
+		Tier     *int   `json:"tier"`
+		TierText string `json:"-" wire:"text=tier"`
+	}
+	var v struct {
+		Name  string `json:"name"`
+		Inner *inner `json:"inner"`
+	}
+	unset, err := tolerant.DecodeUnset([]byte(`{"name":"n","inner":{"label":{},"tier":"gold","code":"x"}}`), &v, "")
+	require.NoError(t, err)
+	assert.Equal(t, "n", v.Name)
+	assert.Nil(t, v.Inner, "no inner brought back by its text")
+	require.Len(t, unset, 1)
+	assert.Equal(t, "inner", unset[0].Path)
+	assert.Equal(t, "inner.code", unset[0].Cause.Path)
+
+	var u models.BankUser
+	require.NoError(t, tolerant.Decode([]byte(`{"email":[{"v":"<a&b>"}]}`), &u))
+	assert.Equal(t, []string{`{"v":"<a&b>"}`}, u.Email, "kept as written, no HTML escapes")
+}
+
 func intp(n int) *int { return &n }
 
 // Unknown fields and unknown enum values never fail.
