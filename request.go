@@ -94,7 +94,7 @@ func call[T any](ctx context.Context, c *Client, method, path string, query url.
 	if err := c.send(ctx, method, path, query, body, &raw, opts); err != nil {
 		return nil, err
 	}
-	return decodeResponse[T](raw, key, method, path)
+	return decodeLogged[T](ctx, c, opts, raw, key, method, path)
 }
 
 // send prepares one call and sends it with do.
@@ -252,7 +252,7 @@ func expandQuery(req *request, fields []string) (url.Values, error) {
 		return req.Query, nil
 	}
 	if !req.expand {
-		return nil, invalid("expand", "is taken only by Accounts.User, Identity.User and Accounts.Verify")
+		return nil, invalid("expand", "is taken only by Accounts.User, Identity.User, Identity.Detail and Accounts.Verify")
 	}
 	q := make(url.Values, len(req.Query)+1)
 	for k, v := range req.Query {
