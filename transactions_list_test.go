@@ -37,16 +37,6 @@ func txnPage(first, n int) string {
 	return `{"transactions":[` + strings.Join(items, ",") + `]}`
 }
 
-// txnPageOf is a {"transactions":[…]} body of one transaction per
-// merchantReference.
-func txnPageOf(refs ...string) string {
-	items := make([]string, len(refs))
-	for i, r := range refs {
-		items[i] = listTxnJSON(fmt.Sprintf("t%d", i+1), r)
-	}
-	return `{"transactions":[` + strings.Join(items, ",") + `]}`
-}
-
 // queryResponder checks the raw query of each successive request and
 // responds with the body given for it.
 type pageStep struct {
