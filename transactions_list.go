@@ -339,7 +339,8 @@ func (e *findError) Is(target error) bool { return target == e.sentinel }
 // incompleteError is a FindByMerchantReference whose list read stopped
 // before its end: it matches ErrIncomplete and wraps the cause, unless the
 // cause would read as an answer of the lookup (a 404 page matches
-// ErrNotFound): then the cause is only in the text.
+// ErrNotFound): then errors.Is does not reach the cause, and errors.As
+// still does (an *APIError 404).
 type incompleteError struct{ err error }
 
 func (e *incompleteError) Error() string {
@@ -349,8 +350,16 @@ func (e *incompleteError) Error() string {
 func (e *incompleteError) Is(target error) bool { return target == ErrIncomplete }
 
 func (e *incompleteError) Unwrap() error {
-	if errors.Is(e.err, ErrNotFound) || errors.Is(e.err, ErrAmbiguous) {
+	if e.hidden() {
 		return nil
 	}
 	return e.err
+}
+
+// As finds target in a cause that Unwrap hides.
+func (e *incompleteError) As(target any) bool { return e.hidden() && errors.As(e.err, target) }
+
+// hidden reports whether the cause would read as an answer of the lookup.
+func (e *incompleteError) hidden() bool {
+	return errors.Is(e.err, ErrNotFound) || errors.Is(e.err, ErrAmbiguous)
 }

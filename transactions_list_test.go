@@ -425,10 +425,10 @@ func TestTransactionsFindByOriginal(t *testing.T) {
 			assert.NotErrorIs(t, err, ErrNotFound, "%d on page 2 is not an answer: the deposit may be on it", tc.status)
 			if tc.is != nil {
 				assert.ErrorIs(t, err, tc.is)
-				var apiErr *APIError
-				require.ErrorAs(t, err, &apiErr)
-				assert.Equal(t, tc.status, apiErr.StatusCode)
 			}
+			var apiErr *APIError
+			require.ErrorAs(t, err, &apiErr, "the page's error is there for errors.As")
+			assert.Equal(t, tc.status, apiErr.StatusCode)
 		}
 	})
 	t.Run("a page holding more than asked", func(t *testing.T) {
