@@ -57,7 +57,7 @@ func TestAttackReviewFindRepeatedFullPageLoops(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	_, err := c.Transactions.FindByMerchantReference(ctx, "mine")
+	_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{MerchantReference: "mine"})
 	assert.LessOrEqual(t, pages.Load(), int64(3), "FINDING: FindByMerchantReference read %d pages of the same repeated page (err %v); it ends only by the caller's deadline", pages.Load(), err)
 	assert.NotErrorIs(t, err, ErrNotFound, "err %v, want ErrInvalidResponse (never ErrNotFound: that says pay again)", err)
 	assert.ErrorIs(t, err, ErrInvalidResponse, "err %v, want ErrInvalidResponse (never ErrNotFound: that says pay again)", err)
@@ -68,16 +68,19 @@ func TestAttackReviewFindRepeatedFullPageLoops(t *testing.T) {
 // transaction, not two (ErrAmbiguous before).
 func TestAttackReviewFindShiftedDuplicateIsOne(t *testing.T) {
 	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
-		var items []map[string]any
-		if r.URL.Query().Get("startIndex") == "0" {
+		items := []map[string]any{}
+		switch r.URL.Query().Get("startIndex") {
+		case "0":
 			for i := range 99 {
 				items = append(items, map[string]any{"transactionId": fmt.Sprint("X", i), "merchantReference": "other"})
 			}
+			fallthrough
+		case "100": // shifted down a page by a newer transaction
+			items = append(items, map[string]any{"transactionId": "M", "merchantReference": "mine"})
 		}
-		items = append(items, map[string]any{"transactionId": "M", "merchantReference": "mine"})
 		_ = json.NewEncoder(w).Encode(map[string]any{"transactions": items})
 	})
-	got, err := c.Transactions.FindByMerchantReference(context.Background(), "mine")
+	got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{MerchantReference: "mine"})
 	require.NoError(t, err, "got %v, %v; want M", got, err)
 	require.Equal(t, "M", got.TransactionID, "got %v, %v; want M", got, err)
 }

@@ -32,8 +32,9 @@
 // retried like a read. After an ambiguous failure
 // (*NetworkError with Sent true, or a 2xx response the SDK could not read)
 // the money may have moved: find the transaction with
-// Transactions.FindByMerchantReference (the call's merchantReference) before
-// paying again.
+// Transactions.FindByMerchantReference (what the call was made against and
+// its merchantReference) before paying again. Only ErrNotFound means it was
+// not made; ErrIncomplete means the lookup could not tell.
 //
 // # Security
 //

@@ -302,10 +302,9 @@ func endpoints() []endpoint {
 		{name: "PaymentProviders.List", method: "GET", path: "/paymentProviders", query: "count=2&startIndex=0",
 			okResponse: providersPage(0, 2, "p1"), readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				// The first page: a list ends only at an empty one.
 				for _, err := range c.PaymentProviders.List(ctx, &PaymentProvidersListParams{Count: 2}, opts...) {
-					if err != nil {
-						return err
-					}
+					return err
 				}
 				return nil
 			},
@@ -342,10 +341,9 @@ func endpoints() []endpoint {
 		{name: "Transactions.List", method: "GET", path: "/transactions", query: "count=2&startIndex=0",
 			okResponse: txnPage(1, 1), readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				// The first page: a list ends only at an empty one.
 				for _, err := range c.Transactions.List(ctx, &TransactionListParams{Count: 2}, opts...) {
-					if err != nil {
-						return err
-					}
+					return err
 				}
 				return nil
 			},
@@ -356,15 +354,20 @@ func endpoints() []endpoint {
 				}
 				return nil
 			}},
+		// One request: an empty list, read whole, is ErrNotFound (the
+		// answers are tested in transactions_list_test.go).
 		{name: "Transactions.FindByMerchantReference", method: "GET", path: "/transactions",
-			query: "count=100&payment.merchantReference=order-42&startIndex=0", okResponse: txnPageOf("order-42"), readsBody: true,
+			query: "count=100&orderBy=createdAt&originalTransactionId=A1&sortOrder=asc&startIndex=0", okResponse: `{"transactions":[]}`, readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
-				_, err := c.Transactions.FindByMerchantReference(ctx, "order-42", opts...)
+				_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{OriginalTransactionID: "A1", MerchantReference: "order-42"}, opts...)
+				if errors.Is(err, ErrNotFound) {
+					return nil
+				}
 				return err
 			},
 			invalidField: "merchantReference",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Transactions.FindByMerchantReference(ctx, "order\n42")
+				_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{OriginalTransactionID: "A1", MerchantReference: "order\n42"})
 				return err
 			}},
 		{name: "Payments.Get", method: "GET", path: "/payments/{id}", okResponse: paymentJSON, idIn: inPath, idField: "paymentId", readsBody: true,
@@ -386,10 +389,9 @@ func endpoints() []endpoint {
 		{name: "Payments.List", method: "GET", path: "/payments", query: "count=100&startIndex=0",
 			okResponse: `{"payments":[` + paymentJSON + `]}`, readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				// The first page: a list ends only at an empty one.
 				for _, err := range c.Payments.List(ctx, nil, opts...) {
-					if err != nil {
-						return err
-					}
+					return err
 				}
 				return nil
 			},

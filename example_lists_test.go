@@ -77,13 +77,15 @@ func ExampleTransactionsService_FindByMerchantReference() {
 	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, p)
 	var ne *bankpay.NetworkError
 	if errors.As(err, &ne) && ne.Sent {
-		// The outcome is unknown: find the deposit instead of paying again.
-		dep, err := c.Transactions.FindByMerchantReference(ctx, p.MerchantReference)
+		// The outcome is unknown: find the deposit, made from the
+		// authorization, instead of paying again.
+		dep, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{
+			OriginalTransactionID: auth.TransactionID, MerchantReference: p.MerchantReference})
 		switch {
 		case errors.Is(err, bankpay.ErrNotFound):
 			fmt.Println("not made: pay again with the same merchantReference")
-		case err != nil:
-			fmt.Println("cannot tell yet:", err)
+		case err != nil: // ErrIncomplete, ErrAmbiguous
+			fmt.Println("cannot tell yet, do not pay again:", err)
 		default:
 			fmt.Println("made:", dep.TransactionType, dep.Amount, dep.MerchantReference)
 		}

@@ -157,6 +157,19 @@ func apiErrAfter(n, attempts, status int, targets ...error) want {
 	}}
 }
 
+// lookupIncomplete wants what w wants, of an error that matches
+// ErrIncomplete and not ErrNotFound.
+func lookupIncomplete(w want) want {
+	check := w.check
+	w.check = func(err error) error {
+		if !errors.Is(err, ErrIncomplete) || errors.Is(err, ErrNotFound) {
+			return fmt.Errorf("want ErrIncomplete, not ErrNotFound, got %T %v", err, err)
+		}
+		return check(err)
+	}
+	return w
+}
+
 // respErr wants a *ResponseError matching every target.
 func respErr(n int, targets ...error) want {
 	return want{reached: n, check: func(err error) error {
@@ -354,6 +367,11 @@ func runFaultCell(sc faultScenario, call faultCall, mode string) cellResult {
 }
 
 func (sc faultScenario) expectation(call faultCall, mode string) want {
+	// A lookup whose list page is answered 404 could not read the list: it
+	// is ErrIncomplete, never ErrNotFound ("not made, pay again").
+	if call.name == "Transactions.FindByMerchantReference" && sc.name == "404" {
+		return lookupIncomplete(apiErr(1, 404))
+	}
 	if sc.brokenBody && !call.readsBody {
 		return succeeded(1)
 	}

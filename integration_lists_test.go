@@ -133,7 +133,9 @@ func testLists(t *testing.T, s *sandbox) {
 		assert.Equal(t, []string{all[0], all[3], all[4]}, list(&bankpay.TransactionListParams{PaymentID: f.auth1.Payment.PaymentID}),
 			"a payment's transactions: the authorization and its deposits")
 		assert.Equal(t, []string{all[0], all[3], all[4]}, list(&bankpay.TransactionListParams{MerchantReference: "list-auth-1"}))
-		assert.Equal(t, all[4:5], list(&bankpay.TransactionListParams{MerchantReference: "list-dep-2"}))
+		// payment.merchantReference is the payment's (the authorization's)
+		// reference, as the operator documents it: a deposit's own is none.
+		assert.Empty(t, list(&bankpay.TransactionListParams{MerchantReference: "list-dep-2"}))
 		assert.Equal(t, all[3:5], list(&bankpay.TransactionListParams{TransactionTypes: deposits, AmountMin: "10.00", AmountMax: "25.00"}))
 		assert.Equal(t, []string{all[0], all[2], all[3], all[4]}, list(&bankpay.TransactionListParams{CustomerExternalID: "cust-1"}))
 		assert.Equal(t, all, list(&bankpay.TransactionListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDisbursement}}))
@@ -194,27 +196,39 @@ func testLists(t *testing.T, s *sandbox) {
 		assert.Len(t, page.Items[0].Payment.Account.AccountNumber, 4)
 	})
 	t.Run("find by merchantReference", func(t *testing.T) {
-		got, err := c.Transactions.FindByMerchantReference(ctx, "list-dep-2")
+		find := func(original, ref string) (*models.Transaction, error) {
+			return c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, MerchantReference: ref})
+		}
+		got, err := find(f.auth1.TransactionID, "list-dep-2")
 		require.NoError(t, err)
 		assert.Equal(t, f.dep2.TransactionID, got.TransactionID)
 		assert.Equal(t, models.Amount("25.00"), got.Amount)
 		// An authorization's reference finds the authorization, not its deposits.
-		got, err = c.Transactions.FindByMerchantReference(ctx, "list-auth-1")
+		got, err = find("", "list-auth-1")
 		require.NoError(t, err)
 		assert.Equal(t, f.auth1.TransactionID, got.TransactionID)
 
-		_, err = c.Transactions.FindByMerchantReference(ctx, "never-used")
-		assert.ErrorIs(t, err, bankpay.ErrNotFound)
-		assert.NotErrorIs(t, err, bankpay.ErrAmbiguous)
+		for _, tc := range [][2]string{{"", "never-used"}, {f.auth1.TransactionID, "never-used"},
+			// A deposit's reference under another authorization, or with none.
+			{f.auth2.TransactionID, "list-dep-2"}, {"", "list-dep-2"}} {
+			_, err = find(tc[0], tc[1])
+			assert.ErrorIs(t, err, bankpay.ErrNotFound, "%q %q", tc[0], tc[1])
+			assert.NotErrorIs(t, err, bankpay.ErrAmbiguous)
+			assert.NotErrorIs(t, err, bankpay.ErrIncomplete)
+		}
 
-		// The same reference on an authorization and its deposit.
+		// The same reference on an authorization and its deposit: each is
+		// found by what it was made from.
 		auth, err := c.Transactions.Establish(ctx, disbursementParams("shared-ref", "", "0.00", bankpaytest.AccountVerified))
 		require.NoError(t, err)
-		_, err = c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "shared-ref", Amount: "1.00"})
+		dep, err := c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "shared-ref", Amount: "1.00"})
 		require.NoError(t, err)
-		_, err = c.Transactions.FindByMerchantReference(ctx, "shared-ref")
-		assert.ErrorIs(t, err, bankpay.ErrAmbiguous)
-		assert.NotErrorIs(t, err, bankpay.ErrNotFound)
+		got, err = find("", "shared-ref")
+		require.NoError(t, err)
+		assert.Equal(t, auth.TransactionID, got.TransactionID)
+		got, err = find(auth.TransactionID, "shared-ref")
+		require.NoError(t, err)
+		assert.Equal(t, dep.TransactionID, got.TransactionID)
 	})
 }
 
@@ -280,9 +294,10 @@ func testPayments(t *testing.T, s *sandbox) {
 	assert.Equal(t, models.Amount("5.00"), got.Refunded)
 	assert.Equal(t, models.Amount("20.00"), got.Balance, "35.00 paid, 10.00 reversed, 5.00 returned")
 	assert.Equal(t, models.Amount("35.00"), got.Paid)
-	// The reclaim belongs to the payment: listed with it, found by its reference.
+	// The reclaim belongs to the payment: listed with it, found from the
+	// deposit by its reference.
 	assert.Contains(t, txnIDs(collect(t, c.Transactions.List(ctx, &bankpay.TransactionListParams{MerchantReference: "list-auth-1"}))), rc.TransactionID)
-	found, err := c.Transactions.FindByMerchantReference(ctx, "list-rc-1")
+	found, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: f.dep2.TransactionID, MerchantReference: "list-rc-1"})
 	require.NoError(t, err)
 	assert.Equal(t, rc.TransactionID, found.TransactionID)
 

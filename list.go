@@ -1,6 +1,7 @@
 package bankpay
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"net/url"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/bankpay/bankpay-go/internal/form"
@@ -39,6 +41,15 @@ func listPage[T any](ctx context.Context, c *Client, path string, query url.Valu
 	}
 	fail := func(err error) (*Page[T], error) {
 		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path, Err: err}
+	}
+	// A page holding more items than asked is refused before it is
+	// decoded: a hostile or broken server's 250,000 items in a 0.7 MiB body
+	// would otherwise cost hundreds of megabytes. The count is a scan of
+	// the body, no allocation.
+	if asked, _ := strconv.Atoi(query.Get("count")); asked > 0 {
+		if n := countListItems(raw, key, asked); n > asked {
+			return fail(fmt.Errorf("the page holds more than the %d items asked", asked))
+		}
 	}
 	page := &Page[T]{}
 	// The offset asked, unless the response says otherwise (the
@@ -104,13 +115,14 @@ func listQuery(params any) (url.Values, error) {
 
 // paginate returns an iterator over every item of a list from the
 // startIndex of query on, reading one page of pageSize items (the count of
-// query, or defaultPageSize) at a time, only as the caller asks for more. It
-// stops after an empty or short page, on the first error (yielded with a nil
-// item), or when ctx is done. A page is short when it holds fewer items than
-// were asked, or than the page's itemsPerPage when the service reports a
-// smaller one: a service that caps the page size below the count asked
-// (100 of 500) does not end the list early.
-func paginate[T any](ctx context.Context, query url.Values, fetch func(context.Context, url.Values) (*Page[T], error)) iter.Seq2[*T, error] {
+// query, or defaultPageSize) at a time, only as the caller asks for more.
+// The next page starts after the items received (a service that caps its
+// pages below the count asked, without saying so, skips nothing), and the
+// list ends only at an empty page: a short page is not taken as the last,
+// since the operator documents no page cap and no total. It stops on the
+// first error (yielded with a nil item), when ctx is done, or after
+// maxPages pages (0: no limit) with a *pageBudgetError.
+func paginateBudget[T any](ctx context.Context, query url.Values, maxPages int, fetch func(context.Context, url.Values) (*Page[T], error)) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
 		if ctx == nil {
 			yield(nil, invalid("ctx", "must not be nil"))
@@ -127,9 +139,13 @@ func paginate[T any](ctx context.Context, query url.Values, fetch func(context.C
 		}
 		q.Set("count", strconv.Itoa(size))
 		var prev []T // the last page: a service that returns it again would be read forever
-		for {
+		for pages := 0; ; pages++ {
 			if err := ctx.Err(); err != nil {
 				yield(nil, err)
+				return
+			}
+			if maxPages > 0 && pages == maxPages {
+				yield(nil, &pageBudgetError{pages: pages, items: start})
 				return
 			}
 			q.Set("startIndex", strconv.Itoa(start))
@@ -138,7 +154,10 @@ func paginate[T any](ctx context.Context, query url.Values, fetch func(context.C
 				yield(nil, err)
 				return
 			}
-			if len(page.Items) > 0 && reflect.DeepEqual(prev, page.Items) {
+			if len(page.Items) == 0 {
+				return
+			}
+			if reflect.DeepEqual(prev, page.Items) {
 				yield(nil, fmt.Errorf("bankpay: list: the page at startIndex %d repeats the one before it: %w", start, ErrInvalidResponse))
 				return
 			}
@@ -148,16 +167,97 @@ func paginate[T any](ctx context.Context, query url.Values, fetch func(context.C
 					return
 				}
 			}
-			limit := size
-			if page.ItemsPerPage > 0 && page.ItemsPerPage < limit {
-				limit = page.ItemsPerPage
-			}
-			if len(page.Items) == 0 || len(page.Items) < limit {
-				return
-			}
 			start += len(page.Items)
 		}
 	}
+}
+
+// paginate is paginateBudget with no page budget: a caller's loop ends
+// where the caller decides.
+func paginate[T any](ctx context.Context, query url.Values, fetch func(context.Context, url.Values) (*Page[T], error)) iter.Seq2[*T, error] {
+	return paginateBudget(ctx, query, 0, fetch)
+}
+
+// pageBudgetError is a paginateBudget that read its maxPages pages without
+// reaching the end of the list.
+type pageBudgetError struct{ pages, items int }
+
+func (e *pageBudgetError) Error() string {
+	return fmt.Sprintf("bankpay: list: %d pages (%d items) read without reaching the end of the list", e.pages, e.items)
+}
+
+// countListItems counts the items of a list page without decoding them:
+// those of the array under key in the top-level object raw (its name
+// matched as encoding/json matches names; the largest, if the key is
+// repeated) or of a bare array. It stops counting an array past limit
+// (returning limit+1). It returns 0 for anything it cannot scan: the
+// decoder that follows reports that (encoding/json checks the whole
+// syntax before it decodes anything).
+func countListItems(raw []byte, key string, limit int) int {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) {
+		return 0
+	}
+	if raw[i] == '[' {
+		return countArray(raw, i, limit)
+	}
+	if raw[i] != '{' {
+		return 0
+	}
+	most := 0
+	i = skipSpace(raw, i+1)
+	for i < len(raw) && raw[i] == '"' {
+		end, ok := skipValue(raw, i)
+		if !ok {
+			return most
+		}
+		name := raw[i+1 : end-1]
+		i = skipSpace(raw, end)
+		if i >= len(raw) || raw[i] != ':' {
+			return most
+		}
+		i = skipSpace(raw, i+1)
+		if i < len(raw) && raw[i] == '[' && nameIs(name, key) {
+			most = max(most, countArray(raw, i, limit))
+		}
+		if i, ok = skipValue(raw, i); !ok {
+			return most
+		}
+		if i = skipSpace(raw, i); i < len(raw) && raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+	}
+	return most
+}
+
+// nameIs reports whether the JSON object name raw (between its quotes)
+// is key as encoding/json matches a field: escapes decoded, case folded.
+func nameIs(raw []byte, key string) bool {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return strings.EqualFold(string(raw), key)
+	}
+	var s string
+	q := make([]byte, 0, len(raw)+2)
+	q = append(append(append(q, '"'), raw...), '"')
+	return json.Unmarshal(q, &s) == nil && strings.EqualFold(s, key)
+}
+
+// countArray counts the values of the JSON array at raw[i] ('['), up to
+// limit+1.
+func countArray(raw []byte, i, limit int) int {
+	n := 0
+	i = skipSpace(raw, i+1)
+	for i < len(raw) && raw[i] != ']' && n <= limit {
+		end, ok := skipValue(raw, i)
+		if !ok {
+			return n
+		}
+		n++
+		if i = skipSpace(raw, end); i < len(raw) && raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+	}
+	return n
 }
 
 // queryEncoder is list params that add their own query values, the same

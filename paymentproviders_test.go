@@ -58,7 +58,8 @@ func TestPaymentProvidersListPageNoParams(t *testing.T) {
 	}
 }
 
-// List reads page after page, as the loop asks, until a short page.
+// List reads page after page, as the loop asks, each from where the last
+// one ended, until an empty page (a short page is not the end).
 func TestPaymentProvidersList(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	var queries []string
@@ -66,6 +67,7 @@ func TestPaymentProvidersList(t *testing.T) {
 		"count=2&countries=DE&startIndex=1": providersPage(1, 2, "p1", "p2"),
 		"count=2&countries=DE&startIndex=3": providersPage(3, 2, "p3", "p4"),
 		"count=2&countries=DE&startIndex=5": providersPage(5, 2, "p5"),
+		"count=2&countries=DE&startIndex=6": providersPage(6, 2),
 	}
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 		queries = append(queries, req.URL.RawQuery)
@@ -81,7 +83,8 @@ func TestPaymentProvidersList(t *testing.T) {
 		ids = append(ids, pp.PaymentProviderID)
 	}
 	assert.Equal(t, []string{"p1", "p2", "p3", "p4", "p5"}, ids)
-	assert.Equal(t, []string{"count=2&countries=DE&startIndex=1", "count=2&countries=DE&startIndex=3", "count=2&countries=DE&startIndex=5"}, queries)
+	assert.Equal(t, []string{"count=2&countries=DE&startIndex=1", "count=2&countries=DE&startIndex=3", "count=2&countries=DE&startIndex=5",
+		"count=2&countries=DE&startIndex=6"}, queries)
 }
 
 // Without a count, List asks pages of 100 from 0; a loop that stops

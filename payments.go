@@ -54,7 +54,9 @@ type PaymentListParams struct {
 	OrderBy, SortOrder string
 	// StartIndex is the offset of the first payment (0 for the first).
 	StartIndex int
-	// Count is the page size: 1 to 1000, 0 for 100.
+	// Count is the page size asked: 1 to 1000, 0 for 100. The service may
+	// return fewer (it may cap its pages); a page with more is an
+	// ErrInvalidResponse. List reads on until an empty page.
 	Count int
 }
 
@@ -115,7 +117,8 @@ func (p *PaymentListParams) query() (url.Values, error) {
 
 // List returns an iterator over the payments that match p (nil: all of
 // them), from p.StartIndex on: GET /payments, read lazily one page of
-// p.Count (default 100) at a time, like Transactions.List. Invalid params
+// p.Count (default 100) at a time, each from where the last one ended,
+// until an empty page, like Transactions.List. Invalid params
 // are a *ValidationError and nothing is sent; the iteration stops at the
 // end, at the first error (yielded with a nil payment) or when ctx is done.
 // Each page is a read, retried like any GET.
@@ -130,7 +133,10 @@ func (s *PaymentsService) List(ctx context.Context, p *PaymentListParams, opts .
 }
 
 // ListPage reads one page of the payments that match p: GET /payments
-// with p.StartIndex and p.Count (default 100), validated as for List.
+// with p.StartIndex and p.Count (default 100), validated as for List. A
+// page shorter than asked is not the last unless it is empty; one with
+// more items than asked is a *ResponseError (ErrInvalidResponse), refused
+// before its items are decoded.
 func (s *PaymentsService) ListPage(ctx context.Context, p *PaymentListParams, opts ...Option) (*Page[models.Payment], error) {
 	q, err := p.query()
 	if err != nil {

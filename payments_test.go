@@ -2,6 +2,8 @@ package bankpay
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -151,6 +153,35 @@ func TestPaymentsList(t *testing.T) {
 	}
 	assert.Equal(t, 2, count)
 	assert.Equal(t, 2, n())
+}
+
+// A server whose itemsPerPage says the count asked while its pages hold
+// fewer does not end the list early: only an empty page does. A page with
+// more than asked is an ErrInvalidResponse.
+func TestPaymentsListShortAndOversizedPages(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	two := func(start int) string {
+		p := strings.Replace(paymentJSON, `"order-42"`, fmt.Sprintf(`"order-%d"`, start), 1)
+		return fmt.Sprintf(`{"payments":[%s,%s],"startIndex":%d,"itemsPerPage":5}`, p, p, start)
+	}
+	n := pages(t, mock, "/api/v1/payments",
+		pageStep{"count=5&startIndex=0", two(0)},
+		pageStep{"count=5&startIndex=2", two(2)},
+		pageStep{"count=5&startIndex=4", `{"payments":[],"startIndex":4,"itemsPerPage":5}`},
+	)
+	count := 0
+	for _, err := range c.Payments.List(context.Background(), &PaymentListParams{Count: 5}) {
+		require.NoError(t, err)
+		count++
+	}
+	assert.Equal(t, 4, count)
+	assert.Equal(t, 3, n())
+
+	c, mock, _ = newTestClient(t)
+	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments", RawQuery: "count=1&startIndex=0"}, 200, two(0))
+	_, err := c.Payments.ListPage(context.Background(), &PaymentListParams{Count: 1})
+	require.ErrorIs(t, err, ErrInvalidResponse)
+	assert.Contains(t, err.Error(), "more than the 1 items asked")
 }
 
 func TestPaymentsListErrors(t *testing.T) {

@@ -25,12 +25,18 @@ type TransactionListParams struct {
 	// PaymentTypes keeps transactions of payments of these types
 	// (payment.paymentType, repeated; sent as codes, 2 for Deferred).
 	PaymentTypes []models.PaymentType
-	// MerchantReference keeps the transactions associated with this
-	// merchantReference (payment.merchantReference). FindByMerchantReference
-	// narrows the result to the transactions that carry it themselves.
+	// MerchantReference keeps the transactions of the payments associated
+	// with this merchantReference (payment.merchantReference): as the
+	// operator documents it, the payment's, that is the authorization's,
+	// reference, so the list holds the authorization and every transaction
+	// made from it, whatever their own references. Some servers also match
+	// a transaction's own reference; do not rely on either reading (a
+	// deposit is found by its own reference with FindByMerchantReference).
 	MerchantReference string
-	// OriginalTransactionID keeps the transactions made from this one (the
-	// deposits and captures of an authorization: originalTransactionId).
+	// OriginalTransactionID keeps the transactions made from this one
+	// (originalTransactionId): the deposits, captures and
+	// preauthorizations of an authorization, the refunds of a capture, the
+	// reclaims of a deposit.
 	OriginalTransactionID string
 	// PaymentID keeps the transactions of this payment (payment.paymentId).
 	PaymentID string
@@ -52,11 +58,11 @@ type TransactionListParams struct {
 	OrderBy, SortOrder string
 	// StartIndex is the offset of the first transaction (0 for the first).
 	StartIndex int
-	// Count is the page size: 1 to 1000, 0 for 100. List reads the whole
-	// list a page of Count at a time; ListPage reads one page. A page
-	// shorter than Count (and than the itemsPerPage the service reports, if
-	// any) is taken as the last, so a Count above the service's own page
-	// cap, which the OpenAPI does not give, could end List early.
+	// Count is the page size asked: 1 to 1000, 0 for 100. The service may
+	// return fewer (it may cap its pages, without saying so); a page with
+	// more is an ErrInvalidResponse. List reads the whole list a page at a
+	// time, each from where the last one ended, until an empty page;
+	// ListPage reads one page.
 	Count int
 }
 
@@ -160,7 +166,11 @@ func (s *TransactionsService) List(ctx context.Context, p *TransactionListParams
 
 // ListPage reads one page of the transactions that match p: GET
 // /transactions with p.StartIndex and p.Count (default 100), validated as
-// for List. A page shorter than the count asked is the last one.
+// for List. A page shorter than the count asked is not the last one unless
+// it is empty (servers cap their pages): the next starts at StartIndex plus
+// the items received. A page with more items than asked is a
+// *ResponseError (ErrInvalidResponse), refused before its items are
+// decoded.
 func (s *TransactionsService) ListPage(ctx context.Context, p *TransactionListParams, opts ...Option) (*Page[models.Transaction], error) {
 	q, err := p.query()
 	if err != nil {
@@ -169,29 +179,92 @@ func (s *TransactionsService) ListPage(ctx context.Context, p *TransactionListPa
 	return listPage[models.Transaction](ctx, s.client, "/transactions", q, "transactions", opts)
 }
 
-// FindByMerchantReference finds the transaction that carries
-// merchantReference ref: the reconciliation call. When a deposit, capture
-// or establish fails with a *NetworkError whose Sent is true, or with an
-// ErrInvalidResponse, the service may have acted on it: call
-// FindByMerchantReference with the call's merchantReference before paying
-// again. It lists GET /transactions?payment.merchantReference=ref (see
-// List; an empty ref, or one with control characters, is a
-// *ValidationError) and keeps the transactions whose own merchantReference
-// is ref.
+// FindParams names the transaction FindByMerchantReference looks for: the
+// one a money-moving call made, by the transaction the call was made
+// against and the call's merchantReference.
+type FindParams struct {
+	// MerchantReference is the merchantReference the call was made with
+	// (required). The transaction found carries it as its own.
+	MerchantReference string
+	// OriginalTransactionID is the transaction the call was made against:
+	// the authorization for Deposit, Capture or PreAuthorize, the capture
+	// (or payment) for Refund, the deposit for Reclaim. Empty: the call was
+	// Establish, and the authorization with MerchantReference is looked
+	// for.
+	OriginalTransactionID string
+}
+
+// findPageBudget is the most pages FindByMerchantReference reads (of 100
+// asked: 20,000 transactions, or 10,000 from a server that caps its pages
+// at 50) before it gives up with ErrIncomplete.
+const findPageBudget = 200
+
+// FindByMerchantReference finds the transaction a money-moving call made:
+// the reconciliation call. When a Deposit, Capture, Refund, Reclaim,
+// PreAuthorize or Establish fails with a *NetworkError whose Sent is true,
+// with an ErrInvalidResponse, or with a 5xx *APIError, the service may have
+// acted on it: call FindByMerchantReference with what the call was made
+// against and its merchantReference before paying again.
 //
-// None: the error matches ErrNotFound. The operator documents the filter as
-// the payment's (the authorization's) reference, while the sandbox also
-// matches a transaction's own: until that is confirmed against the service
-// (docs/wire.md), confirm a deposit or capture with List and
-// OriginalTransactionID (the authorization) before making it again, and make
-// it again only with the same merchantReference, so that an account
-// configured for idempotency refuses a repeat (ErrDuplicate). More than one (the
-// reference used for an authorization and its deposit, or a repeat on an
-// account without merchantReference idempotency): the error matches
-// ErrAmbiguous and no transaction is returned; read them with List. Any
-// other error is that of the list.
-func (s *TransactionsService) FindByMerchantReference(ctx context.Context, ref string, opts ...Option) (*models.Transaction, error) {
-	if err := firstError(required("merchantReference", ref), checkFilter("merchantReference", ref)); err != nil {
+//	dep, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{
+//		OriginalTransactionID: authorizationID, // what Deposit was called with
+//		MerchantReference:     "payout-42",     // the DepositParams' reference
+//	})
+//
+// With an OriginalTransactionID it reads GET
+// /transactions?originalTransactionId=… (the transactions made from that
+// one, a filter every reading of the OpenAPI agrees on) and keeps those
+// whose own merchantReference is p.MerchantReference; without, it reads GET
+// /transactions?payment.merchantReference=… (the transactions of the
+// payment with that reference) and keeps the authorization that carries it
+// (a transaction made from none). The reference is matched here, not by
+// the server, so the answer is the same whether the server's
+// payment.merchantReference filter matches the payment's reference (as the
+// operator documents) or also each transaction's own. The list is read
+// whole, in creation order, page by page (at most 200 pages).
+//
+// The answers:
+//   - a transaction, nil: the call was made; do not make it again.
+//   - an error matching ErrNotFound: the whole list was read and no such
+//     transaction was made. Making the call again is safe; make it with the
+//     same merchantReference, so that a repeat is refused (ErrDuplicate) on
+//     an account configured for idempotency.
+//   - an error matching ErrAmbiguous: more than one transaction matches (a
+//     repeat on an account without merchantReference idempotency); none is
+//     returned: read them with List and OriginalTransactionID.
+//   - an error matching ErrIncomplete: the list could not be read to its
+//     end (a page failed, ctx ended, the server misbehaved, or the page
+//     budget ran out). The transaction may exist: do not pay again; look
+//     it up again later. The error wraps the cause (errors.Is with
+//     context.DeadlineExceeded, errors.As with *APIError, …), except that
+//     it never matches ErrNotFound or ErrAmbiguous.
+//   - a *ValidationError: p is nil, its MerchantReference is empty, or a
+//     field has control characters; nothing was sent.
+func (s *TransactionsService) FindByMerchantReference(ctx context.Context, p *FindParams, opts ...Option) (*models.Transaction, error) {
+	if p == nil {
+		return nil, invalid("params", "must not be nil")
+	}
+	ref, original := p.MerchantReference, p.OriginalTransactionID
+	if err := firstError(required("merchantReference", ref), checkFilter("merchantReference", ref),
+		checkFilter("originalTransactionId", original)); err != nil {
+		return nil, err
+	}
+	lp := &TransactionListParams{OriginalTransactionID: original, OrderBy: "createdAt", SortOrder: "asc"}
+	// match keeps a transaction made from original (one whose list view
+	// has no originalTransactionId is kept unless it is original itself: a
+	// false match reads as "do not pay again", the safe side), or, with no
+	// original, the authorization: a transaction made from none.
+	match := func(t *models.Transaction) bool {
+		if original == "" {
+			return t.OriginalTransactionID == ""
+		}
+		return t.OriginalTransactionID == original || (t.OriginalTransactionID == "" && t.TransactionID != original)
+	}
+	if original == "" {
+		lp.MerchantReference = ref
+	}
+	q, err := lp.query()
+	if err != nil {
 		return nil, err
 	}
 	var found *models.Transaction
@@ -199,26 +272,32 @@ func (s *TransactionsService) FindByMerchantReference(ctx context.Context, ref s
 	// transaction twice (a newer one shifts the rest down a page): the
 	// second sight is skipped, not counted as another. A whole page's worth
 	// of repeats in a row is a server that repeats a page for every
-	// startIndex, which would keep the loop going until ctx ends: it is
-	// ErrInvalidResponse.
+	// startIndex, which would keep the loop going until the page budget.
 	seen := map[string]bool{}
 	repeats := 0
-	for t, err := range s.List(ctx, &TransactionListParams{MerchantReference: ref}, opts...) {
+	pages := paginateBudget(ctx, q, findPageBudget, func(ctx context.Context, q url.Values) (*Page[models.Transaction], error) {
+		return listPage[models.Transaction](ctx, s.client, "/transactions", q, "transactions", opts)
+	})
+	for t, err := range pages {
 		if err != nil {
-			return nil, err
+			var ve *ValidationError
+			if errors.As(err, &ve) {
+				return nil, err
+			}
+			return nil, &incompleteError{err}
 		}
 		if t.TransactionID != "" {
 			if seen[t.TransactionID] {
 				if repeats++; repeats >= defaultPageSize {
-					return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: "/transactions",
-						Err: errors.New("the list repeats a page of transactions")}
+					return nil, &incompleteError{&ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: "/transactions",
+						Err: errors.New("the list repeats a page of transactions")}}
 				}
 				continue
 			}
 			seen[t.TransactionID] = true
 			repeats = 0
 		}
-		if t.MerchantReference != ref {
+		if t.MerchantReference != ref || !match(t) {
 			continue
 		}
 		if found != nil {
@@ -227,14 +306,24 @@ func (s *TransactionsService) FindByMerchantReference(ctx context.Context, ref s
 		found = t
 	}
 	if found == nil {
+		if original == "" {
+			return nil, errNoSuchAuthorization
+		}
 		return nil, errNoSuchReference
 	}
 	return found, nil
 }
 
+// ErrIncomplete: Transactions.FindByMerchantReference could not read the
+// whole list (a failed page, the context's end, a misbehaving server, its
+// page budget). It is not "not found": the transaction may exist, so do not
+// pay again; look it up again. The error wraps its cause.
+var ErrIncomplete = errors.New("bankpay: lookup incomplete")
+
 var (
-	errNoSuchReference    = &findError{"no transaction has this merchantReference", ErrNotFound}
-	errAmbiguousReference = &findError{"more than one transaction has this merchantReference", ErrAmbiguous}
+	errNoSuchReference     = &findError{"no transaction made from originalTransactionId has this merchantReference", ErrNotFound}
+	errNoSuchAuthorization = &findError{"no authorization has this merchantReference", ErrNotFound}
+	errAmbiguousReference  = &findError{"more than one transaction has this merchantReference", ErrAmbiguous}
 )
 
 // findError is a FindByMerchantReference result that is not a response of
@@ -246,3 +335,31 @@ type findError struct {
 
 func (e *findError) Error() string        { return "bankpay: " + e.msg }
 func (e *findError) Is(target error) bool { return target == e.sentinel }
+
+// incompleteError is a FindByMerchantReference whose list read stopped
+// before its end: it matches ErrIncomplete and wraps the cause, unless the
+// cause would read as an answer of the lookup (a 404 page matches
+// ErrNotFound): then errors.Is does not reach the cause, and errors.As
+// still does (an *APIError 404).
+type incompleteError struct{ err error }
+
+func (e *incompleteError) Error() string {
+	return "bankpay: lookup incomplete, the transaction may exist (do not pay again): " + e.err.Error()
+}
+
+func (e *incompleteError) Is(target error) bool { return target == ErrIncomplete }
+
+func (e *incompleteError) Unwrap() error {
+	if e.hidden() {
+		return nil
+	}
+	return e.err
+}
+
+// As finds target in a cause that Unwrap hides.
+func (e *incompleteError) As(target any) bool { return e.hidden() && errors.As(e.err, target) }
+
+// hidden reports whether the cause would read as an answer of the lookup.
+func (e *incompleteError) hidden() bool {
+	return errors.Is(e.err, ErrNotFound) || errors.Is(e.err, ErrAmbiguous)
+}

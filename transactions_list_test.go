@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,16 +33,6 @@ func txnPage(first, n int) string {
 	items := make([]string, n)
 	for i := range items {
 		items[i] = listTxnJSON(fmt.Sprintf("t%d", first+i), fmt.Sprintf("ref-%d", first+i))
-	}
-	return `{"transactions":[` + strings.Join(items, ",") + `]}`
-}
-
-// txnPageOf is a {"transactions":[…]} body of one transaction per
-// merchantReference.
-func txnPageOf(refs ...string) string {
-	items := make([]string, len(refs))
-	for i, r := range refs {
-		items[i] = listTxnJSON(fmt.Sprintf("t%d", i+1), r)
 	}
 	return `{"transactions":[` + strings.Join(items, ",") + `]}`
 }
@@ -117,6 +109,7 @@ func TestTransactionsListReadsPageByPage(t *testing.T) {
 		pageStep{"count=2&startIndex=0&transactionType=6", txnPage(1, 2)},
 		pageStep{"count=2&startIndex=2&transactionType=6", txnPage(3, 2)},
 		pageStep{"count=2&startIndex=4&transactionType=6", txnPage(5, 1)},
+		pageStep{"count=2&startIndex=5&transactionType=6", `{"transactions":[]}`},
 	)
 	p := &TransactionListParams{TransactionTypes: []models.TransactionType{models.TypeDeposit}, Count: 2}
 	var ids []string
@@ -127,7 +120,7 @@ func TestTransactionsListReadsPageByPage(t *testing.T) {
 		assert.Equal(t, (len(ids)+1)/2, n(), "after %d items", len(ids))
 	}
 	assert.Equal(t, []string{"t1", "t2", "t3", "t4", "t5"}, ids)
-	assert.Equal(t, 3, n(), "a short page ends the list")
+	assert.Equal(t, 4, n(), "a short page is not the end: an empty one is")
 	assert.Equal(t, 2, p.Count, "params are not modified")
 }
 
@@ -146,25 +139,30 @@ func TestTransactionsListFromStartIndex(t *testing.T) {
 	assert.Equal(t, 2, n(), "a full last page is followed by an empty one")
 }
 
-// A service that caps the page below the count asked, and says so in
-// itemsPerPage, does not end the list after the first page.
+// A service that caps the page below the count asked, whether it says so
+// in itemsPerPage or not (the transactions list never does), does not end
+// the list early: each page starts where the items received end, and only
+// an empty page ends the list.
 func TestListPageCappedBelowCount(t *testing.T) {
-	c, mock, _ := newTestClient(t)
-	capped := func(first, n int) string {
-		return strings.Replace(txnPage(first, n), `{"transactions":`, `{"startIndex":0,"itemsPerPage":2,"transactions":`, 1)
+	for _, ipp := range []string{`{"startIndex":0,"itemsPerPage":2,"transactions":`, `{"transactions":`} {
+		c, mock, _ := newTestClient(t)
+		capped := func(first, n int) string {
+			return strings.Replace(txnPage(first, n), `{"transactions":`, ipp, 1)
+		}
+		n := pages(t, mock, "/api/v1/transactions",
+			pageStep{"count=5&startIndex=0", capped(1, 2)},
+			pageStep{"count=5&startIndex=2", capped(3, 2)},
+			pageStep{"count=5&startIndex=4", capped(5, 1)},
+			pageStep{"count=5&startIndex=5", capped(6, 0)},
+		)
+		var ids []string
+		for txn, err := range c.Transactions.List(context.Background(), &TransactionListParams{Count: 5}) {
+			require.NoError(t, err)
+			ids = append(ids, txn.TransactionID)
+		}
+		assert.Equal(t, []string{"t1", "t2", "t3", "t4", "t5"}, ids, ipp)
+		assert.Equal(t, 4, n(), ipp)
 	}
-	n := pages(t, mock, "/api/v1/transactions",
-		pageStep{"count=5&startIndex=0", capped(1, 2)},
-		pageStep{"count=5&startIndex=2", capped(3, 2)},
-		pageStep{"count=5&startIndex=4", capped(5, 1)},
-	)
-	var ids []string
-	for txn, err := range c.Transactions.List(context.Background(), &TransactionListParams{Count: 5}) {
-		require.NoError(t, err)
-		ids = append(ids, txn.TransactionID)
-	}
-	assert.Equal(t, []string{"t1", "t2", "t3", "t4", "t5"}, ids)
-	assert.Equal(t, 3, n())
 }
 
 func TestTransactionsListStops(t *testing.T) {
@@ -327,79 +325,205 @@ func TestTransactionsListRejectsInvalidParams(t *testing.T) {
 	require.NoError(t, err)
 }
 
-func TestTransactionsFindByMerchantReference(t *testing.T) {
-	const query = "count=100&payment.merchantReference=order-42&startIndex=0"
-	want := wantRequest{Method: "GET", Path: "/api/v1/transactions", RawQuery: query}
-	page := func(refs ...string) string {
-		items := make([]string, len(refs))
-		for i, r := range refs {
-			items[i] = listTxnJSON(fmt.Sprintf("t%d", i+1), r)
-		}
-		return `{"transactions":[` + strings.Join(items, ",") + `]}`
+// findTxnJSON is a transaction of a list page with id, originalTransactionId
+// (none when empty) and merchantReference.
+func findTxnJSON(id, original, ref string) string {
+	o := ""
+	if original != "" {
+		o = fmt.Sprintf(`"originalTransactionId":%q,`, original)
 	}
-	t.Run("one", func(t *testing.T) {
+	return fmt.Sprintf(`{"transactionId":%q,%s"transactionType":"6","status":"3","amount":"10.00","merchantReference":%q}`, id, o, ref)
+}
+
+// findPage is a {"transactions":[…]} body of the transactions given as
+// findTxnJSON's.
+func findPage(items ...string) string {
+	return `{"transactions":[` + strings.Join(items, ",") + `]}`
+}
+
+// others is n transactions t<first>… made from original with reference
+// "other".
+func others(first, n int, original string) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = findTxnJSON(fmt.Sprintf("t%d", first+i), original, "other")
+	}
+	return out
+}
+
+const (
+	findByOriginal = "count=100&orderBy=createdAt&originalTransactionId=A1&sortOrder=asc&startIndex="
+	findByPayment  = "count=100&orderBy=createdAt&payment.merchantReference=order-42&sortOrder=asc&startIndex="
+)
+
+var emptyPage = `{"transactions":[]}`
+
+func TestTransactionsFindByOriginal(t *testing.T) {
+	find := func(c *Client) (*models.Transaction, error) {
+		return c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+	}
+	t.Run("found on a capped page", func(t *testing.T) {
+		// A server that returns 50 of the 100 asked, with no itemsPerPage:
+		// the next page starts at 50, and the list ends at an empty page.
 		c, mock, _ := newTestClient(t)
-		// The payment's transactions: the authorization has the reference,
-		// its deposit another.
-		calls := expect(t, mock, want, 200, page("order-42-deposit", "order-42"))
-		txn, err := c.Transactions.FindByMerchantReference(context.Background(), "order-42")
+		n := pages(t, mock, "/api/v1/transactions",
+			pageStep{findByOriginal + "0", findPage(others(1, 50, "A1")...)},
+			pageStep{findByOriginal + "50", findPage(append(others(51, 20, "A1"), findTxnJSON("D7", "A1", "dep-7"))...)},
+			pageStep{findByOriginal + "71", emptyPage},
+		)
+		got, err := find(c)
 		require.NoError(t, err)
-		assert.Equal(t, "t2", txn.TransactionID)
-		assert.Equal(t, int32(1), calls.Load())
+		assert.Equal(t, "D7", got.TransactionID)
+		assert.Equal(t, 3, n(), "read to the empty page: a second D7 would be ErrAmbiguous")
 	})
-	t.Run("none", func(t *testing.T) {
+	t.Run("not found after the whole list", func(t *testing.T) {
 		c, mock, _ := newTestClient(t)
-		expect(t, mock, want, 200, page("order-42-deposit"))
-		_, err := c.Transactions.FindByMerchantReference(context.Background(), "order-42")
+		n := pages(t, mock, "/api/v1/transactions",
+			pageStep{findByOriginal + "0", findPage(others(1, 30, "A1")...)},
+			pageStep{findByOriginal + "30", emptyPage},
+		)
+		_, err := find(c)
 		require.ErrorIs(t, err, ErrNotFound)
+		assert.NotErrorIs(t, err, ErrIncomplete)
 		assert.NotErrorIs(t, err, ErrAmbiguous)
-		var apiErr *APIError
-		assert.False(t, errors.As(err, &apiErr), "not a response of the service")
+		assert.Equal(t, 2, n())
 	})
 	t.Run("several", func(t *testing.T) {
 		c, mock, _ := newTestClient(t)
-		expect(t, mock, want, 200, page("order-42", "order-42"))
-		txn, err := c.Transactions.FindByMerchantReference(context.Background(), "order-42")
+		pages(t, mock, "/api/v1/transactions",
+			pageStep{findByOriginal + "0", findPage(findTxnJSON("D1", "A1", "dep-7"), findTxnJSON("D2", "A1", "dep-7"))},
+			pageStep{findByOriginal + "2", emptyPage},
+		)
+		got, err := find(c)
 		require.ErrorIs(t, err, ErrAmbiguous)
 		assert.NotErrorIs(t, err, ErrNotFound)
-		assert.Nil(t, txn)
+		assert.Nil(t, got)
 	})
-	t.Run("across pages", func(t *testing.T) {
+	t.Run("a server that ignores the filter", func(t *testing.T) {
+		// The reference matched under another transaction, and the
+		// authorization itself, are not the deposit; one whose list view
+		// has no originalTransactionId is kept (the safe side).
 		c, mock, _ := newTestClient(t)
-		full := make([]string, 100)
-		for i := range full {
-			full[i] = "other"
-		}
-		n := pages(t, mock, "/api/v1/transactions",
-			pageStep{query, page(full...)},
-			// t101: the ids of a real list do not restart on each page.
-			pageStep{"count=100&payment.merchantReference=order-42&startIndex=100", `{"transactions":[` + listTxnJSON("t101", "order-42") + `]}`},
+		pages(t, mock, "/api/v1/transactions",
+			pageStep{findByOriginal + "0", findPage(findTxnJSON("A1", "", "dep-7"), findTxnJSON("D1", "A9", "dep-7"), findTxnJSON("D2", "", "dep-7"))},
+			pageStep{findByOriginal + "3", emptyPage},
 		)
-		txn, err := c.Transactions.FindByMerchantReference(context.Background(), "order-42")
+		got, err := find(c)
 		require.NoError(t, err)
-		assert.Equal(t, "order-42", txn.MerchantReference)
+		assert.Equal(t, "D2", got.TransactionID)
+	})
+	t.Run("a page that fails", func(t *testing.T) {
+		for _, tc := range []struct {
+			status int
+			is     error
+		}{{401, ErrUnauthorized}, {404, nil}, {400, ErrBadRequest}} {
+			c, mock, _ := newTestClient(t)
+			sequence(t, mock, jsonResponse(200, findPage(others(1, 50, "A1")...)),
+				jsonResponse(tc.status, `{"errors":[{"message":"no"}]}`))
+			_, err := find(c)
+			require.ErrorIs(t, err, ErrIncomplete, "%d", tc.status)
+			assert.NotErrorIs(t, err, ErrNotFound, "%d on page 2 is not an answer: the deposit may be on it", tc.status)
+			if tc.is != nil {
+				assert.ErrorIs(t, err, tc.is)
+			}
+			var apiErr *APIError
+			require.ErrorAs(t, err, &apiErr, "the page's error is there for errors.As")
+			assert.Equal(t, tc.status, apiErr.StatusCode)
+		}
+	})
+	t.Run("a page holding more than asked", func(t *testing.T) {
+		c, mock, _ := newTestClient(t)
+		sequence(t, mock, jsonResponse(200, findPage(others(1, 101, "A1")...)))
+		_, err := find(c)
+		require.ErrorIs(t, err, ErrIncomplete)
+		assert.ErrorIs(t, err, ErrInvalidResponse)
+		assert.NotErrorIs(t, err, ErrNotFound)
+	})
+	t.Run("the context ends", func(t *testing.T) {
+		c, mock, _ := newTestClient(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+			cancel() // after this page
+			return jsonResponse(200, findPage(others(1, 50, "A1")...))(req)
+		})
+		_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+		require.ErrorIs(t, err, ErrIncomplete)
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.NotErrorIs(t, err, ErrNotFound)
+	})
+	t.Run("the page budget", func(t *testing.T) {
+		// A server that returns fresh pages forever.
+		c, mock, _ := newTestClient(t)
+		var n atomic.Int32
+		mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+			start, err := strconv.Atoi(req.URL.Query().Get("startIndex"))
+			require.NoError(t, err)
+			n.Add(1)
+			return jsonResponse(200, findPage(others(start, 100, "A1")...))(req)
+		})
+		_, err := find(c)
+		require.ErrorIs(t, err, ErrIncomplete)
+		assert.NotErrorIs(t, err, ErrNotFound)
+		assert.Contains(t, err.Error(), "200 pages (20000 items) read without reaching the end of the list")
+		assert.Equal(t, int32(findPageBudget), n.Load())
+	})
+}
+
+func TestTransactionsFindAuthorization(t *testing.T) {
+	find := func(c *Client) (*models.Transaction, error) {
+		return c.Transactions.FindByMerchantReference(context.Background(), &FindParams{MerchantReference: "order-42"})
+	}
+	t.Run("the authorization, not a transaction made from it", func(t *testing.T) {
+		// Under either reading of payment.merchantReference: the payment's
+		// transactions (a deposit with the same reference among them).
+		c, mock, _ := newTestClient(t)
+		n := pages(t, mock, "/api/v1/transactions",
+			pageStep{findByPayment + "0", findPage(findTxnJSON("D0", "A1", "order-42-deposit"), findTxnJSON("A1", "", "order-42"),
+				findTxnJSON("D1", "A1", "order-42"))},
+			pageStep{findByPayment + "3", emptyPage},
+		)
+		got, err := find(c)
+		require.NoError(t, err)
+		assert.Equal(t, "A1", got.TransactionID)
 		assert.Equal(t, 2, n())
 	})
-	t.Run("an error of the list", func(t *testing.T) {
+	t.Run("none", func(t *testing.T) {
 		c, mock, _ := newTestClient(t)
-		expect(t, mock, want, 401, `{"errors":[{"code":375,"message":"Access control error"}]}`)
-		_, err := c.Transactions.FindByMerchantReference(context.Background(), "order-42")
-		require.ErrorIs(t, err, ErrUnauthorized)
-		assert.NotErrorIs(t, err, ErrNotFound)
+		pages(t, mock, "/api/v1/transactions",
+			pageStep{findByPayment + "0", findPage(findTxnJSON("D1", "A1", "order-42"))},
+			pageStep{findByPayment + "1", emptyPage},
+		)
+		_, err := find(c)
+		require.ErrorIs(t, err, ErrNotFound)
+		assert.NotErrorIs(t, err, ErrIncomplete)
+		var apiErr *APIError
+		assert.False(t, errors.As(err, &apiErr), "not a response of the service")
 	})
 	t.Run("a reference with query characters", func(t *testing.T) {
 		// The SDK never sends such a reference, but one made elsewhere is
 		// found all the same: the filter is escaped.
 		c, mock, _ := newTestClient(t)
-		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions",
-			RawQuery: "count=100&payment.merchantReference=a%26b%3Dc+d%25&startIndex=0"}, 200, page("a&b=c d%"))
-		txn, err := c.Transactions.FindByMerchantReference(context.Background(), "a&b=c d%")
+		pages(t, mock, "/api/v1/transactions",
+			pageStep{"count=100&orderBy=createdAt&payment.merchantReference=a%26b%3Dc+d%25&sortOrder=asc&startIndex=0", findPage(findTxnJSON("A1", "", "a&b=c d%"))},
+			pageStep{"count=100&orderBy=createdAt&payment.merchantReference=a%26b%3Dc+d%25&sortOrder=asc&startIndex=1", emptyPage},
+		)
+		got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{MerchantReference: "a&b=c d%"})
 		require.NoError(t, err)
-		assert.Equal(t, "a&b=c d%", txn.MerchantReference)
+		assert.Equal(t, "a&b=c d%", got.MerchantReference)
 	})
-	for _, ref := range []string{"", "x\n", "\x7f"} {
-		checkRejected(t, "merchantReference", func(c *Client) error {
-			_, err := c.Transactions.FindByMerchantReference(context.Background(), ref)
+	for _, tc := range []struct {
+		field string
+		p     *FindParams
+	}{
+		{"params", nil},
+		{"merchantReference", &FindParams{}},
+		{"merchantReference", &FindParams{MerchantReference: "x\n"}},
+		{"merchantReference", &FindParams{MerchantReference: "\x7f", OriginalTransactionID: "A1"}},
+		{"originalTransactionId", &FindParams{MerchantReference: "r", OriginalTransactionID: "A\x001"}},
+	} {
+		checkRejected(t, tc.field, func(c *Client) error {
+			_, err := c.Transactions.FindByMerchantReference(context.Background(), tc.p)
 			return err
 		})
 	}
@@ -434,7 +558,7 @@ func TestListNilContext(t *testing.T) {
 		return nil
 	})
 	checkRejected(t, "ctx", func(c *Client) error {
-		_, err := c.Transactions.FindByMerchantReference(nilCtx, "order-42")
+		_, err := c.Transactions.FindByMerchantReference(nilCtx, &FindParams{MerchantReference: "order-42"})
 		return err
 	})
 	checkRejected(t, "ctx", func(c *Client) error {

@@ -252,9 +252,13 @@
 //
 // GET /transactions and GET /payments list the merchant's records in
 // creation order (orderBy and sortOrder asc or desc change it), paged by
-// startIndex and count (1 to 1000, 100 by default), with
-// the OpenAPI's filters (see lists.go); a filter it cannot read responds
-// with 400/200, one it does not know is ignored. A payment is an
+// startIndex and count (1 to 1000, 100 by default; at most PageCap, 50,
+// served a page, with nothing in a transactions page to say so: no
+// itemsPerPage, no total), with the OpenAPI's filters (see lists.go):
+// payment.merchantReference is the payment's (the authorization's)
+// reference, as the operator documents it, not each transaction's own. A
+// filter it cannot read responds with 400/200, one it does not know is
+// ignored. A payment is an
 // authorization with the totals of its transactions: pending and paid
 // (deposits and captures), reversed, refunded (refunds and reclaims) and
 // balance; GET /payments/{id} (the authorization's id) responds with it

@@ -270,7 +270,7 @@ func (s *shop) charge(ctx context.Context, o *order, authID, splitToken string) 
 	switch {
 	case errors.Is(err, bankpay.ErrDuplicate), errors.As(err, &ne) && ne.Sent, errors.Is(err, bankpay.ErrInvalidResponse):
 		// Captured before, or perhaps: look it up rather than pay again.
-		capture, err = s.env.Client.Transactions.FindByMerchantReference(ctx, p.MerchantReference)
+		capture, err = s.env.Client.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: authID, MerchantReference: p.MerchantReference})
 		if err != nil {
 			return fmt.Errorf("find capture %s: %w", p.MerchantReference, err) // 500: the event comes again
 		}
