@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"html"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -114,6 +115,22 @@ func (s *secrets) scrub(text string) string {
 		text = scrubTail(text, f)
 	}
 	return text
+}
+
+// scrubHeader returns a copy of h with every value scrubbed (nil for nil).
+func (s *secrets) scrubHeader(h http.Header) http.Header {
+	if h == nil {
+		return nil
+	}
+	out := make(http.Header, len(h))
+	for k, vs := range h {
+		c := make([]string, len(vs))
+		for i, v := range vs {
+			c[i] = s.scrub(v)
+		}
+		out[k] = c
+	}
+	return out
 }
 
 // scrubHead redacts each run of text that starts like f (its first minEcho

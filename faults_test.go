@@ -39,6 +39,10 @@ type faultCall struct {
 	// idempotent marks a state-changing call sent with an Idempotency-Key:
 	// retried by default, always with the same key.
 	idempotent bool
+	// keyed marks a call the service can recognize when it comes again
+	// (merchantReference or Idempotency-Key): WithRetryNonIdempotent
+	// applies to it only.
+	keyed bool
 	// readsBody is false for a call that does not read a 2xx body.
 	readsBody bool
 	okBody    string
@@ -51,7 +55,7 @@ const faultTxn = `{"transaction":{"transactionId":"1002600000000001","transactio
 var faultCalls = func() []faultCall {
 	var calls []faultCall
 	for _, ep := range endpoints() {
-		calls = append(calls, faultCall{ep.name, ep.mutates(), ep.idempotent, ep.readsBody, ep.okResponse,
+		calls = append(calls, faultCall{ep.name, ep.mutates(), ep.idempotent, ep.keyed(), ep.readsBody, ep.okResponse,
 			func(ctx context.Context, c *Client, o ...Option) error {
 				return ep.call(ctx, c, "1002600000000001", o...)
 			}})
@@ -366,6 +370,9 @@ func (sc faultScenario) expectation(call faultCall, mode string) want {
 	case modeDefault:
 		return sc.def
 	case modeOptIn, modeIdempotent:
+		if !call.keyed {
+			return sc.def // the opt-in does not apply to a keyless call
+		}
 		return sc.optIn
 	}
 	return sc.read
@@ -671,6 +678,12 @@ func TestOptInPerClient(t *testing.T) {
 		got := s.Received()
 		tr.CloseIdleConnections()
 		s.Close()
+		if !call.keyed {
+			// Nothing to recognize a repeat by: sent once, as without the opt-in.
+			assert.ErrorIs(t, err, ErrServer, "%s: keyless, err %v", call.name, err)
+			assert.Len(t, got, 1, "%s: keyless, sent %d times", call.name, len(got))
+			continue
+		}
 		if !assert.ErrorIs(t, err, ErrDuplicate, "%s: err %v after %d requests, want ErrDuplicate after 3", call.name, err, len(got)) ||
 			!assert.Len(t, got, 3, "%s: err %v after %d requests, want ErrDuplicate after 3", call.name, err, len(got)) {
 			continue

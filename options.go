@@ -232,11 +232,23 @@ func WithUserAgent(ua string) Option {
 	})
 }
 
-// WithRetryNonIdempotent lets state-changing calls (establish, deposit,
-// capture, feedback, customer updates, tokenize, account verify) be retried
-// like reads. Use it only where the account treats merchantReference as an
-// idempotency key: a repeat then fails with ErrDuplicate instead of paying
-// twice (see the Retries section of the package documentation).
+// WithRetryNonIdempotent lets state-changing calls that carry a
+// merchantReference (establish, deposit, capture, preauthorization, and
+// refund, reclaim or cancel when given one) be retried like reads. Use it
+// only where the account treats merchantReference as an idempotency key: a
+// repeat then fails with ErrDuplicate instead of paying twice (see the
+// Retries section of the package documentation).
+//
+// It is ignored for a call that carries no merchantReference (a Refund or
+// Reclaim without one, customer updates, feedback, tokenize, account
+// verify, refresh): there is nothing the service could recognize a repeat
+// by, so such a call is sent as without the option, and retried only when
+// it provably never left. It is ignored, not refused, so that a client-wide
+// opt-in does not fail the calls that cannot carry a key.
+//
+// Only the SDK's own retry rule sends a call again: a middleware given to
+// WithTransport that retries is refused a second send of one attempt of a
+// state-changing call (ErrResendRefused).
 func WithRetryNonIdempotent() Option {
 	return option("WithRetryNonIdempotent", forAPI, func(cfg *config) { cfg.retryNonIdempotent = true })
 }
@@ -245,6 +257,18 @@ func WithRetryNonIdempotent() Option {
 // wrap, for tracing or metrics middleware such as otelhttp.NewTransport; the
 // SDK's timeout, redirect rule and connection pool stay. wrap sees each
 // attempt, retries included. Client only.
+//
+// Below wrap sits the SDK's guard: each attempt of a state-changing call
+// without an Idempotency-Key reaches the network at most once, whatever
+// wrap does. A retrying middleware (go-retryablehttp's RoundTripper, a
+// buffering retry) is refused a second send with ErrResendRefused (a send
+// that provably never left, as a refused dial, may be tried again), and the
+// call's *NetworkError says Sent when the first send may have gone out. A
+// middleware must keep the request's context (req.WithContext of a context
+// derived from it): a state-changing request that lost it is refused. The
+// guard sits below wrap and above WithHTTPClient's Transport: put
+// middleware here, not inside that Transport, where the SDK cannot see
+// what it sends.
 func WithTransport(wrap func(http.RoundTripper) http.RoundTripper) Option {
 	return option("WithTransport", forClient, func(cfg *config) {
 		if wrap == nil {

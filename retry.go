@@ -23,7 +23,13 @@ import (
 // of this retry) would outlast the context's deadline: the caller gets the
 // last response now instead of a deadline error later.
 func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if resp != nil || !neverSent(err) {
+	unsent := resp == nil && neverSent(err)
+	if a.guard != nil {
+		// The guard saw what reached the network, whatever a layer above
+		// made of the error.
+		unsent = a.guard.disarm() && resp == nil
+	}
+	if !unsent {
 		a.sent = true
 	}
 	if ctx.Err() != nil {
@@ -31,7 +37,7 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 	}
 	retry := false
 	if err != nil {
-		retry = neverSent(err) || (a.retryAll && transient(err))
+		retry = (unsent || a.retryAll) && transient(err)
 	} else {
 		switch resp.StatusCode {
 		case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
@@ -125,6 +131,9 @@ func (a *attempt) backoff(minWait, maxWait time.Duration, n int, resp *http.Resp
 
 func (a *attempt) logAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
 	a.count = n + 1
+	if a.guard != nil {
+		a.guard.arm() // the retry rule sends this attempt: once
+	}
 	if l := a.cfg.logger; l != nil && n > 0 {
 		l.LogAttrs(req.Context(), slog.LevelDebug, "bankpay: retrying",
 			slog.String("method", req.Method), slog.String("path", req.URL.Path), slog.Int("attempt", n+1))

@@ -1,0 +1,192 @@
+package bankpay
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// ErrResendRefused: a layer between the SDK and the network (middleware
+// given to WithTransport, or one in WithHTTPClient's transport chain above
+// the SDK's guard) tried to send an attempt of a state-changing call a
+// second time, or sent a state-changing request without the SDK's context.
+// The guard refuses it: only the SDK's retry rule decides whether a call
+// that may have moved money is sent again. The middleware gets this error
+// from the transport below it; the caller gets a *NetworkError (Sent true
+// when an earlier send may have gone out) that matches it.
+var ErrResendRefused = errors.New("bankpay: second send of one attempt refused")
+
+// guardKey is the context key of a call's *sendGuard.
+type guardKey struct{}
+
+// sendGuard is the record one state-changing call keeps of its sends,
+// shared through the request's context with guardTransport, the innermost
+// transport of every Client. Whatever the layers above it do, a
+// non-idempotent call gets one send per attempt of the SDK's own retry
+// loop (arm); a send that provably never left (no connection was made)
+// gives the permit back. It also knows, better than an error's text,
+// whether anything may have left: Sent.
+type sendGuard struct {
+	once bool // non-idempotent: one send per armed attempt
+
+	mu       sync.Mutex
+	permit   bool // the current attempt may still be sent
+	taken    bool // the current attempt was handed to the network
+	unsent   bool // …and that send provably never left
+	closed   bool // the current attempt is over (disarm): no send of it may start
+	inFlight int  // sends handed to the base transport, not yet returned
+	sent     bool // some send of the call may have left
+}
+
+// arm opens a new attempt of the SDK's retry loop: one more send is allowed.
+func (g *sendGuard) arm() {
+	g.mu.Lock()
+	g.permit, g.taken, g.unsent, g.closed = true, false, false, false
+	g.mu.Unlock()
+}
+
+// disarm closes the current attempt (no send of it may start any more) and
+// reports whether it provably never left: it was never handed to the base
+// transport, or every send of it failed before a connection was made.
+func (g *sendGuard) disarm() (unsent bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.permit, g.closed = false, true
+	return g.inFlight == 0 && (!g.taken || g.unsent)
+}
+
+// maySent reports whether any send of the call may have left, counting a
+// send still under way.
+func (g *sendGuard) maySent() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.sent || g.inFlight > 0
+}
+
+// take starts a send; false refuses it.
+func (g *sendGuard) take() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.once {
+		if !g.permit {
+			return false
+		}
+		g.permit = false
+	}
+	g.taken, g.unsent = true, false
+	g.inFlight++
+	return true
+}
+
+// done ends a send; left reports whether it may have reached the network.
+func (g *sendGuard) done(left bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.inFlight--
+	if left {
+		g.sent = true
+		return
+	}
+	g.unsent = true
+	if g.once && !g.closed {
+		// Nothing left: the layer above may try this attempt again.
+		g.permit = true
+	}
+}
+
+// guardTransport is the innermost transport of every Client, directly
+// above net/http (or WithHTTPClient's transport): see sendGuard. traced
+// marks a base that is net/http's own *http.Transport, which reports
+// through httptrace when it has a connection, before it writes a byte; a
+// send it fails before that provably never left. With any other base only
+// a dial or DNS error proves it.
+type guardTransport struct {
+	base   http.RoundTripper
+	traced bool
+}
+
+func newGuardTransport(base http.RoundTripper) guardTransport {
+	_, traced := base.(*http.Transport)
+	return guardTransport{base: base, traced: traced}
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	g, _ := req.Context().Value(guardKey{}).(*sendGuard)
+	if g == nil {
+		if req.Method == http.MethodGet || req.Method == http.MethodHead {
+			return t.base.RoundTrip(req)
+		}
+		// Every state-changing request of the SDK carries its guard: a
+		// layer above replaced the request's context, so it is not one
+		// the SDK's retry rule can account for.
+		closeRequestBody(req)
+		return nil, refused(req, "the request lost the SDK's context")
+	}
+	if !g.take() {
+		closeRequestBody(req)
+		return nil, refused(req, "sent again by a layer above the SDK's transport")
+	}
+	var connected atomic.Bool
+	trace := &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { connected.Store(true) }}
+	out := req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
+	if g.once {
+		// Only the SDK's retry rule sends a non-idempotent request again:
+		// with GetBody, net/http would replay it by itself (HTTP/2 does on
+		// a reset stream or GOAWAY); without a body, HTTP/2 replays it
+		// whatever GetBody says. A middleware may have set either.
+		out.GetBody = nil
+		if out.Body == nil || out.Body == http.NoBody {
+			out.Body = io.NopCloser(strings.NewReader(""))
+		}
+	}
+	resp, err := t.base.RoundTrip(out)
+	left := err == nil || connected.Load()
+	if err != nil && !left && !t.traced {
+		left = !neverSent(err)
+	}
+	g.done(left)
+	return resp, err
+}
+
+// CloseIdleConnections closes the idle connections of the base transport.
+func (t guardTransport) CloseIdleConnections() {
+	type closeIdler interface{ CloseIdleConnections() }
+	if ci, ok := t.base.(closeIdler); ok {
+		ci.CloseIdleConnections()
+	}
+}
+
+// refused is the error of a refused send, naming the request (method and
+// path; never its query) and matching ErrResendRefused.
+func refused(req *http.Request, why string) error {
+	return &resendError{method: req.Method, path: req.URL.Path, why: why}
+}
+
+type resendError struct{ method, path, why string }
+
+func (e *resendError) Error() string {
+	return ErrResendRefused.Error() + ": " + e.method + " " + e.path + ": " + e.why
+}
+
+func (e *resendError) Is(target error) bool { return target == ErrResendRefused }
+
+func closeRequestBody(req *http.Request) {
+	if req.Body != nil {
+		_ = req.Body.Close()
+	}
+}
+
+// withGuard puts a new guard for req in ctx (a state-changing call only).
+func withGuard(ctx context.Context, req *request) (context.Context, *sendGuard) {
+	if !req.StateChanging {
+		return ctx, nil
+	}
+	g := &sendGuard{once: !req.Idempotent}
+	return context.WithValue(ctx, guardKey{}, g), g
+}
