@@ -74,7 +74,29 @@ const (
 	// modeIdempotent: a state-changing call with an Idempotency-Key, with
 	// default settings; it behaves as one opted in.
 	modeIdempotent = "state-changing, idempotent"
+	// The middleware column: the two modes of a state-changing call
+	// with a retrying middleware (retryingMiddlewares) in WithTransport.
+	// The guard below it must keep every cell to the sends of the same
+	// cell without the middleware.
+	modeDefaultMW = "state-changing, default, middleware "
+	modeOptInMW   = "state-changing, opt-in, middleware "
 )
+
+// middlewareMode is the mode of a middleware cell, and its base mode.
+func middlewareMode(mode string, mw middleware) string { return mode + mw.name }
+
+// baseMode is the mode of mode's cell without middleware, and the middleware.
+func baseMode(mode string) (string, *middleware) {
+	for _, mw := range retryingMiddlewares {
+		switch mode {
+		case modeDefaultMW + mw.name:
+			return modeDefault, &mw
+		case modeOptInMW + mw.name:
+			return modeOptIn, &mw
+		}
+	}
+	return mode, nil
+}
 
 // want is the expected result of a cell.
 type want struct {
@@ -335,6 +357,10 @@ func runFaultCell(sc faultScenario, call faultCall, mode string) cellResult {
 		timeout = 10 * time.Second
 	}
 	opts := append([]Option{WithBaseURL(s.URL + "/api/v1"), WithHTTPClient(&http.Client{Transport: tr, Timeout: timeout})}, sc.opts...)
+	mode, mw := baseMode(mode)
+	if mw != nil {
+		opts = append(opts, WithTransport(mw.wrap))
+	}
 	c, err := NewClient(testCreds, opts...)
 	if err != nil {
 		res.problems = append(res.problems, err.Error())
@@ -358,6 +384,9 @@ func runFaultCell(sc faultScenario, call faultCall, mode string) cellResult {
 }
 
 func (sc faultScenario) expectation(call faultCall, mode string) want {
+	if base, mw := baseMode(mode); mw != nil {
+		return sc.middlewareExpectation(call, base)
+	}
 	if sc.brokenBody && !call.readsBody {
 		return succeeded(1)
 	}
@@ -378,6 +407,29 @@ func (sc faultScenario) expectation(call faultCall, mode string) want {
 	return sc.read
 }
 
+// middlewareExpectation is what a cell with a retrying middleware must
+// get: as many sends as without it (the guard refuses the middleware's),
+// no success where the cell without it fails (a success would have needed
+// a second send), and never Sent false where the cell without it is not.
+// The outcome may differ otherwise: the middleware turns a 5xx it retried
+// into the guard's refusal (a *NetworkError, Sent true).
+func (sc faultScenario) middlewareExpectation(call faultCall, base string) want {
+	w := sc.expectation(call, base)
+	return want{reached: w.reached, check: func(err error) error {
+		if err == nil {
+			if w.check(nil) != nil {
+				return fmt.Errorf("success behind the middleware, but %v without it", w.check(nil))
+			}
+			return nil
+		}
+		var ne *NetworkError
+		if errors.As(err, &ne) && !ne.Sent && w.check(err) != nil {
+			return fmt.Errorf("Sent=false behind the middleware (%v), but without it: %v", err, w.check(err))
+		}
+		return nil
+	}}
+}
+
 func (r *cellResult) judge(sc faultScenario, call faultCall, w want) {
 	if r.reached != w.reached {
 		r.problems = append(r.problems, fmt.Sprintf("%d requests reached the server, want %d", r.reached, w.reached))
@@ -389,7 +441,7 @@ func (r *cellResult) judge(sc faultScenario, call faultCall, w want) {
 		r.problems = append(r.problems, fmt.Sprintf("waits %v, want %v", r.waits, w.waits))
 	}
 	// The headline property, whatever the table says.
-	if r.mode == modeDefault && r.reached > 1 {
+	if base, _ := baseMode(r.mode); base == modeDefault && r.reached > 1 {
 		r.problems = append(r.problems, "a state-changing request reached the server twice with default settings")
 	}
 	if r.mode == modeIdempotent {
@@ -446,6 +498,9 @@ func TestFaultTable(t *testing.T) {
 					cells = append(cells, cell{call, modeIdempotent})
 				} else if call.mutates {
 					cells = append(cells, cell{call, modeDefault}, cell{call, modeOptIn})
+					for _, mw := range retryingMiddlewares {
+						cells = append(cells, cell{call, middlewareMode(modeDefaultMW, mw)}, cell{call, middlewareMode(modeOptInMW, mw)})
+					}
 				} else {
 					cells = append(cells, cell{call, modeRead})
 				}

@@ -35,6 +35,13 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
+	if err != nil && resp == nil && a.guard != nil {
+		// A layer above turned a response into an error (its own retry,
+		// refused): decide on what the server said.
+		if seen := a.guard.lastAnswer(); seen != nil {
+			resp, err = seen, nil
+		}
+	}
 	retry := false
 	if err != nil {
 		retry = (unsent || a.retryAll) && transient(err)
@@ -119,6 +126,9 @@ func retryAfter(resp *http.Response) (time.Duration, bool) {
 // backoff waits the server's Retry-After (already known to be under the cap)
 // or a jittered exponential delay between min and max.
 func (a *attempt) backoff(minWait, maxWait time.Duration, n int, resp *http.Response) time.Duration {
+	if resp == nil && a.guard != nil {
+		resp = a.guard.lastAnswer() // the server's answer, under a layer's error
+	}
 	d, ok := retryAfter(resp)
 	if !ok {
 		d = jitteredBackoff(minWait, maxWait, n)

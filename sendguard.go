@@ -41,13 +41,27 @@ type sendGuard struct {
 	closed   bool // the current attempt is over (disarm): no send of it may start
 	inFlight int  // sends handed to the base transport, not yet returned
 	sent     bool // some send of the call may have left
+	// answer is the status and headers of the last response of the
+	// current attempt, as it came from the network: a layer above may
+	// have turned it into an error (a refused retry), but the retry rule
+	// still decides on what the server said (a Retry-After of a day).
+	answer *http.Response
 }
 
 // arm opens a new attempt of the SDK's retry loop: one more send is allowed.
 func (g *sendGuard) arm() {
 	g.mu.Lock()
 	g.permit, g.taken, g.unsent, g.closed = true, false, false, false
+	g.answer = nil
 	g.mu.Unlock()
+}
+
+// lastAnswer is the status and headers of the last response of the current
+// attempt, or nil.
+func (g *sendGuard) lastAnswer() *http.Response {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.answer
 }
 
 // disarm closes the current attempt (no send of it may start any more) and
@@ -83,11 +97,15 @@ func (g *sendGuard) take() bool {
 	return true
 }
 
-// done ends a send; left reports whether it may have reached the network.
-func (g *sendGuard) done(left bool) {
+// done ends a send; left reports whether it may have reached the network,
+// resp is its response (nil if none).
+func (g *sendGuard) done(left bool, resp *http.Response) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.inFlight--
+	if resp != nil && !g.closed {
+		g.answer = &http.Response{StatusCode: resp.StatusCode, Header: resp.Header}
+	}
 	if left {
 		g.sent = true
 		return
@@ -150,7 +168,7 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil && !left && !t.traced {
 		left = !neverSent(err)
 	}
-	g.done(left)
+	g.done(left, resp)
 	return resp, err
 }
 

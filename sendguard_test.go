@@ -36,6 +36,9 @@ func retryableMiddleware(next http.RoundTripper) http.RoundTripper {
 	rc.HTTPClient = &http.Client{Transport: next}
 	rc.RetryMax = 3
 	rc.RetryWaitMin, rc.RetryWaitMax = time.Millisecond, 2*time.Millisecond
+	// Its default backoff waits a Retry-After, however long: the tests
+	// do not wait a day.
+	rc.Backoff = func(time.Duration, time.Duration, int, *http.Response) time.Duration { return time.Millisecond }
 	rc.Logger = nil
 	return &retryablehttp.RoundTripper{Client: rc}
 }
@@ -218,9 +221,9 @@ func TestGuardAttemptsAreSeparate(t *testing.T) {
 	g.arm()
 	require.True(t, g.take())
 	require.False(t, g.take(), "second send of one attempt")
-	g.done(false) // provably never left: the permit comes back
+	g.done(false, nil) // provably never left: the permit comes back
 	require.True(t, g.take())
-	g.done(true)
+	g.done(true, nil)
 	require.False(t, g.take())
 	assert.False(t, g.disarm(), "the attempt left")
 	assert.True(t, g.maySent())
@@ -230,12 +233,12 @@ func TestGuardAttemptsAreSeparate(t *testing.T) {
 	require.True(t, g.take())
 	assert.True(t, g.maySent(), "a send under way may have left")
 	assert.False(t, g.disarm(), "a send under way")
-	g.done(false)
+	g.done(false, nil)
 	assert.False(t, g.take(), "the attempt is closed: no permit comes back")
 	assert.False(t, g.maySent())
 	g.arm()
 	require.True(t, g.take())
-	g.done(false)
+	g.done(false, nil)
 	assert.True(t, g.disarm(), "no send of the attempt left")
 	assert.False(t, errors.Is(errors.New("x"), ErrResendRefused))
 }
