@@ -287,13 +287,19 @@ var reservedHeaders = map[string]bool{"Authorization": true, "Content-Type": tru
 
 // WithHeader adds a header to every request of a client, or of one call
 // (a request id, a tracing header). The SDK's own headers (Authorization,
-// Content-Type, Accept, User-Agent, Host) cannot be replaced.
+// Content-Type, Accept, User-Agent, Host) cannot be replaced. The name must
+// be an HTTP token (letters, digits and !#$%&'*+-.^_`|~) and the value must
+// hold no control character but a tab (no NUL, ESC, DEL, CR or LF): any
+// other is a *ValidationError on header, and nothing is sent, as net/http
+// would refuse to write the request.
 func WithHeader(key, value string) Option {
 	return option("WithHeader", forAPI, func(cfg *config) {
 		k := http.CanonicalHeaderKey(key)
 		switch {
-		case k == "" || strings.ContainsAny(k, " :\r\n") || strings.ContainsAny(value, "\r\n"):
-			cfg.fail(invalid("header", "must be a valid header name and value"))
+		case !validHeaderName(key):
+			cfg.fail(invalid("header", "the name must be an HTTP token"))
+		case !validHeaderValue(value):
+			cfg.fail(invalid("header", "the value of "+k+" must not contain control characters"))
 		case reservedHeaders[k]:
 			cfg.fail(invalid("header", k+" is set by the SDK"))
 		default:
@@ -305,6 +311,31 @@ func WithHeader(key, value string) Option {
 			cfg.header = h
 		}
 	})
+}
+
+// validHeaderName reports whether name is a token (RFC 9110 §5.1).
+func validHeaderName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// validHeaderValue reports whether v is a field value net/http writes: no
+// control character but a horizontal tab (RFC 9110 §5.5).
+func validHeaderValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // WithTimeout bounds a whole call, every attempt and wait included (the

@@ -90,7 +90,7 @@ func transient(err error) bool {
 	if errors.As(err, &ue) {
 		msg := ue.Err.Error()
 		if strings.Contains(msg, "certificate") || strings.Contains(msg, "stopped after") ||
-			strings.Contains(msg, "unsupported protocol scheme") {
+			strings.Contains(msg, "unsupported protocol scheme") || strings.Contains(msg, "net/http: invalid header") {
 			return false
 		}
 	}

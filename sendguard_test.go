@@ -242,3 +242,33 @@ func TestGuardAttemptsAreSeparate(t *testing.T) {
 	assert.True(t, g.disarm(), "no send of the attempt left")
 	assert.False(t, errors.Is(errors.New("x"), ErrResendRefused))
 }
+
+// badHeader adds a header net/http refuses to write.
+type badHeader struct{ next http.RoundTripper }
+
+func (b badHeader) RoundTrip(req *http.Request) (*http.Response, error) {
+	r := req.Clone(req.Context())
+	r.Header["X-Bad"] = []string{"a\x00b"}
+	return b.next.RoundTrip(r)
+}
+
+// TestRefusedWriteIsNotSent: a request net/http refuses to write (here a
+// header a middleware added) never left: Sent false, whatever the error's
+// text, and it is not retried (it would be refused again).
+func TestRefusedWriteIsNotSent(t *testing.T) {
+	s := faultinject.NewServer(nil)
+	defer s.Close()
+	s.SetFallback(faultinject.Respond(200, faultTxn))
+	tr := s.Transport()
+	defer tr.CloseIdleConnections()
+	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}),
+		WithTransport(func(next http.RoundTripper) http.RoundTripper { return badHeader{next} }))
+	require.NoError(t, err)
+	_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-hdr", Amount: "10.00"})
+	var ne *NetworkError
+	require.ErrorAs(t, err, &ne, "err = %v", err)
+	assert.False(t, ne.Sent, "net/http refused to write it: nothing left (%v)", err)
+	assert.Equal(t, 1, ne.Attempts, "not retried: it would be refused again")
+	assert.Equal(t, 0, s.Requests())
+	assert.Equal(t, 0, s.Conns(), "not even a connection")
+}
