@@ -26,20 +26,29 @@ type Credentials struct {
 
 const redacted = "[redacted]"
 
-// Secret holds an access key (NewSecret; the zero Secret is empty). The key
-// is behind a pointer, so no fmt verb, slog or JSON shows it; String is
-// [redacted] and Reveal returns the key. Compare Secrets by their Reveal.
+// Secret holds an access key (NewSecret; the zero Secret is empty). No fmt
+// verb, slog, JSON or go-spew (testify's diffs) shows the key: String is
+// [redacted], and the key is held by a function, which every printer shows
+// as an address at most. Reveal returns the key.
+//
+// Compare Secrets by their Reveal: a copy of a Secret is equal to it under
+// reflect.DeepEqual (testify's assert.Equal), but two Secrets made by
+// separate NewSecret calls are not, whatever their keys.
 type Secret struct {
-	_ [0]func() // not comparable: == would compare pointers, not keys
-	p *string   // behind a pointer, which fmt prints as an address
+	_ [0]func()  // not comparable: == would compare pointers, not keys
+	p *secretBox // shared by copies
 }
+
+// secretBox keeps the key out of reach of printers that follow pointers
+// and read unexported fields (go-spew): they print a func as an address.
+type secretBox struct{ key func() string }
 
 // NewSecret wraps key.
 func NewSecret(key string) Secret {
 	if key == "" {
 		return Secret{}
 	}
-	return Secret{p: &key}
+	return Secret{p: &secretBox{key: func() string { return key }}}
 }
 
 // Reveal returns the key.
@@ -47,7 +56,7 @@ func (s Secret) Reveal() string {
 	if s.p == nil {
 		return ""
 	}
-	return *s.p
+	return s.p.key()
 }
 
 // String is [redacted], or "" (quoted) for an empty key.
@@ -72,18 +81,26 @@ func (c Credentials) validate() error {
 	return nil
 }
 
-// secrets are a Client's credentials, the Authorization header made of
-// them, and every form in which a server or proxy could echo the key back.
+// secrets are a Client's credentials, and, behind a function (see
+// secretBox), the Authorization header made of them and every form in which
+// a server or proxy could echo the key back.
 type secrets struct {
-	creds      Credentials
+	creds    Credentials
+	material func() *secretMaterial
+}
+
+type secretMaterial struct {
 	authHeader string
 	forms      []string // longest first
 }
 
+func (s *secrets) authHeader() string { return s.material().authHeader }
+
 func newSecrets(creds Credentials) *secrets {
 	key := creds.AccessKey.Reveal()
 	pair := creds.AccessID + ":" + key
-	s := &secrets{creds: creds, authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(pair))}
+	m := &secretMaterial{authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(pair))}
+	s := &secrets{creds: creds, material: func() *secretMaterial { return m }}
 	// The raw and escaped forms of id:key contain those of the key; only
 	// base64 hides the key inside the pair.
 	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), html.EscapeString(key),
@@ -98,7 +115,7 @@ func newSecrets(creds Credentials) *secrets {
 		}
 	}
 	slices.SortFunc(forms, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
-	s.forms = slices.DeleteFunc(slices.Compact(forms), func(f string) bool { return f == "" })
+	m.forms = slices.DeleteFunc(slices.Compact(forms), func(f string) bool { return f == "" })
 	return s
 }
 
@@ -110,7 +127,7 @@ const minEcho = 8
 
 // scrub redacts every echo of the key in text.
 func (s *secrets) scrub(text string) string {
-	for _, f := range s.forms {
+	for _, f := range s.material().forms {
 		text = scrubHead(text, f)
 		text = scrubTail(text, f)
 	}

@@ -207,7 +207,7 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	// would replay it by itself, below that rule (HTTP/2 does on a reset
 	// stream or GOAWAY). The retry layer rewinds the body itself.
 	hr.GetBody = nil
-	setHeaders(hr.Header, c.secrets.authHeader, cfg.userAgent, req.ContentType)
+	setHeaders(hr.Header, c.secrets.authHeader(), cfg.userAgent, req.ContentType)
 	for k, vs := range cfg.header {
 		hr.Header[k] = vs
 	}
