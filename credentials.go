@@ -103,20 +103,33 @@ func newSecrets(creds Credentials) *secrets {
 	s := &secrets{creds: creds, material: func() *secretMaterial { return m }}
 	// The raw and escaped forms of id:key contain those of the key; only
 	// base64 hides the key inside the pair.
-	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), html.EscapeString(key),
-		lowerEscapes(url.QueryEscape(key)), lowerEscapes(url.PathEscape(key))}
+	forms := echoForms(key)
 	forms = append(forms, hex.EncodeToString([]byte(key)), strings.ToUpper(hex.EncodeToString([]byte(key))))
-	if j, err := json.Marshal(key); err == nil {
-		forms = append(forms, string(j[1:len(j)-1]))
-	}
 	for _, v := range []string{key, pair} {
 		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
 			forms = append(forms, enc.EncodeToString([]byte(v)))
 		}
 	}
-	slices.SortFunc(forms, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
-	m.forms = slices.DeleteFunc(slices.Compact(forms), func(f string) bool { return f == "" })
+	m.forms = sortForms(forms)
 	return s
+}
+
+// echoForms are the forms in which a server or proxy could echo v back in
+// text: as it is, URL-escaped (hex digits in either case), HTML-escaped
+// and JSON-escaped.
+func echoForms(v string) []string {
+	forms := []string{v, url.QueryEscape(v), url.PathEscape(v), html.EscapeString(v),
+		lowerEscapes(url.QueryEscape(v)), lowerEscapes(url.PathEscape(v))}
+	if j, err := json.Marshal(v); err == nil {
+		forms = append(forms, string(j[1:len(j)-1]))
+	}
+	return forms
+}
+
+// sortForms sorts forms longest first, without duplicates or empty ones.
+func sortForms(forms []string) []string {
+	slices.SortFunc(forms, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	return slices.DeleteFunc(slices.Compact(forms), func(f string) bool { return f == "" })
 }
 
 // minEcho is how much of a secret form makes an echo: a form is redacted
@@ -126,8 +139,12 @@ func newSecrets(creds Credentials) *secrets {
 const minEcho = 8
 
 // scrub redacts every echo of the key in text.
-func (s *secrets) scrub(text string) string {
-	for _, f := range s.material().forms {
+func (s *secrets) scrub(text string) string { return scrubForms(text, s.material().forms) }
+
+// scrubForms redacts every echo of forms (longest first) in text, cut short
+// or whole.
+func scrubForms(text string, forms []string) string {
+	for _, f := range forms {
 		text = scrubHead(text, f)
 		text = scrubTail(text, f)
 	}
@@ -207,23 +224,92 @@ func lowerHex(c byte) byte {
 	return c
 }
 
-// clean removes the credentials from text a server sent (or an error made
-// of it) and masks the digit runs that may be account numbers.
-func (s *secrets) clean(text string) string {
-	return mask(s.scrub(text))
+// callText cleans the text of one call's errors and log lines: no echo of
+// the key, none of the call's query values (an email or a phone number of
+// Customers.Lookup, which a gateway may quote with the request's URI), and
+// digit runs that may be account numbers, tax ids or card numbers masked,
+// except the ids the call sent (see maskKeeping).
+type callText struct {
+	s       *secrets
+	private []string // echo forms of the query's values, longest first
+	ids     []string // the ids the call sent, kept readable
 }
 
-// redactErr returns err, or, when its text echoes the key (a hostile
-// server's bytes quoted by net/http: "malformed HTTP response \"…\""), an
-// error of the scrubbed text that still matches what err matches
+// idFields are the query and body fields that carry an id the caller and
+// the service's messages refer to: kept readable in errors and logs.
+var idFields = []string{"transactionId", "originalTransactionId", "paymentId", "eventId", "parentObjectId", "merchantReference"}
+
+// textOf is the cleaner of req's errors and log lines.
+func (c *Client) textOf(req *request) *callText {
+	t := &callText{s: c.secrets}
+	for _, seg := range strings.Split(req.Path, "/") {
+		if id, err := url.PathUnescape(seg); err == nil && id != "" {
+			t.ids = append(t.ids, id)
+		}
+	}
+	for _, f := range idFields {
+		if v := req.Query.Get(f); v != "" {
+			t.ids = append(t.ids, v)
+		}
+	}
+	t.ids = append(t.ids, bodyIDs(req)...)
+	var private []string
+	for _, vs := range req.Query {
+		for _, v := range vs {
+			if len(v) >= 4 && v != "true" && v != "false" && !slices.Contains(t.ids, v) {
+				private = append(private, echoForms(v)...)
+			}
+		}
+	}
+	t.private = sortForms(private)
+	return t
+}
+
+// bodyIDs are the values of req's top-level body fields named in idFields.
+func bodyIDs(req *request) []string {
+	var ids []string
+	switch req.ContentType {
+	case "application/x-www-form-urlencoded":
+		if v, err := url.ParseQuery(string(req.Body)); err == nil {
+			for _, f := range idFields {
+				if id := v.Get(f); id != "" {
+					ids = append(ids, id)
+				}
+			}
+		}
+	case "application/json":
+		var m map[string]json.RawMessage
+		if json.Unmarshal(req.Body, &m) == nil {
+			for _, f := range idFields {
+				var id string
+				if json.Unmarshal(m[f], &id) == nil && id != "" {
+					ids = append(ids, id)
+				}
+			}
+		}
+	}
+	return ids
+}
+
+// scrub removes the key and the call's query values from text.
+func (t *callText) scrub(text string) string { return scrubForms(t.s.scrub(text), t.private) }
+
+// clean is scrub, and masks the digit runs that may be account numbers,
+// tax ids or card numbers, keeping the call's ids.
+func (t *callText) clean(text string) string { return maskKeeping(t.scrub(text), t.ids) }
+
+// redactErr returns err, or, when its text echoes the key or one of the
+// call's query values (a hostile server's bytes quoted by net/http:
+// "malformed HTTP response \"…\"", or a middleware's error quoting the
+// URL), an error of the scrubbed text that still matches what err matches
 // (errors.Is, errors.As) but does not unwrap to it, so that a logger walking
-// the chain does not print the key.
-func (s *secrets) redactErr(err error) error {
+// the chain does not print them.
+func (t *callText) redactErr(err error) error {
 	if err == nil {
 		return nil
 	}
 	text := err.Error()
-	if clean := s.scrub(text); clean != text {
+	if clean := t.scrub(text); clean != text {
 		return &redactedError{text: clean, err: err}
 	}
 	return err

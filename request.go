@@ -241,7 +241,7 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 		return c.responseError(resp.StatusCode, req, a.bodyErr)
 	}
 	if err != nil {
-		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: a.sent, Attempts: a.count, Err: c.secrets.redactErr(unwrapURLError(err))}
+		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: a.sent, Attempts: a.count, Err: c.textOf(req).redactErr(unwrapURLError(err))}
 		c.log(ctx, cfg, slog.LevelWarn, "bankpay: no response", req, 0, a.count, start, nerr)
 		return nerr
 	}
@@ -389,7 +389,7 @@ func (a *attempt) release() {
 
 // responseError is a *ResponseError whose text quotes nothing secret.
 func (c *Client) responseError(status int, req *request, err error) *ResponseError {
-	return &ResponseError{StatusCode: status, Method: req.Method, Path: req.Path, Err: err, cause: c.secrets.clean(err.Error())}
+	return &ResponseError{StatusCode: status, Method: req.Method, Path: req.Path, Err: err, cause: c.textOf(req).clean(err.Error())}
 }
 
 // maxErrorBody caps what is read of an error response.
@@ -404,7 +404,8 @@ func (c *Client) apiError(req *request, resp *http.Response, attempts int) *APIE
 	if len(id) > 128 {
 		id = id[:128]
 	}
-	e.RequestID = c.secrets.scrub(id) // never the key, even if echoed there
+	text := c.textOf(req)
+	e.RequestID = text.scrub(id) // never the key, even if echoed there
 	if d, ok := retryAfter(resp); ok {
 		e.RetryAfter = d
 	}
@@ -413,10 +414,10 @@ func (c *Client) apiError(req *request, resp *http.Response, attempts int) *APIE
 	}
 	body, err := readCapped(nil, resp.Body, maxErrorBody)
 	if err != nil && !errors.Is(err, errResponseTooLarge) {
-		e.Body = "(body unreadable: " + excerpt(c.secrets.clean(err.Error())) + ")"
+		e.Body = "(body unreadable: " + excerpt(text.clean(err.Error())) + ")"
 		return e
 	}
-	e.parseErrorBody(body, c.secrets.clean)
+	e.parseErrorBody(body, text.clean)
 	return e
 }
 
@@ -502,7 +503,7 @@ func (c *Client) log(ctx context.Context, cfg *config, level slog.Level, msg str
 		attrs = append(attrs, slog.Int("status", status))
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error", c.secrets.clean(err.Error())))
+		attrs = append(attrs, slog.String("error", c.textOf(req).clean(err.Error())))
 	}
 	cfg.logger.LogAttrs(ctx, level, msg, attrs...)
 }
