@@ -231,8 +231,13 @@ func (e *ResponseError) Is(target error) bool { return target == ErrInvalidRespo
 // and OriginalTransactionID (see FindByMerchantReference), and make the call
 // again only with the same merchantReference (on an account configured for
 // merchantReference idempotency a repeat of one that was made responds
-// ErrDuplicate). When Sent is false nothing reached the service. A
-// call whose context had ended before it started sends nothing (Attempts 0).
+// ErrDuplicate). When Sent is false nothing reached the service: Sent is
+// false only when no byte of the request could have left (no connection
+// was made, or net/http refused to write the request). A call whose
+// context had ended before it started sends nothing (Attempts 0). A
+// middleware's second send of one attempt, refused by the SDK's guard,
+// matches ErrResendRefused; Sent then says whether the first one may have
+// left.
 type NetworkError struct {
 	Method   string
 	Path     string

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/go-retryablehttp"
+
 	"github.com/bankpay/bankpay-go/internal/sign"
 )
 
@@ -151,10 +153,21 @@ func WithBaseURL(raw string) Option {
 // Transport, Timeout, Jar and redirect policy as they are when NewClient
 // runs; hc is not modified). Its Timeout bounds each attempt. Redirects are
 // followed for reads on the same scheme and host only. Client only.
+//
+// The SDK's send guard (see WithTransport) sits directly above hc's
+// Transport, so it cannot stop a Transport that sends a request again by
+// itself: give retrying middleware to WithTransport instead. A Transport
+// that is go-retryablehttp's RoundTripper (retryablehttp.Client's
+// StandardClient) is refused with a *ValidationError on httpClient.
 func WithHTTPClient(hc *http.Client) Option {
 	return option("WithHTTPClient", forClient, func(cfg *config) {
 		if hc == nil {
 			cfg.fail(invalid("httpClient", "must not be nil"))
+			return
+		}
+		if _, ok := hc.Transport.(*retryablehttp.RoundTripper); ok {
+			cfg.fail(invalid("httpClient", "its Transport retries below the SDK's retry rule and could send a payment twice; "+
+				"give go-retryablehttp's RoundTripper to WithTransport instead"))
 			return
 		}
 		cfg.httpClient = hc

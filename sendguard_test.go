@@ -272,3 +272,16 @@ func TestRefusedWriteIsNotSent(t *testing.T) {
 	assert.Equal(t, 0, s.Requests())
 	assert.Equal(t, 0, s.Conns(), "not even a connection")
 }
+
+// TestRetryingHTTPClientRefused: go-retryablehttp's StandardClient would
+// retry below the guard; WithHTTPClient refuses it, and the same
+// middleware given to WithTransport is stopped by the guard.
+func TestRetryingHTTPClientRefused(t *testing.T) {
+	_, err := NewClient(testCreds, WithHTTPClient(retryablehttp.NewClient().StandardClient()))
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "httpClient", ve.Field)
+	assert.Contains(t, ve.Reason, "WithTransport")
+	_, err = NewClient(testCreds, WithTransport(retryableMiddleware))
+	require.NoError(t, err)
+}
