@@ -49,3 +49,49 @@ func TestResponseIntoCarriesNoCredentials(t *testing.T) {
 	assert.Equal(t, "Basic [redacted]", resp.Header.Get("X-Echo"), "an echo of the key is scrubbed")
 	assertNoSecretForm(t, testCreds, "the response handed back", fmt.Sprintf("%+v %+v %+v", resp.Header, resp.Request.Header, resp.Request.Response.Request.Header))
 }
+
+// WithRetryNonIdempotent is ignored for a call that carries no
+// merchantReference (nothing the service could recognize a repeat by): a
+// client-wide opt-in does not send a Refund or a Reclaim without one twice,
+// and does not fail it either; with one, it is retried.
+func TestOptInIgnoredWithoutMerchantReference(t *testing.T) {
+	ok := `{"transaction":{"transactionId":"9","transactionType":4,"status":2}}`
+	for name, call := range map[string]func(*Client, string) error{
+		"Refund": func(c *Client, ref string) error {
+			_, err := c.Transactions.Refund(context.Background(), "1", &RefundParams{MerchantReference: ref, Amount: "5.00"})
+			return err
+		},
+		"Reclaim": func(c *Client, ref string) error {
+			_, err := c.Transactions.Reclaim(context.Background(), "1", &ReclaimParams{MerchantReference: ref, Amount: "5.00"})
+			return err
+		},
+		"Cancel": func(c *Client, ref string) error {
+			_, err := c.Transactions.Cancel(context.Background(), "1", &CancelParams{MerchantReference: ref})
+			return err
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t, WithRetryNonIdempotent())
+			n := sequence(t, mock, jsonResponse(503, errorJSON), jsonResponse(200, ok))
+			err := call(c, "")
+			require.ErrorIs(t, err, ErrServer, "keyless: the 503, not a second send")
+			assert.EqualValues(t, 1, n.Load())
+
+			c, mock, _ = newTestClient(t, WithRetryNonIdempotent())
+			n = sequence(t, mock, jsonResponse(503, errorJSON), jsonResponse(200, ok))
+			require.NoError(t, call(c, "ref-1"))
+			assert.EqualValues(t, 2, n.Load(), "with a merchantReference the opt-in applies")
+		})
+	}
+	for body, want := range map[string]bool{
+		`{"merchantReference":"r","amount":"1.00"}`: true,
+		`{"merchantReference":"","amount":"1.00"}`:  false,
+		`{"amount":"1.00"}`:                         false,
+		`{"customer":{"merchantReference":"r"}}`:    false,
+	} {
+		assert.Equal(t, want, (&request{Body: []byte(body), ContentType: "application/json"}).keyed(), body)
+	}
+	assert.True(t, (&request{Body: []byte("amount=1.00&merchantReference=r"), ContentType: "application/x-www-form-urlencoded"}).keyed())
+	assert.False(t, (&request{Body: []byte("amount=1.00&merchantReference="), ContentType: "application/x-www-form-urlencoded"}).keyed())
+	assert.True(t, (&request{Idempotent: true}).keyed(), "an Idempotency-Key")
+}
