@@ -70,7 +70,8 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 			tr.MaxIdleConnsPerHost = tr.MaxIdleConns
 		}
 	}
-	c := &Client{cfg: cfg, secrets: newSecrets(creds), hc: pipeline(hc, cfg.wrapTransport), macs: &sign.MACCache{}}
+	c := &Client{cfg: cfg, secrets: newSecrets(creds), macs: &sign.MACCache{}}
+	c.hc = pipeline(hc, cfg.wrapTransport, c.secrets)
 	s := &service{client: c}
 	c.Transactions = (*TransactionsService)(s)
 	c.Accounts = (*AccountsService)(s)
@@ -117,7 +118,8 @@ func isLoopback(host string) bool {
 // pipeline returns a copy of hc (same Timeout, Jar, redirect policy
 // limited by redirectPolicy; hc is not modified) whose transport is, from
 // the outside in: keepAliveTransport, wrap's middleware (WithTransport),
-// guardTransport, and hc's own transport.
+// guardTransport (which sets the Authorization header of sec), and hc's
+// own transport.
 //
 // keepAliveTransport keeps connections alive across failures:
 // go-retryablehttp drains only 4 KiB of a response it retries and closes
@@ -126,13 +128,13 @@ func isLoopback(host string) bool {
 // bytes on Close and has no CloseIdleConnections. guardTransport, below any
 // middleware, lets each attempt of a non-idempotent call reach the network
 // once (sendguard.go).
-func pipeline(hc *http.Client, wrap func(http.RoundTripper) http.RoundTripper) *http.Client {
+func pipeline(hc *http.Client, wrap func(http.RoundTripper) http.RoundTripper, sec *secrets) *http.Client {
 	cp := *hc
 	base := hc.Transport
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	var rt http.RoundTripper = newGuardTransport(base)
+	var rt http.RoundTripper = newGuardTransport(base, sec)
 	if wrap != nil {
 		rt = wrap(rt)
 	}

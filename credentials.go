@@ -91,15 +91,22 @@ type secrets struct {
 
 type secretMaterial struct {
 	authHeader string
+	authValue  []string // {authHeader}, capacity 1: shared by every request
 	forms      []string // longest first
 }
 
 func (s *secrets) authHeader() string { return s.material().authHeader }
 
+// authValue is the value of the Authorization header as a header's slice;
+// net/http and RoundTrippers do not modify a request's headers, and its
+// capacity is its length, so that an append copies.
+func (s *secrets) authValue() []string { return s.material().authValue }
+
 func newSecrets(creds Credentials) *secrets {
 	key := creds.AccessKey.Reveal()
 	pair := creds.AccessID + ":" + key
 	m := &secretMaterial{authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(pair))}
+	m.authValue = []string{m.authHeader}
 	s := &secrets{creds: creds, material: func() *secretMaterial { return m }}
 	// The raw and escaped forms of id:key contain those of the key; only
 	// base64 hides the key inside the pair.

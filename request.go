@@ -207,7 +207,9 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	// would replay it by itself, below that rule (HTTP/2 does on a reset
 	// stream or GOAWAY). The retry layer rewinds the body itself.
 	hr.GetBody = nil
-	setHeaders(hr.Header, c.secrets.authHeader(), cfg.userAgent, req.ContentType)
+	// The Authorization header is set by the guard, below any middleware
+	// (sendguard.go): no layer of the caller's sees the credentials.
+	setHeaders(hr.Header, cfg.userAgent, req.ContentType)
 	for k, vs := range cfg.header {
 		hr.Header[k] = vs
 	}
@@ -322,15 +324,15 @@ var (
 	contentTypeForm = []string{"application/x-www-form-urlencoded"}
 )
 
-// setHeaders sets the headers of every call with two allocations (the
-// map's storage and one array of the per-client values) instead of one
-// per header. h must be empty (a new request's).
-func setHeaders(h http.Header, auth, userAgent, contentType string) {
-	vals := make([]string, 3)
-	vals[0], vals[1] = auth, userAgent
-	h["Authorization"] = vals[0:1:1]
+// setHeaders sets the headers of every call (but Authorization, which
+// guardTransport sets) with two allocations (the map's storage and one
+// array of the per-client values) instead of one per header. h must be
+// empty (a new request's).
+func setHeaders(h http.Header, userAgent, contentType string) {
+	vals := make([]string, 2)
+	vals[0] = userAgent
 	h["Accept"] = acceptJSON
-	h["User-Agent"] = vals[1:2:2]
+	h["User-Agent"] = vals[0:1:1]
 	switch contentType {
 	case "":
 	case contentTypeJSON[0]:
@@ -338,8 +340,8 @@ func setHeaders(h http.Header, auth, userAgent, contentType string) {
 	case contentTypeForm[0]:
 		h["Content-Type"] = contentTypeForm
 	default:
-		vals[2] = contentType
-		h["Content-Type"] = vals[2:3:3]
+		vals[1] = contentType
+		h["Content-Type"] = vals[1:2:2]
 	}
 }
 

@@ -118,7 +118,10 @@ func (g *sendGuard) done(left bool, resp *http.Response) {
 }
 
 // guardTransport is the innermost transport of every Client, directly
-// above net/http (or WithHTTPClient's transport): see sendGuard. traced
+// above net/http (or WithHTTPClient's transport): see sendGuard. It sets
+// the Authorization header, so that no layer above it (the caller's
+// middleware, the redirect policy, a response's Request handed back) sees
+// the credentials. traced
 // marks a base that is net/http's own *http.Transport, which reports
 // through httptrace when it has a connection, before it writes a byte; a
 // send it fails before that provably never left. With any other base only
@@ -126,11 +129,25 @@ func (g *sendGuard) done(left bool, resp *http.Response) {
 type guardTransport struct {
 	base   http.RoundTripper
 	traced bool
+	sec    *secrets
 }
 
-func newGuardTransport(base http.RoundTripper) guardTransport {
+func newGuardTransport(base http.RoundTripper, sec *secrets) guardTransport {
 	_, traced := base.(*http.Transport)
-	return guardTransport{base: base, traced: traced}
+	return guardTransport{base: base, traced: traced, sec: sec}
+}
+
+// authorized is a copy of req (with ctx) that carries the Authorization
+// header; req is not modified.
+func (t guardTransport) authorized(ctx context.Context, req *http.Request) *http.Request {
+	out := req.WithContext(ctx)
+	h := make(http.Header, len(req.Header)+1)
+	for k, vs := range req.Header {
+		h[k] = vs
+	}
+	h["Authorization"] = t.sec.authValue()
+	out.Header = h
+	return out
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -138,7 +155,7 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	g, _ := req.Context().Value(guardKey{}).(*sendGuard)
 	if g == nil {
 		if req.Method == http.MethodGet || req.Method == http.MethodHead {
-			return t.base.RoundTrip(req)
+			return t.base.RoundTrip(t.authorized(req.Context(), req))
 		}
 		// Every state-changing request of the SDK carries its guard: a
 		// layer above replaced the request's context, so it is not one
@@ -152,7 +169,7 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	var connected atomic.Bool
 	trace := &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { connected.Store(true) }}
-	out := req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
+	out := t.authorized(httptrace.WithClientTrace(req.Context(), trace), req)
 	if g.once {
 		// Only the SDK's retry rule sends a non-idempotent request again:
 		// with GetBody, net/http would replay it by itself (HTTP/2 does on

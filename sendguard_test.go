@@ -285,3 +285,44 @@ func TestRetryingHTTPClientRefused(t *testing.T) {
 	_, err = NewClient(testCreds, WithTransport(retryableMiddleware))
 	require.NoError(t, err)
 }
+
+// headerSpy records the headers a middleware sees.
+type headerSpy struct {
+	next http.RoundTripper
+	seen []http.Header
+}
+
+func (s *headerSpy) RoundTrip(req *http.Request) (*http.Response, error) {
+	s.seen = append(s.seen, req.Header.Clone())
+	return s.next.RoundTrip(req)
+}
+
+// TestMiddlewareSeesNoCredentials: the guard, below the middleware, sets
+// the Authorization header: a tracing middleware that records headers
+// records no credentials, and the server still gets them, on reads and on
+// state-changing calls.
+func TestMiddlewareSeesNoCredentials(t *testing.T) {
+	s := faultinject.NewServer(nil)
+	defer s.Close()
+	s.SetFallback(faultinject.Respond(200, faultTxn))
+	tr := s.Transport()
+	defer tr.CloseIdleConnections()
+	spy := &headerSpy{}
+	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}),
+		WithTransport(func(next http.RoundTripper) http.RoundTripper { spy.next = next; return spy }))
+	require.NoError(t, err)
+	_, err = c.Transactions.Get(context.Background(), "T1")
+	require.NoError(t, err)
+	_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-spy", Amount: "10.00"})
+	require.NoError(t, err)
+	require.Len(t, spy.seen, 2)
+	for _, h := range spy.seen {
+		assert.Empty(t, h.Values("Authorization"))
+		assert.NotEmpty(t, h.Get("User-Agent"))
+	}
+	got := s.Received()
+	require.Len(t, got, 2)
+	for _, r := range got {
+		assert.Equal(t, c.secrets.authHeader(), r.Header.Get("Authorization"))
+	}
+}
