@@ -121,11 +121,16 @@ func (g *sendGuard) done(left bool, resp *http.Response) {
 // above net/http (or WithHTTPClient's transport): see sendGuard. It sets
 // the Authorization header, so that no layer above it (the caller's
 // middleware, the redirect policy, a response's Request handed back) sees
-// the credentials. traced
-// marks a base that is net/http's own *http.Transport, which reports
-// through httptrace when it has a connection, before it writes a byte; a
-// send it fails before that provably never left. With any other base only
-// a dial or DNS error proves it.
+// the credentials. traced marks a base that is net/http's own
+// *http.Transport, which reports through httptrace when it has a
+// connection, before it writes a byte; a send it fails before that
+// provably never left. With any other base only a dial or DNS error proves
+// it.
+//
+// It has no CloseIdleConnections, as keepAliveTransport has none: a
+// middleware's http.Client that closes idle connections on a failure
+// (go-retryablehttp's does) must not close those of every other call of a
+// shared Client (Client.Close closes them).
 type guardTransport struct {
 	base   http.RoundTripper
 	traced bool
@@ -187,14 +192,6 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	g.done(left, resp)
 	return resp, err
-}
-
-// CloseIdleConnections closes the idle connections of the base transport.
-func (t guardTransport) CloseIdleConnections() {
-	type closeIdler interface{ CloseIdleConnections() }
-	if ci, ok := t.base.(closeIdler); ok {
-		ci.CloseIdleConnections()
-	}
 }
 
 // refused is the error of a refused send, naming the request (method and
