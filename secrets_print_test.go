@@ -128,6 +128,10 @@ func TestTestifyDiffsShowNoSecret(t *testing.T) {
 	require.NoError(t, err)
 	c2, err := NewClient(other, WithBaseURL("https://api.bankpay.test/api/v1"))
 	require.NoError(t, err)
+	// Keyed HMAC states are cached once a Client signs.
+	for _, c := range []*Client{c1, c2} {
+		require.NoError(t, c.SignEstablishData(disbursementParams()))
+	}
 	pairs := map[string][2]any{
 		"Credentials":  {testCreds, other},
 		"*Credentials": {&testCreds, &other},
