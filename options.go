@@ -276,9 +276,12 @@ func WithRetryNonIdempotent() Option {
 // wrap does. A retrying middleware (go-retryablehttp's RoundTripper, a
 // buffering retry) is refused a second send with ErrResendRefused (a send
 // that provably never left, as a refused dial, may be tried again), and the
-// call's *NetworkError says Sent when the first send may have gone out. A
-// middleware must keep the request's context (req.WithContext of a context
-// derived from it): a state-changing request that lost it is refused. The
+// call's *NetworkError says Sent when the first send may have gone out. The
+// guard also sets the Authorization header, so wrap never sees the
+// credentials. wrap must send through the transport it is given (a request
+// sent another way carries no credentials) and keep the request's context
+// (req.WithContext of a context derived from it): a state-changing request
+// that lost it is refused. The
 // guard sits below wrap and above WithHTTPClient's Transport: put
 // middleware here, not inside that Transport, where the SDK cannot see
 // what it sends.

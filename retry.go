@@ -35,16 +35,19 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
-	if err != nil && resp == nil && a.guard != nil {
-		// A layer above turned a response into an error (its own retry,
-		// refused): decide on what the server said.
-		if seen := a.guard.lastAnswer(); seen != nil {
-			resp, err = seen, nil
-		}
+	// A layer above may have turned a response into an error (its own
+	// retry of a 503, refused by the guard): the server's Retry-After
+	// still bounds the retry rule.
+	var seen *http.Response
+	if err != nil && a.guard != nil {
+		seen = a.guard.lastAnswer()
 	}
 	retry := false
 	if err != nil {
 		retry = (unsent || a.retryAll) && transient(err)
+		if d, ok := retryAfter(seen); ok && d > a.cfg.maxRetryAfter {
+			return false, nil
+		}
 	} else {
 		switch resp.StatusCode {
 		case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
@@ -56,6 +59,9 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 		}
 	}
 	if retry {
+		if resp == nil {
+			resp = seen
+		}
 		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) <= a.nextWaitCeiling(resp, a.count-1) {
 			return false, nil
 		}

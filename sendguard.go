@@ -43,8 +43,8 @@ type sendGuard struct {
 	sent     bool // some send of the call may have left
 	// answer is the status and headers of the last response of the
 	// current attempt, as it came from the network: a layer above may
-	// have turned it into an error (a refused retry), but the retry rule
-	// still decides on what the server said (a Retry-After of a day).
+	// have turned it into an error (a refused retry), but its Retry-After
+	// still bounds the retry rule (a Retry-After of a day is not retried).
 	answer *http.Response
 }
 
