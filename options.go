@@ -234,11 +234,13 @@ func withMaxResponseBytes(n int64) Option {
 }
 
 // WithUserAgent puts ua before the User-Agent (the SDK's own, or the
-// client's when given to a call).
+// client's when given to a call). A control character in ua but a tab (a
+// line break, NUL, ESC, DEL), which net/http would refuse to write, is a
+// *ValidationError on userAgent.
 func WithUserAgent(ua string) Option {
 	return option("WithUserAgent", forAPI, func(cfg *config) {
-		if strings.ContainsAny(ua, "\r\n") {
-			cfg.fail(invalid("userAgent", "must not contain line breaks"))
+		if !validHeaderValue(ua) {
+			cfg.fail(invalid("userAgent", "must not contain control characters"))
 			return
 		}
 		cfg.userAgent = strings.TrimSpace(ua + " " + cfg.userAgent)

@@ -178,6 +178,13 @@ func TestWithHeaderRefusesWhatNetHTTPWouldNotWrite(t *testing.T) {
 			assert.EqualValues(t, 0, calls.Load(), "nothing sent")
 		})
 	}
+	// The same for WithUserAgent.
+	for _, ua := range []string{"shop\x00", "shop\x1b", "shop\x7f", "shop\r\nX-Evil: 1"} {
+		_, err := NewClient(testCreds, WithUserAgent(ua))
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve, "%q", ua)
+		assert.Equal(t, "userAgent", ve.Field)
+	}
 	// What net/http writes is accepted: a tab and obs-text in a value,
 	// every token character in a name.
 	c, mock, _ := newTestClient(t, WithHeader("X-A!#$%&'*+-.^_`|~1", "a\tb é"))
