@@ -45,14 +45,15 @@ type sendGuard struct {
 	// current attempt, as it came from the network: a layer above may
 	// have turned it into an error (a refused retry), but its Retry-After
 	// still bounds the retry rule (a Retry-After of a day is not retried).
-	answer *http.Response
+	answerStatus int // 0: none
+	answerHeader http.Header
 }
 
 // arm opens a new attempt of the SDK's retry loop: one more send is allowed.
 func (g *sendGuard) arm() {
 	g.mu.Lock()
 	g.permit, g.taken, g.unsent, g.closed = true, false, false, false
-	g.answer = nil
+	g.answerStatus, g.answerHeader = 0, nil
 	g.mu.Unlock()
 }
 
@@ -61,7 +62,10 @@ func (g *sendGuard) arm() {
 func (g *sendGuard) lastAnswer() *http.Response {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.answer
+	if g.answerStatus == 0 {
+		return nil
+	}
+	return &http.Response{StatusCode: g.answerStatus, Header: g.answerHeader}
 }
 
 // disarm closes the current attempt (no send of it may start any more) and
@@ -104,7 +108,7 @@ func (g *sendGuard) done(left bool, resp *http.Response) {
 	defer g.mu.Unlock()
 	g.inFlight--
 	if resp != nil && !g.closed {
-		g.answer = &http.Response{StatusCode: resp.StatusCode, Header: resp.Header}
+		g.answerStatus, g.answerHeader = resp.StatusCode, resp.Header
 	}
 	if left {
 		g.sent = true
@@ -172,9 +176,9 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeRequestBody(req)
 		return nil, refused(req, "sent again by a layer above the SDK's transport")
 	}
-	var connected atomic.Bool
-	trace := &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { connected.Store(true) }}
-	out := t.authorized(httptrace.WithClientTrace(req.Context(), trace), req)
+	st := &sendTrace{}
+	st.trace.GotConn = st.gotConn
+	out := t.authorized(httptrace.WithClientTrace(req.Context(), &st.trace), req)
 	if g.once {
 		// Only the SDK's retry rule sends a non-idempotent request again:
 		// with GetBody, net/http would replay it by itself (HTTP/2 does on
@@ -186,13 +190,21 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := t.base.RoundTrip(out)
-	left := err == nil || connected.Load()
+	left := err == nil || st.connected.Load()
 	if err != nil && !left && !t.traced {
 		left = !neverSent(err)
 	}
 	g.done(left, resp)
 	return resp, err
 }
+
+// sendTrace learns from net/http whether one send got a connection.
+type sendTrace struct {
+	trace     httptrace.ClientTrace
+	connected atomic.Bool
+}
+
+func (st *sendTrace) gotConn(httptrace.GotConnInfo) { st.connected.Store(true) }
 
 // refused is the error of a refused send, naming the request (method and
 // path; never its query) and matching ErrResendRefused.
