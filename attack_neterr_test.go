@@ -58,7 +58,7 @@ func TestAttackNetworkErrorEchoRedacted(t *testing.T) {
 		key := testCreds.AccessKey.Reveal()
 		for _, text := range []string{err.Error(), fmt.Sprintf("%+v", err), fmt.Sprintf("%v", ne.Err)} {
 			assert.NotContains(t, text, key[:minEcho], path)
-			assert.NotContains(t, text, c.secrets.authHeader[6:6+minEcho], path)
+			assert.NotContains(t, text, c.secrets.authHeader()[6:6+minEcho], path)
 		}
 		assert.True(t, errors.Is(err, ne.Err), "the cause stays matchable")
 	}

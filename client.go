@@ -72,16 +72,8 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 			tr.MaxIdleConnsPerHost = tr.MaxIdleConns
 		}
 	}
-	if cfg.wrapTransport != nil {
-		cp := *hc // the caller's client is never modified
-		base := hc.Transport
-		if base == nil {
-			base = http.DefaultTransport
-		}
-		cp.Transport = cfg.wrapTransport(base)
-		hc = &cp
-	}
-	c := &Client{cfg: cfg, secrets: newSecrets(creds), hc: keepAlive(hc), macs: &sign.MACCache{}}
+	c := &Client{cfg: cfg, secrets: newSecrets(creds), macs: &sign.MACCache{}}
+	c.hc = pipeline(hc, cfg.wrapTransport, c.secrets)
 	s := &service{client: c}
 	c.Transactions = (*TransactionsService)(s)
 	c.Accounts = (*AccountsService)(s)
@@ -125,22 +117,30 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// keepAlive returns a copy of hc (same Timeout, Jar, redirect policy
-// limited by redirectPolicy) whose transport keeps connections alive across
-// failures: go-retryablehttp drains only 4 KiB of a response it retries and
-// closes the idle connections of the whole pool when a call fails, taking
-// those of every other call of a shared Client with them. keepAliveTransport
-// drains up to maxDrain bytes on Close and has no CloseIdleConnections.
-func keepAlive(hc *http.Client) *http.Client {
-	if _, ok := hc.Transport.(keepAliveTransport); ok {
-		return hc
-	}
+// pipeline returns a copy of hc (same Timeout, Jar, redirect policy
+// limited by redirectPolicy; hc is not modified) whose transport is, from
+// the outside in: keepAliveTransport, wrap's middleware (WithTransport),
+// guardTransport (which sets the Authorization header of sec), and hc's
+// own transport.
+//
+// keepAliveTransport keeps connections alive across failures:
+// go-retryablehttp drains only 4 KiB of a response it retries and closes
+// the idle connections of the whole pool when a call fails, taking those of
+// every other call of a shared Client with them; it drains up to maxDrain
+// bytes on Close and has no CloseIdleConnections. guardTransport, below any
+// middleware, lets each attempt of a non-idempotent call reach the network
+// once (sendguard.go).
+func pipeline(hc *http.Client, wrap func(http.RoundTripper) http.RoundTripper, sec *secrets) *http.Client {
 	cp := *hc
 	base := hc.Transport
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	cp.Transport = keepAliveTransport{base}
+	var rt http.RoundTripper = newGuardTransport(base, sec)
+	if wrap != nil {
+		rt = wrap(rt)
+	}
+	cp.Transport = keepAliveTransport{rt, base}
 	cp.CheckRedirect = redirectPolicy(hc.CheckRedirect)
 	return &cp
 }
@@ -177,10 +177,13 @@ func redirectPolicy(policy func(*http.Request, []*http.Request) error) func(*htt
 
 const maxDrain = 64 << 10
 
-type keepAliveTransport struct{ base http.RoundTripper }
+// keepAliveTransport is the outermost transport of a Client; next is the
+// rest of the chain, base its innermost transport (whose idle connections
+// Close closes).
+type keepAliveTransport struct{ next, base http.RoundTripper }
 
 func (t keepAliveTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(req)
+	resp, err := t.next.RoundTrip(req)
 	if resp != nil && resp.Body != nil && resp.Body != http.NoBody {
 		resp.Body = drainOnClose{resp.Body}
 	}

@@ -26,8 +26,11 @@
 // request provably never reached the service (the connection was refused),
 // unless the caller opts in with WithRetryNonIdempotent (on the client or
 // on one call) because the account treats merchantReference as an
-// idempotency key. Neither Go's HTTP/2 transport nor a keep-alive race can
-// re-send such a request below this rule. Disputes.Create is the
+// idempotency key; the opt-in is ignored for a call that carries no
+// merchantReference (nothing to recognize a repeat by). Neither Go's HTTP/2
+// transport, a keep-alive race nor a retrying middleware given to
+// WithTransport can re-send such a request below this rule: a guard below
+// every layer sends each attempt once (ErrResendRefused). Disputes.Create is the
 // exception: it sends an Idempotency-Key, the same on every attempt, and is
 // retried like a read. After an ambiguous failure
 // (*NetworkError with Sent true, or a 2xx response the SDK could not read)
@@ -39,9 +42,12 @@
 // # Security
 //
 // One accessKey authenticates every call and keys every signature: keep it
-// on the server. A Secret holds it behind a pointer, so Credentials, Client
-// and Secret print no key with any fmt verb, slog or JSON; error texts and log lines never carry the
-// key, the Authorization header, full account numbers or bodies.
+// on the server. A Secret holds it behind a function, so Credentials, Client
+// and Secret print no key with any fmt verb, slog, JSON or go-spew
+// (testify's diffs); error texts and log lines never carry the key, the
+// Authorization header, full account numbers, a request's query (an email,
+// a phone number) or bodies, while the ids the call sent stay readable. A
+// response handed back by WithResponseInto carries no credentials.
 //
 // A verified notification (NewWebhookHandler, VerifyNotification) proves
 // that its fields, read from exactly the message the signature covers, were

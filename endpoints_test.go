@@ -72,6 +72,11 @@ func (e endpoint) pathFor(id string) string {
 // it may have reached the server, unless opted in or idempotent).
 func (e endpoint) mutates() bool { return e.method != "GET" }
 
+// keyed reports whether the service can recognize the call when it comes
+// again (an Idempotency-Key, or a merchantReference in its body): only such
+// a call is retried under WithRetryNonIdempotent.
+func (e endpoint) keyed() bool { return e.idempotent || strings.Contains(e.body, "merchantReference") }
+
 // retried reports whether the endpoint is retried on 5xx by default.
 func (e endpoint) retried() bool { return !e.mutates() || e.idempotent }
 
@@ -538,7 +543,15 @@ func TestEndpointsRetry(t *testing.T) {
 			calls = sequence(t, mock,
 				jsonResponse(503, `{"errors":[{"code":100,"message":"unavailable"}]}`),
 				jsonResponse(200, ep.okResponse))
-			require.NoError(t, ep.call(context.Background(), c, "T1", WithRetryNonIdempotent()), "POST with RetryNonIdempotent")
+			err = ep.call(context.Background(), c, "T1", WithRetryNonIdempotent())
+			if !ep.keyed() {
+				// Nothing the service could recognize a repeat by: the
+				// opt-in does not apply.
+				require.ErrorIs(t, err, ErrServer, "keyless POST with RetryNonIdempotent")
+				require.Equal(t, int32(1), calls.Load(), "keyless POST with RetryNonIdempotent: calls")
+				return
+			}
+			require.NoError(t, err, "POST with RetryNonIdempotent")
 			require.Equal(t, int32(2), calls.Load(), "POST with RetryNonIdempotent: calls")
 		})
 	}

@@ -2,6 +2,8 @@ package bankpay
 
 import (
 	"context"
+	"log/slog"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -201,4 +203,51 @@ func TestErrorBodyLenientFields(t *testing.T) {
 			assert.Empty(t, e.Body)
 		})
 	}
+}
+
+// maskKeeping keeps the ids a call sent, standing alone, and masks
+// everything mask masks, an id inside a longer number included.
+func TestMaskKeepingIDs(t *testing.T) {
+	ids := []string{"100260000000001", "1002600000000077", "T-55512345"}
+	for in, want := range map[string]string{
+		"deposit 100260000000001 is not one":                  "deposit 100260000000001 is not one",
+		"transaction 1002600000000077: account 1000000006":    "transaction 1002600000000077: account [redacted]",
+		"capture 1002600000000099 of 100260000000001":         "capture [redacted] of 100260000000001",
+		"tax id 123-45-6789, card 4111 1111 1111 1111":        "tax id [redacted], card [redacted]",
+		"account 99100260000000001":                           "account [redacted]",
+		"account 100260000000001-12 is closed":                "account [redacted] is closed",
+		"ref 7-100260000000001":                               "ref [redacted]",
+		"x100260000000001 and 100260000000001x":               "x[redacted] and [redacted]x",
+		"payment T-55512345 failed; T-55512345678 is unknown": "payment T-55512345 failed; T-[redacted] is unknown",
+		"amount 100.00 on 100260000000001.":                   "amount 100.00 on 100260000000001.",
+	} {
+		assert.Equal(t, want, maskKeeping(in, ids), in)
+	}
+	assert.Equal(t, "deposit [redacted] is not one", mask("deposit 100260000000001 is not one"), "no ids: masked")
+}
+
+// The ids a call sent stay readable in its errors and log lines, even in
+// the service's free text; account numbers, tax ids and card-like numbers
+// in the same text stay masked.
+func TestCallErrorsKeepTheirIDs(t *testing.T) {
+	var logs strings.Builder
+	c, mock, _ := newTestClient(t, WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	respondCounting(mock, http.StatusBadRequest,
+		`{"errors":[{"code":200,"message":"deposit 100260000000001 is not one: a deposit is reclaimed (account 1000000006, tax id 123-45-6789, card 4111111111111111)"}]}`)
+	_, err := c.Transactions.Refund(context.Background(), "100260000000001", &RefundParams{MerchantReference: "rf-20250306", Amount: "5.00"})
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	for _, text := range []string{ae.Message, err.Error(), logs.String()} {
+		assert.Contains(t, text, "deposit 100260000000001 is not one")
+		for _, secret := range []string{"1000000006", "123-45-6789", "4111111111111111"} {
+			assert.NotContains(t, text, secret)
+		}
+	}
+
+	// An id sent in the body (a dispute's transactionId) and one sent in
+	// the query (a lookup by originalTransactionId) are the call's too.
+	respondCounting(mock, http.StatusBadRequest, `{"errors":[{"code":200,"message":"transaction 1002600000000077 cannot be disputed, account 1000000006"}]}`)
+	_, err = c.Disputes.Create(context.Background(), &DisputeParams{TransactionID: "1002600000000077", Amount: "12.50"})
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "transaction 1002600000000077 cannot be disputed, account [redacted]", ae.Message)
 }

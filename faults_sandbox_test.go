@@ -15,6 +15,7 @@ import (
 	"time"
 
 	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/hashicorp/go-retryablehttp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -98,4 +99,56 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 func formValue(body []byte, key string) string {
 	v, _ := url.ParseQuery(string(body))
 	return v.Get(key)
+}
+
+// TestRetryingMiddlewareAgainstTheSandbox: go-retryablehttp's RoundTripper
+// in WithTransport, and the sandbox's deposit response lost after it made
+// the deposit (then a 503 for the middleware's retry, were it sent): the
+// deposit reaches the sandbox once, the sandbox makes one deposit, and the
+// caller is told it may have been made.
+func TestRetryingMiddlewareAgainstTheSandbox(t *testing.T) {
+	sb := bankpaytest.NewServer()
+	defer sb.Close()
+	target, err := url.Parse(sb.URL)
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
+	proxy.ErrorLog = log.New(io.Discard, "", 0)
+	proxyTransport := http.DefaultTransport.(*http.Transport).Clone()
+	defer proxyTransport.CloseIdleConnections()
+	proxy.Transport = proxyTransport
+	s := faultinject.NewServer(proxy)
+	defer s.Close()
+	tr := s.Transport()
+	defer tr.CloseIdleConnections()
+	middleware := func(next http.RoundTripper) http.RoundTripper {
+		rc := retryablehttp.NewClient()
+		rc.HTTPClient = &http.Client{Transport: next}
+		rc.RetryWaitMin, rc.RetryWaitMax, rc.Logger = time.Millisecond, 2*time.Millisecond, nil
+		return &retryablehttp.RoundTripper{Client: rc}
+	}
+	c, err := bankpay.NewClient(sb.Credentials(), bankpay.WithBaseURL(s.URL+"/api/v1"),
+		bankpay.WithHTTPClient(&http.Client{Transport: tr}), bankpay.WithTransport(middleware))
+	require.NoError(t, err)
+	ctx := context.Background()
+	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
+		PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: "sb-mw-est",
+		Account: &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, NameOnAccount: "Jane Doe"},
+	})
+	require.NoError(t, err)
+	before := s.Requests()
+	s.Script(faultinject.PassAndReset(), faultinject.Respond(503, `{"errors":[{"code":100,"message":"unavailable"}]}`))
+	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "sb-mw-dep", Amount: "10.00"})
+	var ne *bankpay.NetworkError
+	require.ErrorAs(t, err, &ne, "err %v", err)
+	assert.True(t, ne.Sent)
+	assert.ErrorIs(t, err, bankpay.ErrResendRefused)
+	assert.Equal(t, 1, s.Requests()-before, "the deposit reached the sandbox %d times", s.Requests()-before)
+	sb.AdvanceBankingDays(4)
+	ids := map[string]bool{}
+	for _, e := range sb.Events() {
+		if e.Fields.Get("merchantReference") == "sb-mw-dep" {
+			ids[e.TransactionID] = true
+		}
+	}
+	assert.Len(t, ids, 1, "deposits made")
 }

@@ -20,7 +20,7 @@ func newH2Client(t *testing.T, s *faultinject.H2Server, opts ...Option) *Client 
 	all := append([]Option{WithBaseURL(s.URL + "/api/v1"), WithRetryBackoff(time.Millisecond, 2*time.Millisecond)}, opts...)
 	c, err := NewClient(testCreds, all...)
 	require.NoError(t, err)
-	kt, ok := c.hc.Transport.(keepAliveTransport)
+	kt, ok := c.hc.Transport.(keepAliveTransport) // base: the innermost transport
 	require.True(t, ok)
 	tr, ok := kt.base.(*http.Transport)
 	require.True(t, ok)

@@ -91,9 +91,9 @@ func TestIntegrationDisputeRecovery(t *testing.T) {
 
 	// Recover 50.00; the first response is lost, and the SDK's retry with
 	// the same key gets the recovery the sandbox made, not a second one.
-	lossy := &loseFirstResponse{base: http.DefaultTransport}
+	lossy := &loseFirstResponse{}
 	c, err := bankpay.NewClient(s.Credentials(), bankpay.WithBaseURL(s.URL), bankpay.WithRetryBackoff(time.Millisecond, 5*time.Millisecond),
-		bankpay.WithTransport(func(http.RoundTripper) http.RoundTripper { return lossy }))
+		bankpay.WithTransport(func(next http.RoundTripper) http.RoundTripper { lossy.base = next; return lossy }))
 	require.NoError(t, err)
 	rec, err := c.Disputes.Create(ctx, &bankpay.DisputeParams{TransactionID: txnID, Amount: "50.00"})
 	require.NoError(t, err)

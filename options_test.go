@@ -144,3 +144,56 @@ func TestWithDeduplicatorNil(t *testing.T) {
 
 // countingStore is a Deduplicator type for the typed-nil case.
 type countingStore struct{ Deduplicator }
+
+// WithHeader refuses, when the option is made, a header net/http would
+// refuse to write: a *ValidationError on header, and nothing is sent (a
+// refused write must never read as a request that may have left).
+func TestWithHeaderRefusesWhatNetHTTPWouldNotWrite(t *testing.T) {
+	bad := []struct{ name, key, value string }{
+		{"NUL in value", "X-Trace", "a\x00b"},
+		{"DEL in value", "X-Trace", "a\x7fb"},
+		{"ESC in value", "X-Trace", "a\x1b[31m"},
+		{"CR in value", "X-Trace", "a\rb"},
+		{"LF in value", "X-Trace", "a\nX-Evil: 1"},
+		{"tab in name", "X\tTrace", "1"},
+		{"( in name", "X(Trace)", "1"},
+		{"space in name", "X Trace", "1"},
+		{"colon in name", "X-Trace:", "1"},
+		{"non-ASCII name", "X-Tracé", "1"},
+		{"empty name", "", "1"},
+	}
+	for _, tc := range bad {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewClient(testCreds, WithBaseURL(testBaseURL), WithHeader(tc.key, tc.value))
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve)
+			assert.Equal(t, "header", ve.Field)
+			assert.NotContains(t, ve.Error(), tc.value, "the reason does not repeat the value")
+
+			c, mock, _ := newTestClient(t)
+			calls := respondCounting(mock, http.StatusOK, faultTxn)
+			_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "r", Amount: "1.00"}, WithHeader(tc.key, tc.value))
+			require.ErrorAs(t, err, &ve)
+			assert.Equal(t, "header", ve.Field)
+			assert.EqualValues(t, 0, calls.Load(), "nothing sent")
+		})
+	}
+	// The same for WithUserAgent.
+	for _, ua := range []string{"shop\x00", "shop\x1b", "shop\x7f", "shop\r\nX-Evil: 1"} {
+		_, err := NewClient(testCreds, WithUserAgent(ua))
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve, "%q", ua)
+		assert.Equal(t, "userAgent", ve.Field)
+	}
+	// What net/http writes is accepted: a tab and obs-text in a value,
+	// every token character in a name.
+	c, mock, _ := newTestClient(t, WithHeader("X-A!#$%&'*+-.^_`|~1", "a\tb é"))
+	var got http.Header
+	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		got = req.Header.Clone()
+		return jsonResponse(200, faultTxn)(req)
+	})
+	_, err := c.Transactions.Get(context.Background(), "T1")
+	require.NoError(t, err)
+	assert.Equal(t, "a\tb é", got.Get("X-A!#$%&'*+-.^_`|~1"))
+}

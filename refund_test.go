@@ -146,15 +146,15 @@ func TestStateChangingNotRetried(t *testing.T) {
 	ctx := context.Background()
 	calls := map[string]func(*Client, ...Option) error{
 		"Refund": func(c *Client, o ...Option) error {
-			_, err := c.Transactions.Refund(ctx, "1", &RefundParams{Amount: "1.00"}, o...)
+			_, err := c.Transactions.Refund(ctx, "1", &RefundParams{MerchantReference: "rf", Amount: "1.00"}, o...)
 			return err
 		},
 		"Reclaim": func(c *Client, o ...Option) error {
-			_, err := c.Transactions.Reclaim(ctx, "1", &ReclaimParams{Amount: "1.00"}, o...)
+			_, err := c.Transactions.Reclaim(ctx, "1", &ReclaimParams{MerchantReference: "rc", Amount: "1.00"}, o...)
 			return err
 		},
 		"Cancel": func(c *Client, o ...Option) error {
-			_, err := c.Transactions.Cancel(ctx, "1", nil, o...)
+			_, err := c.Transactions.Cancel(ctx, "1", &CancelParams{MerchantReference: "cn"}, o...)
 			return err
 		},
 		"PreAuthorize": func(c *Client, o ...Option) error {
@@ -189,8 +189,14 @@ func TestStateChangingNotRetried(t *testing.T) {
 
 			c, mock, _ = newTestClient(t)
 			n = sequence(t, mock, jsonResponse(503, `{}`), jsonResponse(200, ok))
-			require.NoError(t, call(c, WithRetryNonIdempotent()), "opted in")
-			assert.EqualValues(t, 2, n.Load())
+			if name == "Refresh" {
+				// No merchantReference: the opt-in does not apply.
+				require.ErrorAs(t, call(c, WithRetryNonIdempotent()), &apiErr, "opted in, keyless")
+				assert.EqualValues(t, 1, n.Load())
+			} else {
+				require.NoError(t, call(c, WithRetryNonIdempotent()), "opted in")
+				assert.EqualValues(t, 2, n.Load())
+			}
 
 			c, mock, _ = newTestClient(t)
 			n = sequence(t, mock, resetAfterSend, jsonResponse(200, ok))

@@ -42,6 +42,26 @@ type request struct {
 	expand   bool  // the call takes WithExpand's fields as expand parameters
 }
 
+// keyed reports whether the service can recognize the call when it comes
+// again: it carries an Idempotency-Key, or a merchantReference at the top
+// of its body. Only such a call is retried under WithRetryNonIdempotent.
+func (r *request) keyed() bool {
+	if r.Idempotent {
+		return true
+	}
+	switch r.ContentType {
+	case contentTypeForm[0]:
+		v, err := url.ParseQuery(string(r.Body))
+		return err == nil && v.Get("merchantReference") != ""
+	case contentTypeJSON[0]:
+		var b struct {
+			MerchantReference string `json:"merchantReference"`
+		}
+		return json.Unmarshal(r.Body, &b) == nil && b.MerchantReference != ""
+	}
+	return false
+}
+
 // formBody marks a params struct to be sent form-encoded with dotted nested
 // names (beneficiary.address.city) instead of as JSON.
 type formBody struct{ V any }
@@ -114,7 +134,8 @@ type attempt struct {
 	retryAll  bool // a read, or a state-changing call the caller opted in to retry
 	read      bool // a read or an idempotent call: a 2xx response cut short is retried too
 	count     int
-	sent      bool // some attempt may have reached the server
+	sent      bool       // some attempt may have reached the server
+	guard     *sendGuard // a state-changing call's sends (sendguard.go)
 
 	buf     *[]byte // pooled buffer of the 2xx body (see readResponse)
 	body    []byte  // the 2xx body of the last response
@@ -145,7 +166,10 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	// An idempotent call is retried like a read: sent again with the same
 	// key, it gets the first attempt's result, never a second effect.
 	a := &attempt{cfg: cfg, waitScale: c.waitScale, read: !req.StateChanging || req.Idempotent}
-	a.retryAll = a.read || cfg.retryNonIdempotent
+	// The opt-in applies only to a call the service can recognize when it
+	// comes again: one with a merchantReference. A call without one is
+	// sent as without the opt-in (see WithRetryNonIdempotent).
+	a.retryAll = a.read || (cfg.retryNonIdempotent && req.keyed())
 	start := time.Now()
 	if err := ctx.Err(); err != nil {
 		nerr := &NetworkError{Method: req.Method, Path: req.Path, Err: err}
@@ -171,7 +195,11 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 		// empty body, instead of with Content-Length: 0.
 		body = []byte{}
 	}
-	hr, err := retryablehttp.NewRequestWithContext(ctx, req.Method, target, body)
+	// The guard below every transport layer sends each attempt of a
+	// non-idempotent call once, and knows whether anything left.
+	sendCtx, guard := withGuard(ctx, req)
+	a.guard = guard
+	hr, err := retryablehttp.NewRequestWithContext(sendCtx, req.Method, target, body)
 	if err != nil {
 		return fmt.Errorf("bankpay: building %s %s: %w", req.Method, req.Path, err)
 	}
@@ -179,7 +207,9 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	// would replay it by itself, below that rule (HTTP/2 does on a reset
 	// stream or GOAWAY). The retry layer rewinds the body itself.
 	hr.GetBody = nil
-	setHeaders(hr.Header, c.secrets.authHeader, cfg.userAgent, req.ContentType)
+	// The Authorization header is set by the guard, below any middleware
+	// (sendguard.go): no layer of the caller's sees the credentials.
+	setHeaders(hr.Header, cfg.userAgent, req.ContentType)
 	for k, vs := range cfg.header {
 		hr.Header[k] = vs
 	}
@@ -195,8 +225,12 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 
 	// Send.
 	resp, err := c.retryClient(a).Do(hr)
+	if a.guard != nil {
+		a.guard.disarm() // a send a layer above still tries is refused
+		a.sent = a.guard.maySent()
+	}
 	if cfg.responseInto != nil {
-		*cfg.responseInto = resp
+		*cfg.responseInto = c.handBack(resp)
 	}
 	if resp != nil {
 		// The retry layer returns the response with an error when the
@@ -209,7 +243,7 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 		return c.responseError(resp.StatusCode, req, a.bodyErr)
 	}
 	if err != nil {
-		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: a.sent, Attempts: a.count, Err: c.secrets.redactErr(unwrapURLError(err))}
+		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: a.sent, Attempts: a.count, Err: c.textOf(req).redactErr(unwrapURLError(err))}
 		c.log(ctx, cfg, slog.LevelWarn, "bankpay: no response", req, 0, a.count, start, nerr)
 		return nerr
 	}
@@ -290,15 +324,15 @@ var (
 	contentTypeForm = []string{"application/x-www-form-urlencoded"}
 )
 
-// setHeaders sets the headers of every call with two allocations (the
-// map's storage and one array of the per-client values) instead of one
-// per header. h must be empty (a new request's).
-func setHeaders(h http.Header, auth, userAgent, contentType string) {
-	vals := make([]string, 3)
-	vals[0], vals[1] = auth, userAgent
-	h["Authorization"] = vals[0:1:1]
+// setHeaders sets the headers of every call (but Authorization, which
+// guardTransport sets) with two allocations (the map's storage and one
+// array of the per-client values) instead of one per header. h must be
+// empty (a new request's).
+func setHeaders(h http.Header, userAgent, contentType string) {
+	vals := make([]string, 2)
+	vals[0] = userAgent
 	h["Accept"] = acceptJSON
-	h["User-Agent"] = vals[1:2:2]
+	h["User-Agent"] = vals[0:1:1]
 	switch contentType {
 	case "":
 	case contentTypeJSON[0]:
@@ -306,8 +340,8 @@ func setHeaders(h http.Header, auth, userAgent, contentType string) {
 	case contentTypeForm[0]:
 		h["Content-Type"] = contentTypeForm
 	default:
-		vals[2] = contentType
-		h["Content-Type"] = vals[2:3:3]
+		vals[1] = contentType
+		h["Content-Type"] = vals[1:2:2]
 	}
 }
 
@@ -357,7 +391,7 @@ func (a *attempt) release() {
 
 // responseError is a *ResponseError whose text quotes nothing secret.
 func (c *Client) responseError(status int, req *request, err error) *ResponseError {
-	return &ResponseError{StatusCode: status, Method: req.Method, Path: req.Path, Err: err, cause: c.secrets.clean(err.Error())}
+	return &ResponseError{StatusCode: status, Method: req.Method, Path: req.Path, Err: err, cause: c.textOf(req).clean(err.Error())}
 }
 
 // maxErrorBody caps what is read of an error response.
@@ -372,7 +406,8 @@ func (c *Client) apiError(req *request, resp *http.Response, attempts int) *APIE
 	if len(id) > 128 {
 		id = id[:128]
 	}
-	e.RequestID = c.secrets.scrub(id) // never the key, even if echoed there
+	text := c.textOf(req)
+	e.RequestID = text.scrub(id) // never the key, even if echoed there
 	if d, ok := retryAfter(resp); ok {
 		e.RetryAfter = d
 	}
@@ -381,10 +416,10 @@ func (c *Client) apiError(req *request, resp *http.Response, attempts int) *APIE
 	}
 	body, err := readCapped(nil, resp.Body, maxErrorBody)
 	if err != nil && !errors.Is(err, errResponseTooLarge) {
-		e.Body = "(body unreadable: " + excerpt(c.secrets.clean(err.Error())) + ")"
+		e.Body = "(body unreadable: " + excerpt(text.clean(err.Error())) + ")"
 		return e
 	}
-	e.parseErrorBody(body, c.secrets.clean)
+	e.parseErrorBody(body, text.clean)
 	return e
 }
 
@@ -414,6 +449,29 @@ func readCapped(dst []byte, r io.Reader, max int64) ([]byte, error) {
 			return dst, err
 		}
 	}
+}
+
+// handBack is the response WithResponseInto gives the caller: a copy whose
+// request (and those of the redirects before it) carries no credentials
+// (no Authorization or Proxy-Authorization header, no body) and whose
+// headers are scrubbed of any echo of the key.
+func (c *Client) handBack(resp *http.Response) *http.Response {
+	if resp == nil {
+		return nil
+	}
+	cp := *resp
+	cp.Header = c.secrets.scrubHeader(resp.Header)
+	cp.Trailer = c.secrets.scrubHeader(resp.Trailer)
+	if r := resp.Request; r != nil {
+		clean := r.Clone(context.WithoutCancel(r.Context()))
+		clean.Header.Del("Authorization")
+		clean.Header.Del("Proxy-Authorization")
+		clean.Header = c.secrets.scrubHeader(clean.Header)
+		clean.Body, clean.GetBody = nil, nil
+		clean.Response = c.handBack(r.Response)
+		cp.Request = clean
+	}
+	return &cp
 }
 
 // closeBody drains a little of what is left, so that the connection can be
@@ -447,7 +505,7 @@ func (c *Client) log(ctx context.Context, cfg *config, level slog.Level, msg str
 		attrs = append(attrs, slog.Int("status", status))
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error", c.secrets.clean(err.Error())))
+		attrs = append(attrs, slog.String("error", c.textOf(req).clean(err.Error())))
 	}
 	cfg.logger.LogAttrs(ctx, level, msg, attrs...)
 }

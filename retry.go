@@ -23,15 +23,31 @@ import (
 // of this retry) would outlast the context's deadline: the caller gets the
 // last response now instead of a deadline error later.
 func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if resp != nil || !neverSent(err) {
+	unsent := resp == nil && neverSent(err)
+	if a.guard != nil {
+		// The guard saw what reached the network, whatever a layer above
+		// made of the error.
+		unsent = a.guard.disarm() && resp == nil
+	}
+	if !unsent {
 		a.sent = true
 	}
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
+	// A layer above may have turned a response into an error (its own
+	// retry of a 503, refused by the guard): the server's Retry-After
+	// still bounds the retry rule.
+	var seen *http.Response
+	if err != nil && a.guard != nil {
+		seen = a.guard.lastAnswer()
+	}
 	retry := false
 	if err != nil {
-		retry = neverSent(err) || (a.retryAll && transient(err))
+		retry = (unsent || a.retryAll) && transient(err)
+		if d, ok := retryAfter(seen); ok && d > a.cfg.maxRetryAfter {
+			return false, nil
+		}
 	} else {
 		switch resp.StatusCode {
 		case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
@@ -43,6 +59,9 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 		}
 	}
 	if retry {
+		if resp == nil {
+			resp = seen
+		}
 		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) <= a.nextWaitCeiling(resp, a.count-1) {
 			return false, nil
 		}
@@ -77,7 +96,7 @@ func transient(err error) bool {
 	if errors.As(err, &ue) {
 		msg := ue.Err.Error()
 		if strings.Contains(msg, "certificate") || strings.Contains(msg, "stopped after") ||
-			strings.Contains(msg, "unsupported protocol scheme") {
+			strings.Contains(msg, "unsupported protocol scheme") || strings.Contains(msg, "net/http: invalid header") {
 			return false
 		}
 	}
@@ -113,6 +132,9 @@ func retryAfter(resp *http.Response) (time.Duration, bool) {
 // backoff waits the server's Retry-After (already known to be under the cap)
 // or a jittered exponential delay between min and max.
 func (a *attempt) backoff(minWait, maxWait time.Duration, n int, resp *http.Response) time.Duration {
+	if resp == nil && a.guard != nil {
+		resp = a.guard.lastAnswer() // the server's answer, under a layer's error
+	}
 	d, ok := retryAfter(resp)
 	if !ok {
 		d = jitteredBackoff(minWait, maxWait, n)
@@ -125,6 +147,9 @@ func (a *attempt) backoff(minWait, maxWait time.Duration, n int, resp *http.Resp
 
 func (a *attempt) logAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
 	a.count = n + 1
+	if a.guard != nil {
+		a.guard.arm() // the retry rule sends this attempt: once
+	}
 	if l := a.cfg.logger; l != nil && n > 0 {
 		l.LogAttrs(req.Context(), slog.LevelDebug, "bankpay: retrying",
 			slog.String("method", req.Method), slog.String("path", req.URL.Path), slog.Int("attempt", n+1))

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -194,6 +195,55 @@ func TestDecodeErrorChainQuotesNoValue(t *testing.T) {
 		for e := err; e != nil; e = errors.Unwrap(e) {
 			assert.NotContains(t, e.Error(), "Zq-secret", field)
 			assert.NotContains(t, e.Error(), "1002000000", field)
+		}
+	}
+}
+
+// The query of a request (Customers.Lookup's email and phone) reaches no
+// error and no log line, whatever the server echoes: a gateway quoting the
+// request URI (escaped, decoded, lower-case escapes, in JSON), nor a
+// retrying middleware whose error quotes the URL.
+func TestQueryEchoedNowhere(t *testing.T) {
+	const email, phone = "jane.doe+shop@example.com", "+15125550100"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		uri := r.URL.RequestURI()
+		decoded, _ := url.QueryUnescape(uri)
+		quoted, _ := json.Marshal("upstream failed for " + decoded + " phone " + phone)
+		if r.Header.Get("X-Shape") == "json" {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"errors":[{"code":200,"message":%s,"location":%q}]}`, quoted, uri)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusBadGateway)
+		fmt.Fprintf(w, "<html>502 Bad Gateway: GET %s (%s) %s %s</html>", uri, decoded, strings.ToLower(uri), html.EscapeString(decoded))
+	}))
+	defer srv.Close()
+	var logs strings.Builder
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	for name, opts := range map[string][]Option{
+		"plain":      nil,
+		"middleware": {WithTransport(retryableMiddleware)},
+	} {
+		c, err := NewClient(testCreds, append([]Option{WithBaseURL(srv.URL + "/api/v1"), WithHTTPClient(srv.Client()),
+			WithLogger(logger), WithMaxRetries(1)}, opts...)...)
+		require.NoError(t, err)
+		c.waitScale = (&waits{}).record
+		for _, shape := range []string{"html", "json"} {
+			_, err := c.Customers.Lookup(context.Background(), email, phone, WithHeader("X-Shape", shape))
+			require.Error(t, err, "%s %s", name, shape)
+			texts := []string{err.Error(), fmt.Sprintf("%+v", err)}
+			var ae *APIError
+			if errors.As(err, &ae) {
+				texts = append(texts, ae.Message, ae.Body, fmt.Sprint(ae.Errors))
+			}
+			for _, text := range append(texts, logs.String()) {
+				for _, v := range []string{email, url.QueryEscape(email), phone, url.QueryEscape(phone), "jane.doe", "5125550100"} {
+					assert.NotContains(t, text, v, "%s %s: %s", name, shape, text)
+				}
+			}
+			assert.Contains(t, err.Error(), "/customers/lookup", "the path stays")
 		}
 	}
 }

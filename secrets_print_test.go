@@ -112,3 +112,43 @@ func TestCredentialsPrintNoSecret(t *testing.T) {
 	require.NoError(t, err)
 	assertNoSecretForm(t, creds, "JSON", string(j))
 }
+
+// failureLog is a testing.T that keeps what a failing assertion prints.
+type failureLog struct{ strings.Builder }
+
+func (f *failureLog) Errorf(format string, args ...any) { fmt.Fprintf(&f.Builder, format, args...) }
+
+// testify's failing assert.Equal prints its values with %#v and a diff made
+// by go-spew, which follows pointers, reads unexported fields and ignores
+// String methods: neither shows the key of two Credentials, Secrets or
+// Clients that differ.
+func TestTestifyDiffsShowNoSecret(t *testing.T) {
+	other := Credentials{AccessID: "other-access-id", AccessKey: NewSecret("0ther-access-key-9"), MerchantID: "1002463581"}
+	c1, err := NewClient(testCreds)
+	require.NoError(t, err)
+	c2, err := NewClient(other, WithBaseURL("https://api.bankpay.test/api/v1"))
+	require.NoError(t, err)
+	// Keyed HMAC states are cached once a Client signs.
+	for _, c := range []*Client{c1, c2} {
+		require.NoError(t, c.SignEstablishData(disbursementParams()))
+	}
+	pairs := map[string][2]any{
+		"Credentials":  {testCreds, other},
+		"*Credentials": {&testCreds, &other},
+		"Secret":       {testCreds.AccessKey, other.AccessKey},
+		"holder":       {credsHolder{testCreds, &testCreds, testCreds}, credsHolder{other, &other, other}},
+		"*Client":      {c1, c2},
+		"Client":       {*c1, *c2},
+	}
+	for name, p := range pairs {
+		var out failureLog
+		assert.False(t, assert.Equal(&out, p[0], p[1]), name)
+		require.Contains(t, out.String(), "Diff:", "%s: testify printed a diff", name)
+		assertNoSecretForm(t, testCreds, name+" diff", out.String())
+		assertNoSecretForm(t, other, name+" diff", out.String())
+	}
+	// A copy is equal to its original; keys are compared with Reveal.
+	copied := testCreds
+	assert.Equal(t, testCreds, copied)
+	assert.Equal(t, testCreds.AccessKey.Reveal(), NewSecret("s3cret-access-key").Reveal())
+}
