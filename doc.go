@@ -53,8 +53,8 @@
 // that its fields, read from exactly the message the signature covers, were
 // signed with your accessKey as a notification. It does not prove that the
 // event is new: a signed notification never expires, so the handler refuses
-// events older than the max age (WithMaxEventAge) and, with a Deduplicator,
-// processes each eventId once. Nor does it prove that you receive every
+// events older than the max age (WithMaxEventAge) or dated over 5 minutes
+// ahead of its clock and, with a Deduplicator, processes each eventId once. Nor does it prove that you receive every
 // event: the notificationUrl is not signed and travels through the user's
 // browser with the establish data, so the user can redirect, withhold or
 // time the notifications of their own transaction. Before acting on an event

@@ -415,7 +415,13 @@ func ExampleVerifyRedirect() {
 func ExampleNewWebhookHandler() {
 	creds := bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: bankpay.NewSecret("my-access-key"), MerchantID: "110005514"}
 
-	// The merchant's notification endpoint.
+	// The sandbox sends signed notifications to the notificationUrl.
+	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: creds}))
+	defer srv.Close()
+
+	// The merchant's notification endpoint. Under test it follows the
+	// sandbox's clock, which Advance moves days ahead of the real one (the
+	// handler refuses events dated over 5 minutes ahead of its clock).
 	var mu sync.Mutex
 	var got []string
 	h := bankpay.NewWebhookHandler(creds, func(_ context.Context, ev *bankpay.Event) error {
@@ -425,15 +431,11 @@ func ExampleNewWebhookHandler() {
 			got = append(got, fmt.Sprintf("%s %s: %s is %s", ev.EventID, ev.EventType, ev.TransactionID(), tx.Status))
 		}
 		return nil // store and respond 200 quickly; an error responds 500 and the event is re-sent
-	}, bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)))
+	}, bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)), bankpay.WithWebhookClock(srv.Now))
 	mux := http.NewServeMux()
 	mux.Handle("POST /bankpay/events", h)
 	merchant := httptest.NewServer(mux)
 	defer merchant.Close()
-
-	// The sandbox sends signed notifications to the notificationUrl.
-	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: creds}))
-	defer srv.Close()
 	c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(srv.URL))
 	if err != nil {
 		fmt.Println(err)

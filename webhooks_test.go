@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -318,7 +319,7 @@ func TestWebhookHandlerDuplicates(t *testing.T) {
 	if assert.Len(t, d, 2, "duplicates logged: %v", d) {
 		assert.Contains(t, d[0], "eventId=ev-1", "duplicates logged: %v", d)
 	}
-	st, _ := dedup.Claim(context.Background(), "ev-1")
+	st, _, _ := dedup.Claim(context.Background(), dedupKey(hookCreds.AccessID, "ev-1"))
 	assert.Equal(t, ClaimDone, st, "hook state %v", st)
 	// Another eventId is processed; a forged replay is still rejected first.
 	w := postSigned(t, h, eventBody("ev-2", "Process"))
@@ -380,9 +381,16 @@ func TestWebhookHandlerPanicReleasesClaim(t *testing.T) {
 
 type failingStore struct{ claimErr, completeErr error }
 
-func (f failingStore) Claim(context.Context, string) (ClaimState, error) { return ClaimNew, f.claimErr }
-func (f failingStore) Complete(context.Context, string) error            { return f.completeErr }
-func (f failingStore) Release(context.Context, string) error             { return nil }
+func (f failingStore) Claim(context.Context, string) (ClaimState, string, error) {
+	return ClaimNew, "t", f.claimErr
+}
+func (f failingStore) Extend(context.Context, string, string) (time.Duration, error) {
+	return time.Minute, nil
+}
+func (f failingStore) Complete(context.Context, string, string, time.Duration) error {
+	return f.completeErr
+}
+func (f failingStore) Release(context.Context, string, string) error { return nil }
 
 func TestWebhookHandlerStoreErrors(t *testing.T) {
 	var rec recorder
@@ -481,9 +489,10 @@ func TestWebhookHandlerOnServeMux(t *testing.T) {
 
 // TestWebhookHandlerMaxEventAge: a verified event older than the max age (24
 // hours by default) gets a 400 response without any callback, is not recorded
-// by the Deduplicator, and is logged at warn level with its age;
-// events at the limit, from the future, or without createdAt pass, and a
-// max age <= 0 turns the check off.
+// by the Deduplicator, and is logged at warn level with its age; so is one
+// dated more than 5 minutes (maxEventSkew) ahead of the clock. Events at
+// either limit pass, events without createdAt are refused, and a max age <=
+// 0 turns the age check off (not the future check).
 func TestWebhookHandlerMaxEventAge(t *testing.T) {
 	created := time.UnixMilli(1700000000000).UTC()
 	clock := created
@@ -503,9 +512,11 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 		{"fresh", "ev-fresh", time.Minute, http.StatusOK},
 		{"re-sent after 12 hours", "ev-12h", 12 * time.Hour, http.StatusOK},
 		{"exactly the max age", "ev-24h", defaultMaxEventAge, http.StatusOK},
-		{"from the future", "ev-future", -time.Hour, http.StatusOK},
+		{"ahead by the allowed skew", "ev-ahead", -maxEventSkew, http.StatusOK},
 		{"a millisecond too old", "ev-old", defaultMaxEventAge + time.Millisecond, http.StatusBadRequest},
 		{"a year old", "ev-year", 365 * 24 * time.Hour, http.StatusBadRequest},
+		{"a millisecond beyond the skew", "ev-future", -maxEventSkew - time.Millisecond, http.StatusBadRequest},
+		{"a year ahead", "ev-next-year", -365 * 24 * time.Hour, http.StatusBadRequest},
 	} {
 		clock = created.Add(tc.after)
 		before := rec.count()
@@ -521,9 +532,17 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 		assert.Contains(t, stales[1], "eventId=ev-year", "stale events logged: %q", stales)
 		assert.Contains(t, stales[1], "age=8760h0m0s", "stale events logged: %q", stales)
 	}
-	// The stale event was not claimed: it is still new to the store.
-	st, _ := dedup.Claim(context.Background(), "ev-old")
-	assert.Equal(t, ClaimNew, st, "stale event recorded by the deduplicator: %v", st)
+	futures := logLines(logs.String(), "future-dated event rejected")
+	if assert.Len(t, futures, 2, "future events logged: %q", futures) {
+		assert.Contains(t, futures[0], "eventId=ev-future", "future events logged: %q", futures)
+		assert.Contains(t, futures[0], "age=-5m0.001s", "future events logged: %q", futures)
+		assert.Contains(t, futures[1], "eventId=ev-next-year", "future events logged: %q", futures)
+	}
+	// The refused events were not claimed: they are still new to the store.
+	for _, id := range []string{"ev-old", "ev-future"} {
+		st, _, _ := dedup.Claim(context.Background(), dedupKey(hookCreds.AccessID, id))
+		assert.Equal(t, ClaimNew, st, "refused event %s recorded by the deduplicator: %v", id, st)
+	}
 	out := logs.String()
 	assert.Contains(t, out, "stale event rejected", "log:\n%s", out)
 	assert.Contains(t, out, "eventId=ev-old", "log:\n%s", out)
@@ -548,6 +567,10 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 		w := postSigned(t, h, old)
 		assert.Equal(t, tc.want, w.Code, "max age %v: status %d, calls %d", tc.maxAge, w.Code, rec.count())
 		assert.Equal(t, tc.want == http.StatusOK, rec.count() == 1, "max age %v: status %d, calls %d", tc.maxAge, w.Code, rec.count())
+		// The future check stays on without the age check.
+		ahead := eventBodyAt("ev-ahead-"+tc.maxAge.String(), "Authorize", clock.Add(time.Hour))
+		w = postSigned(t, h, ahead)
+		assert.Equal(t, http.StatusBadRequest, w.Code, "max age %v, an hour ahead: status %d", tc.maxAge, w.Code)
 	}
 
 	// The default clock is the real one: a notification from 2023 is stale.
@@ -757,4 +780,93 @@ func TestEstablishSignatureNeverVerifiesAsNotification(t *testing.T) {
 	require.ErrorIs(t, err, ErrMalformedEvent, "signed, but never a notification")
 	h := NewWebhookHandler(hookCreds, func(context.Context, *Event) error { t.Error("callback ran"); return nil })
 	assert.Equal(t, http.StatusBadRequest, post(t, h, redirect, auth, "application/json").Code)
+}
+
+// extendingStore is a Deduplicator whose one claim ("tok") lasts ttl per
+// Extend until lostAfter extensions; it records the calls.
+type extendingStore struct {
+	mu        sync.Mutex
+	ttl       time.Duration
+	lostAfter int
+	extends   int
+	calls     []string
+}
+
+func (s *extendingStore) record(call string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = append(s.calls, call)
+}
+
+func (s *extendingStore) Claim(_ context.Context, key string) (ClaimState, string, error) {
+	s.record("claim " + key)
+	return ClaimNew, "tok", nil
+}
+
+func (s *extendingStore) Extend(_ context.Context, _, token string) (time.Duration, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.extends++
+	if token != "tok" || s.lostAfter > 0 && s.extends > s.lostAfter {
+		return 0, nil
+	}
+	return s.ttl, nil
+}
+
+func (s *extendingStore) Complete(_ context.Context, _, token string, keep time.Duration) error {
+	s.record(fmt.Sprint("complete ", token, " ", keep))
+	return nil
+}
+
+func (s *extendingStore) Release(_ context.Context, _, token string) error {
+	s.record("release " + token)
+	return nil
+}
+
+// A callback longer than the claim: the handler extends the claim 100 ms in
+// and then every third of the TTL, stops when the callback returns, and
+// completes with the claim's token, keeping the mark for the max age plus
+// twice the allowed skew.
+func TestWebhookHandlerExtendsClaim(t *testing.T) {
+	s := &extendingStore{ttl: 60 * time.Millisecond}
+	h := NewWebhookHandler(hookCreds, func(context.Context, *Event) error {
+		time.Sleep(firstExtension + 250*time.Millisecond)
+		return nil
+	}, WithDeduplicator(s), WithMaxEventAge(time.Hour))
+	w := postSigned(t, h, eventBody("ev-long", "Authorize"))
+	assert.Equal(t, http.StatusOK, w.Code)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	assert.GreaterOrEqual(t, s.extends, 6, "extensions every 20 ms for 250 ms")
+	assert.LessOrEqual(t, s.extends, 14)
+	assert.Equal(t, []string{"claim " + dedupKey(hookCreds.AccessID, "ev-long"), fmt.Sprint("complete tok ", time.Hour+10*time.Minute)}, s.calls)
+	n := s.extends
+	s.mu.Unlock()
+	time.Sleep(100 * time.Millisecond)
+	s.mu.Lock()
+	assert.Equal(t, n, s.extends, "extended after the callback returned")
+}
+
+// When an extension finds the claim no longer current, the callback's
+// context is canceled with errClaimLost; its error responds 500 and the
+// release carries the lost claim's token (which the store ignores).
+func TestWebhookHandlerClaimLost(t *testing.T) {
+	s := &extendingStore{ttl: 60 * time.Millisecond, lostAfter: 2}
+	var cause error
+	h := NewWebhookHandler(hookCreds, func(ctx context.Context, _ *Event) error {
+		select {
+		case <-ctx.Done():
+			cause = context.Cause(ctx)
+			return cause
+		case <-time.After(5 * time.Second):
+			return nil
+		}
+	}, WithDeduplicator(s))
+	w := postSigned(t, h, eventBody("ev-lost", "Authorize"))
+	assert.Equal(t, http.StatusInternalServerError, w.Code)
+	assert.ErrorIs(t, cause, errClaimLost)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	assert.Equal(t, 3, s.extends)
+	assert.Equal(t, []string{"claim " + dedupKey(hookCreds.AccessID, "ev-lost"), "release tok"}, s.calls)
 }
