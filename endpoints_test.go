@@ -261,15 +261,15 @@ func endpoints() []endpoint {
 				_, err := c.Transactions.Refresh(ctx, "1", "")
 				return err
 			}},
-		{name: "Transactions.PreAuthorize", method: "POST", path: "/transactions/{id}/capture/preAuth", contentType: "application/x-www-form-urlencoded",
-			body: "amount=10.00&merchantReference=pa&period=2", okResponse: preAuthResponseJSON, idIn: inPath, readsBody: true,
+		{name: "Transactions.Preauthorize", method: "POST", path: "/transactions/{id}/capture/preAuth", contentType: "application/x-www-form-urlencoded",
+			body: "amount=10.00&merchantReference=pa&period=2", okResponse: preauthResponseJSON, idIn: inPath, readsBody: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
-				_, err := c.Transactions.PreAuthorize(ctx, id, &PreAuthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 2}, opts...)
+				_, err := c.Transactions.Preauthorize(ctx, id, &PreauthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 2}, opts...)
 				return err
 			},
 			invalidField: "period",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Transactions.PreAuthorize(ctx, "1", &PreAuthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 7})
+				_, err := c.Transactions.Preauthorize(ctx, "1", &PreauthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 7})
 				return err
 			}},
 		{name: "Transactions.Capture (Pay)", method: "POST", path: "/transactions/{id}/capture", contentType: "application/x-www-form-urlencoded",
