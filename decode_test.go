@@ -92,7 +92,7 @@ func TestServiceCallsNameFieldPath(t *testing.T) {
 			func(c *Client) error { _, err := c.Identity.Detail(ctx, "T1"); return err }},
 		{"Customers.Update", `{"customer":{"vip":"gold"}}`, "customer.vip",
 			func(c *Client) error {
-				_, err := c.Customers.Update(ctx, "C1", &CustomerUpdateParams{})
+				_, err := c.Customers.Update(ctx, "C1", &CustomerParams{})
 				return err
 			}},
 		{"Tokenize", `{"merchantId":"1","account":{"verification":{"score":"high"}}}`, "account.verification.score",

@@ -140,24 +140,24 @@ func endpoints() []endpoint {
 			body:       `{"name":"Jane Doe","customerId":"{id}","merchantId":"1002463580","vip":2}`,
 			okResponse: customerResponseJSON, idIn: inPath, idField: "customerId", readsBody: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
-				_, err := c.Customers.Update(ctx, id, &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(2)}, opts...)
+				_, err := c.Customers.Update(ctx, id, &CustomerParams{Name: "Jane Doe", VIP: intPtr(2)}, opts...)
 				return err
 			},
 			invalidField: "vip",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Customers.Update(ctx, "c-1", &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(-1)})
+				_, err := c.Customers.Update(ctx, "c-1", &CustomerParams{Name: "Jane Doe", VIP: intPtr(-1)})
 				return err
 			}},
 		{name: "Customers.UpdateByExternalID", method: "POST", path: "/customers", query: "externalId={id}", contentType: "application/json",
 			body:       `{"name":"Jane Doe","externalId":"{id}","merchantId":"1002463580","vip":0}`,
 			okResponse: customerResponseJSON, idIn: inQuery, idField: "externalId", readsBody: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
-				_, err := c.Customers.UpdateByExternalID(ctx, id, &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(0)}, opts...)
+				_, err := c.Customers.UpdateByExternalID(ctx, id, &CustomerParams{Name: "Jane Doe", VIP: intPtr(0)}, opts...)
 				return err
 			},
 			invalidField: "externalId",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Customers.UpdateByExternalID(ctx, "x-1", &CustomerUpdateParams{Name: "Jane Doe", ExternalID: "x-2"})
+				_, err := c.Customers.UpdateByExternalID(ctx, "x-1", &CustomerParams{Name: "Jane Doe", ExternalID: "x-2"})
 				return err
 			}},
 		{name: "Accounts.Balance", method: "GET", path: "/transactions/{id}/payment/paymentProvider/account/balance",
