@@ -248,11 +248,17 @@ type achFeedback struct {
 	Currency       models.Currency `json:"currency,omitempty"`
 }
 
-// feedbackStatuses are the statuses account feedback accepts.
+// feedbackStatusDisputed is feedback status 9, Disputed: the OpenAPI's
+// FeedbackStatus lists it, but its TransactionStatus does not (no
+// transaction is ever in status 9), so models has no constant for it.
+const feedbackStatusDisputed models.TransactionStatus = 9
+
+// feedbackStatuses are the statuses account feedback accepts (the
+// OpenAPI's FeedbackStatus).
 var feedbackStatuses = map[models.TransactionStatus]bool{
 	models.StatusAuthorized: true, models.StatusProcessed: true, models.StatusCompleted: true,
 	models.StatusFailed: true, models.StatusExpired: true, models.StatusCanceled: true,
-	9: true, models.StatusReversed: true, models.StatusVoided: true,
+	feedbackStatusDisputed: true, models.StatusReversed: true, models.StatusVoided: true,
 }
 
 func (p *AccountFeedbackParams) validate() error {

@@ -125,7 +125,7 @@ func TestSixtyFourGoroutinesShareOneClient(t *testing.T) {
 				_, err = c.Identity.Detail(ctx, kycID)
 				step("identity detail", err)
 				step("register", c.Identity.Register(ctx, kycID, ref))
-				_, err = c.Customers.UpdateByExternalID(ctx, fmt.Sprintf("conc-cust-%d", w), &bankpay.CustomerUpdateParams{Name: "Jane Doe", VIP: bankpay.IntPtr(1 + r)})
+				_, err = c.Customers.UpdateByExternalID(ctx, fmt.Sprintf("conc-cust-%d", w), &bankpay.CustomerParams{Name: "Jane Doe", VIP: bankpay.IntPtr(1 + r)})
 				step("customer", err)
 			}
 		}()

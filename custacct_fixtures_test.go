@@ -87,13 +87,13 @@ func custacctEndpoints() []endpoint {
 			body:       `{"name":"Jane Doe","merchantId":"1002463580","email":"jane@example.com","phone":"+15125550100","address":{"country":"US"}}`,
 			okResponse: customerGetJSON, readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
-				_, err := c.Customers.Create(ctx, &CustomerUpdateParams{Name: "Jane Doe", Email: "jane@example.com",
+				_, err := c.Customers.Create(ctx, &CustomerParams{Name: "Jane Doe", Email: "jane@example.com",
 					Phone: "+15125550100", Address: &models.Address{Country: "US"}}, opts...)
 				return err
 			},
 			invalidField: "phone",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Customers.Create(ctx, &CustomerUpdateParams{Name: "Jane Doe", Email: "jane@example.com", Address: &models.Address{Country: "US"}})
+				_, err := c.Customers.Create(ctx, &CustomerParams{Name: "Jane Doe", Email: "jane@example.com", Address: &models.Address{Country: "US"}})
 				return err
 			}},
 		{name: "Customers.Get", method: "GET", path: "/customers/{id}", okResponse: customerGetJSON,

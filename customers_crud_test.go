@@ -21,7 +21,7 @@ func TestCustomersCreate(t *testing.T) {
 		Body: `{"name":"Jane Doe","externalId":"ext-9","merchantId":"1002463580","vip":2,"email":"jane@example.com",` +
 			`"phone":"+15125550100","dateOfBirth":"1990-01-31","taxId":"999-00-1234","address":{"address1":"1 Main St","zip":"73301","country":"US"}}`},
 		200, customerGetJSON)
-	p := &CustomerUpdateParams{Name: "Jane Doe", ExternalID: "ext-9", Email: "jane@example.com", Phone: "+15125550100",
+	p := &CustomerParams{Name: "Jane Doe", ExternalID: "ext-9", Email: "jane@example.com", Phone: "+15125550100",
 		DateOfBirth: "1990-01-31", TaxID: "999-00-1234", VIP: tierPtr(2),
 		Address: &models.Address{Address1: "1 Main St", Zip: "73301", Country: "US"}}
 	before := *p
@@ -41,12 +41,12 @@ func TestCustomersCreate(t *testing.T) {
 // subset of fields: the new-record checks do not apply.
 func TestCustomersCreateNamedRecord(t *testing.T) {
 	for _, tc := range []struct {
-		p    *CustomerUpdateParams
+		p    *CustomerParams
 		body string
 	}{
-		{&CustomerUpdateParams{CustomerID: "3000000001", Email: "new@example.com"},
+		{&CustomerParams{CustomerID: "3000000001", Email: "new@example.com"},
 			`{"customerId":"3000000001","merchantId":"1002463580","email":"new@example.com"}`},
-		{&CustomerUpdateParams{ExternalID: "ext 9/1", VIP: tierPtr(0)},
+		{&CustomerParams{ExternalID: "ext 9/1", VIP: tierPtr(0)},
 			`{"externalId":"ext 9/1","merchantId":"1002463580","vip":0}`},
 	} {
 		c, mock, _ := newTestClient(t)
@@ -60,24 +60,24 @@ func TestCustomersCreateNamedRecord(t *testing.T) {
 }
 
 func TestCustomersCreateRejects(t *testing.T) {
-	full := func() *CustomerUpdateParams {
-		return &CustomerUpdateParams{Name: "Jane Doe", Email: "jane@example.com", Phone: "+15125550100",
+	full := func() *CustomerParams {
+		return &CustomerParams{Name: "Jane Doe", Email: "jane@example.com", Phone: "+15125550100",
 			Address: &models.Address{Country: "US"}}
 	}
 	for _, tc := range []struct {
 		name  string
-		edit  func(*CustomerUpdateParams) *CustomerUpdateParams
+		edit  func(*CustomerParams) *CustomerParams
 		field string
 	}{
-		{"nil", func(*CustomerUpdateParams) *CustomerUpdateParams { return nil }, "customerUpdateParams"},
-		{"no name", func(p *CustomerUpdateParams) *CustomerUpdateParams { p.Name = ""; return p }, "name"},
-		{"no email", func(p *CustomerUpdateParams) *CustomerUpdateParams { p.Email = ""; return p }, "email"},
-		{"no phone", func(p *CustomerUpdateParams) *CustomerUpdateParams { p.Phone = ""; return p }, "phone"},
-		{"no address", func(p *CustomerUpdateParams) *CustomerUpdateParams { p.Address = nil; return p }, "address.country"},
-		{"no country", func(p *CustomerUpdateParams) *CustomerUpdateParams { p.Address.Country = ""; return p }, "address.country"},
-		{"negative vip", func(p *CustomerUpdateParams) *CustomerUpdateParams { p.VIP = tierPtr(-1); return p }, "vip"},
-		{"bad customerId", func(p *CustomerUpdateParams) *CustomerUpdateParams { p.CustomerID = ".."; return p }, "customerId"},
-		{"bad externalId", func(p *CustomerUpdateParams) *CustomerUpdateParams { p.ExternalID = "a\nb"; return p }, "externalId"},
+		{"nil", func(*CustomerParams) *CustomerParams { return nil }, "customerParams"},
+		{"no name", func(p *CustomerParams) *CustomerParams { p.Name = ""; return p }, "name"},
+		{"no email", func(p *CustomerParams) *CustomerParams { p.Email = ""; return p }, "email"},
+		{"no phone", func(p *CustomerParams) *CustomerParams { p.Phone = ""; return p }, "phone"},
+		{"no address", func(p *CustomerParams) *CustomerParams { p.Address = nil; return p }, "address.country"},
+		{"no country", func(p *CustomerParams) *CustomerParams { p.Address.Country = ""; return p }, "address.country"},
+		{"negative vip", func(p *CustomerParams) *CustomerParams { p.VIP = tierPtr(-1); return p }, "vip"},
+		{"bad customerId", func(p *CustomerParams) *CustomerParams { p.CustomerID = ".."; return p }, "customerId"},
+		{"bad externalId", func(p *CustomerParams) *CustomerParams { p.ExternalID = "a\nb"; return p }, "externalId"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRejected(t, tc.field, func(c *Client) error {

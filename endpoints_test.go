@@ -145,24 +145,24 @@ func endpoints() []endpoint {
 			body:       `{"name":"Jane Doe","customerId":"{id}","merchantId":"1002463580","vip":2}`,
 			okResponse: customerResponseJSON, idIn: inPath, idField: "customerId", readsBody: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
-				_, err := c.Customers.Update(ctx, id, &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(2)}, opts...)
+				_, err := c.Customers.Update(ctx, id, &CustomerParams{Name: "Jane Doe", VIP: intPtr(2)}, opts...)
 				return err
 			},
 			invalidField: "vip",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Customers.Update(ctx, "c-1", &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(-1)})
+				_, err := c.Customers.Update(ctx, "c-1", &CustomerParams{Name: "Jane Doe", VIP: intPtr(-1)})
 				return err
 			}},
 		{name: "Customers.UpdateByExternalID", method: "POST", path: "/customers", query: "externalId={id}", contentType: "application/json",
 			body:       `{"name":"Jane Doe","externalId":"{id}","merchantId":"1002463580","vip":0}`,
 			okResponse: customerResponseJSON, idIn: inQuery, idField: "externalId", readsBody: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
-				_, err := c.Customers.UpdateByExternalID(ctx, id, &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(0)}, opts...)
+				_, err := c.Customers.UpdateByExternalID(ctx, id, &CustomerParams{Name: "Jane Doe", VIP: intPtr(0)}, opts...)
 				return err
 			},
 			invalidField: "externalId",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Customers.UpdateByExternalID(ctx, "x-1", &CustomerUpdateParams{Name: "Jane Doe", ExternalID: "x-2"})
+				_, err := c.Customers.UpdateByExternalID(ctx, "x-1", &CustomerParams{Name: "Jane Doe", ExternalID: "x-2"})
 				return err
 			}},
 		{name: "Accounts.Balance", method: "GET", path: "/transactions/{id}/payment/paymentProvider/account/balance",
@@ -266,15 +266,15 @@ func endpoints() []endpoint {
 				_, err := c.Transactions.Refresh(ctx, "1", "")
 				return err
 			}},
-		{name: "Transactions.PreAuthorize", method: "POST", path: "/transactions/{id}/capture/preAuth", contentType: "application/x-www-form-urlencoded",
-			body: "amount=10.00&merchantReference=pa&period=2", okResponse: preAuthResponseJSON, idIn: inPath, readsBody: true,
+		{name: "Transactions.Preauthorize", method: "POST", path: "/transactions/{id}/capture/preAuth", contentType: "application/x-www-form-urlencoded",
+			body: "amount=10.00&merchantReference=pa&period=2", okResponse: preauthResponseJSON, idIn: inPath, readsBody: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
-				_, err := c.Transactions.PreAuthorize(ctx, id, &PreAuthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 2}, opts...)
+				_, err := c.Transactions.Preauthorize(ctx, id, &PreauthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 2}, opts...)
 				return err
 			},
 			invalidField: "period",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Transactions.PreAuthorize(ctx, "1", &PreAuthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 7})
+				_, err := c.Transactions.Preauthorize(ctx, "1", &PreauthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 7})
 				return err
 			}},
 		{name: "Transactions.Capture (Pay)", method: "POST", path: "/transactions/{id}/capture", contentType: "application/x-www-form-urlencoded",

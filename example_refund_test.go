@@ -31,7 +31,7 @@ func ExampleTransactionsService_Refund() {
 		fmt.Println(err)
 		return
 	}
-	token := srv.EventsFor(auth.TransactionID)[0].Fields.Get("splitToken") // ev.Transaction.SplitToken in a webhook handler
+	token := srv.EventsFor(auth.TransactionID)[0].Raw.Get("splitToken") // ev.Transaction.SplitToken in a webhook handler
 
 	pay, err := c.Transactions.Capture(ctx, auth.TransactionID, &bankpay.CaptureParams{
 		MerchantReference: "order-77-pay", Amount: "60.00", SplitToken: token})

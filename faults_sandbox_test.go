@@ -80,7 +80,7 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 	for _, ref := range []string{"sb-dep-1", "sb-dep-2"} {
 		ids := map[string]bool{}
 		for _, e := range sb.Events() {
-			if e.Fields.Get("merchantReference") == ref {
+			if e.Raw.Get("merchantReference") == ref {
 				ids[e.TransactionID] = true
 			}
 		}
@@ -146,7 +146,7 @@ func TestRetryingMiddlewareAgainstTheSandbox(t *testing.T) {
 	sb.AdvanceBankingDays(4)
 	ids := map[string]bool{}
 	for _, e := range sb.Events() {
-		if e.Fields.Get("merchantReference") == "sb-mw-dep" {
+		if e.Raw.Get("merchantReference") == "sb-mw-dep" {
 			ids[e.TransactionID] = true
 		}
 	}

@@ -194,7 +194,7 @@ var decodeCalls = []func(ctx context.Context, c *Client) (any, error){
 		return nilIfErr(c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: "1000000006", RoutingNumber: "124003116"}))
 	},
 	func(ctx context.Context, c *Client) (any, error) {
-		return nilIfErr(c.Customers.Update(ctx, "c", &CustomerUpdateParams{VIP: intPtr(1)}))
+		return nilIfErr(c.Customers.Update(ctx, "c", &CustomerParams{VIP: intPtr(1)}))
 	},
 	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Identity.User(ctx, "1")) },
 	func(ctx context.Context, c *Client) (any, error) { return nilIfErr(c.Identity.Detail(ctx, "1")) },

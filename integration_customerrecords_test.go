@@ -22,13 +22,13 @@ func TestIntegrationCustomers(t *testing.T) {
 	ctx := context.Background()
 	start := s.Now()
 
-	ann, err := s.client.Customers.Create(ctx, &bankpay.CustomerUpdateParams{Name: "Ann Lee", ExternalID: "shop-ann",
+	ann, err := s.client.Customers.Create(ctx, &bankpay.CustomerParams{Name: "Ann Lee", ExternalID: "shop-ann",
 		Email: "ann.lee@example.net", Phone: "+15125550177", Address: &models.Address{Address1: "9 Elm St", City: "Austin", State: "TX", Zip: "73301", Country: "US"}})
 	require.NoError(t, err)
 	require.NotEmpty(t, ann.CustomerID)
 	assert.Equal(t, itCreds.MerchantID, ann.MerchantID)
 	assert.Equal(t, start, ann.CreatedAt.Time())
-	bo, err := s.client.Customers.Create(ctx, &bankpay.CustomerUpdateParams{Name: "Bo Park", Email: "bo@example.net",
+	bo, err := s.client.Customers.Create(ctx, &bankpay.CustomerParams{Name: "Bo Park", Email: "bo@example.net",
 		Phone: "+15125550178", Address: &models.Address{Country: "US"}})
 	require.NoError(t, err)
 
@@ -37,7 +37,7 @@ func TestIntegrationCustomers(t *testing.T) {
 	assert.Equal(t, ann, got)
 
 	// Create with the externalId of a record updates that record.
-	upd, err := s.client.Customers.Create(ctx, &bankpay.CustomerUpdateParams{ExternalID: "shop-ann", Email: "ann@example.net"})
+	upd, err := s.client.Customers.Create(ctx, &bankpay.CustomerParams{ExternalID: "shop-ann", Email: "ann@example.net"})
 	require.NoError(t, err)
 	assert.Equal(t, ann.CustomerID, upd.CustomerID)
 	assert.Equal(t, "ann@example.net", upd.Email)
@@ -89,8 +89,8 @@ func TestIntegrationCustomers(t *testing.T) {
 	var ve *bankpay.ValidationError
 	require.ErrorAs(t, err, &ve)
 	assert.Equal(t, "email", ve.Field)
-	_, err = s.client.Customers.Create(ctx, &bankpay.CustomerUpdateParams{Name: "No Contact"})
+	_, err = s.client.Customers.Create(ctx, &bankpay.CustomerParams{Name: "No Contact"})
 	require.ErrorAs(t, err, &ve)
-	_, err = s.client.Customers.Create(ctx, &bankpay.CustomerUpdateParams{CustomerID: "3999999999", Name: "Nobody"})
+	_, err = s.client.Customers.Create(ctx, &bankpay.CustomerParams{CustomerID: "3999999999", Name: "Nobody"})
 	requireAPIError(t, err, http.StatusNotFound, codeInvalidParameter, bankpay.ErrNotFound)
 }

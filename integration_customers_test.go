@@ -19,18 +19,18 @@ func TestIntegrationVIP(t *testing.T) {
 	ctx := context.Background()
 	tier := func(n int) *int { return &n }
 
-	c, err := s.client.Customers.UpdateByExternalID(ctx, "player-9", &bankpay.CustomerUpdateParams{Name: "Olivia Nguyen", VIP: tier(1)})
+	c, err := s.client.Customers.UpdateByExternalID(ctx, "player-9", &bankpay.CustomerParams{Name: "Olivia Nguyen", VIP: tier(1)})
 	require.NoError(t, err)
 	require.NotNil(t, c.VIP)
 	assert.Equal(t, 1, *c.VIP)
 	assert.Equal(t, "player-9", c.ExternalID)
 	require.NotEmpty(t, c.CustomerID)
 
-	c, err = s.client.Customers.Update(ctx, c.CustomerID, &bankpay.CustomerUpdateParams{VIP: tier(4)})
+	c, err = s.client.Customers.Update(ctx, c.CustomerID, &bankpay.CustomerParams{VIP: tier(4)})
 	require.NoError(t, err)
 	assert.Equal(t, 4, *c.VIP)
 	// vip 0 is sent and removes the tier.
-	c, err = s.client.Customers.Update(ctx, c.CustomerID, &bankpay.CustomerUpdateParams{Name: "Olivia Nguyen", VIP: tier(0)})
+	c, err = s.client.Customers.Update(ctx, c.CustomerID, &bankpay.CustomerParams{Name: "Olivia Nguyen", VIP: tier(0)})
 	require.NoError(t, err)
 	require.NotNil(t, c.VIP, "vip 0 is a value")
 	assert.Equal(t, 0, *c.VIP)
@@ -39,15 +39,15 @@ func TestIntegrationVIP(t *testing.T) {
 	require.NotNil(t, rec.VIP)
 	assert.Equal(t, 0, *rec.VIP)
 	// Without vip the tier is left alone.
-	c, err = s.client.Customers.UpdateByExternalID(ctx, "player-9", &bankpay.CustomerUpdateParams{Email: "olivia@example.com"})
+	c, err = s.client.Customers.UpdateByExternalID(ctx, "player-9", &bankpay.CustomerParams{Email: "olivia@example.com"})
 	require.NoError(t, err)
 	assert.Equal(t, 0, *c.VIP)
 	assert.Equal(t, "olivia@example.com", c.Email)
 
-	_, err = s.client.Customers.Update(ctx, c.CustomerID, &bankpay.CustomerUpdateParams{VIP: tier(-1)})
+	_, err = s.client.Customers.Update(ctx, c.CustomerID, &bankpay.CustomerParams{VIP: tier(-1)})
 	var ve *bankpay.ValidationError
 	require.ErrorAs(t, err, &ve)
-	_, err = s.client.Customers.Update(ctx, "3999999999", &bankpay.CustomerUpdateParams{VIP: tier(1)})
+	_, err = s.client.Customers.Update(ctx, "3999999999", &bankpay.CustomerParams{VIP: tier(1)})
 	assert.ErrorIs(t, err, bankpay.ErrNotFound)
 
 	// A new customer's tier from establish data with customer.name and vip:
@@ -72,7 +72,7 @@ func TestIntegrationVIP(t *testing.T) {
 	// A merchant not configured for VIP tiers: refused, and establish data
 	// does not set a tier.
 	pc := clientFor(t, s.Server, plain.Credentials)
-	_, err = pc.Customers.UpdateByExternalID(ctx, "player-12", &bankpay.CustomerUpdateParams{Name: "Priya Smith", VIP: tier(1)})
+	_, err = pc.Customers.UpdateByExternalID(ctx, "player-12", &bankpay.CustomerParams{Name: "Priya Smith", VIP: tier(1)})
 	requireAPIError(t, err, http.StatusBadRequest, codeInvalidParameter, bankpay.ErrBadRequest)
 	pp := disbursementParams("vip-auth-3", "", "5.00", bankpaytest.AccountVerified)
 	pp.Customer = &models.Customer{ExternalID: "player-13", Name: "Sam Garcia", VIP: tier(2)}

@@ -58,7 +58,7 @@ func TestIntegrationCustomerVerification(t *testing.T) {
 
 	rec, ok := s.CustomerOf(id)
 	require.True(t, ok)
-	_, err = s.client.Customers.Update(ctx, rec.CustomerID, &bankpay.CustomerUpdateParams{
+	_, err = s.client.Customers.Update(ctx, rec.CustomerID, &bankpay.CustomerParams{
 		Name: u.SegmentedName.FirstName + " Quill", Email: strings.ToUpper(u.Email[0]), Phone: u.Phone[0]})
 	require.NoError(t, err)
 	assert.Equal(t, map[string]int{"customer.name": 1, "customer.email": 2, "customer.phone": 2, "customer.dateOfBirth": -1}, results())

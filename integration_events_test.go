@@ -86,5 +86,5 @@ func TestIntegrationEventsRejectedAndDefaultURL(t *testing.T) {
 	ev, err := bankpay.ParseEvent([]byte(evs[0].Body), "application/x-www-form-urlencoded")
 	require.NoError(t, err)
 	assert.Equal(t, rejected.TransactionID, ev.TransactionID())
-	assert.Equal(t, evs[0].ID, ev.EventID)
+	assert.Equal(t, evs[0].EventID, ev.EventID)
 }

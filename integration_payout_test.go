@@ -106,7 +106,7 @@ func TestIntegrationInstantPayout(t *testing.T) {
 	require.NotNil(t, ev.Transaction)
 	assert.Equal(t, models.StatusCompleted, ev.Transaction.Status)
 	for _, e := range s.Events() {
-		assert.True(t, e.Delivered, "event %s %s delivered", e.ID, e.Type)
+		assert.True(t, e.Delivered, "event %s %s delivered", e.EventID, e.EventType)
 		assert.Equal(t, http.StatusOK, e.LastStatus())
 	}
 }

@@ -197,7 +197,7 @@ func TestIntegrationCancel(t *testing.T) {
 	})
 }
 
-func TestIntegrationPreAuthorizeAndRefresh(t *testing.T) {
+func TestIntegrationPreauthorizeAndRefresh(t *testing.T) {
 	bothShapes(t, func(t *testing.T, opts ...bankpaytest.Option) {
 		in := startInbox(t, itCreds)
 		s := startSandbox(t, append(opts, bankpaytest.WithStartTime(thursday))...)
@@ -206,13 +206,13 @@ func TestIntegrationPreAuthorizeAndRefresh(t *testing.T) {
 		tx := s.client.Transactions
 
 		authID, token := payAuthorization(t, s, in, "it-pa", "100.00")
-		pa, err := tx.PreAuthorize(ctx, authID, &bankpay.PreAuthorizeParams{MerchantReference: "it-pa-1", Amount: "60.00",
+		pa, err := tx.Preauthorize(ctx, authID, &bankpay.PreauthorizeParams{MerchantReference: "it-pa-1", Amount: "60.00",
 			Period: 1, SplitToken: token, InteractionID: "consumerNotPresent"})
 		require.NoError(t, err)
 		assert.Equal(t, models.TypePreauthorization, pa.TransactionType)
 		assert.True(t, pa.PreAuthorized)
 		assert.Equal(t, s.Now().Add(time.Hour), pa.ExpiredAt.Time())
-		_, err = tx.PreAuthorize(ctx, authID, &bankpay.PreAuthorizeParams{MerchantReference: "it-pa-2", Amount: "60.00", Period: 1, SplitToken: token + "x"})
+		_, err = tx.Preauthorize(ctx, authID, &bankpay.PreauthorizeParams{MerchantReference: "it-pa-2", Amount: "60.00", Period: 1, SplitToken: token + "x"})
 		requireAPIError(t, err, 400, 380, bankpay.ErrBadRequest)
 
 		// Refresh: a processId now, the Refresh event later.

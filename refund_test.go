@@ -157,8 +157,8 @@ func TestStateChangingNotRetried(t *testing.T) {
 			_, err := c.Transactions.Cancel(ctx, "1", &CancelParams{MerchantReference: "cn"}, o...)
 			return err
 		},
-		"PreAuthorize": func(c *Client, o ...Option) error {
-			_, err := c.Transactions.PreAuthorize(ctx, "1", &PreAuthorizeParams{MerchantReference: "p", Amount: "1.00", Period: 1}, o...)
+		"Preauthorize": func(c *Client, o ...Option) error {
+			_, err := c.Transactions.Preauthorize(ctx, "1", &PreauthorizeParams{MerchantReference: "p", Amount: "1.00", Period: 1}, o...)
 			return err
 		},
 		"Refresh": func(c *Client, o ...Option) error {

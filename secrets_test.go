@@ -142,9 +142,9 @@ func TestSecretsNeverLoggedNorInErrors(t *testing.T) {
 	must("summary", err)
 
 	// Customers, with personal data in the body.
-	_, err = c.Customers.UpdateByExternalID(ctx, "ext-secret-1", &bankpay.CustomerUpdateParams{Name: "Jane Doe", VIP: bankpay.IntPtr(2), TaxID: secretTaxIDs[0], DateOfBirth: secretDOBs[0]})
+	_, err = c.Customers.UpdateByExternalID(ctx, "ext-secret-1", &bankpay.CustomerParams{Name: "Jane Doe", VIP: bankpay.IntPtr(2), TaxID: secretTaxIDs[0], DateOfBirth: secretDOBs[0]})
 	must("customer update", err)
-	_, err = c.Customers.Update(ctx, "no-such-customer", &bankpay.CustomerUpdateParams{Name: "Jane Doe", TaxID: secretTaxIDs[0], DateOfBirth: secretDOBs[0]})
+	_, err = c.Customers.Update(ctx, "no-such-customer", &bankpay.CustomerParams{Name: "Jane Doe", TaxID: secretTaxIDs[0], DateOfBirth: secretDOBs[0]})
 	expectErr("customer update unknown", err, nil)
 
 	// Input rejected before sending.
@@ -225,10 +225,10 @@ func TestSecretsStayOutOfErrorsOnLoopback(t *testing.T) {
 	_, err = c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber,
 		Customer: &models.Customer{TaxID: secretTaxIDs[0], DateOfBirth: secretDOBs[0], DriverLicense: &models.DriverLicense{Number: secretLicences[0]}}})
 	errs = append(errs, fmt.Sprint(err), fmt.Sprintf("%+v", err))
-	_, err = c.Customers.Update(ctx, "c-1", &bankpay.CustomerUpdateParams{TaxID: secretTaxIDs[2], DateOfBirth: secretDOBs[1]})
+	_, err = c.Customers.Update(ctx, "c-1", &bankpay.CustomerParams{TaxID: secretTaxIDs[2], DateOfBirth: secretDOBs[1]})
 	errs = append(errs, fmt.Sprint(err))
 	// The same data as people write it: spaces and slashes between groups.
-	_, err = c.Customers.Update(ctx, "c-2", &bankpay.CustomerUpdateParams{TaxID: "123 45 6789", DateOfBirth: "02/01/1990", Phone: "1000 0000 10"})
+	_, err = c.Customers.Update(ctx, "c-2", &bankpay.CustomerParams{TaxID: "123 45 6789", DateOfBirth: "02/01/1990", Phone: "1000 0000 10"})
 	errs = append(errs, fmt.Sprint(err))
 	_, err = c.Transactions.Capture(ctx, "1", &bankpay.CaptureParams{MerchantReference: "r", Amount: "1.00",
 		Beneficiary:        &models.Beneficiary{Name: "B", Address: &models.Address{Country: "MX"}},

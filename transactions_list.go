@@ -187,7 +187,7 @@ type FindParams struct {
 	// (required). The transaction found carries it as its own.
 	MerchantReference string
 	// OriginalTransactionID is the transaction the call was made against:
-	// the authorization for Deposit, Capture or PreAuthorize, the capture
+	// the authorization for Deposit, Capture or Preauthorize, the capture
 	// (or payment) for Refund, the deposit for Reclaim. Empty: the call was
 	// Establish, and the authorization with MerchantReference is looked
 	// for.
@@ -201,7 +201,7 @@ const findPageBudget = 200
 
 // FindByMerchantReference finds the transaction a money-moving call made:
 // the reconciliation call. When a Deposit, Capture, Refund, Reclaim,
-// PreAuthorize or Establish fails with a *NetworkError whose Sent is true,
+// Preauthorize or Establish fails with a *NetworkError whose Sent is true,
 // with an ErrInvalidResponse, or with a 5xx *APIError, the service may have
 // acted on it: call FindByMerchantReference with what the call was made
 // against and its merchantReference before paying again.

@@ -442,14 +442,14 @@ func TestXCheckCustomerAnswers(t *testing.T) {
 		t.Run("Update/"+sh.name, func(t *testing.T) {
 			c, mock := xcClient(t)
 			xcServe(t, mock, http.MethodPost, "/customers/CUS-XC-1", sh.body)
-			got, err := c.Customers.Update(ctx, "CUS-XC-1", &bankpay.CustomerUpdateParams{Name: "Ada Cross", VIP: xcIntp(3)})
+			got, err := c.Customers.Update(ctx, "CUS-XC-1", &bankpay.CustomerParams{Name: "Ada Cross", VIP: xcIntp(3)})
 			require.NoError(t, err)
 			assert.Equal(t, sh.want, got)
 		})
 		t.Run("UpdateByExternalID/"+sh.name, func(t *testing.T) {
 			c, mock := xcClient(t)
 			xcServe(t, mock, http.MethodPost, "/customers", sh.body)
-			got, err := c.Customers.UpdateByExternalID(ctx, "ext-xc-1", &bankpay.CustomerUpdateParams{VIP: xcIntp(0)})
+			got, err := c.Customers.UpdateByExternalID(ctx, "ext-xc-1", &bankpay.CustomerParams{VIP: xcIntp(0)})
 			require.NoError(t, err)
 			assert.Equal(t, sh.want, got)
 		})
@@ -543,7 +543,7 @@ func TestXCheckWrongTypes(t *testing.T) {
 	idUser := func(c *bankpay.Client) error { _, err := c.Identity.User(ctx, xcTxnID); return err }
 	detail := func(c *bankpay.Client) error { _, err := c.Identity.Detail(ctx, xcTxnID); return err }
 	customer := func(c *bankpay.Client) error {
-		_, err := c.Customers.Update(ctx, "CUS-XC-1", &bankpay.CustomerUpdateParams{Name: "Ada"})
+		_, err := c.Customers.Update(ctx, "CUS-XC-1", &bankpay.CustomerParams{Name: "Ada"})
 		return err
 	}
 	tokenize := func(c *bankpay.Client) error {

@@ -220,12 +220,12 @@ func goldenCases() []goldenCase {
 		{name: "Customers.Update", method: "POST", path: "/api/v1/customers/CUS-G-1",
 			bare: customerBody, wrap: wrapIn("customer"), want: customerWant,
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Customers.Update(ctx, "CUS-G-1", &CustomerUpdateParams{VIP: &vip, Name: "Pat Example"})
+				return c.Customers.Update(ctx, "CUS-G-1", &CustomerParams{VIP: &vip, Name: "Pat Example"})
 			}},
 		{name: "Customers.UpdateByExternalID", method: "POST", path: "/api/v1/customers",
 			bare: customerBody, wrap: wrapIn("customer"), want: customerWant,
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Customers.UpdateByExternalID(ctx, "ext-77", &CustomerUpdateParams{VIP: &vip, Name: "Pat Example"})
+				return c.Customers.UpdateByExternalID(ctx, "ext-77", &CustomerParams{VIP: &vip, Name: "Pat Example"})
 			}},
 		{name: "Identity.User", method: "GET", path: "/api/v1/transactions/T9/user",
 			bare: func(n func(int64) string) string {

@@ -166,14 +166,14 @@ func TestCaptureLifecycle(t *testing.T) {
 		got := joined(eventTypes(evs))
 		require.Equal(t, want, got, "events of %s: %s, want %s", id, got, want)
 		for _, e := range evs {
-			require.Equal(t, "3", e.Fields.Get("transactionType"), "event fields %v", e.Fields)
-			require.Equal(t, auth.TransactionID, e.Fields.Get("parentObjectId"), "event fields %v", e.Fields)
-			require.Equal(t, "2", e.Fields.Get("paymentType"), "event fields %v", e.Fields)
+			require.Equal(t, "3", e.Raw.Get("transactionType"), "event fields %v", e.Raw)
+			require.Equal(t, auth.TransactionID, e.Raw.Get("parentObjectId"), "event fields %v", e.Raw)
+			require.Equal(t, "2", e.Raw.Get("paymentType"), "event fields %v", e.Raw)
 		}
 	}
 	evs = srv.EventsFor(a)
-	require.Equal(t, "4", evs[1].Fields.Get("status"), "Complete event %v at %v", evs[1].Fields, evs[1].CreatedAt)
-	require.True(t, evs[1].CreatedAt.Equal(wednesday), "Complete event %v at %v", evs[1].Fields, evs[1].CreatedAt)
+	require.Equal(t, "4", evs[1].Raw.Get("status"), "Complete event %v at %v", evs[1].Raw, evs[1].CreatedAt)
+	require.True(t, evs[1].CreatedAt.Equal(wednesday), "Complete event %v at %v", evs[1].Raw, evs[1].CreatedAt)
 	// Nothing counts any more: the whole 500.00 can be captured again.
 	capture("cl-e", "500.00")
 }
@@ -210,7 +210,7 @@ func TestCaptureWithoutSplitToken(t *testing.T) {
 		assert.Equal(t, models.StatusFailed, got.Status)
 		evs := srv.EventsFor(c.TransactionID)
 		require.Equal(t, []string{"Failed"}, eventTypes(evs))
-		assert.Equal(t, "SW051", evs[0].Fields.Get("paymentProviderTransaction.status"))
+		assert.Equal(t, "SW051", evs[0].Raw.Get("paymentProviderTransaction.status"))
 		// The failed capture no longer counts: the whole amount can be
 		// captured again, with the token, and is processed.
 		ok := guaranteed.mustTxn(guaranteed.payCapture(auth.TransactionID, tok, "ns-g-2", "30.00"))

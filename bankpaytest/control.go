@@ -135,7 +135,7 @@ func (s *Server) controlHook(m *merchant, id string, fn func(string) error) (any
 		return nil, err
 	}
 	if herr := fn(id); herr != nil {
-		if errors.Is(herr, ErrNotFound) {
+		if errors.Is(herr, ErrUnknownTransaction) {
 			return nil, notFound("transaction")
 		}
 		return nil, badRequest("%s", strings.TrimPrefix(herr.Error(), "bankpaytest: "))

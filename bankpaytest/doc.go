@@ -191,7 +191,7 @@
 // yet processed, or a preauthorization to Canceled with a Cancel event;
 // anything later responds with 400/200 (refund instead). Refresh (/refresh,
 // the authorization's splitToken) responds with a processId and sends a
-// Refresh event RefreshDelay later. PreAuthorize (/capture/preAuth) creates
+// Refresh event RefreshDelay later. Preauthorize (/capture/preAuth) creates
 // a preauthorization (type 10) of a Deferred authorization for period
 // hours, then Expired with an Expire event.
 //

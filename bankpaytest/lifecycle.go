@@ -149,7 +149,7 @@ func (s *Server) reverseLocked(id string) error {
 func (s *Server) hookMovement(id string) (*txn, error) {
 	t := s.st.txns[id]
 	if t == nil {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+		return nil, fmt.Errorf("%w: %s", ErrUnknownTransaction, id)
 	}
 	if !isMovement(t) {
 		return nil, fmt.Errorf("%w: %s is not a deposit or capture", ErrInvalidTransition, id)

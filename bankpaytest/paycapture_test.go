@@ -24,11 +24,11 @@ func TestAuthorizeEventCarriesSplitToken(t *testing.T) {
 	// A Disbursement and a canceled authorization have none.
 	d := c.establish("st-d", "0.00")
 	for _, e := range srv.EventsFor(d.TransactionID) {
-		assert.Empty(t, e.Fields.Get("splitToken"))
+		assert.Empty(t, e.Raw.Get("splitToken"))
 	}
 	_, canceled := c.authorize(uiData("st-c", models.PaymentTypeDeferred, "5.00"), bankpaytest.OutcomeCancel)
 	for _, e := range srv.EventsFor(canceled.TransactionID) {
-		assert.Empty(t, e.Fields.Get("splitToken"))
+		assert.Empty(t, e.Raw.Get("splitToken"))
 	}
 }
 

@@ -47,7 +47,7 @@ func TestCancel(t *testing.T) {
 func eventTypesOf(c *cli, id string) []models.EventType {
 	var out []models.EventType
 	for _, e := range c.srv.EventsFor(id) {
-		out = append(out, e.Type)
+		out = append(out, e.EventType)
 	}
 	return out
 }

@@ -25,8 +25,8 @@ func (c *cli) payAuthorization(ref string, amount models.Amount) (*models.Transa
 	require.NoError(c.t, err)
 	require.NoError(c.t, c.srv.Flush(context.Background()))
 	for _, ev := range c.srv.EventsFor(auth.TransactionID) {
-		if ev.Type == models.EventAuthorize && ev.Fields.Get("splitToken") != "" {
-			return auth, ev.Fields.Get("splitToken")
+		if ev.EventType == models.EventAuthorize && ev.Raw.Get("splitToken") != "" {
+			return auth, ev.Raw.Get("splitToken")
 		}
 	}
 	require.FailNow(c.t, "no split token in the Authorize event")

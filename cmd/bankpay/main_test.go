@@ -360,8 +360,8 @@ func TestRefund(t *testing.T) {
 	require.NoError(t, c.srv.Flush(context.Background()))
 	var token string
 	for _, ev := range c.srv.EventsFor(auth.TransactionID) {
-		if ev.Type == models.EventAuthorize {
-			token = ev.Fields.Get("splitToken")
+		if ev.EventType == models.EventAuthorize {
+			token = ev.Raw.Get("splitToken")
 		}
 	}
 	require.NotEmpty(t, token, "the Authorize event carries the split token")

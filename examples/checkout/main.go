@@ -162,7 +162,7 @@ func (s *shop) recorded(w http.ResponseWriter, r *http.Request) {
 	}
 	events := []models.EventType{}
 	for _, e := range s.env.Sandbox.EventsFor(id) {
-		events = append(events, e.Type)
+		events = append(events, e.EventType)
 	}
 	last4 := ""
 	if t.Payment != nil && t.Payment.Account != nil {

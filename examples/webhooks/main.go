@@ -249,9 +249,9 @@ func fromSandbox(ctx context.Context, env *exampleenv.Env, rcv *receiver, endpoi
 		for _, a := range ev.Attempts {
 			codes = append(codes, fmt.Sprint(a.StatusCode))
 		}
-		env.Note("sandbox: event %s %s delivered %t, attempts responded %s", ev.ID, ev.Type, ev.Delivered, strings.Join(codes, ", "))
+		env.Note("sandbox: event %s %s delivered %t, attempts responded %s", ev.EventID, ev.EventType, ev.Delivered, strings.Join(codes, ", "))
 		if !ev.Delivered {
-			return fmt.Errorf("event %s %s was not delivered", ev.ID, ev.Type)
+			return fmt.Errorf("event %s %s was not delivered", ev.EventID, ev.EventType)
 		}
 	}
 	got := rcv.handled.Load() - before

@@ -270,8 +270,8 @@ func (s *setup) disbursement(t *testing.T) string {
 // splitToken is the split token of authorization id's Authorize event.
 func (s *setup) splitToken(t *testing.T, id string) string {
 	for _, e := range s.srv.EventsFor(id) {
-		if e.Type == models.EventAuthorize && e.Fields.Get("splitToken") != "" {
-			return e.Fields.Get("splitToken")
+		if e.EventType == models.EventAuthorize && e.Raw.Get("splitToken") != "" {
+			return e.Raw.Get("splitToken")
 		}
 	}
 	t.Fatalf("no split token for %s", id)

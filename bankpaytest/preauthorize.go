@@ -9,7 +9,7 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// handlePreAuthorize serves POST /transactions/{id}/capture/preAuth
+// handlePreauthorize serves POST /transactions/{id}/capture/preAuth
 // (form-encoded) from an Authorized Deferred or Recurring authorization:
 // merchantReference (required, unique among preauthorizations), period
 // (required, 1 to 6 hours), amount (defaults to the authorization's,
@@ -20,7 +20,7 @@ import (
 // preauthorization (type 10), Authorized with provider status AC107
 // (waiting for capture) and preAuthorized true, no event; at expiredAt,
 // period hours later, it moves to Expired with an Expire event (AC117).
-func (s *Server) handlePreAuthorize(_ *http.Request, body []byte, m *merchant, id string) (any, *Error) {
+func (s *Server) handlePreauthorize(_ *http.Request, body []byte, m *merchant, id string) (any, *Error) {
 	auth, err := s.authorization(m, id)
 	if err != nil {
 		return nil, err

@@ -7,9 +7,9 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// PreAuthorizeParams is the input of PreAuthorize, sent form-encoded like
+// PreauthorizeParams is the input of Preauthorize, sent form-encoded like
 // Capture's.
-type PreAuthorizeParams struct {
+type PreauthorizeParams struct {
 	// MerchantReference is the merchant's reference for this
 	// preauthorization (required; '&', '=', '%', '+' and control
 	// characters are refused).
@@ -35,21 +35,21 @@ type PreAuthorizeParams struct {
 
 // Preauthorization periods the OpenAPI allows, in hours.
 const (
-	minPreAuthHours = 1
-	maxPreAuthHours = 6
+	minPreauthHours = 1
+	maxPreauthHours = 6
 )
 
-// PreAuthorize preauthorizes captures from an authorization, up to Amount
+// Preauthorize preauthorizes captures from an authorization, up to Amount
 // in total, for Period hours: POST /transactions/{transactionId}/capture/preAuth,
 // form-encoded. The response is the preauthorization transaction (type 10)
 // whose originalTransactionId is transactionID; its ExpiredAt is when it
 // lapses, after which captures are treated as ordinary ones.
 //
-// PreAuthorize changes state, so it is not retried once the request may
+// Preauthorize changes state, so it is not retried once the request may
 // have reached the server, unless WithRetryNonIdempotent is given. A
 // repeated merchantReference responds code 210 (ErrDuplicate) where the
 // account is configured for idempotency.
-func (s *TransactionsService) PreAuthorize(ctx context.Context, transactionID string, p *PreAuthorizeParams, opts ...Option) (*models.Transaction, error) {
+func (s *TransactionsService) Preauthorize(ctx context.Context, transactionID string, p *PreauthorizeParams, opts ...Option) (*models.Transaction, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
@@ -59,9 +59,9 @@ func (s *TransactionsService) PreAuthorize(ctx context.Context, transactionID st
 	return s.transactionCall(ctx, http.MethodPost, pathJoin("transactions", transactionID, "capture", "preAuth"), nil, formBody{V: p}, opts)
 }
 
-func (p *PreAuthorizeParams) validate() error {
+func (p *PreauthorizeParams) validate() error {
 	if p == nil {
-		return invalid("preAuthorizeParams", "must not be nil")
+		return invalid("preauthorizeParams", "must not be nil")
 	}
 	if err := firstError(
 		checkMerchantReference("merchantReference", p.MerchantReference, true),
@@ -72,7 +72,7 @@ func (p *PreAuthorizeParams) validate() error {
 	switch {
 	case p.Period == 0:
 		return invalid("period", "is required")
-	case p.Period < minPreAuthHours || p.Period > maxPreAuthHours:
+	case p.Period < minPreauthHours || p.Period > maxPreauthHours:
 		return invalid("period", "must be 1 to 6 (hours)")
 	}
 	if p.WithdrawalMethod != "" && !withdrawalMethods[p.WithdrawalMethod] {

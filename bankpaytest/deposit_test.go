@@ -157,8 +157,8 @@ func TestInstantPayoutCompletesWhenProcessed(t *testing.T) {
 		require.True(t, got.CompletedAt.Time() == friday, "instant payout %s: %v processedAt %v completedAt %v, want Completed at %v", id, got.Status, got.ProcessedAt, got.CompletedAt, friday)
 		evs := srv.EventsFor(id)
 		require.Equal(t, "Process,Complete", joined(eventTypes(evs)), "instant payout events %v", evs)
-		require.Equal(t, "3", evs[0].Fields.Get("status"), "instant payout events %v", evs)
-		require.Equal(t, "4", evs[1].Fields.Get("status"), "instant payout events %v", evs)
+		require.Equal(t, "3", evs[0].Raw.Get("status"), "instant payout events %v", evs)
+		require.Equal(t, "4", evs[1].Raw.Get("status"), "instant payout events %v", evs)
 		require.True(t, evs[1].CreatedAt.Equal(friday), "instant payout events %v", evs)
 	}
 	status = statusOf(t, srv, ordinary)

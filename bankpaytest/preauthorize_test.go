@@ -11,12 +11,12 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-func (c *api) preAuth(id string, v url.Values) response {
+func (c *api) preauthorize(id string, v url.Values) response {
 	c.t.Helper()
 	return c.postForm("/transactions/"+id+"/capture/preAuth", v)
 }
 
-func TestPreAuthorize(t *testing.T) {
+func TestPreauthorize(t *testing.T) {
 	srv := newServer(t)
 	c := newAPI(t, srv, srv.Credentials())
 	auth, tok := c.payAuthorization("pa", "100.00")
@@ -36,12 +36,12 @@ func TestPreAuthorize(t *testing.T) {
 		form("amount", "100.01"), form("amount", "0.00"), form("amount", "8"), form("amount", "12345678.00"),
 		form("metadata.remittance.withdrawalMethod", "Wire"),
 	} {
-		c.preAuth(auth.TransactionID, bad).wantError(t, http.StatusBadRequest, 200)
+		c.preauthorize(auth.TransactionID, bad).wantError(t, http.StatusBadRequest, 200)
 	}
-	c.preAuth(auth.TransactionID, form("splitToken", tok+"x")).wantError(t, http.StatusBadRequest, 380)
+	c.preauthorize(auth.TransactionID, form("splitToken", tok+"x")).wantError(t, http.StatusBadRequest, 380)
 
 	start := srv.Now()
-	pa := c.mustTxn(c.preAuth(auth.TransactionID, form("externalTier", "vip", "interactionId", "consumerNotPresent",
+	pa := c.mustTxn(c.preauthorize(auth.TransactionID, form("externalTier", "vip", "interactionId", "consumerNotPresent",
 		"metadata.remittance.withdrawalMethod", "Cash")))
 	assert.Equal(t, models.TypePreauthorization, pa.TransactionType)
 	assert.Equal(t, auth.TransactionID, pa.OriginalTransactionID)
@@ -50,7 +50,7 @@ func TestPreAuthorize(t *testing.T) {
 	assert.Equal(t, models.Amount("80.00"), pa.Amount)
 	assert.True(t, pa.PreAuthorized)
 	assert.Equal(t, start.Add(2*time.Hour).UnixMilli(), int64(pa.ExpiredAt))
-	c.preAuth(auth.TransactionID, form()).wantError(t, http.StatusBadRequest, 210)
+	c.preauthorize(auth.TransactionID, form()).wantError(t, http.StatusBadRequest, 210)
 	assert.Empty(t, srv.EventsFor(pa.TransactionID))
 
 	// It lapses after its period.
@@ -63,7 +63,7 @@ func TestPreAuthorize(t *testing.T) {
 	assert.Equal(t, "Expire", joined(eventTypes(srv.EventsFor(pa.TransactionID))))
 
 	// Without amount: the authorization's; a canceled one does not expire.
-	pa2 := c.mustTxn(c.preAuth(auth.TransactionID, form("merchantReference", "pa-2", "amount", "", "splitToken", "", "period", "1")))
+	pa2 := c.mustTxn(c.preauthorize(auth.TransactionID, form("merchantReference", "pa-2", "amount", "", "splitToken", "", "period", "1")))
 	assert.Equal(t, models.Amount("100.00"), pa2.Amount)
 	assert.Equal(t, models.StatusCanceled, c.mustTxn(c.cancel(pa2.TransactionID, map[string]any{})).Status)
 	srv.Advance(2 * time.Hour)
@@ -71,7 +71,7 @@ func TestPreAuthorize(t *testing.T) {
 
 	// Only from a Deferred (or Recurring) authorization.
 	d := c.establish("pa-d", "10.00")
-	c.preAuth(d.TransactionID, form("splitToken", "")).wantError(t, http.StatusBadRequest, 200)
+	c.preauthorize(d.TransactionID, form("splitToken", "")).wantError(t, http.StatusBadRequest, 200)
 	zero, _ := c.payAuthorization("pa-z", "0.00")
-	c.preAuth(zero.TransactionID, form("merchantReference", "pa-z", "amount", "", "splitToken", "")).wantError(t, http.StatusBadRequest, 200)
+	c.preauthorize(zero.TransactionID, form("merchantReference", "pa-z", "amount", "", "splitToken", "")).wantError(t, http.StatusBadRequest, 200)
 }
