@@ -139,8 +139,8 @@ func (a *attempt) backoff(minWait, maxWait time.Duration, n int, resp *http.Resp
 	if !ok {
 		d = jitteredBackoff(minWait, maxWait, n)
 	}
-	if a.waitScale != nil {
-		return a.waitScale(d)
+	if a.cfg.waitScale != nil {
+		return a.cfg.waitScale(d)
 	}
 	return d
 }
