@@ -197,6 +197,7 @@ func idempotencyKey(key string) func(*request) {
 // saw of its attempts.
 type attempt struct {
 	cfg      *config
+	req      *request
 	retryAll bool // a read, or a state-changing call the caller opted in to retry
 	read     bool // a read or an idempotent call: a 2xx response cut short is retried too
 	count    int
@@ -232,7 +233,7 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	}
 	// An idempotent call is retried like a read: sent again with the same
 	// key, it gets the first attempt's result, never a second effect.
-	a := &attempt{cfg: cfg, read: !req.StateChanging || req.Idempotent}
+	a := &attempt{cfg: cfg, req: req, read: !req.StateChanging || req.Idempotent}
 	// The opt-in applies only to a call the service can recognize when it
 	// comes again: one with a merchantReference. A call without one is
 	// sent as without the opt-in (see WithRetryNonIdempotent).
@@ -276,10 +277,7 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	hr.GetBody = nil
 	// The Authorization header is set by the guard, below any middleware
 	// (sendguard.go): no layer of the caller's sees the credentials.
-	setHeaders(hr.Header, cfg.userAgent, req.ContentType, cfg.header)
-	for k, vs := range req.Header {
-		hr.Header[k] = vs
-	}
+	a.setHeaders(hr.Header)
 	if v != nil {
 		// The 2xx body is read inside the retry loop, so that a read whose
 		// response breaks off is retried like one that got none.
@@ -397,17 +395,19 @@ const (
 )
 
 // setHeaders sets the headers of one request (but Authorization, which
-// guardTransport sets, and the call's own, which replace these): Accept,
-// User-Agent, Content-Type when there is a body, and the WithHeader
-// headers. Every value is this request's own: a middleware that writes
-// h["Accept"][0] changes no other request, nor the client's WithHeader
-// values. All the values share one array (one allocation besides the
+// guardTransport sets): Accept, User-Agent, Content-Type when there is a
+// body, and each extra header in turn. Every value is this request's own:
+// a middleware that writes h["Accept"][0] changes no other request (nor
+// another attempt of its call: each retry gets new ones), nor the client's
+// WithHeader values. All the values share one array (one allocation besides the
 // map's storage); each slice's capacity is its length, so that an append
 // copies. h must be empty (a new request's).
-func setHeaders(h http.Header, userAgent, contentType string, extra http.Header) {
+func setHeaders(h http.Header, userAgent, contentType string, extra ...http.Header) {
 	n := 3
-	for _, vs := range extra {
-		n += len(vs)
+	for _, x := range extra {
+		for _, vs := range x {
+			n += len(vs)
+		}
 	}
 	vals := make([]string, 0, n)
 	add := func(k string, vs ...string) {
@@ -420,9 +420,18 @@ func setHeaders(h http.Header, userAgent, contentType string, extra http.Header)
 	if contentType != "" {
 		add("Content-Type", contentType)
 	}
-	for k, vs := range extra {
-		add(k, vs...)
+	for _, x := range extra { // a later one replaces an earlier one's name
+		for k, vs := range x {
+			add(k, vs...)
+		}
 	}
+}
+
+// setHeaders sets the headers of one attempt of a's call on h (empty):
+// the SDK's, the WithHeader ones, and the call's own (Idempotency-Key),
+// which replace a WithHeader header of the same name.
+func (a *attempt) setHeaders(h http.Header) {
+	setHeaders(h, a.cfg.userAgent, a.req.ContentType, a.cfg.header, a.req.Header)
 }
 
 // bufPool holds the buffers responses are read into; maxPooledBuffer bounds

@@ -185,4 +185,31 @@ func TestSetHeaders_PerRequest(t *testing.T) {
 		assert.Equal(t, []string{"application/json"}, h["Accept"])
 		assert.Equal(t, []string{"application/x-www-form-urlencoded"}, h["Content-Type"])
 	}
+
+	// A retry is a request of its own too: the second attempt of a
+	// dispute (retried like a read, with its Idempotency-Key) finds the
+	// SDK's values, not what the middleware wrote into the first.
+	found = nil
+	var n int
+	retrying := httpmock.NewMockTransport()
+	retrying.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		if n++; n == 1 {
+			return httpmock.NewStringResponse(http.StatusServiceUnavailable, `{}`), nil
+		}
+		return httpmock.NewStringResponse(http.StatusOK, faultTxn), nil
+	})
+	c3, err := NewClient(testCreds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: retrying}),
+		WithTransport(mutate), WithHeader("X-Request-Id", "r1"))
+	require.NoError(t, err)
+	c3.cfg.waitScale = (&waits{}).record
+	_, err = c3.Disputes.Create(ctx, &DisputeParams{IdempotencyKey: "idem-1", TransactionID: "T1", Amount: "1.00"})
+	require.NoError(t, err)
+	require.Len(t, found, 2)
+	for i, h := range found {
+		assert.Equal(t, []string{"application/json"}, h["Accept"], "attempt %d", i+1)
+		assert.Equal(t, []string{"application/json"}, h["Content-Type"], "attempt %d", i+1)
+		assert.Equal(t, []string{"bankpay-go/" + version}, h["User-Agent"], "attempt %d", i+1)
+		assert.Equal(t, []string{"r1"}, h["X-Request-Id"], "attempt %d", i+1)
+		assert.Equal(t, []string{"idem-1"}, h["Idempotency-Key"], "attempt %d", i+1)
+	}
 }
