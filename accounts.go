@@ -50,16 +50,7 @@ func (s *AccountsService) User(ctx context.Context, transactionID string, opts .
 		return nil, err
 	}
 	path := pathJoin("transactions", transactionID, "payment", "paymentProvider", "user")
-	req, err := newRequest(http.MethodGet, path, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.expand = true
-	var raw json.RawMessage
-	if err := s.client.do(ctx, req, &raw, opts); err != nil {
-		return nil, err
-	}
-	return decodeLogged[models.BankUser](ctx, s.client, opts, raw, "user", http.MethodGet, path)
+	return call[models.BankUser](ctx, s.client, http.MethodGet, path, nil, nil, "user", opts, expandable)
 }
 
 // Summary reads the cash-flow summary of the user's accounts, with
@@ -157,20 +148,12 @@ func (s *AccountsService) Verify(ctx context.Context, p *AccountVerifyParams, op
 		return nil, err
 	}
 	const path = "/accounts/verify"
-	req, err := newRequest(http.MethodPost, path, nil, &verifyBody{
+	body := &verifyBody{
 		MerchantID: s.client.merchantIDNumber(),
 		Account: &accountRef{AccountNumber: p.AccountNumber, RoutingNumber: p.RoutingNumber,
 			IBAN: p.IBAN, NameOnAccount: p.NameOnAccount},
-	})
-	if err != nil {
-		return nil, err
 	}
-	req.expand = true
-	var raw json.RawMessage
-	if err := s.client.do(ctx, req, &raw, opts); err != nil {
-		return nil, err
-	}
-	acct, err := decodeLogged[models.Account](ctx, s.client, opts, raw, "account", http.MethodPost, path)
+	acct, err := call[models.Account](ctx, s.client, http.MethodPost, path, nil, body, "account", opts, expandable)
 	if err != nil {
 		return nil, err
 	}
@@ -330,5 +313,6 @@ func (s *AccountsService) Feedback(ctx context.Context, p *AccountFeedbackParams
 	if !p.ReturnDate.IsZero() {
 		body.Feedback.ReturnDate = p.ReturnDate.UnixMilli()
 	}
-	return s.client.send(ctx, http.MethodPost, "/feedback", nil, body, nil, opts)
+	_, err := call[noContent](ctx, s.client, http.MethodPost, "/feedback", nil, body, "", opts)
+	return err
 }

@@ -55,7 +55,7 @@ func (s *TransactionsService) Capture(ctx context.Context, transactionID string,
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return s.transactionCall(ctx, http.MethodPost, pathJoin("transactions", transactionID, "capture"), nil, formBody{V: p}, opts)
+	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "capture"), nil, formBody{V: p}, "transaction", opts)
 }
 
 func (p *CaptureParams) validate() error {

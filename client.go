@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/go-cleanhttp"
 
@@ -40,11 +39,10 @@ type Client struct {
 	PaymentProviders *PaymentProvidersService
 	Disputes         *DisputesService
 
-	cfg       config
-	secrets   *secrets                          // a pointer, so that %v of a Client shows no key
-	hc        *http.Client                      // cfg.httpClient behind keepAlive
-	macs      *sign.MACCache                    // keyed HMAC states of this client's key
-	waitScale func(time.Duration) time.Duration // test hook: the fake clock of retries
+	cfg     config
+	secrets *secrets       // a pointer, so that %v of a Client shows no key
+	hc      *http.Client   // cfg.httpClient behind keepAlive
+	macs    *sign.MACCache // keyed HMAC states of this client's key
 }
 
 type service struct{ client *Client }
@@ -100,8 +98,14 @@ func (c *Client) callConfig(opts []Option) (*config, error) {
 }
 
 // Format prints the client as its base URL and accessId, with every verb,
-// so that no verb shows its key.
-func (c Client) Format(f fmt.State, _ rune) {
+// so that no verb shows its key. (A Client value, which has no Format,
+// prints its fields: its credentials are behind a pointer, printed as an
+// address.)
+func (c *Client) Format(f fmt.State, _ rune) {
+	if c == nil {
+		_, _ = f.Write([]byte("<nil>"))
+		return
+	}
 	var id string
 	if c.secrets != nil {
 		id = c.secrets.creds.AccessID

@@ -73,7 +73,7 @@ func (s *CustomersService) Update(ctx context.Context, customerID string, p *Cus
 	if err := pinID(&body.CustomerID, customerID, "customerId"); err != nil {
 		return nil, err
 	}
-	return s.update(ctx, pathJoin("customers", customerID), nil, body, opts)
+	return call[models.Customer](ctx, s.client, http.MethodPost, pathJoin("customers", customerID), nil, body, "customer", opts)
 }
 
 // UpdateByExternalID updates the customer record the merchant knows as
@@ -89,11 +89,7 @@ func (s *CustomersService) UpdateByExternalID(ctx context.Context, externalID st
 	if err := pinID(&body.ExternalID, externalID, "externalId"); err != nil {
 		return nil, err
 	}
-	return s.update(ctx, "/customers", url.Values{"externalId": {externalID}}, body, opts)
-}
-
-func (s *CustomersService) update(ctx context.Context, path string, query url.Values, body *customerBody, opts []Option) (*models.Customer, error) {
-	return call[models.Customer](ctx, s.client, http.MethodPost, path, query, body, "customer", opts)
+	return call[models.Customer](ctx, s.client, http.MethodPost, "/customers", url.Values{"externalId": {externalID}}, body, "customer", opts)
 }
 
 // pinID fills the body's id field from the id the call names, and refuses
@@ -164,7 +160,7 @@ func (s *CustomersService) Create(ctx context.Context, p *CustomerParams, opts .
 			}
 		}
 	}
-	return s.update(ctx, "/customers", nil, s.body(p), opts)
+	return call[models.Customer](ctx, s.client, http.MethodPost, "/customers", nil, s.body(p), "customer", opts)
 }
 
 // Get reads the customer record customerID (the service's id):

@@ -47,7 +47,7 @@ func (s *TransactionsService) Deposit(ctx context.Context, transactionID string,
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return s.transactionCall(ctx, http.MethodPost, pathJoin("transactions", transactionID, "deposit"), nil, formBody{V: p}, opts)
+	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "deposit"), nil, formBody{V: p}, "transaction", opts)
 }
 
 func (p *DepositParams) validate() error {

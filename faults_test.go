@@ -380,7 +380,7 @@ func runFaultCell(sc faultScenario, call faultCall, mode string) cellResult {
 		return res
 	}
 	w := &waits{}
-	c.waitScale = w.record
+	c.cfg.waitScale = w.record
 	ctx := context.Background()
 	if sc.ctxTimeout > 0 {
 		var cancel context.CancelFunc
@@ -746,7 +746,7 @@ func TestOptInPerClient(t *testing.T) {
 		tr := s.Transport()
 		c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}), WithRetryNonIdempotent())
 		require.NoError(t, err)
-		c.waitScale = (&waits{}).record
+		c.cfg.waitScale = (&waits{}).record
 		err = call.do(context.Background(), c)
 		got := s.Received()
 		tr.CloseIdleConnections()
@@ -812,7 +812,7 @@ func TestTransportErrorBeforeWriteIsNotRetriedForAPost(t *testing.T) {
 		}}
 		c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: rt}))
 		require.NoError(t, err)
-		c.waitScale = (&waits{}).record
+		c.cfg.waitScale = (&waits{}).record
 		_, err = c.Transactions.Deposit(context.Background(), "1", &DepositParams{MerchantReference: "r"})
 		got := s.Requests() - before
 		assert.Equal(t, tc.sent, got, "%v: %d requests reached the server in %d trips, want %d in %d (err %v)", tc.err, got, rt.Trips(), tc.sent, tc.trips, err)

@@ -317,7 +317,7 @@ func FuzzResponseDecoders(f *testing.F) {
 		c, err := NewClient(testCreds, WithBaseURL(testBaseURL),
 			WithHTTPClient(&http.Client{Transport: fuzzTransport{status, header, body}}), withMaxResponseBytes(1<<16))
 		require.NoError(t, err)
-		c.waitScale = func(time.Duration) time.Duration { return 0 }
+		c.cfg.waitScale = func(time.Duration) time.Duration { return 0 }
 		res, err := call(context.Background(), c)
 		ok2xx := status >= 200 && status <= 299
 		if err == nil {

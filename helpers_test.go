@@ -32,7 +32,7 @@ func newTestClient(t *testing.T, opts ...Option) (*Client, *httpmock.MockTranspo
 	c, err := NewClient(testCreds, all...)
 	require.NoError(t, err, "NewClient: %v", err)
 	w := &waits{}
-	c.waitScale = w.record
+	c.cfg.waitScale = w.record
 	return c, mock, w
 }
 

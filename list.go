@@ -35,10 +35,11 @@ type Page[T any] struct {
 // response object (or a bare array), and its startIndex (that of query
 // when the response has none) and itemsPerPage. query is not modified.
 func listPage[T any](ctx context.Context, c *Client, path string, query url.Values, key string, opts []Option) (*Page[T], error) {
-	var raw json.RawMessage
-	if err := c.send(ctx, http.MethodGet, path, query, nil, &raw, opts); err != nil {
+	r, err := call[json.RawMessage](ctx, c, http.MethodGet, path, query, nil, "", opts)
+	if err != nil {
 		return nil, err
 	}
+	raw := *r
 	fail := func(err error) (*Page[T], error) {
 		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path, Err: err}
 	}

@@ -79,6 +79,11 @@ type config struct {
 	responseInto       **http.Response // WithResponseInto
 	expand             []string        // WithExpand: fields of one call's response to expand
 
+	// waitScale is a test hook: the fake clock of the retry layer, given
+	// each computed wait and returning the one slept (nil: as computed).
+	// Set only by tests (c.cfg.waitScale).
+	waitScale func(time.Duration) time.Duration
+
 	// The webhook handler's settings (NewWebhookHandler).
 	dedup            Deduplicator
 	maxEventBytes    int64

@@ -56,7 +56,7 @@ func (s *TransactionsService) Preauthorize(ctx context.Context, transactionID st
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return s.transactionCall(ctx, http.MethodPost, pathJoin("transactions", transactionID, "capture", "preAuth"), nil, formBody{V: p}, opts)
+	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "capture", "preAuth"), nil, formBody{V: p}, "transaction", opts)
 }
 
 func (p *PreauthorizeParams) validate() error {

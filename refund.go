@@ -42,7 +42,7 @@ func (s *TransactionsService) Refund(ctx context.Context, transactionID string, 
 	); err != nil {
 		return nil, err
 	}
-	return s.transactionCall(ctx, http.MethodPost, pathJoin("transactions", transactionID, "refund"), nil, p, opts)
+	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "refund"), nil, p, "transaction", opts)
 }
 
 // ReclaimParams is the input of Reclaim, sent as JSON.
@@ -76,7 +76,7 @@ func (s *TransactionsService) Reclaim(ctx context.Context, transactionID string,
 	); err != nil {
 		return nil, err
 	}
-	return s.transactionCall(ctx, http.MethodPost, pathJoin("transactions", transactionID, "reclaim"), nil, p, opts)
+	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "reclaim"), nil, p, "transaction", opts)
 }
 
 // CancelParams is the input of Cancel, sent as JSON; every field is
@@ -119,7 +119,7 @@ func (s *TransactionsService) Cancel(ctx context.Context, transactionID string, 
 	if p.Reason < 0 {
 		return nil, invalid("reason", "must not be negative")
 	}
-	return s.transactionCall(ctx, http.MethodPost, pathJoin("transactions", transactionID, "cancel"), nil, p, opts)
+	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "cancel"), nil, p, "transaction", opts)
 }
 
 // maxAmountChars is the OpenAPI's limit of an amount the merchant sends

@@ -50,10 +50,10 @@ func (r *request) keyed() bool {
 		return true
 	}
 	switch r.ContentType {
-	case contentTypeForm[0]:
+	case contentTypeForm:
 		v, err := url.ParseQuery(string(r.Body))
 		return err == nil && v.Get("merchantReference") != ""
-	case contentTypeJSON[0]:
+	case contentTypeJSON:
 		var b struct {
 			MerchantReference string `json:"merchantReference"`
 		}
@@ -78,19 +78,19 @@ func newRequest(method, path string, query url.Values, body any) (*request, erro
 	switch b := body.(type) {
 	case nil:
 	case url.Values:
-		r.Body, r.ContentType = []byte(b.Encode()), "application/x-www-form-urlencoded"
+		r.Body, r.ContentType = []byte(b.Encode()), contentTypeForm
 	case formBody:
 		buf, err := form.Body(b.V)
 		if err != nil {
 			return nil, fmt.Errorf("bankpay: encoding form body: %w", err)
 		}
-		r.Body, r.ContentType = buf, "application/x-www-form-urlencoded"
+		r.Body, r.ContentType = buf, contentTypeForm
 	default:
 		buf, err := json.Marshal(b)
 		if err != nil {
 			return nil, fmt.Errorf("bankpay: encoding JSON body: %w", err)
 		}
-		r.Body, r.ContentType = buf, "application/json"
+		r.Body, r.ContentType = buf, contentTypeJSON
 	}
 	return r, nil
 }
@@ -107,42 +107,110 @@ func pathJoin(segments ...string) string {
 	return b.String()
 }
 
-// call is the pipeline of every service method whose response is a T,
-// wrapped as key or bare (see decodeResponse).
-func call[T any](ctx context.Context, c *Client, method, path string, query url.Values, body any, key string, opts []Option) (*T, error) {
-	var raw json.RawMessage
-	if err := c.send(ctx, method, path, query, body, &raw, opts); err != nil {
-		return nil, err
-	}
-	return decodeLogged[T](ctx, c, opts, raw, key, method, path)
-}
-
-// send prepares one call and sends it with do.
-func (c *Client) send(ctx context.Context, method, path string, query url.Values, body, out any, opts []Option) error {
+// call is the pipeline of every service method: newRequest (build), do
+// (send with retries, check) and the decoding of the response as a T,
+// wrapped as key or bare (see decodeResponse), while its body is still in
+// the pooled buffer. set marks the request with what its endpoint adds
+// (expandable, identityRead, idempotencyKey).
+//
+// Three Ts are read otherwise: a noContent result reads no body (any 2xx
+// response is success), a json.RawMessage is a copy of the body (for a
+// caller that reads it itself: a list page), and a T whose pointer is a
+// bodyDecoder reads the body itself (Tokenize's two shapes).
+func call[T any](ctx context.Context, c *Client, method, path string, query url.Values, body any, key string, opts []Option, set ...func(*request)) (*T, error) {
 	req, err := newRequest(method, path, query, body)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return c.do(ctx, req, out, opts)
+	for _, f := range set {
+		f(req)
+	}
+	var v any
+	var d *decodeInto[T]
+	out := (*T)(nil)
+	switch any(out).(type) {
+	case *noContent: // v nil: the body is not read
+		out = new(T)
+	case *json.RawMessage, bodyDecoder:
+		out = new(T)
+		v = out
+	default:
+		d = &decodeInto[T]{key: key}
+		v = d
+	}
+	if err := c.do(ctx, req, v, opts); err != nil {
+		return nil, err
+	}
+	if d != nil {
+		return d.out, nil
+	}
+	return out, nil
+}
+
+// noContent is the result of a call whose 2xx body is not read.
+type noContent struct{}
+
+// bodyDecoder decodes the 2xx body of a call inside do, before its pooled
+// buffer is released: it must not keep body.
+type bodyDecoder interface {
+	decodeBody(ctx context.Context, cfg *config, req *request, body []byte) error
+}
+
+// decodeInto decodes a body as a T wrapped as key or bare.
+type decodeInto[T any] struct {
+	key string
+	out *T
+}
+
+func (d *decodeInto[T]) decodeBody(ctx context.Context, cfg *config, req *request, body []byte) (err error) {
+	d.out, err = decodeLogged[T](ctx, cfg, req, body, d.key)
+	return err
+}
+
+// decodeLogged is decodeResponse for a call of req made with cfg: each
+// field left unset is logged (logUnset).
+func decodeLogged[T any](ctx context.Context, cfg *config, req *request, body []byte, key string) (*T, error) {
+	v, unset, err := decodeUnset[T](body, key, req.Method, req.Path)
+	if err == nil && len(unset) > 0 {
+		logUnset(ctx, cfg, req.Method, req.Path, unset)
+	}
+	return v, err
+}
+
+// expandable marks a request that takes WithExpand's fields.
+func expandable(r *request) { r.expand = true }
+
+// identityRead marks a read whose 400 response also matches
+// ErrIdentityNotReady, and that takes WithExpand's fields.
+func identityRead(r *request) { r.notReady, r.expand = ErrIdentityNotReady, true }
+
+// idempotencyKey marks a request the service deduplicates by key: it is
+// sent with the key in every attempt and retried like a read.
+func idempotencyKey(key string) func(*request) {
+	return func(r *request) {
+		r.Header = http.Header{"Idempotency-Key": {key}}
+		r.Idempotent = true
+	}
 }
 
 // attempt is the state of one call: its config, and what the retry layer
 // saw of its attempts.
 type attempt struct {
-	cfg       *config
-	waitScale func(time.Duration) time.Duration
-	retryAll  bool // a read, or a state-changing call the caller opted in to retry
-	read      bool // a read or an idempotent call: a 2xx response cut short is retried too
-	count     int
-	sent      bool       // some attempt may have reached the server
-	guard     *sendGuard // a state-changing call's sends (sendguard.go)
+	cfg      *config
+	req      *request
+	retryAll bool // a read, or a state-changing call the caller opted in to retry
+	read     bool // a read or an idempotent call: a 2xx response cut short is retried too
+	count    int
+	sent     bool       // some attempt may have reached the server
+	guard    *sendGuard // a state-changing call's sends (sendguard.go)
 
 	buf     *[]byte // pooled buffer of the 2xx body (see readResponse)
 	body    []byte  // the 2xx body of the last response
 	bodyErr error   // why that body could not be read whole
 }
 
-// do sends req and decodes its JSON response into v (which may be nil):
+// do sends req and decodes its JSON response into v (nil: not read; a
+// bodyDecoder; a *json.RawMessage: a copy; anything else: json.Unmarshal):
 // build, send (with retries), check, decode. A non-2xx response is an
 // *APIError; a 2xx one that cannot be decoded a *ResponseError; a call with
 // no response a *NetworkError.
@@ -165,7 +233,7 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	}
 	// An idempotent call is retried like a read: sent again with the same
 	// key, it gets the first attempt's result, never a second effect.
-	a := &attempt{cfg: cfg, waitScale: c.waitScale, read: !req.StateChanging || req.Idempotent}
+	a := &attempt{cfg: cfg, req: req, read: !req.StateChanging || req.Idempotent}
 	// The opt-in applies only to a call the service can recognize when it
 	// comes again: one with a merchantReference. A call without one is
 	// sent as without the opt-in (see WithRetryNonIdempotent).
@@ -209,13 +277,7 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	hr.GetBody = nil
 	// The Authorization header is set by the guard, below any middleware
 	// (sendguard.go): no layer of the caller's sees the credentials.
-	setHeaders(hr.Header, cfg.userAgent, req.ContentType)
-	for k, vs := range cfg.header {
-		hr.Header[k] = vs
-	}
-	for k, vs := range req.Header {
-		hr.Header[k] = vs
-	}
+	a.setHeaders(hr.Header)
 	if v != nil {
 		// The 2xx body is read inside the retry loop, so that a read whose
 		// response breaks off is retried like one that got none.
@@ -255,7 +317,15 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	c.log(ctx, cfg, slog.LevelDebug, "bankpay: response", req, resp.StatusCode, a.count, start, nil)
 
 	// Decode.
-	if v == nil || resp.StatusCode == http.StatusNoContent {
+	if v == nil {
+		return nil
+	}
+	if resp.StatusCode == http.StatusNoContent {
+		if d, ok := v.(bodyDecoder); ok {
+			// A call that expects a result gets none: its decoder's
+			// error (the same as for an empty JSON document).
+			return d.decodeBody(ctx, cfg, req, nil)
+		}
 		return nil
 	}
 	data, err := a.body, a.bodyErr
@@ -266,8 +336,11 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 		return c.responseError(resp.StatusCode, req, errors.New("empty body"))
 	}
 	// The buffer goes back to the pool after this: json.Unmarshal copies
-	// what it keeps. A *json.RawMessage gets a copy of the body, for
-	// decodeResponse to read once.
+	// what it keeps, and so does a bodyDecoder (call's). A
+	// *json.RawMessage gets a copy of the body.
+	if d, ok := v.(bodyDecoder); ok {
+		return d.decodeBody(ctx, cfg, req, data)
+	}
 	if raw, ok := v.(*json.RawMessage); ok {
 		*raw = append((*raw)[:0], data...)
 		return nil
@@ -315,34 +388,50 @@ func (c *Client) retryClient(a *attempt) *retryablehttp.Client {
 	}
 }
 
-// Header values shared by every request. net/http and http.RoundTripper
-// implementations must not modify a request's headers, so the slices can be
-// shared; their capacity is their length, so that an append copies.
-var (
-	acceptJSON      = []string{"application/json"}
-	contentTypeJSON = []string{"application/json"}
-	contentTypeForm = []string{"application/x-www-form-urlencoded"}
+// Content types of request bodies (newRequest).
+const (
+	contentTypeJSON = "application/json"
+	contentTypeForm = "application/x-www-form-urlencoded"
 )
 
-// setHeaders sets the headers of every call (but Authorization, which
-// guardTransport sets) with two allocations (the map's storage and one
-// array of the per-client values) instead of one per header. h must be
-// empty (a new request's).
-func setHeaders(h http.Header, userAgent, contentType string) {
-	vals := make([]string, 2)
-	vals[0] = userAgent
-	h["Accept"] = acceptJSON
-	h["User-Agent"] = vals[0:1:1]
-	switch contentType {
-	case "":
-	case contentTypeJSON[0]:
-		h["Content-Type"] = contentTypeJSON
-	case contentTypeForm[0]:
-		h["Content-Type"] = contentTypeForm
-	default:
-		vals[1] = contentType
-		h["Content-Type"] = vals[1:2:2]
+// setHeaders sets the headers of one request (but Authorization, which
+// guardTransport sets): Accept, User-Agent, Content-Type when there is a
+// body, and each extra header in turn. Every value is this request's own:
+// a middleware that writes h["Accept"][0] changes no other request (nor
+// another attempt of its call: each retry gets new ones), nor the client's
+// WithHeader values. All the values share one array (one allocation besides the
+// map's storage); each slice's capacity is its length, so that an append
+// copies. h must be empty (a new request's).
+func setHeaders(h http.Header, userAgent, contentType string, extra ...http.Header) {
+	n := 3
+	for _, x := range extra {
+		for _, vs := range x {
+			n += len(vs)
+		}
 	}
+	vals := make([]string, 0, n)
+	add := func(k string, vs ...string) {
+		i := len(vals)
+		vals = append(vals, vs...)
+		h[k] = vals[i:len(vals):len(vals)]
+	}
+	add("Accept", contentTypeJSON)
+	add("User-Agent", userAgent)
+	if contentType != "" {
+		add("Content-Type", contentType)
+	}
+	for _, x := range extra { // a later one replaces an earlier one's name
+		for k, vs := range x {
+			add(k, vs...)
+		}
+	}
+}
+
+// setHeaders sets the headers of one attempt of a's call on h (empty):
+// the SDK's, the WithHeader ones, and the call's own (Idempotency-Key),
+// which replace a WithHeader header of the same name.
+func (a *attempt) setHeaders(h http.Header) {
+	setHeaders(h, a.cfg.userAgent, a.req.ContentType, a.cfg.header, a.req.Header)
 }
 
 // bufPool holds the buffers responses are read into; maxPooledBuffer bounds

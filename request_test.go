@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -94,4 +95,121 @@ func TestOptInIgnoredWithoutMerchantReference(t *testing.T) {
 	assert.True(t, (&request{Body: []byte("amount=1.00&merchantReference=r"), ContentType: "application/x-www-form-urlencoded"}).keyed())
 	assert.False(t, (&request{Body: []byte("amount=1.00&merchantReference="), ContentType: "application/x-www-form-urlencoded"}).keyed())
 	assert.True(t, (&request{Idempotent: true}).keyed(), "an Idempotency-Key")
+}
+
+// Every request gets headers of its own: a middleware that writes the
+// values of Accept, Content-Type, User-Agent or a WithHeader header in
+// place changes that request only, never the next one, another call's or
+// the client's settings.
+func TestSetHeaders_PerRequest(t *testing.T) {
+	mock := httpmock.NewMockTransport()
+	var seen []http.Header
+	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		seen = append(seen, req.Header.Clone())
+		return httpmock.NewStringResponse(http.StatusOK, faultTxn), nil
+	})
+	var found []http.Header // what the middleware found, before it wrote
+	mutate := func(next http.RoundTripper) http.RoundTripper {
+		return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
+			found = append(found, req.Header.Clone())
+			for _, k := range []string{"Accept", "Content-Type", "User-Agent", "X-Request-Id"} {
+				if vs := req.Header[k]; len(vs) > 0 {
+					vs[0] = "mutated"
+				}
+			}
+			return next.RoundTrip(req)
+		})
+	}
+	c, err := NewClient(testCreds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}),
+		WithTransport(mutate), WithHeader("X-Request-Id", "r1"))
+	require.NoError(t, err)
+	ctx := context.Background()
+	for i := 0; i < 2; i++ {
+		_, err = c.Transactions.Deposit(ctx, "T1", &DepositParams{MerchantReference: "ref", Amount: "1.00"})
+		require.NoError(t, err)
+		_, err = c.Transactions.Refund(ctx, "T1", &RefundParams{Amount: "1.00"})
+		require.NoError(t, err)
+		_, err = c.Transactions.Get(ctx, "T1")
+		require.NoError(t, err)
+	}
+	require.Len(t, seen, 6)
+	require.Len(t, found, 6)
+	// Each request reached the network with the middleware's change, and
+	// the values the middleware found were the SDK's, whatever it wrote
+	// into the requests before.
+	wantCT := []string{contentTypeForm, contentTypeJSON, ""}
+	for i, h := range found {
+		assert.Equal(t, []string{"application/json"}, h["Accept"], "request %d", i)
+		assert.Equal(t, []string{"bankpay-go/" + version}, h["User-Agent"], "request %d", i)
+		assert.Equal(t, []string{"r1"}, h["X-Request-Id"], "request %d", i)
+		assert.Equal(t, []string{"mutated"}, seen[i]["Accept"], "request %d", i)
+		if wantCT[i%3] != "" {
+			assert.Equal(t, []string{wantCT[i%3]}, h["Content-Type"], "request %d", i)
+			assert.Equal(t, []string{"mutated"}, seen[i]["Content-Type"], "request %d", i)
+		} else {
+			assert.NotContains(t, h, "Content-Type", "request %d", i)
+		}
+	}
+	// The client's settings are untouched, and a request built now carries
+	// the SDK's values.
+	assert.Equal(t, []string{"r1"}, c.cfg.header["X-Request-Id"])
+	h := http.Header{}
+	setHeaders(h, c.cfg.userAgent, contentTypeForm, c.cfg.header)
+	assert.Equal(t, http.Header{"Accept": {"application/json"}, "User-Agent": {"bankpay-go/" + version},
+		"Content-Type": {"application/x-www-form-urlencoded"}, "X-Request-Id": {"r1"}}, h)
+
+	// What the next request sends, seen below a middleware that only
+	// records: a client whose middleware mutated earlier requests sends
+	// the SDK's values.
+	seen = nil
+	var inner []http.Header
+	record := func(next http.RoundTripper) http.RoundTripper {
+		return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
+			inner = append(inner, req.Header.Clone())
+			if len(inner) == 1 { // the first request only
+				req.Header["Accept"][0], req.Header["Content-Type"][0] = "mutated", "mutated"
+			}
+			return next.RoundTrip(req)
+		})
+	}
+	c2, err := NewClient(testCreds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}), WithTransport(record))
+	require.NoError(t, err)
+	for i := 0; i < 2; i++ {
+		_, err = c2.Transactions.Deposit(ctx, "T1", &DepositParams{MerchantReference: "ref", Amount: "1.00"})
+		require.NoError(t, err)
+	}
+	require.Len(t, inner, 2)
+	require.Len(t, seen, 2)
+	assert.Equal(t, []string{"mutated"}, seen[0]["Accept"])
+	for _, h := range []http.Header{inner[0], inner[1], seen[1]} {
+		assert.Equal(t, []string{"application/json"}, h["Accept"])
+		assert.Equal(t, []string{"application/x-www-form-urlencoded"}, h["Content-Type"])
+	}
+
+	// A retry is a request of its own too: the second attempt of a
+	// dispute (retried like a read, with its Idempotency-Key) finds the
+	// SDK's values, not what the middleware wrote into the first.
+	found = nil
+	var n int
+	retrying := httpmock.NewMockTransport()
+	retrying.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		if n++; n == 1 {
+			return httpmock.NewStringResponse(http.StatusServiceUnavailable, `{}`), nil
+		}
+		return httpmock.NewStringResponse(http.StatusOK, faultTxn), nil
+	})
+	c3, err := NewClient(testCreds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: retrying}),
+		WithTransport(mutate), WithHeader("X-Request-Id", "r1"))
+	require.NoError(t, err)
+	c3.cfg.waitScale = (&waits{}).record
+	_, err = c3.Disputes.Create(ctx, &DisputeParams{IdempotencyKey: "idem-1", TransactionID: "T1", Amount: "1.00"})
+	require.NoError(t, err)
+	require.Len(t, found, 2)
+	for i, h := range found {
+		assert.Equal(t, []string{"application/json"}, h["Accept"], "attempt %d", i+1)
+		assert.Equal(t, []string{"application/json"}, h["Content-Type"], "attempt %d", i+1)
+		assert.Equal(t, []string{"bankpay-go/" + version}, h["User-Agent"], "attempt %d", i+1)
+		assert.Equal(t, []string{"r1"}, h["X-Request-Id"], "attempt %d", i+1)
+		assert.Equal(t, []string{"idem-1"}, h["Idempotency-Key"], "attempt %d", i+1)
+	}
 }

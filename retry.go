@@ -139,14 +139,20 @@ func (a *attempt) backoff(minWait, maxWait time.Duration, n int, resp *http.Resp
 	if !ok {
 		d = jitteredBackoff(minWait, maxWait, n)
 	}
-	if a.waitScale != nil {
-		return a.waitScale(d)
+	if a.cfg.waitScale != nil {
+		return a.cfg.waitScale(d)
 	}
 	return d
 }
 
 func (a *attempt) logAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
 	a.count = n + 1
+	if n > 0 {
+		// Each attempt gets headers of its own: a layer that wrote into
+		// the last attempt's changes nothing of this one.
+		req.Header = make(http.Header, len(req.Header))
+		a.setHeaders(req.Header)
+	}
 	if a.guard != nil {
 		a.guard.arm() // the retry rule sends this attempt: once
 	}

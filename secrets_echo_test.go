@@ -229,7 +229,7 @@ func TestQueryEchoedNowhere(t *testing.T) {
 		c, err := NewClient(testCreds, append([]Option{WithBaseURL(srv.URL + "/api/v1"), WithHTTPClient(srv.Client()),
 			WithLogger(logger), WithMaxRetries(1)}, opts...)...)
 		require.NoError(t, err)
-		c.waitScale = (&waits{}).record
+		c.cfg.waitScale = (&waits{}).record
 		for _, shape := range []string{"html", "json"} {
 			_, err := c.Customers.Lookup(context.Background(), email, phone, WithHeader("X-Shape", shape))
 			require.Error(t, err, "%s %s", name, shape)

@@ -61,7 +61,17 @@ func TestClientPrintsNoSecret(t *testing.T) {
 		}
 		assertNoSecretForm(t, testCreds, name+" Sprint", fmt.Sprint(v)+fmt.Sprintln(v))
 	}
-	assert.Equal(t, "bankpay.Client{BaseURL:"+SandboxBaseURL+" AccessID:test-access-id}", fmt.Sprintf("%+v", *c))
+	// Format has a pointer receiver: a *Client (and a struct holding one)
+	// prints as its base URL and accessId with every verb; a Client value
+	// prints its fields, whose credentials are behind a pointer (checked
+	// above with every verb).
+	want := "bankpay.Client{BaseURL:" + SandboxBaseURL + " AccessID:test-access-id}"
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x"} {
+		assert.Equal(t, want, fmt.Sprintf(verb, c), verb)
+	}
+	assert.Equal(t, "{"+want+"}", fmt.Sprintf("%v", struct{ C *Client }{c}))
+	assert.Equal(t, "<nil>", fmt.Sprintf("%v", (*Client)(nil)))
+	assert.NotContains(t, fmt.Sprintf("%+v", *c), "AccessID:", "a Client value prints its fields, not Format's text")
 }
 
 // slog (the JSON and text handlers) shows a Client and

@@ -153,7 +153,7 @@ func TestGuardKeepsTheOptIn(t *testing.T) {
 			c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}),
 				WithTransport(mw.wrap), WithMaxRetries(2))
 			require.NoError(t, err)
-			c.waitScale = (&waits{}).record
+			c.cfg.waitScale = (&waits{}).record
 			_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-opt", Amount: "10.00"}, WithRetryNonIdempotent())
 			assert.Equal(t, 3, s.Requests(), "err %v", err)
 			var ne *NetworkError

@@ -2,7 +2,6 @@ package bankpay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
@@ -113,23 +112,31 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 	if p.VerifyAccount {
 		query = url.Values{"verifyAccount": {"true"}}
 	}
-	const path = "/accounts/tokenize"
-	var raw json.RawMessage
-	if err := s.client.send(ctx, http.MethodPost, path, query, body, &raw, opts); err != nil {
-		return nil, err
-	}
-	// The spec's response echoes merchantId and customer beside the account;
-	// the OpenAPI's is the bare account, which has neither.
-	if _, echo, scanned := topMember(raw, "account"); echo || !scanned {
-		out, err := decodeLogged[models.Tokenization](ctx, s.client, opts, raw, "", http.MethodPost, path)
-		if err == nil && out.Account == nil {
-			err = &ResponseError{StatusCode: http.StatusOK, Method: http.MethodPost, Path: path, Err: errors.New(`response has no "account" object`)}
-		}
-		return out, err
-	}
-	acct, err := decodeLogged[models.Account](ctx, s.client, opts, raw, "", http.MethodPost, path)
+	r, err := call[tokenizeResponse](ctx, s.client, http.MethodPost, "/accounts/tokenize", query, body, "", opts)
 	if err != nil {
 		return nil, err
 	}
-	return &models.Tokenization{Account: acct}, nil
+	return r.out, nil
+}
+
+// tokenizeResponse reads Tokenize's response in either shape: the spec's
+// echoes merchantId and customer beside the account; the OpenAPI's is the
+// bare account, which has neither.
+type tokenizeResponse struct{ out *models.Tokenization }
+
+func (r *tokenizeResponse) decodeBody(ctx context.Context, cfg *config, req *request, body []byte) error {
+	if _, echo, scanned := topMember(body, "account"); echo || !scanned {
+		out, err := decodeLogged[models.Tokenization](ctx, cfg, req, body, "")
+		if err == nil && out.Account == nil {
+			err = &ResponseError{StatusCode: http.StatusOK, Method: req.Method, Path: req.Path, Err: errors.New(`response has no "account" object`)}
+		}
+		r.out = out
+		return err
+	}
+	acct, err := decodeLogged[models.Account](ctx, cfg, req, body, "")
+	if err != nil {
+		return err
+	}
+	r.out = &models.Tokenization{Account: acct}
+	return nil
 }

@@ -12,19 +12,14 @@ import (
 // transactions.
 type TransactionsService service
 
-// Get reads a transaction: GET /transactions/{transactionId}.
+// Get reads a transaction: GET /transactions/{transactionId}. This and every
+// call whose response is a transaction read it wrapped {"transaction":…}
+// (spec) or bare (OpenAPI).
 func (s *TransactionsService) Get(ctx context.Context, transactionID string, opts ...Option) (*models.Transaction, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return s.transactionCall(ctx, http.MethodGet, pathJoin("transactions", transactionID), nil, nil, opts)
-}
-
-// transactionCall is one call of the pipeline whose response is a
-// transaction, wrapped {"transaction":…} (spec) or bare (OpenAPI): Get,
-// Establish, Deposit and Capture.
-func (s *TransactionsService) transactionCall(ctx context.Context, method, path string, query url.Values, body any, opts []Option) (*models.Transaction, error) {
-	return call[models.Transaction](ctx, s.client, method, path, query, body, "transaction", opts)
+	return call[models.Transaction](ctx, s.client, http.MethodGet, pathJoin("transactions", transactionID), nil, nil, "transaction", opts)
 }
 
 // Establish creates an authorization from establish data, signed with the
@@ -46,5 +41,5 @@ func (s *TransactionsService) Establish(ctx context.Context, d *models.Establish
 	if err := s.client.SignEstablishData(&cp); err != nil { // validates cp first
 		return nil, err
 	}
-	return s.transactionCall(ctx, http.MethodPost, "/establish", url.Values{"createTransaction": {"true"}}, &cp, opts)
+	return call[models.Transaction](ctx, s.client, http.MethodPost, "/establish", url.Values{"createTransaction": {"true"}}, &cp, "transaction", opts)
 }
