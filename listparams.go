@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"maps"
 	"net/url"
 	"reflect"
 	"slices"
@@ -109,7 +108,7 @@ func rangedQuery(params any, r *ListRange, orderFields func() []string) (url.Val
 	if err := r.validate(orderFields); err != nil {
 		return nil, err
 	}
-	q, err := form.Values(params)
+	q, err := form.Query(params)
 	if err != nil {
 		var ve *ValidationError
 		if errors.As(err, &ve) {
@@ -117,13 +116,16 @@ func rangedQuery(params any, r *ListRange, orderFields func() []string) (url.Val
 		}
 		return nil, fmt.Errorf("bankpay: encoding query: %w", err)
 	}
-	keys := slices.Sorted(maps.Keys(q))
-	for _, k := range keys {
-		for _, v := range q[k] {
-			if err := checkFilter(k, v); err != nil {
-				return nil, err
+	bad := "" // the first name, in order, of a value with control characters
+	for k, vs := range q {
+		for _, v := range vs {
+			if checkFilter(k, v) != nil && (bad == "" || k < bad) {
+				bad = k
 			}
 		}
+	}
+	if bad != "" {
+		return nil, checkFilter(bad, strings.Join(q[bad], ""))
 	}
 	if r.Count == 0 {
 		q.Set(rangeName["Count"], strconv.Itoa(defaultPageSize))

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bankpay/bankpay-go/internal/form"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -598,6 +599,8 @@ func TestListParamsSendOnlyOfferedNames(t *testing.T) {
 			q, err = p.query()
 		}
 		require.NoError(t, err)
+		assert.True(t, form.QueryPlanned(&transactionQuery{}), "encoded from a plan, not go-querystring's per-call reflection")
+		assert.True(t, form.QueryPlanned(&paymentQuery{}))
 		want := slices.Sorted(slices.Values(append(slices.Clone(rangeNames), tc.names...)))
 		assert.Equal(t, want, slices.Sorted(maps.Keys(q)), "%T", tc.params)
 	}
