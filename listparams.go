@@ -101,8 +101,9 @@ func (r *ListRange) validate(orderFields func() []string) error {
 // rangedQuery validates the params of a ranged list and encodes them:
 // params is the list's query struct (its filters and, embedded, its
 // params with their ListRange), r that ListRange, orderFields gives its
-// orderBy values. Code filters check their codes as they encode (codeFilter); a
-// text filter with control characters is a *ValidationError naming it.
+// orderBy values. Code filters check their codes as they encode
+// (codeFilter); a text filter with control characters is a
+// *ValidationError naming it.
 // The count is the default page (100) when r gives none.
 func rangedQuery(params any, r *ListRange, orderFields func() []string) (url.Values, error) {
 	if err := r.validate(orderFields); err != nil {
@@ -134,8 +135,8 @@ func rangedQuery(params any, r *ListRange, orderFields func() []string) (url.Val
 }
 
 // codeFilter is a repeated filter of numeric codes, a field of a list's
-// query struct: go-querystring encodes it (query.Encoder) as one decimal
-// string a code (the OpenAPI's numeric-string enums) under its `url` tag's
+// query struct: the encoding (form.Query, as go-querystring does) calls it
+// (query.Encoder) to add one decimal string a code (the OpenAPI's numeric-string enums) under its `url` tag's
 // name, and an unknown code is a *ValidationError naming the filter.
 type codeFilter[T ~int] struct {
 	codes []T
