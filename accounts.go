@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -231,19 +233,6 @@ type achFeedback struct {
 	Currency       models.Currency `json:"currency,omitempty"`
 }
 
-// feedbackStatusDisputed is feedback status 9, Disputed: the OpenAPI's
-// FeedbackStatus lists it, but its TransactionStatus does not (no
-// transaction is ever in status 9), so models has no constant for it.
-const feedbackStatusDisputed models.TransactionStatus = 9
-
-// feedbackStatuses are the statuses account feedback accepts (the
-// OpenAPI's FeedbackStatus).
-var feedbackStatuses = map[models.TransactionStatus]bool{
-	models.StatusAuthorized: true, models.StatusProcessed: true, models.StatusCompleted: true,
-	models.StatusFailed: true, models.StatusExpired: true, models.StatusCanceled: true,
-	feedbackStatusDisputed: true, models.StatusReversed: true, models.StatusVoided: true,
-}
-
 func (p *AccountFeedbackParams) validate() error {
 	if p == nil {
 		return invalid("params", "must not be nil")
@@ -261,8 +250,8 @@ func (p *AccountFeedbackParams) validate() error {
 	); err != nil {
 		return err
 	}
-	if !feedbackStatuses[p.Status] {
-		return invalid("feedback.status", "must be 2, 3, 4, 5, 6, 7, 9, 10 or 13")
+	if !slices.Contains(wire.FeedbackStatuses(), p.Status) {
+		return invalid("feedback.status", "must be one of "+wire.FeedbackStatusList())
 	}
 	if err := firstError(
 		required("feedback.subStatus", p.SubStatus),

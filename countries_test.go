@@ -26,7 +26,7 @@ func TestCountriesList(t *testing.T) {
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: countriesPath,
 		RawQuery: "country=US&enabled=false&paymentProvider.subType=1000&paymentType=Deferred"}, 200, countriesJSON)
 
-	got, err := c.Countries.List(context.Background(), &CountriesListParams{
+	got, err := c.Countries.List(context.Background(), &CountryListParams{
 		Country: "US", PaymentType: "Deferred", PaymentProviderSubType: "1000", Enabled: ptrTo(false)})
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, calls.Load())
@@ -41,13 +41,13 @@ func TestCountriesList(t *testing.T) {
 func TestCountriesListQueries(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		p     *CountriesListParams
+		p     *CountryListParams
 		query string
 	}{
 		{"nil params", nil, ""},
-		{"empty params", &CountriesListParams{}, ""},
-		{"enabled true", &CountriesListParams{Enabled: ptrTo(true)}, "enabled=true"},
-		{"payment type lower case", &CountriesListParams{PaymentType: "instant"}, "paymentType=instant"},
+		{"empty params", &CountryListParams{}, ""},
+		{"enabled true", &CountryListParams{Enabled: ptrTo(true)}, "enabled=true"},
+		{"payment type lower case", &CountryListParams{PaymentType: "instant"}, "paymentType=instant"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, mock, _ := newTestClient(t)
@@ -76,14 +76,14 @@ func TestCountriesListShapes(t *testing.T) {
 func TestCountriesListRejects(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		p     *CountriesListParams
+		p     *CountryListParams
 		field string
 	}{
-		{"country lower case", &CountriesListParams{Country: "us"}, "country"},
-		{"country alpha-3", &CountriesListParams{Country: "USA"}, "country"},
-		{"unknown payment type", &CountriesListParams{PaymentType: "Weekly"}, "paymentType"},
-		{"subtype not digits", &CountriesListParams{PaymentProviderSubType: "10a0"}, "paymentProvider.subType"},
-		{"subtype too long", &CountriesListParams{PaymentProviderSubType: "10000"}, "paymentProvider.subType"},
+		{"country lower case", &CountryListParams{Country: "us"}, "country"},
+		{"country alpha-3", &CountryListParams{Country: "USA"}, "country"},
+		{"unknown payment type", &CountryListParams{PaymentType: "Weekly"}, "paymentType"},
+		{"subtype not digits", &CountryListParams{PaymentProviderSubType: "10a0"}, "paymentProvider.subType"},
+		{"subtype too long", &CountryListParams{PaymentProviderSubType: "10000"}, "paymentProvider.subType"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRejected(t, tc.field, func(c *Client) error {

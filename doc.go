@@ -18,6 +18,17 @@
 // bare) and with numbers written as numbers or strings; requests are
 // written as the service specification shows them (docs/wire.md).
 //
+// # Lists
+//
+// A list the service pages (startIndex and count in the operator's OpenAPI:
+// Transactions, Payments, PaymentProviders) is read with List, an iterator
+// (iter.Seq2) that reads one page at a time as the loop asks for more, or
+// with ListPage, one Page. A list the service returns whole, with no paging
+// (Customers.List, Countries.List, Accounts.ListSelected), is returned as a
+// slice. The params of a list are <Resource>ListParams; the amount and date
+// ranges, the order and the page of the transactions and payments lists are
+// the embedded ListRange.
+//
 // # Retries
 //
 // Reads (GET) are retried on connection errors and on 429, 500, 502, 503 and

@@ -285,37 +285,37 @@ func endpoints() []endpoint {
 			}},
 		{name: "Countries.List", method: "GET", path: "/countries", query: "country=CA", okResponse: countriesJSON, readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
-				_, err := c.Countries.List(ctx, &CountriesListParams{Country: "CA"}, opts...)
+				_, err := c.Countries.List(ctx, &CountryListParams{Country: "CA"}, opts...)
 				return err
 			},
 			invalidField: "country",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Countries.List(ctx, &CountriesListParams{Country: "ca"})
+				_, err := c.Countries.List(ctx, &CountryListParams{Country: "ca"})
 				return err
 			}},
 		{name: "PaymentProviders.ListPage", method: "GET", path: "/paymentProviders", query: "count=2&countries=US&startIndex=4",
 			okResponse: providersPage(4, 2, "p5", "p6"), readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
-				_, err := c.PaymentProviders.ListPage(ctx, &PaymentProvidersListParams{Countries: []string{"US"}, StartIndex: 4, Count: 2}, opts...)
+				_, err := c.PaymentProviders.ListPage(ctx, &PaymentProviderListParams{Countries: []string{"US"}, StartIndex: 4, Count: 2}, opts...)
 				return err
 			},
 			invalidField: "count",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.PaymentProviders.ListPage(ctx, &PaymentProvidersListParams{Count: -1})
+				_, err := c.PaymentProviders.ListPage(ctx, &PaymentProviderListParams{Count: -1})
 				return err
 			}},
 		{name: "PaymentProviders.List", method: "GET", path: "/paymentProviders", query: "count=2&startIndex=0",
 			okResponse: providersPage(0, 2, "p1"), readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
 				// The first page: a list ends only at an empty one.
-				for _, err := range c.PaymentProviders.List(ctx, &PaymentProvidersListParams{Count: 2}, opts...) {
+				for _, err := range c.PaymentProviders.List(ctx, &PaymentProviderListParams{Count: 2}, opts...) {
 					return err
 				}
 				return nil
 			},
 			invalidField: "paymentType",
 			invalid: func(ctx context.Context, c *Client) error {
-				for _, err := range c.PaymentProviders.List(ctx, &PaymentProvidersListParams{PaymentType: "Cheque"}) {
+				for _, err := range c.PaymentProviders.List(ctx, &PaymentProviderListParams{PaymentType: "Cheque"}) {
 					return err
 				}
 				return nil
@@ -335,7 +335,7 @@ func endpoints() []endpoint {
 			okResponse: txnPage(5, 2), readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
 				_, err := c.Transactions.ListPage(ctx, &TransactionListParams{TransactionTypes: []models.TransactionType{models.TypeDeposit},
-					StartIndex: 4, Count: 2}, opts...)
+					ListRange: ListRange{StartIndex: 4, Count: 2}}, opts...)
 				return err
 			},
 			invalidField: "transactionType",
@@ -347,14 +347,14 @@ func endpoints() []endpoint {
 			okResponse: txnPage(1, 1), readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
 				// The first page: a list ends only at an empty one.
-				for _, err := range c.Transactions.List(ctx, &TransactionListParams{Count: 2}, opts...) {
+				for _, err := range c.Transactions.List(ctx, &TransactionListParams{ListRange: ListRange{Count: 2}}, opts...) {
 					return err
 				}
 				return nil
 			},
 			invalidField: "sortOrder",
 			invalid: func(ctx context.Context, c *Client) error {
-				for _, err := range c.Transactions.List(ctx, &TransactionListParams{SortOrder: "up"}) {
+				for _, err := range c.Transactions.List(ctx, &TransactionListParams{ListRange: ListRange{SortOrder: "up"}}) {
 					return err
 				}
 				return nil
@@ -383,12 +383,12 @@ func endpoints() []endpoint {
 		{name: "Payments.ListPage", method: "GET", path: "/payments", query: "count=5&paymentType=2&startIndex=0",
 			okResponse: `{"payments":[` + paymentJSON + `],"startIndex":0,"itemsPerPage":5}`, readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
-				_, err := c.Payments.ListPage(ctx, &PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDeferred}, Count: 5}, opts...)
+				_, err := c.Payments.ListPage(ctx, &PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDeferred}, ListRange: ListRange{Count: 5}}, opts...)
 				return err
 			},
 			invalidField: "orderBy",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Payments.ListPage(ctx, &PaymentListParams{OrderBy: "color"})
+				_, err := c.Payments.ListPage(ctx, &PaymentListParams{ListRange: ListRange{OrderBy: "color"}})
 				return err
 			}},
 		{name: "Payments.List", method: "GET", path: "/payments", query: "count=100&startIndex=0",
@@ -402,7 +402,7 @@ func endpoints() []endpoint {
 			},
 			invalidField: "count",
 			invalid: func(ctx context.Context, c *Client) error {
-				for _, err := range c.Payments.List(ctx, &PaymentListParams{Count: 1001}) {
+				for _, err := range c.Payments.List(ctx, &PaymentListParams{ListRange: ListRange{Count: 1001}}) {
 					return err
 				}
 				return nil

@@ -2,6 +2,7 @@ package bankpay
 
 import (
 	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -134,15 +135,6 @@ func checkBeneficiary(prefix string, b *models.Beneficiary) error {
 	return nil
 }
 
-// withdrawalMethods are the remittance withdrawal methods the service knows.
-var withdrawalMethods = map[string]bool{
-	models.WithdrawalBankDeposit:   true,
-	models.WithdrawalCash:          true,
-	models.WithdrawalDebitCard:     true,
-	models.WithdrawalDigitalWallet: true,
-	models.WithdrawalHomeDelivery:  true,
-}
-
 // checkRemittance checks remittance data, when given: withdrawalMethod is
 // one of the five methods, countryCorridor is two upper-case ASCII letters
 // (an ISO 3166 alpha-2 code, as the service and the sandbox want it: "MX",
@@ -152,7 +144,7 @@ func checkRemittance(prefix string, r *models.Remittance) error {
 	if r == nil {
 		return nil
 	}
-	if r.WithdrawalMethod != "" && !withdrawalMethods[r.WithdrawalMethod] {
+	if r.WithdrawalMethod != "" && !wire.WithdrawalMethod(r.WithdrawalMethod) {
 		return invalid(prefix+".withdrawalMethod", "must be BankDeposit, Cash, DebitCard, DigitalWallet or HomeDelivery")
 	}
 	if r.CountryCorridor != "" && !allOf(r.CountryCorridor, 2, isUpperASCII) {

@@ -45,8 +45,7 @@ func ExampleTransactionsService_List() {
 	for t, err := range c.Transactions.List(ctx, &bankpay.TransactionListParams{
 		OriginalTransactionID: auth.TransactionID,
 		TransactionTypes:      []models.TransactionType{models.TypeDeposit},
-		OrderBy:               "amount", SortOrder: "desc",
-		Count: 2,
+		ListRange:             bankpay.ListRange{OrderBy: "amount", SortOrder: "desc", Count: 2},
 	}) {
 		if err != nil {
 			fmt.Println(err)

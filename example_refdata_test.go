@@ -17,7 +17,7 @@ func ExamplePaymentProvidersService_List() {
 	ctx := context.Background()
 
 	// Pages are read as the loop asks for more; break stops reading.
-	for pp, err := range c.PaymentProviders.List(ctx, &bankpay.PaymentProvidersListParams{Countries: []string{"CA"}}) {
+	for pp, err := range c.PaymentProviders.List(ctx, &bankpay.PaymentProviderListParams{Countries: []string{"CA"}}) {
 		if err != nil {
 			fmt.Println(err)
 			return

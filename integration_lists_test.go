@@ -136,13 +136,13 @@ func testLists(t *testing.T, s *sandbox) {
 		// payment.merchantReference is the payment's (the authorization's)
 		// reference, as the operator documents it: a deposit's own is none.
 		assert.Empty(t, list(&bankpay.TransactionListParams{MerchantReference: "list-dep-2"}))
-		assert.Equal(t, all[3:5], list(&bankpay.TransactionListParams{TransactionTypes: deposits, AmountMin: "10.00", AmountMax: "25.00"}))
+		assert.Equal(t, all[3:5], list(&bankpay.TransactionListParams{TransactionTypes: deposits, ListRange: bankpay.ListRange{AmountMin: "10.00", AmountMax: "25.00"}}))
 		assert.Equal(t, []string{all[0], all[2], all[3], all[4]}, list(&bankpay.TransactionListParams{CustomerExternalID: "cust-1"}))
 		assert.Equal(t, all, list(&bankpay.TransactionListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDisbursement}}))
 		assert.Empty(t, list(&bankpay.TransactionListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDeferred}}))
 		// Created a minute apart: the second to the fourth.
 		assert.Equal(t, all[1:4], list(&bankpay.TransactionListParams{
-			CreatedAtStart: f.auth2.CreatedAt.Time(), CreatedAtEnd: f.dep1.CreatedAt.Time()}))
+			ListRange: bankpay.ListRange{CreatedAtStart: f.auth2.CreatedAt.Time(), CreatedAtEnd: f.dep1.CreatedAt.Time()}}))
 	})
 	t.Run("statuses change with the clock", func(t *testing.T) {
 		// Every deposit was submitted when the clock moved: Processed.
@@ -153,15 +153,15 @@ func testLists(t *testing.T, s *sandbox) {
 		assert.Equal(t, all[3:5], list(&bankpay.TransactionListParams{Statuses: processed}))
 		// Denied moved updatedAt: the deposit is the only one changed since.
 		assert.Equal(t, all[5:], list(&bankpay.TransactionListParams{TransactionTypes: []models.TransactionType{models.TypeDeposit},
-			UpdatedAtStart: s.Now()}))
+			ListRange: bankpay.ListRange{UpdatedAtStart: s.Now()}}))
 	})
 	t.Run("order", func(t *testing.T) {
 		deposits := []models.TransactionType{models.TypeDeposit}
 		assert.Equal(t, []string{all[4], all[3], all[5]},
-			list(&bankpay.TransactionListParams{TransactionTypes: deposits, OrderBy: "amount", SortOrder: "desc"}))
+			list(&bankpay.TransactionListParams{TransactionTypes: deposits, ListRange: bankpay.ListRange{OrderBy: "amount", SortOrder: "desc"}}))
 		assert.Equal(t, []string{all[5], all[3], all[4]},
-			list(&bankpay.TransactionListParams{TransactionTypes: deposits, OrderBy: "amount", SortOrder: "asc"}))
-		reversed := list(&bankpay.TransactionListParams{OrderBy: "createdAt", SortOrder: "desc"})
+			list(&bankpay.TransactionListParams{TransactionTypes: deposits, ListRange: bankpay.ListRange{OrderBy: "amount", SortOrder: "asc"}}))
+		reversed := list(&bankpay.TransactionListParams{ListRange: bankpay.ListRange{OrderBy: "createdAt", SortOrder: "desc"}})
 		for i := range all {
 			assert.Equal(t, all[len(all)-1-i], reversed[i])
 		}
@@ -171,21 +171,21 @@ func testLists(t *testing.T, s *sandbox) {
 		pc, err := bankpay.NewClient(s.Credentials(), bankpay.WithBaseURL(s.URL),
 			bankpay.WithTransport(func(rt http.RoundTripper) http.RoundTripper { ct.base = rt; return ct }))
 		require.NoError(t, err)
-		got := txnIDs(collect(t, pc.Transactions.List(ctx, &bankpay.TransactionListParams{Count: 2})))
+		got := txnIDs(collect(t, pc.Transactions.List(ctx, &bankpay.TransactionListParams{ListRange: bankpay.ListRange{Count: 2}})))
 		assert.Equal(t, all, got)
 		assert.Equal(t, int32(4), ct.n.Load(), "three full pages of 2, then an empty one")
 
-		got = txnIDs(collect(t, pc.Transactions.List(ctx, &bankpay.TransactionListParams{Count: 4, StartIndex: 1})))
+		got = txnIDs(collect(t, pc.Transactions.List(ctx, &bankpay.TransactionListParams{ListRange: bankpay.ListRange{Count: 4, StartIndex: 1}})))
 		assert.Equal(t, all[1:], got)
 
 		// Stopping early reads no further page.
 		ct.n.Store(0)
-		for range pc.Transactions.List(ctx, &bankpay.TransactionListParams{Count: 2}) {
+		for range pc.Transactions.List(ctx, &bankpay.TransactionListParams{ListRange: bankpay.ListRange{Count: 2}}) {
 			break
 		}
 		assert.Equal(t, int32(1), ct.n.Load())
 
-		page, err := c.Transactions.ListPage(ctx, &bankpay.TransactionListParams{StartIndex: 4, Count: 5})
+		page, err := c.Transactions.ListPage(ctx, &bankpay.TransactionListParams{ListRange: bankpay.ListRange{StartIndex: 4, Count: 5}})
 		require.NoError(t, err)
 		assert.Equal(t, 4, page.StartIndex)
 		assert.Equal(t, all[4:], txnIDs(ptrs(page.Items)))
@@ -309,11 +309,11 @@ func testPayments(t *testing.T, s *sandbox) {
 	assert.Equal(t, ids, list(&bankpay.PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDisbursement}}))
 	assert.Empty(t, list(&bankpay.PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDeferred}}))
 	assert.Equal(t, []string{ids[0], ids[2]}, list(&bankpay.PaymentListParams{CustomerID: p.Customer.CustomerID}))
-	assert.Equal(t, []string{ids[2], ids[1], ids[0]}, list(&bankpay.PaymentListParams{OrderBy: "createdAt", SortOrder: "desc"}))
-	assert.Equal(t, ids[:1], list(&bankpay.PaymentListParams{UpdatedAtStart: got.UpdatedAt.Time()}))
+	assert.Equal(t, []string{ids[2], ids[1], ids[0]}, list(&bankpay.PaymentListParams{ListRange: bankpay.ListRange{OrderBy: "createdAt", SortOrder: "desc"}}))
+	assert.Equal(t, ids[:1], list(&bankpay.PaymentListParams{ListRange: bankpay.ListRange{UpdatedAtStart: got.UpdatedAt.Time()}}))
 	assert.Equal(t, ids, list(&bankpay.PaymentListParams{AuthorizationStatuses: []models.TransactionStatus{models.StatusAuthorized}}))
 
-	page, err := c.Payments.ListPage(ctx, &bankpay.PaymentListParams{StartIndex: 1, Count: 1})
+	page, err := c.Payments.ListPage(ctx, &bankpay.PaymentListParams{ListRange: bankpay.ListRange{StartIndex: 1, Count: 1}})
 	require.NoError(t, err)
 	assert.Equal(t, ids[1:2], paymentIDs(ptrs(page.Items)))
 	assert.Equal(t, 1, page.StartIndex)

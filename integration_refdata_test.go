@@ -33,17 +33,17 @@ func TestIntegrationReferenceData(t *testing.T) {
 		PaymentTypes:            []string{"instant", "deferred", "recurring", "disbursement", "verification"},
 		PaymentProviderSubtypes: []string{"1000", "2000"}, Enabled: true}, all[1])
 
-	payout, err := s.client.Countries.List(ctx, &bankpay.CountriesListParams{PaymentType: "Disbursement"})
+	payout, err := s.client.Countries.List(ctx, &bankpay.CountryListParams{PaymentType: "Disbursement"})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"US", "CA", "AU"}, countryCodes(payout))
-	every, err := s.client.Countries.List(ctx, &bankpay.CountriesListParams{Enabled: new(bool)})
+	every, err := s.client.Countries.List(ctx, &bankpay.CountryListParams{Enabled: new(bool)})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"US", "CA", "UK", "DE", "AU", "MX"}, countryCodes(every))
 	assert.False(t, every[5].Enabled)
-	manual, err := s.client.Countries.List(ctx, &bankpay.CountriesListParams{Country: "CA", PaymentProviderSubType: "2000"})
+	manual, err := s.client.Countries.List(ctx, &bankpay.CountryListParams{Country: "CA", PaymentProviderSubType: "2000"})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"CA"}, countryCodes(manual))
-	none, err := s.client.Countries.List(ctx, &bankpay.CountriesListParams{Country: "FR"})
+	none, err := s.client.Countries.List(ctx, &bankpay.CountryListParams{Country: "FR"})
 	require.NoError(t, err)
 	assert.Empty(t, none)
 
@@ -58,7 +58,7 @@ func TestIntegrationReferenceData(t *testing.T) {
 	}))
 	require.NoError(t, err)
 	var ids []string
-	for pp, err := range c.PaymentProviders.List(ctx, &bankpay.PaymentProvidersListParams{Count: 3}) {
+	for pp, err := range c.PaymentProviders.List(ctx, &bankpay.PaymentProviderListParams{Count: 3}) {
 		require.NoError(t, err)
 		ids = append(ids, pp.PaymentProviderID)
 	}
@@ -66,7 +66,7 @@ func TestIntegrationReferenceData(t *testing.T) {
 	assert.EqualValues(t, 5, requests.Load())
 	assert.Equal(t, bankpaytest.SandboxProviderID, ids[0], "the sandbox bank first")
 	for i := 0; i < 10; i += 3 {
-		page, err := s.client.PaymentProviders.ListPage(ctx, &bankpay.PaymentProvidersListParams{StartIndex: i, Count: 3})
+		page, err := s.client.PaymentProviders.ListPage(ctx, &bankpay.PaymentProviderListParams{StartIndex: i, Count: 3})
 		require.NoError(t, err)
 		assert.Equal(t, i, page.StartIndex)
 		assert.Equal(t, 3, page.ItemsPerPage)
@@ -75,14 +75,14 @@ func TestIntegrationReferenceData(t *testing.T) {
 
 	// The banks of Canada and the UK a Deferred payment can use.
 	var names []string
-	for pp, err := range s.client.PaymentProviders.List(ctx, &bankpay.PaymentProvidersListParams{Countries: []string{"CA", "UK"}, PaymentType: "Deferred"}) {
+	for pp, err := range s.client.PaymentProviders.List(ctx, &bankpay.PaymentProviderListParams{Countries: []string{"CA", "UK"}, PaymentType: "Deferred"}) {
 		require.NoError(t, err)
 		names = append(names, pp.Name+" ("+pp.Country+", "+pp.SubType+")")
 	}
 	assert.Equal(t, []string{"Maple Demo Bank (CA, 1000)", "Northern Credit Union (CA, 2000)", "Thames Demo Bank (UK, 1000)"}, names)
 
 	// Checked before sending.
-	_, err = s.client.Countries.List(ctx, &bankpay.CountriesListParams{Country: "ca"})
+	_, err = s.client.Countries.List(ctx, &bankpay.CountryListParams{Country: "ca"})
 	var ve *bankpay.ValidationError
 	require.ErrorAs(t, err, &ve)
 	assert.Equal(t, "country", ve.Field)

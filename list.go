@@ -99,14 +99,8 @@ func decodeListTolerant[T any](raw []byte, key string, page *Page[T]) error {
 }
 
 // listQuery encodes list params (a struct with `url` tags, dotted nested
-// names) as a query, or an empty one for nil params. Params that encode
-// themselves (queryEncoder) skip go-querystring's reflection.
+// names) as a query, or an empty one for nil params.
 func listQuery(params any) (url.Values, error) {
-	if e, ok := params.(queryEncoder); ok {
-		q := url.Values{}
-		e.encodeQuery(q)
-		return q, nil
-	}
 	q, err := form.Values(params)
 	if err != nil {
 		return nil, fmt.Errorf("bankpay: encoding query: %w", err)
@@ -260,10 +254,6 @@ func countArray(raw []byte, i, limit int) int {
 	}
 	return n
 }
-
-// queryEncoder is list params that add their own query values, the same
-// that their `url` tags would give.
-type queryEncoder interface{ encodeQuery(url.Values) }
 
 // decodeListFast reads a list page in the exact types (the common case) in
 // one encoding/json pass, into a struct with the array under key and

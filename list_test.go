@@ -212,7 +212,7 @@ func TestListPageRefusesAnOversizedPage(t *testing.T) {
 	listPage := func() uint64 {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		page, err := c.Transactions.ListPage(context.Background(), &TransactionListParams{Count: 10})
+		page, err := c.Transactions.ListPage(context.Background(), &TransactionListParams{ListRange: ListRange{Count: 10}})
 		runtime.ReadMemStats(&after)
 		require.ErrorIs(t, err, ErrInvalidResponse)
 		var re *ResponseError
@@ -231,12 +231,12 @@ func TestListPageRefusesAnOversizedPage(t *testing.T) {
 	assert.Zero(t, testing.AllocsPerRun(10, func() { countListItems(body, "transactions", 10) }), "the count allocates")
 
 	// The same through List, and a page of exactly the count is read.
-	for _, err := range c.Transactions.List(context.Background(), &TransactionListParams{Count: 10}) {
+	for _, err := range c.Transactions.List(context.Background(), &TransactionListParams{ListRange: ListRange{Count: 10}}) {
 		require.ErrorIs(t, err, ErrInvalidResponse)
 		break
 	}
 	body = oversizedPage(10)
-	page, err := c.Transactions.ListPage(context.Background(), &TransactionListParams{Count: 10})
+	page, err := c.Transactions.ListPage(context.Background(), &TransactionListParams{ListRange: ListRange{Count: 10}})
 	require.NoError(t, err)
 	assert.Len(t, page.Items, 10)
 }
@@ -271,7 +271,7 @@ func BenchmarkListPageOversized(b *testing.B) {
 		b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(len(body)), "x-body")
 	}
 	b.Run("sdk", func(b *testing.B) {
-		p := &TransactionListParams{Count: 10}
+		p := &TransactionListParams{ListRange: ListRange{Count: 10}}
 		run(b, func() error {
 			if _, err := c.Transactions.ListPage(context.Background(), p); !errors.Is(err, ErrInvalidResponse) {
 				return fmt.Errorf("got %v, want ErrInvalidResponse", err)

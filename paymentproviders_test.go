@@ -35,7 +35,7 @@ func TestPaymentProvidersListPage(t *testing.T) {
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: providersPath,
 		RawQuery: "count=2&countries=US&countries=CA&paymentType=Deferred&startIndex=4"}, 200, body)
 
-	page, err := c.PaymentProviders.ListPage(context.Background(), &PaymentProvidersListParams{
+	page, err := c.PaymentProviders.ListPage(context.Background(), &PaymentProviderListParams{
 		Countries: []string{"US", "CA"}, PaymentType: "Deferred", StartIndex: 4, Count: 2})
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, calls.Load())
@@ -49,7 +49,7 @@ func TestPaymentProvidersListPage(t *testing.T) {
 }
 
 func TestPaymentProvidersListPageNoParams(t *testing.T) {
-	for _, p := range []*PaymentProvidersListParams{nil, {}} {
+	for _, p := range []*PaymentProviderListParams{nil, {}} {
 		c, mock, _ := newTestClient(t)
 		expect(t, mock, wantRequest{Method: "GET", Path: providersPath}, 200, providersPage(0, 25, "a", "b"))
 		page, err := c.PaymentProviders.ListPage(context.Background(), p)
@@ -78,7 +78,7 @@ func TestPaymentProvidersList(t *testing.T) {
 	})
 
 	var ids []string
-	for pp, err := range c.PaymentProviders.List(context.Background(), &PaymentProvidersListParams{Countries: []string{"DE"}, StartIndex: 1, Count: 2}) {
+	for pp, err := range c.PaymentProviders.List(context.Background(), &PaymentProviderListParams{Countries: []string{"DE"}, StartIndex: 1, Count: 2}) {
 		require.NoError(t, err)
 		ids = append(ids, pp.PaymentProviderID)
 	}
@@ -116,7 +116,7 @@ func TestPaymentProvidersListStopsOnError(t *testing.T) {
 		jsonResponse(400, `{"errors":[{"domain":"Validation","code":200,"message":"invalid startIndex"}]}`))
 	var ids []string
 	var errs []error
-	for pp, err := range c.PaymentProviders.List(context.Background(), &PaymentProvidersListParams{Count: 2}) {
+	for pp, err := range c.PaymentProviders.List(context.Background(), &PaymentProviderListParams{Count: 2}) {
 		if err != nil {
 			assert.Nil(t, pp)
 			errs = append(errs, err)
@@ -133,14 +133,14 @@ func TestPaymentProvidersListStopsOnError(t *testing.T) {
 func TestPaymentProvidersListRejects(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		p     *PaymentProvidersListParams
+		p     *PaymentProviderListParams
 		field string
 	}{
-		{"country lower case", &PaymentProvidersListParams{Countries: []string{"US", "ca"}}, "countries"},
-		{"country empty", &PaymentProvidersListParams{Countries: []string{""}}, "countries"},
-		{"unknown payment type", &PaymentProvidersListParams{PaymentType: "Cheque"}, "paymentType"},
-		{"negative start", &PaymentProvidersListParams{StartIndex: -1}, "startIndex"},
-		{"negative count", &PaymentProvidersListParams{Count: -5}, "count"},
+		{"country lower case", &PaymentProviderListParams{Countries: []string{"US", "ca"}}, "countries"},
+		{"country empty", &PaymentProviderListParams{Countries: []string{""}}, "countries"},
+		{"unknown payment type", &PaymentProviderListParams{PaymentType: "Cheque"}, "paymentType"},
+		{"negative start", &PaymentProviderListParams{StartIndex: -1}, "startIndex"},
+		{"negative count", &PaymentProviderListParams{Count: -5}, "count"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRejected(t, tc.field, func(c *Client) error {

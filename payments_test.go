@@ -125,10 +125,17 @@ func TestPaymentsListPageQuery(t *testing.T) {
 		AuthorizationStatuses: []models.TransactionStatus{models.StatusAuthorized, models.StatusCanceled},
 		MerchantReference:     "order-42",
 		CustomerID:            "c-1",
-		AmountMin:             "1.00", AmountMax: "200.00",
-		CreatedAtStart: time.UnixMilli(1700000000000), CreatedAtEnd: time.UnixMilli(1700000100000),
-		UpdatedAtStart: time.UnixMilli(1700000200000),
-		OrderBy:        "updatedAt", SortOrder: "asc", StartIndex: 40, Count: 20,
+		ListRange: ListRange{
+			AmountMin:      "1.00",
+			AmountMax:      "200.00",
+			CreatedAtStart: time.UnixMilli(1700000000000),
+			CreatedAtEnd:   time.UnixMilli(1700000100000),
+			UpdatedAtStart: time.UnixMilli(1700000200000),
+			OrderBy:        "updatedAt",
+			SortOrder:      "asc",
+			StartIndex:     40,
+			Count:          20,
+		},
 	})
 	require.NoError(t, err)
 	assert.Equal(t, int32(1), calls.Load())
@@ -146,7 +153,7 @@ func TestPaymentsList(t *testing.T) {
 		pageStep{"count=2&paymentType=4&startIndex=2", `{"payments":[],"startIndex":2,"itemsPerPage":2}`},
 	)
 	count := 0
-	for p, err := range c.Payments.List(context.Background(), &PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDisbursement}, Count: 2}) {
+	for p, err := range c.Payments.List(context.Background(), &PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDisbursement}, ListRange: ListRange{Count: 2}}) {
 		require.NoError(t, err)
 		assert.Equal(t, "order-42", p.MerchantReference)
 		count++
@@ -170,7 +177,7 @@ func TestPaymentsListShortAndOversizedPages(t *testing.T) {
 		pageStep{"count=5&startIndex=4", `{"payments":[],"startIndex":4,"itemsPerPage":5}`},
 	)
 	count := 0
-	for _, err := range c.Payments.List(context.Background(), &PaymentListParams{Count: 5}) {
+	for _, err := range c.Payments.List(context.Background(), &PaymentListParams{ListRange: ListRange{Count: 5}}) {
 		require.NoError(t, err)
 		count++
 	}
@@ -179,7 +186,7 @@ func TestPaymentsListShortAndOversizedPages(t *testing.T) {
 
 	c, mock, _ = newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments", RawQuery: "count=1&startIndex=0"}, 200, two(0))
-	_, err := c.Payments.ListPage(context.Background(), &PaymentListParams{Count: 1})
+	_, err := c.Payments.ListPage(context.Background(), &PaymentListParams{ListRange: ListRange{Count: 1}})
 	require.ErrorIs(t, err, ErrInvalidResponse)
 	assert.Contains(t, err.Error(), "more than the 1 items asked")
 }
@@ -211,14 +218,14 @@ func TestPaymentsListRejectsInvalidParams(t *testing.T) {
 		{"authorization.status", PaymentListParams{AuthorizationStatuses: []models.TransactionStatus{9}}},
 		{"merchantReference", PaymentListParams{MerchantReference: "a\tb"}},
 		{"customer.customerId", PaymentListParams{CustomerID: "c\n"}},
-		{"amount.min", PaymentListParams{AmountMin: "1.5"}},
-		{"amount.max", PaymentListParams{AmountMin: "2.00", AmountMax: "1.00"}},
-		{"createdAt.end", PaymentListParams{CreatedAtStart: time.UnixMilli(10), CreatedAtEnd: time.UnixMilli(9)}},
-		{"updatedAt.start", PaymentListParams{UpdatedAtStart: time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC)}},
-		{"orderBy", PaymentListParams{OrderBy: "processedAt"}},
-		{"sortOrder", PaymentListParams{SortOrder: "DESC "}},
-		{"startIndex", PaymentListParams{StartIndex: -5}},
-		{"count", PaymentListParams{Count: 5000}},
+		{"amount.min", PaymentListParams{ListRange: ListRange{AmountMin: "1.5"}}},
+		{"amount.max", PaymentListParams{ListRange: ListRange{AmountMin: "2.00", AmountMax: "1.00"}}},
+		{"createdAt.end", PaymentListParams{ListRange: ListRange{CreatedAtStart: time.UnixMilli(10), CreatedAtEnd: time.UnixMilli(9)}}},
+		{"updatedAt.start", PaymentListParams{ListRange: ListRange{UpdatedAtStart: time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC)}}},
+		{"orderBy", PaymentListParams{ListRange: ListRange{OrderBy: "processedAt"}}},
+		{"sortOrder", PaymentListParams{ListRange: ListRange{SortOrder: "DESC "}}},
+		{"startIndex", PaymentListParams{ListRange: ListRange{StartIndex: -5}}},
+		{"count", PaymentListParams{ListRange: ListRange{Count: 5000}}},
 	} {
 		t.Run(tc.field, func(t *testing.T) {
 			checkRejected(t, tc.field, func(c *Client) error {

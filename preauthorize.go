@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -75,7 +76,7 @@ func (p *PreauthorizeParams) validate() error {
 	case p.Period < minPreauthHours || p.Period > maxPreauthHours:
 		return invalid("period", "must be 1 to 6 (hours)")
 	}
-	if p.WithdrawalMethod != "" && !withdrawalMethods[p.WithdrawalMethod] {
+	if p.WithdrawalMethod != "" && !wire.WithdrawalMethod(p.WithdrawalMethod) {
 		return invalid("metadata.remittance.withdrawalMethod", "must be BankDeposit, Cash, DebitCard, DigitalWallet or HomeDelivery")
 	}
 	return nil

@@ -6,8 +6,8 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
-	"time"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -16,80 +16,47 @@ import (
 // transaction must pass each one); a repeated filter keeps a transaction
 // that matches any of its values.
 type TransactionListParams struct {
-	// TransactionTypes keeps transactions of these types (transactionType,
-	// repeated).
-	TransactionTypes []models.TransactionType
-	// Statuses keeps transactions currently in these statuses
-	// (transactionStatus, repeated).
-	Statuses []models.TransactionStatus
-	// PaymentTypes keeps transactions of payments of these types
-	// (payment.paymentType, repeated; sent as codes, 2 for Deferred).
-	PaymentTypes []models.PaymentType
+	// TransactionTypes keeps transactions of these types (sent as codes,
+	// one parameter each).
+	TransactionTypes []models.TransactionType `url:"-"`
+	// Statuses keeps transactions currently in these statuses.
+	Statuses []models.TransactionStatus `url:"-"`
+	// PaymentTypes keeps transactions of payments of these types (sent as
+	// codes, 2 for Deferred).
+	PaymentTypes []models.PaymentType `url:"-"`
 	// MerchantReference keeps the transactions of the payments associated
-	// with this merchantReference (payment.merchantReference): as the
-	// operator documents it, the payment's, that is the authorization's,
-	// reference, so the list holds the authorization and every transaction
-	// made from it, whatever their own references. Some servers also match
-	// a transaction's own reference; do not rely on either reading (a
-	// deposit is found by its own reference with FindByMerchantReference).
-	MerchantReference string
-	// OriginalTransactionID keeps the transactions made from this one
-	// (originalTransactionId): the deposits, captures and
-	// preauthorizations of an authorization, the refunds of a capture, the
-	// reclaims of a deposit.
-	OriginalTransactionID string
-	// PaymentID keeps the transactions of this payment (payment.paymentId).
-	PaymentID string
+	// with this merchantReference: as the operator documents it, the
+	// payment's, that is the authorization's, reference, so the list holds
+	// the authorization and every transaction made from it, whatever their
+	// own references. Some servers also match a transaction's own
+	// reference; do not rely on either reading (a deposit is found by its
+	// own reference with FindByMerchantReference).
+	MerchantReference string `url:"payment.merchantReference,omitempty"`
+	// OriginalTransactionID keeps the transactions made from this one: the
+	// deposits, captures and preauthorizations of an authorization, the
+	// refunds of a capture, the reclaims of a deposit.
+	OriginalTransactionID string `url:"originalTransactionId,omitempty"`
+	// PaymentID keeps the transactions of this payment.
+	PaymentID string `url:"payment.paymentId,omitempty"`
 	// CustomerExternalID keeps the transactions of payments of the customer
-	// the merchant knows by this id (payment.customer.externalId).
-	CustomerExternalID string
-	// AmountMin and AmountMax bound the amount, N.NN (amount.min,
-	// amount.max).
-	AmountMin, AmountMax models.Amount
-	// CreatedAtStart and CreatedAtEnd bound the creation time
-	// (createdAt.start, createdAt.end), UpdatedAtStart and UpdatedAtEnd the
-	// time of the last change (updatedAt.start, updatedAt.end); sent as
-	// epoch milliseconds. The zero time is no bound.
-	CreatedAtStart, CreatedAtEnd time.Time
-	UpdatedAtStart, UpdatedAtEnd time.Time
-	// OrderBy is the field the list is ordered by: createdAt, updatedAt,
-	// processedAt, completedAt, amount or transactionId (the service's
-	// default order when empty). SortOrder is "asc" or "desc".
-	OrderBy, SortOrder string
-	// StartIndex is the offset of the first transaction (0 for the first).
-	StartIndex int
-	// Count is the page size asked: 1 to 1000, 0 for 100. The service may
-	// return fewer (it may cap its pages, without saying so); a page with
-	// more is an ErrInvalidResponse. List reads the whole list a page at a
-	// time, each from where the last one ended, until an empty page;
-	// ListPage reads one page.
-	Count int
+	// the merchant knows by this id.
+	CustomerExternalID string `url:"payment.customer.externalId,omitempty"`
+	// ListRange bounds the amount and the times, orders and pages the list.
+	// OrderBy is one of createdAt, updatedAt, processedAt, completedAt,
+	// amount or transactionId.
+	ListRange
 }
 
-// transactionOrderFields are the orderBy values of GET /transactions.
-var transactionOrderFields = []string{"createdAt", "updatedAt", "processedAt", "completedAt", "amount", "transactionId"}
+// transactionList is GET /transactions, {"transactions":[…]}.
+var transactionList = rangedList[models.Transaction]{"/transactions", "transactions"}
 
-// transactionQuery is the wire form of TransactionListParams.
+// transactionQuery is TransactionListParams as the query sends it: the
+// code filters as codes.
 type transactionQuery struct {
-	TransactionType       []string `url:"transactionType,omitempty"`
-	TransactionStatus     []string `url:"transactionStatus,omitempty"`
-	PaymentType           []string `url:"payment.paymentType,omitempty"`
-	MerchantReference     string   `url:"payment.merchantReference,omitempty"`
-	OriginalTransactionID string   `url:"originalTransactionId,omitempty"`
-	PaymentID             string   `url:"payment.paymentId,omitempty"`
-	CustomerExternalID    string   `url:"payment.customer.externalId,omitempty"`
-	listRangeQuery
-}
-
-func (q *transactionQuery) encodeQuery(v url.Values) {
-	addAll(v, "transactionType", q.TransactionType)
-	addAll(v, "transactionStatus", q.TransactionStatus)
-	addAll(v, "payment.paymentType", q.PaymentType)
-	addNonEmpty(v, "payment.merchantReference", q.MerchantReference)
-	addNonEmpty(v, "originalTransactionId", q.OriginalTransactionID)
-	addNonEmpty(v, "payment.paymentId", q.PaymentID)
-	addNonEmpty(v, "payment.customer.externalId", q.CustomerExternalID)
-	q.listRangeQuery.encodeQuery(v)
+	TransactionTypes codeFilter[models.TransactionType]   `url:"transactionType"`
+	Statuses         codeFilter[models.TransactionStatus] `url:"transactionStatus"`
+	PaymentTypes     codeFilter[models.PaymentType]       `url:"payment.paymentType"`
+	*TransactionListParams
 }
 
 // query validates p and encodes it (nil p lists everything).
@@ -97,44 +64,12 @@ func (p *TransactionListParams) query() (url.Values, error) {
 	if p == nil {
 		p = &TransactionListParams{}
 	}
-	r := listRange{
-		amountMin: p.AmountMin, amountMax: p.AmountMax,
-		createdStart: p.CreatedAtStart, createdEnd: p.CreatedAtEnd,
-		updatedStart: p.UpdatedAtStart, updatedEnd: p.UpdatedAtEnd,
-		orderBy: p.OrderBy, sortOrder: p.SortOrder, startIndex: p.StartIndex, count: p.Count,
-		orderFields: transactionOrderFields,
-	}
-	types, err := codes("transactionType", p.TransactionTypes, knownTransactionType)
-	if err != nil {
-		return nil, err
-	}
-	statuses, err := codes("transactionStatus", p.Statuses, knownTransactionStatus)
-	if err != nil {
-		return nil, err
-	}
-	paymentTypes, err := codes("payment.paymentType", p.PaymentTypes, knownPaymentType)
-	if err != nil {
-		return nil, err
-	}
-	if err := firstError(
-		checkFilter("payment.merchantReference", p.MerchantReference),
-		checkFilter("originalTransactionId", p.OriginalTransactionID),
-		checkFilter("payment.paymentId", p.PaymentID),
-		checkFilter("payment.customer.externalId", p.CustomerExternalID),
-		r.validate(),
-	); err != nil {
-		return nil, err
-	}
-	return listQuery(&transactionQuery{
-		TransactionType:       types,
-		TransactionStatus:     statuses,
-		PaymentType:           paymentTypes,
-		MerchantReference:     p.MerchantReference,
-		OriginalTransactionID: p.OriginalTransactionID,
-		PaymentID:             p.PaymentID,
-		CustomerExternalID:    p.CustomerExternalID,
-		listRangeQuery:        r.query(),
-	})
+	return rangedQuery(&transactionQuery{
+		TransactionTypes:      codeFilter[models.TransactionType]{p.TransactionTypes, knownTransactionType},
+		Statuses:              codeFilter[models.TransactionStatus]{p.Statuses, knownTransactionStatus},
+		PaymentTypes:          codeFilter[models.PaymentType]{p.PaymentTypes, knownPaymentType},
+		TransactionListParams: p,
+	}, &p.ListRange, wire.TransactionOrderFields)
 }
 
 // List returns an iterator over the transactions that match p (nil: all of
@@ -156,12 +91,7 @@ func (p *TransactionListParams) query() (url.Values, error) {
 //	}
 func (s *TransactionsService) List(ctx context.Context, p *TransactionListParams, opts ...Option) iter.Seq2[*models.Transaction, error] {
 	q, err := p.query()
-	if err != nil {
-		return func(yield func(*models.Transaction, error) bool) { yield(nil, err) }
-	}
-	return paginate(ctx, q, func(ctx context.Context, q url.Values) (*Page[models.Transaction], error) {
-		return listPage[models.Transaction](ctx, s.client, "/transactions", q, "transactions", opts)
-	})
+	return transactionList.all(ctx, s.client, q, err, opts)
 }
 
 // ListPage reads one page of the transactions that match p: GET
@@ -176,7 +106,7 @@ func (s *TransactionsService) ListPage(ctx context.Context, p *TransactionListPa
 	if err != nil {
 		return nil, err
 	}
-	return listPage[models.Transaction](ctx, s.client, "/transactions", q, "transactions", opts)
+	return transactionList.page(ctx, s.client, q, opts)
 }
 
 // FindParams names the transaction FindByMerchantReference looks for: the
@@ -249,7 +179,7 @@ func (s *TransactionsService) FindByMerchantReference(ctx context.Context, p *Fi
 		checkFilter("originalTransactionId", original)); err != nil {
 		return nil, err
 	}
-	lp := &TransactionListParams{OriginalTransactionID: original, OrderBy: "createdAt", SortOrder: "asc"}
+	lp := &TransactionListParams{OriginalTransactionID: original, ListRange: ListRange{OrderBy: "createdAt", SortOrder: "asc"}}
 	// match keeps a transaction made from original (one whose list view
 	// has no originalTransactionId is kept unless it is original itself: a
 	// false match reads as "do not pay again", the safe side), or, with no
@@ -276,7 +206,7 @@ func (s *TransactionsService) FindByMerchantReference(ctx context.Context, p *Fi
 	seen := map[string]bool{}
 	repeats := 0
 	pages := paginateBudget(ctx, q, findPageBudget, func(ctx context.Context, q url.Values) (*Page[models.Transaction], error) {
-		return listPage[models.Transaction](ctx, s.client, "/transactions", q, "transactions", opts)
+		return transactionList.page(ctx, s.client, q, opts)
 	})
 	for t, err := range pages {
 		if err != nil {
@@ -289,7 +219,7 @@ func (s *TransactionsService) FindByMerchantReference(ctx context.Context, p *Fi
 		if t.TransactionID != "" {
 			if seen[t.TransactionID] {
 				if repeats++; repeats >= defaultPageSize {
-					return nil, &incompleteError{&ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: "/transactions",
+					return nil, &incompleteError{&ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: transactionList.path,
 						Err: errors.New("the list repeats a page of transactions")}}
 				}
 				continue

@@ -107,11 +107,6 @@ func remaining(auth *txn) (int64, *Error) {
 	return 0, badRequest("nothing remains of the authorization amount %s", auth.rec.Amount)
 }
 
-var withdrawalMethods = map[string]bool{
-	models.WithdrawalBankDeposit: true, models.WithdrawalCash: true, models.WithdrawalDebitCard: true,
-	models.WithdrawalDigitalWallet: true, models.WithdrawalHomeDelivery: true,
-}
-
 // hasTransferFields reports whether a capture form carries any money
 // transfer field (beneficiary, beneficiaryAccount, metadata.remittance).
 func hasTransferFields(f url.Values) bool {
@@ -139,7 +134,7 @@ func checkTransferFields(f url.Values) *Error {
 	if c := f.Get("beneficiaryAccount.paymentProvider.country"); c != "" && !isAlpha2(c) {
 		return badRequest("beneficiaryAccount.paymentProvider.country must be an ISO 3166 alpha-2 code")
 	}
-	if w := f.Get("metadata.remittance.withdrawalMethod"); w != "" && !withdrawalMethods[w] {
+	if w := f.Get("metadata.remittance.withdrawalMethod"); w != "" && !wire.WithdrawalMethod(w) {
 		return badRequest("metadata.remittance.withdrawalMethod must be BankDeposit, Cash, DebitCard, DigitalWallet or HomeDelivery")
 	}
 	if c := f.Get("metadata.remittance.countryCorridor"); c != "" && !isAlpha2(c) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -189,8 +190,6 @@ func customerExternalID(m *merchant, a *txn) string {
 	return ""
 }
 
-var transactionOrderFields = []string{"createdAt", "updatedAt", "processedAt", "completedAt", "amount", "transactionId"}
-
 func transactionKey(t *txn, field string) int64 {
 	switch field {
 	case "updatedAt":
@@ -220,7 +219,7 @@ func transactionKey(t *txn, field string) int64 {
 // itemsPerPage, no total; the account numbers cut to their last 4 digits.
 func (s *Server) handleListTransactions(r *http.Request, _ []byte, m *merchant, _ string) (any, *Error) {
 	q := r.URL.Query()
-	p, err := parseListPage(q, transactionOrderFields)
+	p, err := parseListPage(q, wire.TransactionOrderFields())
 	if err != nil {
 		return nil, err
 	}
@@ -361,8 +360,6 @@ func (s *Server) paymentView(m *merchant, a *txn, tot *paymentTotals) *models.Pa
 	return &p
 }
 
-var paymentOrderFields = []string{"createdAt", "updatedAt", "amount", "paymentId"}
-
 func paymentKey(p *models.Payment, field string) int64 {
 	switch field {
 	case "updatedAt":
@@ -385,7 +382,7 @@ func paymentKey(p *models.Payment, field string) int64 {
 // itemsPerPage the page size served (the count asked, capped at PageCap).
 func (s *Server) handleListPayments(r *http.Request, _ []byte, m *merchant, _ string) (any, *Error) {
 	q := r.URL.Query()
-	p, err := parseListPage(q, paymentOrderFields)
+	p, err := parseListPage(q, wire.PaymentOrderFields())
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func listAll(t *testing.T, n int) (pages int32, growth uint64) {
 	c := srv.Client(bankpay.WithTransport(func(rt http.RoundTripper) http.RoundTripper { pc.base = rt; return pc }))
 	before := liveHeap()
 	i := 0
-	for txn, err := range c.Transactions.List(context.Background(), &bankpay.TransactionListParams{Count: 100}) {
+	for txn, err := range c.Transactions.List(context.Background(), &bankpay.TransactionListParams{ListRange: bankpay.ListRange{Count: 100}}) {
 		require.NoError(t, err)
 		require.Equal(t, fmt.Sprintf("seed-%d", i), txn.MerchantReference)
 		i++

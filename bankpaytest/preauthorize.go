@@ -60,7 +60,7 @@ func (s *Server) handlePreauthorize(_ *http.Request, body []byte, m *merchant, i
 	if tok := f.Get("splitToken"); tok != "" && tok != auth.splitToken {
 		return nil, invalidSplitToken()
 	}
-	if w := f.Get("metadata.remittance.withdrawalMethod"); w != "" && !withdrawalMethods[w] {
+	if w := f.Get("metadata.remittance.withdrawalMethod"); w != "" && !wire.WithdrawalMethod(w) {
 		return nil, badRequest("metadata.remittance.withdrawalMethod must be BankDeposit, Cash, DebitCard, DigitalWallet or HomeDelivery")
 	}
 	if m.usedRef(refPreauth, ref) {
