@@ -41,7 +41,7 @@
 // merchantReference (nothing to recognize a repeat by). Neither Go's HTTP/2
 // transport, a keep-alive race nor a retrying middleware given to
 // WithTransport can re-send such a request below this rule: a guard below
-// every layer sends each attempt once (ErrResendRefused). Disputes.Create is the
+// every layer sends each attempt once ("second send of one attempt refused"). Disputes.Create is the
 // exception: it sends an Idempotency-Key, the same on every attempt, and is
 // retried like a read. After an ambiguous failure
 // (*NetworkError with Sent true, or a 2xx response the SDK could not read)

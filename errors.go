@@ -236,7 +236,7 @@ func (e *ResponseError) Is(target error) bool { return target == ErrInvalidRespo
 // was made, or net/http refused to write the request). A call whose
 // context had ended before it started sends nothing (Attempts 0). A
 // middleware's second send of one attempt, refused by the SDK's guard,
-// matches ErrResendRefused; Sent then says whether the first one may have
+// says "second send of one attempt refused"; Sent then says whether the first one may have
 // left.
 type NetworkError struct {
 	Method   string

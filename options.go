@@ -268,7 +268,7 @@ func WithUserAgent(ua string) Option {
 //
 // Only the SDK's own retry rule sends a call again: a middleware given to
 // WithTransport that retries is refused a second send of one attempt of a
-// state-changing call (ErrResendRefused).
+// state-changing call ("second send of one attempt refused").
 func WithRetryNonIdempotent() Option {
 	return option("WithRetryNonIdempotent", forAPI, func(cfg *config) { cfg.retryNonIdempotent = true })
 }
@@ -281,7 +281,7 @@ func WithRetryNonIdempotent() Option {
 // Below wrap sits the SDK's guard: each attempt of a state-changing call
 // without an Idempotency-Key reaches the network at most once, whatever
 // wrap does. A retrying middleware (go-retryablehttp's RoundTripper, a
-// buffering retry) is refused a second send with ErrResendRefused (a send
+// buffering retry) is refused a second send ("second send of one attempt refused"; a send
 // that provably never left, as a refused dial, may be tried again), and the
 // call's *NetworkError says Sent when the first send may have gone out. The
 // guard also sets the Authorization header, so wrap never sees the

@@ -11,15 +11,16 @@ import (
 	"sync/atomic"
 )
 
-// ErrResendRefused: a layer between the SDK and the network (middleware
+// errResendRefused: a layer between the SDK and the network (middleware
 // given to WithTransport, or one in WithHTTPClient's transport chain above
 // the SDK's guard) tried to send an attempt of a state-changing call a
 // second time, or sent a state-changing request without the SDK's context.
 // The guard refuses it: only the SDK's retry rule decides whether a call
 // that may have moved money is sent again. The middleware gets this error
 // from the transport below it; the caller gets a *NetworkError (Sent true
-// when an earlier send may have gone out) that matches it.
-var ErrResendRefused = errors.New("bankpay: second send of one attempt refused")
+// when an earlier send may have gone out) that wraps it and says so in its
+// message. It is unexported: what a caller acts on is NetworkError.Sent.
+var errResendRefused = errors.New("bankpay: second send of one attempt refused")
 
 // guardKey is the context key of a call's *sendGuard.
 type guardKey struct{}
@@ -207,7 +208,7 @@ type sendTrace struct {
 func (st *sendTrace) gotConn(httptrace.GotConnInfo) { st.connected.Store(true) }
 
 // refused is the error of a refused send, naming the request (method and
-// path; never its query) and matching ErrResendRefused.
+// path; never its query) and matching errResendRefused.
 func refused(req *http.Request, why string) error {
 	return &resendError{method: req.Method, path: req.URL.Path, why: why}
 }
@@ -215,10 +216,10 @@ func refused(req *http.Request, why string) error {
 type resendError struct{ method, path, why string }
 
 func (e *resendError) Error() string {
-	return ErrResendRefused.Error() + ": " + e.method + " " + e.path + ": " + e.why
+	return errResendRefused.Error() + ": " + e.method + " " + e.path + ": " + e.why
 }
 
-func (e *resendError) Is(target error) bool { return target == ErrResendRefused }
+func (e *resendError) Is(target error) bool { return target == errResendRefused }
 
 func closeRequestBody(req *http.Request) {
 	if req.Body != nil {

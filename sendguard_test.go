@@ -85,7 +85,7 @@ func requireOneSendReported(t *testing.T, err error) {
 	var ne *NetworkError
 	require.ErrorAs(t, err, &ne, "err = %v", err)
 	assert.True(t, ne.Sent, "the deposit reached the server once: Sent must be true (%v)", err)
-	assert.ErrorIs(t, err, ErrResendRefused, "err = %v", err)
+	assert.ErrorIs(t, err, errResendRefused, "err = %v", err)
 	assert.Equal(t, 1, ne.Attempts, "the SDK's own attempts")
 }
 
@@ -203,7 +203,7 @@ func TestGuardRefusesARequestThatLostItsContext(t *testing.T) {
 		WithTransport(func(next http.RoundTripper) http.RoundTripper { return contextDropper{next} }))
 	require.NoError(t, err)
 	_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-ctx", Amount: "10.00"})
-	require.ErrorIs(t, err, ErrResendRefused)
+	require.ErrorIs(t, err, errResendRefused)
 	var ne *NetworkError
 	require.ErrorAs(t, err, &ne)
 	assert.False(t, ne.Sent, "nothing left")
@@ -240,7 +240,7 @@ func TestGuardAttemptsAreSeparate(t *testing.T) {
 	require.True(t, g.take())
 	g.done(false, nil)
 	assert.True(t, g.disarm(), "no send of the attempt left")
-	assert.False(t, errors.Is(errors.New("x"), ErrResendRefused))
+	assert.False(t, errors.Is(errors.New("x"), errResendRefused))
 }
 
 // badHeader adds a header net/http refuses to write.
