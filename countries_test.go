@@ -21,7 +21,7 @@ const countriesJSON = `{"countries":[
   {"numericCode":826.0,"alpha2Code":"UK","alpha3Code":"GBR","name":"United Kingdom","currencies":["GBP"],
    "paymentTypes":["instant"],"paymentProviderSubtypes":["1000"],"enabled":"false"}]}`
 
-func TestCountriesList(t *testing.T) {
+func TestCountries_List(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: countriesPath,
 		RawQuery: "country=US&enabled=false&paymentProvider.subType=1000&paymentType=Deferred"}, 200, countriesJSON)
@@ -38,7 +38,7 @@ func TestCountriesList(t *testing.T) {
 	}, got)
 }
 
-func TestCountriesListQueries(t *testing.T) {
+func TestCountries_ListQueries(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		p     *CountryListParams
@@ -60,7 +60,7 @@ func TestCountriesListQueries(t *testing.T) {
 }
 
 // A bare array, and an empty list, read too.
-func TestCountriesListShapes(t *testing.T) {
+func TestCountries_ListShapes(t *testing.T) {
 	for body, n := range map[string]int{
 		`[{"alpha2Code":"CA","enabled":true}]`: 1,
 		`{"countries":[]}`:                     0,
@@ -73,7 +73,7 @@ func TestCountriesListShapes(t *testing.T) {
 	}
 }
 
-func TestCountriesListRejects(t *testing.T) {
+func TestCountries_ListRejects(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		p     *CountryListParams
@@ -94,7 +94,7 @@ func TestCountriesListRejects(t *testing.T) {
 	}
 }
 
-func TestCountriesListErrors(t *testing.T) {
+func TestCountries_ListErrors(t *testing.T) {
 	checkListErrors(t, wantRequest{Method: "GET", Path: countriesPath}, func(c *Client) error {
 		_, err := c.Countries.List(context.Background(), nil)
 		return err

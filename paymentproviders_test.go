@@ -26,7 +26,7 @@ func providersPage(start, perPage int, ids ...string) string {
 	return fmt.Sprintf(`{"paymentProviders":[%s],"startIndex":%d.0,"itemsPerPage":%d.0}`, strings.Join(items, ","), start, perPage)
 }
 
-func TestPaymentProvidersListPage(t *testing.T) {
+func TestPaymentProviders_ListPage(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	body := `{"paymentProviders":[{"paymentProviderId":"200005501","type":1.0,"name":"Demo Bank","instantPayoutAvailable":true,
 	  "subType":"1000","swift":"DEMOUS33","country":"US","instantPayment":true,
@@ -48,7 +48,7 @@ func TestPaymentProvidersListPage(t *testing.T) {
 	}}, page.Items)
 }
 
-func TestPaymentProvidersListPageNoParams(t *testing.T) {
+func TestPaymentProviders_ListPageNoParams(t *testing.T) {
 	for _, p := range []*PaymentProviderListParams{nil, {}} {
 		c, mock, _ := newTestClient(t)
 		expect(t, mock, wantRequest{Method: "GET", Path: providersPath}, 200, providersPage(0, 25, "a", "b"))
@@ -60,7 +60,7 @@ func TestPaymentProvidersListPageNoParams(t *testing.T) {
 
 // List reads page after page, as the loop asks, each from where the last
 // one ended, until an empty page (a short page is not the end).
-func TestPaymentProvidersList(t *testing.T) {
+func TestPaymentProviders_List(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	var queries []string
 	pages := map[string]string{
@@ -89,7 +89,7 @@ func TestPaymentProvidersList(t *testing.T) {
 
 // Without a count, List asks pages of 100 from 0; a loop that stops
 // early reads no further page.
-func TestPaymentProvidersListDefaultsAndBreak(t *testing.T) {
+func TestPaymentProviders_ListDefaultsAndBreak(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	ids := make([]string, 100)
 	for i := range ids {
@@ -109,7 +109,7 @@ func TestPaymentProvidersListDefaultsAndBreak(t *testing.T) {
 }
 
 // An error ends the iteration: yielded once, with a nil provider.
-func TestPaymentProvidersListStopsOnError(t *testing.T) {
+func TestPaymentProviders_ListStopsOnError(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := sequence(t, mock,
 		jsonResponse(200, providersPage(0, 2, "p1", "p2")),
@@ -130,7 +130,7 @@ func TestPaymentProvidersListStopsOnError(t *testing.T) {
 	assert.EqualValues(t, 2, calls.Load())
 }
 
-func TestPaymentProvidersListRejects(t *testing.T) {
+func TestPaymentProviders_ListRejects(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		p     *PaymentProviderListParams
@@ -161,7 +161,7 @@ func TestPaymentProvidersListRejects(t *testing.T) {
 	}
 }
 
-func TestPaymentProvidersListErrors(t *testing.T) {
+func TestPaymentProviders_ListErrors(t *testing.T) {
 	checkListErrors(t, wantRequest{Method: "GET", Path: providersPath}, func(c *Client) error {
 		_, err := c.PaymentProviders.ListPage(context.Background(), nil)
 		return err

@@ -47,7 +47,7 @@ func checkPayment(t *testing.T, p *models.Payment) {
 	assert.Equal(t, "6789", p.Account.AccountNumber)
 }
 
-func TestPaymentsGet(t *testing.T) {
+func TestPayments_Get(t *testing.T) {
 	for name, body := range map[string]string{"bare": paymentJSON, "wrapped": `{"payment":` + paymentJSON + `}`} {
 		t.Run(name, func(t *testing.T) {
 			c, mock, _ := newTestClient(t)
@@ -60,14 +60,14 @@ func TestPaymentsGet(t *testing.T) {
 	}
 }
 
-func TestPaymentsGetEscapesID(t *testing.T) {
+func TestPayments_GetEscapesID(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments/a%2F..%2Ftransactions"}, 200, paymentJSON)
 	_, err := c.Payments.Get(context.Background(), "a/../transactions")
 	require.NoError(t, err)
 }
 
-func TestPaymentsGetRejectsBadID(t *testing.T) {
+func TestPayments_GetRejectsBadID(t *testing.T) {
 	for _, id := range []string{"", ".", "..", "p\n1"} {
 		checkRejected(t, "paymentId", func(c *Client) error {
 			_, err := c.Payments.Get(context.Background(), id)
@@ -76,7 +76,7 @@ func TestPaymentsGetRejectsBadID(t *testing.T) {
 	}
 }
 
-func TestPaymentsGetErrors(t *testing.T) {
+func TestPayments_GetErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		status int
@@ -112,7 +112,7 @@ func TestPaymentsGetErrors(t *testing.T) {
 	}
 }
 
-func TestPaymentsListPageQuery(t *testing.T) {
+func TestPayments_ListPageQuery(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	const query = "amount.max=200.00&amount.min=1.00&authorization.status=2&authorization.status=7&count=20" +
 		"&createdAt.end=1700000100000&createdAt.start=1700000000000&customer.customerId=c-1" +
@@ -145,7 +145,7 @@ func TestPaymentsListPageQuery(t *testing.T) {
 	checkPayment(t, &page.Items[0])
 }
 
-func TestPaymentsList(t *testing.T) {
+func TestPayments_List(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	two := `{"payments":[` + paymentJSON + `,` + paymentJSON + `],"startIndex":0,"itemsPerPage":2}`
 	n := pages(t, mock, "/api/v1/payments",
@@ -165,7 +165,7 @@ func TestPaymentsList(t *testing.T) {
 // A server whose itemsPerPage says the count asked while its pages hold
 // fewer does not end the list early: only an empty page does. A page with
 // more than asked is an ErrInvalidResponse.
-func TestPaymentsListShortAndOversizedPages(t *testing.T) {
+func TestPayments_ListShortAndOversizedPages(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	two := func(start int) string {
 		p := strings.Replace(paymentJSON, `"order-42"`, fmt.Sprintf(`"order-%d"`, start), 1)
@@ -191,7 +191,7 @@ func TestPaymentsListShortAndOversizedPages(t *testing.T) {
 	assert.Contains(t, err.Error(), "more than the 1 items asked")
 }
 
-func TestPaymentsListErrors(t *testing.T) {
+func TestPayments_ListErrors(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments", RawQuery: "count=100&startIndex=0"}, 200, `{"transactions":[]}`)
 	for p, err := range c.Payments.List(context.Background(), nil) {
@@ -209,7 +209,7 @@ func TestPaymentsListErrors(t *testing.T) {
 	assert.Equal(t, 200, apiErr.Code)
 }
 
-func TestPaymentsListRejectsInvalidParams(t *testing.T) {
+func TestPayments_ListRejectsInvalidParams(t *testing.T) {
 	for _, tc := range []struct {
 		field string
 		p     PaymentListParams

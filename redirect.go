@@ -443,7 +443,7 @@ func (f *keyFault) flag(key, v string) bool {
 // BenchmarkVerifyRedirect (interleaved, 3 runs of -benchtime 0.3s, 2 cores)
 // went from sdk/base 1.007-1.031 wall and 1.005-1.022 CPU, 23 allocs a call,
 // to 1.248-1.292 wall and 1.249-1.270 CPU, 33 allocs (the baseline: 27).
-// FuzzParseQuery (perf_test.go) checks it against url.ParseQuery.
+// FuzzParseQuery (redirect_test.go) checks it against url.ParseQuery.
 func parseQuery(query string) (url.Values, error) {
 	n := strings.Count(query, "&") + 1
 	if n > maxFastQueryParams {

@@ -2,10 +2,12 @@ package bankpay
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"reflect"
 	"slices"
@@ -15,12 +17,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/form"
+	"github.com/bankpay/bankpay-go/models"
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/bankpay/bankpay-go/internal/form"
-	"github.com/bankpay/bankpay-go/models"
 )
 
 // listTxnJSON is a transaction of a list page with id and merchantReference.
@@ -61,7 +62,7 @@ func pages(t *testing.T, mock *httpmock.MockTransport, path string, steps ...pag
 	return func() int { return int(n.Load()) }
 }
 
-func TestTransactionsListPageQuery(t *testing.T) {
+func TestTransactions_ListPageQuery(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	const query = "amount.max=25.00&amount.min=10.00&count=50&createdAt.end=1700000100000&createdAt.start=1700000000000" +
 		"&orderBy=amount&originalTransactionId=1002581234567&payment.customer.externalId=cust+7" +
@@ -105,7 +106,7 @@ func TestTransactionsListPageQuery(t *testing.T) {
 	assert.Equal(t, "ref-2", got.MerchantReference)
 }
 
-func TestTransactionsListPageDefaults(t *testing.T) {
+func TestTransactions_ListPageDefaults(t *testing.T) {
 	for _, p := range []*TransactionListParams{nil, {}} {
 		c, mock, _ := newTestClient(t)
 		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions", RawQuery: "count=100&startIndex=0"}, 200, `{"transactions":[]}`)
@@ -115,7 +116,7 @@ func TestTransactionsListPageDefaults(t *testing.T) {
 	}
 }
 
-func TestTransactionsListReadsPageByPage(t *testing.T) {
+func TestTransactions_ListReadsPageByPage(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	n := pages(t, mock, "/api/v1/transactions",
 		pageStep{"count=2&startIndex=0&transactionType=6", txnPage(1, 2)},
@@ -136,7 +137,7 @@ func TestTransactionsListReadsPageByPage(t *testing.T) {
 	assert.Equal(t, 2, p.Count, "params are not modified")
 }
 
-func TestTransactionsListFromStartIndex(t *testing.T) {
+func TestTransactions_ListFromStartIndex(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	n := pages(t, mock, "/api/v1/transactions",
 		pageStep{"count=3&startIndex=7", txnPage(8, 3)},
@@ -177,7 +178,7 @@ func TestListPageCappedBelowCount(t *testing.T) {
 	}
 }
 
-func TestTransactionsListStops(t *testing.T) {
+func TestTransactions_ListStops(t *testing.T) {
 	t.Run("when the loop breaks", func(t *testing.T) {
 		c, mock, _ := newTestClient(t)
 		n := pages(t, mock, "/api/v1/transactions", pageStep{"count=2&startIndex=0", txnPage(1, 2)})
@@ -227,7 +228,7 @@ func TestTransactionsListStops(t *testing.T) {
 	})
 }
 
-func TestTransactionsListErrorResponses(t *testing.T) {
+func TestTransactions_ListErrorResponses(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		status int
@@ -271,7 +272,7 @@ func TestTransactionsListErrorResponses(t *testing.T) {
 	}
 }
 
-func TestTransactionsListBareArray(t *testing.T) {
+func TestTransactions_ListBareArray(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions", RawQuery: "count=100&startIndex=0"}, 200,
 		`[`+listTxnJSON("t1", "a")+`]`)
@@ -310,7 +311,7 @@ var transactionListInvalid = []struct {
 	{"count", TransactionListParams{ListRange: ListRange{Count: maxPageSize + 1}}},
 }
 
-func TestTransactionsListRejectsInvalidParams(t *testing.T) {
+func TestTransactions_ListRejectsInvalidParams(t *testing.T) {
 	for _, tc := range transactionListInvalid {
 		t.Run(tc.field, func(t *testing.T) {
 			checkRejected(t, tc.field, func(c *Client) error {
@@ -604,4 +605,55 @@ func TestListParamsSendOnlyOfferedNames(t *testing.T) {
 		want := slices.Sorted(slices.Values(append(slices.Clone(rangeNames), tc.names...)))
 		assert.Equal(t, want, slices.Sorted(maps.Keys(q)), "%T", tc.params)
 	}
+}
+
+func attackReviewClient(t *testing.T, h http.HandlerFunc) *Client {
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	c, err := NewClient(Credentials{AccessID: "id", AccessKey: NewSecret("key0123456789abcdef"), MerchantID: "m"},
+		WithBaseURL(srv.URL), WithRetryBackoff(0, 0))
+	require.NoError(t, err)
+	return c
+}
+
+// A server that returns the same full page for every startIndex: List
+// (and FindByMerchantReference) never ends on its own.
+func TestAttackReviewFindRepeatedFullPageLoops(t *testing.T) {
+	var pages atomic.Int64
+	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
+		pages.Add(1)
+		items := make([]map[string]any, 100)
+		for i := range items {
+			items[i] = map[string]any{"transactionId": fmt.Sprint("X", i), "merchantReference": "other"}
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"transactions": items})
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{MerchantReference: "mine"})
+	assert.LessOrEqual(t, pages.Load(), int64(3), "FINDING: FindByMerchantReference read %d pages of the same repeated page (err %v); it ends only by the caller's deadline", pages.Load(), err)
+	assert.NotErrorIs(t, err, ErrNotFound, "err %v, want ErrInvalidResponse (never ErrNotFound: that says pay again)", err)
+	assert.ErrorIs(t, err, ErrInvalidResponse, "err %v, want ErrInvalidResponse (never ErrNotFound: that says pay again)", err)
+}
+
+// Offset paging over a growing list: the matching transaction shows up at
+// the end of one page and again at the start of the next. It is one
+// transaction, not two (ErrAmbiguous before).
+func TestAttackReviewFindShiftedDuplicateIsOne(t *testing.T) {
+	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
+		items := []map[string]any{}
+		switch r.URL.Query().Get("startIndex") {
+		case "0":
+			for i := range 99 {
+				items = append(items, map[string]any{"transactionId": fmt.Sprint("X", i), "merchantReference": "other"})
+			}
+			fallthrough
+		case "100": // shifted down a page by a newer transaction
+			items = append(items, map[string]any{"transactionId": "M", "merchantReference": "mine"})
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"transactions": items})
+	})
+	got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{MerchantReference: "mine"})
+	require.NoError(t, err, "got %v, %v; want M", got, err)
+	require.Equal(t, "M", got.TransactionID, "got %v, %v; want M", got, err)
 }
