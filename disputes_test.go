@@ -266,7 +266,7 @@ func TestDisputes_CreateAcceptsKeys(t *testing.T) {
 // A caller's WithHeader("Idempotency-Key", K) on Disputes.Create is
 // silently replaced by a random key: the same call repeated after a restart
 // is a second dispute recovery.
-func TestAttackReviewDisputeWithHeaderIdempotencyKeyIgnored(t *testing.T) {
+func TestDisputes_CreateWithHeaderIdempotencyKeyIgnored(t *testing.T) {
 	var got []string
 	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
 		got = append(got, r.Header.Values("Idempotency-Key")...)

@@ -267,7 +267,7 @@ func TestCallErrorsKeepTheirIDs(t *testing.T) {
 // quoting what the client sent: net/http puts the server's bytes in its
 // error ("malformed HTTP response \"…\""), and a NetworkError must not
 // carry the access key or the Authorization header out in its text.
-func TestAttackNetworkErrorEchoRedacted(t *testing.T) {
+func TestNetworkError_EchoRedacted(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	defer ln.Close()
@@ -315,7 +315,7 @@ func TestAttackNetworkErrorEchoRedacted(t *testing.T) {
 // A proxy or server that echoes the access key in forms the redaction did
 // not know: hex (a request dump), or cut at its start rather than at its
 // end ("…" + the key's tail, as a log line clipped from the left shows it).
-func TestAttackEchoedKeyHexAndTail(t *testing.T) {
+func TestMask_EchoedKeyHexAndTail(t *testing.T) {
 	creds := Credentials{AccessID: "echo-id", AccessKey: NewSecret("Zq-secret-key-for-echo-tests-ABCDEFGH"), MerchantID: "1002463580"}
 	key := creds.AccessKey.Reveal()
 	mock := httpmock.NewMockTransport()
@@ -353,7 +353,7 @@ var accountSecrets = []string{
 // echoing account data in every field and shape (errors, errorsList, a bare
 // message, a proxy's HTML page), never show it in an error, its fields or
 // a log line; the amount next to it stays.
-func TestAccountDataEchoedRedacted(t *testing.T) {
+func TestMask_AccountDataEchoed(t *testing.T) {
 	echo := "amount 125.00 refused: account " + strings.Join(accountSecrets, ", ") + " is closed"
 	quoted, _ := json.Marshal(echo)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -462,7 +462,7 @@ func echoServer(t *testing.T) *httptest.Server {
 	return srv
 }
 
-func TestEchoedSecretsRedacted(t *testing.T) {
+func TestMask_EchoedSecretsRedacted(t *testing.T) {
 	for _, creds := range []Credentials{
 		testCreds,
 		{AccessID: "echo-id", AccessKey: NewSecret("k3y/with+special&chars=?é"), MerchantID: "1002463580"},
@@ -564,7 +564,7 @@ func TestMaskKeepsAmounts(t *testing.T) {
 // truncated header) is redacted too, and the error of a 2xx response that
 // cannot be decoded names the field but quotes neither a key nor an account
 // number it holds.
-func TestEchoedSecretsCutShortAndInDecodeErrors(t *testing.T) {
+func TestMask_EchoedSecretsCutShortAndInDecodeErrors(t *testing.T) {
 	creds := Credentials{AccessID: "echo-id", AccessKey: NewSecret("Zq-secret-key-for-echo-tests-ABCDEFGH"), MerchantID: "1002463580"}
 	key := creds.AccessKey.Reveal()
 	auth := base64.StdEncoding.EncodeToString([]byte(creds.AccessID + ":" + key))
@@ -660,7 +660,7 @@ func TestQueryEchoedNowhere(t *testing.T) {
 // An error body that writes an account number or tax id in groups joined by
 // something other than one '-', '/', ' ' or '.' reaches APIError.Message
 // (and every log line and CLI error) whole.
-func TestAttackReviewErrorMessageMasksGroupedNumbers(t *testing.T) {
+func TestMask_ErrorMessageMasksGroupedNumbers(t *testing.T) {
 	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadRequest)
 		_, _ = w.Write([]byte(`{"errorsList":[{"code":200,"message":"account 1234_5678_9012, 1234  5678  9012 or taxId 123–45–6789 invalid, limit 1,000.00"}]}`))

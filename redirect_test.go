@@ -325,7 +325,7 @@ func TestVerifyRedirectExpectReference(t *testing.T) {
 // panel: absent from the short cancel shape) to the returnUrl's query gets
 // it signed by the service. It must not fill a typed field: a redirect
 // parameter before transactionId is not the service's.
-func TestAttackRewrittenReturnURLFillsNoTypedField(t *testing.T) {
+func TestVerifyRedirect_RewrittenReturnURLFillsNoTypedField(t *testing.T) {
 	const service = "transactionId=100258123456789&transactionType=1&merchantReference=order-42&status=2" +
 		"&payment.paymentType=2&payment.paymentProvider.type=1&payment.paymentProviderTransaction.status=AC100"
 	for name, injected := range map[string]string{
@@ -425,11 +425,11 @@ func TestSignEstablishDataRefusesForgingValues(t *testing.T) {
 	}
 }
 
-// TestForgedRedirectFromEstablishSignature is the redirect side: even a
+// TestVerifyRedirect_ForgedFromEstablishSignature is the redirect side: even a
 // signature made over such establish data (by a signer that does not
 // refuse it: an older SDK, the merchant's own code) never passes for a
 // redirect, in query-only or full-URL mode, SHA-1 or SHA-512.
-func TestForgedRedirectFromEstablishSignature(t *testing.T) {
+func TestVerifyRedirect_ForgedFromEstablishSignature(t *testing.T) {
 	for _, alg := range []sign.Algorithm{sign.SHA1, sign.SHA512} {
 		for _, field := range attackedFields {
 			for name, payload := range map[string]string{"event": forgedEvent, "redirect": forgedRedirect} {
@@ -453,10 +453,10 @@ func TestForgedRedirectFromEstablishSignature(t *testing.T) {
 	}
 }
 
-// TestForgedRedirectHidesEstablishPrefix: in full-URL mode only the query
+// TestVerifyRedirect_ForgedHidesEstablishPrefix: in full-URL mode only the query
 // after the first "?" was read, so a "?" in the last signed value could
 // hide the establish keys before it. The message must be an http(s) URL.
-func TestForgedRedirectHidesEstablishPrefix(t *testing.T) {
+func TestVerifyRedirect_ForgedHidesEstablishPrefix(t *testing.T) {
 	d := &models.EstablishData{AccessID: "AID-1", MerchantID: "M-1", PaymentType: models.PaymentTypeRetrieval,
 		TransactionID: "x?transactionId=100258999999999&status=2"}
 	canonical := sign.EstablishMessage(d)
@@ -469,9 +469,9 @@ func TestForgedRedirectHidesEstablishPrefix(t *testing.T) {
 	}
 }
 
-// TestForgedRedirectFromNotificationSignature: a notification signature
+// TestVerifyRedirect_ForgedFromNotificationSignature: a notification signature
 // (over the URL-decoded body) never passes for a redirect either.
-func TestForgedRedirectFromNotificationSignature(t *testing.T) {
+func TestVerifyRedirect_ForgedFromNotificationSignature(t *testing.T) {
 	bodies := []string{
 		"merchantId=M-1&merchantReference=order-42&paymentType=2&transactionType=1&eventId=ev-1&eventType=Authorize" +
 			"&objectId=100258123456789&objectType=Transaction&createdAt=1700000000000&accessId=AID-1&status=2",

@@ -228,7 +228,7 @@ func TestSetHeaders_PerRequest(t *testing.T) {
 // racing the request does). net/http retries on such a connection by itself
 // when it thinks nothing was sent or the request is replayable; the server
 // must see the request once, and Sent must be true.
-func TestAttackH1KeepAliveCloseStateChangingSentOnce(t *testing.T) {
+func TestSendGuard_H1KeepAliveCloseStateChangingSentOnce(t *testing.T) {
 	for name, body := range map[string]any{"form": formBody{V: struct {
 		Amount string `url:"amount"`
 	}{"10.00"}}, "none": nil} {
@@ -286,7 +286,7 @@ func TestAttackH1KeepAliveCloseStateChangingSentOnce(t *testing.T) {
 // NewRequest/Do, or a form body that encodes to nothing) is replayed by Go's
 // HTTP/2 transport on a stream reset with PROTOCOL_ERROR whatever GetBody
 // says: a nil body is always "rewindable". The server must see it once.
-func TestAttackH2ResetBodylessPostSentOnce(t *testing.T) {
+func TestSendGuard_H2ResetBodylessPostSentOnce(t *testing.T) {
 	for name, body := range map[string]any{"nil": nil, "emptyForm": formBody{V: struct{}{}}} {
 		t.Run(name, func(t *testing.T) {
 			s := faultinject.NewH2Server(faultinject.H2Reset())
@@ -329,7 +329,7 @@ const h2DepositBody = "amount=10.00&merchantReference=dep-h2"
 // with PROTOCOL_ERROR must see it once: Go's HTTP/2 transport replays such
 // a stream by itself whenever the request can rewind its body (GetBody),
 // below the SDK's retry rule and without its backoff.
-func TestH2ResetDepositSentOnce(t *testing.T) {
+func TestSendGuard_H2ResetDepositSentOnce(t *testing.T) {
 	for _, own := range []bool{false, true} {
 		t.Run(map[bool]string{false: "defaultClient", true: "callerClient"}[own], func(t *testing.T) {
 			s := faultinject.NewH2Server(faultinject.H2Reset())
@@ -361,7 +361,7 @@ func TestH2ResetDepositSentOnce(t *testing.T) {
 
 // With the caller's opt-in, the deposit is retried by the SDK's rule only:
 // 1 + MaxRetries sends, not the transport's endless replays.
-func TestH2ResetDepositRetriedOnlyByTheRetryRule(t *testing.T) {
+func TestSendGuard_H2ResetDepositRetriedOnlyByTheRetryRule(t *testing.T) {
 	s := faultinject.NewH2Server(faultinject.H2Reset())
 	defer s.Close()
 	c := newH2Client(t, s, WithMaxRetries(2))
@@ -378,7 +378,7 @@ func TestH2ResetDepositRetriedOnlyByTheRetryRule(t *testing.T) {
 }
 
 // Reads over HTTP/2 still retry: a reset stream, and a 503 response.
-func TestH2ReadsStillRetry(t *testing.T) {
+func TestSendGuard_H2ReadsStillRetry(t *testing.T) {
 	for name, first := range map[string]faultinject.H2Action{
 		"reset": faultinject.H2Reset(),
 		"503":   faultinject.H2Respond(http.StatusServiceUnavailable, errorJSON),

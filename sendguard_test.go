@@ -89,9 +89,9 @@ func requireOneSendReported(t *testing.T, err error) {
 	assert.Equal(t, 1, ne.Attempts, "the SDK's own attempts")
 }
 
-// TestGuardRetryingMiddlewareHTTP1: one Deposit on the wire under a 503 and
+// TestSendGuard_RetryingMiddlewareHTTP1: one Deposit on the wire under a 503 and
 // under a reset after the request was read, whatever middleware retries.
-func TestGuardRetryingMiddlewareHTTP1(t *testing.T) {
+func TestSendGuard_RetryingMiddlewareHTTP1(t *testing.T) {
 	for _, mw := range retryingMiddlewares {
 		for name, fault := range map[string]faultinject.Action{
 			"503":                 faultinject.Respond(503, errorJSON),
@@ -114,10 +114,10 @@ func TestGuardRetryingMiddlewareHTTP1(t *testing.T) {
 	}
 }
 
-// TestGuardRetryingMiddlewareHTTP2: the same over HTTP/2 (the SDK's default
+// TestSendGuard_RetryingMiddlewareHTTP2: the same over HTTP/2 (the SDK's default
 // transport, TLS and ALPN h2), where net/http itself would replay a stream
 // the server resets if the middleware's request can rewind its body.
-func TestGuardRetryingMiddlewareHTTP2(t *testing.T) {
+func TestSendGuard_RetryingMiddlewareHTTP2(t *testing.T) {
 	for _, mw := range retryingMiddlewares {
 		for name, fault := range map[string]faultinject.H2Action{
 			"503":                 faultinject.H2Respond(http.StatusServiceUnavailable, errorJSON),
@@ -139,10 +139,10 @@ func TestGuardRetryingMiddlewareHTTP2(t *testing.T) {
 	}
 }
 
-// TestGuardKeepsTheOptIn: with WithRetryNonIdempotent the SDK's retry rule
+// TestSendGuard_KeepsTheOptIn: with WithRetryNonIdempotent the SDK's retry rule
 // still decides: 1 + MaxRetries sends, one per attempt of the SDK, however
 // often the middleware tries.
-func TestGuardKeepsTheOptIn(t *testing.T) {
+func TestSendGuard_KeepsTheOptIn(t *testing.T) {
 	for _, mw := range retryingMiddlewares {
 		t.Run(mw.name, func(t *testing.T) {
 			s := faultinject.NewServer(nil)
@@ -164,9 +164,9 @@ func TestGuardKeepsTheOptIn(t *testing.T) {
 	}
 }
 
-// TestGuardLetsAnUnsentSendBeTriedAgain: a dial the kernel refused sent
+// TestSendGuard_LetsAnUnsentSendBeTriedAgain: a dial the kernel refused sent
 // nothing, so the middleware's second try of the same attempt goes out.
-func TestGuardLetsAnUnsentSendBeTriedAgain(t *testing.T) {
+func TestSendGuard_LetsAnUnsentSendBeTriedAgain(t *testing.T) {
 	s := faultinject.NewServer(nil)
 	defer s.Close()
 	s.SetFallback(faultinject.Respond(200, faultTxn))
@@ -191,9 +191,9 @@ func (d contextDropper) RoundTrip(req *http.Request) (*http.Response, error) {
 	return d.next.RoundTrip(req.WithContext(context.Background()))
 }
 
-// TestGuardRefusesARequestThatLostItsContext: a state-changing request the
+// TestSendGuard_RefusesARequestThatLostItsContext: a state-changing request the
 // guard cannot account for is refused (and nothing is sent); a read passes.
-func TestGuardRefusesARequestThatLostItsContext(t *testing.T) {
+func TestSendGuard_RefusesARequestThatLostItsContext(t *testing.T) {
 	s := faultinject.NewServer(nil)
 	defer s.Close()
 	s.SetFallback(faultinject.Respond(200, faultTxn))
@@ -213,9 +213,9 @@ func TestGuardRefusesARequestThatLostItsContext(t *testing.T) {
 	assert.Equal(t, 1, s.Requests())
 }
 
-// TestGuardAttemptsAreSeparate: the guard's permits follow the SDK's
+// TestSendGuard_AttemptsAreSeparate: the guard's permits follow the SDK's
 // attempts: a stale send of an attempt the retry rule closed is refused.
-func TestGuardAttemptsAreSeparate(t *testing.T) {
+func TestSendGuard_AttemptsAreSeparate(t *testing.T) {
 	g := &sendGuard{once: true}
 	require.False(t, g.take(), "no attempt armed")
 	g.arm()

@@ -246,7 +246,7 @@ func TestCheckSignatureErrors(t *testing.T) {
 // SignEstablishData agrees to sign must pass for nothing: not for a
 // notification (VerifyNotification, and the webhook handler under every
 // Content-Type) and not for a redirect (full URL and query-only).
-func TestAttackEstablishSignatureIsNoNotificationOrRedirect(t *testing.T) {
+func TestClient_SignEstablishDataIsNoNotificationOrRedirect(t *testing.T) {
 	const inject = "eventId=ev-1%seventType=Completed%sobjectType=Transaction%sobjectId=100258999999999%sstatus=4%screatedAt=1700000000000"
 	seps := map[string]string{
 		"newline": "\n", "crlf": "\r\n", "nul": "\x00", "question": "?", "hash": "#", "pct26": "%26", "pct3B": "%3B",

@@ -618,7 +618,7 @@ func attackReviewClient(t *testing.T, h http.HandlerFunc) *Client {
 
 // A server that returns the same full page for every startIndex: List
 // (and FindByMerchantReference) never ends on its own.
-func TestAttackReviewFindRepeatedFullPageLoops(t *testing.T) {
+func TestTransactions_FindByMerchantReferenceRepeatedFullPageLoops(t *testing.T) {
 	var pages atomic.Int64
 	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
 		pages.Add(1)
@@ -639,7 +639,7 @@ func TestAttackReviewFindRepeatedFullPageLoops(t *testing.T) {
 // Offset paging over a growing list: the matching transaction shows up at
 // the end of one page and again at the start of the next. It is one
 // transaction, not two (ErrAmbiguous before).
-func TestAttackReviewFindShiftedDuplicateIsOne(t *testing.T) {
+func TestTransactions_FindByMerchantReferenceShiftedDuplicateIsOne(t *testing.T) {
 	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
 		items := []map[string]any{}
 		switch r.URL.Query().Get("startIndex") {

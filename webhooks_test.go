@@ -883,7 +883,7 @@ func TestWebhookHandlerClaimLost(t *testing.T) {
 // status=2…": it must not pass for a notification, whatever redirect
 // parameters the service appends (the minimal shape of transactionId,
 // transactionType, merchantReference and status too).
-func TestAttackRewrittenReturnURLIsNoNotification(t *testing.T) {
+func TestVerifyNotification_RewrittenReturnURL(t *testing.T) {
 	creds := Credentials{AccessID: "AID-1", AccessKey: NewSecret(redirectKey), MerchantID: "M-1"}
 	now := time.UnixMilli(1700000000000).UTC()
 	userQuery := fmt.Sprintf("eventId=ev-forged&eventType=Completed&objectType=Transaction&objectId=100258999999999"+
