@@ -4,8 +4,9 @@ package integration
 // real loopback HTTP, through every use case of the spec end to end. Events
 // are delivered by the sandbox to a handler built with NewWebhookHandler,
 // redirects are checked with VerifyRedirect, and time moves with the
-// sandbox's fake clock (nothing sleeps). This file holds the harness and the
-// bare-response rerun; each use case is in integration_<use case>_test.go.
+// sandbox's fake clock (nothing sleeps). Every test that talks to the
+// sandbox runs in both of its response shapes (eachShape). This file holds
+// the harness; each use case is in <use case>_test.go.
 
 import (
 	"bytes"
@@ -13,7 +14,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -56,27 +56,41 @@ type sandbox struct {
 	key    string // the client's access key, to verify redirects with
 }
 
-// bareRun is the test that runs every integration use case again against a
-// sandbox responding with bare single objects (the operator's OpenAPI shapes).
-const bareRun = "TestIntegrationBareResponses/"
-
-// modeOptions returns the sandbox options of t's mode: WithBareResponses
-// under TestIntegrationBareResponses, none otherwise (the spec's wrapped
-// shapes).
-func modeOptions(t *testing.T) []bankpaytest.Option {
-	if strings.HasPrefix(t.Name(), bareRun) {
-		return []bankpaytest.Option{bankpaytest.WithBareResponses()}
-	}
-	return nil
+// shape is one of the sandbox's two response shapes: the spec's, single
+// objects wrapped ({"transaction":{…}}), or the operator's OpenAPI's, bare
+// ({…}, bankpaytest.WithBareResponses). The SDK reads both, so every
+// integration test that talks to the sandbox runs in both, through
+// eachShape: a shape is only had from eachShape, and startSandbox needs
+// one.
+type shape struct {
+	name string
+	bare bool
 }
 
-// startSandbox starts a sandbox whose default merchant is sandboxMerchant
-// (unless opts replace it), in t's response mode (modeOptions), and a
-// client for it, both closed at cleanup.
-func startSandbox(t *testing.T, opts ...bankpaytest.Option) *sandbox {
+// eachShape runs fn as two subtests, "wrapped" and "bare", each with its
+// shape, to start the sandbox in (startSandbox, or shape.options for a
+// bankpaytest.NewServer of a test's own).
+func eachShape(t *testing.T, fn func(t *testing.T, sh shape)) {
 	t.Helper()
-	all := append([]bankpaytest.Option{bankpaytest.WithDefaultMerchant(sandboxMerchant())}, modeOptions(t)...)
-	srv := bankpaytest.NewServer(append(all, opts...)...)
+	for _, sh := range []shape{{name: "wrapped"}, {name: "bare", bare: true}} {
+		t.Run(sh.name, func(t *testing.T) { fn(t, sh) })
+	}
+}
+
+// options returns opts preceded by the sandbox options of the shape.
+func (sh shape) options(opts ...bankpaytest.Option) []bankpaytest.Option {
+	if sh.bare {
+		return append([]bankpaytest.Option{bankpaytest.WithBareResponses()}, opts...)
+	}
+	return append([]bankpaytest.Option(nil), opts...)
+}
+
+// startSandbox starts a sandbox answering in shape sh whose default merchant
+// is sandboxMerchant (unless opts replace it), and a client for it, both
+// closed at cleanup.
+func startSandbox(t *testing.T, sh shape, opts ...bankpaytest.Option) *sandbox {
+	t.Helper()
+	srv := bankpaytest.NewServer(sh.options(append([]bankpaytest.Option{bankpaytest.WithDefaultMerchant(sandboxMerchant())}, opts...)...)...)
 	t.Cleanup(srv.Close)
 	c := srv.Credentials()
 	return &sandbox{Server: srv, key: c.AccessKey.Reveal(), client: clientFor(t, srv, c)}
@@ -249,41 +263,6 @@ func requireAPIError(t *testing.T, err error, status, code int, sentinel error) 
 		assert.ErrorIs(t, err, sentinel)
 	}
 	return apiErr
-}
-
-// TestIntegrationBareResponses runs every integration use case again
-// against a sandbox that responds with single objects bare, as the operator's
-// OpenAPI shows them: the SDK reads both shapes.
-func TestIntegrationBareResponses(t *testing.T) {
-	for name, fn := range map[string]func(*testing.T){
-		"InstantPayout":               TestIntegrationInstantPayout,
-		"DepositAmountRules":          TestIntegrationDepositAmountRules,
-		"CancelledAuthorization":      TestIntegrationCancelledAuthorization,
-		"RedirectSignature":           TestIntegrationRedirectSignature,
-		"RedirectSHA512":              TestIntegrationRedirectSHA512,
-		"AccountData":                 TestIntegrationAccountData,
-		"MoneyTransfer":               TestIntegrationMoneyTransfer,
-		"Identity":                    TestIntegrationIdentity,
-		"DisbursementStateMachine":    TestIntegrationDisbursementStateMachine,
-		"DisbursementEstablish":       TestIntegrationDisbursementEstablish,
-		"SandboxTablesMatchSpec":      TestIntegrationSandboxTablesMatchSpec,
-		"TokenizeTable":               TestIntegrationTokenizeTable,
-		"TokenizeTokens":              TestIntegrationTokenizeTokens,
-		"ErrorTriggers":               TestIntegrationErrorTriggers,
-		"VIP":                         TestIntegrationVIP,
-		"EventResends":                TestIntegrationEventResends,
-		"EventsRejectedAndDefaultURL": TestIntegrationEventsRejectedAndDefaultURL,
-		"DisputeRecovery":             TestIntegrationDisputeRecovery,
-		"ReferenceData":               TestIntegrationReferenceData,
-		"Customers":                   TestIntegrationCustomers,
-		"AccountVerify":               TestIntegrationAccountVerify,
-		"CustomerVerification":        TestIntegrationCustomerVerification,
-	} {
-		t.Run(name, func(t *testing.T) {
-			require.NotEmpty(t, modeOptions(t), "the use case runs in bare mode")
-			fn(t)
-		})
-	}
 }
 
 // testCreds are the unit tests' credentials (the root package's helpers):
