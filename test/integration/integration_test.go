@@ -12,8 +12,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -94,6 +98,72 @@ func startSandbox(t *testing.T, sh shape, opts ...bankpaytest.Option) *sandbox {
 	t.Cleanup(srv.Close)
 	c := srv.Credentials()
 	return &sandbox{Server: srv, key: c.AccessKey.Reveal(), client: clientFor(t, srv, c)}
+}
+
+// TestEverySandboxRunsInBothShapes keeps eachShape the one way to start a
+// sandbox: in this package's source, every bankpaytest.NewServer takes its
+// options from a shape (sh.options(…)...), a shape is made only in
+// eachShape, and a function that starts a sandbox otherwise is named in
+// oneShape with its reason.
+func TestEverySandboxRunsInBothShapes(t *testing.T) {
+	// oneShape names the functions that start a sandbox in one response
+	// shape only, each with the reason it cannot run in the other. None
+	// today.
+	oneShape := map[string]string{}
+	files, err := filepath.Glob("*_test.go")
+	require.NoError(t, err)
+	fset := token.NewFileSet()
+	servers := 0
+	for _, name := range files {
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		require.NoError(t, err)
+		pkg := "" // bankpaytest's name in f
+		for _, im := range f.Imports {
+			if im.Path.Value == `"github.com/bankpay/bankpay-go/bankpaytest"` {
+				pkg = "bankpaytest"
+				if im.Name != nil {
+					pkg = im.Name.Name
+				}
+			}
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.CompositeLit:
+					if id, ok := n.Type.(*ast.Ident); ok && id.Name == "shape" && fn.Name.Name != "eachShape" {
+						assert.Fail(t, "a shape made outside eachShape", "%s: %s makes a shape; take the one eachShape gives", fset.Position(n.Pos()), fn.Name.Name)
+					}
+				case *ast.CallExpr:
+					sel, ok := n.Fun.(*ast.SelectorExpr)
+					if !ok || sel.Sel.Name != "NewServer" {
+						return true
+					}
+					if x, ok := sel.X.(*ast.Ident); !ok || pkg == "" || x.Name != pkg {
+						return true
+					}
+					servers++
+					if _, ok := oneShape[fn.Name.Name]; ok {
+						return true
+					}
+					var opts *ast.SelectorExpr
+					if len(n.Args) == 1 && n.Ellipsis.IsValid() {
+						if call, ok := n.Args[0].(*ast.CallExpr); ok {
+							opts, _ = call.Fun.(*ast.SelectorExpr)
+						}
+					}
+					assert.True(t, opts != nil && opts.Sel.Name == "options",
+						"%s: %s starts a sandbox without a shape's options: run it in eachShape and pass sh.options(…)..., or name it in oneShape with the reason",
+						fset.Position(n.Pos()), fn.Name.Name)
+				}
+				return true
+			})
+		}
+	}
+	assert.GreaterOrEqual(t, servers, 5, "the sandboxes were not found in the source")
 }
 
 func clientFor(t *testing.T, srv *bankpaytest.Server, creds bankpay.Credentials) *bankpay.Client {

@@ -71,6 +71,8 @@ var specTriggers = []struct {
 	{"1001000000", 500, 100, bankpay.ErrServer},
 }
 
+// TestSandboxTablesMatchSpec compares the sandbox's account and trigger
+// tables with the spec's; it starts no sandbox, so it has no response shape.
 func TestSandboxTablesMatchSpec(t *testing.T) {
 	got := map[string]bankpaytest.SandboxAccount{}
 	for _, a := range bankpaytest.SandboxAccounts() {
