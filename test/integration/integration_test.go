@@ -4,16 +4,20 @@ package integration
 // real loopback HTTP, through every use case of the spec end to end. Events
 // are delivered by the sandbox to a handler built with NewWebhookHandler,
 // redirects are checked with VerifyRedirect, and time moves with the
-// sandbox's fake clock (nothing sleeps). This file holds the harness and the
-// bare-response rerun; each use case is in integration_<use case>_test.go.
+// sandbox's fake clock (nothing sleeps). Every test that talks to the
+// sandbox runs in both of its response shapes (eachShape). This file holds
+// the harness; each use case is in <use case>_test.go.
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net/http"
 	"net/http/httptest"
-	"strings"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -56,30 +60,110 @@ type sandbox struct {
 	key    string // the client's access key, to verify redirects with
 }
 
-// bareRun is the test that runs every integration use case again against a
-// sandbox responding with bare single objects (the operator's OpenAPI shapes).
-const bareRun = "TestIntegrationBareResponses/"
-
-// modeOptions returns the sandbox options of t's mode: WithBareResponses
-// under TestIntegrationBareResponses, none otherwise (the spec's wrapped
-// shapes).
-func modeOptions(t *testing.T) []bankpaytest.Option {
-	if strings.HasPrefix(t.Name(), bareRun) {
-		return []bankpaytest.Option{bankpaytest.WithBareResponses()}
-	}
-	return nil
+// shape is one of the sandbox's two response shapes: the spec's, single
+// objects wrapped ({"transaction":{…}}), or the operator's OpenAPI's, bare
+// ({…}, bankpaytest.WithBareResponses). The SDK reads both, so every
+// integration test that talks to the sandbox runs in both, through
+// eachShape: a shape is only had from eachShape, and startSandbox needs
+// one.
+type shape struct {
+	name string
+	bare bool
 }
 
-// startSandbox starts a sandbox whose default merchant is sandboxMerchant
-// (unless opts replace it), in t's response mode (modeOptions), and a
-// client for it, both closed at cleanup.
-func startSandbox(t *testing.T, opts ...bankpaytest.Option) *sandbox {
+// eachShape runs fn as two subtests, "wrapped" and "bare", each with its
+// shape, to start the sandbox in (startSandbox, or shape.options for a
+// bankpaytest.NewServer of a test's own).
+func eachShape(t *testing.T, fn func(t *testing.T, sh shape)) {
 	t.Helper()
-	all := append([]bankpaytest.Option{bankpaytest.WithDefaultMerchant(sandboxMerchant())}, modeOptions(t)...)
-	srv := bankpaytest.NewServer(append(all, opts...)...)
+	for _, sh := range []shape{{name: "wrapped"}, {name: "bare", bare: true}} {
+		t.Run(sh.name, func(t *testing.T) { fn(t, sh) })
+	}
+}
+
+// options returns opts preceded by the sandbox options of the shape.
+func (sh shape) options(opts ...bankpaytest.Option) []bankpaytest.Option {
+	if sh.bare {
+		return append([]bankpaytest.Option{bankpaytest.WithBareResponses()}, opts...)
+	}
+	return append([]bankpaytest.Option(nil), opts...)
+}
+
+// startSandbox starts a sandbox answering in shape sh whose default merchant
+// is sandboxMerchant (unless opts replace it), and a client for it, both
+// closed at cleanup.
+func startSandbox(t *testing.T, sh shape, opts ...bankpaytest.Option) *sandbox {
+	t.Helper()
+	srv := bankpaytest.NewServer(sh.options(append([]bankpaytest.Option{bankpaytest.WithDefaultMerchant(sandboxMerchant())}, opts...)...)...)
 	t.Cleanup(srv.Close)
 	c := srv.Credentials()
 	return &sandbox{Server: srv, key: c.AccessKey.Reveal(), client: clientFor(t, srv, c)}
+}
+
+// TestEverySandboxRunsInBothShapes keeps eachShape the one way to start a
+// sandbox: in this package's source, every bankpaytest.NewServer takes its
+// options from a shape (sh.options(…)...), a shape is made only in
+// eachShape, and a function that starts a sandbox otherwise is named in
+// oneShape with its reason.
+func TestEverySandboxRunsInBothShapes(t *testing.T) {
+	// oneShape names the functions that start a sandbox in one response
+	// shape only, each with the reason it cannot run in the other. None
+	// today.
+	oneShape := map[string]string{}
+	files, err := filepath.Glob("*_test.go")
+	require.NoError(t, err)
+	fset := token.NewFileSet()
+	servers := 0
+	for _, name := range files {
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		require.NoError(t, err)
+		pkg := "" // bankpaytest's name in f
+		for _, im := range f.Imports {
+			if im.Path.Value == `"github.com/bankpay/bankpay-go/bankpaytest"` {
+				pkg = "bankpaytest"
+				if im.Name != nil {
+					pkg = im.Name.Name
+				}
+			}
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.CompositeLit:
+					if id, ok := n.Type.(*ast.Ident); ok && id.Name == "shape" && fn.Name.Name != "eachShape" {
+						assert.Fail(t, "a shape made outside eachShape", "%s: %s makes a shape; take the one eachShape gives", fset.Position(n.Pos()), fn.Name.Name)
+					}
+				case *ast.CallExpr:
+					sel, ok := n.Fun.(*ast.SelectorExpr)
+					if !ok || sel.Sel.Name != "NewServer" {
+						return true
+					}
+					if x, ok := sel.X.(*ast.Ident); !ok || pkg == "" || x.Name != pkg {
+						return true
+					}
+					servers++
+					if _, ok := oneShape[fn.Name.Name]; ok {
+						return true
+					}
+					var opts *ast.SelectorExpr
+					if len(n.Args) == 1 && n.Ellipsis.IsValid() {
+						if call, ok := n.Args[0].(*ast.CallExpr); ok {
+							opts, _ = call.Fun.(*ast.SelectorExpr)
+						}
+					}
+					assert.True(t, opts != nil && opts.Sel.Name == "options",
+						"%s: %s starts a sandbox without a shape's options: run it in eachShape and pass sh.options(…)..., or name it in oneShape with the reason",
+						fset.Position(n.Pos()), fn.Name.Name)
+				}
+				return true
+			})
+		}
+	}
+	assert.GreaterOrEqual(t, servers, 5, "the sandboxes were not found in the source")
 }
 
 func clientFor(t *testing.T, srv *bankpaytest.Server, creds bankpay.Credentials) *bankpay.Client {
@@ -249,41 +333,6 @@ func requireAPIError(t *testing.T, err error, status, code int, sentinel error) 
 		assert.ErrorIs(t, err, sentinel)
 	}
 	return apiErr
-}
-
-// TestIntegrationBareResponses runs every integration use case again
-// against a sandbox that responds with single objects bare, as the operator's
-// OpenAPI shows them: the SDK reads both shapes.
-func TestIntegrationBareResponses(t *testing.T) {
-	for name, fn := range map[string]func(*testing.T){
-		"InstantPayout":               TestIntegrationInstantPayout,
-		"DepositAmountRules":          TestIntegrationDepositAmountRules,
-		"CancelledAuthorization":      TestIntegrationCancelledAuthorization,
-		"RedirectSignature":           TestIntegrationRedirectSignature,
-		"RedirectSHA512":              TestIntegrationRedirectSHA512,
-		"AccountData":                 TestIntegrationAccountData,
-		"MoneyTransfer":               TestIntegrationMoneyTransfer,
-		"Identity":                    TestIntegrationIdentity,
-		"DisbursementStateMachine":    TestIntegrationDisbursementStateMachine,
-		"DisbursementEstablish":       TestIntegrationDisbursementEstablish,
-		"SandboxTablesMatchSpec":      TestIntegrationSandboxTablesMatchSpec,
-		"TokenizeTable":               TestIntegrationTokenizeTable,
-		"TokenizeTokens":              TestIntegrationTokenizeTokens,
-		"ErrorTriggers":               TestIntegrationErrorTriggers,
-		"VIP":                         TestIntegrationVIP,
-		"EventResends":                TestIntegrationEventResends,
-		"EventsRejectedAndDefaultURL": TestIntegrationEventsRejectedAndDefaultURL,
-		"DisputeRecovery":             TestIntegrationDisputeRecovery,
-		"ReferenceData":               TestIntegrationReferenceData,
-		"Customers":                   TestIntegrationCustomers,
-		"AccountVerify":               TestIntegrationAccountVerify,
-		"CustomerVerification":        TestIntegrationCustomerVerification,
-	} {
-		t.Run(name, func(t *testing.T) {
-			require.NotEmpty(t, modeOptions(t), "the use case runs in bare mode")
-			fn(t)
-		})
-	}
 }
 
 // testCreds are the unit tests' credentials (the root package's helpers):

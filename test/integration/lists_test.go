@@ -61,7 +61,7 @@ func paymentIDs(ps []*models.Payment) []string {
 	return ids
 }
 
-// listFixture is what TestIntegrationLists creates: three Disbursement
+// listFixture is what TestLists creates: three Disbursement
 // authorizations a minute apart, and deposits of 10.00 and 25.00 from the
 // first and 5.00 from the second.
 type listFixture struct {
@@ -99,16 +99,10 @@ func newListFixture(t *testing.T, s *sandbox) *listFixture {
 	return f
 }
 
-func TestIntegrationLists(t *testing.T) {
-	for _, shape := range []string{"wrapped", "bare"} {
-		t.Run(shape, func(t *testing.T) {
-			var opts []bankpaytest.Option
-			if shape == "bare" {
-				opts = append(opts, bankpaytest.WithBareResponses())
-			}
-			testLists(t, startSandbox(t, append(opts, bankpaytest.WithStartTime(thursday))...))
-		})
-	}
+func TestLists(t *testing.T) {
+	eachShape(t, func(t *testing.T, sh shape) {
+		testLists(t, startSandbox(t, sh, bankpaytest.WithStartTime(thursday)))
+	})
 }
 
 func testLists(t *testing.T, s *sandbox) {
@@ -240,16 +234,10 @@ func ptrs[T any](items []T) []*T {
 	return out
 }
 
-func TestIntegrationPayments(t *testing.T) {
-	for _, shape := range []string{"wrapped", "bare"} {
-		t.Run(shape, func(t *testing.T) {
-			var opts []bankpaytest.Option
-			if shape == "bare" {
-				opts = append(opts, bankpaytest.WithBareResponses())
-			}
-			testPayments(t, startSandbox(t, append(opts, bankpaytest.WithStartTime(thursday))...))
-		})
-	}
+func TestPayments(t *testing.T) {
+	eachShape(t, func(t *testing.T, sh shape) {
+		testPayments(t, startSandbox(t, sh, bankpaytest.WithStartTime(thursday)))
+	})
 }
 
 func testPayments(t *testing.T, s *sandbox) {

@@ -119,99 +119,105 @@ func reconcileCalls() []lostCall {
 	}
 }
 
-func TestIntegrationReconcileLostResponses(t *testing.T) {
-	for _, lc := range reconcileCalls() {
-		t.Run(lc.name, func(t *testing.T) {
-			s := startSandbox(t, bankpaytest.WithStartTime(thursday))
-			ctx := context.Background()
-			c := s.client
-			original := lc.setup(t, s)
+func TestReconcileLostResponses(t *testing.T) {
+	eachShape(t, func(t *testing.T, sh shape) {
+		for _, lc := range reconcileCalls() {
+			t.Run(lc.name, func(t *testing.T) {
+				s := startSandbox(t, sh, bankpaytest.WithStartTime(thursday))
+				ctx := context.Background()
+				c := s.client
+				original := lc.setup(t, s)
 
-			s.LoseResponse(http.MethodPost, "/transactions/"+original+"/"+lc.path)
-			_, err := lc.call(ctx, c, original, "rec-lost")
-			var ne *bankpay.NetworkError
-			require.ErrorAs(t, err, &ne)
-			assert.True(t, ne.Sent, "the request may have reached the service")
-			assert.Equal(t, 1, ne.Attempts, "a money-moving call is not retried")
+				s.LoseResponse(http.MethodPost, "/transactions/"+original+"/"+lc.path)
+				_, err := lc.call(ctx, c, original, "rec-lost")
+				var ne *bankpay.NetworkError
+				require.ErrorAs(t, err, &ne)
+				assert.True(t, ne.Sent, "the request may have reached the service")
+				assert.Equal(t, 1, ne.Attempts, "a money-moving call is not retried")
 
-			// Not paying again: find it, on the second page of 50.
-			got, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, MerchantReference: "rec-lost"})
-			require.NoError(t, err)
-			assert.Equal(t, lc.typ, got.TransactionType)
-			assert.Equal(t, original, got.OriginalTransactionID)
-			assert.Equal(t, lc.amount, got.Amount)
-			assert.Equal(t, "rec-lost", got.MerchantReference)
-			page, err := c.Transactions.ListPage(ctx, &bankpay.TransactionListParams{OriginalTransactionID: original})
-			require.NoError(t, err)
-			require.Len(t, page.Items, 50, "the sandbox's page cap")
-			assert.NotContains(t, txnIDs(ptrs(page.Items)), got.TransactionID, "found beyond the first page")
+				// Not paying again: find it, on the second page of 50.
+				got, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, MerchantReference: "rec-lost"})
+				require.NoError(t, err)
+				assert.Equal(t, lc.typ, got.TransactionType)
+				assert.Equal(t, original, got.OriginalTransactionID)
+				assert.Equal(t, lc.amount, got.Amount)
+				assert.Equal(t, "rec-lost", got.MerchantReference)
+				page, err := c.Transactions.ListPage(ctx, &bankpay.TransactionListParams{OriginalTransactionID: original})
+				require.NoError(t, err)
+				require.Len(t, page.Items, 50, "the sandbox's page cap")
+				assert.NotContains(t, txnIDs(ptrs(page.Items)), got.TransactionID, "found beyond the first page")
 
-			// The payment's reference filter does not list it by its own
-			// reference: only the lookup from the original finds it.
-			assert.Empty(t, collect(t, c.Transactions.List(ctx, &bankpay.TransactionListParams{MerchantReference: "rec-lost"})))
+				// The payment's reference filter does not list it by its own
+				// reference: only the lookup from the original finds it.
+				assert.Empty(t, collect(t, c.Transactions.List(ctx, &bankpay.TransactionListParams{MerchantReference: "rec-lost"})))
 
-			// A call whose request never took effect is not found: making it
-			// with that reference is safe, and made once; a repeat of the
-			// lost one is refused.
-			_, err = c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, MerchantReference: "rec-next"})
-			require.ErrorIs(t, err, bankpay.ErrNotFound)
-			assert.NotErrorIs(t, err, bankpay.ErrIncomplete)
-			_, err = lc.call(ctx, c, original, "rec-next")
-			require.NoError(t, err)
-			_, err = lc.call(ctx, c, original, "rec-lost")
-			require.ErrorIs(t, err, bankpay.ErrDuplicate)
-			made := collect(t, c.Transactions.List(ctx, &bankpay.TransactionListParams{OriginalTransactionID: original}))
-			assert.Len(t, made, fillers+2, "each call made once")
-		})
-	}
+				// A call whose request never took effect is not found: making it
+				// with that reference is safe, and made once; a repeat of the
+				// lost one is refused.
+				_, err = c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, MerchantReference: "rec-next"})
+				require.ErrorIs(t, err, bankpay.ErrNotFound)
+				assert.NotErrorIs(t, err, bankpay.ErrIncomplete)
+				_, err = lc.call(ctx, c, original, "rec-next")
+				require.NoError(t, err)
+				_, err = lc.call(ctx, c, original, "rec-lost")
+				require.ErrorIs(t, err, bankpay.ErrDuplicate)
+				made := collect(t, c.Transactions.List(ctx, &bankpay.TransactionListParams{OriginalTransactionID: original}))
+				assert.Len(t, made, fillers+2, "each call made once")
+			})
+		}
+	})
 }
 
-func TestIntegrationReconcileLostEstablish(t *testing.T) {
-	s := startSandbox(t, bankpaytest.WithBareResponses())
-	ctx := context.Background()
-	c := s.client
-	s.LoseResponse(http.MethodPost, "/establish")
-	_, err := c.Transactions.Establish(ctx, disbursementParams("rec-est", "", "0.00", bankpaytest.AccountVerified))
-	var ne *bankpay.NetworkError
-	require.ErrorAs(t, err, &ne)
-	require.True(t, ne.Sent)
+func TestReconcileLostEstablish(t *testing.T) {
+	eachShape(t, func(t *testing.T, sh shape) {
+		s := startSandbox(t, sh)
+		ctx := context.Background()
+		c := s.client
+		s.LoseResponse(http.MethodPost, "/establish")
+		_, err := c.Transactions.Establish(ctx, disbursementParams("rec-est", "", "0.00", bankpaytest.AccountVerified))
+		var ne *bankpay.NetworkError
+		require.ErrorAs(t, err, &ne)
+		require.True(t, ne.Sent)
 
-	auth, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{MerchantReference: "rec-est"})
-	require.NoError(t, err)
-	assert.Equal(t, models.TypeAuthorize, auth.TransactionType)
-	assert.Equal(t, models.StatusAuthorized, auth.Status)
-	// Repeating it would be refused: the reference was used.
-	_, err = c.Transactions.Establish(ctx, disbursementParams("rec-est", "", "0.00", bankpaytest.AccountVerified))
-	assert.ErrorIs(t, err, bankpay.ErrDuplicate)
+		auth, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{MerchantReference: "rec-est"})
+		require.NoError(t, err)
+		assert.Equal(t, models.TypeAuthorize, auth.TransactionType)
+		assert.Equal(t, models.StatusAuthorized, auth.Status)
+		// Repeating it would be refused: the reference was used.
+		_, err = c.Transactions.Establish(ctx, disbursementParams("rec-est", "", "0.00", bankpaytest.AccountVerified))
+		assert.ErrorIs(t, err, bankpay.ErrDuplicate)
+	})
 }
 
 // A lookup that cannot read the whole list is ErrIncomplete, never
 // ErrNotFound: here the sandbox stops answering after the first page.
-func TestIntegrationReconcileIncomplete(t *testing.T) {
-	s := startSandbox(t)
-	ctx := context.Background()
-	auth, err := s.client.Transactions.Establish(ctx, disbursementParams("rec-inc", "", "0.00", bankpaytest.AccountVerified))
-	require.NoError(t, err)
-	for i := range fillers {
-		_, err := s.client.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: fmt.Sprintf("rec-fill-%d", i), Amount: "1.00"})
+func TestReconcileIncomplete(t *testing.T) {
+	eachShape(t, func(t *testing.T, sh shape) {
+		s := startSandbox(t, sh)
+		ctx := context.Background()
+		auth, err := s.client.Transactions.Establish(ctx, disbursementParams("rec-inc", "", "0.00", bankpaytest.AccountVerified))
 		require.NoError(t, err)
-	}
-	var pages int
-	c, err := bankpay.NewClient(s.Credentials(), bankpay.WithBaseURL(s.URL), bankpay.WithMaxRetries(0),
-		bankpay.WithTransport(func(rt http.RoundTripper) http.RoundTripper {
-			return roundTripFunc(func(r *http.Request) (*http.Response, error) {
-				if pages++; pages > 1 {
-					return nil, fmt.Errorf("connection refused")
-				}
-				return rt.RoundTrip(r)
-			})
-		}))
-	require.NoError(t, err)
-	_, err = c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: auth.TransactionID, MerchantReference: "rec-none"})
-	require.ErrorIs(t, err, bankpay.ErrIncomplete)
-	assert.NotErrorIs(t, err, bankpay.ErrNotFound)
-	var ne *bankpay.NetworkError
-	assert.ErrorAs(t, err, &ne)
+		for i := range fillers {
+			_, err := s.client.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: fmt.Sprintf("rec-fill-%d", i), Amount: "1.00"})
+			require.NoError(t, err)
+		}
+		var pages int
+		c, err := bankpay.NewClient(s.Credentials(), bankpay.WithBaseURL(s.URL), bankpay.WithMaxRetries(0),
+			bankpay.WithTransport(func(rt http.RoundTripper) http.RoundTripper {
+				return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+					if pages++; pages > 1 {
+						return nil, fmt.Errorf("connection refused")
+					}
+					return rt.RoundTrip(r)
+				})
+			}))
+		require.NoError(t, err)
+		_, err = c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: auth.TransactionID, MerchantReference: "rec-none"})
+		require.ErrorIs(t, err, bankpay.ErrIncomplete)
+		assert.NotErrorIs(t, err, bankpay.ErrNotFound)
+		var ne *bankpay.NetworkError
+		assert.ErrorAs(t, err, &ne)
+	})
 }
 
 // roundTripFunc is a RoundTripper of a function.

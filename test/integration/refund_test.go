@@ -18,13 +18,6 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// bothShapes runs fn against a sandbox answering in the spec's wrapped
-// shapes and in the OpenAPI's bare ones.
-func bothShapes(t *testing.T, fn func(t *testing.T, opts ...bankpaytest.Option)) {
-	t.Run("wrapped", func(t *testing.T) { fn(t) })
-	t.Run("bare", func(t *testing.T) { fn(t, bankpaytest.WithBareResponses()) })
-}
-
 // payAuthorization has the user authorize a Deferred payment of amount and
 // returns its id and the split token its Authorize event carried.
 func payAuthorization(t *testing.T, s *sandbox, in *inbox, ref string, amount models.Amount) (string, string) {
@@ -48,10 +41,10 @@ func settle(t *testing.T, s *sandbox) {
 	s.flush(t)
 }
 
-func TestIntegrationRefund(t *testing.T) {
-	bothShapes(t, func(t *testing.T, opts ...bankpaytest.Option) {
+func TestRefund(t *testing.T) {
+	eachShape(t, func(t *testing.T, sh shape) {
 		in := startInbox(t, itCreds)
-		s := startSandbox(t, append(opts, bankpaytest.WithStartTime(thursday))...)
+		s := startSandbox(t, sh, bankpaytest.WithStartTime(thursday))
 		in.useClock(s.Now)
 		ctx := context.Background()
 		tx := s.client.Transactions
@@ -122,10 +115,10 @@ func TestIntegrationRefund(t *testing.T) {
 	})
 }
 
-func TestIntegrationReclaim(t *testing.T) {
-	bothShapes(t, func(t *testing.T, opts ...bankpaytest.Option) {
+func TestReclaim(t *testing.T) {
+	eachShape(t, func(t *testing.T, sh shape) {
 		in := startInbox(t, itCreds)
-		s := startSandbox(t, append(opts, bankpaytest.WithStartTime(thursday))...)
+		s := startSandbox(t, sh, bankpaytest.WithStartTime(thursday))
 		in.useClock(s.Now)
 		ctx := context.Background()
 		tx := s.client.Transactions
@@ -156,10 +149,10 @@ func TestIntegrationReclaim(t *testing.T) {
 	})
 }
 
-func TestIntegrationCancel(t *testing.T) {
-	bothShapes(t, func(t *testing.T, opts ...bankpaytest.Option) {
+func TestCancel(t *testing.T) {
+	eachShape(t, func(t *testing.T, sh shape) {
 		in := startInbox(t, itCreds)
-		s := startSandbox(t, append(opts, bankpaytest.WithStartTime(thursday))...)
+		s := startSandbox(t, sh, bankpaytest.WithStartTime(thursday))
 		in.useClock(s.Now)
 		ctx := context.Background()
 		tx := s.client.Transactions
@@ -197,10 +190,10 @@ func TestIntegrationCancel(t *testing.T) {
 	})
 }
 
-func TestIntegrationPreauthorizeAndRefresh(t *testing.T) {
-	bothShapes(t, func(t *testing.T, opts ...bankpaytest.Option) {
+func TestPreauthorizeAndRefresh(t *testing.T) {
+	eachShape(t, func(t *testing.T, sh shape) {
 		in := startInbox(t, itCreds)
-		s := startSandbox(t, append(opts, bankpaytest.WithStartTime(thursday))...)
+		s := startSandbox(t, sh, bankpaytest.WithStartTime(thursday))
 		in.useClock(s.Now)
 		ctx := context.Background()
 		tx := s.client.Transactions

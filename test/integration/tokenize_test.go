@@ -71,7 +71,9 @@ var specTriggers = []struct {
 	{"1001000000", 500, 100, bankpay.ErrServer},
 }
 
-func TestIntegrationSandboxTablesMatchSpec(t *testing.T) {
+// TestSandboxTablesMatchSpec compares the sandbox's account and trigger
+// tables with the spec's; it starts no sandbox, so it has no response shape.
+func TestSandboxTablesMatchSpec(t *testing.T) {
 	got := map[string]bankpaytest.SandboxAccount{}
 	for _, a := range bankpaytest.SandboxAccounts() {
 		_, dup := got[a.AccountNumber]
@@ -100,88 +102,94 @@ func TestIntegrationSandboxTablesMatchSpec(t *testing.T) {
 	}
 }
 
-func TestIntegrationTokenizeTable(t *testing.T) {
-	s := startSandbox(t)
-	ctx := context.Background()
-	start := s.Now()
-	for _, row := range specAccounts {
-		t.Run(row.number, func(t *testing.T) {
-			tk, err := s.client.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{
-				AccountNumber: row.number, RoutingNumber: "124003116", AccountType: 1, VerifyAccount: true,
+func TestTokenizeTable(t *testing.T) {
+	eachShape(t, func(t *testing.T, sh shape) {
+		s := startSandbox(t, sh)
+		ctx := context.Background()
+		start := s.Now()
+		for _, row := range specAccounts {
+			t.Run(row.number, func(t *testing.T) {
+				tk, err := s.client.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{
+					AccountNumber: row.number, RoutingNumber: "124003116", AccountType: 1, VerifyAccount: true,
+				})
+				require.NoError(t, err)
+				assert.Equal(t, itCreds.MerchantID, tk.MerchantID)
+				a := tk.Account
+				require.NotNil(t, a)
+				assert.Equal(t, row.number, a.AccountNumber, "the submitted data is echoed")
+				assert.Equal(t, "124003116", a.RoutingNumber)
+				assert.Equal(t, 1, a.Type)
+				assert.NotEmpty(t, a.Token)
+				v := a.Verification
+				require.NotNil(t, v)
+				assert.Equal(t, row.verified, v.Verified)
+				assert.Equal(t, 3, v.Type, "verification type 3 (Database)")
+				require.NotNil(t, v.Score)
+				assert.Equal(t, row.score, *v.Score)
+				assert.True(t, *v.Score >= 0 && *v.Score <= 10)
+				if row.third < 0 {
+					assert.Nil(t, v.ThirdPartyScore)
+				} else if assert.NotNil(t, v.ThirdPartyScore) {
+					assert.Equal(t, row.third, *v.ThirdPartyScore)
+				}
+				assert.Equal(t, start, v.VerificationDate.Time())
 			})
-			require.NoError(t, err)
-			assert.Equal(t, itCreds.MerchantID, tk.MerchantID)
-			a := tk.Account
-			require.NotNil(t, a)
-			assert.Equal(t, row.number, a.AccountNumber, "the submitted data is echoed")
-			assert.Equal(t, "124003116", a.RoutingNumber)
-			assert.Equal(t, 1, a.Type)
-			assert.NotEmpty(t, a.Token)
-			v := a.Verification
-			require.NotNil(t, v)
-			assert.Equal(t, row.verified, v.Verified)
-			assert.Equal(t, 3, v.Type, "verification type 3 (Database)")
-			require.NotNil(t, v.Score)
-			assert.Equal(t, row.score, *v.Score)
-			assert.True(t, *v.Score >= 0 && *v.Score <= 10)
-			if row.third < 0 {
-				assert.Nil(t, v.ThirdPartyScore)
-			} else if assert.NotNil(t, v.ThirdPartyScore) {
-				assert.Equal(t, row.third, *v.ThirdPartyScore)
-			}
-			assert.Equal(t, start, v.VerificationDate.Time())
-		})
-	}
+		}
+	})
 }
 
-func TestIntegrationTokenizeTokens(t *testing.T) {
-	other := bankpaytest.Merchant{Credentials: bankpay.Credentials{AccessID: "ITEST0000000000000003", AccessKey: bankpay.NewSecret("other-key"), MerchantID: "1100000003"}}
-	s := startSandbox(t, bankpaytest.WithMerchant(other))
-	ctx := context.Background()
-	p := &bankpay.TokenizeParams{AccountNumber: "1000000007", RoutingNumber: "124003116",
-		Customer: &models.Customer{ExternalID: "cust-7", Name: "Amara Okafor"}}
-	first, err := s.client.Accounts.Tokenize(ctx, p)
-	require.NoError(t, err)
-	assert.Nil(t, first.Account.Verification, "no verification unless asked")
-	require.NotNil(t, first.Customer)
-	assert.Equal(t, "Amara Okafor", first.Customer.Name)
-	second, err := s.client.Accounts.Tokenize(ctx, p)
-	require.NoError(t, err)
-	assert.Equal(t, first.Account.Token, second.Account.Token, "unique per merchant per account")
-	p2 := *p
-	p2.AccountNumber = "1000000008"
-	third, err := s.client.Accounts.Tokenize(ctx, &p2)
-	require.NoError(t, err)
-	assert.NotEqual(t, first.Account.Token, third.Account.Token)
-	oc := clientFor(t, s.Server, other.Credentials)
-	theirs, err := oc.Accounts.Tokenize(ctx, p)
-	require.NoError(t, err)
-	assert.NotEqual(t, first.Account.Token, theirs.Account.Token, "another merchant gets another token")
+func TestTokenizeTokens(t *testing.T) {
+	eachShape(t, func(t *testing.T, sh shape) {
+		other := bankpaytest.Merchant{Credentials: bankpay.Credentials{AccessID: "ITEST0000000000000003", AccessKey: bankpay.NewSecret("other-key"), MerchantID: "1100000003"}}
+		s := startSandbox(t, sh, bankpaytest.WithMerchant(other))
+		ctx := context.Background()
+		p := &bankpay.TokenizeParams{AccountNumber: "1000000007", RoutingNumber: "124003116",
+			Customer: &models.Customer{ExternalID: "cust-7", Name: "Amara Okafor"}}
+		first, err := s.client.Accounts.Tokenize(ctx, p)
+		require.NoError(t, err)
+		assert.Nil(t, first.Account.Verification, "no verification unless asked")
+		require.NotNil(t, first.Customer)
+		assert.Equal(t, "Amara Okafor", first.Customer.Name)
+		second, err := s.client.Accounts.Tokenize(ctx, p)
+		require.NoError(t, err)
+		assert.Equal(t, first.Account.Token, second.Account.Token, "unique per merchant per account")
+		p2 := *p
+		p2.AccountNumber = "1000000008"
+		third, err := s.client.Accounts.Tokenize(ctx, &p2)
+		require.NoError(t, err)
+		assert.NotEqual(t, first.Account.Token, third.Account.Token)
+		oc := clientFor(t, s.Server, other.Credentials)
+		theirs, err := oc.Accounts.Tokenize(ctx, p)
+		require.NoError(t, err)
+		assert.NotEqual(t, first.Account.Token, theirs.Account.Token, "another merchant gets another token")
 
-	// Not a sandbox account: 400 with code 330 (invalid account).
-	_, err = s.client.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1234567", RoutingNumber: "124003116"})
-	requireAPIError(t, err, http.StatusBadRequest, codeInvalidAccount, bankpay.ErrBadRequest)
-	// Refused by the SDK, nothing sent.
-	_, err = s.client.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1000000007"})
-	var ve *bankpay.ValidationError
-	require.ErrorAs(t, err, &ve)
-	assert.Equal(t, "account.routingNumber", ve.Field)
+		// Not a sandbox account: 400 with code 330 (invalid account).
+		_, err = s.client.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1234567", RoutingNumber: "124003116"})
+		requireAPIError(t, err, http.StatusBadRequest, codeInvalidAccount, bankpay.ErrBadRequest)
+		// Refused by the SDK, nothing sent.
+		_, err = s.client.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1000000007"})
+		var ve *bankpay.ValidationError
+		require.ErrorAs(t, err, &ve)
+		assert.Equal(t, "account.routingNumber", ve.Field)
+	})
 }
 
-func TestIntegrationErrorTriggers(t *testing.T) {
-	s := startSandbox(t)
-	ctx := context.Background()
-	for _, tr := range specTriggers {
-		t.Run(tr.number, func(t *testing.T) {
-			for _, verify := range []bool{false, true} {
-				_, err := s.client.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: tr.number, RoutingNumber: "124003116", VerifyAccount: verify})
-				apiErr := requireAPIError(t, err, tr.status, tr.code, tr.sentinel)
-				assert.Equal(t, 1, apiErr.Attempts, "tokenize is not retried")
-				assert.NotContains(t, err.Error(), tr.number, "errors never carry the account number")
-			}
-			// The Disbursement establish responds the same.
-			_, err := s.client.Transactions.Establish(ctx, disbursementParams("trigger-"+tr.number, "", "10.00", tr.number))
-			requireAPIError(t, err, tr.status, tr.code, tr.sentinel)
-		})
-	}
+func TestErrorTriggers(t *testing.T) {
+	eachShape(t, func(t *testing.T, sh shape) {
+		s := startSandbox(t, sh)
+		ctx := context.Background()
+		for _, tr := range specTriggers {
+			t.Run(tr.number, func(t *testing.T) {
+				for _, verify := range []bool{false, true} {
+					_, err := s.client.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: tr.number, RoutingNumber: "124003116", VerifyAccount: verify})
+					apiErr := requireAPIError(t, err, tr.status, tr.code, tr.sentinel)
+					assert.Equal(t, 1, apiErr.Attempts, "tokenize is not retried")
+					assert.NotContains(t, err.Error(), tr.number, "errors never carry the account number")
+				}
+				// The Disbursement establish responds the same.
+				_, err := s.client.Transactions.Establish(ctx, disbursementParams("trigger-"+tr.number, "", "10.00", tr.number))
+				requireAPIError(t, err, tr.status, tr.code, tr.sentinel)
+			})
+		}
+	})
 }
