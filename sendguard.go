@@ -147,16 +147,36 @@ func newGuardTransport(base http.RoundTripper, sec *secrets) guardTransport {
 }
 
 // authorized is a copy of req (with ctx) that carries the Authorization
-// header; req is not modified.
+// header, unless req is a redirect to another scheme or host (see
+// sameOrigin); req is not modified.
 func (t guardTransport) authorized(ctx context.Context, req *http.Request) *http.Request {
 	out := req.WithContext(ctx)
 	h := make(http.Header, len(req.Header)+1)
 	for k, vs := range req.Header {
 		h[k] = vs
 	}
-	h["Authorization"] = t.sec.authValue()
+	if sameOrigin(req) {
+		h["Authorization"] = t.sec.authValue()
+	} else {
+		delete(h, "Authorization")
+	}
 	out.Header = h
 	return out
+}
+
+// sameOrigin reports whether req goes to the scheme and host of the request
+// it was made from. A layer above the guard with an http.Client of its own
+// (go-retryablehttp's RoundTripper has one, following redirects with
+// net/http's default policy) follows a redirect anywhere, past the SDK's
+// redirect rule: net/http drops the Authorization header of a redirect to
+// another host, and the guard must not put the credentials back on it.
+// net/http links a redirect to the request before it through Response.
+func sameOrigin(req *http.Request) bool {
+	first := req
+	for first.Response != nil && first.Response.Request != nil {
+		first = first.Response.Request
+	}
+	return first == req || first.URL.Scheme == req.URL.Scheme && strings.EqualFold(first.URL.Host, req.URL.Host)
 }
 
 // RoundTrip implements http.RoundTripper.

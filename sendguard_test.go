@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -325,4 +326,30 @@ func TestMiddlewareSeesNoCredentials(t *testing.T) {
 	for _, r := range got {
 		assert.Equal(t, c.secrets.authHeader(), r.Header.Get("Authorization"))
 	}
+}
+
+// TestGuardSendsNoCredentialsElsewhere: a middleware whose own http.Client
+// follows redirects (go-retryablehttp's RoundTripper does, with net/http's
+// default policy) sends a GET that the API answers with a redirect to
+// another host through the guard. net/http drops Authorization on a redirect
+// to another host; the guard, below it, must not put the credentials back on
+// a request to a host that is not the API's.
+func TestGuardSendsNoCredentialsElsewhere(t *testing.T) {
+	var leaked atomic.Value
+	leaked.Store("")
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		leaked.Store(r.Header.Get("Authorization"))
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, faultTxn)
+	}))
+	defer evil.Close()
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, evil.URL+"/steal", http.StatusFound)
+	}))
+	defer api.Close()
+	c, err := NewClient(testCreds, WithBaseURL(api.URL+"/api/v1"), WithTransport(retryableMiddleware))
+	require.NoError(t, err)
+	defer c.Close()
+	_, _ = c.Transactions.Get(context.Background(), "T1")
+	assert.Empty(t, leaked.Load(), "the access key was sent to the redirect's host")
 }
