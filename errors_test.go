@@ -1,8 +1,13 @@
 package bankpay
 
 import (
+	"bufio"
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -250,4 +255,42 @@ func TestCallErrorsKeepTheirIDs(t *testing.T) {
 	_, err = c.Disputes.Create(context.Background(), &DisputeParams{TransactionID: "1002600000000077", Amount: "12.50"})
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, "transaction 1002600000000077 cannot be disputed, account [redacted]", ae.Message)
+}
+
+// TestNetworkErrorMasksEchoedNumbers: a server that answers a Tokenize with
+// bytes that are not HTTP, echoing the account number and a tax id, gets
+// them quoted by net/http ("malformed HTTP response \"…\""): the
+// *NetworkError's text masks them, as the log line does.
+func TestNetworkErrorMasksEchoedNumbers(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				if _, err := http.ReadRequest(bufio.NewReader(conn)); err != nil {
+					return
+				}
+				_, _ = io.WriteString(conn, "acct:1000001700,tax:123-45-6789\r\n\r\n")
+			}()
+		}
+	}()
+	var logs strings.Builder
+	c, err := NewClient(testCreds, WithBaseURL("http://"+ln.Addr().String()+"/api/v1"), WithMaxRetries(0),
+		WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	require.NoError(t, err)
+	defer c.Close()
+	_, err = c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: "1000001700", RoutingNumber: "124003116", NameOnAccount: "John Smith"})
+	var ne *NetworkError
+	require.ErrorAs(t, err, &ne)
+	assert.Contains(t, err.Error(), "malformed HTTP response")
+	for _, text := range []string{err.Error(), fmt.Sprintf("%+v", err), fmt.Sprint(errors.Unwrap(err)), logs.String()} {
+		assert.NotContains(t, text, "1000001700")
+		assert.NotContains(t, text, "123-45-6789")
+	}
 }
