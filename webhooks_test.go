@@ -783,11 +783,13 @@ func TestEstablishSignatureNeverVerifiesAsNotification(t *testing.T) {
 }
 
 // extendingStore is a Deduplicator whose one claim ("tok") lasts ttl per
-// Extend until lostAfter extensions; it records the calls.
+// Extend until lostAfter extensions (or, with failAfter, fails every
+// Extend after failAfter: the store out of reach); it records the calls.
 type extendingStore struct {
 	mu        sync.Mutex
 	ttl       time.Duration
 	lostAfter int
+	failAfter int
 	extends   int
 	calls     []string
 }
@@ -807,6 +809,9 @@ func (s *extendingStore) Extend(_ context.Context, _, token string) (time.Durati
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.extends++
+	if s.failAfter > 0 && s.extends > s.failAfter {
+		return 0, errors.New("store out of reach")
+	}
 	if token != "tok" || s.lostAfter > 0 && s.extends > s.lostAfter {
 		return 0, nil
 	}
@@ -869,4 +874,28 @@ func TestWebhookHandlerClaimLost(t *testing.T) {
 	defer s.mu.Unlock()
 	assert.Equal(t, 3, s.extends)
 	assert.Equal(t, []string{"claim " + dedupKey(hookCreds.AccessID, "ev-lost"), "release tok"}, s.calls)
+}
+
+// When the store cannot be reached to extend the claim, the claim runs out
+// at the store (its TTL after the last extension) and another replica's
+// delivery may take it and run the callback too: the handler cancels its
+// callback with errClaimLost once the last extension's TTL is over, as when
+// an extension finds the claim lost, instead of letting it run on.
+func TestWebhookHandlerClaimRunsOutUnreachable(t *testing.T) {
+	s := &extendingStore{ttl: 60 * time.Millisecond, failAfter: 1}
+	var cause error
+	h := NewWebhookHandler(hookCreds, func(ctx context.Context, _ *Event) error {
+		select {
+		case <-ctx.Done():
+			cause = context.Cause(ctx)
+			return cause
+		case <-time.After(2 * time.Second):
+			return nil
+		}
+	}, WithDeduplicator(s))
+	start := time.Now()
+	w := postSigned(t, h, eventBody("ev-unreachable", "Authorize"))
+	assert.Equal(t, http.StatusInternalServerError, w.Code, "the callback ran on after its claim ran out")
+	assert.ErrorIs(t, cause, errClaimLost)
+	assert.Less(t, time.Since(start), time.Second)
 }
