@@ -899,3 +899,28 @@ func TestWebhookHandlerClaimRunsOutUnreachable(t *testing.T) {
 	assert.ErrorIs(t, cause, errClaimLost)
 	assert.Less(t, time.Since(start), time.Second)
 }
+
+// A JSON notification signed as sent whose values hold %-escapes: the
+// handler reads it as sent (what the signature covers), but the documented
+// pair VerifyNotification + ParseEvent reads the URL-decoded body, in which
+// a value's %22 closes its string and opens a field that was never signed as
+// a field (here a splitToken). The River inbox re-reads a verified body with
+// ParseEvent in its worker, so its callback got the unsigned field too (see
+// dedup/riverinbox, which now stores such a body escaped).
+func TestParseEventReadsWhatVerifyNotificationChecked(t *testing.T) {
+	t.Skip("FINDING: ParseEvent cannot know that VerifyNotification accepted a JSON body signed as sent; it reads the URL-decoded body, whose %-escapes can make fields that were not signed as fields. Needs an API that returns the verified event (or ParseEvent taking the Authorization header)")
+	js := `{"eventId":"ev-pct","eventType":"Authorize","createdAt":"` + nowMillis() + `","objectId":"T1","objectType":"Transaction","status":"2",` +
+		`"customerName":"Eve%22,%22splitToken%22:%22forged"}`
+	auth := rawAuth(hookCreds.AccessID, hookCreds.AccessKey.Reveal(), js, false)
+	var seen *Event
+	h := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error { seen = ev; return nil })
+	require.Equal(t, http.StatusOK, post(t, h, js, auth, "application/json").Code)
+	require.NotNil(t, seen)
+	assert.Empty(t, seen.Raw.Get("splitToken"), "the handler reads what was signed")
+
+	require.NoError(t, VerifyNotification([]byte(js), auth, hookCreds))
+	ev, err := ParseEvent([]byte(js), "application/json")
+	require.NoError(t, err)
+	assert.Empty(t, ev.Raw.Get("splitToken"), "ParseEvent read a field that was not signed as a field")
+	assert.Equal(t, seen.Raw, ev.Raw)
+}
