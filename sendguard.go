@@ -184,7 +184,9 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	g, _ := req.Context().Value(guardKey{}).(*sendGuard)
 	if g == nil {
 		if req.Method == http.MethodGet || req.Method == http.MethodHead {
-			return t.base.RoundTrip(t.authorized(req.Context(), req))
+			resp, err := t.base.RoundTrip(t.authorized(req.Context(), req))
+			answering(req, resp)
+			return resp, err
 		}
 		// Every state-changing request of the SDK carries its guard: a
 		// layer above replaced the request's context, so it is not one
@@ -210,12 +212,23 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := t.base.RoundTrip(out)
+	answering(req, resp)
 	left := err == nil || st.connected.Load()
 	if err != nil && !left && !t.traced {
 		left = !neverSent(err)
 	}
 	g.done(left, resp)
 	return resp, err
+}
+
+// answering hands resp back to the layer above as the answer to req, the
+// request that layer sent: net/http sets resp.Request to the request it was
+// given, the guard's copy that carries the Authorization header, which a
+// middleware logging resp.Request's headers would log.
+func answering(req *http.Request, resp *http.Response) {
+	if resp != nil {
+		resp.Request = req
+	}
 }
 
 // sendTrace learns from net/http whether one send got a connection.

@@ -353,3 +353,42 @@ func TestGuardSendsNoCredentialsElsewhere(t *testing.T) {
 	_, _ = c.Transactions.Get(context.Background(), "T1")
 	assert.Empty(t, leaked.Load(), "the access key was sent to the redirect's host")
 }
+
+// respSpy records the headers of the request each response says it answers.
+type respSpy struct {
+	next http.RoundTripper
+	seen []http.Header
+}
+
+func (s *respSpy) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := s.next.RoundTrip(req)
+	if resp != nil && resp.Request != nil {
+		s.seen = append(s.seen, resp.Request.Header.Clone())
+	}
+	return resp, err
+}
+
+// TestMiddlewareSeesNoCredentialsInResponses: the response a middleware
+// gets from the guard names the request it answers (net/http sets
+// resp.Request): that request must not be the guard's copy that carries
+// the Authorization header, or a middleware that logs resp.Request's
+// headers logs the access key.
+func TestMiddlewareSeesNoCredentialsInResponses(t *testing.T) {
+	s := faultinject.NewServer(nil)
+	defer s.Close()
+	s.SetFallback(faultinject.Respond(200, faultTxn))
+	tr := s.Transport()
+	defer tr.CloseIdleConnections()
+	spy := &respSpy{}
+	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}),
+		WithTransport(func(next http.RoundTripper) http.RoundTripper { spy.next = next; return spy }))
+	require.NoError(t, err)
+	_, err = c.Transactions.Get(context.Background(), "T1")
+	require.NoError(t, err)
+	_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-spy", Amount: "10.00"})
+	require.NoError(t, err)
+	require.Len(t, spy.seen, 2)
+	for _, h := range spy.seen {
+		assert.Empty(t, h.Values("Authorization"), "resp.Request carries the credentials")
+	}
+}
