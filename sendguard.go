@@ -184,7 +184,7 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	g, _ := req.Context().Value(guardKey{}).(*sendGuard)
 	if g == nil {
 		if req.Method == http.MethodGet || req.Method == http.MethodHead {
-			resp, err := t.base.RoundTrip(t.authorized(req.Context(), req))
+			resp, err := t.base.RoundTrip(t.authorized(hideAuthorization(req.Context()), req))
 			answering(req, resp)
 			return resp, err
 		}
@@ -200,7 +200,7 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	st := &sendTrace{}
 	st.trace.GotConn = st.gotConn
-	out := t.authorized(httptrace.WithClientTrace(req.Context(), &st.trace), req)
+	out := t.authorized(httptrace.WithClientTrace(hideAuthorization(req.Context()), &st.trace), req)
 	if g.once {
 		// Only the SDK's retry rule sends a non-idempotent request again:
 		// with GetBody, net/http would replay it by itself (HTTP/2 does on
@@ -229,6 +229,39 @@ func answering(req *http.Request, resp *http.Response) {
 	if resp != nil {
 		resp.Request = req
 	}
+}
+
+// hideAuthorization is ctx, in which the httptrace.ClientTrace of a layer
+// above (a tracing middleware's) is not told of the Authorization header
+// field the guard sets below it: its WroteHeaderField hook gets every other
+// field as net/http writes them.
+func hideAuthorization(ctx context.Context) context.Context {
+	parent := httptrace.ContextClientTrace(ctx)
+	if parent == nil || parent.WroteHeaderField == nil {
+		return ctx
+	}
+	filtered := *parent
+	wrote := parent.WroteHeaderField
+	filtered.WroteHeaderField = func(key string, value []string) {
+		if !strings.EqualFold(key, "Authorization") {
+			wrote(key, value)
+		}
+	}
+	return &traceCtx{Context: ctx, parent: parent, filtered: &filtered}
+}
+
+// traceCtx is a context whose ClientTrace parent reads as filtered.
+type traceCtx struct {
+	context.Context
+	parent, filtered *httptrace.ClientTrace
+}
+
+func (c *traceCtx) Value(key any) any {
+	v := c.Context.Value(key)
+	if t, ok := v.(*httptrace.ClientTrace); ok && t == c.parent {
+		return c.filtered
+	}
+	return v
 }
 
 // sendTrace learns from net/http whether one send got a connection.

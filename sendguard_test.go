@@ -7,6 +7,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httptrace"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -390,5 +393,55 @@ func TestMiddlewareSeesNoCredentialsInResponses(t *testing.T) {
 	require.Len(t, spy.seen, 2)
 	for _, h := range spy.seen {
 		assert.Empty(t, h.Values("Authorization"), "resp.Request carries the credentials")
+	}
+}
+
+// traceSpy installs an httptrace.ClientTrace that records every header
+// field net/http writes, as a tracing middleware may.
+type traceSpy struct {
+	next   http.RoundTripper
+	mu     sync.Mutex
+	fields []string
+}
+
+func (s *traceSpy) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		WroteHeaderField: func(k string, vs []string) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.fields = append(s.fields, k+": "+strings.Join(vs, ","))
+		},
+	})
+	return s.next.RoundTrip(req.WithContext(ctx))
+}
+
+// TestMiddlewareTraceSeesNoCredentials: a middleware's httptrace hooks run
+// below the guard, as net/http writes the request: WroteHeaderField must not
+// hand it the Authorization header the guard set.
+func TestMiddlewareTraceSeesNoCredentials(t *testing.T) {
+	s := faultinject.NewServer(nil)
+	defer s.Close()
+	s.SetFallback(faultinject.Respond(200, faultTxn))
+	tr := s.Transport()
+	defer tr.CloseIdleConnections()
+	spy := &traceSpy{}
+	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}),
+		WithTransport(func(next http.RoundTripper) http.RoundTripper { spy.next = next; return spy }))
+	require.NoError(t, err)
+	_, err = c.Transactions.Get(context.Background(), "T1")
+	require.NoError(t, err)
+	_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-spy", Amount: "10.00"})
+	require.NoError(t, err)
+	spy.mu.Lock()
+	defer spy.mu.Unlock()
+	require.NotEmpty(t, spy.fields, "the hook ran")
+	for _, f := range spy.fields {
+		assert.NotContains(t, strings.ToLower(f), "authorization", "the trace hook saw the credentials")
+		assertNoSecret(t, f)
+	}
+	got := s.Received()
+	require.Len(t, got, 2)
+	for _, r := range got {
+		assert.Equal(t, c.secrets.authHeader(), r.Header.Get("Authorization"))
 	}
 }
