@@ -195,6 +195,12 @@ func VerifyRedirect(rawURL string, creds Credentials, opts ...Option) (*Redirect
 		}
 		_, query, _ = strings.Cut(message, "?")
 	}
+	// A URL carries no raw '"', '{' or '}' (RFC 3986): a query that does
+	// is other text signed with the same key, such as a JSON notification
+	// whose values hold the redirect's parameters.
+	if strings.ContainsAny(query, "\"{}") {
+		return nil, opErr("verify redirect", fmt.Errorf("%w: the signed query holds '\"', '{' or '}': not a URL's query", ErrMalformedRedirect))
+	}
 	r, err := parseRedirect(query)
 	if err != nil {
 		return nil, opErr("verify redirect", fmt.Errorf("%w: %w", ErrMalformedRedirect, err))
