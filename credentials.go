@@ -305,8 +305,9 @@ func (t *callText) scrub(text string) string { return scrubForms(t.s.scrub(text)
 // tax ids or card numbers, keeping the call's ids.
 func (t *callText) clean(text string) string { return maskKeeping(t.scrub(text), t.ids) }
 
-// redactErr returns err, or, when its text echoes the key or one of the
-// call's query values (a hostile server's bytes quoted by net/http:
+// redactErr returns err, or, when its text echoes the key, one of the
+// call's query values or a number clean masks (an account number or tax id
+// of the request's body, echoed by a hostile server's bytes quoted by net/http:
 // "malformed HTTP response \"…\"", or a middleware's error quoting the
 // URL), an error of the scrubbed text that still matches what err matches
 // (errors.Is, errors.As) but does not unwrap to it, so that a logger walking
@@ -316,7 +317,7 @@ func (t *callText) redactErr(err error) error {
 		return nil
 	}
 	text := err.Error()
-	if clean := t.scrub(text); clean != text {
+	if clean := t.clean(text); clean != text {
 		return &redactedError{text: clean, err: err}
 	}
 	return err

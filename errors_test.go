@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -671,4 +672,42 @@ func TestMask_ErrorMessageMasksGroupedNumbers(t *testing.T) {
 		assert.NotContains(t, err.Error(), s, "error text keeps %q: %v", s, err)
 	}
 	assert.Contains(t, err.Error(), "limit 1,000.00", "the amount is masked: %v", err)
+}
+
+// TestNetworkError_MasksEchoedNumbers: a server that answers a Tokenize with
+// bytes that are not HTTP, echoing the account number and a tax id, gets
+// them quoted by net/http ("malformed HTTP response \"…\""): the
+// *NetworkError's text masks them, as the log line does.
+func TestNetworkError_MasksEchoedNumbers(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				if _, err := http.ReadRequest(bufio.NewReader(conn)); err != nil {
+					return
+				}
+				_, _ = io.WriteString(conn, "acct:1000001700,tax:123-45-6789\r\n\r\n")
+			}()
+		}
+	}()
+	var logs strings.Builder
+	c, err := NewClient(testCreds, WithBaseURL("http://"+ln.Addr().String()+"/api/v1"), WithMaxRetries(0),
+		WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	require.NoError(t, err)
+	defer c.Close()
+	_, err = c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: "1000001700", RoutingNumber: "124003116", NameOnAccount: "John Smith"})
+	var ne *NetworkError
+	require.ErrorAs(t, err, &ne)
+	assert.Contains(t, err.Error(), "malformed HTTP response")
+	for _, text := range []string{err.Error(), fmt.Sprintf("%+v", err), fmt.Sprint(errors.Unwrap(err)), logs.String()} {
+		assert.NotContains(t, text, "1000001700")
+		assert.NotContains(t, text, "123-45-6789")
+	}
 }

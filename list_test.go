@@ -300,3 +300,20 @@ func BenchmarkListPageOversized(b *testing.B) {
 		})
 	})
 }
+
+// A list that is not paged (Accounts.ListSelected, Identity.CustomerVerification,
+// Customers.List) asks no count, so the oversized-page check does not
+// bound it: a hostile server's 1 MiB of empty objects costs hundreds of
+// megabytes (~2.9 GB at the 8 MiB body cap).
+func TestUnpagedListBoundedBeforeDecoding(t *testing.T) {
+	t.Skip("FINDING: lists without a count have no item bound before decoding: 1 MiB of {} items allocated 367 MiB for Accounts.ListSelected; needs a cap that fits each unpaged list (Customers.List may legitimately be long)")
+	body := `{"accounts":[` + strings.Repeat(`{},`, 1<<20/3) + `{}]}`
+	c, mock, _ := newTestClient(t)
+	mock.RegisterNoResponder(jsonResponse(200, body))
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	_, _ = c.Accounts.ListSelected(context.Background(), "T1")
+	runtime.ReadMemStats(&m1)
+	assert.Less(t, m1.TotalAlloc-m0.TotalAlloc, uint64(32*len(body)), "allocated more than 32 times the body")
+}

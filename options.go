@@ -308,9 +308,15 @@ func WithTransport(wrap func(http.RoundTripper) http.RoundTripper) Option {
 var reservedHeaders = map[string]bool{"Authorization": true, "Content-Type": true, "Content-Length": true, "Host": true,
 	"Accept": true, "User-Agent": true, "Idempotency-Key": true}
 
+// connectionHeaders are the connection-specific headers net/http's HTTP/2
+// transport refuses to send (after it has a connection, so that the send
+// would read as one that may have left).
+var connectionHeaders = map[string]bool{"Connection": true, "Upgrade": true, "Transfer-Encoding": true}
+
 // WithHeader adds a header to every request of a client, or of one call
 // (a request id, a tracing header). The SDK's own headers (Authorization,
-// Content-Type, Accept, User-Agent, Host) cannot be replaced. The name must
+// Content-Type, Accept, User-Agent, Host) cannot be replaced, nor the
+// connection-specific Connection, Upgrade and Transfer-Encoding. The name must
 // be an HTTP token (letters, digits and !#$%&'*+-.^_`|~) and the value must
 // hold no control character but a tab (no NUL, ESC, DEL, CR or LF): any
 // other is a *ValidationError on header, and nothing is sent, as net/http
@@ -325,6 +331,8 @@ func WithHeader(key, value string) Option {
 			cfg.fail(invalid("header", "the value of "+k+" must not contain control characters"))
 		case reservedHeaders[k]:
 			cfg.fail(invalid("header", k+" is set by the SDK"))
+		case connectionHeaders[k]:
+			cfg.fail(invalid("header", k+" is connection-specific: HTTP/2 refuses to send it"))
 		default:
 			h := cfg.header.Clone() // a call's options never change the client's map
 			if h == nil {

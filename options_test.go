@@ -163,6 +163,11 @@ func TestWithHeaderRefusesWhatNetHTTPWouldNotWrite(t *testing.T) {
 		{"colon in name", "X-Trace:", "1"},
 		{"non-ASCII name", "X-Tracé", "1"},
 		{"empty name", "", "1"},
+		// HTTP/2 refuses these after it has a connection: the deposit
+		// was reported Sent though no stream was opened.
+		{"Connection", "Connection", "upgrade"},
+		{"Upgrade", "upgrade", "websocket"},
+		{"Transfer-Encoding", "Transfer-Encoding", "gzip"},
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {

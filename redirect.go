@@ -195,6 +195,13 @@ func VerifyRedirect(rawURL string, creds Credentials, opts ...Option) (*Redirect
 		}
 		_, query, _ = strings.Cut(message, "?")
 	}
+	// A URL's query carries no raw '"' (RFC 3986; browsers escape it): a
+	// query that does is other text signed with the same key, such as a
+	// JSON notification (every JSON object has one) whose values hold the
+	// redirect's parameters.
+	if strings.IndexByte(query, '"') >= 0 {
+		return nil, opErr("verify redirect", fmt.Errorf("%w: the signed query holds a '\"': not a URL's query", ErrMalformedRedirect))
+	}
 	r, err := parseRedirect(query)
 	if err != nil {
 		return nil, opErr("verify redirect", fmt.Errorf("%w: %w", ErrMalformedRedirect, err))

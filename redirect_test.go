@@ -855,3 +855,22 @@ func FuzzVerifyRedirect(f *testing.F) {
 		require.Equal(t, base, got, "%q appended changed the redirect:\n got %+v\nwant %+v", suffix, got, base)
 	})
 }
+
+// A JSON notification's signature (made with the same key, over the JSON
+// text: as sent, or its URL-decoding) never verifies as a query-only
+// redirect, although a value in the event (a customer's name) holds the
+// redirect's parameters: the JSON text read as a query string would say
+// that transaction 100250000000001 of order-42 was authorized.
+func TestNotificationSignatureNeverVerifiesAsRedirect(t *testing.T) {
+	key := hookCreds.AccessKey.Reveal()
+	for _, js := range []string{
+		`{"eventId":"e1","eventType":"Authorize","createdAt":"1700000000000","status":"2","customerName":"x&transactionId=100250000000001&transactionType=1&merchantReference=order-42&status=2&y="}`,
+		`{"eventId":"e1","createdAt":"1700000000000","z":"&transactionId=100250000000001&transactionType=1&merchantReference=order-42&status=2&y="}`,
+	} {
+		sig := hmacB64(sha1.New, key, js)
+		u := "https://shop.example/return?" + js + "&requestSignature=" + url.QueryEscape(sig)
+		r, err := VerifyRedirect(u, hookCreds, RedirectQueryOnly())
+		require.Error(t, err, "a notification's signature verified as a redirect: %+v", r)
+		assert.ErrorIs(t, err, ErrMalformedRedirect)
+	}
+}

@@ -148,16 +148,36 @@ func newGuardTransport(base http.RoundTripper, sec *secrets) guardTransport {
 }
 
 // authorized is a copy of req (with ctx) that carries the Authorization
-// header; req is not modified.
+// header, unless req is a redirect to another scheme or host (see
+// sameOrigin); req is not modified.
 func (t guardTransport) authorized(ctx context.Context, req *http.Request) *http.Request {
 	out := req.WithContext(ctx)
 	h := make(http.Header, len(req.Header)+1)
 	for k, vs := range req.Header {
 		h[k] = vs
 	}
-	h["Authorization"] = t.sec.authValue()
+	if sameOrigin(req) {
+		h["Authorization"] = t.sec.authValue()
+	} else {
+		delete(h, "Authorization")
+	}
 	out.Header = h
 	return out
+}
+
+// sameOrigin reports whether req goes to the scheme and host of the request
+// it was made from. A layer above the guard with an http.Client of its own
+// (go-retryablehttp's RoundTripper has one, following redirects with
+// net/http's default policy) follows a redirect anywhere, past the SDK's
+// redirect rule: net/http drops the Authorization header of a redirect to
+// another host, and the guard must not put the credentials back on it.
+// net/http links a redirect to the request before it through Response.
+func sameOrigin(req *http.Request) bool {
+	first := req
+	for first.Response != nil && first.Response.Request != nil {
+		first = first.Response.Request
+	}
+	return first == req || first.URL.Scheme == req.URL.Scheme && strings.EqualFold(first.URL.Host, req.URL.Host)
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -165,7 +185,9 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	g, _ := req.Context().Value(guardKey{}).(*sendGuard)
 	if g == nil {
 		if req.Method == http.MethodGet || req.Method == http.MethodHead {
-			return t.base.RoundTrip(t.authorized(req.Context(), req))
+			resp, err := t.base.RoundTrip(t.authorized(hideAuthorization(req.Context()), req))
+			answering(req, resp)
+			return resp, err
 		}
 		// Every state-changing request of the SDK carries its guard: a
 		// layer above replaced the request's context, so it is not one
@@ -179,7 +201,7 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	st := &sendTrace{}
 	st.trace.GotConn = st.gotConn
-	out := t.authorized(httptrace.WithClientTrace(req.Context(), &st.trace), req)
+	out := t.authorized(httptrace.WithClientTrace(hideAuthorization(req.Context()), &st.trace), req)
 	if g.once {
 		// Only the SDK's retry rule sends a non-idempotent request again:
 		// with GetBody, net/http would replay it by itself (HTTP/2 does on
@@ -191,12 +213,56 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := t.base.RoundTrip(out)
+	answering(req, resp)
 	left := err == nil || st.connected.Load()
 	if err != nil && !left && !t.traced {
 		left = !neverSent(err)
 	}
 	g.done(left, resp)
 	return resp, err
+}
+
+// answering hands resp back to the layer above as the answer to req, the
+// request that layer sent: net/http sets resp.Request to the request it was
+// given, the guard's copy that carries the Authorization header, which a
+// middleware logging resp.Request's headers would log.
+func answering(req *http.Request, resp *http.Response) {
+	if resp != nil {
+		resp.Request = req
+	}
+}
+
+// hideAuthorization is ctx, in which the httptrace.ClientTrace of a layer
+// above (a tracing middleware's) is not told of the Authorization header
+// field the guard sets below it: its WroteHeaderField hook gets every other
+// field as net/http writes them.
+func hideAuthorization(ctx context.Context) context.Context {
+	parent := httptrace.ContextClientTrace(ctx)
+	if parent == nil || parent.WroteHeaderField == nil {
+		return ctx
+	}
+	filtered := *parent
+	wrote := parent.WroteHeaderField
+	filtered.WroteHeaderField = func(key string, value []string) {
+		if !strings.EqualFold(key, "Authorization") {
+			wrote(key, value)
+		}
+	}
+	return &traceCtx{Context: ctx, parent: parent, filtered: &filtered}
+}
+
+// traceCtx is a context whose ClientTrace parent reads as filtered.
+type traceCtx struct {
+	context.Context
+	parent, filtered *httptrace.ClientTrace
+}
+
+func (c *traceCtx) Value(key any) any {
+	v := c.Context.Value(key)
+	if t, ok := v.(*httptrace.ClientTrace); ok && t == c.parent {
+		return c.filtered
+	}
+	return v
 }
 
 // sendTrace learns from net/http whether one send got a connection.

@@ -6,6 +6,10 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httptrace"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -319,6 +323,121 @@ func TestMiddlewareSeesNoCredentials(t *testing.T) {
 	for _, h := range spy.seen {
 		assert.Empty(t, h.Values("Authorization"))
 		assert.NotEmpty(t, h.Get("User-Agent"))
+	}
+	got := s.Received()
+	require.Len(t, got, 2)
+	for _, r := range got {
+		assert.Equal(t, c.secrets.authHeader(), r.Header.Get("Authorization"))
+	}
+}
+
+// TestSendGuard_SendsNoCredentialsElsewhere: a middleware whose own http.Client
+// follows redirects (go-retryablehttp's RoundTripper does, with net/http's
+// default policy) sends a GET that the API answers with a redirect to
+// another host through the guard. net/http drops Authorization on a redirect
+// to another host; the guard, below it, must not put the credentials back on
+// a request to a host that is not the API's.
+func TestSendGuard_SendsNoCredentialsElsewhere(t *testing.T) {
+	var leaked atomic.Value
+	leaked.Store("")
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		leaked.Store(r.Header.Get("Authorization"))
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, faultTxn)
+	}))
+	defer evil.Close()
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, evil.URL+"/steal", http.StatusFound)
+	}))
+	defer api.Close()
+	c, err := NewClient(testCreds, WithBaseURL(api.URL+"/api/v1"), WithTransport(retryableMiddleware))
+	require.NoError(t, err)
+	defer c.Close()
+	_, _ = c.Transactions.Get(context.Background(), "T1")
+	assert.Empty(t, leaked.Load(), "the access key was sent to the redirect's host")
+}
+
+// respSpy records the headers of the request each response says it answers.
+type respSpy struct {
+	next http.RoundTripper
+	seen []http.Header
+}
+
+func (s *respSpy) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := s.next.RoundTrip(req)
+	if resp != nil && resp.Request != nil {
+		s.seen = append(s.seen, resp.Request.Header.Clone())
+	}
+	return resp, err
+}
+
+// TestMiddlewareSeesNoCredentialsInResponses: the response a middleware
+// gets from the guard names the request it answers (net/http sets
+// resp.Request): that request must not be the guard's copy that carries
+// the Authorization header, or a middleware that logs resp.Request's
+// headers logs the access key.
+func TestMiddlewareSeesNoCredentialsInResponses(t *testing.T) {
+	s := faultinject.NewServer(nil)
+	defer s.Close()
+	s.SetFallback(faultinject.Respond(200, faultTxn))
+	tr := s.Transport()
+	defer tr.CloseIdleConnections()
+	spy := &respSpy{}
+	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}),
+		WithTransport(func(next http.RoundTripper) http.RoundTripper { spy.next = next; return spy }))
+	require.NoError(t, err)
+	_, err = c.Transactions.Get(context.Background(), "T1")
+	require.NoError(t, err)
+	_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-spy", Amount: "10.00"})
+	require.NoError(t, err)
+	require.Len(t, spy.seen, 2)
+	for _, h := range spy.seen {
+		assert.Empty(t, h.Values("Authorization"), "resp.Request carries the credentials")
+	}
+}
+
+// traceSpy installs an httptrace.ClientTrace that records every header
+// field net/http writes, as a tracing middleware may.
+type traceSpy struct {
+	next   http.RoundTripper
+	mu     sync.Mutex
+	fields []string
+}
+
+func (s *traceSpy) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		WroteHeaderField: func(k string, vs []string) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.fields = append(s.fields, k+": "+strings.Join(vs, ","))
+		},
+	})
+	return s.next.RoundTrip(req.WithContext(ctx))
+}
+
+// TestMiddlewareTraceSeesNoCredentials: a middleware's httptrace hooks run
+// below the guard, as net/http writes the request: WroteHeaderField must not
+// hand it the Authorization header the guard set.
+func TestMiddlewareTraceSeesNoCredentials(t *testing.T) {
+	s := faultinject.NewServer(nil)
+	defer s.Close()
+	s.SetFallback(faultinject.Respond(200, faultTxn))
+	tr := s.Transport()
+	defer tr.CloseIdleConnections()
+	spy := &traceSpy{}
+	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}),
+		WithTransport(func(next http.RoundTripper) http.RoundTripper { spy.next = next; return spy }))
+	require.NoError(t, err)
+	_, err = c.Transactions.Get(context.Background(), "T1")
+	require.NoError(t, err)
+	_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-spy", Amount: "10.00"})
+	require.NoError(t, err)
+	spy.mu.Lock()
+	defer spy.mu.Unlock()
+	require.NotEmpty(t, spy.fields, "the hook ran")
+	for _, f := range spy.fields {
+		assert.NotContains(t, strings.ToLower(f), "authorization", "the trace hook saw the credentials")
+		assertNoSecret(t, f)
 	}
 	got := s.Received()
 	require.Len(t, got, 2)

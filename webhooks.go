@@ -126,8 +126,9 @@ func verifyNotification(macs *sign.MACCache, body []byte, header string, creds C
 // callback, one in progress gets 409 (the service re-sends it), and a failed
 // one is released for the next delivery. While the callback runs the
 // handler extends its claim (first after 100 ms, then every third of the
-// store's claim TTL); when the claim is lost anyway, the callback's context
-// is canceled. See NewMemoryDeduplicator. Handler only.
+// store's claim TTL); when the claim is lost anyway, or runs out while the
+// store is out of reach, the callback's context is canceled. See
+// NewMemoryDeduplicator. Handler only.
 func WithDeduplicator(d Deduplicator) Option {
 	return option("WithDeduplicator", forHandler, func(cfg *config) {
 		if d == nil || reflect.ValueOf(d).Kind() == reflect.Pointer && reflect.ValueOf(d).IsNil() {
@@ -393,24 +394,40 @@ func (h *webhookHandler) keepClaim(ctx context.Context, cancel context.CancelCau
 		defer close(exited)
 		t := time.NewTimer(firstExtension)
 		defer t.Stop()
+		// runsOut is when the claim runs out at the store unless extended:
+		// known from the first extension on (the TTL it returned, counted
+		// from before it was asked).
+		var runsOut time.Time
 		for {
 			select {
 			case <-quit:
 				return
 			case <-t.C:
 			}
+			asked := time.Now()
 			ectx, done := context.WithTimeout(context.WithoutCancel(ctx), extendTimeout)
 			ttl, err := h.dedup.Extend(ectx, key, token)
 			done()
 			switch {
+			case err != nil && !runsOut.IsZero() && !time.Now().Before(runsOut):
+				// The store was out of reach until the claim ran out:
+				// another delivery may hold it now.
+				h.log(ctx, slog.LevelError, "bankpay: webhook: the event's claim ran out while the store was out of reach", ev, err)
+				cancel(errClaimLost)
+				return
 			case err != nil:
 				h.log(ctx, slog.LevelError, "bankpay: webhook: extending the event's claim failed", ev, err)
-				t.Reset(firstExtension)
+				next := firstExtension
+				if !runsOut.IsZero() {
+					next = max(min(next, time.Until(runsOut)), time.Millisecond)
+				}
+				t.Reset(next)
 			case ttl <= 0:
 				h.log(ctx, slog.LevelError, "bankpay: webhook: the event's claim was lost", ev, nil)
 				cancel(errClaimLost)
 				return
 			default:
+				runsOut = asked.Add(ttl)
 				t.Reset(max(ttl/3, time.Millisecond))
 			}
 		}

@@ -173,3 +173,36 @@ func TestStoreDown(t *testing.T) {
 	assert.ErrorContains(t, d.Complete(context.Background(), "ev-1", "t", time.Hour), "redisdedup: complete")
 	assert.ErrorContains(t, d.Release(context.Background(), "ev-1", "t"), "redisdedup: release")
 }
+
+// A delivery whose callback succeeded after its claim ran out (a process
+// paused past the TTL) and that no other delivery took in the meantime:
+// its Complete must still leave the done mark, as pgdedup's does, or a
+// replay of the captured notification within the max age runs the callback
+// again.
+func TestCompleteAfterTheClaimRanOut(t *testing.T) {
+	t.Skip("FINDING: a claim that ran out is a gone key, so Complete cannot tell its token from a bogus one and records nothing (pgdedup keeps the expired row and completes it); the shared suite requires that completing an unknown key records nothing, so a fix keeps the token past the claim's TTL (a logical expiry in the value)")
+	ctx := context.Background()
+	rdb := client(t)
+	d := redisdedup.New(rdb, redisdedup.Options{KeyPrefix: freshPrefix(t, rdb), ClaimTTL: 100 * time.Millisecond})
+	st, tok, err := d.Claim(ctx, "ev1")
+	require.NoError(t, err)
+	require.Equal(t, bankpay.ClaimNew, st)
+	time.Sleep(200 * time.Millisecond)
+	require.NoError(t, d.Complete(ctx, "ev1", tok, time.Hour))
+	st, _, err = d.Claim(ctx, "ev1")
+	require.NoError(t, err)
+	require.Equal(t, bankpay.ClaimDone, st, "the processed event is claimable again")
+
+	// A live claim of another delivery is left alone.
+	st, tok2, err := d.Claim(ctx, "ev2")
+	require.NoError(t, err)
+	require.Equal(t, bankpay.ClaimNew, st)
+	time.Sleep(200 * time.Millisecond)
+	st, _, err = d.Claim(ctx, "ev2")
+	require.NoError(t, err)
+	require.Equal(t, bankpay.ClaimNew, st)
+	require.NoError(t, d.Complete(ctx, "ev2", tok2, time.Hour))
+	st, _, err = d.Claim(ctx, "ev2")
+	require.NoError(t, err)
+	require.Equal(t, bankpay.ClaimInProgress, st, "a stale Complete replaced a live claim")
+}

@@ -250,7 +250,7 @@ func (in *Inbox) Client() *river.Client[pgx.Tx] { return in.client }
 // 200. A failed insert answers 500, and the service re-sends.
 func (in *Inbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The handler reads the body through tee: the job keeps it as verified.
-	req := &request{contentType: r.Header.Get("Content-Type")}
+	req := &request{contentType: r.Header.Get("Content-Type"), authorization: r.Header.Get("Authorization")}
 	if r.Body != nil {
 		r.Body = struct {
 			io.Reader
@@ -262,11 +262,42 @@ func (in *Inbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // request is what the handler's callback needs of the request.
 type request struct {
-	body        bytes.Buffer
-	contentType string
+	body          bytes.Buffer
+	contentType   string
+	authorization string
 }
 
 type requestKey struct{}
+
+// storedBody is the body the worker's bankpay.ParseEvent reads as the
+// handler did. A JSON body that the handler verified as signed as sent
+// (over its raw bytes, not its URL-decoding) is stored with its '%' and '+'
+// escaped: ParseEvent's URL-decoding then gives back the signed bytes. As
+// it was, ParseEvent would read the URL-decoded body, in which a value's
+// %22 closes its string and opens a field that was never signed as one.
+// The escaped body verifies (VerifyNotification) exactly when the
+// signature covers the body as sent.
+func (in *Inbox) storedBody(req *request) []byte {
+	body := req.body.Bytes()
+	if !bytes.ContainsAny(body, "%+") {
+		return bytes.Clone(body)
+	}
+	escaped := make([]byte, 0, len(body)+16)
+	for _, c := range body {
+		switch c {
+		case '%':
+			escaped = append(escaped, "%25"...)
+		case '+':
+			escaped = append(escaped, "%2B"...)
+		default:
+			escaped = append(escaped, c)
+		}
+	}
+	if bankpay.VerifyNotification(escaped, req.authorization, in.creds) == nil {
+		return escaped
+	}
+	return bytes.Clone(body)
+}
 
 // enqueue is the webhook handler's callback: the verified event becomes a
 // job, unless one with its accessId and eventId exists in any state.
@@ -275,7 +306,7 @@ func (in *Inbox) enqueue(ctx context.Context, ev *bankpay.Event) error {
 	if req == nil {
 		return errors.New("riverinbox: no request")
 	}
-	args := eventArgs{Account: in.creds.AccessID, EventID: ev.EventID, Body: bytes.Clone(req.body.Bytes()), ContentType: req.contentType}
+	args := eventArgs{Account: in.creds.AccessID, EventID: ev.EventID, Body: in.storedBody(req), ContentType: req.contentType}
 	_, err := in.client.Insert(ctx, args, &river.InsertOpts{
 		Queue:       in.queue,
 		MaxAttempts: in.maxAtt,

@@ -2,12 +2,16 @@ package riverinbox_test
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha1"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -259,4 +263,35 @@ func TestInboxStopDrains(t *testing.T) {
 func TestNewChecks(t *testing.T) {
 	_, err := riverinbox.New(nil, creds, effect, riverinbox.Options{})
 	assert.Error(t, err)
+}
+
+// A JSON notification signed as sent (over its raw bytes) whose value holds
+// percent-escapes: the handler verified and read it as sent; the worker must
+// read the same event, not the URL-decoding in which a value's %22 closes
+// its string and opens a splitToken field that was never signed as one.
+func TestInboxWorkerReadsWhatWasVerified(t *testing.T) {
+	pool := freshSchema(t)
+	seen := make(chan *bankpay.Event, 1)
+	in := start(t, pool, func(_ context.Context, _ pgx.Tx, ev *bankpay.Event) error { seen <- ev; return nil }, riverinbox.Options{})
+	id := unique("ev-pct")
+	body := `{"eventId":"` + id + `","eventType":"Authorize","createdAt":"` + strconv.FormatInt(time.Now().Add(-time.Minute).UnixMilli(), 10) +
+		`","objectId":"T1","objectType":"Transaction","status":"2","customerName":"Eve%22,%22splitToken%22:%22forged"}`
+	mac := hmac.New(sha1.New, []byte(creds.AccessKey.Reveal()))
+	mac.Write([]byte(body))
+	auth := "Basic " + base64.StdEncoding.EncodeToString([]byte(creds.AccessID+":"+base64.StdEncoding.EncodeToString(mac.Sum(nil))))
+	r := httptest.NewRequest(http.MethodPost, "/bankpay/events", strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Authorization", auth)
+	w := httptest.NewRecorder()
+	in.ServeHTTP(w, r)
+	require.Equal(t, http.StatusOK, w.Code)
+	select {
+	case ev := <-seen:
+		assert.Equal(t, id, ev.EventID)
+		assert.Empty(t, ev.Raw.Get("splitToken"), "the worker read a field that was not signed as one")
+		assert.Equal(t, "Eve%22,%22splitToken%22:%22forged", ev.Raw.Get("customerName"))
+	case <-time.After(10 * time.Second):
+		st, _ := jobState(t, pool, id)
+		t.Fatalf("the callback did not run (job %s)", st)
+	}
 }
