@@ -219,8 +219,10 @@ type IdentityEvent struct {
 // documented signature covers (VerifyNotification and the webhook handler
 // read it as sent when its signature covers it as sent). It refuses what is
 // not a notification (see ErrMalformedEvent) and keeps unknown types and
-// fields in Raw. It does not check the signature: call VerifyNotification
-// first, or use NewWebhookHandler. Errors match ErrMalformedEvent.
+// fields in Raw. It does not check the signature, and cannot know which
+// reading of a JSON body a signature covered: act on the event that
+// VerifyNotification returns, or use NewWebhookHandler. Errors match
+// ErrMalformedEvent.
 func ParseEvent(body []byte, contentType string) (*Event, error) {
 	msg, err := sign.NotificationMessage(body)
 	// A body that does not URL-decode has no other reading than as sent.

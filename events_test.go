@@ -470,7 +470,7 @@ func TestWebhookHandlerEveryDocumentedType(t *testing.T) {
 				return record(ctx, ev)
 			}, WithWebhookClock(func() time.Time { return docCreatedAt.Add(time.Minute) }))
 			auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), b[0])
-			require.NoError(t, VerifyNotification([]byte(b[0]), auth, hookCreds), "%s/%s", e.name, shape)
+			require.NoError(t, verifyErr(VerifyNotification([]byte(b[0]), auth, hookCreds)), "%s/%s", e.name, shape)
 			w := post(t, h, b[0], auth, b[1])
 			if assert.Equal(t, http.StatusOK, w.Code, "%s/%s", e.name, shape) && assert.Len(t, got, 1) {
 				assert.Equal(t, e.kind, got[0].kind())
@@ -526,7 +526,7 @@ func TestNotificationNeverEstablishOrRedirect(t *testing.T) {
 				continue
 			}
 			auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body)
-			err := VerifyNotification([]byte(body), auth, hookCreds)
+			err := verifyErr(VerifyNotification([]byte(body), auth, hookCreds))
 			assert.ErrorIs(t, err, ErrMalformedEvent, name)
 			_, err = ParseEvent([]byte(body), "")
 			assert.ErrorIs(t, err, ErrMalformedEvent, name)

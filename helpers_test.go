@@ -303,3 +303,6 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// verifyErr is the error of VerifyNotification, for assertions.
+func verifyErr(_ *Event, err error) error { return err }

@@ -285,7 +285,7 @@ func TestClient_SignEstablishDataIsNoNotificationOrRedirect(t *testing.T) {
 					// As a notification: a body that URL-decodes to the message.
 					body := url.QueryEscape(msg)
 					auth := "Basic " + base64.StdEncoding.EncodeToString([]byte(creds.AccessID+":"+d.RequestSignature))
-					assert.Error(t, VerifyNotification([]byte(body), auth, creds), name)
+					assert.Error(t, verifyErr(VerifyNotification([]byte(body), auth, creds)), name)
 					for _, ct := range []string{"", "application/x-www-form-urlencoded", "application/json", "text/plain"} {
 						req := httptest.NewRequest(http.MethodPost, "/events", strings.NewReader(body))
 						req.Header.Set("Authorization", auth)

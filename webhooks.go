@@ -59,18 +59,22 @@ const extendTimeout = 2 * time.Second
 // key makes verifies as a notification. A bad signature fails with
 // ErrInvalidSignature (the message says why), a signed body that is not a
 // notification with ErrMalformedEvent, empty creds with a *ValidationError.
-// Reject the request on any error. It does not check the event's age or
-// eventId (the handler does); see the Security section of the package
+// Reject the request on any error. On success it returns the event read
+// from what the signature covers (a JSON body signed as sent is read as
+// sent): act on this event, not on ParseEvent of the same body, which
+// cannot know which reading was signed. It does not check the event's age
+// or eventId (the handler does); see the Security section of the package
 // documentation.
-func VerifyNotification(body []byte, authorizationHeader string, creds Credentials) error {
+func VerifyNotification(body []byte, authorizationHeader string, creds Credentials) (*Event, error) {
 	sb, err := verifyNotification(nil, body, authorizationHeader, creds, "")
-	if err == nil {
-		_, err = parseNotification(sb, "")
-	}
 	if err != nil {
-		return opErr("verify notification", err)
+		return nil, opErr("verify notification", err)
 	}
-	return nil
+	ev, err := parseNotification(sb, "")
+	if err != nil {
+		return nil, opErr("verify notification", err)
+	}
+	return ev, nil
 }
 
 // verifyNotification checks the signature of body (of type contentType,

@@ -115,7 +115,6 @@ func runVerifyNotification(_ context.Context, e *env, args []string) error {
 	fs := e.flags("verify-notification")
 	bodyFile := fs.String("body", "", "file holding the request body as received (- for standard input)")
 	auth := fs.String("authorization", "", "the request's Authorization header")
-	contentType := fs.String("content-type", "application/x-www-form-urlencoded", "the request's Content-Type")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -130,10 +129,8 @@ func runVerifyNotification(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := bankpay.VerifyNotification(body, *auth, creds); err != nil {
-		return err
-	}
-	ev, err := bankpay.ParseEvent(body, *contentType)
+	// The event as its signature covers it (the body's type is sniffed).
+	ev, err := bankpay.VerifyNotification(body, *auth, creds)
 	if err != nil {
 		return err
 	}

@@ -293,7 +293,7 @@ func (in *Inbox) storedBody(req *request) []byte {
 			escaped = append(escaped, c)
 		}
 	}
-	if bankpay.VerifyNotification(escaped, req.authorization, in.creds) == nil {
+	if _, err := bankpay.VerifyNotification(escaped, req.authorization, in.creds); err == nil {
 		return escaped
 	}
 	return bytes.Clone(body)
