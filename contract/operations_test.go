@@ -1,0 +1,206 @@
+package contract
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bankpay/bankpay-go"
+)
+
+// AnswersPerMode is how many answers are generated per operation in each
+// mode (required properties only, and all properties).
+const AnswersPerMode = 20
+
+var testCreds = bankpay.Credentials{AccessID: "contract-access", AccessKey: bankpay.NewSecret("contract-key-9QzT"), MerchantID: "1002463580"}
+
+// seedOf gives each operation its own deterministic seeds.
+func seedOf(op string, i int) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(op))
+	return int64(h.Sum64()>>1) + int64(i)
+}
+
+// recorder is a fake operator: it validates each request against the
+// contract and answers with the body it is given.
+type recorder struct {
+	t      *testing.T
+	spec   *Spec
+	val    *Validators
+	mu     sync.Mutex
+	status int
+	body   []byte
+	// problems are the request's validation errors no allow-list row excuses.
+	problems []string
+	seen     map[string]bool
+	requests int
+}
+
+func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	body, _ := io.ReadAll(req.Body)
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.requests++
+	opID, errs := r.val.Request(req)
+	for _, d := range errs {
+		if row := Excuse(InRequest, opID, d); row != nil {
+			markUsed(row.ID)
+			continue
+		}
+		p := fmt.Sprintf("%s %s (%s): %s", req.Method, req.URL.Path, opID, d)
+		if !r.seen[p] {
+			r.seen[p] = true
+			r.problems = append(r.problems, p+" [body "+clip(string(body))+"]")
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(r.status)
+	_, _ = w.Write(r.body)
+}
+
+// part returns the part of the answer gen that result was decoded from: the
+// array of a list answer for a slice or a Page, the object under a wrapper
+// key the model has no field for.
+func part(gen any, result any) (any, any) {
+	rv := reflect.ValueOf(result)
+	for rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv = rv.Elem()
+	}
+	if rv.Kind() == reflect.Struct && strings.HasPrefix(rv.Type().Name(), "Page[") {
+		rv = rv.FieldByName("Items")
+		result = rv.Interface()
+	}
+	obj, ok := gen.(map[string]any)
+	if !ok {
+		return gen, result
+	}
+	switch rv.Kind() {
+	case reflect.Slice:
+		var arrays []string
+		for k, v := range obj {
+			if _, ok := v.([]any); ok {
+				arrays = append(arrays, k)
+			}
+		}
+		if len(arrays) == 1 {
+			return obj[arrays[0]], result
+		}
+	case reflect.Struct:
+		if len(obj) == 1 {
+			for k, v := range obj {
+				if _, has := jsonFields(rv.Type())[k]; !has {
+					if _, isObj := v.(map[string]any); isObj {
+						return v, result
+					}
+				}
+			}
+		}
+	}
+	return gen, result
+}
+
+type opFigures struct {
+	generated, decoded, equal, compared, requests int
+	unmodelled                                    map[string]bool
+}
+
+func TestOperations(t *testing.T) {
+	spec, err := LoadSpec(nil)
+	require.NoError(t, err)
+	val := NewValidators(t, spec)
+
+	ops := Operations()
+	var have []string
+	for _, op := range ops {
+		have = append(have, op.ID)
+	}
+	sort.Strings(have)
+	require.Equal(t, spec.OperationIDs(), have, "every operation of the contract has its SDK calls, and only those")
+
+	figures := map[string]*opFigures{}
+	for _, op := range ops {
+		t.Run(op.ID, func(t *testing.T) {
+			status, schema := spec.Operations[op.ID].SuccessSchema()
+			require.NotNil(t, schema, "success schema")
+			rec := &recorder{t: t, spec: spec, val: val, status: status, seen: map[string]bool{}}
+			srv := httptest.NewServer(rec)
+			defer srv.Close()
+			c, err := bankpay.NewClient(testCreds, bankpay.WithBaseURL(srv.URL+"/api/v1"), bankpay.WithMaxRetries(0))
+			require.NoError(t, err)
+			f := &opFigures{unmodelled: map[string]bool{}}
+			figures[op.ID] = f
+			var failures []string
+			for i := 0; i < 2*AnswersPerMode; i++ {
+				mode := Mode(i % 2)
+				seed := seedOf(op.ID, i/2)
+				gen, err := Generate(schema, seed, mode)
+				require.NoError(t, err)
+				body, err := json.Marshal(gen)
+				require.NoError(t, err)
+				rec.body = body
+				f.generated++
+				call := op.Calls[i%len(op.Calls)]
+				result, err := call(context.Background(), c)
+				if err != nil {
+					failures = append(failures, fmt.Sprintf("answer %d (seed %d, %v, call %d) fails to decode: %v\n    answer: %s", i, seed, mode, i%len(op.Calls), err, clip(string(body))))
+					continue
+				}
+				f.decoded++
+				if result == nil {
+					f.equal++
+					continue
+				}
+				g, r := part(gen, result)
+				cmp := Compare(g, r)
+				f.compared += cmp.Compared
+				for k := range cmp.Unmodelled {
+					f.unmodelled[k] = true
+				}
+				if len(cmp.Mismatches) > 0 {
+					failures = append(failures, fmt.Sprintf("answer %d (seed %d, %v) decoded with values changed:\n    %s", i, seed, mode, strings.Join(cmp.Mismatches, "\n    ")))
+					continue
+				}
+				f.equal++
+			}
+			f.requests = rec.requests
+			assert.Equal(t, f.generated, f.requests, "one request per answer")
+			for _, p := range rec.problems {
+				t.Errorf("request not in the contract and not allow-listed: %s", p)
+			}
+			if len(failures) > 0 {
+				t.Errorf("%d of %d answers failed; the first:\n%s", len(failures), f.generated, strings.Join(failures[:min(3, len(failures))], "\n"))
+			}
+		})
+	}
+	var lines []string
+	total := opFigures{}
+	for _, op := range ops {
+		f := figures[op.ID]
+		if f == nil {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%-62s generated %3d decoded %3d equal %3d values compared %5d requests %3d unmodelled fields %d",
+			op.ID, f.generated, f.decoded, f.equal, f.compared, f.requests, len(f.unmodelled)))
+		total.generated += f.generated
+		total.decoded += f.decoded
+		total.equal += f.equal
+		total.compared += f.compared
+		total.requests += f.requests
+	}
+	t.Logf("answers per operation:\n%s\ntotal: generated %d, decoded %d, equal %d, values compared %d, requests validated %d",
+		strings.Join(lines, "\n"), total.generated, total.decoded, total.equal, total.compared, total.requests)
+}
