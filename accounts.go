@@ -59,7 +59,7 @@ func (s *AccountsService) User(ctx context.Context, transactionID string, opts .
 	if err := s.client.do(ctx, req, &raw, opts); err != nil {
 		return nil, err
 	}
-	return decodeResponse[models.BankUser](raw, "user", http.MethodGet, path)
+	return decodeLogged[models.BankUser](ctx, s.client, opts, raw, "user", http.MethodGet, path)
 }
 
 // Summary reads the cash-flow summary of the user's accounts, with
@@ -170,7 +170,7 @@ func (s *AccountsService) Verify(ctx context.Context, p *AccountVerifyParams, op
 	if err := s.client.do(ctx, req, &raw, opts); err != nil {
 		return nil, err
 	}
-	acct, err := decodeResponse[models.Account](raw, "account", http.MethodPost, path)
+	acct, err := decodeLogged[models.Account](ctx, s.client, opts, raw, "account", http.MethodPost, path)
 	if err != nil {
 		return nil, err
 	}

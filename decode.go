@@ -2,8 +2,10 @@ package bankpay
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"reflect"
 
@@ -12,13 +14,46 @@ import (
 
 // decodeResponse reads the body of a 2xx response as a T, wrapped ({"key":{…}},
 // the spec's shape) or bare ({…}, the OpenAPI's shape), tolerantly (see
-// tolerant.Decode). The response is wrapped when its top-level object has key;
+// tolerant.DecodeUnset). The response is wrapped when its top-level object has key;
 // an empty key reads it bare only. A wrapper holding null, or a bare response
-// without one known field of T set, is a *ResponseError, as is a field of the wrong
-// JSON type (its message names the field's JSON path).
+// without one known field of T set, is a *ResponseError, as is a value the
+// result cannot do without (its identity, tagged wire:"required") of the
+// wrong JSON type (its message names the field's JSON path). Any other field
+// whose value T cannot hold is left unset, never an error: the call
+// succeeded (a refund's or a cancel's state changed) and the result says
+// so. decodeLogged reports those fields.
 func decodeResponse[T any](raw []byte, key, method, path string) (*T, error) {
-	fail := func(err error) (*T, error) {
-		return nil, &ResponseError{StatusCode: http.StatusOK, Method: method, Path: path, Err: err}
+	v, _, err := decodeUnset[T](raw, key, method, path)
+	return v, err
+}
+
+// decodeLogged is decodeResponse for a call of c made with opts: each field
+// left unset is logged at debug level on the call's logger, with its JSON
+// path and the kinds involved, never its value.
+func decodeLogged[T any](ctx context.Context, c *Client, opts []Option, raw []byte, key, method, path string) (*T, error) {
+	v, unset, err := decodeUnset[T](raw, key, method, path)
+	if err == nil && len(unset) > 0 {
+		logUnset(ctx, c, opts, method, path, unset)
+	}
+	return v, err
+}
+
+// logUnset logs the fields a response left unset, one line each.
+func logUnset(ctx context.Context, c *Client, opts []Option, method, path string, unset []tolerant.Unset) {
+	cfg, err := c.callConfig(opts)
+	if err != nil || cfg.logger == nil || !cfg.logger.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	for _, u := range unset {
+		cfg.logger.LogAttrs(ctx, slog.LevelDebug, "bankpay: response field left unset",
+			slog.String("method", method), slog.String("path", path),
+			slog.String("field", u.Path), slog.String("reason", u.String()))
+	}
+}
+
+func decodeUnset[T any](raw []byte, key, method, path string) (*T, []tolerant.Unset, error) {
+	fail := func(err error) (*T, []tolerant.Unset, error) {
+		return nil, nil, &ResponseError{StatusCode: http.StatusOK, Method: method, Path: path, Err: err}
 	}
 	body, at := raw, ""
 	if key != "" {
@@ -38,7 +73,8 @@ func decodeResponse[T any](raw []byte, key, method, path string) (*T, error) {
 		}
 	}
 	v := new(T)
-	if err := tolerant.DecodeAt(body, v, at); err != nil {
+	unset, err := tolerant.DecodeUnset(body, v, at)
+	if err != nil {
 		return fail(err)
 	}
 	if at == "" && reflect.ValueOf(v).Elem().IsZero() {
@@ -48,7 +84,7 @@ func decodeResponse[T any](raw []byte, key, method, path string) (*T, error) {
 		}
 		return fail(fmt.Errorf("response has no %q object", name))
 	}
-	return v, nil
+	return v, unset, nil
 }
 
 // topMember finds the value of key in the top-level JSON object raw without

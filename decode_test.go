@@ -1,9 +1,13 @@
 package bankpay
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
 	"strings"
 	"testing"
 
@@ -39,7 +43,8 @@ func TestDecodeResponseWrappedOrBare(t *testing.T) {
 	}
 }
 
-// A field of the wrong JSON type fails the call with a *ResponseError whose
+// A field of the identity of the result (a transaction's id, type, status,
+// amount) of the wrong JSON type fails the call with a *ResponseError whose
 // message names the field's JSON path (wrapped or bare), never the value;
 // unknown fields and unknown enum values do not fail it.
 func TestServiceCallWrongFieldType(t *testing.T) {
@@ -47,7 +52,7 @@ func TestServiceCallWrongFieldType(t *testing.T) {
 		{`{"transaction":{"transactionId":"T1","status":"abc"}}`, "transaction.status"},
 		{`{"transaction":{"transactionId":"T1","amount":{}}}`, "transaction.amount"},
 		{`{"transactionId":"T1","status":"abc"}`, "field status:"},
-		{`{"transaction":{"transactionId":"T1","payment":{"account":{"accountNumber":["123456789"]}}}}`, "transaction.payment.account.accountNumber"},
+		{`{"transaction":{"transactionId":"T1","transactionType":["123456789"]}}`, "transaction.transactionType"},
 	} {
 		c, mock, _ := newTestClient(t)
 		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1"}, 200, tc.body)
@@ -80,38 +85,131 @@ func TestServiceCallsNameFieldPath(t *testing.T) {
 		name, body, path string
 		call             func(c *Client) error
 	}{
-		{"Balance", `{"accountBalance":{"account":{"type":"x"}}}`, "accountBalance.account.type",
-			func(c *Client) error { _, err := c.Accounts.Balance(ctx, "T1"); return err }},
-		{"Accounts.User", `{"user":{"name":"Jane"}}`, "user.name",
-			func(c *Client) error { _, err := c.Accounts.User(ctx, "T1"); return err }},
-		{"Summary", `{"summary":[{"aggregations":[{"days":"week"}]}]}`, "summary[0].aggregations[0].days",
-			func(c *Client) error { _, err := c.Accounts.Summary(ctx, "T1"); return err }},
 		{"Identity.User", `{"user":{"eligible":{}}}`, "user.eligible",
 			func(c *Client) error { _, err := c.Identity.User(ctx, "T1"); return err }},
-		{"Identity.Detail", `{"detail":{"attribute":[{"source":{"type":"x"}}]}}`, "detail.attribute[0].source.type",
+		{"Identity.Detail", `{"detail":{"verification":[{"verificationName":"kyc","result":1}]}}`, "",
 			func(c *Client) error { _, err := c.Identity.Detail(ctx, "T1"); return err }},
-		{"Customers.Update", `{"customer":{"vip":"gold"}}`, "customer.vip",
+		{"Payments.Get", `{"paymentId":"P1","amount":"1.00","customer":{"vip":"12345678"}}`, "",
+			func(c *Client) error { _, err := c.Payments.Get(ctx, "P1"); return err }},
+		{"Refund", `{"transaction":{"transactionId":"R1","status":"xx 12345678"}}`, "transaction.status",
+			func(c *Client) error { _, err := c.Transactions.Refund(ctx, "T1", nil); return err }},
+		{"Dispute", `{"transactionId":"R1","amount":["12345678"]}`, "field amount",
 			func(c *Client) error {
-				_, err := c.Customers.Update(ctx, "C1", &CustomerUpdateParams{})
-				return err
-			}},
-		{"Tokenize", `{"merchantId":"1","account":{"verification":{"score":"high"}}}`, "account.verification.score",
-			func(c *Client) error {
-				_, err := c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: "12345678", RoutingNumber: "124003116"})
-				return err
-			}},
-		{"Tokenize bare", `{"token":"t","verification":{"score":"high"}}`, "field verification.score",
-			func(c *Client) error {
-				_, err := c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: "12345678", RoutingNumber: "124003116"})
+				_, err := c.Disputes.Create(ctx, &DisputeParams{TransactionID: "T1", Amount: "1.00"})
 				return err
 			}},
 	} {
+		if tc.path == "" {
+			continue // see TestLeftUnsetIsLoggedWithoutValue
+		}
 		c, mock, _ := newTestClient(t)
 		sequence(t, mock, jsonResponse(200, tc.body))
 		err := tc.call(c)
 		require.ErrorIs(t, err, ErrInvalidResponse, tc.name)
 		assert.Contains(t, err.Error(), tc.path, tc.name)
 		assert.NotContains(t, err.Error(), "12345678", tc.name)
+	}
+}
+
+// A 2xx answer to a call that changed state (refund, cancel, reclaim,
+// dispute recovery) is never turned into a failure by a field the SDK can
+// do without: its identity decodes, every other field the Go type cannot
+// hold is left unset (never a zero that means something), and each is
+// logged at debug level with its JSON path, never its value.
+func TestLeftUnsetAfterStateChange(t *testing.T) {
+	ctx := context.Background()
+	calls := map[string]func(c *Client) (*models.Transaction, error){
+		"Refund": func(c *Client) (*models.Transaction, error) {
+			return c.Transactions.Refund(ctx, "T1", &RefundParams{Amount: "5.00"})
+		},
+		"Cancel": func(c *Client) (*models.Transaction, error) {
+			return c.Transactions.Cancel(ctx, "T1", &CancelParams{MerchantReference: "c-1"})
+		},
+		"Reclaim": func(c *Client) (*models.Transaction, error) {
+			return c.Transactions.Reclaim(ctx, "T1", &ReclaimParams{Amount: "5.00"})
+		},
+		"Dispute": func(c *Client) (*models.Transaction, error) {
+			return c.Disputes.Create(ctx, &DisputeParams{TransactionID: "T1", Amount: "5.00"})
+		},
+	}
+	const secret = "4111222233334444"
+	for _, tc := range []struct {
+		name, fields string
+		unset        []string
+		check        func(t *testing.T, tr *models.Transaction)
+	}{
+		{"account.type an object", `"payment":{"paymentId":"P1","account":{"name":"Main","type":{"code":"` + secret + `"}}}`,
+			[]string{"payment.account"}, func(t *testing.T, tr *models.Transaction) {
+				require.NotNil(t, tr.Payment)
+				assert.Equal(t, "P1", tr.Payment.PaymentID)
+				assert.Nil(t, tr.Payment.Account, "never type 0 (Other): the account is unset")
+			}},
+		{"createdAt an object", `"createdAt":{"epoch":"` + secret + `"},"updatedAt":"1700000000000"`,
+			[]string{"createdAt"}, func(t *testing.T, tr *models.Transaction) {
+				assert.True(t, tr.CreatedAt.Time().IsZero(), "unset: no time")
+				assert.Equal(t, models.EpochMillis(1700000000000), tr.UpdatedAt)
+			}},
+		{"customer.address a number", `"payment":{"customer":{"name":"Ada","address":` + secret + `}}`,
+			[]string{"payment.customer.address"}, func(t *testing.T, tr *models.Transaction) {
+				assert.Equal(t, "Ada", tr.Payment.Customer.Name)
+				assert.Nil(t, tr.Payment.Customer.Address)
+			}},
+		{"authorizationStatus a word", `"payment":{"authorizationStatus":"acct ` + secret + `"}`,
+			[]string{"payment.authorizationStatus"}, func(t *testing.T, tr *models.Transaction) {
+				assert.Nil(t, tr.Payment.AuthorizationStatus, "unset, never 0 (New)")
+			}},
+		{"vip a word", `"payment":{"customer":{"vip":"low-risk"}}`,
+			[]string{"payment.customer.vip"}, func(t *testing.T, tr *models.Transaction) {
+				assert.Nil(t, tr.Payment.Customer.VIP, "unset, never 0 (removes VIP)")
+				assert.Equal(t, "low-risk", tr.Payment.Customer.VIPText)
+			}},
+		{"several at once", `"recordVersion":"v` + secret + `","paymentProviderTransaction":{"status":["AC100"],"statusMessage":"ok"},"balance":{}`,
+			[]string{"balance", "paymentProviderTransaction.status", "recordVersion"}, func(t *testing.T, tr *models.Transaction) {
+				assert.Equal(t, 0, tr.RecordVersion)
+				assert.Equal(t, "ok", tr.PaymentProviderTransaction.StatusMessage)
+				assert.Equal(t, models.Amount(""), tr.Balance)
+			}},
+	} {
+		for name, call := range calls {
+			for _, wrapped := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/%s/wrapped=%v", tc.name, name, wrapped), func(t *testing.T) {
+					var logs bytes.Buffer
+					logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+					c, mock, _ := newTestClient(t, WithLogger(logger))
+					body := `{"transactionId":"R1","transactionType":4,"status":1,"amount":"5.00",` + tc.fields + `}`
+					prefix := ""
+					if wrapped {
+						body, prefix = `{"transaction":`+body+`}`, "transaction."
+					}
+					sequence(t, mock, jsonResponse(200, body))
+					tr, err := call(c)
+					require.NoError(t, err, "a 2xx after the state changed is never a failure")
+					assert.Equal(t, "R1", tr.TransactionID)
+					assert.Equal(t, models.StatusPending, tr.Status)
+					assert.Equal(t, models.TypeRefund, tr.TransactionType)
+					assert.Equal(t, models.Amount("5.00"), tr.Amount)
+					tc.check(t, tr)
+
+					var got []string
+					for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+						var rec struct{ Level, Msg, Field, Reason string }
+						require.NoError(t, json.Unmarshal([]byte(line), &rec), line)
+						if rec.Msg == "bankpay: response field left unset" {
+							assert.Equal(t, "DEBUG", rec.Level)
+							got = append(got, rec.Field)
+						}
+					}
+					sort.Strings(got)
+					var want []string
+					for _, p := range tc.unset {
+						want = append(want, prefix+p)
+					}
+					assert.Equal(t, want, got)
+					assert.NotContains(t, logs.String(), secret, "a value left unset is never logged")
+					assert.NotContains(t, logs.String(), "low-risk", "a value left unset is never logged")
+				})
+			}
+		}
 	}
 }
 

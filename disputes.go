@@ -63,7 +63,7 @@ func (s *DisputesService) Create(ctx context.Context, p *DisputeParams, opts ...
 	if err := s.client.do(ctx, req, &raw, opts); err != nil {
 		return nil, err
 	}
-	return decodeResponse[models.Transaction](raw, "transaction", req.Method, req.Path)
+	return decodeLogged[models.Transaction](ctx, s.client, opts, raw, "transaction", req.Method, req.Path)
 }
 
 func (p *DisputeParams) validate() error {

@@ -35,7 +35,7 @@ func (s *IdentityService) User(ctx context.Context, transactionID string, opts .
 	if err := s.identityRead(ctx, path, true, &raw, opts); err != nil {
 		return nil, err
 	}
-	return decodeResponse[models.IdentityUser](raw, "user", http.MethodGet, path)
+	return decodeLogged[models.IdentityUser](ctx, s.client, opts, raw, "user", http.MethodGet, path)
 }
 
 // Detail reads how each identity attribute was verified, useful when the
@@ -53,7 +53,7 @@ func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts
 	if err := s.identityRead(ctx, path, false, &raw, opts); err != nil {
 		return nil, err
 	}
-	return decodeResponse[models.VerificationDetail](raw, "detail", http.MethodGet, path)
+	return decodeLogged[models.VerificationDetail](ctx, s.client, opts, raw, "detail", http.MethodGet, path)
 }
 
 // identityRead sends a GET whose 400 response also matches

@@ -249,7 +249,8 @@ func testPayments(t *testing.T, s *sandbox) {
 	p := ps[0]
 	assert.Equal(t, "list-auth-1", p.MerchantReference)
 	assert.Equal(t, models.PaymentTypeDisbursement, p.PaymentType)
-	assert.Equal(t, models.StatusAuthorized, p.AuthorizationStatus)
+	require.NotNil(t, p.AuthorizationStatus)
+	assert.Equal(t, models.StatusAuthorized, *p.AuthorizationStatus)
 	assert.Equal(t, models.Amount("35.00"), p.Pending, "two deposits submitted, not yet completed")
 	assert.Equal(t, models.Amount("0.00"), p.Paid)
 	require.NotNil(t, p.Customer)

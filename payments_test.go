@@ -29,7 +29,7 @@ func checkPayment(t *testing.T, p *models.Payment) {
 	assert.Equal(t, models.PaymentTypeDeferred, p.PaymentType)
 	assert.Equal(t, "order-42", p.MerchantReference)
 	assert.Equal(t, "Order 42", p.Description)
-	assert.Equal(t, models.StatusAuthorized, p.AuthorizationStatus)
+	assert.Equal(t, ptrTo(models.StatusAuthorized), p.AuthorizationStatus)
 	assert.Equal(t, "Authorized", p.AuthorizationStatusMessage)
 	assert.Equal(t, models.Amount("10.00"), p.Pending)
 	assert.Equal(t, models.Amount("40.00"), p.Paid)

@@ -94,7 +94,7 @@ func call[T any](ctx context.Context, c *Client, method, path string, query url.
 	if err := c.send(ctx, method, path, query, body, &raw, opts); err != nil {
 		return nil, err
 	}
-	return decodeResponse[T](raw, key, method, path)
+	return decodeLogged[T](ctx, c, opts, raw, key, method, path)
 }
 
 // send prepares one call and sends it with do.

@@ -161,14 +161,14 @@ func TestEchoedSecretsCutShortAndInDecodeErrors(t *testing.T) {
 	mock := httpmock.NewMockTransport()
 	c, err := NewClient(creds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}))
 	require.NoError(t, err)
-	for _, createdAt := range []string{key, "acct 1002000000"} {
-		sequence(t, mock, jsonResponse(200, `{"transaction":{"transactionId":"1","createdAt":"`+createdAt+`"}}`))
+	for _, status := range []string{key, "acct 1002000000"} {
+		sequence(t, mock, jsonResponse(200, `{"transaction":{"transactionId":"1","status":"`+status+`"}}`))
 		_, err := c.Transactions.Get(context.Background(), "1")
 		var re *ResponseError
 		require.ErrorAs(t, err, &re)
 		require.Error(t, re.Err, "the cause stays")
 		// A decode error names the field, never the value it could not read.
-		assert.Contains(t, err.Error(), "transaction.createdAt")
+		assert.Contains(t, err.Error(), "transaction.status")
 		assert.NotContains(t, err.Error(), key[:minEcho])
 		assert.NotContains(t, err.Error(), "1002000000")
 	}
@@ -186,7 +186,7 @@ func TestDecodeErrorChainQuotesNoValue(t *testing.T) {
 	mock := httpmock.NewMockTransport()
 	c, err := NewClient(creds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}))
 	require.NoError(t, err)
-	for _, field := range []string{`"createdAt":"%s"`, `"recordVersion":"%s"`, `"status":"%s"`} {
+	for _, field := range []string{`"transactionType":"%s"`, `"status":"%s"`} {
 		value := creds.AccessKey.Reveal() + " 1002000000"
 		sequence(t, mock, jsonResponse(200, `{"transaction":{"transactionId":"1",`+strings.Replace(field, "%s", value, 1)+`}}`))
 		_, err := c.Transactions.Get(context.Background(), "1")

@@ -121,13 +121,13 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 	// The spec's response echoes merchantId and customer beside the account;
 	// the OpenAPI's is the bare account, which has neither.
 	if _, echo, scanned := topMember(raw, "account"); echo || !scanned {
-		out, err := decodeResponse[models.Tokenization](raw, "", http.MethodPost, path)
+		out, err := decodeLogged[models.Tokenization](ctx, s.client, opts, raw, "", http.MethodPost, path)
 		if err == nil && out.Account == nil {
 			err = &ResponseError{StatusCode: http.StatusOK, Method: http.MethodPost, Path: path, Err: errors.New(`response has no "account" object`)}
 		}
 		return out, err
 	}
-	acct, err := decodeResponse[models.Account](raw, "", http.MethodPost, path)
+	acct, err := decodeLogged[models.Account](ctx, s.client, opts, raw, "", http.MethodPost, path)
 	if err != nil {
 		return nil, err
 	}

@@ -128,7 +128,7 @@ const xcTxnOpenAPI = `{"transactionId":"XC7Q2M9R4T1V8W3","transactionType":"6","
 
 func xcTxnOpenAPIWant() *models.Transaction {
 	f := false
-	vip := 2
+	vip, authorized := 2, models.StatusAuthorized
 	return &models.Transaction{
 		TransactionID: xcTxnID, TransactionType: models.TypeDeposit, OriginalTransactionID: xcAuthID,
 		Payment: &models.Payment{PaymentID: "XCPAY99", PaymentType: models.PaymentTypeDisbursement, MerchantID: xcMerchantID,
@@ -138,7 +138,7 @@ func xcTxnOpenAPIWant() *models.Transaction {
 				Country: "US", Swift: "XCBKUS33", SubType: "2001", InstantPayment: true, Address: &models.Address{Country: "US", Zip: "10001"}},
 			// The OpenAPI's Payment fields (Payments.Get reads the same type).
 			MerchantReference: "xc-ord-58", Description: "xc order",
-			AuthorizationStatus: models.StatusAuthorized, AuthorizationStatusMessage: "Authorized",
+			AuthorizationStatus: &authorized, AuthorizationStatusMessage: "Authorized",
 			Pending: "0.00", Paid: "0.00", Refunded: "0.00", Reversed: "0.00", Balance: "310.45",
 			CreatedAt: models.EpochMillis(1731400000000), UpdatedAt: models.EpochMillis(1731400005000), RecordVersion: 3,
 			Customer: &models.Customer{Name: "Ada Cross", VIP: &vip, EnrollDate: "1600000000000", Address: &models.Address{Country: "US"},
@@ -546,6 +546,10 @@ func TestXCheckWrongTypes(t *testing.T) {
 		_, err := c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1000000009", RoutingNumber: "124003116"})
 		return err
 	}
+	// path is set for a value the result cannot do without (the identity
+	// of a transaction, eligible, whose false is a value): the call fails
+	// naming it. Without path, the field is left unset and the call
+	// succeeds (TestXCheckLeftUnsetAfterStateChange checks the values).
 	cases := []struct {
 		name, body, path string
 		do               call
@@ -553,23 +557,25 @@ func TestXCheckWrongTypes(t *testing.T) {
 		{"status object", `{"transaction":{"transactionId":"X1","status":{"code":2}}}`, "transaction.status", get},
 		{"status word", `{"transactionId":"X1","status":"Authorised"}`, "status", get},
 		{"status fraction", `{"transactionId":"X1","status":2.5}`, "status", get},
-		{"account type word", `{"transactionId":"X1","payment":{"account":{"type":"checking"}}}`, "payment.account.type", get},
+		{"type word", `{"transactionId":"X1","status":2,"transactionType":"Deposit"}`, "transactionType", get},
+		{"id object", `{"transactionId":{"id":"X1"},"status":2}`, "transactionId", get},
+		{"account type word", `{"transactionId":"X1","payment":{"account":{"type":"checking"}}}`, "", get},
 		{"amount object", `{"transaction":{"transactionId":"X1","amount":{"value":"1.00"}}}`, "transaction.amount", get},
-		{"createdAt bool", `{"transactionId":"X1","createdAt":true}`, "createdAt", get},
-		{"provider status object", `{"transactionId":"X1","paymentProviderTransaction":{"status":{"c":"AC100"}}}`, "paymentProviderTransaction.status", get},
-		{"instant payout number", `{"transactionId":"X1","payment":{"paymentProvider":{"instantPayoutAvailable":7}}}`, "payment.paymentProvider.instantPayoutAvailable", get},
-		{"payment array", `{"transactionId":"X1","payment":[1]}`, "payment", get},
-		{"score bool", `{"accountBalance":{"account":{"verification":{"score":true}}}}`, "accountBalance.account.verification.score", balance},
-		{"verified word", `{"accountBalance":{"account":{"verified":"maybe"}}}`, "accountBalance.account.verified", balance},
-		{"days word", `{"customerId":"C","summary":[{"aggregations":[{"days":7},{"days":"thirty"}]}]}`, "summary[0].aggregations[1].days", summary},
-		{"summary object", `{"customerId":"C","summary":{"a":1}}`, "summary", summary},
-		{"bank user name string", `{"user":{"name":"Ada Cross"}}`, "user.name", user},
+		{"createdAt bool", `{"transactionId":"X1","createdAt":true}`, "", get},
+		{"provider status object", `{"transactionId":"X1","paymentProviderTransaction":{"status":{"c":"AC100"}}}`, "", get},
+		{"instant payout number", `{"transactionId":"X1","payment":{"paymentProvider":{"instantPayoutAvailable":7}}}`, "", get},
+		{"payment array", `{"transactionId":"X1","payment":[1]}`, "", get},
+		{"score bool", `{"accountBalance":{"amount":"1.00","account":{"token":"t","verification":{"score":true}}}}`, "", balance},
+		{"verified word", `{"accountBalance":{"amount":"1.00","account":{"token":"t","verified":"maybe"}}}`, "", balance},
+		{"days word", `{"customerId":"C","summary":[{"aggregations":[{"days":7},{"days":"thirty"}]}]}`, "", summary},
+		// The summary array is the result: left unset, the call fails.
+		{"summary object", `{"customerId":"C","summary":{"a":1}}`, "-", summary},
+		{"bank user name string", `{"user":{"name":"Ada Cross"}}`, "", user},
 		{"identity eligible number", `{"user":{"name":"Ada","eligible":3}}`, "user.eligible", idUser},
-		{"detail result array", `{"detail":{"attribute":[{"name":"email","verification":[{"result":[1]}]}]}}`, "detail.attribute[0].verification[0].result", detail},
-		{"detail source array", `{"detail":{"attribute":[{"name":"email","source":["Bank"]}]}}`, "source", detail},
-		{"vip object", `{"customer":{"customerId":"CUS-XC-1","vip":{}}}`, "customer.vip", customer},
-		{"tokenize verified word", `{"token":"t","verification":{"verified":"perhaps"}}`, "verification.verified", tokenize},
-		{"tokenize type word", `{"account":{"token":"t","type":"savings"}}`, "account.type", tokenize},
+		{"detail result array", `{"detail":{"attribute":[{"name":"email","verification":[{"result":[1]}]}]}}`, "", detail},
+		{"detail source array", `{"detail":{"attribute":[{"name":"email","source":["Bank"]}]}}`, "", detail},
+		{"vip object", `{"customer":{"customerId":"CUS-XC-1","vip":{}}}`, "", customer},
+		{"tokenize score word", `{"token":"t","verification":{"verified":true,"score":"high"}}`, "", tokenize},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -580,7 +586,15 @@ func TestXCheckWrongTypes(t *testing.T) {
 				return resp, nil
 			})
 			err := tc.do(c)
+			if tc.path == "" {
+				require.NoError(t, err, "a field the result can do without is left unset")
+				return
+			}
 			require.Error(t, err, "a wrong type must not read as a zero value")
+			if tc.path == "-" {
+				require.ErrorIs(t, err, bankpay.ErrInvalidResponse)
+				return
+			}
 			var re *bankpay.ResponseError
 			require.ErrorAs(t, err, &re)
 			var fe *tolerant.FieldError

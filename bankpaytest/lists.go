@@ -334,7 +334,8 @@ func (s *Server) paymentView(m *merchant, a *txn, tot *paymentTotals) *models.Pa
 	if a.data != nil {
 		p.Description = a.data.Description
 	}
-	p.AuthorizationStatus = a.rec.Status
+	st := a.rec.Status
+	p.AuthorizationStatus = &st
 	p.AuthorizationStatusMessage = a.rec.StatusMessage
 	p.Pending = models.AmountFromCents(tot.pending)
 	p.Paid = models.AmountFromCents(tot.paid)

@@ -2,12 +2,15 @@ package models
 
 // Account is a bank account as sent to and returned by tokenize and the
 // Disbursement establish call, and as returned by the balance, account
-// verify and selected-accounts calls.
+// verify and selected-accounts calls. Type and Profile are -1 (Unknown),
+// 0 (Other), 1 (Checking; Personal) or 2 (Savings; Business): since 0 is a
+// value, a type or profile the SDK cannot read leaves the whole account
+// unset in a response (wire:"zero").
 type Account struct {
 	NameOnAccount   string           `json:"nameOnAccount,omitempty"`
 	Name            string           `json:"name,omitempty"`
-	Type            int              `json:"type,omitempty"`
-	Profile         int              `json:"profile,omitempty"`
+	Type            int              `json:"type,omitempty" wire:"zero"`
+	Profile         int              `json:"profile,omitempty" wire:"zero"`
 	AccountNumber   string           `json:"accountNumber,omitempty"`
 	RoutingNumber   string           `json:"routingNumber,omitempty"`
 	IBAN            string           `json:"iban,omitempty"`
@@ -31,8 +34,11 @@ type Account struct {
 // Verification is the result of an account verification. The spec writes
 // type, score and thirdPartyScore as integers, the OpenAPI as numeric
 // strings ("3"); both decode into the integers here.
+//
+// Verified false means "not verified": a value the SDK cannot read leaves
+// the whole verification unset (wire:"zero").
 type Verification struct {
-	Verified bool `json:"verified"`
+	Verified bool `json:"verified" wire:"zero"`
 	// Type is 3 (Database) for tokenize.
 	Type int `json:"type,omitempty"`
 	// Score is 0 to 10.
@@ -57,12 +63,16 @@ type AccountBalance struct {
 }
 
 // BankUser is the personal data the user's bank holds, from the account-level
-// user call: every field is a list because banks hold several.
+// user call: every field is a list because banks hold several. The
+// OpenAPI gives the items of name, phone and email no type: each item is
+// kept as text whatever its shape, a string as is, a number or boolean as
+// written, an object or array as its compact JSON
+// (`{"value":"jane@example.com","type":"home"}`).
 type BankUser struct {
-	Name    []string  `json:"name"`
+	Name    []string  `json:"name" wire:"anytext"`
 	Address []Address `json:"address"`
-	Phone   []string  `json:"phone"`
-	Email   []string  `json:"email"`
+	Phone   []string  `json:"phone" wire:"anytext"`
+	Email   []string  `json:"email" wire:"anytext"`
 	// SegmentedName, CreatedAt and UpdatedAt are shown by the OpenAPI
 	// (segmentedName when the call expands it).
 	SegmentedName *SegmentedName `json:"segmentedName,omitempty"`

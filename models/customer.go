@@ -14,7 +14,15 @@ type Customer struct {
 	DriverLicense *DriverLicense `json:"driverLicense,omitempty" url:"driverLicense,omitempty"`
 	Address       *Address       `json:"address,omitempty" url:"address,omitempty"`
 	// VIP is the VIP tier: nil leaves it unset, 0 means not VIP, 1 and up are tiers.
-	VIP          *int   `json:"vip,omitempty" url:"vip,omitempty"`
+	// A response may write it as a number or a numeric string (whole floats
+	// too); the OpenAPI types it as a free string.
+	VIP *int `json:"vip,omitempty" url:"vip,omitempty"`
+	// VIPText is customer.vip as received when a response writes it as a
+	// value that is not a whole number ("gold", "low-risk", 2.5, true): VIP
+	// is then nil (never a tier guessed from the text), and VIPText keeps
+	// the text so that nothing the service sent is lost. It is empty when
+	// VIP holds the value, and it is never sent.
+	VIPText      string `json:"-" url:"-" wire:"text=vip"`
 	Balance      Amount `json:"balance,omitempty" url:"balance,omitempty"`
 	Currency     string `json:"currency,omitempty" url:"currency,omitempty"`
 	EnrollDate   string `json:"enrollDate,omitempty" url:"enrollDate,omitempty"`

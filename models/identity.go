@@ -16,7 +16,7 @@ type IdentityUser struct {
 	DateOfBirth   string         `json:"dateOfBirth,omitempty"` // YYYY-MM-DD
 	TaxID         string         `json:"taxId,omitempty"`
 	DriverLicense *DriverLicense `json:"driverLicense,omitempty"`
-	Eligible      bool           `json:"eligible"`
+	Eligible      bool           `json:"eligible" wire:"zero"`
 	// Deceased, SegmentedName, CreatedAt and UpdatedAt are shown by the
 	// OpenAPI only.
 	Deceased      bool           `json:"deceased,omitempty"`
@@ -56,7 +56,7 @@ type VerifiedAttribute struct {
 	Source       string                  `json:"source,omitempty"`
 	SourceType   int                     `json:"sourceType,omitempty"`
 	CreatedAt    EpochMillis             `json:"createdAt,omitempty"`
-	Verified     bool                    `json:"verified"`
+	Verified     bool                    `json:"verified" wire:"zero"`
 	Verification []AttributeVerification `json:"verification"`
 }
 
@@ -73,7 +73,8 @@ type AttributeVerification struct {
 const KYCTypeIdentity = 1
 
 // UnmarshalJSON reads source as a string (spec) or as an object with name
-// and type (OpenAPI), and every other field as Decode does.
+// and type (OpenAPI), and every other field as Decode does: a source of
+// another shape is left unset, as any field the SDK can do without.
 func (a *VerifiedAttribute) UnmarshalJSON(b []byte) error {
 	type plain VerifiedAttribute
 	var v struct {
@@ -92,19 +93,17 @@ func (a *VerifiedAttribute) UnmarshalJSON(b []byte) error {
 			Name string `json:"name"`
 			Type int    `json:"type"`
 		}
-		if err := tolerant.DecodeAt(src, &o, "source"); err != nil {
-			return err
-		}
-		a.Source = o.Name
-		if o.Type != 0 {
-			a.SourceType = o.Type
+		if tolerant.DecodeAt(src, &o, "source") == nil {
+			a.Source = o.Name
+			if o.Type != 0 {
+				a.SourceType = o.Type
+			}
 		}
 	default:
 		var s string
-		if err := tolerant.DecodeAt(src, &s, "source"); err != nil {
-			return err
+		if tolerant.DecodeAt(src, &s, "source") == nil {
+			a.Source = s
 		}
-		a.Source = s
 	}
 	return nil
 }

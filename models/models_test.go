@@ -65,8 +65,16 @@ func TestEpochMillis(t *testing.T) {
 	assert.Equal(t, EpochMillis(0), v.C)
 	assert.Equal(t, EpochMillis(1700000000000), v.D)
 	assert.True(t, EpochMillis(0).Time().IsZero())
-	for _, bad := range []string{`{"A":"abc"}`, `{"A":1.5}`, `{"A":true}`} {
-		assert.Error(t, tolerant.Decode([]byte(bad), &v), bad)
+	// A value that is not a time is left unset (zero: "not given"), never
+	// an error: EpochMillis says unset with its zero.
+	for _, bad := range []string{`{"A":"abc","B":1}`, `{"A":1.5,"B":1}`, `{"A":true,"B":1}`} {
+		v.A, v.B = 7, 0
+		unset, err := tolerant.DecodeUnset([]byte(bad), &v, "")
+		require.NoError(t, err, bad)
+		assert.Equal(t, EpochMillis(0), v.A, bad)
+		assert.Equal(t, EpochMillis(1), v.B, bad)
+		require.Len(t, unset, 1, bad)
+		assert.Equal(t, "A", unset[0].Path, bad)
 	}
 	b, err := json.Marshal(struct{ A EpochMillis }{1})
 	require.NoError(t, err)
@@ -100,7 +108,10 @@ func TestCodes(t *testing.T) {
 	assert.Equal(t, TransactionStatus(99), v.U, "an unknown code is kept")
 	_, err := parsePaymentType("Wire")
 	assert.Error(t, err, "unknown payment type name accepted")
-	assert.Error(t, tolerant.Decode([]byte(`{"S":"x"}`), &v), "bad status accepted")
+	var id struct {
+		S TransactionStatus `json:"S" wire:"required"`
+	}
+	assert.Error(t, tolerant.Decode([]byte(`{"S":"x"}`), &id), "bad required status accepted")
 	var p PaymentType
 	require.NoError(t, json.Unmarshal([]byte(`"Retrieval"`), &p))
 	assert.Equal(t, PaymentTypeRetrieval, p)

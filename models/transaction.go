@@ -5,15 +5,23 @@ package models
 // reads both; see docs/wire.md). An authorization (type 1), a deposit
 // (type 6) or another kind. Codes are read from numbers, numeric strings
 // or whole-valued floats.
+//
+// A response is read whatever the fields it cannot hold: its identity
+// (TransactionID, TransactionType, Status, Amount: tagged wire:"required")
+// must decode, and any other field whose value the Go type cannot hold is
+// left unset, as if not sent (logged at debug level with its JSON path,
+// never its value); a field whose zero is a value either can say unset (a
+// pointer) or leaves the object holding it unset (wire:"zero"). See
+// docs/wire.md, "How responses are read".
 type Transaction struct {
-	TransactionID              string                      `json:"transactionId"`
-	TransactionType            TransactionType             `json:"transactionType"`
+	TransactionID              string                      `json:"transactionId" wire:"required"`
+	TransactionType            TransactionType             `json:"transactionType" wire:"required"`
 	OriginalTransactionID      string                      `json:"originalTransactionId,omitempty"`
 	Payment                    *Payment                    `json:"payment,omitempty"`
 	Currency                   Currency                    `json:"currency,omitempty"`
-	Amount                     Amount                      `json:"amount,omitempty"`
+	Amount                     Amount                      `json:"amount,omitempty" wire:"required"`
 	PaymentProviderTransaction *PaymentProviderTransaction `json:"paymentProviderTransaction,omitempty"`
-	Status                     TransactionStatus           `json:"status"`
+	Status                     TransactionStatus           `json:"status" wire:"required"`
 	StatusMessage              string                      `json:"statusMessage,omitempty"`
 	StatusCode                 string                      `json:"statusCode,omitempty"`
 	CreatedAt                  EpochMillis                 `json:"createdAt,omitempty"`
@@ -61,9 +69,10 @@ type Payment struct {
 	// Description is the order description of the establish data.
 	Description string `json:"description,omitempty"`
 	// AuthorizationStatus and AuthorizationStatusMessage are the status of
-	// the payment's bank authorization (a transaction status code).
-	AuthorizationStatus        TransactionStatus `json:"authorizationStatus,omitempty"`
-	AuthorizationStatusMessage string            `json:"authorizationStatusMessage,omitempty"`
+	// the payment's bank authorization (a transaction status code); nil
+	// when the service does not send it (a status 0 is New).
+	AuthorizationStatus        *TransactionStatus `json:"authorizationStatus,omitempty"`
+	AuthorizationStatusMessage string             `json:"authorizationStatusMessage,omitempty"`
 	// Pending is the total still pending completion, Paid the total paid,
 	// Refunded and Reversed the totals refunded and reversed, and Balance
 	// what was paid minus what was reversed or refunded.
@@ -80,10 +89,11 @@ type Payment struct {
 }
 
 // PaymentAccount is the bank account of a payment. In the get-transaction
-// response AccountNumber holds the last 4 digits only.
+// response AccountNumber holds the last 4 digits only. Type 0 is Other:
+// a type the SDK cannot read leaves the whole account unset (wire:"zero").
 type PaymentAccount struct {
 	Name          string `json:"name,omitempty"`
-	Type          int    `json:"type,omitempty"`
+	Type          int    `json:"type,omitempty" wire:"zero"`
 	AccountNumber string `json:"accountNumber,omitempty"`
 	RoutingNumber string `json:"routingNumber,omitempty"`
 	Verified      bool   `json:"verified,omitempty"`

@@ -43,72 +43,156 @@ func (e *FieldError) Unwrap() error { return e.Err }
 // recordVersion) takes a JSON number, a numeric string ("2") or a
 // whole-valued float (2.0); a Go string field also takes a number or a
 // boolean (kept as written); a Go bool field also takes "true" or "false";
-// an empty string is the zero value. Unknown fields are ignored. A value no
-// reading fits (an object for an amount, "abc" for a status) is a
-// *FieldError naming its JSON path, never a silent zero.
+// an empty string is the zero value. Unknown fields are ignored.
+//
+// A value no reading fits (an object for an amount, "abc" for a count) is
+// never read as a silent zero: the field is left unset, as if the response
+// had not sent it, at the nearest level that can say unset (see Unset), and
+// only a field the result cannot do without fails the decode with a
+// *FieldError naming its JSON path. Decode does not report what it left
+// unset; DecodeUnset does.
 func Decode(data []byte, v any) error {
-	return DecodeAt(data, v, "")
+	_, err := DecodeUnset(data, v, "")
+	return err
 }
 
 // DecodeAt is Decode for an object found at path: errors name path first
 // ("transaction" gives "transaction.status").
 func DecodeAt(data []byte, v any, path string) error {
+	_, err := DecodeUnset(data, v, path)
+	return err
+}
+
+// Unset is a response field Decode left unset: a value was received that
+// its Go type cannot hold. Path is the JSON path of the field left unset,
+// Cause the value that could not be held (its path and kinds, never the
+// value).
+type Unset struct {
+	Path  string
+	Cause *FieldError
+}
+
+// String names the field and why, never the value.
+func (u Unset) String() string {
+	if u.Cause.Path == u.Path {
+		return u.Cause.Error()
+	}
+	return fmt.Sprintf("field %s left unset: %s", u.Path, u.Cause.Error())
+}
+
+// DecodeUnset is DecodeAt, and also returns the fields it left unset.
+//
+// The rule, one for every response: a value of field f that f's Go type
+// cannot hold leaves f unset, unless
+//   - f is tagged `wire:"required"`: the identity of its object (a
+//     transaction's id, status, type and amount), which must decode; or
+//   - f is tagged `wire:"zero"`: its Go zero is a value (account type 0 is
+//     Other), so unset would read as that value. A field whose zero is a
+//     value and that should be left unset by itself has a type that can
+//     say unset instead (a pointer: customer.vip, payment.authorizationStatus).
+//
+// In those cases the object holding f cannot be read, and the same rule
+// applies to the field holding that object, up to the result: a
+// payment.account whose type is an object is left unset whole (nil), and a
+// transaction whose status is "abc" fails. A pointer, slice, map, string
+// (empty is "not given") or plain number field can say unset.
+//
+// A string field tagged `wire:"text=name"` receives the received text of
+// its sibling field name when name is left unset and was a scalar (a
+// string as is, a number or boolean as written): customer.vip "gold" leaves
+// VIP nil and VIPText "gold".
+//
+// A string slice tagged `wire:"anytext"` takes items of any JSON shape: a
+// string as is, a number or boolean as written, an object or array as its
+// compact JSON text; a value that is not an array is one item.
+func DecodeUnset(data []byte, v any, path string) ([]Unset, error) {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return errors.New("tolerant.Decode: v must be a non-nil pointer")
+		return nil, errors.New("tolerant.Decode: v must be a non-nil pointer")
 	}
 	// Fast path: a response in the exact types (the spec's shape) reads as
 	// encoding/json reads it, which Decode agrees with (FuzzDecodeAgreesWithStrict).
 	if json.Unmarshal(data, v) == nil {
-		return nil
+		return nil, nil
 	}
 	rv.Elem().SetZero() // drop what the failed pass filled in
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var tree any
 	if err := dec.Decode(&tree); err != nil {
-		return err
+		return nil, err
 	}
 	if dec.More() {
-		return errors.New("invalid JSON: data after the top-level value")
+		return nil, errors.New("invalid JSON: data after the top-level value")
 	}
-	n := normalizer{fields: map[reflect.Type]map[string]reflect.Type{}}
-	tree, err := n.normalize(tree, rv.Type().Elem(), path)
+	n := normalizer{fields: map[reflect.Type]map[string]fieldInfo{}}
+	tree, err := n.normalize(tree, rv.Type().Elem(), path, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	norm, err := json.Marshal(tree)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := json.Unmarshal(norm, v); err != nil {
 		// Not expected after normalize; still name what json names.
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return &FieldError{Path: join(path, te.Field), Want: te.Type.String(), Got: "a JSON " + te.Value}
+			return nil, &FieldError{Path: join(path, te.Field), Want: te.Type.String(), Got: "a JSON " + te.Value}
 		}
-		return err
+		return nil, err
 	}
-	return nil
+	for _, t := range n.texts {
+		setAt(rv.Elem(), t.steps, t.text)
+	}
+	return n.unset, nil
 }
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
-// normalizer holds the field tables of the struct types met in one Decode
-// (per call: no state outlives it).
+// fieldInfo is what the normalizer needs of a struct field.
+type fieldInfo struct {
+	typ      reflect.Type
+	index    []int
+	required bool   // wire:"required"
+	zero     bool   // wire:"zero"
+	anyText  bool   // wire:"anytext"
+	textOf   string // wire:"text=name": the JSON name whose text it keeps
+}
+
+// step is one step from the decoded value to a nested one: a struct field
+// (index), a slice element (elem) or a map value (key).
+type step struct {
+	index []int
+	elem  int
+	key   string
+	kind  byte // 'f', 'e' or 'k'
+}
+
+// text is a string to set after decoding: the received text of a field left
+// unset, for its wire:"text=…" sibling at steps.
+type text struct {
+	steps []step
+	text  string
+}
+
+// normalizer holds the field tables of the struct types met in one Decode,
+// and what it left unset (per call: no state outlives it).
 type normalizer struct {
-	fields map[reflect.Type]map[string]reflect.Type
+	fields map[reflect.Type]map[string]fieldInfo
+	unset  []Unset
+	texts  []text
 }
 
 // normalize rewrites the decoded JSON value x into the form encoding/json
 // reads into a value of type t, or reports why it cannot.
-func (n *normalizer) normalize(x any, t reflect.Type, path string) (any, error) {
+func (n *normalizer) normalize(x any, t reflect.Type, path string, at []step) (any, error) {
 	if x == nil {
 		return nil, nil
 	}
 	if reflect.PointerTo(t).Implements(unmarshalerType) {
-		// The type has its own decoder (Amount, EpochMillis, codes,
-		// ProviderStatus, VerifiedAttribute): run it to check the value.
+		// The type has its own decoder (Amount, codes, ProviderStatus,
+		// VerifiedAttribute): run it to check the value.
 		raw, err := json.Marshal(x)
 		if err != nil {
 			return nil, err
@@ -127,7 +211,7 @@ func (n *normalizer) normalize(x any, t reflect.Type, path string) (any, error) 
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		return n.normalize(x, t.Elem(), path)
+		return n.normalize(x, t.Elem(), path, at)
 	case reflect.Interface:
 		return x, nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -154,13 +238,8 @@ func (n *normalizer) normalize(x any, t reflect.Type, path string) (any, error) 
 		}
 		return nil, &FieldError{Path: path, Want: "a number", Got: kind(x)}
 	case reflect.String:
-		switch v := x.(type) {
-		case string:
-			return v, nil
-		case json.Number:
-			return string(v), nil
-		case bool:
-			return strconv.FormatBool(v), nil
+		if s, ok := scalarText(x); ok {
+			return s, nil
 		}
 		return nil, &FieldError{Path: path, Want: "a string", Got: kind(x)}
 	case reflect.Bool:
@@ -181,7 +260,7 @@ func (n *normalizer) normalize(x any, t reflect.Type, path string) (any, error) 
 			return nil, &FieldError{Path: path, Want: "an array", Got: kind(x)}
 		}
 		for i := range arr {
-			v, err := n.normalize(arr[i], t.Elem(), path+"["+strconv.Itoa(i)+"]")
+			v, err := n.normalize(arr[i], t.Elem(), path+"["+strconv.Itoa(i)+"]", append(at[:len(at):len(at)], step{kind: 'e', elem: i}))
 			if err != nil {
 				return nil, err
 			}
@@ -194,7 +273,7 @@ func (n *normalizer) normalize(x any, t reflect.Type, path string) (any, error) 
 			return nil, &FieldError{Path: path, Want: "an object", Got: kind(x)}
 		}
 		for k, e := range obj {
-			v, err := n.normalize(e, t.Elem(), join(path, k))
+			v, err := n.normalize(e, t.Elem(), join(path, k), append(at[:len(at):len(at)], step{kind: 'k', key: k}))
 			if err != nil {
 				return nil, err
 			}
@@ -206,29 +285,117 @@ func (n *normalizer) normalize(x any, t reflect.Type, path string) (any, error) 
 		if !ok {
 			return nil, &FieldError{Path: path, Want: "an object", Got: kind(x)}
 		}
-		fields, ok := n.fields[t]
-		if !ok {
-			fields = fieldsOf(t)
-			n.fields[t] = fields
-		}
-		for k, e := range obj {
-			f, ok := fields[k]
-			if !ok {
-				f, ok = fields[strings.ToLower(k)]
-			}
-			if !ok {
-				delete(obj, k) // unknown: ignored, never an error
-				continue
-			}
-			v, err := n.normalize(e, f, join(path, k))
-			if err != nil {
-				return nil, err
-			}
-			obj[k] = v
-		}
-		return obj, nil
+		return obj, n.object(obj, t, path, at)
 	}
 	return x, nil
+}
+
+// object normalizes the members of obj, a JSON object read into struct type
+// t, leaving unset the members that can be (see DecodeUnset).
+func (n *normalizer) object(obj map[string]any, t reflect.Type, path string, at []step) error {
+	fields, ok := n.fields[t]
+	if !ok {
+		fields = fieldsOf(t)
+		n.fields[t] = fields
+	}
+	for k, e := range obj {
+		f, ok := fields[k]
+		if !ok {
+			f, ok = fields[strings.ToLower(k)]
+		}
+		if !ok {
+			delete(obj, k) // unknown: ignored, never an error
+			continue
+		}
+		fpath := join(path, k)
+		if f.anyText {
+			switch arr := e.(type) {
+			case []any:
+				for i := range arr {
+					arr[i] = anyText(arr[i])
+				}
+			case nil:
+			default: // one item, not in an array
+				e = []any{anyText(arr)}
+			}
+		}
+		v, err := n.normalize(e, f.typ, fpath, append(at[:len(at):len(at)], step{kind: 'f', index: f.index}))
+		if err == nil {
+			obj[k] = v
+			continue
+		}
+		var fe *FieldError
+		if f.required || f.zero || !errors.As(err, &fe) {
+			return err // the object cannot be read: its holder decides
+		}
+		delete(obj, k) // left unset, as if not sent
+		n.unset = append(n.unset, Unset{Path: fpath, Cause: fe})
+		if s, ok := scalarText(e); ok {
+			for _, g := range fields {
+				if g.textOf != "" && strings.EqualFold(g.textOf, k) {
+					n.texts = append(n.texts, text{steps: append(at[:len(at):len(at)], step{kind: 'f', index: g.index}), text: s})
+					break
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// scalarText is a string, number or boolean as text.
+func scalarText(x any) (string, bool) {
+	switch v := x.(type) {
+	case string:
+		return v, true
+	case json.Number:
+		return string(v), true
+	case bool:
+		return strconv.FormatBool(v), true
+	}
+	return "", false
+}
+
+// anyText is x as text: a scalar as scalarText, null as null, an object or
+// array as its compact JSON.
+func anyText(x any) any {
+	if x == nil {
+		return nil
+	}
+	if s, ok := scalarText(x); ok {
+		return s
+	}
+	b, err := json.Marshal(x)
+	if err != nil {
+		return x
+	}
+	return string(b)
+}
+
+// setAt sets the string field at steps from v (the decoded value),
+// allocating nil pointers on the way.
+func setAt(v reflect.Value, steps []step, s string) {
+	for _, st := range steps {
+		for v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		switch st.kind {
+		case 'f':
+			v = v.FieldByIndex(st.index)
+		case 'e':
+			if st.elem >= v.Len() {
+				return
+			}
+			v = v.Index(st.elem)
+		case 'k':
+			return // a map value is not addressable; no model keeps text there
+		}
+	}
+	if v.Kind() == reflect.String && v.CanSet() {
+		v.SetString(s)
+	}
 }
 
 // WholeNumber reads x as a whole number: a JSON number or a numeric string,
@@ -339,44 +506,61 @@ func join(path, name string) string {
 }
 
 // fieldsOf maps a struct type's JSON field names (as written and lowercased,
-// since encoding/json matches names without case) to their types.
-func fieldsOf(t reflect.Type) map[string]reflect.Type {
-	m := map[string]reflect.Type{}
-	addFields(t, m)
-	for k, ft := range m {
+// since encoding/json matches names without case) to their fields.
+func fieldsOf(t reflect.Type) map[string]fieldInfo {
+	m := map[string]fieldInfo{}
+	addFields(t, nil, m)
+	for k, f := range m {
 		if _, ok := m[strings.ToLower(k)]; !ok {
-			m[strings.ToLower(k)] = ft
+			m[strings.ToLower(k)] = f
 		}
 	}
 	return m
 }
 
-func addFields(t reflect.Type, m map[string]reflect.Type) {
+func addFields(t reflect.Type, index []int, m map[string]fieldInfo) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
+		idx := append(index[:len(index):len(index)], i)
 		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
 		name, _, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" {
+		if f.Anonymous && name == "" && tag != "-" {
 			ft := f.Type
 			if ft.Kind() == reflect.Pointer {
 				ft = ft.Elem()
 			}
 			if ft.Kind() == reflect.Struct {
-				addFields(ft, m)
+				addFields(ft, idx, m)
 				continue
 			}
 		}
 		if !f.IsExported() {
 			continue
 		}
+		info := fieldInfo{typ: f.Type, index: idx}
+		for _, opt := range strings.Split(f.Tag.Get("wire"), ",") {
+			switch {
+			case opt == "required":
+				info.required = true
+			case opt == "zero":
+				info.zero = true
+			case opt == "anytext":
+				info.anyText = true
+			case strings.HasPrefix(opt, "text="):
+				info.textOf = strings.TrimPrefix(opt, "text=")
+			}
+		}
+		if tag == "-" {
+			if info.textOf != "" {
+				m["\x00text:"+f.Name] = info // not a JSON name: found by textOf only
+			}
+			continue
+		}
 		if name == "" {
 			name = f.Name
 		}
 		if _, dup := m[name]; !dup {
-			m[name] = f.Type
+			m[name] = info
 		}
 	}
 }

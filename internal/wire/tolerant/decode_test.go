@@ -45,22 +45,19 @@ func TestDecodeTolerantNumbers(t *testing.T) {
 	assert.Equal(t, 999, *v.ThirdPartyScore)
 }
 
-// A value of the wrong JSON type is a *tolerant.FieldError naming its JSON path and
-// the kinds, never the value; it is never read as a silent zero.
+// A value of the wrong JSON type in the identity of a result (a
+// transaction's id, type, status, amount) is a *tolerant.FieldError naming
+// its JSON path and the kinds, never the value; it is never read as a
+// silent zero.
 func TestDecodeWrongTypeNamesPath(t *testing.T) {
 	for _, tc := range []struct{ body, path string }{
 		{`{"status":"abc"}`, "transaction.status"},
 		{`{"status":2.5}`, "transaction.status"},
 		{`{"status":true}`, "transaction.status"},
+		{`{"transactionType":{}}`, "transaction.transactionType"},
+		{`{"transactionId":{"id":"123456789"}}`, "transaction.transactionId"},
 		{`{"amount":{}}`, "transaction.amount"},
-		{`{"recordVersion":"1x"}`, "transaction.recordVersion"},
-		{`{"recordVersion":1e400}`, "transaction.recordVersion"},
-		{`{"recordVersion":99999999999999999999}`, "transaction.recordVersion"},
-		{`{"createdAt":{}}`, "transaction.createdAt"},
-		{`{"payment":[]}`, "transaction.payment"},
-		{`{"payment":{"account":{"type":"checking"}}}`, "transaction.payment.account.type"},
-		{`{"payment":{"account":{"accountNumber":{"n":"123456789"}}}}`, "transaction.payment.account.accountNumber"},
-		{`{"paymentProviderTransaction":{"status":{}}}`, "transaction.paymentProviderTransaction.status"},
+		{`{"amount":["123456789"]}`, "transaction.amount"},
 	} {
 		var tr models.Transaction
 		err := tolerant.DecodeAt([]byte(tc.body), &tr, "transaction")
@@ -69,18 +66,156 @@ func TestDecodeWrongTypeNamesPath(t *testing.T) {
 		assert.Equal(t, tc.path, fe.Path, tc.body)
 		assert.Contains(t, err.Error(), tc.path)
 		assert.NotContains(t, err.Error(), "123456789", "no value in the message")
-		assert.NotContains(t, err.Error(), "checking")
 	}
-	var sum models.AccountSummary
-	err := tolerant.Decode([]byte(`{"summary":[{"aggregations":[{"days":7},{"days":"thirty"}]}]}`), &sum)
-	var fe *tolerant.FieldError
-	require.True(t, errors.As(err, &fe), "%v", err)
-	assert.Equal(t, "summary[0].aggregations[1].days", fe.Path)
 	var amt models.Amount
-	err = tolerant.Decode([]byte(`{}`), &amt)
+	err := tolerant.Decode([]byte(`{}`), &amt)
+	var fe *tolerant.FieldError
 	require.True(t, errors.As(err, &fe))
 	assert.Contains(t, err.Error(), "(response)")
 }
+
+// Every other field whose value the Go type cannot hold is left unset, as
+// if the response had not sent it, at the nearest level that can say unset:
+// the field itself when its type can (a pointer, a string, a time, a count),
+// the object holding it when its zero is a value (wire:"zero": account
+// type 0 is Other, verified false is "not verified"). Each is reported
+// with its path and the kinds, never the value.
+func TestDecodeLeavesUnset(t *testing.T) {
+	const id = `"transactionId":"T1","transactionType":4,"status":"2","amount":"5.00",`
+	for _, tc := range []struct {
+		name, body string
+		unset      []string // paths left unset
+		check      func(t *testing.T, tr *models.Transaction)
+	}{
+		{"recordVersion a word", `{` + id + `"recordVersion":"1x","statusMessage":"ok"}`, []string{"transaction.recordVersion"},
+			func(t *testing.T, tr *models.Transaction) {
+				assert.Equal(t, 0, tr.RecordVersion)
+				assert.Equal(t, "ok", tr.StatusMessage)
+			}},
+		{"huge recordVersion", `{` + id + `"recordVersion":99999999999999999999}`, []string{"transaction.recordVersion"}, nil},
+		{"createdAt an object", `{` + id + `"createdAt":{"ms":1},"updatedAt":1700000000000}`, []string{"transaction.createdAt"},
+			func(t *testing.T, tr *models.Transaction) {
+				assert.Equal(t, models.EpochMillis(0), tr.CreatedAt, "unset: no time")
+				assert.Equal(t, models.EpochMillis(1700000000000), tr.UpdatedAt)
+			}},
+		{"payment an array", `{` + id + `"payment":[]}`, []string{"transaction.payment"},
+			func(t *testing.T, tr *models.Transaction) { assert.Nil(t, tr.Payment) }},
+		{"account.type an object", `{` + id + `"payment":{"paymentId":"P1","account":{"name":"Main","type":{"code":1}}}}`,
+			[]string{"transaction.payment.account"},
+			func(t *testing.T, tr *models.Transaction) {
+				require.NotNil(t, tr.Payment)
+				assert.Equal(t, "P1", tr.Payment.PaymentID)
+				assert.Nil(t, tr.Payment.Account, "type 0 is Other: the account is unset, never of type Other")
+			}},
+		{"account number an object", `{` + id + `"payment":{"account":{"type":1,"accountNumber":{"n":"123456789"}}}}`,
+			[]string{"transaction.payment.account.accountNumber"},
+			func(t *testing.T, tr *models.Transaction) {
+				assert.Equal(t, 1, tr.Payment.Account.Type)
+				assert.Equal(t, "", tr.Payment.Account.AccountNumber)
+			}},
+		{"customer.address a number", `{` + id + `"payment":{"customer":{"name":"Ada","address":42}}}`,
+			[]string{"transaction.payment.customer.address"},
+			func(t *testing.T, tr *models.Transaction) {
+				assert.Equal(t, "Ada", tr.Payment.Customer.Name)
+				assert.Nil(t, tr.Payment.Customer.Address)
+			}},
+		{"authorizationStatus a word", `{` + id + `"payment":{"authorizationStatus":"Authorised"}}`,
+			[]string{"transaction.payment.authorizationStatus"},
+			func(t *testing.T, tr *models.Transaction) {
+				assert.Nil(t, tr.Payment.AuthorizationStatus, "unset, never 0 (New)")
+			}},
+		{"provider status an object", `{` + id + `"paymentProviderTransaction":{"status":{},"statusMessage":"m"}}`,
+			[]string{"transaction.paymentProviderTransaction.status"},
+			func(t *testing.T, tr *models.Transaction) {
+				assert.Equal(t, models.ProviderStatus(""), tr.PaymentProviderTransaction.Status)
+				assert.Equal(t, "m", tr.PaymentProviderTransaction.StatusMessage)
+			}},
+		{"paid an object", `{` + id + `"paid":{"v":"1.00"},"balance":"4.00"}`, []string{"transaction.paid"},
+			func(t *testing.T, tr *models.Transaction) {
+				assert.Equal(t, models.Amount(""), tr.Paid)
+				assert.Equal(t, models.Amount("4.00"), tr.Balance)
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var tr models.Transaction
+			unset, err := tolerant.DecodeUnset([]byte(tc.body), &tr, "transaction")
+			require.NoError(t, err)
+			assert.Equal(t, "T1", tr.TransactionID)
+			assert.Equal(t, models.StatusAuthorized, tr.Status)
+			assert.Equal(t, models.TypeRefund, tr.TransactionType)
+			assert.Equal(t, models.Amount("5.00"), tr.Amount)
+			var paths []string
+			for _, u := range unset {
+				paths = append(paths, u.Path)
+				assert.NotContains(t, u.String(), "123456789")
+				assert.NotContains(t, u.String(), "Authorised")
+				assert.Contains(t, u.String(), u.Cause.Path)
+			}
+			assert.Equal(t, tc.unset, paths)
+			if tc.check != nil {
+				tc.check(t, &tr)
+			}
+			require.NoError(t, tolerant.Decode([]byte(tc.body), &tr), "Decode agrees")
+		})
+	}
+
+	// Nested in arrays too: the path names the element.
+	var sum models.AccountSummary
+	unset, err := tolerant.DecodeUnset([]byte(`{"customerId":"C","summary":[{"aggregations":[{"days":7},{"days":"thirty"}]}]}`), &sum, "")
+	require.NoError(t, err)
+	assert.Equal(t, "C", sum.CustomerID)
+	require.Len(t, unset, 1)
+	assert.Equal(t, "summary[0].aggregations[1].days", unset[0].Cause.Path)
+	assert.Equal(t, "summary[0].aggregations[1].days", unset[0].Path)
+}
+
+// customer.vip is read from any scalar: a whole number (or its text) is the
+// tier; any other value leaves VIP unset (nil, never a tier) and is kept as
+// received in VIPText.
+func TestDecodeVIPAnyScalar(t *testing.T) {
+	for body, want := range map[string]struct {
+		vip  *int
+		text string
+	}{
+		`{"vip":2}`:          {intp(2), ""},
+		`{"vip":"0"}`:        {intp(0), ""},
+		`{"vip":"3.0"}`:      {intp(3), ""},
+		`{"vip":""}`:         {nil, ""},
+		`{"vip":null}`:       {nil, ""},
+		`{"vip":"gold"}`:     {nil, "gold"},
+		`{"vip":"low risk"}`: {nil, "low risk"},
+		`{"vip":2.5}`:        {nil, "2.5"},
+		`{"vip":true}`:       {nil, "true"},
+		`{"vip":{"tier":1}}`: {nil, ""},
+	} {
+		var c models.Customer
+		require.NoError(t, tolerant.Decode([]byte(body), &c), body)
+		assert.Equal(t, want.vip, c.VIP, body)
+		assert.Equal(t, want.text, c.VIPText, body)
+	}
+	var tr models.Transaction
+	require.NoError(t, tolerant.Decode([]byte(`{"transactionId":"T","payment":{"customer":{"name":"Ada","vip":"gold"}}}`), &tr))
+	assert.Equal(t, "gold", tr.Payment.Customer.VIPText)
+	assert.Nil(t, tr.Payment.Customer.VIP)
+	assert.Equal(t, "Ada", tr.Payment.Customer.Name)
+	b, err := json.Marshal(tr.Payment.Customer)
+	require.NoError(t, err)
+	assert.Equal(t, `{"name":"Ada"}`, string(b), "VIPText is never sent")
+}
+
+// The bank-held user's name, phone and email items (no type in the
+// OpenAPI) are kept whatever their shape.
+func TestDecodeBankUserItemsAnyShape(t *testing.T) {
+	var u models.BankUser
+	require.NoError(t, tolerant.Decode([]byte(`{"name":["Jane Doe",{"first":"Jane","last":"Doe"}],`+
+		`"phone":["+15550100",{"number":"+15550101","type":"mobile"},15550102],`+
+		`"email":[{"value":"jane@example.com"},"j@example.com",null]}`), &u))
+	assert.Equal(t, []string{"Jane Doe", `{"first":"Jane","last":"Doe"}`}, u.Name)
+	assert.Equal(t, []string{"+15550100", `{"number":"+15550101","type":"mobile"}`, "15550102"}, u.Phone)
+	assert.Equal(t, []string{`{"value":"jane@example.com"}`, "j@example.com", ""}, u.Email)
+}
+
+func intp(n int) *int { return &n }
 
 // Unknown fields and unknown enum values never fail.
 func TestDecodeUnknownFieldsAndEnums(t *testing.T) {
@@ -114,13 +249,17 @@ func TestVerifiedAttributeSource(t *testing.T) {
 	assert.Equal(t, "bank", oas.Source)
 	assert.Equal(t, 1, oas.SourceType)
 	var d models.VerificationDetail
-	err := tolerant.DecodeAt([]byte(`{"attribute":[{"source":{"type":"x"}}]}`), &d, "detail")
-	var fe *tolerant.FieldError
-	require.True(t, errors.As(err, &fe), "%v", err)
-	assert.Equal(t, "detail.attribute[0].source.type", fe.Path)
-	err = tolerant.Decode([]byte(`{"attribute":[{"createdAt":[]}]}`), &d)
-	require.True(t, errors.As(err, &fe), "%v", err)
-	assert.Equal(t, "attribute[0].createdAt", fe.Path)
+	require.NoError(t, tolerant.DecodeAt([]byte(`{"attribute":[{"name":"email","source":{"name":"bank","type":"x"},"createdAt":[]}]}`), &d, "detail"))
+	assert.Equal(t, []models.VerifiedAttribute{{Name: "email", Source: "bank"}}, d.Attribute, "type and createdAt left unset")
+	// verified false is a value: an attribute whose verified cannot be read
+	// is not kept as unverified; the list holding it is left unset.
+	unset, err := tolerant.DecodeUnset([]byte(`{"verification":[{"verificationName":"kyc","result":1}],"attribute":[{"name":"email","verified":{}}]}`), &d, "detail")
+	require.NoError(t, err)
+	assert.Nil(t, d.Attribute)
+	assert.Len(t, d.Verification, 1)
+	require.Len(t, unset, 1)
+	assert.Equal(t, "detail.attribute", unset[0].Path)
+	assert.Equal(t, "detail.attribute[0].verified", unset[0].Cause.Path)
 }
 
 // FuzzDecodeAgreesWithStrict: tolerant.Decode never panics, and whatever the strict
