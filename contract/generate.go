@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/pb33f/libopenapi/datamodel/high/base"
 	"github.com/pb33f/libopenapi/renderer"
@@ -36,11 +37,15 @@ func (m Mode) String() string {
 
 // Generate renders one answer for schema with libopenapi's renderer, seeded
 // with seed and drawing words from the committed word list, then applies the
-// generator fixes (see GeneratorFixes): a string of format int64 or int32
-// becomes digits (the renderer ignores those formats), and a number of the
-// contract's (all of them are counts, codes, ids or epoch times) is whole,
-// written as a double ("7.0"). The same seed and mode give the same answer.
-func Generate(schema *base.Schema, seed int64, mode Mode) (any, error) {
+// generator's fixes: a string of format int64 or int32 becomes digits (the
+// renderer ignores those formats); a schema that allows any value gets a
+// word, an object, a number or null in turn (the renderer writes null); and,
+// while the allow-list has its row "number-whole", a number the OpenAPI types
+// as a double (all of them are counts, codes, ids or epoch times, which the
+// SDK reads into integers) is whole, written as a double ("7.0"). It returns
+// how many numbers were made whole. The same seed and mode give the same
+// answer.
+func Generate(schema *base.Schema, seed int64, mode Mode) (any, int, error) {
 	r := renderer.CreateRendererUsingDictionary(WordsFile)
 	if mode == All {
 		r.DisableRequiredCheck()
@@ -48,46 +53,58 @@ func Generate(schema *base.Schema, seed int64, mode Mode) (any, error) {
 	r.SetSeed(seed)
 	v, err := r.RenderSchemaWithError(schema)
 	if err != nil {
-		return nil, fmt.Errorf("contract: render: %w", err)
+		return nil, 0, fmt.Errorf("contract: render: %w", err)
 	}
 	// A round trip through JSON gives the plain types (map[string]any,
 	// []any, float64) the fixes walk.
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, fmt.Errorf("contract: render: %w", err)
+		return nil, 0, fmt.Errorf("contract: render: %w", err)
 	}
 	var plain any
 	if err := json.Unmarshal(b, &plain); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	rng := rand.New(rand.NewSource(seed))
-	return fix(plain, schema, rng), nil
+	f := &fixer{rng: rand.New(rand.NewSource(seed)), whole: Row("number-whole") != nil}
+	return f.fix(plain, schema), f.madeWhole, nil
+}
+
+type fixer struct {
+	rng       *rand.Rand
+	whole     bool
+	madeWhole int
 }
 
 // fix applies the generator fixes to v, rendered from s.
-func fix(v any, s *base.Schema, rng *rand.Rand) any {
+func (f *fixer) fix(v any, s *base.Schema) any {
+	rng := f.rng
 	if s == nil {
 		return v
 	}
 	switch x := v.(type) {
 	case map[string]any:
 		for k, val := range x {
-			x[k] = fix(val, PropertySchema(s, k), rng)
+			x[k] = f.fix(val, PropertySchema(s, k))
 		}
 	case []any:
 		items := ItemsSchema(s)
 		for i := range x {
-			x[i] = fix(x[i], items, rng)
+			x[i] = f.fix(x[i], items)
 		}
 	case float64:
-		if slices.Contains(s.Type, "number") && !slices.Contains(s.Type, "integer") {
+		if f.whole && slices.Contains(s.Type, "number") && !slices.Contains(s.Type, "integer") {
 			n := x
 			if n != math.Trunc(n) {
 				n = math.Trunc(n * 1000)
+				f.madeWhole++
 			}
 			return json.Number(strconv.FormatInt(int64(n), 10) + ".0")
 		}
 		return json.Number(strconv.FormatFloat(x, 'f', -1, 64))
+	case nil:
+		if isAny(s) {
+			return anyValue(rng)
+		}
 	case string:
 		if len(s.Enum) > 0 {
 			return x
@@ -137,3 +154,29 @@ func ItemsSchema(s *base.Schema) *base.Schema {
 	}
 	return s.Items.A.Schema()
 }
+
+// isAny reports a schema that says nothing of its value (no type, no
+// properties, items, composition, enum or const): any JSON value is allowed.
+func isAny(s *base.Schema) bool {
+	return len(s.Type) == 0 && (s.Properties == nil || s.Properties.Len() == 0) && s.Items == nil &&
+		len(s.AllOf)+len(s.OneOf)+len(s.AnyOf) == 0 && len(s.Enum) == 0 && s.Const == nil
+}
+
+// anyValue draws a value for a schema that allows any (the renderer writes
+// null): a word, an object, a number or null, so every shape is served.
+func anyValue(rng *rand.Rand) any {
+	w := wordList()
+	word := func() string { return w[rng.Intn(len(w))] }
+	switch rng.Intn(4) {
+	case 0:
+		return word()
+	case 1:
+		return map[string]any{"value": word(), "type": word(), "primary": true}
+	case 2:
+		return json.Number(strconv.Itoa(rng.Intn(1000)))
+	}
+	return nil
+}
+
+// wordList is the committed word list.
+func wordList() []string { return strings.Split(strings.TrimSpace(string(words)), "\n") }

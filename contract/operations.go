@@ -48,8 +48,8 @@ func Operations() []Operation {
 			},
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
 				return one(c.Transactions.ListPage(ctx, &bankpay.TransactionListParams{
-					TransactionTypes: []models.TransactionType{models.TypeDeposit},
-					Statuses:         []models.TransactionStatus{models.StatusAuthorized, models.StatusCompleted},
+					TransactionTypes:      []models.TransactionType{models.TypeDeposit},
+					Statuses:              []models.TransactionStatus{models.StatusAuthorized, models.StatusCompleted},
 					OriginalTransactionID: AuthID, StartIndex: 10, Count: 5}))
 			},
 		}},
