@@ -97,3 +97,21 @@ func (op *Op) SuccessSchema() (int, *base.Schema) {
 	}
 	return 0, nil
 }
+
+// SchemaFor returns the JSON schema of op's answer with the given status
+// (or its default answer), nil when there is none.
+func (op *Op) SchemaFor(status int) *base.Schema {
+	for _, code := range []string{fmt.Sprint(status), "default"} {
+		resp := op.Operation.Responses.Codes.GetOrZero(code)
+		if code == "default" {
+			resp = op.Operation.Responses.Default
+		}
+		if resp == nil || resp.Content == nil {
+			continue
+		}
+		if mt := resp.Content.GetOrZero("application/json"); mt != nil && mt.Schema != nil {
+			return mt.Schema.Schema()
+		}
+	}
+	return nil
+}
