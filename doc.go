@@ -54,6 +54,11 @@
 // that moves money, reconcile the transaction's state with Transactions.Get,
 // and do not take a missing event as "nothing happened".
 //
+// A JSON notification is read as sent (a "+" in a value, such as a Base64
+// splitToken, stays a "+"), and may be signed as sent when URL-decoding
+// would change it; a "+" and a space are then one signed character, so do
+// not rely on the difference in a value (the eventId is read as signed).
+//
 // The signature covers the URL-decoded body, not field boundaries: a signed
 // value that decodes to "&name=" reads as a field of its own
 // ("merchantReference=ord-1%26errorCode%3D330" carries an errorCode). The

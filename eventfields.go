@@ -11,10 +11,14 @@ import (
 	"github.com/bankpay/bankpay-go/internal/wire"
 )
 
-// A notification's fields are read from the message its signature covers,
-// the URL-decoded body, and never from the raw body: every encoding of a
-// signed body ("createdAt%3D…", "%65ventId", "&" sent as "%26") reads the
-// same fields, so what is verified is what is read.
+// A notification's fields are read from the message its signature covers.
+// For a form that is the URL-decoded body, never the raw body: every
+// encoding of a signed form ("createdAt%3D…", "%65ventId", "&" sent as
+// "%26") reads the same fields, so what is verified is what is read. A JSON
+// object is read as sent when it has no "%" (its URL-decoding only turns a
+// "+" into a space: one signed character; its eventId is read as signed) or
+// when its signature covers it as sent; from its URL-decoded body otherwise
+// (see signedBody.source in events.go).
 //
 // A message is a notification when it is form fields (nested names dotted)
 // or a JSON object (nested objects flattened to the same dotted names) with

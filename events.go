@@ -1,6 +1,7 @@
 package bankpay
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"mime"
@@ -88,9 +89,10 @@ type Event struct {
 	// IdentityVerificationDataRetrieved and CustomerIdentityVerified.
 	Identity *IdentityEvent
 
-	// Raw holds every field of the notification as signed (read from the
-	// URL-decoded body), nested JSON names dotted
-	// ("paymentProviderTransaction.status").
+	// Raw holds every field of the notification as signed, nested JSON
+	// names dotted ("paymentProviderTransaction.status"): read from the
+	// URL-decoded body for a form, from the JSON as sent for a JSON body
+	// (see ParseEvent).
 	Raw url.Values
 }
 
@@ -204,32 +206,88 @@ type IdentityEvent struct {
 	KYCResult        string // "KYC Result", such as FINISHED
 }
 
-// ParseEvent decodes an event notification body. Like the signature, it
-// reads the URL-decoded body, so every encoding of a signed body gives the
-// same event. contentType is the request's: form-urlencoded (what the
-// service sends), JSON or any +json type (nested objects flattened to
-// dotted names); when empty the body is sniffed. It refuses what is not a
-// notification (see ErrMalformedEvent) and keeps unknown types and fields in
-// Raw. It does not check the signature: call VerifyNotification first, or
-// use NewWebhookHandler. Errors match ErrMalformedEvent.
+// ParseEvent decodes an event notification body. contentType is the
+// request's: form-urlencoded (what the service sends), JSON or any +json
+// type (nested objects flattened to dotted names); when empty the body is
+// sniffed. A form is read, like its signature, from the URL-decoded body,
+// so every encoding of a signed form gives the same event. A JSON body is
+// read from its JSON as sent, so that a "+" or a "%" in a value (a Base64
+// splitToken, "50% returned") stays what it is; only a JSON body that has
+// a "%" and URL-decodes is read from its URL-decoded form, the message its
+// documented signature covers (VerifyNotification and the webhook handler
+// read it as sent when its signature covers it as sent). It refuses what is
+// not a notification (see ErrMalformedEvent) and keeps unknown types and
+// fields in Raw. It does not check the signature: call VerifyNotification
+// first, or use NewWebhookHandler. Errors match ErrMalformedEvent.
 func ParseEvent(body []byte, contentType string) (*Event, error) {
 	msg, err := sign.NotificationMessage(body)
-	if err != nil {
-		return nil, fmt.Errorf("%w: body is not URL-decodable", ErrMalformedEvent)
-	}
-	return parseNotification(msg, contentType)
+	// A body that does not URL-decode has no other reading than as sent.
+	return parseNotification(signedBody{body: body, msg: msg, decoded: err == nil, rawSigned: err != nil}, contentType)
 }
 
-// parseNotification decodes the event of msg, the signed message of a
-// notification (its URL-decoded body).
-func parseNotification(msg, contentType string) (*Event, error) {
-	isJSON, err := isJSONEvent(msg, contentType)
+// signedBody is a notification body and what its signature covers: the
+// URL-decoded body msg (documented; decoded says it exists), or for a JSON
+// body the body as sent (rawSigned).
+type signedBody struct {
+	body      []byte
+	msg       string
+	decoded   bool
+	rawSigned bool
+}
+
+// rawJSONObject reports whether body is sent as JSON (contentType JSON, or
+// unknown) and is an object: the only bodies whose signature may cover
+// them as sent.
+func rawJSONObject(body []byte, contentType string) bool {
+	t := bytes.TrimLeft(body, " \t\r\n")
+	if len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	if contentType == "" {
+		return true
+	}
+	isJSON, err := isJSONEvent("{", contentType)
+	return err == nil && isJSON
+}
+
+// source returns the text the fields of a notification of type contentType
+// are read from, and whether it is JSON: a form's URL-decoded body; a JSON
+// body as sent when it is signed as sent or has no "%" (URL-decoding it
+// then only turns a "+" in a value into a space, which the same signature
+// covers: a "+" and a space are one signed character, read as sent but for
+// the eventId), its URL-decoded body otherwise.
+func (sb signedBody) source(contentType string) (string, bool, error) {
+	if rawJSONObject(sb.body, contentType) && (sb.rawSigned || bytes.IndexByte(sb.body, '%') < 0) {
+		return string(sb.body), true, nil
+	}
+	if !sb.decoded {
+		return "", false, errors.New("body is not URL-decodable")
+	}
+	isJSON, err := isJSONEvent(sb.msg, contentType)
+	return sb.msg, isJSON, err
+}
+
+// parseNotification decodes the event of a notification body from what its
+// signature covers (see signedBody.source).
+func parseNotification(sb signedBody, contentType string) (*Event, error) {
+	msg, isJSON, err := sb.source(contentType)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrMalformedEvent, err)
 	}
 	raw, err := notificationFields(msg, isJSON)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrMalformedEvent, err)
+	}
+	if isJSON && !sb.rawSigned && sb.decoded && msg != sb.msg {
+		// Read as sent, signed URL-decoded: each "+" of the body is signed
+		// as a space, so "a+b" and "a b" are one signed value. The eventId,
+		// the key of de-duplication, is read as signed, so that no
+		// re-encoding of a captured event reads another eventId.
+		signed, err := notificationFields(sb.msg, true)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrMalformedEvent, err)
+		}
+		raw[wire.EventFieldEventID] = signed[wire.EventFieldEventID]
 	}
 	ev, err := eventFromFields(raw)
 	if err != nil {

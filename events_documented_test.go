@@ -338,16 +338,21 @@ func TestNotificationNeverEstablishOrRedirect(t *testing.T) {
 }
 
 // TestParseEventJSONPlus: a raw "+" in a JSON body is signed as a space (the
-// signature covers the URL-decoded body), so it is read as one: reading the
-// raw "+" would let "a+b", "a b" and "a%20b" be three eventIds of one
-// signature.
+// documented signature covers the URL-decoded body). Values are read as
+// sent, so that a Base64 splitToken keeps its "+"; the eventId is read as
+// signed: reading the raw "+" there would let "a+b", "a b" and "a%20b" be
+// three eventIds of one signature, three runs of one de-duplicated event.
 func TestParseEventJSONPlus(t *testing.T) {
-	var ids []string
-	for _, body := range []string{`{"eventId":"a+b","createdAt":"1"}`, `{"eventId":"a b","createdAt":"1"}`,
-		`{"eventId":"a%20b","createdAt":"1"}`, `{"eventId":"a%2Bb","createdAt":"1"}`} {
+	var ids, tokens []string
+	for _, body := range []string{`{"eventId":"a+b","createdAt":"1","splitToken":"Ab+c/d="}`,
+		`{"eventId":"a b","createdAt":"1","splitToken":"Ab+c/d="}`,
+		`{"eventId":"a%20b","createdAt":"1","splitToken":"Ab%2Bc/d="}`, `{"eventId":"a%2Bb","createdAt":"1","splitToken":"Ab%2Bc/d="}`} {
 		ev, err := ParseEvent([]byte(body), "application/json")
 		require.NoError(t, err)
 		ids = append(ids, ev.EventID)
+		assert.Equal(t, ev.EventID, ev.Raw.Get("eventId"))
+		tokens = append(tokens, ev.Transaction.SplitToken)
 	}
 	assert.Equal(t, []string{"a b", "a b", "a b", "a+b"}, ids)
+	assert.Equal(t, []string{"Ab+c/d=", "Ab+c/d=", "Ab+c/d=", "Ab+c/d="}, tokens)
 }

@@ -16,7 +16,8 @@ func exampleAuthorization(c *bankpay.Client, ref string) (*models.Transaction, e
 	return c.Transactions.Establish(context.Background(), &models.EstablishData{
 		Currency: models.USD, Amount: "0.00", MerchantReference: ref,
 		PaymentType: models.PaymentTypeDisbursement,
-		Account:     &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
+		ReturnURL:   "https://shop.example/payouts/return", CancelURL: "https://shop.example/payouts/cancel",
+		Account: &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
 	})
 }
 

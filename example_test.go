@@ -71,7 +71,8 @@ func ExampleTransactionsService_Establish() {
 		Amount:            "0.00", // no fixed amount: each deposit passes one
 		MerchantReference: "refund-2025-0042",
 		PaymentType:       models.PaymentTypeDisbursement,
-		Account:           &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
+		ReturnURL:         "https://shop.example/payouts/return", CancelURL: "https://shop.example/payouts/cancel",
+		Account: &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -106,7 +107,8 @@ func ExampleTransactionsService_Deposit() {
 	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
 		Currency: models.USD, Amount: "100.00", MerchantReference: "payout-auth-7",
 		PaymentType: models.PaymentTypeDisbursement,
-		Account:     &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
+		ReturnURL:   "https://shop.example/payouts/return", CancelURL: "https://shop.example/payouts/cancel",
+		Account: &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -155,7 +157,8 @@ func ExampleTransactionsService_Get() {
 	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
 		Currency: models.USD, Amount: "0.00", MerchantReference: "auth-9",
 		PaymentType: models.PaymentTypeDisbursement,
-		Account:     &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
+		ReturnURL:   "https://shop.example/payouts/return", CancelURL: "https://shop.example/payouts/cancel",
+		Account: &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -439,7 +442,8 @@ func ExampleNewWebhookHandler() {
 	ctx := context.Background()
 	auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
 		Currency: models.USD, Amount: "20.00", MerchantReference: "wh-1",
-		PaymentType:     models.PaymentTypeDisbursement,
+		PaymentType: models.PaymentTypeDisbursement,
+		ReturnURL:   "https://shop.example/payouts/return", CancelURL: "https://shop.example/payouts/cancel",
 		NotificationURL: merchant.URL + "/bankpay/events",
 		Account:         &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
 	})

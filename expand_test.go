@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/bankpay/bankpay-go/models"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -40,13 +41,22 @@ func TestWithExpand(t *testing.T) {
 	assert.Equal(t, int32(1), calls.Load())
 	require.NotNil(t, iu.SegmentedName)
 	assert.Equal(t, "Jane", iu.SegmentedName.FirstName)
+
+	// Identity.Detail takes verification (the OpenAPI's one value).
+	c, mock, _ = newTestClient(t)
+	calls = expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/user/detail", RawQuery: "expand=verification"},
+		200, `{"detail":{"verification":[{"verificationName":"kyc","result":"1","reasons":[{"code":100,"reason":"matched"}]}]}}`)
+	d, err := c.Identity.Detail(context.Background(), "T1", WithExpand("verification"))
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), calls.Load())
+	require.Len(t, d.Verification, 1)
+	assert.Equal(t, []models.VerificationReason{{Code: 100, Reason: "matched"}}, d.Verification[0].Reasons)
 }
 
 func TestWithExpandRefused(t *testing.T) {
 	ctx := context.Background()
 	for name, call := range map[string]func(*Client) error{
 		"Accounts.Balance": func(c *Client) error { _, err := c.Accounts.Balance(ctx, "T1", WithExpand("names")); return err },
-		"Identity.Detail":  func(c *Client) error { _, err := c.Identity.Detail(ctx, "T1", WithExpand("segmentedName")); return err },
 		"Transactions.Get": func(c *Client) error { _, err := c.Transactions.Get(ctx, "T1", WithExpand("names")); return err },
 		"Customers.Get":    func(c *Client) error { _, err := c.Customers.Get(ctx, "1", WithExpand("names")); return err },
 		"Deposit": func(c *Client) error {

@@ -302,6 +302,10 @@ func FuzzResponseDecoders(f *testing.F) {
 	f.Add(uint8(21), uint8(0), []byte(`{"transactions":[{"transactionId":"1","status":"2","payment":{"paymentType":"4"}}],"startIndex":1.0,"itemsPerPage":"2"}`))
 	f.Add(uint8(21), uint8(0), []byte(`[{"transactionId":"1"}]`))
 	f.Add(uint8(22), uint8(0), []byte(`{"paymentId":"p","authorizationStatus":2.0,"paid":"1.00","customer":{"vip":"1"}}`))
+	// Fields the SDK can do without, of a type it cannot hold: left unset.
+	f.Add(uint8(0), uint8(0), []byte(`{"transactionId":"1","status":"2","createdAt":{"t":1},"payment":{"account":{"type":{"c":1}},"customer":{"vip":"gold","address":7}}}`))
+	f.Add(uint8(5), uint8(0), []byte(`{"user":{"name":[{"first":"A"}],"phone":[{"number":"+1555"},15550100],"email":"a@b.example"}}`))
+	f.Add(uint8(14), uint8(0), []byte(`{"transactionId":"2","status":"1","amount":"5.00","paid":{},"paymentProviderTransaction":{"status":[]}}`))
 	statuses := []int{200, 204, 201, 404, 400, 503, 429, 500, 401, 299}
 	f.Fuzz(func(t *testing.T, which, statusIx uint8, body []byte) {
 		status := statuses[int(statusIx)%len(statuses)]

@@ -105,11 +105,19 @@ func FuzzWebhookReencoded(f *testing.F) {
 		m, err := url.QueryUnescape(variant)
 		require.NoError(t, err, "test bug: %q decodes to %q, %v", variant, m, err)
 		require.Equal(t, msg, m, "test bug: %q decodes to %q, %v", variant, m, err)
-		auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), canonical)
 		ct := formType
 		if asJSON {
 			ct = "application/json"
+			// A JSON body without "%" is read as sent: a "+" in it is a
+			// "+" (TestXCheckEventJSONLiteralPlus), not a space. The
+			// re-encodings compared here are read from the URL-decoded
+			// body: each has a "%" (spaces as %20), or is msg itself.
+			canonical = strings.ReplaceAll(canonical, "+", "%20") // its "+" are spaces: msg's are %2B
+			if !strings.Contains(variant, "%") {
+				variant = canonical
+			}
 		}
+		auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), canonical)
 		clock := func() time.Time { return reencodedCreated.Add(time.Minute) }
 
 		// Without a Deduplicator: the variant reads the canonical event.
@@ -170,7 +178,7 @@ func FuzzWebhookReencoded(f *testing.F) {
 			b := []byte(variant)
 			i := int(mutate&0x7fff) % len(b)
 			b[i] ^= byte(mutate>>8) | 1
-			if m, err := url.QueryUnescape(string(b)); err != nil || m != msg {
+			if m, err := url.QueryUnescape(string(b)); (err != nil || m != msg) && string(b) != msg {
 				before := len(seen)
 				w := post(t, h, string(b), auth, ct)
 				require.Equal(t, http.StatusUnauthorized, w.Code, "a changed body: status %d", w.Code)

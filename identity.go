@@ -44,13 +44,15 @@ func (s *IdentityService) User(ctx context.Context, transactionID string, opts .
 //
 // Before the IdentityVerificationDataRetrieved event the service responses
 // 400: the error then matches both ErrIdentityNotReady and ErrBadRequest.
+// WithExpand("verification") asks for the human-readable reasons of each
+// result (VerificationResult.Reasons), as the OpenAPI offers.
 func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts ...Option) (*models.VerificationDetail, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
 	path := pathJoin("transactions", transactionID, "user", "detail")
 	var raw json.RawMessage
-	if err := s.identityRead(ctx, path, false, &raw, opts); err != nil {
+	if err := s.identityRead(ctx, path, true, &raw, opts); err != nil {
 		return nil, err
 	}
 	return decodeLogged[models.VerificationDetail](ctx, s.client, opts, raw, "detail", http.MethodGet, path)
@@ -92,9 +94,13 @@ func (s *IdentityService) CustomerVerification(ctx context.Context, transactionI
 }
 
 // sendFeedback is Register and Void: POST /transactions/{transactionId}/feedback
-// with {"feedback":{"status":…,"subStatus":…,"description":…}}. Only the two
-// documented pairs (4/559 and 13/558) and a description are accepted. Any
-// 2xx response is success; its body (an echo) is not read.
+// with {"feedback":{"status":…,"subStatus":…,"description":…}} (the spec's
+// shape) and the same three fields flat beside it (the OpenAPI's shape,
+// whose defaults are 4/559 "Registered"): whichever shape the service
+// reads, it reads the merchant's choice, and no default can register a
+// user the merchant voided (wire.FeedbackBody). Only the two documented
+// pairs (4/559 and 13/558) and a description are accepted. Any 2xx
+// response is success; its body (an echo) is not read.
 func (s *IdentityService) sendFeedback(ctx context.Context, transactionID string, fb wire.Feedback, opts ...Option) error {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return err
@@ -103,7 +109,7 @@ func (s *IdentityService) sendFeedback(ctx context.Context, transactionID string
 		return err
 	}
 	path := pathJoin("transactions", transactionID, "feedback")
-	return s.client.send(ctx, http.MethodPost, path, nil, wire.FeedbackEnvelope{Feedback: &fb}, nil, opts)
+	return s.client.send(ctx, http.MethodPost, path, nil, wire.NewFeedbackBody(fb), nil, opts)
 }
 
 // Register reports that the merchant registered the verified user (status

@@ -2,8 +2,13 @@ package bankpay
 
 import (
 	"context"
+	"encoding/json"
+	"io"
+	"net/http"
 	"testing"
 	"time"
+
+	"github.com/jarcoal/httpmock"
 
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
@@ -158,9 +163,13 @@ func TestIdentityOtherErrorsAreNotNotReady(t *testing.T) {
 	}
 }
 
+// The feedback is sent wrapped (spec) and flat (OpenAPI) in one body: a
+// server reading either shape reads the merchant's choice.
 const (
-	registerBody = `{"feedback":{"status":4,"subStatus":559,"description":"registered as member 42"}}`
-	voidBody     = `{"feedback":{"status":13,"subStatus":558,"description":"name mismatch"}}`
+	registerBody = `{"feedback":{"status":4,"subStatus":559,"description":"registered as member 42"},` +
+		`"status":4,"subStatus":559,"description":"registered as member 42"}`
+	voidBody = `{"feedback":{"status":13,"subStatus":558,"description":"name mismatch"},` +
+		`"status":13,"subStatus":558,"description":"name mismatch"}`
 )
 
 func TestIdentityRegister(t *testing.T) {
@@ -182,7 +191,8 @@ func TestIdentityVoid(t *testing.T) {
 func TestIdentitySendFeedback(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/T1/feedback",
-		ContentType: "application/json", Body: `{"feedback":{"status":13,"subStatus":558,"description":"user \"quit\" \u0026 left"}}`},
+		ContentType: "application/json", Body: `{"feedback":{"status":13,"subStatus":558,"description":"user \"quit\" \u0026 left"},` +
+			`"status":13,"subStatus":558,"description":"user \"quit\" \u0026 left"}`},
 		200, `{"feedback":{"status":13,"subStatus":558}}`)
 	fb := wire.Feedback{Status: wire.FeedbackStatusVoid, SubStatus: wire.FeedbackSubStatusVoid, Description: `user "quit" & left`}
 	require.NoError(t, c.Identity.sendFeedback(context.Background(), "T1", fb))
@@ -235,4 +245,57 @@ func TestIdentityNilContext(t *testing.T) {
 	require.True(t, isValidation(err), "err = %v, calls = %d", err, calls.Load())
 	require.Equal(t, int32(0), calls.Load(), "err = %v, calls = %d", err, calls.Load())
 	assert.Contains(t, err.Error(), "ctx", "err = %v", err)
+}
+
+// Register and Void read the same whichever shape the service reads: the
+// spec's wrapper, or the OpenAPI's flat fields with its defaults (status 4,
+// subStatus 559, "Registered") for any it misses. A Void never reads as a
+// Register.
+func TestIdentityFeedbackBothReadings(t *testing.T) {
+	type flat struct {
+		Status      *int    `json:"status"`
+		SubStatus   *int    `json:"subStatus"`
+		Description *string `json:"description"`
+	}
+	readFlat := func(body []byte) wire.Feedback {
+		var f flat
+		require.NoError(t, json.Unmarshal(body, &f))
+		out := wire.Feedback{Status: 4, SubStatus: 559, Description: "Registered"} // the OpenAPI's defaults
+		if f.Status != nil {
+			out.Status = *f.Status
+		}
+		if f.SubStatus != nil {
+			out.SubStatus = *f.SubStatus
+		}
+		if f.Description != nil {
+			out.Description = *f.Description
+		}
+		return out
+	}
+	readWrapped := func(body []byte) wire.Feedback {
+		var env wire.FeedbackEnvelope
+		require.NoError(t, json.Unmarshal(body, &env))
+		require.NotNil(t, env.Feedback)
+		return *env.Feedback
+	}
+	for _, tc := range []struct {
+		name string
+		call func(*Client) error
+		want wire.Feedback
+	}{
+		{"Void", func(c *Client) error { return c.Identity.Void(context.Background(), "T1", "name mismatch") },
+			wire.Feedback{Status: 13, SubStatus: 558, Description: "name mismatch"}},
+		{"Register", func(c *Client) error { return c.Identity.Register(context.Background(), "T1", "member 42") },
+			wire.Feedback{Status: 4, SubStatus: 559, Description: "member 42"}},
+	} {
+		c, mock, _ := newTestClient(t)
+		var body []byte
+		mock.RegisterResponder("POST", "=~/feedback$", func(r *http.Request) (*http.Response, error) {
+			body, _ = io.ReadAll(r.Body)
+			return httpmock.NewStringResponse(200, `{}`), nil
+		})
+		require.NoError(t, tc.call(c), tc.name)
+		assert.Equal(t, tc.want, readWrapped(body), "%s read wrapped (spec)", tc.name)
+		assert.Equal(t, tc.want, readFlat(body), "%s read flat (OpenAPI, with its defaults)", tc.name)
+	}
 }

@@ -77,7 +77,18 @@ func TestIntegrationCustomerVerification(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, iu.SegmentedName)
 	assert.Equal(t, iu.Name, iu.SegmentedName.FirstName+" "+iu.SegmentedName.LastName)
+	// The detail takes expand=verification (reasons added), and the
+	// sandbox refuses the user's expand values there, as the OpenAPI's enum.
+	d, err := s.client.Identity.Detail(ctx, kr.TransactionID, bankpay.WithExpand("verification"))
+	require.NoError(t, err)
+	require.NotEmpty(t, d.Verification)
+	for _, v := range d.Verification {
+		require.Len(t, v.Reasons, 1)
+		assert.NotEmpty(t, v.Reasons[0].Reason)
+	}
+	plainDetail, err := s.client.Identity.Detail(ctx, kr.TransactionID)
+	require.NoError(t, err)
+	assert.Empty(t, plainDetail.Verification[0].Reasons, "reasons only when expanded")
 	_, err = s.client.Identity.Detail(ctx, kr.TransactionID, bankpay.WithExpand("segmentedName"))
-	var ve *bankpay.ValidationError
-	require.ErrorAs(t, err, &ve, "Detail takes no expand")
+	require.ErrorIs(t, err, bankpay.ErrBadRequest, "not an expand of the detail")
 }

@@ -312,8 +312,8 @@ func WithResponseInto(dst **http.Response) Option {
 // expand query parameter per field. It is taken by Accounts.User
 // (customer.segmentedName, names, contact,
 // account.paymentProvider.routinginfo, account.paymentProvider.address),
-// Identity.User (segmentedName) and Accounts.Verify
-// (account.paymentProvider); any other call refuses it with a
+// Identity.User (segmentedName), Identity.Detail (verification) and
+// Accounts.Verify (account.paymentProvider); any other call refuses it with a
 // *ValidationError on expand, and nothing is sent. A field is letters,
 // digits, '.' and '_'. Call only.
 func WithExpand(fields ...string) Option {

@@ -252,7 +252,7 @@ func expandQuery(req *request, fields []string) (url.Values, error) {
 		return req.Query, nil
 	}
 	if !req.expand {
-		return nil, invalid("expand", "is taken only by Accounts.User, Identity.User and Accounts.Verify")
+		return nil, invalid("expand", "is taken only by Accounts.User, Identity.User, Identity.Detail and Accounts.Verify")
 	}
 	q := make(url.Values, len(req.Query)+1)
 	for k, v := range req.Query {

@@ -34,15 +34,21 @@ const defaultMaxEventAge = 24 * time.Hour
 // VerifyNotification checks that body (the raw request body) is an event
 // notification signed with creds: the Authorization header is "Basic " +
 // Base64(accessId:signature) with the merchant's accessId and the HMAC of
-// the URL-decoded body. A bad signature fails with ErrInvalidSignature (the
-// message says why), a signed body that is not a notification with
-// ErrMalformedEvent, empty creds with a *ValidationError. Reject the request
-// on any error. It does not check the event's age or eventId (the handler
-// does); see the Security section of the package documentation.
+// the URL-decoded body, as documented. A JSON body (one whose first
+// character is "{") may also be signed as sent, when URL-decoding is
+// impossible for it (a literal "%") or changes it (a "+" or "%" in a
+// value): the same key and the same constant-time comparison check it. No
+// establish data or redirect is a JSON object, so no other signature the
+// key makes verifies as a notification. A bad signature fails with
+// ErrInvalidSignature (the message says why), a signed body that is not a
+// notification with ErrMalformedEvent, empty creds with a *ValidationError.
+// Reject the request on any error. It does not check the event's age or
+// eventId (the handler does); see the Security section of the package
+// documentation.
 func VerifyNotification(body []byte, authorizationHeader string, creds Credentials) error {
-	msg, err := verifyNotification(nil, body, authorizationHeader, creds)
+	sb, err := verifyNotification(nil, body, authorizationHeader, creds, "")
 	if err == nil {
-		_, err = parseNotification(msg, "")
+		_, err = parseNotification(sb, "")
 	}
 	if err != nil {
 		return opErr("verify notification", err)
@@ -50,39 +56,52 @@ func VerifyNotification(body []byte, authorizationHeader string, creds Credentia
 	return nil
 }
 
-// verifyNotification checks the signature of body and returns the signed
-// message: the fields are read from it, never from body.
-func verifyNotification(macs *sign.MACCache, body []byte, header string, creds Credentials) (string, error) {
+// verifyNotification checks the signature of body (of type contentType,
+// "" when unknown) and returns it with what the signature covers: the
+// fields are read from what is signed (see signedBody).
+func verifyNotification(macs *sign.MACCache, body []byte, header string, creds Credentials, contentType string) (signedBody, error) {
 	if creds.AccessID == "" || creds.AccessKey.Reveal() == "" {
-		return "", errEmptyCredentials
+		return signedBody{}, errEmptyCredentials
 	}
 	header = strings.TrimSpace(header)
 	if header == "" {
-		return "", fmt.Errorf("%w: no Authorization header", errMissingSignature)
+		return signedBody{}, fmt.Errorf("%w: no Authorization header", errMissingSignature)
 	}
 	scheme, token, ok := strings.Cut(header, " ")
 	if !ok || !strings.EqualFold(scheme, "Basic") {
-		return "", fmt.Errorf("%w: not Basic", errMalformedAuthorization)
+		return signedBody{}, fmt.Errorf("%w: not Basic", errMalformedAuthorization)
 	}
 	decoded, err := base64.StdEncoding.DecodeString(strings.TrimSpace(token))
 	if err != nil {
-		return "", fmt.Errorf("%w: not Base64", errMalformedAuthorization)
+		return signedBody{}, fmt.Errorf("%w: not Base64", errMalformedAuthorization)
 	}
 	id, sig, ok := strings.Cut(string(decoded), ":")
 	if !ok {
-		return "", fmt.Errorf("%w: no accessId:signature pair", errMalformedAuthorization)
+		return signedBody{}, fmt.Errorf("%w: no accessId:signature pair", errMalformedAuthorization)
 	}
 	if subtle.ConstantTimeCompare([]byte(id), []byte(creds.AccessID)) != 1 {
-		return "", errWrongAccessID
+		return signedBody{}, errWrongAccessID
 	}
-	msg, err := sign.NotificationMessage(body)
-	if err != nil {
-		return "", fmt.Errorf("%w: body is not URL-decodable", ErrInvalidSignature)
+	key := creds.AccessKey.Reveal()
+	msg, derr := sign.NotificationMessage(body)
+	sb := signedBody{body: body, msg: msg, decoded: derr == nil}
+	err = fmt.Errorf("%w: body is not URL-decodable", ErrInvalidSignature)
+	if sb.decoded {
+		// The documented signature: over the URL-decoded body.
+		if err = checkSignature(macs, key, msg, sig, nil); err == nil || err != ErrInvalidSignature {
+			return sb, err
+		}
 	}
-	if err := checkSignature(macs, creds.AccessKey.Reveal(), msg, sig, nil); err != nil {
-		return "", err
+	// A JSON body whose URL-decoding is impossible or changes it may be
+	// signed as sent: the same key, the same comparison. Only a JSON
+	// object is: no establish data or redirect the key signs is one.
+	if rawJSONObject(body, contentType) && (!sb.decoded || msg != string(body)) {
+		if checkSignature(macs, key, string(body), sig, nil) == nil {
+			sb.rawSigned = true
+			return sb, nil
+		}
 	}
-	return msg, nil
+	return signedBody{}, err
 }
 
 // WithDeduplicator makes the webhook handler process each eventId once: an
@@ -189,7 +208,8 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// (net/http lifts it once the body is read: a slow callback keeps its
 	// context). A ResponseWriter without deadlines is read as it is.
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.readTimeoutFor(r)))
-	// The body is read into a pooled buffer: the signed message is a copy,
+	// The body is read into a pooled buffer: the event's fields are copied
+	// out of it (the URL-decoded message, or strings of the JSON decoder),
 	// so nothing refers to it afterwards.
 	buf := getBuffer()
 	defer putBuffer(buf)
@@ -216,7 +236,8 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else if len(auth) > 1 {
 		header = "repeated" // not Basic: errMalformedAuthorization
 	}
-	msg, err := verifyNotification(h.macs, body, header, h.creds)
+	contentType := r.Header.Get("Content-Type")
+	sb, err := verifyNotification(h.macs, body, header, h.creds, contentType)
 	if err != nil {
 		err = opErr("verify notification", err)
 		if errors.Is(err, errEmptyCredentials) {
@@ -228,7 +249,7 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	ev, err := parseNotification(msg, r.Header.Get("Content-Type"))
+	ev, err := parseNotification(sb, contentType)
 	if err != nil {
 		h.reject(ctx, w, r, http.StatusBadRequest, err)
 		return

@@ -72,7 +72,7 @@ func replayBodies(created time.Time) map[string][2]string {
 	form := "merchantId=M1&merchantReference=order-42&paymentType=2&transactionType=1&eventId=ev-captured" +
 		"&eventType=Authorize&objectId=100258123456789&objectType=Transaction&message=Authorized+by+the+user" +
 		"&timeZone=UTC&createdAt=" + ms + "&status=2&statusMessage=Authorized&paymentProviderTransaction.status=AC100"
-	js := `{"eventId":"ev-captured-json","eventType":"Authorize","createdAt":"` + ms + `","message":"Authorized+by+the+user",` +
+	js := `{"eventId":"ev-captured-json","eventType":"Authorize","createdAt":"` + ms + `","message":"Authorized by the user",` +
 		`"status":"2","paymentProviderTransaction":{"status":"AC100"}}`
 	return map[string][2]string{"form": {form, formType}, "json": {js, "application/json"}}
 }

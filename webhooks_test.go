@@ -6,6 +6,7 @@ import (
 	"crypto/sha1"
 	"crypto/sha512"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"go/ast"
 	"go/parser"
@@ -638,4 +639,122 @@ func logLines(log, msg string) []string {
 		}
 	}
 	return out
+}
+
+// rawAuth is the Authorization header of a signature over body as sent
+// (not URL-decoded), HMAC-SHA1 or HMAC-SHA512.
+func rawAuth(id, key, body string, sha512Sig bool) string {
+	sig := hmacB64(sha1.New, key, body)
+	if sha512Sig {
+		sig = "HmacSHA512:" + hmacB64(sha512.New, key, body)
+	}
+	return "Basic " + base64.StdEncoding.EncodeToString([]byte(id+":"+sig))
+}
+
+// A JSON notification whose URL-decoding is impossible (a literal "%") or
+// changes it (a "+") verifies when signed as sent, and is then read as
+// sent; a form never does (its signature is the documented one only), nor
+// a JSON body sent as a form, nor a tampered body.
+func TestNotificationJSONSignedAsSent(t *testing.T) {
+	key := hookCreds.AccessKey.Reveal()
+	js := `{"eventId":"ev-raw+1","eventType":"Authorize","createdAt":"` + nowMillis() + `","status":"2",` +
+		`"splitToken":"Ab+cD/eF+gH=","statusMessage":"50% returned"}`
+	var seen []*Event
+	h := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error { seen = append(seen, ev); return nil })
+	for _, sha := range []bool{false, true} {
+		auth := rawAuth(hookCreds.AccessID, key, js, sha)
+		require.NoError(t, VerifyNotification([]byte(js), auth, hookCreds))
+		for _, ct := range []string{"application/json", "application/json; charset=utf-8", "application/cloudevents+json", ""} {
+			w := post(t, h, js, auth, ct)
+			require.Equal(t, http.StatusOK, w.Code, ct)
+			ev := seen[len(seen)-1]
+			assert.Equal(t, "ev-raw+1", ev.EventID, "signed as sent: the eventId as sent")
+			assert.Equal(t, "Ab+cD/eF+gH=", ev.Transaction.SplitToken)
+			assert.Equal(t, "50% returned", ev.Transaction.StatusMessage)
+		}
+		// Not as a form, whatever the body looks like.
+		assert.Equal(t, http.StatusUnauthorized, post(t, h, js, auth, formType).Code)
+		assert.Equal(t, http.StatusUnauthorized, post(t, h, js, auth, "text/plain").Code)
+		// A tampered body.
+		for _, tampered := range []string{strings.Replace(js, `"status":"2"`, `"status":"4"`, 1), " " + js, js + " "} {
+			assert.Equal(t, http.StatusUnauthorized, post(t, h, tampered, auth, "application/json").Code, tampered)
+			assert.ErrorIs(t, VerifyNotification([]byte(tampered), auth, hookCreds), ErrInvalidSignature)
+		}
+	}
+
+	// A form body signed as sent is refused: "+" and "%XX" in a form are
+	// encodings, and only the URL-decoded message is signed.
+	form := "eventId=ev-f&eventType=Authorize&createdAt=" + nowMillis() + "&status=2&splitToken=Ab+cD"
+	before := len(seen)
+	for _, ct := range []string{formType, ""} {
+		assert.Equal(t, http.StatusUnauthorized, post(t, h, form, rawAuth(hookCreds.AccessID, key, form, false), ct).Code, ct)
+	}
+	assert.ErrorIs(t, VerifyNotification([]byte(form), rawAuth(hookCreds.AccessID, key, form, false), hookCreds), ErrInvalidSignature)
+	assert.Len(t, seen, before, "no callback for a refused body")
+
+	// The documented signature still verifies a JSON body: values as sent,
+	// the eventId as signed (a "+" in it is a space).
+	docJSON := strings.Replace(js, "50% returned", "half returned", 1)
+	w := post(t, h, docJSON, authFor(t, hookCreds.AccessID, key, docJSON), "application/json")
+	require.Equal(t, http.StatusOK, w.Code)
+	ev := seen[len(seen)-1]
+	assert.Equal(t, "ev-raw 1", ev.EventID)
+	assert.Equal(t, "Ab+cD/eF+gH=", ev.Transaction.SplitToken)
+}
+
+// Opening the signature over a JSON body as sent opens no oracle: the
+// merchant's key signs establish data (SignEstablishData, over a canonical
+// string that starts "accessId=") and the service signs redirect URLs, and
+// none of those is a JSON object. An establish-data signature never
+// verifies a notification: not its canonical string, not the JSON or the
+// flat form of the data, in any content type.
+func TestEstablishSignatureNeverVerifiesAsNotification(t *testing.T) {
+	for _, opts := range [][]Option{nil, {WithHMACSHA512()}} {
+		c, err := NewClient(hookCreds, append([]Option{WithBaseURL(testBaseURL)}, opts...)...)
+		require.NoError(t, err)
+		for _, d := range []*models.EstablishData{
+			{Description: "Order 42", Currency: models.USD, Amount: "10.00", MerchantReference: "ref-42",
+				PaymentType: models.PaymentTypeDeferred, ReturnURL: "https://shop.example/r", CancelURL: "https://shop.example/c",
+				Customer: &models.Customer{Name: "Jane Doe", Address: &models.Address{Country: "US"}}},
+			// A description that is itself a notification, JSON and form.
+			{Description: `{"eventId":"e1","createdAt":"1700000000000","status":"4"}`, Currency: models.USD, Amount: "1.00",
+				MerchantReference: "r", PaymentType: models.PaymentTypeInstant, ReturnURL: "https://shop.example/r", CancelURL: "https://shop.example/c"},
+			{Description: "eventId=e2 createdAt 1700000000000", Currency: models.USD, Amount: "1.00",
+				MerchantReference: "r", PaymentType: models.PaymentTypeInstant, ReturnURL: "https://shop.example/r", CancelURL: "https://shop.example/c"},
+		} {
+			require.NoError(t, c.SignEstablishData(d))
+			canonical, err := canonicalEstablishData(d)
+			require.NoError(t, err)
+			require.True(t, strings.HasPrefix(canonical, "accessId="), "the canonical string starts with accessId=: %q", canonical)
+			require.False(t, rawJSONObject([]byte(canonical), "application/json"), "never a JSON object")
+			auth := "Basic " + base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":"+d.RequestSignature))
+			js, err := json.Marshal(d)
+			require.NoError(t, err)
+			flat, err := json.Marshal(FlattenEstablishData(d))
+			require.NoError(t, err)
+			var seen int
+			h := NewWebhookHandler(hookCreds, func(context.Context, *Event) error { seen++; return nil },
+				WithWebhookClock(func() time.Time { return time.UnixMilli(1700000000000) }))
+			for _, body := range []string{canonical, url.QueryEscape(canonical), string(js), string(flat),
+				`{"x":"` + canonical + `"}`, "{" + canonical + "}"} {
+				assert.Error(t, VerifyNotification([]byte(body), auth, hookCreds), body)
+				for _, ct := range []string{formType, "application/json", ""} {
+					code := post(t, h, body, auth, ct).Code
+					assert.Contains(t, []int{http.StatusUnauthorized, http.StatusBadRequest}, code, "%s %q", ct, body)
+				}
+			}
+			assert.Zero(t, seen, "an establish-data signature ran a callback")
+		}
+	}
+
+	// A redirect signed over a returnUrl the user rewrote to open a JSON
+	// object (the URLs of establish data are not signed): the service
+	// appends its parameters after it, so the signed string never closes
+	// the object.
+	redirect := `{"eventId":"e3","createdAt":"1700000000000","status":"4","x":"?transactionId=1002&status=2&merchantReference=r`
+	auth := rawAuth(hookCreds.AccessID, hookCreds.AccessKey.Reveal(), redirect, false)
+	err := VerifyNotification([]byte(redirect), auth, hookCreds)
+	require.ErrorIs(t, err, ErrMalformedEvent, "signed, but never a notification")
+	h := NewWebhookHandler(hookCreds, func(context.Context, *Event) error { t.Error("callback ran"); return nil })
+	assert.Equal(t, http.StatusBadRequest, post(t, h, redirect, auth, "application/json").Code)
 }

@@ -136,7 +136,10 @@
 // result (eligible, excess data: still eligible with user-entered
 // attributes, not eligible). Feedback is accepted once the
 // verification is complete; Void moves the authorization to Voided (13),
-// after which deposits and captures are refused.
+// after which deposits and captures are refused. The feedback body is read
+// wrapped ({"feedback":{…}}, the spec) or flat (the OpenAPI, each missing
+// field taking its default: 4, 559, "Registered"); flat fields beside a
+// wrapper must agree with it (400 otherwise).
 //
 // Customers are keyed by customerId and externalId per merchant.
 // POST /customers?externalId=X creates the customer when it does not exist;
@@ -159,8 +162,9 @@
 // 2, unverified, and a Completed payment raises a verified score to 9.
 // GET /transactions/{id}/payment/paymentProvider/accounts lists the account
 // selected in a Retrieval authorization. The bank and identity user reads
-// take expand (customer.segmentedName, segmentedName); an unknown value
-// responds with 400/200.
+// take expand (customer.segmentedName, segmentedName) and the identity
+// detail takes verification (a code and text added to each result); an
+// unknown value responds with 400/200.
 // Capture responds with 400/200 for a merchant not configured for money transfer
 // (Merchant.NoMoneyTransfer), unless it is the payment of a Pay authorization:
 // a capture with the splitToken of the authorization's Authorize event

@@ -1,6 +1,8 @@
 package bankpaytest
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
 	"time"
 
@@ -88,7 +90,15 @@ func (s *Server) handleIdentityUser(r *http.Request, _ []byte, m *merchant, id s
 	return s.single(wire.IdentityUserEnvelope{User: u}, u), nil
 }
 
-func (s *Server) handleIdentityDetail(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
+// handleIdentityDetail serves GET /transactions/{id}/user/detail. Its one
+// documented expand (OpenAPI), verification, adds the human-readable
+// reasons of each verification result (code and text); any other expand is
+// a 400.
+func (s *Server) handleIdentityDetail(r *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
+	expand, err := checkExpand(r, map[string]bool{"verification": true})
+	if err != nil {
+		return nil, err
+	}
 	t, err := s.identity(m, id)
 	if err != nil {
 		return nil, err
@@ -110,7 +120,11 @@ func (s *Server) handleIdentityDetail(_ *http.Request, _ []byte, m *merchant, id
 		if t.outcome == OutcomeNotEligible {
 			res = ResultNotVerified
 		}
-		d.Verification = append(d.Verification, models.VerificationResult{VerificationName: s.st.providers[k-1], Result: res})
+		v := models.VerificationResult{VerificationName: s.st.providers[k-1], Result: res}
+		if expand["verification"] {
+			v.Reasons = []models.VerificationReason{verificationReason(res)}
+		}
+		d.Verification = append(d.Verification, v)
 	}
 	for _, name := range []string{"name", "email", "phone", "address"} {
 		a := models.VerifiedAttribute{Name: name, Source: "bank", SourceType: 1, CreatedAt: created}
@@ -137,9 +151,59 @@ func (s *Server) handleIdentityDetail(_ *http.Request, _ []byte, m *merchant, id
 	return wire.VerificationDetailEnvelope{Detail: d}, nil
 }
 
+// verificationReason is the reason the sandbox gives for a verification
+// result when the detail is expanded with verification.
+func verificationReason(res int) models.VerificationReason {
+	if res == ResultVerified {
+		return models.VerificationReason{Code: 100, Reason: "identity data matched the bank's records"}
+	}
+	return models.VerificationReason{Code: 200, Reason: "identity data did not match the bank's records"}
+}
+
+// feedbackRequest is a feedback body in either shape: wrapped (the spec's
+// {"feedback":{…}}) or flat (the OpenAPI's {status, subStatus,
+// description}).
+type feedbackRequest struct {
+	Feedback    json.RawMessage `json:"feedback"`
+	Status      *int            `json:"status"`
+	SubStatus   *int            `json:"subStatus"`
+	Description *string         `json:"description"`
+}
+
+// feedback reads the feedback of a body as the operator documents it: the
+// spec's wrapper when it holds an object; otherwise the OpenAPI's flat
+// fields, each missing one taking the OpenAPI's default (status 4,
+// subStatus 559, description "Registered": a flat body that says nothing
+// registers the user). Flat fields beside a wrapper must say the same.
+func (b *feedbackRequest) feedback() (*wire.Feedback, *Error) {
+	flat := wire.Feedback{Status: wire.FeedbackStatusRegistered, SubStatus: wire.FeedbackSubStatusRegistered, Description: "Registered"}
+	if b.Status != nil {
+		flat.Status = *b.Status
+	}
+	if b.SubStatus != nil {
+		flat.SubStatus = *b.SubStatus
+	}
+	if b.Description != nil {
+		flat.Description = *b.Description
+	}
+	if raw := bytes.TrimSpace(b.Feedback); len(raw) == 0 || string(raw) == "null" {
+		return &flat, nil
+	}
+	var f wire.Feedback
+	if err := decodeJSON(b.Feedback, &f); err != nil {
+		return nil, err
+	}
+	if (b.Status != nil && *b.Status != f.Status) || (b.SubStatus != nil && *b.SubStatus != f.SubStatus) ||
+		(b.Description != nil && *b.Description != f.Description) {
+		return nil, badRequest("feedback: the wrapped and the flat fields disagree")
+	}
+	return &f, nil
+}
+
 // handleFeedback serves POST /transactions/{id}/feedback: Registered (4/559)
-// keeps the authorization valid, Void (13/558) moves it to Voided. Feedback
-// is accepted once the verification is complete.
+// keeps the authorization valid, Void (13/558) moves it to Voided. The body
+// is read wrapped or flat (feedbackRequest.feedback). Feedback is accepted
+// once the verification is complete.
 func (s *Server) handleFeedback(_ *http.Request, body []byte, m *merchant, id string) (any, *Error) {
 	t, err := s.authorization(m, id)
 	if err != nil {
@@ -148,13 +212,13 @@ func (s *Server) handleFeedback(_ *http.Request, body []byte, m *merchant, id st
 	if !t.kyc {
 		return nil, badRequest("identity verification was not requested for this transaction (kycType 1)")
 	}
-	var env wire.FeedbackEnvelope
-	if err := decodeJSON(body, &env); err != nil {
+	var req feedbackRequest
+	if err := decodeJSON(body, &req); err != nil {
 		return nil, err
 	}
-	f := env.Feedback
-	if f == nil {
-		return nil, badRequest("feedback is required")
+	f, err := req.feedback()
+	if err != nil {
+		return nil, err
 	}
 	register := f.Status == wire.FeedbackStatusRegistered && f.SubStatus == wire.FeedbackSubStatusRegistered
 	void := f.Status == wire.FeedbackStatusVoid && f.SubStatus == wire.FeedbackSubStatusVoid

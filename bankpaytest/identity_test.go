@@ -1,6 +1,7 @@
 package bankpaytest_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -155,7 +157,6 @@ func TestIdentityFeedback(t *testing.T) {
 		return c.postJSON("/transactions/"+id+"/feedback", wire.FeedbackEnvelope{Feedback: f})
 	}
 	for name, f := range map[string]*wire.Feedback{
-		"none":          nil,
 		"4 with 558":    {Status: 4, SubStatus: 558},
 		"13 with 559":   {Status: 13, SubStatus: 559},
 		"unknown codes": {Status: 1, SubStatus: 1},
@@ -185,4 +186,45 @@ func TestIdentityFeedback(t *testing.T) {
 	send(void.TransactionID, &wire.Feedback{Status: 4, SubStatus: 559}).wantError(t, 400, 200)
 	fb = srv.Feedback("100000000999999")
 	require.Nil(t, fb, "feedback of unknown transaction %+v", fb)
+}
+
+// The sandbox reads feedback as the operator documents it: wrapped (the
+// spec), or flat (the OpenAPI) where each missing field takes the
+// OpenAPI's default (4, 559, "Registered"), so that a flat body saying
+// nothing registers; flat fields beside a wrapper must agree with it. The
+// SDK's body (both shapes) voids in either reading.
+func TestIdentityFeedbackShapes(t *testing.T) {
+	srv := newServer(t)
+	c := newAPI(t, srv, srv.Credentials())
+	auth := func(ref string) string {
+		_, txn := c.authorize(kycData(ref), bankpaytest.OutcomeAuthorize)
+		return txn.TransactionID
+	}
+	ids := map[string]string{}
+	for _, ref := range []string{"flat-void", "flat-empty", "null-wrapper", "sdk-void", "wrapped-void", "disagree", "flat-half"} {
+		ids[ref] = auth("fbs-" + ref)
+	}
+	srv.Advance(time.Minute)
+	post := func(id, body string) response {
+		return c.postJSON("/transactions/"+id+"/feedback", json.RawMessage(body))
+	}
+	post(ids["flat-void"], `{"status":13,"subStatus":558,"description":"bad user"}`).wantOK(t, nil)
+	post(ids["wrapped-void"], `{"feedback":{"status":13,"subStatus":558,"description":"bad user"}}`).wantOK(t, nil)
+	post(ids["sdk-void"], `{"feedback":{"status":13,"subStatus":558,"description":"bad user"},"status":13,"subStatus":558,"description":"bad user"}`).wantOK(t, nil)
+	for _, ref := range []string{"flat-void", "wrapped-void", "sdk-void"} {
+		assert.Equal(t, models.StatusVoided, c.txn(ids[ref]).Status, ref)
+		assert.Equal(t, []wire.Feedback{{Status: 13, SubStatus: 558, Description: "bad user"}}, srv.Feedback(ids[ref]), ref)
+	}
+	// The OpenAPI's defaults: a flat body that says nothing registers.
+	post(ids["flat-empty"], `{}`).wantOK(t, nil)
+	post(ids["null-wrapper"], `{"feedback":null}`).wantOK(t, nil)
+	for _, ref := range []string{"flat-empty", "null-wrapper"} {
+		assert.Equal(t, models.StatusAuthorized, c.txn(ids[ref]).Status, ref)
+		assert.Equal(t, []wire.Feedback{{Status: 4, SubStatus: 559, Description: "Registered"}}, srv.Feedback(ids[ref]), ref)
+	}
+	// status 13 alone takes subStatus 559: not a documented pair.
+	post(ids["flat-half"], `{"status":13}`).wantError(t, 400, 200)
+	post(ids["disagree"], `{"feedback":{"status":13,"subStatus":558},"status":4,"subStatus":559}`).wantError(t, 400, 200)
+	assert.Empty(t, srv.Feedback(ids["disagree"]))
+	assert.Equal(t, models.StatusAuthorized, c.txn(ids["disagree"]).Status)
 }

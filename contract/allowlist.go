@@ -75,7 +75,7 @@ var AllowList = []Difference{
 	{ID: "customer-update-vip-only", Wire: "Customer update with `vip` and not the whole record", Where: InRequest,
 		Ops:   []string{"customers_post-customers", "customers_post-customers-customerId"},
 		Match: regexp.MustCompile(`^requestBody/schema at : missing properties ('name', )?'address', 'phone', 'email'$`)},
-	{ID: "feedback-wrapped", Wire: "Feedback request body", Where: InRequest,
+	{ID: "feedback-wrapped", Wire: "Feedback request body (Identity Register, Void)", Where: InRequest,
 		Ops:   []string{"identity_post-transaction-feedback"},
 		Match: regexp.MustCompile(`^strict/undeclared-property: request property 'feedback' at '\$\.body\.feedback' is not declared`)},
 

@@ -39,7 +39,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		Amount:            "0.00", // no fixed amount: each deposit passes its own
 		MerchantReference: exampleenv.Ref("disb-auth"),
 		PaymentType:       models.PaymentTypeDisbursement,
-		NotificationURL:   events.URL,
+		// Required by the OpenAPI for this establish, though no user is
+		// redirected for a Disbursement.
+		ReturnURL:       "https://shop.example/payouts/return",
+		CancelURL:       "https://shop.example/payouts/cancel",
+		NotificationURL: events.URL,
 		Account: &models.Account{
 			AccountNumber: bankpaytest.AccountVerified, // a sandbox account
 			RoutingNumber: bankpaytest.SandboxRoutingNumber,

@@ -57,6 +57,8 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		Amount:            "0.00",
 		MerchantReference: exampleenv.Ref("qs-disb-auth"),
 		PaymentType:       models.PaymentTypeDisbursement,
+		ReturnURL:         "https://shop.example/payouts/return", // required by the OpenAPI; no redirect for a Disbursement
+		CancelURL:         "https://shop.example/payouts/cancel",
 		NotificationURL:   events.URL,
 		Account:           &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber},
 	})

@@ -34,6 +34,8 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		Amount:            "0.00",
 		MerchantReference: exampleenv.Ref("rec-auth"),
 		PaymentType:       models.PaymentTypeDisbursement,
+		ReturnURL:         "https://shop.example/payouts/return", // required by the OpenAPI; no redirect for a Disbursement
+		CancelURL:         "https://shop.example/payouts/cancel",
 		Account: &models.Account{
 			AccountNumber: bankpaytest.AccountVerified, // a sandbox account
 			RoutingNumber: bankpaytest.SandboxRoutingNumber,

@@ -201,6 +201,8 @@ func fromSandbox(ctx context.Context, env *exampleenv.Env, rcv *receiver, endpoi
 		Amount:            "25.00",
 		MerchantReference: exampleenv.Ref("wh-auth"),
 		PaymentType:       models.PaymentTypeDisbursement,
+		ReturnURL:         "https://shop.example/payouts/return", // required by the OpenAPI; no redirect for a Disbursement
+		CancelURL:         "https://shop.example/payouts/cancel",
 		NotificationURL:   endpoint,
 		Account:           &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber},
 	})

@@ -56,6 +56,26 @@ type FeedbackEnvelope struct {
 	Feedback *Feedback `json:"feedback"`
 }
 
+// FeedbackBody is the identity feedback request the SDK sends: the feedback
+// wrapped, as the spec shows, and the same fields flat beside it, as the
+// OpenAPI shows. A server reading either shape reads the merchant's choice.
+// The wrapped shape alone, read flat, would take the OpenAPI's defaults
+// (status 4, subStatus 559, "Registered") and register a user the merchant
+// asked to void; the flat shape alone, read wrapped, would find no
+// feedback. This is the one request where the SDK writes beyond the spec's
+// shape (docs/wire.md).
+type FeedbackBody struct {
+	Feedback    *Feedback `json:"feedback"`
+	Status      int       `json:"status"`
+	SubStatus   int       `json:"subStatus"`
+	Description string    `json:"description,omitempty"`
+}
+
+// NewFeedbackBody returns fb in both shapes.
+func NewFeedbackBody(fb Feedback) FeedbackBody {
+	return FeedbackBody{Feedback: &fb, Status: fb.Status, SubStatus: fb.SubStatus, Description: fb.Description}
+}
+
 // Payment type names as establish data sends them.
 const (
 	PaymentNameDeferred     = "Deferred"

@@ -185,8 +185,20 @@ type normalizer struct {
 }
 
 // normalize rewrites the decoded JSON value x into the form encoding/json
-// reads into a value of type t, or reports why it cannot.
+// reads into a value of type t, or reports why it cannot. When it cannot,
+// what it recorded inside x (fields left unset, texts to set) is dropped
+// with it: its holder reports x itself.
 func (n *normalizer) normalize(x any, t reflect.Type, path string, at []step) (any, error) {
+	unset, texts := len(n.unset), len(n.texts)
+	v, err := n.value(x, t, path, at)
+	if err != nil {
+		n.unset, n.texts = n.unset[:unset], n.texts[:texts]
+	}
+	return v, err
+}
+
+// value is normalize without the clean-up.
+func (n *normalizer) value(x any, t reflect.Type, path string, at []step) (any, error) {
 	if x == nil {
 		return nil, nil
 	}
@@ -364,11 +376,13 @@ func anyText(x any) any {
 	if s, ok := scalarText(x); ok {
 		return s
 	}
-	b, err := json.Marshal(x)
-	if err != nil {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // kept as written: "<" stays "<"
+	if err := enc.Encode(x); err != nil {
 		return x
 	}
-	return string(b)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // setAt sets the string field at steps from v (the decoded value),

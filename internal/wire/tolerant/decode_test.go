@@ -201,6 +201,16 @@ func TestDecodeVIPAnyScalar(t *testing.T) {
 	b, err := json.Marshal(tr.Payment.Customer)
 	require.NoError(t, err)
 	assert.Equal(t, `{"name":"Ada"}`, string(b), "VIPText is never sent")
+
+	// In a list, each item keeps its own text.
+	var list []models.Customer
+	require.NoError(t, tolerant.Decode([]byte(`[{"customerId":"a","vip":1},{"customerId":"b","vip":"gold"},{"customerId":"c","VIP":"silver"}]`), &list))
+	require.Len(t, list, 3)
+	assert.Equal(t, intp(1), list[0].VIP)
+	assert.Equal(t, "", list[0].VIPText)
+	assert.Equal(t, "gold", list[1].VIPText)
+	assert.Equal(t, "silver", list[2].VIPText, "JSON names match without case, as encoding/json's")
+	assert.Nil(t, list[2].VIP)
 }
 
 // The bank-held user's name, phone and email items (no type in the
@@ -213,6 +223,32 @@ func TestDecodeBankUserItemsAnyShape(t *testing.T) {
 	assert.Equal(t, []string{"Jane Doe", `{"first":"Jane","last":"Doe"}`}, u.Name)
 	assert.Equal(t, []string{"+15550100", `{"number":"+15550101","type":"mobile"}`, "15550102"}, u.Phone)
 	assert.Equal(t, []string{`{"value":"jane@example.com"}`, "j@example.com", ""}, u.Email)
+}
+
+// What was left unset or kept as text inside a value that is itself left
+// unset goes with it: one report, no half-object brought back.
+func TestDecodeUnsetInsideUnset(t *testing.T) {
+	type inner struct {
+		Code     int    `json:"code" wire:"zero"`
+		Label    string `json:"label"`
+		Tier     *int   `json:"tier"`
+		TierText string `json:"-" wire:"text=tier"`
+	}
+	var v struct {
+		Name  string `json:"name"`
+		Inner *inner `json:"inner"`
+	}
+	unset, err := tolerant.DecodeUnset([]byte(`{"name":"n","inner":{"label":{},"tier":"gold","code":"x"}}`), &v, "")
+	require.NoError(t, err)
+	assert.Equal(t, "n", v.Name)
+	assert.Nil(t, v.Inner, "no inner brought back by its text")
+	require.Len(t, unset, 1)
+	assert.Equal(t, "inner", unset[0].Path)
+	assert.Equal(t, "inner.code", unset[0].Cause.Path)
+
+	var u models.BankUser
+	require.NoError(t, tolerant.Decode([]byte(`{"email":[{"v":"<a&b>"}]}`), &u))
+	assert.Equal(t, []string{`{"v":"<a&b>"}`}, u.Email, "kept as written, no HTML escapes")
 }
 
 func intp(n int) *int { return &n }
