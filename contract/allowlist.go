@@ -82,6 +82,10 @@ var AllowList = []Difference{
 	// Webhooks.
 	{ID: "webhook-numeric-codes", Wire: "`paymentType`, `transactionType`, `status`", Where: InWebhook, Ops: []string{"*"},
 		Match: regexp.MustCompile(`^codes: `)},
+	{ID: "webhook-json-escapes", Wire: "Body", Where: InWebhook, Ops: []string{"*"},
+		Match: regexp.MustCompile(`^json: a body holding "%" whose signature covers it URL-decoded is read URL-decoded$`)},
+	{ID: "webhook-json-eventid-plus", Wire: "Body", Where: InWebhook, Ops: []string{"*"},
+		Match: regexp.MustCompile(`^json: eventId read as signed \("\+" as a space\)$`)},
 	{ID: "webhook-form-ampersand", Wire: "Body", Where: InWebhook, Ops: []string{"*"},
 		Match: regexp.MustCompile(`^form: a value holds "&" then "=": the URL-decoded body the signature covers reads it as two fields$`)},
 

@@ -119,31 +119,52 @@ func post(t *testing.T, body []byte, contentType string, createdAt time.Time) (i
 	return rec.Code, strings.TrimSpace(rec.Body.String()), got
 }
 
+// fieldDiff is a field of a notification the SDK did not read as sent.
+type fieldDiff struct{ field, sent, got, where string }
+
+func (d fieldDiff) String() string {
+	return fmt.Sprintf("%s: sent %q, %s %q", d.field, d.sent, d.where, d.got)
+}
+
 // checkEvent compares every field sent with what the SDK read: Raw holds
 // each field exactly, and each typed field its value.
-func checkEvent(sent url.Values, e *bankpay.Event) []string {
-	var bad []string
+func checkEvent(sent url.Values, e *bankpay.Event) []fieldDiff {
+	var bad []fieldDiff
 	for k := range sent {
-		if got := e.Raw.Get(k); got != sent.Get(k) || len(e.Raw[k]) != 1 {
-			bad = append(bad, fmt.Sprintf("Raw[%q]: sent %q, got %q", k, sent.Get(k), e.Raw[k]))
+		want := sent.Get(k)
+		if got := e.Raw.Get(k); got != want || len(e.Raw[k]) != 1 {
+			bad = append(bad, fieldDiff{k, want, got, "Raw holds"})
 		}
 		if f, ok := EventFields[k]; ok {
 			got, has := f(e)
-			want := sent.Get(k)
 			if !has {
-				bad = append(bad, fmt.Sprintf("%s: sent %q, the event has no place for it", k, want))
+				bad = append(bad, fieldDiff{k, want, "", "the event has no place for it, typed"})
 			} else if got != want && !sameNumber(got, want) {
-				bad = append(bad, fmt.Sprintf("%s: sent %q, typed %q", k, want, got))
+				bad = append(bad, fieldDiff{k, want, got, "typed"})
 			}
 		}
 	}
 	for k := range e.Raw {
 		if _, ok := sent[k]; !ok {
-			bad = append(bad, fmt.Sprintf("Raw[%q] = %q was not sent", k, e.Raw[k]))
+			bad = append(bad, fieldDiff{k, "", e.Raw.Get(k), "not sent, Raw holds"})
 		}
 	}
-	sort.Strings(bad)
+	sort.Slice(bad, func(i, j int) bool { return bad[i].String() < bad[j].String() })
 	return bad
+}
+
+// describeJSON names a difference of a JSON notification as the allow-list
+// does: a value read URL-decoded (exactly so) from a body holding "%", or
+// an eventId whose "+" reads as the space it is signed as; "" for anything
+// else.
+func describeJSON(body []byte, d fieldDiff) string {
+	if dec, err := url.QueryUnescape(d.sent); err == nil && dec == d.got && bytes.ContainsRune(body, '%') {
+		return `json: a body holding "%" whose signature covers it URL-decoded is read URL-decoded`
+	}
+	if d.field == "eventId" && d.got == strings.ReplaceAll(d.sent, "+", " ") {
+		return `json: eventId read as signed ("+" as a space)`
+	}
+	return ""
 }
 
 // ambiguousForm reports a form whose URL-decoded body reads differently:
@@ -164,6 +185,12 @@ func TestWebhooks(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, spec.Webhooks, 10, "the OpenAPI's events")
 	cases := append(openAPIEvents(t, spec), identityEvents()...)
+	// The issue's case: a Base64 split token in a JSON Authorize event keeps
+	// its "+" (the capture needs it as issued).
+	cases = append(cases, webhookCase{"Authorize", 0, map[string]any{"createdAt": "1772722800000", "eventId": "evt-split-1",
+		"eventType": "Authorize", "merchantId": "1002463580", "merchantReference": "ord-7", "objectId": "1002463581",
+		"objectType": "Transaction", "paymentType": "2", "transactionType": "1", "status": "2", "statusMessage": "Authorized",
+		"timeZone": "Etc/GMT+5", "splitToken": "Ab+cD/eF+gH="}})
 	counts := map[string]int{}
 	excused := 0
 	failures := map[string][]string{}
@@ -198,8 +225,18 @@ func TestWebhooks(t *testing.T) {
 			case status != http.StatusOK || ev == nil:
 				failures[key] = append(failures[key], fmt.Sprintf("seed %d: %d %q for %s", c.seed, status, answer, body))
 			default:
-				if bad := checkEvent(sent, ev); len(bad) > 0 {
-					failures[key] = append(failures[key], fmt.Sprintf("seed %d: %s\n        body %s", c.seed, strings.Join(bad, "; "), body))
+				var left []string
+				for _, d := range checkEvent(sent, ev) {
+					if enc == "json" {
+						if row := Excuse(InWebhook, c.event, describeJSON(body, d)); row != nil {
+							markUsed(row.ID)
+							continue
+						}
+					}
+					left = append(left, d.String())
+				}
+				if len(left) > 0 {
+					failures[key] = append(failures[key], fmt.Sprintf("seed %d: %s\n        body %s", c.seed, strings.Join(left, "; "), body))
 				}
 			}
 		}
@@ -213,10 +250,10 @@ func TestWebhooks(t *testing.T) {
 	for _, k := range keys {
 		lines = append(lines, fmt.Sprintf("%-45s %d posted, %d failed", k, counts[k], len(failures[strings.Replace(k, " ", " as ", 1)])))
 	}
-	t.Logf("webhook cases (%d events × %d payloads × JSON and form = %d, %d form cases excused as ambiguous):\n%s",
+	t.Logf("webhook cases (%d events × %d payloads, and the split-token case, × JSON and form = %d; %d form cases excused as ambiguous):\n%s",
 		len(keys)/2, EventsPerType, 2*len(cases), excused, strings.Join(lines, "\n"))
 	assert.Len(t, keys, 24, "12 events, JSON and form")
 	for k, f := range failures {
-		t.Errorf("%s: %d of %d failed; e.g. %s", k, len(f), EventsPerType, clip(f[0]))
+		t.Errorf("%s: %d failed; e.g. %s", k, len(f), clip(f[0]))
 	}
 }
