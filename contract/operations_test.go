@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -21,6 +22,16 @@ import (
 
 	"github.com/bankpay/bankpay-go"
 )
+
+// knownFindings are decoding failures reported and not yet fixed: an answer
+// failing with a matching reason is not counted as a failure of its
+// operation but listed by a skipped subtest named FINDING. Empty when the
+// SDK reads every generated answer; never a place for a deliberate
+// difference (those are allow-list rows).
+var knownFindings = []struct {
+	reason  *regexp.Regexp
+	finding string
+}{}
 
 // AnswersPerMode is how many answers are generated per operation in each
 // mode (required properties only, and all properties).
@@ -119,6 +130,16 @@ type opFigures struct {
 	unmodelled                                    map[string]bool
 }
 
+// findingOf returns the known finding a failure's reason matches, or "".
+func findingOf(reason string) string {
+	for _, k := range knownFindings {
+		if k.reason.MatchString(reason) {
+			return k.finding
+		}
+	}
+	return ""
+}
+
 func TestOperations(t *testing.T) {
 	spec, err := LoadSpec(nil)
 	require.NoError(t, err)
@@ -145,6 +166,7 @@ func TestOperations(t *testing.T) {
 			f := &opFigures{unmodelled: map[string]bool{}}
 			figures[op.ID] = f
 			failures := map[string][]string{} // reason → answers
+			found := map[string][]string{}    // known finding → answers
 			nFailed := 0
 			for i := 0; i < 2*AnswersPerMode; i++ {
 				mode := Mode(i % 2)
@@ -161,8 +183,12 @@ func TestOperations(t *testing.T) {
 				call := op.Calls[i%len(op.Calls)]
 				result, err := call(context.Background(), c)
 				if err != nil {
-					nFailed++
 					reason := "fails to decode: " + err.Error()
+					if f := findingOf(reason); f != "" {
+						found[f] = append(found[f], fmt.Sprintf("seed %d %v: %s", seed, mode, clip(string(body))))
+						continue
+					}
+					nFailed++
 					failures[reason] = append(failures[reason], fmt.Sprintf("seed %d %v: %s", seed, mode, body))
 					continue
 				}
@@ -196,6 +222,11 @@ func TestOperations(t *testing.T) {
 			assert.Equal(t, f.generated, f.requests, "one request per answer")
 			for _, p := range rec.problems {
 				t.Errorf("request not in the contract and not allow-listed: %s", p)
+			}
+			for f, answers := range found {
+				t.Run("FINDING", func(t *testing.T) {
+					t.Skipf("FINDING: %s (%d of %d answers; e.g. %s)", f, len(answers), 2*AnswersPerMode, answers[0])
+				})
 			}
 			if nFailed > 0 {
 				var b strings.Builder

@@ -310,3 +310,33 @@ func TestSandbox(t *testing.T) {
 		})
 	}
 }
+
+func TestClaimedShape(t *testing.T) {
+	spec, err := LoadSpec(nil)
+	require.NoError(t, err)
+	_, txn := spec.Operations["transactions_get-transaction"].SuccessSchema()
+	_, cust := spec.Operations["customers_get-customers-customerId"].SuccessSchema()
+	for _, tc := range []struct {
+		name   string
+		schema string
+		body   string
+		shape  string
+		want   string
+	}{
+		{"spec's wrapper", "txn", `{"transaction":{"transactionId":"1"}}`, ShapeWrapped, `{"transactionId":"1"}`},
+		{"bare transaction", "txn", `{"transactionId":"1","status":"2"}`, ShapeAsIs, `{"transactionId":"1","status":"2"}`},
+		{"a field of the schema is no wrapper", "txn", `{"payment":{"paymentId":"1"}}`, ShapeAsIs, `{"payment":{"paymentId":"1"}}`},
+		{"bare customer", "cust", `{"customerId":"c"}`, ShapeBare, `{"customer":{"customerId":"c"}}`},
+		{"wrapped customer", "cust", `{"customer":{"customerId":"c"}}`, ShapeAsIs, `{"customer":{"customerId":"c"}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			schema := txn
+			if tc.schema == "cust" {
+				schema = cust
+			}
+			shape, body := ClaimedShape(schema, []byte(tc.body))
+			assert.Equal(t, tc.shape, shape)
+			assert.JSONEq(t, tc.want, string(body))
+		})
+	}
+}
