@@ -142,7 +142,7 @@ func Operations() []Operation {
 		{"accountData_get-user", []Call{
 			func(ctx context.Context, c *bankpay.Client) (any, error) { return one(c.Accounts.User(ctx, AuthID)) },
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
-				return one(c.Accounts.User(ctx, AuthID, bankpay.WithExpand("customer.segmentedName")))
+				return one(c.Accounts.User(ctx, AuthID, bankpay.WithExpand("customer.segmentedName", "names", "contact")))
 			},
 		}},
 		{"accountData_list-selected-accounts", []Call{func(ctx context.Context, c *bankpay.Client) (any, error) {
@@ -175,12 +175,18 @@ func Operations() []Operation {
 				ExternalID: "ach-1", Status: models.StatusReversed, SubStatus: "R01", Description: "insufficient funds",
 				SubmissionDate: t0, ReturnDate: t0.Add(48 * time.Hour), Amount: "10.00", Currency: models.USD})
 		}}},
-		{"identity_get-trustly-id-user-data", []Call{func(ctx context.Context, c *bankpay.Client) (any, error) {
-			return one(c.Identity.User(ctx, TxnID))
-		}}},
-		{"identity_get-trustly-id-user-details", []Call{func(ctx context.Context, c *bankpay.Client) (any, error) {
-			return one(c.Identity.Detail(ctx, TxnID))
-		}}},
+		{"identity_get-trustly-id-user-data", []Call{
+			func(ctx context.Context, c *bankpay.Client) (any, error) { return one(c.Identity.User(ctx, TxnID)) },
+			func(ctx context.Context, c *bankpay.Client) (any, error) {
+				return one(c.Identity.User(ctx, TxnID, bankpay.WithExpand("segmentedName")))
+			},
+		}},
+		{"identity_get-trustly-id-user-details", []Call{
+			func(ctx context.Context, c *bankpay.Client) (any, error) { return one(c.Identity.Detail(ctx, TxnID)) },
+			func(ctx context.Context, c *bankpay.Client) (any, error) {
+				return one(c.Identity.Detail(ctx, TxnID, bankpay.WithExpand("verification")))
+			},
+		}},
 		{"identity_post-transaction-feedback", []Call{
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
 				return nil, c.Identity.Register(ctx, TxnID, "registered as member 42")
