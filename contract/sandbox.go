@@ -2,9 +2,74 @@ package contract
 
 import (
 	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"sort"
+	"strings"
 
+	"github.com/pb33f/libopenapi-validator/config"
+	"github.com/pb33f/libopenapi-validator/schema_validation"
+	"github.com/pb33f/libopenapi-validator/strict"
 	"github.com/pb33f/libopenapi/datamodel/high/base"
 )
+
+// webhookNames maps the spellings the spec and DESIGN use for an event
+// type to the OpenAPI's webhook names.
+var webhookNames = map[string]string{"Complete": "Completed", "Expire": "Expired"}
+
+// EventDifferences validates a notification's fields against the OpenAPI's
+// schema of its event type (by the webhook's name), in strict mode, with
+// libopenapi-validator: the fields are read into an object (a dotted name
+// nested where the schema has the object, kept whole where it has the
+// dotted name; "true"/"false" as booleans where the schema says boolean).
+// An event type the OpenAPI does not list is one difference.
+func EventDifferences(spec *Spec, fields url.Values) []string {
+	name := fields.Get("eventType")
+	if n, ok := webhookNames[name]; ok {
+		name = n
+	}
+	schema := spec.Webhooks[name]
+	if schema == nil {
+		return []string{fmt.Sprintf("event type %q is not in the OpenAPI", fields.Get("eventType"))}
+	}
+	obj := map[string]any{}
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := fields.Get(k)
+		holder, key, s := obj, k, schema
+		if head, rest, ok := strings.Cut(k, "."); ok && PropertySchema(schema, k) == nil {
+			if ps := PropertySchema(schema, head); ps != nil && slices.Contains(ps.Type, "object") {
+				inner, _ := holder[head].(map[string]any)
+				if inner == nil {
+					inner = map[string]any{}
+					holder[head] = inner
+				}
+				holder, key, s = inner, rest, ps
+			}
+		}
+		var val any = v
+		if ps := PropertySchema(s, key); ps != nil && slices.Contains(ps.Type, "boolean") && (v == "true" || v == "false") {
+			val = v == "true"
+		}
+		holder[key] = val
+	}
+	var out []string
+	_, errs := schema_validation.NewSchemaValidator().ValidateSchemaObject(schema, obj)
+	for _, e := range errs {
+		out = append(out, Describe(e)...)
+	}
+	opts := config.NewValidationOptions(config.WithStrictMode())
+	for _, u := range strict.ValidateBody(schema, obj, strict.DirectionRequest, opts, 3.1).UndeclaredValues {
+		out = append(out, fmt.Sprintf("strict/undeclared-property: event field %q at %s is not declared", u.Name, u.Path))
+	}
+	sort.Strings(out)
+	return out
+}
 
 // Shapes of a single-object answer.
 const (

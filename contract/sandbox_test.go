@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -59,13 +60,19 @@ var thursday = time.Date(2026, 3, 5, 15, 0, 0, 0, time.UTC)
 
 // sandboxScenario drives every operation the sandbox plays through the SDK;
 // check reports a call that should have succeeded.
-func sandboxScenario(t *testing.T, opts ...bankpaytest.Option) []exchange {
+func sandboxScenario(t *testing.T, opts ...bankpaytest.Option) ([]exchange, []delivered) {
 	var (
 		mu     sync.Mutex
 		tokens = map[string]string{} // authorization → splitToken
 		s      *bankpaytest.Server
 	)
+	var events []delivered
 	hook := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		mu.Lock()
+		events = append(events, delivered{r.Header.Get("Content-Type"), body})
+		mu.Unlock()
 		bankpay.NewWebhookHandler(s.Credentials(), func(_ context.Context, e *bankpay.Event) error {
 			if e.Transaction != nil && e.Transaction.SplitToken != "" {
 				mu.Lock()
@@ -238,7 +245,15 @@ func sandboxScenario(t *testing.T, opts ...bankpaytest.Option) []exchange {
 
 	tp.mu.Lock()
 	defer tp.mu.Unlock()
-	return append([]exchange(nil), tp.log...)
+	mu.Lock()
+	defer mu.Unlock()
+	return append([]exchange(nil), tp.log...), append([]delivered(nil), events...)
+}
+
+// delivered is a notification the sandbox delivered.
+type delivered struct {
+	contentType string
+	body        []byte
 }
 
 func TestSandbox(t *testing.T) {
@@ -250,7 +265,7 @@ func TestSandbox(t *testing.T) {
 		opts []bankpaytest.Option
 	}{{"wrapped", nil}, {"bare", []bankpaytest.Option{bankpaytest.WithBareResponses()}}} {
 		t.Run(mode.name, func(t *testing.T) {
-			log := sandboxScenario(t, mode.opts...)
+			log, events := sandboxScenario(t, mode.opts...)
 			ops := map[string]int{}
 			shapes := map[string]int{}
 			var problems []string
@@ -297,6 +312,28 @@ func TestSandbox(t *testing.T) {
 					}
 				}
 			}
+			// The notifications: each against its event's schema in the
+			// OpenAPI, in strict mode.
+			eventTypes := map[string]int{}
+			for _, ev := range events {
+				require.Equal(t, "application/x-www-form-urlencoded", ev.contentType)
+				fields, err := url.ParseQuery(string(ev.body))
+				require.NoError(t, err)
+				name := fields.Get("eventType")
+				eventTypes[name]++
+				for _, d := range EventDifferences(spec, fields) {
+					if row := Excuse(InSandbox, name, d); row != nil {
+						markUsed(row.ID)
+						continue
+					}
+					p := fmt.Sprintf("event %s (%s): %s", name, mode.name, d)
+					if !seen[p] {
+						seen[p] = true
+						problems = append(problems, p+"\n      body "+clip(string(ev.body)))
+					}
+				}
+			}
+			t.Logf("%d sandbox notifications validated (%s mode): %v", len(events), mode.name, eventTypes)
 			var lines []string
 			for id, n := range ops {
 				lines = append(lines, fmt.Sprintf("%-62s %d", id, n))
