@@ -11,7 +11,7 @@ import (
 const (
 	InRequest = "request" // a request the SDK sends
 	InAnswer  = "answer"  // how generated answers are made or read
-	InSandbox = "sandbox" // an answer of bankpaytest
+	InSandbox = "sandbox" // an answer or a notification of bankpaytest
 	InWebhook = "webhook" // a notification
 )
 
