@@ -60,6 +60,15 @@ func Operations() []Operation {
 					Statuses:              []models.TransactionStatus{models.StatusAuthorized, models.StatusCompleted},
 					OriginalTransactionID: AuthID, StartIndex: 10, Count: 5}))
 			},
+			func(ctx context.Context, c *bankpay.Client) (any, error) { // every filter the SDK offers
+				return one(c.Transactions.ListPage(ctx, &bankpay.TransactionListParams{
+					TransactionTypes:  []models.TransactionType{models.TypeCapture, models.TypeRefund},
+					Statuses:          []models.TransactionStatus{models.StatusCompleted},
+					PaymentTypes:      []models.PaymentType{models.PaymentTypeDeferred, models.PaymentTypeDisbursement},
+					MerchantReference: "ord-1", PaymentID: PaymentID, CustomerExternalID: ExternalID,
+					AmountMin: "1.00", AmountMax: "500.00", CreatedAtStart: t0, CreatedAtEnd: t0.Add(24 * time.Hour),
+					UpdatedAtStart: t0, UpdatedAtEnd: t0.Add(48 * time.Hour), OrderBy: "createdAt", SortOrder: "desc", Count: 100}))
+			},
 		}},
 		{"transactions_post-establish", []Call{
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
@@ -98,11 +107,25 @@ func Operations() []Operation {
 				return one(c.Transactions.Capture(ctx, AuthID, &bankpay.CaptureParams{MerchantReference: "cap-2", Amount: "310.45",
 					Beneficiary: &models.Beneficiary{Name: "Bea Neff", Address: &models.Address{Country: "US"}}}))
 			},
+			func(ctx context.Context, c *bankpay.Client) (any, error) { // a money transfer with every field
+				return one(c.Transactions.Capture(ctx, AuthID, &bankpay.CaptureParams{MerchantReference: "cap-3", Amount: "1250.00", InteractionID: "int-9",
+					Beneficiary: &models.Beneficiary{Name: "Bea Neff", DateOfBirth: "1990-04-01", TaxID: "123456789",
+						Address: &models.Address{Address1: "9 Rue X", City: "Lyon", Zip: "69001", Country: "FR"}},
+					BeneficiaryAccount: &models.BeneficiaryAccount{IBAN: "FR1420041010050500013M02606",
+						PaymentProvider: &models.PaymentProvider{Name: "Banque", Country: "FR", Swift: "BNPAFRPP"}},
+					Remittance: &models.Remittance{WithdrawalMethod: "BankDeposit", CountryCorridor: "FR", AccountLastFour: "2606"}}))
+			},
 		}},
-		{"transactions_post-transactions-transactionId-capture-preauth", []Call{func(ctx context.Context, c *bankpay.Client) (any, error) {
-			return one(c.Transactions.PreAuthorize(ctx, AuthID, &bankpay.PreAuthorizeParams{MerchantReference: "pa-1", Amount: "10.00", Period: 2,
-				SplitToken: "Ab+cD/eF+gH="}))
-		}}},
+		{"transactions_post-transactions-transactionId-capture-preauth", []Call{
+			func(ctx context.Context, c *bankpay.Client) (any, error) {
+				return one(c.Transactions.PreAuthorize(ctx, AuthID, &bankpay.PreAuthorizeParams{MerchantReference: "pa-1", Amount: "10.00", Period: 2,
+					SplitToken: "Ab+cD/eF+gH="}))
+			},
+			func(ctx context.Context, c *bankpay.Client) (any, error) {
+				return one(c.Transactions.PreAuthorize(ctx, AuthID, &bankpay.PreAuthorizeParams{MerchantReference: "pa-2", Amount: "99.00", Period: 6,
+					ExternalTier: "gold", WithdrawalMethod: "BankDeposit", InteractionID: "int-1"}))
+			},
+		}},
 		{"transactions_post-transactions-refund", []Call{
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
 				return one(c.Transactions.Refund(ctx, TxnID, &bankpay.RefundParams{MerchantReference: "rf-1", Amount: "40.00"}))
@@ -111,9 +134,14 @@ func Operations() []Operation {
 				return one(c.Transactions.Refund(ctx, TxnID, &bankpay.RefundParams{}))
 			},
 		}},
-		{"transactions_post-transactions-cancel", []Call{func(ctx context.Context, c *bankpay.Client) (any, error) {
-			return one(c.Transactions.Cancel(ctx, TxnID, &bankpay.CancelParams{MerchantReference: "ord-9", Message: "customer revoked access", Reason: 3}))
-		}}},
+		{"transactions_post-transactions-cancel", []Call{
+			func(ctx context.Context, c *bankpay.Client) (any, error) {
+				return one(c.Transactions.Cancel(ctx, TxnID, &bankpay.CancelParams{MerchantReference: "ord-9", Message: "customer revoked access", Reason: 3}))
+			},
+			func(ctx context.Context, c *bankpay.Client) (any, error) {
+				return one(c.Transactions.Cancel(ctx, TxnID, nil))
+			},
+		}},
 		{"transactions_post-transactions-transactionId-reclaim", []Call{func(ctx context.Context, c *bankpay.Client) (any, error) {
 			return one(c.Transactions.Reclaim(ctx, TxnID, &bankpay.ReclaimParams{MerchantReference: "rc-1", Amount: "12.50"}))
 		}}},
@@ -131,6 +159,13 @@ func Operations() []Operation {
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
 				return one(c.Payments.ListPage(ctx, &bankpay.PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDeferred},
 					AuthorizationStatuses: []models.TransactionStatus{models.StatusAuthorized}, MerchantReference: "ord-1", StartIndex: 20, Count: 10}))
+			},
+			func(ctx context.Context, c *bankpay.Client) (any, error) { // every filter the SDK offers
+				return one(c.Payments.ListPage(ctx, &bankpay.PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeInstant},
+					AuthorizationStatuses: []models.TransactionStatus{models.StatusAuthorized, models.StatusCompleted},
+					MerchantReference:     "ord-2", CustomerID: CustomerID, AmountMin: "0.99", AmountMax: "10.00",
+					CreatedAtStart: t0, CreatedAtEnd: t0.Add(time.Hour), UpdatedAtStart: t0, UpdatedAtEnd: t0.Add(time.Hour),
+					OrderBy: "amount", SortOrder: "asc", Count: 1000}))
 			},
 		}},
 		{"payments_get-payments", []Call{func(ctx context.Context, c *bankpay.Client) (any, error) {
@@ -167,7 +202,8 @@ func Operations() []Operation {
 				return one(c.Accounts.Verify(ctx, &bankpay.AccountVerifyParams{AccountNumber: "1000000009", RoutingNumber: "124003116"}))
 			},
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
-				return one(c.Accounts.Verify(ctx, &bankpay.AccountVerifyParams{IBAN: "GB82WEST12345698765432", NameOnAccount: "Ada Lovelace"}))
+				return one(c.Accounts.Verify(ctx, &bankpay.AccountVerifyParams{IBAN: "GB82WEST12345698765432", NameOnAccount: "Ada Lovelace"},
+					bankpay.WithExpand("account.paymentProvider")))
 			},
 		}},
 		{"accounts_post-account-feedback", []Call{func(ctx context.Context, c *bankpay.Client) (any, error) {
@@ -241,6 +277,9 @@ func Operations() []Operation {
 			func(ctx context.Context, c *bankpay.Client) (any, error) { return one(c.Countries.List(ctx, nil)) },
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
 				return one(c.Countries.List(ctx, &bankpay.CountriesListParams{Country: "US", PaymentType: "instant", Enabled: bp(true)}))
+			},
+			func(ctx context.Context, c *bankpay.Client) (any, error) {
+				return one(c.Countries.List(ctx, &bankpay.CountriesListParams{Country: "CA", PaymentType: "deferred", PaymentProviderSubType: "1000", Enabled: bp(false)}))
 			},
 		}},
 		{"paymentProviders_get-paymentProviders", []Call{

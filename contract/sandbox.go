@@ -33,31 +33,14 @@ func EventDifferences(spec *Spec, fields url.Values) []string {
 	if schema == nil {
 		return []string{fmt.Sprintf("event type %q is not in the OpenAPI", fields.Get("eventType"))}
 	}
-	obj := map[string]any{}
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		v := fields.Get(k)
-		holder, key, s := obj, k, schema
-		if head, rest, ok := strings.Cut(k, "."); ok && PropertySchema(schema, k) == nil {
-			if ps := PropertySchema(schema, head); ps != nil && slices.Contains(ps.Type, "object") {
-				inner, _ := holder[head].(map[string]any)
-				if inner == nil {
-					inner = map[string]any{}
-					holder[head] = inner
-				}
-				holder, key, s = inner, rest, ps
-			}
-		}
-		var val any = v
-		if ps := PropertySchema(s, key); ps != nil && slices.Contains(ps.Type, "boolean") && (v == "true" || v == "false") {
-			val = v == "true"
-		}
-		holder[key] = val
-	}
+	obj := FormObject(schema, fields)
+	return ValidateObject(schema, obj, "event field")
+}
+
+// ValidateObject validates obj against schema with libopenapi-validator's
+// schema validator and its strict mode (an undeclared field is an error);
+// what names the fields in the descriptions ("event field", "form field").
+func ValidateObject(schema *base.Schema, obj map[string]any, what string) []string {
 	var out []string
 	_, errs := schema_validation.NewSchemaValidator().ValidateSchemaObject(schema, obj)
 	for _, e := range errs {
@@ -65,10 +48,57 @@ func EventDifferences(spec *Spec, fields url.Values) []string {
 	}
 	opts := config.NewValidationOptions(config.WithStrictMode())
 	for _, u := range strict.ValidateBody(schema, obj, strict.DirectionRequest, opts, 3.1).UndeclaredValues {
-		out = append(out, fmt.Sprintf("strict/undeclared-property: event field %q at %s is not declared", u.Name, u.Path))
+		out = append(out, fmt.Sprintf("strict/undeclared-property: %s %q at %s is not declared", what, u.Name, u.Path))
 	}
 	sort.Strings(out)
 	return out
+}
+
+// FormObject reads form fields as the JSON object schema describes: a
+// dotted name nests where the schema has the object ("beneficiary.address.
+// country"), and stays whole where the schema has the dotted name itself;
+// a value is a boolean or a number where the schema says so and it reads
+// as one, a string otherwise.
+func FormObject(schema *base.Schema, fields url.Values) map[string]any {
+	obj := map[string]any{}
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		holder, s, key := obj, schema, k
+		for {
+			head, rest, ok := strings.Cut(key, ".")
+			if !ok || PropertySchema(s, key) != nil {
+				break
+			}
+			ps := PropertySchema(s, head)
+			if ps == nil || !(slices.Contains(ps.Type, "object") || (ps.Properties != nil && ps.Properties.Len() > 0)) {
+				break
+			}
+			inner, _ := holder[head].(map[string]any)
+			if inner == nil {
+				inner = map[string]any{}
+				holder[head] = inner
+			}
+			holder, s, key = inner, ps, rest
+		}
+		v := fields.Get(k)
+		var val any = v
+		if ps := PropertySchema(s, key); ps != nil {
+			switch {
+			case slices.Contains(ps.Type, "boolean") && (v == "true" || v == "false"):
+				val = v == "true"
+			case slices.Contains(ps.Type, "number") || slices.Contains(ps.Type, "integer"):
+				if n := json.Number(v); json.Valid([]byte(v)) && v != "" && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) {
+					val = n
+				}
+			}
+		}
+		holder[key] = val
+	}
+	return obj
 }
 
 // Shapes of a single-object answer.

@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -376,4 +377,30 @@ func TestClaimedShape(t *testing.T) {
 			assert.JSONEq(t, tc.want, string(body))
 		})
 	}
+}
+
+func TestFormObject(t *testing.T) {
+	spec, err := LoadSpec(nil)
+	require.NoError(t, err)
+	// The capture's JSON schema names its fields dotted: they stay whole.
+	op := spec.Operations["transactions_post-transactions-transactionId-capture"].Operation
+	capture := op.RequestBody.Content.GetOrZero("application/json").Schema.Schema()
+	form, err := url.ParseQuery("amount=5.00&merchantReference=r&beneficiary.address.country=FR&beneficiary.name=Bea" +
+		"&metadata.remittance.withdrawalMethod=Cash&splitToken=Ab%2BcD")
+	require.NoError(t, err)
+	got, err := json.Marshal(FormObject(capture, form))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"amount":"5.00","merchantReference":"r","beneficiary.name":"Bea","beneficiary.address.country":"FR",`+
+		`"metadata.remittance.withdrawalMethod":"Cash","splitToken":"Ab+cD"}`, string(got))
+	assert.Empty(t, ValidateObject(capture, FormObject(capture, form), "form field"))
+	form.Set("beneficiary.nickname", "B")
+	assert.Equal(t, []string{`strict/undeclared-property: form field "beneficiary.nickname" at $.body['beneficiary.nickname'] is not declared`},
+		ValidateObject(capture, FormObject(capture, form), "form field"))
+
+	// The Refresh event nests paymentProviderTransaction and has booleans.
+	ev, err := url.ParseQuery("eventId=e&createdAt=1&paymentProviderTransaction.status=AC100&hardRefresh=true&success=false")
+	require.NoError(t, err)
+	got, err = json.Marshal(FormObject(spec.Webhooks["Refresh"], ev))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"eventId":"e","createdAt":"1","paymentProviderTransaction":{"status":"AC100"},"hardRefresh":true,"success":false}`, string(got))
 }

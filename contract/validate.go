@@ -1,7 +1,11 @@
 package contract
 
 import (
+	"bytes"
+	"io"
+	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 
 	validator "github.com/pb33f/libopenapi-validator"
@@ -53,10 +57,31 @@ func (v *Validators) OperationOf(req *http.Request) string {
 // Describe writes it.
 func (v *Validators) Request(req *http.Request) (string, []string) {
 	op := v.OperationOf(req)
+	var body []byte
+	if req.Body != nil {
+		body, _ = io.ReadAll(req.Body)
+		req.Body = io.NopCloser(bytes.NewReader(body))
+	}
 	_, errs := v.strict.ValidateHttpRequestSync(req)
 	out := make([]string, 0, len(errs))
 	for _, e := range errs {
 		out = append(out, Describe(e)...)
+	}
+	// A form body where the operation takes JSON is still checked: its
+	// fields, read as the JSON object, against the JSON schema.
+	if mt, _, _ := mime.ParseMediaType(req.Header.Get("Content-Type")); mt == "application/x-www-form-urlencoded" && op != "" {
+		if o := v.spec.Operations[op].Operation; o.RequestBody != nil && o.RequestBody.Content != nil {
+			if j := o.RequestBody.Content.GetOrZero("application/json"); j != nil && j.Schema != nil {
+				form, err := url.ParseQuery(string(body))
+				if err != nil {
+					out = append(out, "form body: "+err.Error())
+				} else {
+					for _, d := range ValidateObject(j.Schema.Schema(), FormObject(j.Schema.Schema(), form), "form field") {
+						out = append(out, "form body as JSON: "+d)
+					}
+				}
+			}
+		}
 	}
 	return op, out
 }
