@@ -49,8 +49,6 @@ func seedOf(op string, i int) int64 {
 // recorder is a fake operator: it validates each request against the
 // contract and answers with the body it is given.
 type recorder struct {
-	t      *testing.T
-	spec   *Spec
 	val    *Validators
 	mu     sync.Mutex
 	status int
@@ -158,7 +156,7 @@ func TestOperations(t *testing.T) {
 		t.Run(op.ID, func(t *testing.T) {
 			status, schema := spec.Operations[op.ID].SuccessSchema()
 			require.NotNil(t, schema, "success schema")
-			rec := &recorder{t: t, spec: spec, val: val, status: status, seen: map[string]bool{}}
+			rec := &recorder{val: val, status: status, seen: map[string]bool{}}
 			srv := httptest.NewServer(rec)
 			defer srv.Close()
 			c, err := bankpay.NewClient(testCreds, bankpay.WithBaseURL(srv.URL+"/api/v1"), bankpay.WithMaxRetries(0))
@@ -178,7 +176,9 @@ func TestOperations(t *testing.T) {
 				}
 				body, err := json.Marshal(gen)
 				require.NoError(t, err)
+				rec.mu.Lock()
 				rec.body = body
+				rec.mu.Unlock()
 				f.generated++
 				call := op.Calls[i%len(op.Calls)]
 				result, err := call(context.Background(), c)
@@ -218,9 +218,12 @@ func TestOperations(t *testing.T) {
 				}
 				f.equal++
 			}
+			rec.mu.Lock()
 			f.requests = rec.requests
+			problems := append([]string(nil), rec.problems...)
+			rec.mu.Unlock()
 			assert.Equal(t, f.generated, f.requests, "one request per answer")
-			for _, p := range rec.problems {
+			for _, p := range problems {
 				t.Errorf("request not in the contract and not allow-listed: %s", p)
 			}
 			for f, answers := range found {
