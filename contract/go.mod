@@ -3,9 +3,9 @@ module github.com/bankpay/bankpay-go/contract
 go 1.26.0
 
 require (
-	github.com/bankpay/bankpay-go v0.0.0-00010101000000-000000000000
+	github.com/bankpay/bankpay-go v0.0.0
 	github.com/pb33f/libopenapi v0.42.4
-	github.com/pb33f/libopenapi-validator v0.16.3
+	github.com/pb33f/libopenapi-validator v0.16.2
 	github.com/stretchr/testify v1.12.1
 	go.yaml.in/yaml/v3 v3.0.5
 )
