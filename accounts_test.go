@@ -2,10 +2,14 @@ package bankpay
 
 import (
 	"context"
+	"net/http"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -16,7 +20,7 @@ const accountBalanceJSON = `{"accountBalance":{"account":{
   "accountNumber":"1234567890","iban":"GB29NWBK60161331926819","routingNumber":"124003116","verified":true,
   "verification":{"verified":true,"type":3,"score":8,"thirdPartyScore":750,"verificationDate":"1700000000000","hasEnoughFunds":true}}}}`
 
-func TestAccountsBalance(t *testing.T) {
+func TestAccounts_Balance(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "GET",
 		Path: "/api/v1/transactions/1002581234567/payment/paymentProvider/account/balance"}, 200, accountBalanceJSON)
@@ -50,7 +54,7 @@ func TestAccountsBalance(t *testing.T) {
 	assert.True(t, v.VerificationDate.Time().Equal(time.UnixMilli(1700000000000)), "verificationDate = %v", v.VerificationDate)
 }
 
-func TestAccountsBalanceMissingAccount(t *testing.T) {
+func TestAccounts_BalanceMissingAccount(t *testing.T) {
 	for _, body := range []string{`{}`, `{"accountBalance":null}`, `{"accountBalance":{}}`} {
 		c, mock, _ := newTestClient(t)
 		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/paymentProvider/account/balance"}, 200, body)
@@ -70,7 +74,7 @@ const bankUserJSON = `{"user":{
   "phone":["+14155550100"],
   "email":["john@example.com","js@example.org"]}}`
 
-func TestAccountsUser(t *testing.T) {
+func TestAccounts_User(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1002581234567/payment/paymentProvider/user"}, 200, bankUserJSON)
 
@@ -96,7 +100,7 @@ func TestAccountsUser(t *testing.T) {
 	}
 }
 
-func TestAccountsUserEmptyEnvelope(t *testing.T) {
+func TestAccounts_UserEmptyEnvelope(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/paymentProvider/user"}, 200, `{"users":{}}`)
 	_, err := c.Accounts.User(context.Background(), "T1")
@@ -123,7 +127,7 @@ const accountSummaryJSON = `{"customerId":"cust-778","lastUpdated":1700000000000
      "overdraftCount":3,"overdraftAmountTotal":"130.00","nsfCount":2,"nsfFeeAmountTotal":"70.00"}]},
   {"selectedAccount":false,"currency":"USD","nameOnAccount":"John Smith","accountNumber":"9876543210","routingNumber":"124003116","aggregations":[]}]}`
 
-func TestAccountsSummary(t *testing.T) {
+func TestAccounts_Summary(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1002581234567/accountSummary"}, 200, accountSummaryJSON)
 
@@ -179,7 +183,7 @@ func TestAccountsSummary(t *testing.T) {
 
 // An respond with no summary array at all is a *ResponseError; an empty array
 // is a valid respond with no accounts.
-func TestAccountsSummaryShape(t *testing.T) {
+func TestAccounts_SummaryShape(t *testing.T) {
 	for _, body := range []string{`{}`, `{"customerId":"c1","lastUpdated":1}`, `{"customerId":"c1","summary":null}`} {
 		c, mock, _ := newTestClient(t)
 		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/accountSummary"}, 200, body)
@@ -197,4 +201,464 @@ func TestAccountsSummaryShape(t *testing.T) {
 	require.NoError(t, err, "empty summary: %+v, %v", sum, err)
 	require.Equal(t, "c1", sum.CustomerID, "empty summary: %+v, %v", sum, err)
 	require.Empty(t, sum.Summary, "empty summary: %+v, %v", sum, err)
+}
+
+// fullTokenizeParams uses every field: type, customer (with VIP tier 0,
+// which must be sent) and verification.
+func fullTokenizeParams() *TokenizeParams {
+	vip := 0
+	return &TokenizeParams{
+		AccountNumber: "1000001700",
+		RoutingNumber: "124003116",
+		AccountType:   1,
+		Customer:      &models.Customer{ExternalID: "cust-1", Name: "John Smith", VIP: &vip},
+		VerifyAccount: true,
+	}
+}
+
+// tokenizeFullBody is the golden body of fullTokenizeParams.
+const tokenizeFullBody = `{"merchantId":"1002463580","account":{"type":1,"accountNumber":"1000001700","routingNumber":"124003116"},` +
+	`"customer":{"externalId":"cust-1","name":"John Smith","vip":0}}`
+
+const tokenizeResponseJSON = `{"merchantId":"1002463580",
+  "account":{"type":1,"accountNumber":"1000001700","routingNumber":"124003116","token":"tok-7f3a9c1e",
+    "verification":{"verified":true,"type":3,"score":7,"thirdPartyScore":700,"verificationDate":1700000000000}},
+  "customer":{"externalId":"cust-1","name":"John Smith","vip":0}}`
+
+func TestTokenize(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/accounts/tokenize", RawQuery: "verifyAccount=true",
+		ContentType: "application/json", Body: tokenizeFullBody}, 200, tokenizeResponseJSON)
+
+	tok, err := c.Accounts.Tokenize(context.Background(), fullTokenizeParams())
+	require.NoError(t, err)
+	require.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
+	assert.Equal(t, "1002463580", tok.MerchantID, "merchantId = %q", tok.MerchantID)
+	a := tok.Account
+	assert.Equal(t, "tok-7f3a9c1e", a.Token, "account = %+v", a)
+	assert.Equal(t, "1000001700", a.AccountNumber, "account = %+v", a)
+	assert.Equal(t, "124003116", a.RoutingNumber, "account = %+v", a)
+	assert.Equal(t, 1, a.Type, "account = %+v", a)
+	v := a.Verification
+	require.NotNil(t, v, "verification = %+v", v)
+	require.True(t, v.Verified, "verification = %+v", v)
+	require.Equal(t, 3, v.Type, "verification = %+v", v)
+	require.NotNil(t, v.Score, "verification = %+v", v)
+	require.Equal(t, 7, *v.Score, "verification = %+v", v)
+	require.NotNil(t, v.ThirdPartyScore, "verification = %+v", v)
+	require.Equal(t, 700, *v.ThirdPartyScore, "verification = %+v", v)
+	assert.True(t, v.VerificationDate.Time().Equal(time.UnixMilli(1700000000000)), "verification date/funds = %v %v", v.VerificationDate, v.HasEnoughFunds)
+	assert.Nil(t, v.HasEnoughFunds, "verification date/funds = %v %v", v.VerificationDate, v.HasEnoughFunds)
+	if assert.NotNil(t, tok.Customer, "customer = %+v", tok.Customer) {
+		assert.Equal(t, "John Smith", tok.Customer.Name, "customer = %+v", tok.Customer)
+		assert.Equal(t, "cust-1", tok.Customer.ExternalID, "customer = %+v", tok.Customer)
+		if assert.NotNil(t, tok.Customer.VIP, "customer = %+v", tok.Customer) {
+			assert.Equal(t, 0, *tok.Customer.VIP, "customer = %+v", tok.Customer)
+		}
+	}
+}
+
+// Without VerifyAccount there is no query; without type and customer the
+// body carries only merchantId and the two numbers. A verification responded
+// without thirdPartyScore leaves it nil.
+func TestTokenizeMinimal(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/accounts/tokenize", ContentType: "application/json",
+		Body: `{"merchantId":"1002463580","account":{"accountNumber":"1000000008","routingNumber":"124003116"}}`},
+		200, `{"merchantId":"1002463580","account":{"accountNumber":"1000000008","routingNumber":"124003116","token":"tok-1",
+		  "verification":{"verified":true,"type":3,"score":8,"verificationDate":"1700000000000"}}}`)
+
+	tok, err := c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: "1000000008", RoutingNumber: "124003116"})
+	require.NoError(t, err)
+	v := tok.Account.Verification
+	assert.Equal(t, "tok-1", tok.Account.Token, "response = %+v / %+v", tok.Account, v)
+	assert.Nil(t, tok.Customer, "response = %+v / %+v", tok.Account, v)
+	if assert.NotNil(t, v, "response = %+v / %+v", tok.Account, v) {
+		assert.Equal(t, 8, *v.Score, "response = %+v / %+v", tok.Account, v)
+		assert.Nil(t, v.ThirdPartyScore, "response = %+v / %+v", tok.Account, v)
+		assert.Equal(t, models.EpochMillis(1700000000000), v.VerificationDate, "response = %+v / %+v", tok.Account, v)
+	}
+}
+
+func TestTokenizeResponseWithoutAccount(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/accounts/tokenize", ContentType: "application/json",
+		Body: `{"merchantId":"1002463580","account":{"accountNumber":"1000000008","routingNumber":"124003116"}}`}, 200, `{"merchantId":"1002463580"}`)
+	_, err := c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: "1000000008", RoutingNumber: "124003116"})
+	var re *ResponseError
+	require.ErrorAs(t, err, &re, "err = %v, want *ResponseError", err)
+	require.ErrorIs(t, err, ErrInvalidResponse, "err = %v, want *ResponseError", err)
+}
+
+func TestTokenizeValidation(t *testing.T) {
+	neg := -1
+	valid := func() *TokenizeParams {
+		return &TokenizeParams{AccountNumber: "1000000008", RoutingNumber: "124003116"}
+	}
+	cases := []struct {
+		name  string
+		p     *TokenizeParams
+		field string
+	}{
+		{"nil params", nil, "params"},
+		{"account number missing", &TokenizeParams{RoutingNumber: "124003116"}, "account.accountNumber"},
+		{"account number with letters", &TokenizeParams{AccountNumber: "98765x4321", RoutingNumber: "124003116"}, "account.accountNumber"},
+		{"account number with spaces", &TokenizeParams{AccountNumber: "9876 54321", RoutingNumber: "124003116"}, "account.accountNumber"},
+		{"account number with dash", &TokenizeParams{AccountNumber: "98765-4321", RoutingNumber: "124003116"}, "account.accountNumber"},
+		{"account number non-ASCII digits", &TokenizeParams{AccountNumber: "٩٨٧٦٥٤٣٢١", RoutingNumber: "124003116"}, "account.accountNumber"},
+		{"account number 3 digits", &TokenizeParams{AccountNumber: "987", RoutingNumber: "124003116"}, "account.accountNumber"},
+		{"account number 18 digits", &TokenizeParams{AccountNumber: "987654321098765432", RoutingNumber: "124003116"}, "account.accountNumber"},
+		{"routing number missing", &TokenizeParams{AccountNumber: "9876543210"}, "account.routingNumber"},
+		{"routing number 8 digits", &TokenizeParams{AccountNumber: "9876543210", RoutingNumber: "12400311"}, "account.routingNumber"},
+		{"routing number 10 digits", &TokenizeParams{AccountNumber: "9876543210", RoutingNumber: "1240031160"}, "account.routingNumber"},
+		{"routing number with letter", &TokenizeParams{AccountNumber: "9876543210", RoutingNumber: "12400311A"}, "account.routingNumber"},
+		{"negative account type", func() *TokenizeParams { p := valid(); p.AccountType = -1; return p }(), "account.type"},
+		{"negative VIP tier", func() *TokenizeParams {
+			p := valid()
+			p.Customer = &models.Customer{Name: "John Smith", VIP: &neg}
+			return p
+		}(), "customer.vip"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t)
+			calls := expectNoRequest(t, mock)
+			_, err := c.Accounts.Tokenize(context.Background(), tc.p)
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve, "err = %v, want *ValidationError on %s", err, tc.field)
+			require.Equal(t, tc.field, ve.Field, "err = %v, want *ValidationError on %s", err, tc.field)
+			require.True(t, isValidation(err), "err = %v, want *ValidationError on %s", err, tc.field)
+			assert.Equal(t, int32(0), calls.Load(), "%d requests sent", calls.Load())
+			if tc.p != nil && tc.p.AccountNumber != "" {
+				assert.NotContains(t, err.Error(), tc.p.AccountNumber, "error %q contains the account number", err)
+			}
+		})
+	}
+}
+
+// Boundaries that are accepted: 4 and 17 digit account numbers, a routing
+// number that fails the ABA check digit (not checked by the SDK), VIP 0.
+func TestTokenizeAcceptedBoundaries(t *testing.T) {
+	for _, p := range []*TokenizeParams{
+		{AccountNumber: "1234", RoutingNumber: "124003116"},
+		{AccountNumber: "12345678901234567", RoutingNumber: "124003116"},
+		{AccountNumber: "0001234", RoutingNumber: "000112345"}, // leading zeros; Canadian-style, no ABA check digit
+	} {
+		c, mock, _ := newTestClient(t)
+		calls := sequence(t, mock, jsonResponse(200, `{"merchantId":"1002463580","account":{"token":"t"}}`))
+		_, err := c.Accounts.Tokenize(context.Background(), p)
+		assert.NoError(t, err, "Tokenize(%d-digit account): %v", len(p.AccountNumber), err)
+		assert.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
+	}
+}
+
+// The sandbox error triggers, as the service responds them; the account
+// number in the response's message must not reach the error text.
+func TestTokenizeErrorsHideAccountNumber(t *testing.T) {
+	cases := []struct {
+		account string
+		status  int
+		code    int
+		is      error
+	}{
+		{"1002000000", 400, 200, ErrBadRequest},
+		{"1003000000", 401, 300, ErrUnauthorized},
+		{"1003250000", 401, 325, ErrUnauthorized},
+		{"1003750000", 401, 375, ErrUnauthorized},
+		{"1001000000", 500, 100, ErrServer},
+	}
+	for _, tc := range cases {
+		c, mock, _ := newTestClient(t)
+		body := `{"errors":[{"domain":"Tokenize","code":` + strconv.Itoa(tc.code) + `,"message":"account ` + tc.account +
+			` / routing 124003116 rejected","location":"account.accountNumber=` + tc.account + `"}]}`
+		calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/accounts/tokenize", ContentType: "application/json",
+			Body: `{"merchantId":"1002463580","account":{"accountNumber":"` + tc.account + `","routingNumber":"124003116"}}`}, tc.status, body)
+		_, err := c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: tc.account, RoutingNumber: "124003116"})
+		var apiErr *APIError
+		require.ErrorAs(t, err, &apiErr, "%s: err = %v", tc.account, err)
+		require.Equal(t, tc.status, apiErr.StatusCode, "%s: err = %v", tc.account, err)
+		require.Equal(t, tc.code, apiErr.Code, "%s: err = %v", tc.account, err)
+		require.ErrorIs(t, err, tc.is, "%s: err = %v", tc.account, err)
+		assert.NotErrorIs(t, err, ErrIdentityNotReady, "%s: tokenize error matches ErrIdentityNotReady", tc.account)
+		assert.Equal(t, int32(1), calls.Load(), "%s: calls = %d, want 1 (POST not retried)", tc.account, calls.Load())
+		for _, s := range []string{err.Error(), apiErr.Message, apiErr.Errors[0].Location} {
+			assert.NotContains(t, s, tc.account, "%s: error text %q contains the account number", tc.account, s)
+		}
+	}
+}
+
+// Unit tests of Accounts.Verify, Feedback and ListSelected, Identity.CustomerVerification,
+// WithExpand, and the IBAN and nameOnAccount of Tokenize (error mapping,
+// retries and undecodable responses: custacctEndpoints in the dataEndpoints
+// table).
+
+const testIBAN = "DE89370400440532013000"
+
+func TestAccounts_Verify(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/accounts/verify", ContentType: "application/json",
+		Body: verifyBodyRouting}, 200, verifyResponseJSON)
+	p := verifyParams()
+	a, err := c.Accounts.Verify(context.Background(), p)
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), calls.Load())
+	assert.Equal(t, verifyParams(), p, "params not modified")
+	assert.Equal(t, 1, a.Type)
+	assert.Equal(t, 1, a.Profile)
+	assert.Equal(t, "1700", a.AccountNumber, "the last 4 digits")
+	assert.Equal(t, "tok-7f3a9c1e", a.Token)
+	assert.True(t, a.Verified)
+	require.NotNil(t, a.PaymentProvider)
+	assert.Equal(t, "Demo Bank", a.PaymentProvider.Name)
+	v := a.Verification
+	require.NotNil(t, v)
+	assert.Equal(t, 3, v.Type)
+	require.NotNil(t, v.Score)
+	assert.Equal(t, 7, *v.Score)
+	require.NotNil(t, v.ThirdPartyScore)
+	assert.Equal(t, 700, *v.ThirdPartyScore)
+	require.NotNil(t, v.HasEnoughFunds)
+	assert.False(t, *v.HasEnoughFunds)
+	assert.Equal(t, time.UnixMilli(1700000000000).UTC(), v.VerificationDate.Time())
+}
+
+// An IBAN goes in place of the numbers; WithExpand adds expand; a wrapped
+// {"account":…} response is read too.
+func TestAccounts_VerifyIBANExpand(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/accounts/verify", RawQuery: "expand=account.paymentProvider",
+		ContentType: "application/json", Body: `{"merchantId":1002463580,"account":{"iban":"` + testIBAN + `"}}`},
+		200, `{"account":{"name":"Current Account","iban":"`+testIBAN+`","accountNumber":"3000","verified":true,"verification":{"verified":true,"type":3,"score":6}}}`)
+	a, err := c.Accounts.Verify(context.Background(), &AccountVerifyParams{IBAN: testIBAN}, WithExpand("account.paymentProvider"))
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), calls.Load())
+	assert.Equal(t, testIBAN, a.IBAN)
+	require.NotNil(t, a.Verification.Score)
+	assert.Equal(t, 6, *a.Verification.Score)
+}
+
+// merchantId is a JSON number (OpenAPI) when the id is a plain decimal
+// number, a string otherwise.
+func TestAccounts_VerifyMerchantIDForms(t *testing.T) {
+	for id, want := range map[string]string{"1002463580": `1002463580`, "M-42": `"M-42"`, "0042": `"0042"`, "1234567890123456": `"1234567890123456"`} {
+		creds := testCreds
+		creds.MerchantID = id
+		mock := httpmock.NewMockTransport()
+		c, err := NewClient(creds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}))
+		require.NoError(t, err)
+		calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/accounts/verify", ContentType: "application/json",
+			Body: `{"merchantId":` + want + `,"account":{"iban":"` + testIBAN + `"}}`}, 200, verifyResponseJSON)
+		_, err = c.Accounts.Verify(context.Background(), &AccountVerifyParams{IBAN: testIBAN})
+		require.NoError(t, err, id)
+		assert.Equal(t, int32(1), calls.Load())
+	}
+}
+
+func TestAccounts_VerifyWithoutVerification(t *testing.T) {
+	for _, body := range []string{`{"name":"Checking","token":"t"}`, `{"account":{"token":"t"}}`, `{"account":null}`} {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/accounts/verify", ContentType: "application/json", Body: verifyBodyRouting}, 200, body)
+		_, err := c.Accounts.Verify(context.Background(), verifyParams())
+		assert.ErrorIs(t, err, ErrInvalidResponse, body)
+	}
+}
+
+// accountCases are bad accounts for Verify and Tokenize, with the field
+// their error must name (below "account.").
+var accountCases = []struct {
+	name                  string
+	number, routing, iban string
+	field                 string
+}{
+	{"nothing", "", "", "", "accountNumber"},
+	{"letters in number", "10000A1700", "124003116", "", "accountNumber"},
+	{"short number", "123", "124003116", "", "accountNumber"},
+	{"no routing", "1000001700", "", "", "routingNumber"},
+	{"8-digit routing", "1000001700", "12400311", "", "routingNumber"},
+	{"iban and number", "1000001700", "", testIBAN, "iban"},
+	{"iban and routing", "", "124003116", testIBAN, "iban"},
+	{"iban checksum", "", "", "DE89370400440532013001", "iban"},
+	{"iban lower case", "", "", strings.ToLower(testIBAN), "iban"},
+	{"iban with spaces", "", "", "DE89 3704 0044 0532 0130 00", "iban"},
+	{"iban too short", "", "", "DE8937040044", "iban"},
+	{"iban too long", "", "", "DE89" + strings.Repeat("1", 31), "iban"},
+	{"iban no check digits", "", "", "DEXX370400440532013000", "iban"},
+}
+
+// Bad input names the field, sends nothing, and never repeats the account
+// number or the IBAN.
+func TestAccounts_VerifyRejects(t *testing.T) {
+	for _, tc := range accountCases {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			checkRejected(t, "account."+tc.field, func(c *Client) error {
+				_, err = c.Accounts.Verify(context.Background(), &AccountVerifyParams{AccountNumber: tc.number, RoutingNumber: tc.routing, IBAN: tc.iban})
+				return err
+			})
+			assertNoAccountData(t, err.Error(), tc.number, tc.iban)
+		})
+	}
+	checkRejected(t, "params", func(c *Client) error { _, err := c.Accounts.Verify(context.Background(), nil); return err })
+	checkRejected(t, "account.nameOnAccount", func(c *Client) error {
+		_, err := c.Accounts.Verify(context.Background(), &AccountVerifyParams{IBAN: testIBAN, NameOnAccount: "Jane\x1b[2J"})
+		return err
+	})
+}
+
+func TestTokenizeIBAN(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/accounts/tokenize", ContentType: "application/json",
+		Body: `{"merchantId":"1002463580","account":{"nameOnAccount":"Erika Mustermann","iban":"` + testIBAN + `"}}`},
+		200, `{"nameOnAccount":"Erika Mustermann","iban":"`+testIBAN+`","token":"tok-iban"}`)
+	tok, err := c.Accounts.Tokenize(context.Background(), &TokenizeParams{IBAN: testIBAN, NameOnAccount: "Erika Mustermann"})
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), calls.Load())
+	assert.Equal(t, "tok-iban", tok.Account.Token)
+	assert.Equal(t, "Erika Mustermann", tok.Account.NameOnAccount)
+}
+
+func TestTokenizeRejectsBadAccounts(t *testing.T) {
+	for _, tc := range accountCases {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			checkRejected(t, "account."+tc.field, func(c *Client) error {
+				_, err = c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: tc.number, RoutingNumber: tc.routing, IBAN: tc.iban})
+				return err
+			})
+			assertNoAccountData(t, err.Error(), tc.number, tc.iban)
+		})
+	}
+}
+
+func TestDepositExternalTier(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/T1/deposit", ContentType: "application/x-www-form-urlencoded",
+		Body: "externalTier=Gold+4%2A&merchantReference=payout-45"}, 200, depositResponseJSON)
+	_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "payout-45", ExternalTier: "Gold 4*"})
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), calls.Load())
+	checkRejected(t, "externalTier", func(c *Client) error {
+		_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "payout-45", ExternalTier: "vip\n"})
+		return err
+	})
+}
+
+func TestAccounts_Feedback(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/feedback", ContentType: "application/json", Body: feedbackBodyToken},
+		200, `{"message":"Feedback received"}`)
+	require.NoError(t, c.Accounts.Feedback(context.Background(), feedbackParams()))
+	assert.Equal(t, int32(1), calls.Load())
+
+	// By account and routing number, only the required fields.
+	c, mock, _ = newTestClient(t)
+	calls = expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/feedback", ContentType: "application/json",
+		Body: `{"merchantId":1002463580,"account":{"accountNumber":"1000001700","routingNumber":"124003116"},"feedback":{"status":"5","subStatus":"R01"}}`},
+		200, `{}`)
+	require.NoError(t, c.Accounts.Feedback(context.Background(), &AccountFeedbackParams{AccountNumber: "1000001700", RoutingNumber: "124003116",
+		Status: models.StatusFailed, SubStatus: "R01"}))
+	assert.Equal(t, int32(1), calls.Load())
+}
+
+func TestAccounts_FeedbackRejects(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		edit  func(*AccountFeedbackParams)
+		field string
+	}{
+		{"token and number", func(p *AccountFeedbackParams) { p.AccountNumber = "1000001700" }, "account.token"},
+		{"no account", func(p *AccountFeedbackParams) { p.Token = "" }, "account.accountNumber"},
+		{"number without routing", func(p *AccountFeedbackParams) { p.Token, p.AccountNumber = "", "1000001700" }, "account.routingNumber"},
+		{"control in token", func(p *AccountFeedbackParams) { p.Token = "t\x00" }, "account.token"},
+		{"status 0", func(p *AccountFeedbackParams) { p.Status = 0 }, "feedback.status"},
+		{"status Denied", func(p *AccountFeedbackParams) { p.Status = models.StatusDenied }, "feedback.status"},
+		{"status 14", func(p *AccountFeedbackParams) { p.Status = models.StatusOnHold }, "feedback.status"},
+		{"no subStatus", func(p *AccountFeedbackParams) { p.SubStatus = "" }, "feedback.subStatus"},
+		{"bad amount", func(p *AccountFeedbackParams) { p.Amount = "12.5" }, "feedback.amount"},
+		{"CAD", func(p *AccountFeedbackParams) { p.Currency = models.CAD }, "feedback.currency"},
+		{"returned before sent", func(p *AccountFeedbackParams) { p.ReturnDate = p.SubmissionDate.Add(-time.Hour) }, "feedback.returnDate"},
+		{"control in description", func(p *AccountFeedbackParams) { p.Description = "a\rb" }, "feedback.description"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := feedbackParams()
+			tc.edit(p)
+			var err error
+			checkRejected(t, tc.field, func(c *Client) error { err = c.Accounts.Feedback(context.Background(), p); return err })
+			assertNoAccountData(t, err.Error(), "1000001700", "")
+		})
+	}
+	checkRejected(t, "params", func(c *Client) error { return c.Accounts.Feedback(context.Background(), nil) })
+	// Every documented status is accepted.
+	for _, st := range []models.TransactionStatus{2, 3, 4, 5, 6, 7, 9, 10, 13} {
+		p := feedbackParams()
+		p.Status = st
+		assert.NoError(t, p.validate(), "status %d", st)
+	}
+}
+
+func TestAccounts_ListSelected(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/paymentProvider/accounts"}, 200, selectedAccountsJSON)
+	list, err := c.Accounts.ListSelected(context.Background(), "T1")
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), calls.Load())
+	require.Len(t, list, 1)
+	a := list[0]
+	assert.Equal(t, "2012345678", a.AccountNumber)
+	assert.Equal(t, "5678", a.AccountNumberLastFour)
+	assert.Equal(t, 1, a.Type, "1.0 reads as 1")
+	assert.Equal(t, "tok-1", a.Token)
+	require.NotNil(t, a.Verification)
+	assert.Equal(t, 2, a.Verification.Type)
+
+	for body, ok := range map[string]bool{`{"accounts":[]}`: true, `[]`: true, `{}`: false, `{"accounts":{}}`: false} {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/paymentProvider/accounts"}, 200, body)
+		list, err := c.Accounts.ListSelected(context.Background(), "T1")
+		if ok {
+			require.NoError(t, err, body)
+			assert.Empty(t, list)
+		} else {
+			assert.ErrorIs(t, err, ErrInvalidResponse, body)
+		}
+	}
+}
+
+func TestIdentity_CustomerVerification(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/customer/verify"}, 200, customerVerificationJSON)
+	v, err := c.Identity.CustomerVerification(context.Background(), "T1")
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), calls.Load())
+	assert.Equal(t, []models.CustomerMatch{
+		{Attribute: "customer.name", Result: 2, Source: 2},
+		{Attribute: "customer.phone", Result: -1, Source: 1},
+		{Attribute: "customer.email", Result: 0, Source: 4},
+	}, v)
+
+	for body, ok := range map[string]bool{`{"matches":[]}`: true, `[]`: true, `{}`: false, `{"matches":null}`: false, `null`: false,
+		`{"matches":[{"result":"x"}]}`: false, `{"matches":{}}`: false} {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/customer/verify"}, 200, body)
+		v, err := c.Identity.CustomerVerification(context.Background(), "T1")
+		if ok {
+			require.NoError(t, err, body)
+			assert.NotNil(t, v, body)
+			assert.Empty(t, v, body)
+		} else {
+			assert.ErrorIs(t, err, ErrInvalidResponse, body)
+		}
+	}
+}
+
+// assertNoAccountData fails if text shows the account number or IBAN.
+func assertNoAccountData(t *testing.T, text, number, iban string) {
+	t.Helper()
+	if len(number) >= 5 {
+		assert.NotContains(t, text, number)
+	}
+	if len(iban) >= 5 {
+		assert.NotContains(t, text, iban)
+		assert.NotContains(t, text, iban[4:])
+	}
 }

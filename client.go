@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/go-cleanhttp"
 
@@ -20,8 +19,10 @@ const (
 	ProductionBaseURL = "https://trustly.one/api/v1"
 )
 
-// version is the SDK version sent in the User-Agent.
-const version = "0.2.0"
+// version is the SDK version sent in the User-Agent ("bankpay-go/" +
+// version): the current version of CHANGELOG.md, the one the store and
+// example modules require (TestVersionIsChangelogs).
+const version = "0.3.0"
 
 // Client calls the service. Create it with NewClient; it is safe for
 // concurrent use. Its credentials are behind a pointer: printing a Client
@@ -38,11 +39,10 @@ type Client struct {
 	PaymentProviders *PaymentProvidersService
 	Disputes         *DisputesService
 
-	cfg       config
-	secrets   *secrets                          // a pointer, so that %v of a Client shows no key
-	hc        *http.Client                      // cfg.httpClient behind keepAlive
-	macs      *sign.MACCache                    // keyed HMAC states of this client's key
-	waitScale func(time.Duration) time.Duration // test hook: the fake clock of retries
+	cfg     config
+	secrets *secrets       // a pointer, so that %v of a Client shows no key
+	hc      *http.Client   // cfg.httpClient behind keepAlive
+	macs    *sign.MACCache // keyed HMAC states of this client's key
 }
 
 type service struct{ client *Client }
@@ -70,16 +70,8 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 			tr.MaxIdleConnsPerHost = tr.MaxIdleConns
 		}
 	}
-	if cfg.wrapTransport != nil {
-		cp := *hc // the caller's client is never modified
-		base := hc.Transport
-		if base == nil {
-			base = http.DefaultTransport
-		}
-		cp.Transport = cfg.wrapTransport(base)
-		hc = &cp
-	}
-	c := &Client{cfg: cfg, secrets: newSecrets(creds), hc: keepAlive(hc), macs: &sign.MACCache{}}
+	c := &Client{cfg: cfg, secrets: newSecrets(creds), macs: &sign.MACCache{}}
+	c.hc = pipeline(hc, cfg.wrapTransport, c.secrets)
 	s := &service{client: c}
 	c.Transactions = (*TransactionsService)(s)
 	c.Accounts = (*AccountsService)(s)
@@ -106,8 +98,14 @@ func (c *Client) callConfig(opts []Option) (*config, error) {
 }
 
 // Format prints the client as its base URL and accessId, with every verb,
-// so that no verb shows its key.
-func (c Client) Format(f fmt.State, _ rune) {
+// so that no verb shows its key. (A Client value, which has no Format,
+// prints its fields: its credentials are behind a pointer, printed as an
+// address.)
+func (c *Client) Format(f fmt.State, _ rune) {
+	if c == nil {
+		_, _ = f.Write([]byte("<nil>"))
+		return
+	}
 	var id string
 	if c.secrets != nil {
 		id = c.secrets.creds.AccessID
@@ -123,22 +121,30 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// keepAlive returns a copy of hc (same Timeout, Jar, redirect policy
-// limited by redirectPolicy) whose transport keeps connections alive across
-// failures: go-retryablehttp drains only 4 KiB of a response it retries and
-// closes the idle connections of the whole pool when a call fails, taking
-// those of every other call of a shared Client with them. keepAliveTransport
-// drains up to maxDrain bytes on Close and has no CloseIdleConnections.
-func keepAlive(hc *http.Client) *http.Client {
-	if _, ok := hc.Transport.(keepAliveTransport); ok {
-		return hc
-	}
+// pipeline returns a copy of hc (same Timeout, Jar, redirect policy
+// limited by redirectPolicy; hc is not modified) whose transport is, from
+// the outside in: keepAliveTransport, wrap's middleware (WithTransport),
+// guardTransport (which sets the Authorization header of sec), and hc's
+// own transport.
+//
+// keepAliveTransport keeps connections alive across failures:
+// go-retryablehttp drains only 4 KiB of a response it retries and closes
+// the idle connections of the whole pool when a call fails, taking those of
+// every other call of a shared Client with them; it drains up to maxDrain
+// bytes on Close and has no CloseIdleConnections. guardTransport, below any
+// middleware, lets each attempt of a non-idempotent call reach the network
+// once (sendguard.go).
+func pipeline(hc *http.Client, wrap func(http.RoundTripper) http.RoundTripper, sec *secrets) *http.Client {
 	cp := *hc
 	base := hc.Transport
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	cp.Transport = keepAliveTransport{base}
+	var rt http.RoundTripper = newGuardTransport(base, sec)
+	if wrap != nil {
+		rt = wrap(rt)
+	}
+	cp.Transport = keepAliveTransport{rt, base}
 	cp.CheckRedirect = redirectPolicy(hc.CheckRedirect)
 	return &cp
 }
@@ -175,10 +181,13 @@ func redirectPolicy(policy func(*http.Request, []*http.Request) error) func(*htt
 
 const maxDrain = 64 << 10
 
-type keepAliveTransport struct{ base http.RoundTripper }
+// keepAliveTransport is the outermost transport of a Client; next is the
+// rest of the chain, base its innermost transport (whose idle connections
+// Close closes).
+type keepAliveTransport struct{ next, base http.RoundTripper }
 
 func (t keepAliveTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(req)
+	resp, err := t.next.RoundTrip(req)
 	if resp != nil && resp.Body != nil && resp.Body != http.NoBody {
 		resp.Body = drainOnClose{resp.Body}
 	}

@@ -10,9 +10,9 @@ import (
 // CountriesService lists the countries the service operates in.
 type CountriesService service
 
-// CountriesListParams filters the list of countries, sent as the query of
+// CountryListParams filters the list of countries, sent as the query of
 // GET /countries. Empty fields are not sent.
-type CountriesListParams struct {
+type CountryListParams struct {
 	// Country keeps one country, an ISO 3166 alpha-2 code (the service
 	// supports US, CA, UK, DE and AU).
 	Country string `url:"country,omitempty"`
@@ -32,9 +32,9 @@ type CountriesListParams struct {
 // supported): GET /countries, in one response (the list is not paged). A
 // malformed filter is a *ValidationError and nothing is sent. It is a read:
 // retried on connection errors, 429 and 5xx.
-func (s *CountriesService) List(ctx context.Context, p *CountriesListParams, opts ...Option) ([]models.Country, error) {
+func (s *CountriesService) List(ctx context.Context, p *CountryListParams, opts ...Option) ([]models.Country, error) {
 	if p == nil {
-		p = &CountriesListParams{}
+		p = &CountryListParams{}
 	}
 	if err := p.validate(); err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ func (s *CountriesService) List(ctx context.Context, p *CountriesListParams, opt
 	return page.Items, nil
 }
 
-func (p *CountriesListParams) validate() error {
+func (p *CountryListParams) validate() error {
 	if p.Country != "" && !allOf(p.Country, 2, isUpperASCII) {
 		return invalid("country", "must be an ISO 3166 alpha-2 code in upper case, like US")
 	}

@@ -21,12 +21,12 @@ const countriesJSON = `{"countries":[
   {"numericCode":826.0,"alpha2Code":"UK","alpha3Code":"GBR","name":"United Kingdom","currencies":["GBP"],
    "paymentTypes":["instant"],"paymentProviderSubtypes":["1000"],"enabled":"false"}]}`
 
-func TestCountriesList(t *testing.T) {
+func TestCountries_List(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: countriesPath,
 		RawQuery: "country=US&enabled=false&paymentProvider.subType=1000&paymentType=Deferred"}, 200, countriesJSON)
 
-	got, err := c.Countries.List(context.Background(), &CountriesListParams{
+	got, err := c.Countries.List(context.Background(), &CountryListParams{
 		Country: "US", PaymentType: "Deferred", PaymentProviderSubType: "1000", Enabled: ptrTo(false)})
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, calls.Load())
@@ -38,16 +38,16 @@ func TestCountriesList(t *testing.T) {
 	}, got)
 }
 
-func TestCountriesListQueries(t *testing.T) {
+func TestCountries_ListQueries(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		p     *CountriesListParams
+		p     *CountryListParams
 		query string
 	}{
 		{"nil params", nil, ""},
-		{"empty params", &CountriesListParams{}, ""},
-		{"enabled true", &CountriesListParams{Enabled: ptrTo(true)}, "enabled=true"},
-		{"payment type lower case", &CountriesListParams{PaymentType: "instant"}, "paymentType=instant"},
+		{"empty params", &CountryListParams{}, ""},
+		{"enabled true", &CountryListParams{Enabled: ptrTo(true)}, "enabled=true"},
+		{"payment type lower case", &CountryListParams{PaymentType: "instant"}, "paymentType=instant"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, mock, _ := newTestClient(t)
@@ -60,7 +60,7 @@ func TestCountriesListQueries(t *testing.T) {
 }
 
 // A bare array, and an empty list, read too.
-func TestCountriesListShapes(t *testing.T) {
+func TestCountries_ListShapes(t *testing.T) {
 	for body, n := range map[string]int{
 		`[{"alpha2Code":"CA","enabled":true}]`: 1,
 		`{"countries":[]}`:                     0,
@@ -73,17 +73,17 @@ func TestCountriesListShapes(t *testing.T) {
 	}
 }
 
-func TestCountriesListRejects(t *testing.T) {
+func TestCountries_ListRejects(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		p     *CountriesListParams
+		p     *CountryListParams
 		field string
 	}{
-		{"country lower case", &CountriesListParams{Country: "us"}, "country"},
-		{"country alpha-3", &CountriesListParams{Country: "USA"}, "country"},
-		{"unknown payment type", &CountriesListParams{PaymentType: "Weekly"}, "paymentType"},
-		{"subtype not digits", &CountriesListParams{PaymentProviderSubType: "10a0"}, "paymentProvider.subType"},
-		{"subtype too long", &CountriesListParams{PaymentProviderSubType: "10000"}, "paymentProvider.subType"},
+		{"country lower case", &CountryListParams{Country: "us"}, "country"},
+		{"country alpha-3", &CountryListParams{Country: "USA"}, "country"},
+		{"unknown payment type", &CountryListParams{PaymentType: "Weekly"}, "paymentType"},
+		{"subtype not digits", &CountryListParams{PaymentProviderSubType: "10a0"}, "paymentProvider.subType"},
+		{"subtype too long", &CountryListParams{PaymentProviderSubType: "10000"}, "paymentProvider.subType"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRejected(t, tc.field, func(c *Client) error {
@@ -94,7 +94,7 @@ func TestCountriesListRejects(t *testing.T) {
 	}
 }
 
-func TestCountriesListErrors(t *testing.T) {
+func TestCountries_ListErrors(t *testing.T) {
 	checkListErrors(t, wantRequest{Method: "GET", Path: countriesPath}, func(c *Client) error {
 		_, err := c.Countries.List(context.Background(), nil)
 		return err

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"html"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -25,20 +26,29 @@ type Credentials struct {
 
 const redacted = "[redacted]"
 
-// Secret holds an access key (NewSecret; the zero Secret is empty). The key
-// is behind a pointer, so no fmt verb, slog or JSON shows it; String is
-// [redacted] and Reveal returns the key. Compare Secrets by their Reveal.
+// Secret holds an access key (NewSecret; the zero Secret is empty). No fmt
+// verb, slog, JSON or go-spew (testify's diffs) shows the key: String is
+// [redacted], and the key is held by a function, which every printer shows
+// as an address at most. Reveal returns the key.
+//
+// Compare Secrets by their Reveal: a copy of a Secret is equal to it under
+// reflect.DeepEqual (testify's assert.Equal), but two Secrets made by
+// separate NewSecret calls are not, whatever their keys.
 type Secret struct {
-	_ [0]func() // not comparable: == would compare pointers, not keys
-	p *string   // behind a pointer, which fmt prints as an address
+	_ [0]func()  // not comparable: == would compare pointers, not keys
+	p *secretBox // shared by copies
 }
+
+// secretBox keeps the key out of reach of printers that follow pointers
+// and read unexported fields (go-spew): they print a func as an address.
+type secretBox struct{ key func() string }
 
 // NewSecret wraps key.
 func NewSecret(key string) Secret {
 	if key == "" {
 		return Secret{}
 	}
-	return Secret{p: &key}
+	return Secret{p: &secretBox{key: func() string { return key }}}
 }
 
 // Reveal returns the key.
@@ -46,7 +56,7 @@ func (s Secret) Reveal() string {
 	if s.p == nil {
 		return ""
 	}
-	return *s.p
+	return s.p.key()
 }
 
 // String is [redacted], or "" (quoted) for an empty key.
@@ -71,34 +81,62 @@ func (c Credentials) validate() error {
 	return nil
 }
 
-// secrets are a Client's credentials, the Authorization header made of
-// them, and every form in which a server or proxy could echo the key back.
+// secrets are a Client's credentials, and, behind a function (see
+// secretBox), the Authorization header made of them and every form in which
+// a server or proxy could echo the key back.
 type secrets struct {
-	creds      Credentials
+	creds    Credentials
+	material func() *secretMaterial
+}
+
+type secretMaterial struct {
 	authHeader string
+	authValue  []string // {authHeader}, capacity 1: shared by every request
 	forms      []string // longest first
 }
+
+func (s *secrets) authHeader() string { return s.material().authHeader }
+
+// authValue is the value of the Authorization header as a header's slice;
+// net/http and RoundTrippers do not modify a request's headers, and its
+// capacity is its length, so that an append copies.
+func (s *secrets) authValue() []string { return s.material().authValue }
 
 func newSecrets(creds Credentials) *secrets {
 	key := creds.AccessKey.Reveal()
 	pair := creds.AccessID + ":" + key
-	s := &secrets{creds: creds, authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(pair))}
+	m := &secretMaterial{authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(pair))}
+	m.authValue = []string{m.authHeader}
+	s := &secrets{creds: creds, material: func() *secretMaterial { return m }}
 	// The raw and escaped forms of id:key contain those of the key; only
 	// base64 hides the key inside the pair.
-	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), html.EscapeString(key),
-		lowerEscapes(url.QueryEscape(key)), lowerEscapes(url.PathEscape(key))}
+	forms := echoForms(key)
 	forms = append(forms, hex.EncodeToString([]byte(key)), strings.ToUpper(hex.EncodeToString([]byte(key))))
-	if j, err := json.Marshal(key); err == nil {
-		forms = append(forms, string(j[1:len(j)-1]))
-	}
 	for _, v := range []string{key, pair} {
 		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
 			forms = append(forms, enc.EncodeToString([]byte(v)))
 		}
 	}
-	slices.SortFunc(forms, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
-	s.forms = slices.DeleteFunc(slices.Compact(forms), func(f string) bool { return f == "" })
+	m.forms = sortForms(forms)
 	return s
+}
+
+// echoForms are the forms in which a server or proxy could echo v back in
+// text: as it is, URL-escaped (hex digits in either case), HTML-escaped
+// and JSON-escaped.
+func echoForms(v string) []string {
+	forms := []string{v, url.QueryEscape(v), url.PathEscape(v), html.EscapeString(v),
+		lowerEscapes(url.QueryEscape(v)), lowerEscapes(url.PathEscape(v))}
+	if j, err := json.Marshal(v); err == nil {
+		forms = append(forms, string(j[1:len(j)-1]))
+	}
+	return forms
+}
+
+// sortForms sorts forms longest first, without duplicates or empty ones.
+func sortForms(forms []string) []string {
+	slices.SortFunc(forms, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	return slices.DeleteFunc(slices.Compact(forms), func(f string) bool { return f == "" })
 }
 
 // minEcho is how much of a secret form makes an echo: a form is redacted
@@ -108,12 +146,32 @@ func newSecrets(creds Credentials) *secrets {
 const minEcho = 8
 
 // scrub redacts every echo of the key in text.
-func (s *secrets) scrub(text string) string {
-	for _, f := range s.forms {
+func (s *secrets) scrub(text string) string { return scrubForms(text, s.material().forms) }
+
+// scrubForms redacts every echo of forms (longest first) in text, cut short
+// or whole.
+func scrubForms(text string, forms []string) string {
+	for _, f := range forms {
 		text = scrubHead(text, f)
 		text = scrubTail(text, f)
 	}
 	return text
+}
+
+// scrubHeader returns a copy of h with every value scrubbed (nil for nil).
+func (s *secrets) scrubHeader(h http.Header) http.Header {
+	if h == nil {
+		return nil
+	}
+	out := make(http.Header, len(h))
+	for k, vs := range h {
+		c := make([]string, len(vs))
+		for i, v := range vs {
+			c[i] = s.scrub(v)
+		}
+		out[k] = c
+	}
+	return out
 }
 
 // scrubHead redacts each run of text that starts like f (its first minEcho
@@ -173,23 +231,92 @@ func lowerHex(c byte) byte {
 	return c
 }
 
-// clean removes the credentials from text a server sent (or an error made
-// of it) and masks the digit runs that may be account numbers.
-func (s *secrets) clean(text string) string {
-	return mask(s.scrub(text))
+// callText cleans the text of one call's errors and log lines: no echo of
+// the key, none of the call's query values (an email or a phone number of
+// Customers.Lookup, which a gateway may quote with the request's URI), and
+// digit runs that may be account numbers, tax ids or card numbers masked,
+// except the ids the call sent (see maskKeeping).
+type callText struct {
+	s       *secrets
+	private []string // echo forms of the query's values, longest first
+	ids     []string // the ids the call sent, kept readable
 }
 
-// redactErr returns err, or, when its text echoes the key (a hostile
-// server's bytes quoted by net/http: "malformed HTTP response \"…\""), an
-// error of the scrubbed text that still matches what err matches
+// idFields are the query and body fields that carry an id the caller and
+// the service's messages refer to: kept readable in errors and logs.
+var idFields = []string{"transactionId", "originalTransactionId", "paymentId", "eventId", "parentObjectId", "merchantReference"}
+
+// textOf is the cleaner of req's errors and log lines.
+func (c *Client) textOf(req *request) *callText {
+	t := &callText{s: c.secrets}
+	for _, seg := range strings.Split(req.Path, "/") {
+		if id, err := url.PathUnescape(seg); err == nil && id != "" {
+			t.ids = append(t.ids, id)
+		}
+	}
+	for _, f := range idFields {
+		if v := req.Query.Get(f); v != "" {
+			t.ids = append(t.ids, v)
+		}
+	}
+	t.ids = append(t.ids, bodyIDs(req)...)
+	var private []string
+	for _, vs := range req.Query {
+		for _, v := range vs {
+			if len(v) >= 4 && v != "true" && v != "false" && !slices.Contains(t.ids, v) {
+				private = append(private, echoForms(v)...)
+			}
+		}
+	}
+	t.private = sortForms(private)
+	return t
+}
+
+// bodyIDs are the values of req's top-level body fields named in idFields.
+func bodyIDs(req *request) []string {
+	var ids []string
+	switch req.ContentType {
+	case "application/x-www-form-urlencoded":
+		if v, err := url.ParseQuery(string(req.Body)); err == nil {
+			for _, f := range idFields {
+				if id := v.Get(f); id != "" {
+					ids = append(ids, id)
+				}
+			}
+		}
+	case "application/json":
+		var m map[string]json.RawMessage
+		if json.Unmarshal(req.Body, &m) == nil {
+			for _, f := range idFields {
+				var id string
+				if json.Unmarshal(m[f], &id) == nil && id != "" {
+					ids = append(ids, id)
+				}
+			}
+		}
+	}
+	return ids
+}
+
+// scrub removes the key and the call's query values from text.
+func (t *callText) scrub(text string) string { return scrubForms(t.s.scrub(text), t.private) }
+
+// clean is scrub, and masks the digit runs that may be account numbers,
+// tax ids or card numbers, keeping the call's ids.
+func (t *callText) clean(text string) string { return maskKeeping(t.scrub(text), t.ids) }
+
+// redactErr returns err, or, when its text echoes the key or one of the
+// call's query values (a hostile server's bytes quoted by net/http:
+// "malformed HTTP response \"…\"", or a middleware's error quoting the
+// URL), an error of the scrubbed text that still matches what err matches
 // (errors.Is, errors.As) but does not unwrap to it, so that a logger walking
-// the chain does not print the key.
-func (s *secrets) redactErr(err error) error {
+// the chain does not print them.
+func (t *callText) redactErr(err error) error {
 	if err == nil {
 		return nil
 	}
 	text := err.Error()
-	if clean := s.scrub(text); clean != text {
+	if clean := t.scrub(text); clean != text {
 		return &redactedError{text: clean, err: err}
 	}
 	return err

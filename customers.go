@@ -16,20 +16,26 @@ import (
 // with code 200, ErrBadRequest).
 type CustomersService service
 
-// CustomerUpdateParams is the body of a customer update, sent as JSON. Give
-// the customer details to update together with the tier; empty fields are
-// not sent. The client adds merchantId from its credentials.
-type CustomerUpdateParams struct {
+// CustomerParams is a customer record as Create, Update and
+// UpdateByExternalID send it, as JSON: the service creates and updates a
+// record with the same body. Empty fields are not sent (an update leaves
+// them unchanged); the client adds merchantId from its credentials. Create
+// of a new record (neither CustomerID nor ExternalID naming an existing
+// one) requires Name, Email, Phone and Address.Country.
+type CustomerParams struct {
 	// Name is the full legal name (needed for VIP status).
 	Name string `json:"name,omitempty"`
 	// CustomerID is the service's id of the customer record. Update fills it
 	// from its customerID argument when empty; it must match when set.
+	// Given to Create, it names the record to update.
 	CustomerID string `json:"customerId,omitempty"`
 	// ExternalID is the merchant's id of the customer. UpdateByExternalID
-	// fills it from its externalID argument when empty; it must match when set.
+	// fills it from its externalID argument when empty; it must match when
+	// set. Given to Create, it names the record to update or the new
+	// record's id.
 	ExternalID string `json:"externalId,omitempty"`
-	// Email, Phone, DateOfBirth, TaxID and Address are customer details
-	// updated together with the tier.
+	// Email, Phone, DateOfBirth, TaxID and Address are customer details,
+	// set or updated together with the tier.
 	Email       string          `json:"email,omitempty"`
 	Phone       string          `json:"phone,omitempty"`
 	DateOfBirth string          `json:"dateOfBirth,omitempty"`
@@ -40,8 +46,8 @@ type CustomerUpdateParams struct {
 	VIP *int `json:"vip,omitempty"`
 }
 
-// customerUpdateBody is the wire body: the params plus merchantId.
-type customerUpdateBody struct {
+// customerBody is the wire body: the params plus merchantId.
+type customerBody struct {
 	Name        string          `json:"name,omitempty"`
 	CustomerID  string          `json:"customerId,omitempty"`
 	ExternalID  string          `json:"externalId,omitempty"`
@@ -56,7 +62,7 @@ type customerUpdateBody struct {
 
 // Update updates the customer record customerID (the service's id):
 // POST /customers/{customerId}. The response is the updated record.
-func (s *CustomersService) Update(ctx context.Context, customerID string, p *CustomerUpdateParams, opts ...Option) (*models.Customer, error) {
+func (s *CustomersService) Update(ctx context.Context, customerID string, p *CustomerParams, opts ...Option) (*models.Customer, error) {
 	if err := checkID("customerId", customerID); err != nil {
 		return nil, err
 	}
@@ -67,12 +73,12 @@ func (s *CustomersService) Update(ctx context.Context, customerID string, p *Cus
 	if err := pinID(&body.CustomerID, customerID, "customerId"); err != nil {
 		return nil, err
 	}
-	return s.update(ctx, pathJoin("customers", customerID), nil, body, opts)
+	return call[models.Customer](ctx, s.client, http.MethodPost, pathJoin("customers", customerID), nil, body, "customer", opts)
 }
 
 // UpdateByExternalID updates the customer record the merchant knows as
 // externalID: POST /customers?externalId=X. The response is the updated record.
-func (s *CustomersService) UpdateByExternalID(ctx context.Context, externalID string, p *CustomerUpdateParams, opts ...Option) (*models.Customer, error) {
+func (s *CustomersService) UpdateByExternalID(ctx context.Context, externalID string, p *CustomerParams, opts ...Option) (*models.Customer, error) {
 	if err := checkID("externalId", externalID); err != nil {
 		return nil, err
 	}
@@ -83,11 +89,7 @@ func (s *CustomersService) UpdateByExternalID(ctx context.Context, externalID st
 	if err := pinID(&body.ExternalID, externalID, "externalId"); err != nil {
 		return nil, err
 	}
-	return s.update(ctx, "/customers", url.Values{"externalId": {externalID}}, body, opts)
-}
-
-func (s *CustomersService) update(ctx context.Context, path string, query url.Values, body *customerUpdateBody, opts []Option) (*models.Customer, error) {
-	return call[models.Customer](ctx, s.client, http.MethodPost, path, query, body, "customer", opts)
+	return call[models.Customer](ctx, s.client, http.MethodPost, "/customers", url.Values{"externalId": {externalID}}, body, "customer", opts)
 }
 
 // pinID fills the body's id field from the id the call names, and refuses
@@ -104,8 +106,8 @@ func pinID(field *string, id, name string) error {
 }
 
 // body copies p into the wire body, so that p is never modified.
-func (s *CustomersService) body(p *CustomerUpdateParams) *customerUpdateBody {
-	return &customerUpdateBody{
+func (s *CustomersService) body(p *CustomerParams) *customerBody {
+	return &customerBody{
 		Name:        p.Name,
 		CustomerID:  p.CustomerID,
 		ExternalID:  p.ExternalID,
@@ -119,9 +121,9 @@ func (s *CustomersService) body(p *CustomerUpdateParams) *customerUpdateBody {
 	}
 }
 
-func (p *CustomerUpdateParams) validate() error {
+func (p *CustomerParams) validate() error {
 	if p == nil {
-		return invalid("customerUpdateParams", "must not be nil")
+		return invalid("customerParams", "must not be nil")
 	}
 	return checkVIP("vip", p.VIP)
 }
@@ -135,7 +137,7 @@ func (p *CustomerUpdateParams) validate() error {
 //
 // Create changes state: it is not retried once the request may have
 // reached the server, unless WithRetryNonIdempotent is given.
-func (s *CustomersService) Create(ctx context.Context, p *CustomerUpdateParams, opts ...Option) (*models.Customer, error) {
+func (s *CustomersService) Create(ctx context.Context, p *CustomerParams, opts ...Option) (*models.Customer, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
@@ -158,7 +160,7 @@ func (s *CustomersService) Create(ctx context.Context, p *CustomerUpdateParams, 
 			}
 		}
 	}
-	return s.update(ctx, "/customers", nil, s.body(p), opts)
+	return call[models.Customer](ctx, s.client, http.MethodPost, "/customers", nil, s.body(p), "customer", opts)
 }
 
 // Get reads the customer record customerID (the service's id):

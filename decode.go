@@ -21,27 +21,17 @@ import (
 // wrong JSON type (its message names the field's JSON path). Any other field
 // whose value T cannot hold is left unset, never an error: the call
 // succeeded (a refund's or a cancel's state changed) and the result says
-// so. decodeLogged reports those fields.
+// so. call logs those fields (logUnset).
 func decodeResponse[T any](raw []byte, key, method, path string) (*T, error) {
 	v, _, err := decodeUnset[T](raw, key, method, path)
 	return v, err
 }
 
-// decodeLogged is decodeResponse for a call of c made with opts: each field
-// left unset is logged at debug level on the call's logger, with its JSON
-// path and the kinds involved, never its value.
-func decodeLogged[T any](ctx context.Context, c *Client, opts []Option, raw []byte, key, method, path string) (*T, error) {
-	v, unset, err := decodeUnset[T](raw, key, method, path)
-	if err == nil && len(unset) > 0 {
-		logUnset(ctx, c, opts, method, path, unset)
-	}
-	return v, err
-}
-
-// logUnset logs the fields a response left unset, one line each.
-func logUnset(ctx context.Context, c *Client, opts []Option, method, path string, unset []tolerant.Unset) {
-	cfg, err := c.callConfig(opts)
-	if err != nil || cfg.logger == nil || !cfg.logger.Enabled(ctx, slog.LevelDebug) {
+// logUnset logs the fields a response left unset, one line each, at debug
+// level on the call's logger, with its JSON path and the kinds involved,
+// never its value.
+func logUnset(ctx context.Context, cfg *config, method, path string, unset []tolerant.Unset) {
+	if cfg.logger == nil || !cfg.logger.Enabled(ctx, slog.LevelDebug) {
 		return
 	}
 	for _, u := range unset {

@@ -6,36 +6,77 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func claim(t *testing.T, d Deduplicator, id string) ClaimState {
+// claim claims id and returns its state and token.
+func claim(t *testing.T, d Deduplicator, id string) (ClaimState, string) {
 	t.Helper()
-	st, err := d.Claim(context.Background(), id)
+	st, token, err := d.Claim(context.Background(), id)
 	require.NoError(t, err)
-	return st
+	if st == ClaimNew {
+		require.NotEmpty(t, token, "a new claim without a token")
+	} else {
+		require.Empty(t, token, "a token without a claim")
+	}
+	return st, token
 }
 
 func TestMemoryDeduplicatorStates(t *testing.T) {
 	ctx := context.Background()
 	d := newMemoryDeduplicator(10)
-	st := claim(t, d, "a")
+	st, tok := claim(t, d, "a")
 	require.Equal(t, ClaimNew, st, "first claim %v", st)
-	st = claim(t, d, "a")
+	st, _ = claim(t, d, "a")
 	assert.Equal(t, ClaimInProgress, st, "second claim %v", st)
-	_ = d.Release(ctx, "a")
-	st = claim(t, d, "a")
+	require.NoError(t, d.Release(ctx, "a", tok))
+	st, tok2 := claim(t, d, "a")
 	assert.Equal(t, ClaimNew, st, "after release %v", st)
-	_ = d.Complete(ctx, "a")
-	st = claim(t, d, "a")
+	assert.NotEqual(t, tok, tok2, "each claim has its own token")
+	require.NoError(t, d.Complete(ctx, "a", tok2, time.Hour))
+	st, _ = claim(t, d, "a")
 	assert.Equal(t, ClaimDone, st, "after complete %v", st)
-	_ = d.Release(ctx, "a") // a processed event is not forgotten by a release
-	st = claim(t, d, "a")
+	require.NoError(t, d.Release(ctx, "a", tok2)) // a processed event is not forgotten by a release
+	st, _ = claim(t, d, "a")
 	assert.Equal(t, ClaimDone, st, "release after complete %v", st)
-	_ = d.Complete(ctx, "a") // completing twice keeps one entry
+	require.NoError(t, d.Complete(ctx, "a", tok2, time.Hour)) // completing twice keeps one entry
 	assert.Equal(t, 1, d.len(), "len %d", d.len())
+}
+
+// A claim that is no longer current (released, then claimed again) changes
+// nothing: its Release, Complete and Extend leave the new claim as it is.
+func TestMemoryDeduplicatorFencing(t *testing.T) {
+	ctx := context.Background()
+	d := newMemoryDeduplicator(10)
+	_, stale := claim(t, d, "a")
+	ttl, err := d.Extend(ctx, "a", stale)
+	require.NoError(t, err)
+	assert.Positive(t, ttl, "the current claim extends")
+	require.NoError(t, d.Release(ctx, "a", stale))
+	_, live := claim(t, d, "a")
+
+	require.NoError(t, d.Release(ctx, "a", stale))
+	st, _ := claim(t, d, "a")
+	assert.Equal(t, ClaimInProgress, st, "a stale release removed the live claim")
+	require.NoError(t, d.Complete(ctx, "a", stale, time.Hour))
+	st, _ = claim(t, d, "a")
+	assert.Equal(t, ClaimInProgress, st, "a stale completion marked the event done")
+	ttl, err = d.Extend(ctx, "a", stale)
+	require.NoError(t, err)
+	assert.Zero(t, ttl, "a stale claim extends")
+	ttl, err = d.Extend(ctx, "a", live)
+	require.NoError(t, err)
+	assert.Equal(t, memoryClaimTTL, ttl)
+
+	require.NoError(t, d.Complete(ctx, "a", live, time.Hour))
+	st, _ = claim(t, d, "a")
+	assert.Equal(t, ClaimDone, st)
+	ttl, err = d.Extend(ctx, "a", live)
+	require.NoError(t, err)
+	assert.Zero(t, ttl, "a completed claim extends")
 }
 
 func TestMemoryDeduplicatorBound(t *testing.T) {
@@ -43,21 +84,23 @@ func TestMemoryDeduplicatorBound(t *testing.T) {
 	d := newMemoryDeduplicator(3)
 	for i := 0; i < 5; i++ {
 		id := fmt.Sprint("ev-", i)
-		claim(t, d, id)
-		_ = d.Complete(ctx, id)
+		_, tok := claim(t, d, id)
+		require.NoError(t, d.Complete(ctx, id, tok, 0))
 	}
 	assert.Equal(t, 3, d.len(), "len %d, want 3", d.len())
 	for i, want := range []ClaimState{ClaimNew, ClaimNew, ClaimDone, ClaimDone, ClaimDone} {
-		st, _ := d.Claim(ctx, fmt.Sprint("ev-", i))
+		st, _, _ := d.Claim(ctx, fmt.Sprint("ev-", i))
 		assert.Equal(t, want, st, "ev-%d: %v, want %v (oldest forgotten first)", i, st, want)
 	}
 	// In-progress claims are not evicted by completions.
 	d = newMemoryDeduplicator(1)
 	claim(t, d, "busy")
 	for i := 0; i < 3; i++ {
-		_ = d.Complete(ctx, fmt.Sprint("x", i))
+		id := fmt.Sprint("x", i)
+		_, tok := claim(t, d, id)
+		require.NoError(t, d.Complete(ctx, id, tok, 0))
 	}
-	st := claim(t, d, "busy")
+	st, _ := claim(t, d, "busy")
 	assert.Equal(t, ClaimInProgress, st, "in-progress claim evicted: %v", st)
 	assert.Equal(t, 2, d.len(), "len %d", d.len())
 }
@@ -77,7 +120,7 @@ func TestMemoryDeduplicatorConcurrentClaims(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if st, _ := d.Claim(context.Background(), "same"); st == ClaimNew {
+			if st, _, _ := d.Claim(context.Background(), "same"); st == ClaimNew {
 				wins.Add(1)
 			}
 		}()
@@ -90,4 +133,12 @@ func TestClaimStateString(t *testing.T) {
 	for st, s := range map[ClaimState]string{ClaimNew: "new", ClaimInProgress: "in progress", ClaimDone: "done", 7: "unknown"} {
 		assert.Equal(t, s, st.name(), "%d: %s", st, st.name())
 	}
+}
+
+// Keys are the accessId and the eventId, unambiguously: no accessId and
+// eventId pair makes another pair's key.
+func TestDedupKey(t *testing.T) {
+	assert.Equal(t, "acc/ev-1", dedupKey("acc", "ev-1"))
+	assert.NotEqual(t, dedupKey("a/b", "c"), dedupKey("a", "b/c"))
+	assert.NotEqual(t, dedupKey("a%2Fb", "c"), dedupKey("a/b", "c"))
 }

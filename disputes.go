@@ -3,7 +3,6 @@ package bankpay
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -53,17 +52,7 @@ func (s *DisputesService) Create(ctx context.Context, p *DisputeParams, opts ...
 	if key == "" {
 		key = newIdempotencyKey()
 	}
-	req, err := newRequest(http.MethodPost, "/collections/recovery/dispute", nil, p)
-	if err != nil {
-		return nil, err
-	}
-	req.Header = http.Header{"Idempotency-Key": {key}}
-	req.Idempotent = true
-	var raw json.RawMessage
-	if err := s.client.do(ctx, req, &raw, opts); err != nil {
-		return nil, err
-	}
-	return decodeLogged[models.Transaction](ctx, s.client, opts, raw, "transaction", req.Method, req.Path)
+	return call[models.Transaction](ctx, s.client, http.MethodPost, "/collections/recovery/dispute", nil, p, "transaction", opts, idempotencyKey(key))
 }
 
 func (p *DisputeParams) validate() error {

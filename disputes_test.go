@@ -9,11 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bankpay/bankpay-go/models"
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/bankpay/bankpay-go/models"
 )
 
 const disputePath = "/api/v1/collections/recovery/dispute"
@@ -47,7 +46,7 @@ func disputeParams() *DisputeParams {
 	return &DisputeParams{TransactionID: "1002593555", Amount: "12.50"}
 }
 
-func TestDisputesCreate(t *testing.T) {
+func TestDisputes_Create(t *testing.T) {
 	for name, body := range map[string]string{
 		"bare":    disputeResponseJSON,
 		"wrapped": `{"transaction":` + disputeResponseJSON + `}`,
@@ -71,7 +70,7 @@ func TestDisputesCreate(t *testing.T) {
 }
 
 // Without a key, each call sends a new random one (a version 4 UUID).
-func TestDisputesCreateGeneratesKeys(t *testing.T) {
+func TestDisputes_CreateGeneratesKeys(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	keys := recordKeys(t, mock, jsonResponse(200, disputeResponseJSON))
 	p := disputeParams()
@@ -90,7 +89,7 @@ func TestDisputesCreateGeneratesKeys(t *testing.T) {
 }
 
 // Create is retried like a read, every attempt with the same key.
-func TestDisputesCreateRetriesWithTheSameKey(t *testing.T) {
+func TestDisputes_CreateRetriesWithTheSameKey(t *testing.T) {
 	unavailable := jsonResponse(503, `{"errors":[{"code":100,"message":"unavailable"}]}`, "Retry-After", "2")
 	for _, tc := range []struct {
 		name  string
@@ -130,7 +129,7 @@ func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // A 5xx on every attempt: retried up to the limit, always with one key,
 // then the last response's *APIError.
-func TestDisputesCreateGivesUp(t *testing.T) {
+func TestDisputes_CreateGivesUp(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	keys := recordKeys(t, mock, jsonResponse(500, `{"errors":[{"domain":"Internal","code":100,"message":"internal error"}]}`))
 	_, err := c.Disputes.Create(context.Background(), disputeParams())
@@ -145,7 +144,7 @@ func TestDisputesCreateGivesUp(t *testing.T) {
 }
 
 // The call's key replaces an Idempotency-Key given with WithHeader.
-func TestDisputesCreateKeyReplacesWithHeader(t *testing.T) {
+func TestDisputes_CreateKeyReplacesWithHeader(t *testing.T) {
 	_, err := NewClient(testCreds, WithHeader("Idempotency-Key", "from-option"))
 	var ve *ValidationError
 	require.ErrorAs(t, err, &ve, "an Idempotency-Key header option is refused: the call's key would replace it")
@@ -166,7 +165,7 @@ func TestDisputesCreateKeyReplacesWithHeader(t *testing.T) {
 
 // 4xx responses are not retried: a key used with another body (422 in the
 // sandbox), a bad parameter, an unknown transaction.
-func TestDisputesCreateErrors(t *testing.T) {
+func TestDisputes_CreateErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		status int
@@ -200,7 +199,7 @@ func TestDisputesCreateErrors(t *testing.T) {
 
 // A 2xx the SDK cannot read is a *ResponseError (a whole body that is not
 // a transaction is not retried).
-func TestDisputesCreateUndecodable(t *testing.T) {
+func TestDisputes_CreateUndecodable(t *testing.T) {
 	for _, body := range []string{``, `<html>ok</html>`, `{"transactionId":"1002600000077"`, `{"transaction":null}`, `{}`} {
 		c, mock, _ := newTestClient(t)
 		keys := recordKeys(t, mock, jsonResponse(200, body))
@@ -212,7 +211,7 @@ func TestDisputesCreateUndecodable(t *testing.T) {
 	}
 }
 
-func TestDisputesCreateRejects(t *testing.T) {
+func TestDisputes_CreateRejects(t *testing.T) {
 	with := func(f func(*DisputeParams)) *DisputeParams {
 		p := disputeParams()
 		f(p)
@@ -252,7 +251,7 @@ func TestDisputesCreateRejects(t *testing.T) {
 }
 
 // The longest key and one with inner spaces and punctuation are sent as is.
-func TestDisputesCreateAcceptsKeys(t *testing.T) {
+func TestDisputes_CreateAcceptsKeys(t *testing.T) {
 	for _, key := range []string{strings.Repeat("k", 255), "a", `order 42: "dispute" #1 ~!@$%^&*()`} {
 		c, mock, _ := newTestClient(t)
 		keys := recordKeys(t, mock, jsonResponse(200, disputeResponseJSON))
@@ -262,4 +261,24 @@ func TestDisputesCreateAcceptsKeys(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, []string{key}, *keys)
 	}
+}
+
+// A caller's WithHeader("Idempotency-Key", K) on Disputes.Create is
+// silently replaced by a random key: the same call repeated after a restart
+// is a second dispute recovery.
+func TestDisputes_CreateWithHeaderIdempotencyKeyIgnored(t *testing.T) {
+	var got []string
+	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.Header.Values("Idempotency-Key")...)
+		_, _ = w.Write([]byte(`{"transaction":{"transactionId":"R1"}}`))
+	})
+	_, err := c.Disputes.Create(context.Background(), &DisputeParams{TransactionID: "T1", Amount: "1.00"},
+		WithHeader("Idempotency-Key", "order-42"))
+	// Fixed: the header option is refused before anything is sent; the key
+	// goes in DisputeParams.IdempotencyKey.
+	var ve *ValidationError
+	if assert.ErrorAs(t, err, &ve, "Idempotency-Key by header: err %v, sent %q; want a *ValidationError on header and nothing sent", err, got) {
+		assert.Equal(t, "header", ve.Field, "Idempotency-Key by header: err %v, sent %q; want a *ValidationError on header and nothing sent", err, got)
+	}
+	assert.Empty(t, got, "Idempotency-Key by header: err %v, sent %q; want a *ValidationError on header and nothing sent", err, got)
 }

@@ -18,6 +18,17 @@
 // bare) and with numbers written as numbers or strings; requests are
 // written as the service specification shows them (docs/wire.md).
 //
+// # Lists
+//
+// A list the service pages (startIndex and count in the operator's OpenAPI:
+// Transactions, Payments, PaymentProviders) is read with List, an iterator
+// (iter.Seq2) that reads one page at a time as the loop asks for more, or
+// with ListPage, one Page. A list the service returns whole, with no paging
+// (Customers.List, Countries.List, Accounts.ListSelected), is returned as a
+// slice. The params of a list are <Resource>ListParams; the amount and date
+// ranges, the order and the page of the transactions and payments lists are
+// the embedded ListRange.
+//
 // # Retries
 //
 // Reads (GET) are retried on connection errors and on 429, 500, 502, 503 and
@@ -26,28 +37,35 @@
 // request provably never reached the service (the connection was refused),
 // unless the caller opts in with WithRetryNonIdempotent (on the client or
 // on one call) because the account treats merchantReference as an
-// idempotency key. Neither Go's HTTP/2 transport nor a keep-alive race can
-// re-send such a request below this rule. Disputes.Create is the
+// idempotency key; the opt-in is ignored for a call that carries no
+// merchantReference (nothing to recognize a repeat by). Neither Go's HTTP/2
+// transport, a keep-alive race nor a retrying middleware given to
+// WithTransport can re-send such a request below this rule: a guard below
+// every layer sends each attempt once ("second send of one attempt refused"). Disputes.Create is the
 // exception: it sends an Idempotency-Key, the same on every attempt, and is
 // retried like a read. After an ambiguous failure
 // (*NetworkError with Sent true, or a 2xx response the SDK could not read)
 // the money may have moved: find the transaction with
-// Transactions.FindByMerchantReference (the call's merchantReference) before
-// paying again.
+// Transactions.FindByMerchantReference (what the call was made against and
+// its merchantReference) before paying again. Only ErrNotFound means it was
+// not made; ErrIncomplete means the lookup could not tell.
 //
 // # Security
 //
 // One accessKey authenticates every call and keys every signature: keep it
-// on the server. A Secret holds it behind a pointer, so Credentials, Client
-// and Secret print no key with any fmt verb, slog or JSON; error texts and log lines never carry the
-// key, the Authorization header, full account numbers or bodies.
+// on the server. A Secret holds it behind a function, so Credentials, Client
+// and Secret print no key with any fmt verb, slog, JSON or go-spew
+// (testify's diffs); error texts and log lines never carry the key, the
+// Authorization header, full account numbers, a request's query (an email,
+// a phone number) or bodies, while the ids the call sent stay readable. A
+// response handed back by WithResponseInto carries no credentials.
 //
 // A verified notification (NewWebhookHandler, VerifyNotification) proves
 // that its fields, read from exactly the message the signature covers, were
 // signed with your accessKey as a notification. It does not prove that the
 // event is new: a signed notification never expires, so the handler refuses
-// events older than the max age (WithMaxEventAge) and, with a Deduplicator,
-// processes each eventId once. Nor does it prove that you receive every
+// events older than the max age (WithMaxEventAge) or dated over 5 minutes
+// ahead of its clock and, with a Deduplicator, processes each eventId once. Nor does it prove that you receive every
 // event: the notificationUrl is not signed and travels through the user's
 // browser with the establish data, so the user can redirect, withhold or
 // time the notifications of their own transaction. Before acting on an event

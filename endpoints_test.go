@@ -72,6 +72,11 @@ func (e endpoint) pathFor(id string) string {
 // it may have reached the server, unless opted in or idempotent).
 func (e endpoint) mutates() bool { return e.method != "GET" }
 
+// keyed reports whether the service can recognize the call when it comes
+// again (an Idempotency-Key, or a merchantReference in its body): only such
+// a call is retried under WithRetryNonIdempotent.
+func (e endpoint) keyed() bool { return e.idempotent || strings.Contains(e.body, "merchantReference") }
+
 // retried reports whether the endpoint is retried on 5xx by default.
 func (e endpoint) retried() bool { return !e.mutates() || e.idempotent }
 
@@ -140,24 +145,24 @@ func endpoints() []endpoint {
 			body:       `{"name":"Jane Doe","customerId":"{id}","merchantId":"1002463580","vip":2}`,
 			okResponse: customerResponseJSON, idIn: inPath, idField: "customerId", readsBody: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
-				_, err := c.Customers.Update(ctx, id, &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(2)}, opts...)
+				_, err := c.Customers.Update(ctx, id, &CustomerParams{Name: "Jane Doe", VIP: intPtr(2)}, opts...)
 				return err
 			},
 			invalidField: "vip",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Customers.Update(ctx, "c-1", &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(-1)})
+				_, err := c.Customers.Update(ctx, "c-1", &CustomerParams{Name: "Jane Doe", VIP: intPtr(-1)})
 				return err
 			}},
 		{name: "Customers.UpdateByExternalID", method: "POST", path: "/customers", query: "externalId={id}", contentType: "application/json",
 			body:       `{"name":"Jane Doe","externalId":"{id}","merchantId":"1002463580","vip":0}`,
 			okResponse: customerResponseJSON, idIn: inQuery, idField: "externalId", readsBody: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
-				_, err := c.Customers.UpdateByExternalID(ctx, id, &CustomerUpdateParams{Name: "Jane Doe", VIP: intPtr(0)}, opts...)
+				_, err := c.Customers.UpdateByExternalID(ctx, id, &CustomerParams{Name: "Jane Doe", VIP: intPtr(0)}, opts...)
 				return err
 			},
 			invalidField: "externalId",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Customers.UpdateByExternalID(ctx, "x-1", &CustomerUpdateParams{Name: "Jane Doe", ExternalID: "x-2"})
+				_, err := c.Customers.UpdateByExternalID(ctx, "x-1", &CustomerParams{Name: "Jane Doe", ExternalID: "x-2"})
 				return err
 			}},
 		{name: "Accounts.Balance", method: "GET", path: "/transactions/{id}/payment/paymentProvider/account/balance",
@@ -261,15 +266,15 @@ func endpoints() []endpoint {
 				_, err := c.Transactions.Refresh(ctx, "1", "")
 				return err
 			}},
-		{name: "Transactions.PreAuthorize", method: "POST", path: "/transactions/{id}/capture/preAuth", contentType: "application/x-www-form-urlencoded",
-			body: "amount=10.00&merchantReference=pa&period=2", okResponse: preAuthResponseJSON, idIn: inPath, readsBody: true,
+		{name: "Transactions.Preauthorize", method: "POST", path: "/transactions/{id}/capture/preAuth", contentType: "application/x-www-form-urlencoded",
+			body: "amount=10.00&merchantReference=pa&period=2", okResponse: preauthResponseJSON, idIn: inPath, readsBody: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
-				_, err := c.Transactions.PreAuthorize(ctx, id, &PreAuthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 2}, opts...)
+				_, err := c.Transactions.Preauthorize(ctx, id, &PreauthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 2}, opts...)
 				return err
 			},
 			invalidField: "period",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Transactions.PreAuthorize(ctx, "1", &PreAuthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 7})
+				_, err := c.Transactions.Preauthorize(ctx, "1", &PreauthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 7})
 				return err
 			}},
 		{name: "Transactions.Capture (Pay)", method: "POST", path: "/transactions/{id}/capture", contentType: "application/x-www-form-urlencoded",
@@ -280,38 +285,37 @@ func endpoints() []endpoint {
 			}},
 		{name: "Countries.List", method: "GET", path: "/countries", query: "country=CA", okResponse: countriesJSON, readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
-				_, err := c.Countries.List(ctx, &CountriesListParams{Country: "CA"}, opts...)
+				_, err := c.Countries.List(ctx, &CountryListParams{Country: "CA"}, opts...)
 				return err
 			},
 			invalidField: "country",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Countries.List(ctx, &CountriesListParams{Country: "ca"})
+				_, err := c.Countries.List(ctx, &CountryListParams{Country: "ca"})
 				return err
 			}},
 		{name: "PaymentProviders.ListPage", method: "GET", path: "/paymentProviders", query: "count=2&countries=US&startIndex=4",
 			okResponse: providersPage(4, 2, "p5", "p6"), readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
-				_, err := c.PaymentProviders.ListPage(ctx, &PaymentProvidersListParams{Countries: []string{"US"}, StartIndex: 4, Count: 2}, opts...)
+				_, err := c.PaymentProviders.ListPage(ctx, &PaymentProviderListParams{Countries: []string{"US"}, StartIndex: 4, Count: 2}, opts...)
 				return err
 			},
 			invalidField: "count",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.PaymentProviders.ListPage(ctx, &PaymentProvidersListParams{Count: -1})
+				_, err := c.PaymentProviders.ListPage(ctx, &PaymentProviderListParams{Count: -1})
 				return err
 			}},
 		{name: "PaymentProviders.List", method: "GET", path: "/paymentProviders", query: "count=2&startIndex=0",
 			okResponse: providersPage(0, 2, "p1"), readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
-				for _, err := range c.PaymentProviders.List(ctx, &PaymentProvidersListParams{Count: 2}, opts...) {
-					if err != nil {
-						return err
-					}
+				// The first page: a list ends only at an empty one.
+				for _, err := range c.PaymentProviders.List(ctx, &PaymentProviderListParams{Count: 2}, opts...) {
+					return err
 				}
 				return nil
 			},
 			invalidField: "paymentType",
 			invalid: func(ctx context.Context, c *Client) error {
-				for _, err := range c.PaymentProviders.List(ctx, &PaymentProvidersListParams{PaymentType: "Cheque"}) {
+				for _, err := range c.PaymentProviders.List(ctx, &PaymentProviderListParams{PaymentType: "Cheque"}) {
 					return err
 				}
 				return nil
@@ -331,7 +335,7 @@ func endpoints() []endpoint {
 			okResponse: txnPage(5, 2), readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
 				_, err := c.Transactions.ListPage(ctx, &TransactionListParams{TransactionTypes: []models.TransactionType{models.TypeDeposit},
-					StartIndex: 4, Count: 2}, opts...)
+					ListRange: ListRange{StartIndex: 4, Count: 2}}, opts...)
 				return err
 			},
 			invalidField: "transactionType",
@@ -342,29 +346,33 @@ func endpoints() []endpoint {
 		{name: "Transactions.List", method: "GET", path: "/transactions", query: "count=2&startIndex=0",
 			okResponse: txnPage(1, 1), readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
-				for _, err := range c.Transactions.List(ctx, &TransactionListParams{Count: 2}, opts...) {
-					if err != nil {
-						return err
-					}
+				// The first page: a list ends only at an empty one.
+				for _, err := range c.Transactions.List(ctx, &TransactionListParams{ListRange: ListRange{Count: 2}}, opts...) {
+					return err
 				}
 				return nil
 			},
 			invalidField: "sortOrder",
 			invalid: func(ctx context.Context, c *Client) error {
-				for _, err := range c.Transactions.List(ctx, &TransactionListParams{SortOrder: "up"}) {
+				for _, err := range c.Transactions.List(ctx, &TransactionListParams{ListRange: ListRange{SortOrder: "up"}}) {
 					return err
 				}
 				return nil
 			}},
+		// One request: an empty list, read whole, is ErrNotFound (the
+		// answers are tested in transactions_list_test.go).
 		{name: "Transactions.FindByMerchantReference", method: "GET", path: "/transactions",
-			query: "count=100&payment.merchantReference=order-42&startIndex=0", okResponse: txnPageOf("order-42"), readsBody: true,
+			query: "count=100&orderBy=createdAt&originalTransactionId=A1&sortOrder=asc&startIndex=0", okResponse: `{"transactions":[]}`, readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
-				_, err := c.Transactions.FindByMerchantReference(ctx, "order-42", opts...)
+				_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{OriginalTransactionID: "A1", MerchantReference: "order-42"}, opts...)
+				if errors.Is(err, ErrNotFound) {
+					return nil
+				}
 				return err
 			},
 			invalidField: "merchantReference",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Transactions.FindByMerchantReference(ctx, "order\n42")
+				_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{OriginalTransactionID: "A1", MerchantReference: "order\n42"})
 				return err
 			}},
 		{name: "Payments.Get", method: "GET", path: "/payments/{id}", okResponse: paymentJSON, idIn: inPath, idField: "paymentId", readsBody: true,
@@ -375,27 +383,26 @@ func endpoints() []endpoint {
 		{name: "Payments.ListPage", method: "GET", path: "/payments", query: "count=5&paymentType=2&startIndex=0",
 			okResponse: `{"payments":[` + paymentJSON + `],"startIndex":0,"itemsPerPage":5}`, readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
-				_, err := c.Payments.ListPage(ctx, &PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDeferred}, Count: 5}, opts...)
+				_, err := c.Payments.ListPage(ctx, &PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDeferred}, ListRange: ListRange{Count: 5}}, opts...)
 				return err
 			},
 			invalidField: "orderBy",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Payments.ListPage(ctx, &PaymentListParams{OrderBy: "color"})
+				_, err := c.Payments.ListPage(ctx, &PaymentListParams{ListRange: ListRange{OrderBy: "color"}})
 				return err
 			}},
 		{name: "Payments.List", method: "GET", path: "/payments", query: "count=100&startIndex=0",
 			okResponse: `{"payments":[` + paymentJSON + `]}`, readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				// The first page: a list ends only at an empty one.
 				for _, err := range c.Payments.List(ctx, nil, opts...) {
-					if err != nil {
-						return err
-					}
+					return err
 				}
 				return nil
 			},
 			invalidField: "count",
 			invalid: func(ctx context.Context, c *Client) error {
-				for _, err := range c.Payments.List(ctx, &PaymentListParams{Count: 1001}) {
+				for _, err := range c.Payments.List(ctx, &PaymentListParams{ListRange: ListRange{Count: 1001}}) {
 					return err
 				}
 				return nil
@@ -536,7 +543,15 @@ func TestEndpointsRetry(t *testing.T) {
 			calls = sequence(t, mock,
 				jsonResponse(503, `{"errors":[{"code":100,"message":"unavailable"}]}`),
 				jsonResponse(200, ep.okResponse))
-			require.NoError(t, ep.call(context.Background(), c, "T1", WithRetryNonIdempotent()), "POST with RetryNonIdempotent")
+			err = ep.call(context.Background(), c, "T1", WithRetryNonIdempotent())
+			if !ep.keyed() {
+				// Nothing the service could recognize a repeat by: the
+				// opt-in does not apply.
+				require.ErrorIs(t, err, ErrServer, "keyless POST with RetryNonIdempotent")
+				require.Equal(t, int32(1), calls.Load(), "keyless POST with RetryNonIdempotent: calls")
+				return
+			}
+			require.NoError(t, err, "POST with RetryNonIdempotent")
 			require.Equal(t, int32(2), calls.Load(), "POST with RetryNonIdempotent: calls")
 		})
 	}

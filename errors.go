@@ -231,8 +231,13 @@ func (e *ResponseError) Is(target error) bool { return target == ErrInvalidRespo
 // and OriginalTransactionID (see FindByMerchantReference), and make the call
 // again only with the same merchantReference (on an account configured for
 // merchantReference idempotency a repeat of one that was made responds
-// ErrDuplicate). When Sent is false nothing reached the service. A
-// call whose context had ended before it started sends nothing (Attempts 0).
+// ErrDuplicate). When Sent is false nothing reached the service: Sent is
+// false only when no byte of the request could have left (no connection
+// was made, or net/http refused to write the request). A call whose
+// context had ended before it started sends nothing (Attempts 0). A
+// middleware's second send of one attempt, refused by the SDK's guard,
+// says "second send of one attempt refused"; Sent then says whether the first one may have
+// left.
 type NetworkError struct {
 	Method   string
 	Path     string
@@ -326,7 +331,13 @@ func excerpt(s string) string {
 // 01/02/1990), with "[redacted]", keeping short numbers such as error codes
 // and amounts (see isAmount). IBANs, written whole or in groups of four,
 // are replaced first, letters included.
-func mask(s string) string {
+func mask(s string) string { return maskKeeping(s, nil) }
+
+// maskKeeping is mask, keeping the digit runs that are one of ids whole (a
+// transaction id the call sent stays readable in the service's message),
+// and only where the id stands alone: an id that is part of a longer
+// number is masked with it.
+func maskKeeping(s string, ids []string) string {
 	s = ibanPattern.ReplaceAllLiteralString(s, "[redacted]")
 	var b strings.Builder
 	last := 0
@@ -346,7 +357,7 @@ func mask(s string) string {
 				break
 			}
 		}
-		if digits >= 5 && !isAmount(s[i:j]) {
+		if digits >= 5 && !isAmount(s[i:j]) && !isOneOf(s, i, j, ids) {
 			b.WriteString(s[last:i])
 			b.WriteString("[redacted]")
 			last = j
@@ -358,6 +369,42 @@ func mask(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// isOneOf reports whether the digit run s[i:j] is covered by one of ids
+// standing alone in s (no letter or digit on either side of it): the run
+// itself, or the digits of an id with letters (T-1002600000000001).
+func isOneOf(s string, i, j int, ids []string) bool {
+	for _, id := range ids {
+		if len(id) < j-i {
+			continue
+		}
+		// Every placement of id that covers s[i:j].
+		for start := max(0, j-len(id)); start <= i && start+len(id) <= len(s); start++ {
+			end := start + len(id)
+			if s[start:end] == id && (start == 0 || !isAlnum(s[start-1])) && (end == len(s) || !isAlnum(s[end])) &&
+				!joinsDigits(s, start, end) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isAlnum(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// joinsDigits reports whether s[start:end] is joined to more digits by a
+// joiner on either side (the id is then part of a longer number).
+func joinsDigits(s string, start, end int) bool {
+	if end < len(s) && joinerLen(s, end) > 0 {
+		return true
+	}
+	for k := start - 1; k >= 0 && k >= start-3; k-- { // a joiner is 1 to 3 bytes
+		if isDigit(s[k]) {
+			return joinerLen(s, k+1) == start-k-1 && start-k-1 > 0
+		}
+	}
+	return false
 }
 
 // ibanPattern matches an IBAN: a country code, two check digits and 11 to

@@ -1,10 +1,23 @@
 package bankpay
 
 import (
+	"bufio"
 	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -201,4 +214,461 @@ func TestErrorBodyLenientFields(t *testing.T) {
 			assert.Empty(t, e.Body)
 		})
 	}
+}
+
+// maskKeeping keeps the ids a call sent, standing alone, and masks
+// everything mask masks, an id inside a longer number included.
+func TestMaskKeepingIDs(t *testing.T) {
+	ids := []string{"100260000000001", "1002600000000077", "T-55512345"}
+	for in, want := range map[string]string{
+		"deposit 100260000000001 is not one":                  "deposit 100260000000001 is not one",
+		"transaction 1002600000000077: account 1000000006":    "transaction 1002600000000077: account [redacted]",
+		"capture 1002600000000099 of 100260000000001":         "capture [redacted] of 100260000000001",
+		"tax id 123-45-6789, card 4111 1111 1111 1111":        "tax id [redacted], card [redacted]",
+		"account 99100260000000001":                           "account [redacted]",
+		"account 100260000000001-12 is closed":                "account [redacted] is closed",
+		"ref 7-100260000000001":                               "ref [redacted]",
+		"x100260000000001 and 100260000000001x":               "x[redacted] and [redacted]x",
+		"payment T-55512345 failed; T-55512345678 is unknown": "payment T-55512345 failed; T-[redacted] is unknown",
+		"amount 100.00 on 100260000000001.":                   "amount 100.00 on 100260000000001.",
+	} {
+		assert.Equal(t, want, maskKeeping(in, ids), in)
+	}
+	assert.Equal(t, "deposit [redacted] is not one", mask("deposit 100260000000001 is not one"), "no ids: masked")
+}
+
+// The ids a call sent stay readable in its errors and log lines, even in
+// the service's free text; account numbers, tax ids and card-like numbers
+// in the same text stay masked.
+func TestCallErrorsKeepTheirIDs(t *testing.T) {
+	var logs strings.Builder
+	c, mock, _ := newTestClient(t, WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	respondCounting(mock, http.StatusBadRequest,
+		`{"errors":[{"code":200,"message":"deposit 100260000000001 is not one: a deposit is reclaimed (account 1000000006, tax id 123-45-6789, card 4111111111111111)"}]}`)
+	_, err := c.Transactions.Refund(context.Background(), "100260000000001", &RefundParams{MerchantReference: "rf-20250306", Amount: "5.00"})
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	for _, text := range []string{ae.Message, err.Error(), logs.String()} {
+		assert.Contains(t, text, "deposit 100260000000001 is not one")
+		for _, secret := range []string{"1000000006", "123-45-6789", "4111111111111111"} {
+			assert.NotContains(t, text, secret)
+		}
+	}
+
+	// An id sent in the body (a dispute's transactionId) and one sent in
+	// the query (a lookup by originalTransactionId) are the call's too.
+	respondCounting(mock, http.StatusBadRequest, `{"errors":[{"code":200,"message":"transaction 1002600000000077 cannot be disputed, account 1000000006"}]}`)
+	_, err = c.Disputes.Create(context.Background(), &DisputeParams{TransactionID: "1002600000000077", Amount: "12.50"})
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "transaction 1002600000000077 cannot be disputed, account [redacted]", ae.Message)
+}
+
+// A hostile server (or proxy) that responds with a malformed status line
+// quoting what the client sent: net/http puts the server's bytes in its
+// error ("malformed HTTP response \"…\""), and a NetworkError must not
+// carry the access key or the Authorization header out in its text.
+func TestNetworkError_EchoRedacted(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func(conn net.Conn) {
+				defer conn.Close()
+				req, err := http.ReadRequest(bufio.NewReader(conn))
+				if err != nil {
+					return
+				}
+				auth := req.Header.Get("Authorization")
+				pair, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(auth, "Basic "))
+				_, key, _ := strings.Cut(string(pair), ":")
+				if strings.HasSuffix(req.URL.Path, "/status") {
+					fmt.Fprintf(conn, "HTTP/1.1 %s\r\n\r\n", key)
+					return
+				}
+				fmt.Fprintf(conn, "%s %s\r\n\r\n", auth, key)
+			}(conn)
+		}
+	}()
+	c, err := NewClient(testCreds, WithBaseURL("http://"+ln.Addr().String()+"/api/v1"), WithMaxRetries(0))
+	require.NoError(t, err)
+	defer func() { _ = c.Close() }()
+	for _, path := range []string{"/echo/line", "/echo/status"} {
+		req, err := newRequest(http.MethodGet, path, nil, nil)
+		require.NoError(t, err)
+		err = c.do(context.Background(), req, nil, nil)
+		var ne *NetworkError
+		require.True(t, errors.As(err, &ne), "err = %v", err)
+		key := testCreds.AccessKey.Reveal()
+		for _, text := range []string{err.Error(), fmt.Sprintf("%+v", err), fmt.Sprintf("%v", ne.Err)} {
+			assert.NotContains(t, text, key[:minEcho], path)
+			assert.NotContains(t, text, c.secrets.authHeader()[6:6+minEcho], path)
+		}
+		assert.True(t, errors.Is(err, ne.Err), "the cause stays matchable")
+	}
+}
+
+// A proxy or server that echoes the access key in forms the redaction did
+// not know: hex (a request dump), or cut at its start rather than at its
+// end ("…" + the key's tail, as a log line clipped from the left shows it).
+func TestMask_EchoedKeyHexAndTail(t *testing.T) {
+	creds := Credentials{AccessID: "echo-id", AccessKey: NewSecret("Zq-secret-key-for-echo-tests-ABCDEFGH"), MerchantID: "1002463580"}
+	key := creds.AccessKey.Reveal()
+	mock := httpmock.NewMockTransport()
+	c, err := NewClient(creds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}), WithMaxRetries(0))
+	require.NoError(t, err)
+	for name, echo := range map[string]string{
+		"hex":       hex.EncodeToString([]byte(key)),
+		"HEX":       strings.ToUpper(hex.EncodeToString([]byte(key))),
+		"tail":      "…" + key[len(key)-20:],
+		"hexOfTail": hex.EncodeToString([]byte(key[len(key)-12:])),
+	} {
+		t.Run(name, func(t *testing.T) {
+			sequence(t, mock, jsonResponse(502, `<html>upstream said: `+echo+` for amount 100.00</html>`))
+			_, err := c.Transactions.Get(context.Background(), "1")
+			var ae *APIError
+			require.ErrorAs(t, err, &ae)
+			assert.Contains(t, ae.Body, "for amount 100.00", "the rest stays readable")
+			bare := strings.TrimPrefix(echo, "…")
+			for i := 0; i+minEcho <= len(bare); i++ {
+				require.NotContains(t, ae.Body, bare[i:i+minEcho])
+				require.NotContains(t, err.Error(), bare[i:i+minEcho])
+			}
+		})
+	}
+}
+
+// accountSecrets are the account data a server could echo into an error
+// response: IBANs (digits only, alphanumeric, grouped by four), an account
+// number and a tax id.
+var accountSecrets = []string{
+	"DE89370400440532013000", "MT84MALT011000012345MTLCAST001S", "GB82 WEST 1234 5698 7654 32", "1000001700", "999-00-1234",
+}
+
+// The error responses of the verify, tokenize, feedback and lookup calls,
+// echoing account data in every field and shape (errors, errorsList, a bare
+// message, a proxy's HTML page), never show it in an error, its fields or
+// a log line; the amount next to it stays.
+func TestMask_AccountDataEchoed(t *testing.T) {
+	echo := "amount 125.00 refused: account " + strings.Join(accountSecrets, ", ") + " is closed"
+	quoted, _ := json.Marshal(echo)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/api/v1/accounts/verify":
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"errors":[{"domain":%s,"code":330,"message":%s,"location":%s,"occurredAt":%s}]}`, quoted, quoted, quoted, quoted)
+		case "/api/v1/customers/lookup":
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"isInTrustlyNetwork":false,"errorsList":[{"domain":%s,"code":200,"message":%s,"location":%s}]}`, quoted, quoted, quoted)
+		case "/api/v1/feedback":
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"message":%s}`, quoted)
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusBadGateway)
+			fmt.Fprintf(w, "<html>%s</html>", echo)
+		}
+	}))
+	defer srv.Close()
+	var logs syncBuffer
+	c, err := NewClient(testCreds, WithBaseURL(srv.URL+"/api/v1"), WithMaxRetries(0),
+		WithLogger(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	require.NoError(t, err)
+	defer func() { _ = c.Close() }()
+	ctx := context.Background()
+
+	var texts []string
+	for name, call := range map[string]func() error{
+		"Verify": func() error {
+			_, err := c.Accounts.Verify(ctx, &AccountVerifyParams{IBAN: "DE89370400440532013000"})
+			return err
+		},
+		"Tokenize": func() error {
+			_, err := c.Accounts.Tokenize(ctx, &TokenizeParams{IBAN: "DE89370400440532013000"})
+			return err
+		},
+		"Feedback": func() error { return c.Accounts.Feedback(ctx, feedbackParams()) },
+		"Lookup":   func() error { _, err := c.Customers.Lookup(ctx, "jane@example.com", "+15125550100"); return err },
+	} {
+		err := call()
+		var ae *APIError
+		require.ErrorAs(t, err, &ae, name)
+		assert.True(t, strings.Contains(ae.Message, "amount 125.00") || strings.Contains(ae.Body, "amount 125.00"), "%s: the rest of the text stays: %+v", name, ae)
+		texts = append(texts, err.Error(), fmt.Sprintf("%+v", err), fmt.Sprintf("%#v", ae), ae.Message, ae.Domain, ae.Body)
+		for _, it := range ae.Errors {
+			texts = append(texts, it.Domain, it.Message, it.Location, it.OccurredAt)
+		}
+	}
+	require.Contains(t, logs.String(), `"level":"WARN"`)
+	all := strings.Join(append(texts, logs.String()), "\n")
+	for _, s := range accountSecrets {
+		assert.NotContains(t, all, s)
+	}
+	for _, part := range []string{"MTLCAST001S", "5698 7654", "WEST 1234", "0532013000", "+15125550100"} {
+		assert.NotContains(t, all, part)
+	}
+}
+
+func TestMaskIBANs(t *testing.T) {
+	for in, want := range map[string]string{
+		"iban DE89370400440532013000 invalid":       "iban [redacted] invalid",
+		"iban MT84MALT011000012345MTLCAST001S.":     "iban [redacted].",
+		"iban GB82 WEST 1234 5698 7654 32 closed":   "iban [redacted] closed",
+		"(NL91ABNA0417164300) amount 10.00 USD":     "([redacted]) amount 10.00 USD",
+		"code AB12 is short; US 100.00; XY99ZZ":     "code AB12 is short; US 100.00; XY99ZZ",
+		"ERROR CODE 330: INVALID ACCOUNT":           "ERROR CODE 330: INVALID ACCOUNT",
+		"account DE89370400440532013000, 50.00 due": "account [redacted], 50.00 due",
+	} {
+		assert.Equal(t, want, mask(in), in)
+	}
+}
+
+// echoServer plays a server (or proxy) that echoes what the client sent:
+// the Authorization header, the access key it carries (raw, URL-encoded,
+// and base64 of id:key) and an account number, in every field of an error
+// response, next to an amount. The path picks the shape of the response.
+func echoServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth := r.Header.Get("Authorization")
+		pair, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(auth, "Basic "))
+		_, key, _ := strings.Cut(string(pair), ":")
+		echo := fmt.Sprintf("amount exceeds 100.00 for account 1002000000; got Authorization: %s, key %s, id:key %s, encoded %s %s %s",
+			auth, key, base64.StdEncoding.EncodeToString(pair), url.QueryEscape(key), url.PathEscape(key), base64.URLEncoding.EncodeToString([]byte(key)))
+		quoted, _ := json.Marshal(echo)
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/items"):
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"errors":[{"domain":%s,"code":200,"message":%s,"location":%s,"occurredAt":%s},{"domain":%s,"code":330,"message":%s}]}`,
+				quoted, quoted, quoted, quoted, quoted, quoted)
+		case strings.HasSuffix(r.URL.Path, "/bare"):
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			fmt.Fprintf(w, `{"message":%s,"code":300}`, quoted)
+		default: // a proxy's HTML page, the key near the excerpt's cut
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusBadGateway)
+			head := "<html>amount exceeds 100.00 for account 1002000000 "
+			fmt.Fprintf(w, "%s%s%s %s</html>", head, strings.Repeat("x", maxExcerpt-6-len(head)), key, echo)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestMask_EchoedSecretsRedacted(t *testing.T) {
+	for _, creds := range []Credentials{
+		testCreds,
+		{AccessID: "echo-id", AccessKey: NewSecret("k3y/with+special&chars=?é"), MerchantID: "1002463580"},
+	} {
+		t.Run(creds.AccessID, func(t *testing.T) {
+			srv := echoServer(t)
+			var logs syncBuffer
+			handlers := slog.New(fanout{
+				slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}),
+				slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}),
+			})
+			c, err := NewClient(creds, WithBaseURL(srv.URL+"/api/v1"), WithMaxRetries(0), WithLogger(handlers))
+			require.NoError(t, err)
+			defer func() { _ = c.Close() }()
+
+			var texts []string
+			for _, path := range []string{"/echo/items", "/echo/bare", "/echo/html"} {
+				req, err := newRequest(http.MethodGet, path, nil, nil)
+				require.NoError(t, err)
+				err = c.do(context.Background(), req, &struct{}{}, nil)
+				var ae *APIError
+				require.ErrorAs(t, err, &ae, path)
+				texts = append(texts, err.Error(), fmt.Sprintf("%+v", err), fmt.Sprintf("%#v", ae), ae.Message, ae.Domain, ae.Body)
+				for _, it := range ae.Errors {
+					texts = append(texts, it.Domain, it.Message, it.Location, it.OccurredAt)
+				}
+				if path != "/echo/html" {
+					assert.Contains(t, ae.Message, "amount exceeds 100.00 for account [redacted]", path)
+				} else {
+					assert.Contains(t, ae.Body, "amount exceeds 100.00", path)
+				}
+			}
+			texts = append(texts, logs.String())
+			all := strings.Join(texts, "\n")
+			require.Contains(t, logs.String(), `"level":"WARN"`)
+			require.Contains(t, logs.String(), `level=WARN`)
+			pair := creds.AccessID + ":" + creds.AccessKey.Reveal()
+			for _, secret := range []string{
+				creds.AccessKey.Reveal(), url.QueryEscape(creds.AccessKey.Reveal()), url.PathEscape(creds.AccessKey.Reveal()),
+				base64.StdEncoding.EncodeToString([]byte(pair)), base64.URLEncoding.EncodeToString([]byte(creds.AccessKey.Reveal())),
+				"1002000000",
+			} {
+				assert.NotContains(t, all, secret)
+			}
+			// Nor a large part of the key, cut by the excerpt.
+			assert.NotContains(t, all, creds.AccessKey.Reveal()[:len(creds.AccessKey.Reveal())/2])
+		})
+	}
+}
+
+// fanout sends every record to several handlers.
+type fanout []slog.Handler
+
+func (f fanout) Enabled(ctx context.Context, l slog.Level) bool { return f[0].Enabled(ctx, l) }
+
+func (f fanout) Handle(ctx context.Context, r slog.Record) error {
+	for _, h := range f {
+		if err := h.Handle(ctx, r.Clone()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f fanout) WithAttrs(as []slog.Attr) slog.Handler {
+	out := make(fanout, len(f))
+	for i, h := range f {
+		out[i] = h.WithAttrs(as)
+	}
+	return out
+}
+
+func (f fanout) WithGroup(name string) slog.Handler {
+	out := make(fanout, len(f))
+	for i, h := range f {
+		out[i] = h.WithGroup(name)
+	}
+	return out
+}
+
+func TestMaskKeepsAmounts(t *testing.T) {
+	for in, want := range map[string]string{
+		"amount exceeds 100.00":             "amount exceeds 100.00",
+		"balance 12345.67 too low":          "balance 12345.67 too low",
+		"limit 1,000,000.00":                "limit 1,000,000.00",
+		"account 1002000000.":               "account [redacted].",
+		"account 1002000000 amount 250.00":  "account [redacted] amount 250.00",
+		"dob 1990.01.02":                    "dob [redacted]",
+		"ref 1234567890.12":                 "ref [redacted]",
+		"ip 10.0.0.123":                     "ip [redacted]",
+		"ssn 123-45-6789 owes 10000.50 USD": "ssn [redacted] owes 10000.50 USD",
+		"12345.678":                         "[redacted]",
+	} {
+		assert.Equal(t, want, mask(in), in)
+	}
+}
+
+// An echo cut short (a server's clip of a quoted value, a proxy's
+// truncated header) is redacted too, and the error of a 2xx response that
+// cannot be decoded names the field but quotes neither a key nor an account
+// number it holds.
+func TestMask_EchoedSecretsCutShortAndInDecodeErrors(t *testing.T) {
+	creds := Credentials{AccessID: "echo-id", AccessKey: NewSecret("Zq-secret-key-for-echo-tests-ABCDEFGH"), MerchantID: "1002463580"}
+	key := creds.AccessKey.Reveal()
+	auth := base64.StdEncoding.EncodeToString([]byte(creds.AccessID + ":" + key))
+	mock := httpmock.NewMockTransport()
+	c, err := NewClient(creds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}))
+	require.NoError(t, err)
+	for _, status := range []string{key, "acct 1002000000"} {
+		sequence(t, mock, jsonResponse(200, `{"transaction":{"transactionId":"1","status":"`+status+`"}}`))
+		_, err := c.Transactions.Get(context.Background(), "1")
+		var re *ResponseError
+		require.ErrorAs(t, err, &re)
+		require.Error(t, re.Err, "the cause stays")
+		// A decode error names the field, never the value it could not read.
+		assert.Contains(t, err.Error(), "transaction.status")
+		assert.NotContains(t, err.Error(), key[:minEcho])
+		assert.NotContains(t, err.Error(), "1002000000")
+	}
+	sequence(t, mock, jsonResponse(401, `{"errors":[{"code":300,"message":"bad key `+key[:14]+`… in Basic `+auth[:20]+`…"}]}`))
+	_, err = c.Transactions.Get(context.Background(), "1")
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "bad key [redacted]… in Basic [redacted]…", ae.Message)
+}
+
+// No error in the chain of an undecodable 2xx response quotes the value:
+// error reporters walk Unwrap and would send it out.
+func TestDecodeErrorChainQuotesNoValue(t *testing.T) {
+	creds := Credentials{AccessID: "echo-id", AccessKey: NewSecret("Zq-secret-key-for-chain-tests"), MerchantID: "1002463580"}
+	mock := httpmock.NewMockTransport()
+	c, err := NewClient(creds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}))
+	require.NoError(t, err)
+	for _, field := range []string{`"transactionType":"%s"`, `"status":"%s"`} {
+		value := creds.AccessKey.Reveal() + " 1002000000"
+		sequence(t, mock, jsonResponse(200, `{"transaction":{"transactionId":"1",`+strings.Replace(field, "%s", value, 1)+`}}`))
+		_, err := c.Transactions.Get(context.Background(), "1")
+		require.ErrorIs(t, err, ErrInvalidResponse)
+		for e := err; e != nil; e = errors.Unwrap(e) {
+			assert.NotContains(t, e.Error(), "Zq-secret", field)
+			assert.NotContains(t, e.Error(), "1002000000", field)
+		}
+	}
+}
+
+// The query of a request (Customers.Lookup's email and phone) reaches no
+// error and no log line, whatever the server echoes: a gateway quoting the
+// request URI (escaped, decoded, lower-case escapes, in JSON), nor a
+// retrying middleware whose error quotes the URL.
+func TestQueryEchoedNowhere(t *testing.T) {
+	const email, phone = "jane.doe+shop@example.com", "+15125550100"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		uri := r.URL.RequestURI()
+		decoded, _ := url.QueryUnescape(uri)
+		quoted, _ := json.Marshal("upstream failed for " + decoded + " phone " + phone)
+		if r.Header.Get("X-Shape") == "json" {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"errors":[{"code":200,"message":%s,"location":%q}]}`, quoted, uri)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusBadGateway)
+		fmt.Fprintf(w, "<html>502 Bad Gateway: GET %s (%s) %s %s</html>", uri, decoded, strings.ToLower(uri), html.EscapeString(decoded))
+	}))
+	defer srv.Close()
+	var logs strings.Builder
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	for name, opts := range map[string][]Option{
+		"plain":      nil,
+		"middleware": {WithTransport(retryableMiddleware)},
+	} {
+		c, err := NewClient(testCreds, append([]Option{WithBaseURL(srv.URL + "/api/v1"), WithHTTPClient(srv.Client()),
+			WithLogger(logger), WithMaxRetries(1)}, opts...)...)
+		require.NoError(t, err)
+		c.cfg.waitScale = (&waits{}).record
+		for _, shape := range []string{"html", "json"} {
+			_, err := c.Customers.Lookup(context.Background(), email, phone, WithHeader("X-Shape", shape))
+			require.Error(t, err, "%s %s", name, shape)
+			texts := []string{err.Error(), fmt.Sprintf("%+v", err)}
+			var ae *APIError
+			if errors.As(err, &ae) {
+				texts = append(texts, ae.Message, ae.Body, fmt.Sprint(ae.Errors))
+			}
+			for _, text := range append(texts, logs.String()) {
+				for _, v := range []string{email, url.QueryEscape(email), phone, url.QueryEscape(phone), "jane.doe", "5125550100"} {
+					assert.NotContains(t, text, v, "%s %s: %s", name, shape, text)
+				}
+			}
+			assert.Contains(t, err.Error(), "/customers/lookup", "the path stays")
+		}
+	}
+}
+
+// An error body that writes an account number or tax id in groups joined by
+// something other than one '-', '/', ' ' or '.' reaches APIError.Message
+// (and every log line and CLI error) whole.
+func TestMask_ErrorMessageMasksGroupedNumbers(t *testing.T) {
+	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte(`{"errorsList":[{"code":200,"message":"account 1234_5678_9012, 1234  5678  9012 or taxId 123–45–6789 invalid, limit 1,000.00"}]}`))
+	})
+	_, err := c.Transactions.Get(context.Background(), "T1")
+	require.Error(t, err, "want the 400")
+	for _, s := range []string{"1234_5678_9012", "5678", "9012", "123–45–6789", "6789"} {
+		assert.NotContains(t, err.Error(), s, "error text keeps %q: %v", s, err)
+	}
+	assert.Contains(t, err.Error(), "limit 1,000.00", "the amount is masked: %v", err)
 }

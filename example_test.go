@@ -395,7 +395,7 @@ func ExampleVerifyRedirect() {
 	}
 
 	// In the returnUrl handler (VerifyRedirectRequest takes the *http.Request).
-	r, err := bankpay.VerifyRedirect(redirectURL, creds.AccessKey.Reveal())
+	r, err := bankpay.VerifyRedirect(redirectURL, creds)
 	if err != nil {
 		fmt.Println("reject:", err)
 		return
@@ -404,7 +404,7 @@ func ExampleVerifyRedirect() {
 	fmt.Println("instant payout available:", r.InstantPayoutAvailable)
 
 	// A changed parameter breaks the signature.
-	_, err = bankpay.VerifyRedirect(strings.Replace(redirectURL, "merchantReference=order-7", "merchantReference=order-8", 1), creds.AccessKey.Reveal())
+	_, err = bankpay.VerifyRedirect(strings.Replace(redirectURL, "merchantReference=order-7", "merchantReference=order-8", 1), creds)
 	fmt.Println(errors.Is(err, bankpay.ErrInvalidSignature))
 	// Output:
 	// 100000000001001 order-7 Authorized true
@@ -415,7 +415,13 @@ func ExampleVerifyRedirect() {
 func ExampleNewWebhookHandler() {
 	creds := bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: bankpay.NewSecret("my-access-key"), MerchantID: "110005514"}
 
-	// The merchant's notification endpoint.
+	// The sandbox sends signed notifications to the notificationUrl.
+	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: creds}))
+	defer srv.Close()
+
+	// The merchant's notification endpoint. Under test it follows the
+	// sandbox's clock, which Advance moves days ahead of the real one (the
+	// handler refuses events dated over 5 minutes ahead of its clock).
 	var mu sync.Mutex
 	var got []string
 	h := bankpay.NewWebhookHandler(creds, func(_ context.Context, ev *bankpay.Event) error {
@@ -425,15 +431,11 @@ func ExampleNewWebhookHandler() {
 			got = append(got, fmt.Sprintf("%s %s: %s is %s", ev.EventID, ev.EventType, ev.TransactionID(), tx.Status))
 		}
 		return nil // store and respond 200 quickly; an error responds 500 and the event is re-sent
-	}, bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)))
+	}, bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)), bankpay.WithWebhookClock(srv.Now))
 	mux := http.NewServeMux()
 	mux.Handle("POST /bankpay/events", h)
 	merchant := httptest.NewServer(mux)
 	defer merchant.Close()
-
-	// The sandbox sends signed notifications to the notificationUrl.
-	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: creds}))
-	defer srv.Close()
 	c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(srv.URL))
 	if err != nil {
 		fmt.Println(err)
@@ -468,4 +470,275 @@ func ExampleNewWebhookHandler() {
 	// 500000000000001 Authorize: 100000000001001 is Authorized
 	// 500000000000002 Process: 100000000001002 is Processed
 	// 500000000000003 Complete: 100000000001002 is Completed
+}
+
+func ExampleCustomersService_Lookup() {
+	srv := bankpaytest.NewServer()
+	defer srv.Close()
+	c := srv.Client()
+	ctx := context.Background()
+
+	// Early in the funnel: offer bank payment first to known users.
+	known, err := c.Customers.Lookup(ctx, "new.shopper@example.net", "+15125550123")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("known:", known)
+
+	_, err = c.Customers.Lookup(ctx, "not an email", "")
+	fmt.Println(err)
+	// Output:
+	// known: false
+	// bankpay: invalid email: must be an email address (local@domain)
+}
+
+func ExampleAccountsService_Verify() {
+	srv := bankpaytest.NewServer()
+	defer srv.Close()
+	c := srv.Client()
+	ctx := context.Background()
+
+	a, err := c.Accounts.Verify(ctx, &bankpay.AccountVerifyParams{
+		AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber,
+	}, bankpay.WithExpand("account.paymentProvider"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("...%s verified %t, score %d, bank %s\n", a.AccountNumber, a.Verified, *a.Verification.Score, a.PaymentProvider.Name)
+
+	// After paying it by ACH, report the outcome.
+	err = c.Accounts.Feedback(ctx, &bankpay.AccountFeedbackParams{
+		Token: a.Token, Status: models.StatusCompleted, SubStatus: "R00", Amount: "25.00", Currency: models.USD,
+	})
+	fmt.Println("feedback:", err)
+	// Output:
+	// ...0010 verified true, score 10, bank Demo Bank
+	// feedback: <nil>
+}
+
+// exampleAuthorization establishes a Disbursement authorization in srv.
+func exampleAuthorization(c *bankpay.Client, ref string) (*models.Transaction, error) {
+	return c.Transactions.Establish(context.Background(), &models.EstablishData{
+		Currency: models.USD, Amount: "0.00", MerchantReference: ref,
+		PaymentType: models.PaymentTypeDisbursement,
+		ReturnURL:   "https://shop.example/payouts/return", CancelURL: "https://shop.example/payouts/cancel",
+		Account: &models.Account{AccountNumber: "1000000010", RoutingNumber: "124003116"},
+	})
+}
+
+func ExampleTransactionsService_List() {
+	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(exampleStart))
+	defer srv.Close()
+	c := srv.Client()
+	ctx := context.Background()
+	auth, err := exampleAuthorization(c, "payouts-week-10")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, amount := range []models.Amount{"25.00", "10.00", "40.00"} {
+		_, err := c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{
+			MerchantReference: fmt.Sprintf("payout-%d", i+1), Amount: amount})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+
+	// The authorization's deposits, largest first, read a page of 2 at a
+	// time as the loop goes.
+	for t, err := range c.Transactions.List(ctx, &bankpay.TransactionListParams{
+		OriginalTransactionID: auth.TransactionID,
+		TransactionTypes:      []models.TransactionType{models.TypeDeposit},
+		ListRange:             bankpay.ListRange{OrderBy: "amount", SortOrder: "desc", Count: 2},
+	}) {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(t.MerchantReference, t.Amount, t.Status)
+	}
+	// Output:
+	// payout-3 40.00 Authorized
+	// payout-1 25.00 Authorized
+	// payout-2 10.00 Authorized
+}
+
+func ExampleTransactionsService_FindByMerchantReference() {
+	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(exampleStart))
+	defer srv.Close()
+	c := srv.Client()
+	ctx := context.Background()
+	auth, err := exampleAuthorization(c, "payouts-week-11")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	// The sandbox makes the deposit, then loses its response.
+	srv.LoseResponse(http.MethodPost, "/transactions/"+auth.TransactionID+"/deposit")
+	p := &bankpay.DepositParams{MerchantReference: "payout-77", Amount: "25.00"}
+	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, p)
+	var ne *bankpay.NetworkError
+	if errors.As(err, &ne) && ne.Sent {
+		// The outcome is unknown: find the deposit, made from the
+		// authorization, instead of paying again.
+		dep, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{
+			OriginalTransactionID: auth.TransactionID, MerchantReference: p.MerchantReference})
+		switch {
+		case errors.Is(err, bankpay.ErrNotFound):
+			fmt.Println("not made: pay again with the same merchantReference")
+		case err != nil: // ErrIncomplete, ErrAmbiguous
+			fmt.Println("cannot tell yet, do not pay again:", err)
+		default:
+			fmt.Println("made:", dep.TransactionType, dep.Amount, dep.MerchantReference)
+		}
+	}
+	// Output:
+	// made: Deposit 25.00 payout-77
+}
+
+func ExamplePaymentsService_Get() {
+	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(exampleStart))
+	defer srv.Close()
+	c := srv.Client()
+	ctx := context.Background()
+	auth, err := exampleAuthorization(c, "payouts-week-12")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, err := c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "payout-9", Amount: "30.00"}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	srv.AdvanceBankingDays(bankpaytest.CompletionBankingDays + 1) // the deposit completes
+
+	pay, err := c.Payments.Get(ctx, auth.Payment.PaymentID)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(pay.MerchantReference, "paid", pay.Paid, "pending", pay.Pending, "balance", pay.Balance)
+	// Output:
+	// payouts-week-12 paid 30.00 pending 0.00 balance 30.00
+}
+
+func ExamplePaymentProvidersService_List() {
+	srv := bankpaytest.NewServer()
+	defer srv.Close()
+	c := srv.Client()
+	ctx := context.Background()
+
+	// Pages are read as the loop asks for more; break stops reading.
+	for pp, err := range c.PaymentProviders.List(ctx, &bankpay.PaymentProviderListParams{Countries: []string{"CA"}}) {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(pp.PaymentProviderID, pp.Name, pp.SubType)
+	}
+	// Output:
+	// 200010001 Maple Demo Bank 1000
+	// 200010002 Northern Credit Union 2000
+}
+
+func ExampleDisputesService_Create() {
+	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(exampleStart))
+	defer srv.Close()
+	c := srv.Client()
+	ctx := context.Background()
+
+	// A collected capture the user's bank returned: the Dispute event
+	// names it (transactionId) and the amount returned (amountReturned).
+	d := models.EstablishData{Currency: models.USD, Amount: "50.00", MerchantReference: "order-77",
+		PaymentType: models.PaymentTypeDeferred, ReturnURL: "https://shop.example/ok", CancelURL: "https://shop.example/no",
+		Customer: &models.Customer{Name: "Maria Garcia", Address: &models.Address{Address1: "200 Oak Ave", City: "Austin",
+			State: "TX", Zip: "73301", Country: "US"}}}
+	_ = c.SignEstablishData(&d)
+	_, auth, _ := srv.Authorize(d, bankpaytest.OutcomeAuthorize)
+	capture, err := c.Transactions.Capture(ctx, auth.TransactionID, &bankpay.CaptureParams{MerchantReference: "order-77-cap",
+		Amount: "50.00", Beneficiary: &models.Beneficiary{Name: "Luis Garcia", Address: &models.Address{Country: "MX"}}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	srv.AdvanceBankingDays(4)
+	_ = srv.Dispute(capture.TransactionID)
+
+	// A key of the merchant's own makes a repeated request the same one:
+	// it recovers once, and gets the same transaction.
+	p := &bankpay.DisputeParams{TransactionID: capture.TransactionID, Amount: "50.00", IdempotencyKey: "recover-order-77"}
+	rec, err := c.Disputes.Create(ctx, p)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	again, _ := c.Disputes.Create(ctx, p)
+	fmt.Println(models.TypeRepresentment == rec.TransactionType, rec.Amount, again.TransactionID == rec.TransactionID)
+
+	// The same key with another body is refused.
+	p.Amount = "10.00"
+	_, err = c.Disputes.Create(ctx, p)
+	var apiErr *bankpay.APIError
+	fmt.Println(errors.As(err, &apiErr), apiErr.StatusCode)
+	// Output:
+	// true 50.00 true
+	// true 422
+}
+
+// A payment collected from a Pay authorization is refunded in two parts.
+func ExampleTransactionsService_Refund() {
+	srv := bankpaytest.NewServer()
+	defer srv.Close()
+	c := srv.Client()
+	ctx := context.Background()
+
+	// The user authorizes at their bank (played by the sandbox); the
+	// Authorize event carries the split token the capture needs.
+	d := models.EstablishData{Currency: models.USD, Amount: "60.00", MerchantReference: "order-77",
+		PaymentType: models.PaymentTypeDeferred,
+		ReturnURL:   "https://shop.example/return", CancelURL: "https://shop.example/cancel"}
+	if err := c.SignEstablishData(&d); err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, auth, err := srv.Authorize(d, bankpaytest.OutcomeAuthorize)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	token := srv.EventsFor(auth.TransactionID)[0].Raw.Get("splitToken") // ev.Transaction.SplitToken in a webhook handler
+
+	pay, err := c.Transactions.Capture(ctx, auth.TransactionID, &bankpay.CaptureParams{
+		MerchantReference: "order-77-pay", Amount: "60.00", SplitToken: token})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	srv.Advance(time.Minute) // the capture completes 3 banking days after it is processed
+	srv.AdvanceBankingDays(bankpaytest.CompletionBankingDays)
+
+	r, err := c.Transactions.Refund(ctx, pay.TransactionID, &bankpay.RefundParams{MerchantReference: "order-77-rf1", Amount: "20.00"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(r.TransactionType, r.Amount, "of", r.OriginalTransactionID == pay.TransactionID)
+	got, _ := c.Transactions.Get(ctx, pay.TransactionID)
+	fmt.Println(got.Status, "balance", got.Balance)
+
+	// No amount: the rest.
+	if _, err := c.Transactions.Refund(ctx, pay.TransactionID, nil); err != nil {
+		fmt.Println(err)
+		return
+	}
+	got, _ = c.Transactions.Get(ctx, pay.TransactionID)
+	fmt.Println(got.Status, "refunded", got.Refunded)
+	// Output:
+	// Refund 20.00 of true
+	// PartiallyRefunded balance 40.00
+	// Refunded refunded 60.00
 }

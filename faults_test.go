@@ -39,6 +39,10 @@ type faultCall struct {
 	// idempotent marks a state-changing call sent with an Idempotency-Key:
 	// retried by default, always with the same key.
 	idempotent bool
+	// keyed marks a call the service can recognize when it comes again
+	// (merchantReference or Idempotency-Key): WithRetryNonIdempotent
+	// applies to it only.
+	keyed bool
 	// readsBody is false for a call that does not read a 2xx body.
 	readsBody bool
 	okBody    string
@@ -51,7 +55,7 @@ const faultTxn = `{"transaction":{"transactionId":"1002600000000001","transactio
 var faultCalls = func() []faultCall {
 	var calls []faultCall
 	for _, ep := range endpoints() {
-		calls = append(calls, faultCall{ep.name, ep.mutates(), ep.idempotent, ep.readsBody, ep.okResponse,
+		calls = append(calls, faultCall{ep.name, ep.mutates(), ep.idempotent, ep.keyed(), ep.readsBody, ep.okResponse,
 			func(ctx context.Context, c *Client, o ...Option) error {
 				return ep.call(ctx, c, "1002600000000001", o...)
 			}})
@@ -70,7 +74,29 @@ const (
 	// modeIdempotent: a state-changing call with an Idempotency-Key, with
 	// default settings; it behaves as one opted in.
 	modeIdempotent = "state-changing, idempotent"
+	// The middleware column: the two modes of a state-changing call
+	// with a retrying middleware (retryingMiddlewares) in WithTransport.
+	// The guard below it must keep every cell to the sends of the same
+	// cell without the middleware.
+	modeDefaultMW = "state-changing, default, middleware "
+	modeOptInMW   = "state-changing, opt-in, middleware "
 )
+
+// middlewareMode is the mode of a middleware cell, and its base mode.
+func middlewareMode(mode string, mw middleware) string { return mode + mw.name }
+
+// baseMode is the mode of mode's cell without middleware, and the middleware.
+func baseMode(mode string) (string, *middleware) {
+	for _, mw := range retryingMiddlewares {
+		switch mode {
+		case modeDefaultMW + mw.name:
+			return modeDefault, &mw
+		case modeOptInMW + mw.name:
+			return modeOptIn, &mw
+		}
+	}
+	return mode, nil
+}
 
 // want is the expected result of a cell.
 type want struct {
@@ -155,6 +181,19 @@ func apiErrAfter(n, attempts, status int, targets ...error) want {
 		}
 		return nil
 	}}
+}
+
+// lookupIncomplete wants what w wants, of an error that matches
+// ErrIncomplete and not ErrNotFound.
+func lookupIncomplete(w want) want {
+	check := w.check
+	w.check = func(err error) error {
+		if !errors.Is(err, ErrIncomplete) || errors.Is(err, ErrNotFound) {
+			return fmt.Errorf("want ErrIncomplete, not ErrNotFound, got %T %v", err, err)
+		}
+		return check(err)
+	}
+	return w
 }
 
 // respErr wants a *ResponseError matching every target.
@@ -331,13 +370,17 @@ func runFaultCell(sc faultScenario, call faultCall, mode string) cellResult {
 		timeout = 10 * time.Second
 	}
 	opts := append([]Option{WithBaseURL(s.URL + "/api/v1"), WithHTTPClient(&http.Client{Transport: tr, Timeout: timeout})}, sc.opts...)
+	mode, mw := baseMode(mode)
+	if mw != nil {
+		opts = append(opts, WithTransport(mw.wrap))
+	}
 	c, err := NewClient(testCreds, opts...)
 	if err != nil {
 		res.problems = append(res.problems, err.Error())
 		return res
 	}
 	w := &waits{}
-	c.waitScale = w.record
+	c.cfg.waitScale = w.record
 	ctx := context.Background()
 	if sc.ctxTimeout > 0 {
 		var cancel context.CancelFunc
@@ -354,6 +397,14 @@ func runFaultCell(sc faultScenario, call faultCall, mode string) cellResult {
 }
 
 func (sc faultScenario) expectation(call faultCall, mode string) want {
+	if base, mw := baseMode(mode); mw != nil {
+		return sc.middlewareExpectation(call, base)
+	}
+	// A lookup whose list page is answered 404 could not read the list: it
+	// is ErrIncomplete, never ErrNotFound ("not made, pay again").
+	if call.name == "Transactions.FindByMerchantReference" && sc.name == "404" {
+		return lookupIncomplete(apiErr(1, 404))
+	}
 	if sc.brokenBody && !call.readsBody {
 		return succeeded(1)
 	}
@@ -366,9 +417,35 @@ func (sc faultScenario) expectation(call faultCall, mode string) want {
 	case modeDefault:
 		return sc.def
 	case modeOptIn, modeIdempotent:
+		if !call.keyed {
+			return sc.def // the opt-in does not apply to a keyless call
+		}
 		return sc.optIn
 	}
 	return sc.read
+}
+
+// middlewareExpectation is what a cell with a retrying middleware must
+// get: as many sends as without it (the guard refuses the middleware's),
+// no success where the cell without it fails (a success would have needed
+// a second send), and never Sent false where the cell without it is not.
+// The outcome may differ otherwise: the middleware turns a 5xx it retried
+// into the guard's refusal (a *NetworkError, Sent true).
+func (sc faultScenario) middlewareExpectation(call faultCall, base string) want {
+	w := sc.expectation(call, base)
+	return want{reached: w.reached, check: func(err error) error {
+		if err == nil {
+			if w.check(nil) != nil {
+				return fmt.Errorf("success behind the middleware, but %v without it", w.check(nil))
+			}
+			return nil
+		}
+		var ne *NetworkError
+		if errors.As(err, &ne) && !ne.Sent && w.check(err) != nil {
+			return fmt.Errorf("Sent=false behind the middleware (%v), but without it: %v", err, w.check(err))
+		}
+		return nil
+	}}
 }
 
 func (r *cellResult) judge(sc faultScenario, call faultCall, w want) {
@@ -382,7 +459,7 @@ func (r *cellResult) judge(sc faultScenario, call faultCall, w want) {
 		r.problems = append(r.problems, fmt.Sprintf("waits %v, want %v", r.waits, w.waits))
 	}
 	// The headline property, whatever the table says.
-	if r.mode == modeDefault && r.reached > 1 {
+	if base, _ := baseMode(r.mode); base == modeDefault && r.reached > 1 {
 		r.problems = append(r.problems, "a state-changing request reached the server twice with default settings")
 	}
 	if r.mode == modeIdempotent {
@@ -439,6 +516,9 @@ func TestFaultTable(t *testing.T) {
 					cells = append(cells, cell{call, modeIdempotent})
 				} else if call.mutates {
 					cells = append(cells, cell{call, modeDefault}, cell{call, modeOptIn})
+					for _, mw := range retryingMiddlewares {
+						cells = append(cells, cell{call, middlewareMode(modeDefaultMW, mw)}, cell{call, middlewareMode(modeOptInMW, mw)})
+					}
 				} else {
 					cells = append(cells, cell{call, modeRead})
 				}
@@ -666,11 +746,17 @@ func TestOptInPerClient(t *testing.T) {
 		tr := s.Transport()
 		c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}), WithRetryNonIdempotent())
 		require.NoError(t, err)
-		c.waitScale = (&waits{}).record
+		c.cfg.waitScale = (&waits{}).record
 		err = call.do(context.Background(), c)
 		got := s.Received()
 		tr.CloseIdleConnections()
 		s.Close()
+		if !call.keyed {
+			// Nothing to recognize a repeat by: sent once, as without the opt-in.
+			assert.ErrorIs(t, err, ErrServer, "%s: keyless, err %v", call.name, err)
+			assert.Len(t, got, 1, "%s: keyless, sent %d times", call.name, len(got))
+			continue
+		}
 		if !assert.ErrorIs(t, err, ErrDuplicate, "%s: err %v after %d requests, want ErrDuplicate after 3", call.name, err, len(got)) ||
 			!assert.Len(t, got, 3, "%s: err %v after %d requests, want ErrDuplicate after 3", call.name, err, len(got)) {
 			continue
@@ -726,7 +812,7 @@ func TestTransportErrorBeforeWriteIsNotRetriedForAPost(t *testing.T) {
 		}}
 		c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: rt}))
 		require.NoError(t, err)
-		c.waitScale = (&waits{}).record
+		c.cfg.waitScale = (&waits{}).record
 		_, err = c.Transactions.Deposit(context.Background(), "1", &DepositParams{MerchantReference: "r"})
 		got := s.Requests() - before
 		assert.Equal(t, tc.sent, got, "%v: %d requests reached the server in %d trips, want %d in %d (err %v)", tc.err, got, rt.Trips(), tc.sent, tc.trips, err)

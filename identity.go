@@ -2,7 +2,6 @@ package bankpay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 
@@ -30,12 +29,7 @@ func (s *IdentityService) User(ctx context.Context, transactionID string, opts .
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := pathJoin("transactions", transactionID, "user")
-	var raw json.RawMessage
-	if err := s.identityRead(ctx, path, true, &raw, opts); err != nil {
-		return nil, err
-	}
-	return decodeLogged[models.IdentityUser](ctx, s.client, opts, raw, "user", http.MethodGet, path)
+	return call[models.IdentityUser](ctx, s.client, http.MethodGet, pathJoin("transactions", transactionID, "user"), nil, nil, "user", opts, identityRead)
 }
 
 // Detail reads how each identity attribute was verified, useful when the
@@ -50,24 +44,7 @@ func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := pathJoin("transactions", transactionID, "user", "detail")
-	var raw json.RawMessage
-	if err := s.identityRead(ctx, path, true, &raw, opts); err != nil {
-		return nil, err
-	}
-	return decodeLogged[models.VerificationDetail](ctx, s.client, opts, raw, "detail", http.MethodGet, path)
-}
-
-// identityRead sends a GET whose 400 response also matches
-// ErrIdentityNotReady; expand says whether it takes WithExpand.
-func (s *IdentityService) identityRead(ctx context.Context, path string, expand bool, out any, opts []Option) error {
-	req, err := newRequest(http.MethodGet, path, nil, nil)
-	if err != nil {
-		return err
-	}
-	req.notReady = ErrIdentityNotReady
-	req.expand = expand
-	return s.client.do(ctx, req, out, opts)
+	return call[models.VerificationDetail](ctx, s.client, http.MethodGet, pathJoin("transactions", transactionID, "user", "detail"), nil, nil, "detail", opts, identityRead)
 }
 
 // CustomerVerification reads how the customer data the merchant holds for
@@ -109,7 +86,8 @@ func (s *IdentityService) sendFeedback(ctx context.Context, transactionID string
 		return err
 	}
 	path := pathJoin("transactions", transactionID, "feedback")
-	return s.client.send(ctx, http.MethodPost, path, nil, wire.NewFeedbackBody(fb), nil, opts)
+	_, err := call[noContent](ctx, s.client, http.MethodPost, path, nil, wire.NewFeedbackBody(fb), "", opts)
+	return err
 }
 
 // Register reports that the merchant registered the verified user (status

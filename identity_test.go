@@ -26,7 +26,7 @@ const identityUserJSON = `{"user":{
   "driverLicense":{"number":"D1234567","state":"CA"},
   "eligible":true}}`
 
-func TestIdentityUser(t *testing.T) {
+func TestIdentity_User(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1002581234567/user"}, 200, identityUserJSON)
 
@@ -52,7 +52,7 @@ func TestIdentityUser(t *testing.T) {
 	}
 }
 
-func TestIdentityUserNotEligible(t *testing.T) {
+func TestIdentity_UserNotEligible(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/user"}, 200,
 		`{"user":{"name":"Jane Roe","address":[],"phone":[],"email":[],"eligible":false}}`)
@@ -73,7 +73,7 @@ const verificationDetailJSON = `{"detail":{
        {"trustedEntity":"Credit Bureau","verificationType":2,"verificationMethod":3,"result":1,"verifiedAt":1700000006000}]},
     {"name":"email","source":"user","sourceType":2,"createdAt":"1700000001000","verified":false,"verification":[]}]}}`
 
-func TestIdentityDetail(t *testing.T) {
+func TestIdentity_Detail(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1002581234567/user/detail"}, 200, verificationDetailJSON)
 
@@ -172,7 +172,7 @@ const (
 		`"status":13,"subStatus":558,"description":"name mismatch"}`
 )
 
-func TestIdentityRegister(t *testing.T) {
+func TestIdentity_Register(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/1002581234567/feedback",
 		ContentType: "application/json", Body: registerBody}, 200, `{"feedback":{"status":4,"subStatus":559,"description":"registered as member 42"}}`)
@@ -180,7 +180,7 @@ func TestIdentityRegister(t *testing.T) {
 	assert.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
 }
 
-func TestIdentityVoid(t *testing.T) {
+func TestIdentity_Void(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/1002581234567/feedback",
 		ContentType: "application/json", Body: voidBody}, 200, `{"feedback":{"status":13,"subStatus":558,"description":"name mismatch"}}`)

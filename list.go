@@ -1,18 +1,24 @@
 package bankpay
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/bankpay/bankpay-go/internal/form"
 	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
+	"github.com/bankpay/bankpay-go/models"
 )
 
 // defaultPageSize is the count a list iterator asks per page when its params
@@ -33,12 +39,22 @@ type Page[T any] struct {
 // response object (or a bare array), and its startIndex (that of query
 // when the response has none) and itemsPerPage. query is not modified.
 func listPage[T any](ctx context.Context, c *Client, path string, query url.Values, key string, opts []Option) (*Page[T], error) {
-	var raw json.RawMessage
-	if err := c.send(ctx, http.MethodGet, path, query, nil, &raw, opts); err != nil {
+	r, err := call[json.RawMessage](ctx, c, http.MethodGet, path, query, nil, "", opts)
+	if err != nil {
 		return nil, err
 	}
+	raw := *r
 	fail := func(err error) (*Page[T], error) {
 		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path, Err: err}
+	}
+	// A page holding more items than asked is refused before it is
+	// decoded: a hostile or broken server's 250,000 items in a 0.7 MiB body
+	// would otherwise cost hundreds of megabytes. The count is a scan of
+	// the body, no allocation.
+	if asked, _ := strconv.Atoi(query.Get("count")); asked > 0 {
+		if n := countListItems(raw, key, asked); n > asked {
+			return fail(fmt.Errorf("the page holds more than the %d items asked", asked))
+		}
 	}
 	page := &Page[T]{}
 	// The offset asked, unless the response says otherwise (the
@@ -87,14 +103,8 @@ func decodeListTolerant[T any](raw []byte, key string, page *Page[T]) error {
 }
 
 // listQuery encodes list params (a struct with `url` tags, dotted nested
-// names) as a query, or an empty one for nil params. Params that encode
-// themselves (queryEncoder) skip go-querystring's reflection.
+// names) as a query, or an empty one for nil params.
 func listQuery(params any) (url.Values, error) {
-	if e, ok := params.(queryEncoder); ok {
-		q := url.Values{}
-		e.encodeQuery(q)
-		return q, nil
-	}
 	q, err := form.Values(params)
 	if err != nil {
 		return nil, fmt.Errorf("bankpay: encoding query: %w", err)
@@ -104,13 +114,14 @@ func listQuery(params any) (url.Values, error) {
 
 // paginate returns an iterator over every item of a list from the
 // startIndex of query on, reading one page of pageSize items (the count of
-// query, or defaultPageSize) at a time, only as the caller asks for more. It
-// stops after an empty or short page, on the first error (yielded with a nil
-// item), or when ctx is done. A page is short when it holds fewer items than
-// were asked, or than the page's itemsPerPage when the service reports a
-// smaller one: a service that caps the page size below the count asked
-// (100 of 500) does not end the list early.
-func paginate[T any](ctx context.Context, query url.Values, fetch func(context.Context, url.Values) (*Page[T], error)) iter.Seq2[*T, error] {
+// query, or defaultPageSize) at a time, only as the caller asks for more.
+// The next page starts after the items received (a service that caps its
+// pages below the count asked, without saying so, skips nothing), and the
+// list ends only at an empty page: a short page is not taken as the last,
+// since the operator documents no page cap and no total. It stops on the
+// first error (yielded with a nil item), when ctx is done, or after
+// maxPages pages (0: no limit) with a *pageBudgetError.
+func paginateBudget[T any](ctx context.Context, query url.Values, maxPages int, fetch func(context.Context, url.Values) (*Page[T], error)) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
 		if ctx == nil {
 			yield(nil, invalid("ctx", "must not be nil"))
@@ -127,9 +138,13 @@ func paginate[T any](ctx context.Context, query url.Values, fetch func(context.C
 		}
 		q.Set("count", strconv.Itoa(size))
 		var prev []T // the last page: a service that returns it again would be read forever
-		for {
+		for pages := 0; ; pages++ {
 			if err := ctx.Err(); err != nil {
 				yield(nil, err)
+				return
+			}
+			if maxPages > 0 && pages == maxPages {
+				yield(nil, &pageBudgetError{pages: pages, items: start})
 				return
 			}
 			q.Set("startIndex", strconv.Itoa(start))
@@ -138,7 +153,10 @@ func paginate[T any](ctx context.Context, query url.Values, fetch func(context.C
 				yield(nil, err)
 				return
 			}
-			if len(page.Items) > 0 && reflect.DeepEqual(prev, page.Items) {
+			if len(page.Items) == 0 {
+				return
+			}
+			if reflect.DeepEqual(prev, page.Items) {
 				yield(nil, fmt.Errorf("bankpay: list: the page at startIndex %d repeats the one before it: %w", start, ErrInvalidResponse))
 				return
 			}
@@ -148,21 +166,98 @@ func paginate[T any](ctx context.Context, query url.Values, fetch func(context.C
 					return
 				}
 			}
-			limit := size
-			if page.ItemsPerPage > 0 && page.ItemsPerPage < limit {
-				limit = page.ItemsPerPage
-			}
-			if len(page.Items) == 0 || len(page.Items) < limit {
-				return
-			}
 			start += len(page.Items)
 		}
 	}
 }
 
-// queryEncoder is list params that add their own query values, the same
-// that their `url` tags would give.
-type queryEncoder interface{ encodeQuery(url.Values) }
+// paginate is paginateBudget with no page budget: a caller's loop ends
+// where the caller decides.
+func paginate[T any](ctx context.Context, query url.Values, fetch func(context.Context, url.Values) (*Page[T], error)) iter.Seq2[*T, error] {
+	return paginateBudget(ctx, query, 0, fetch)
+}
+
+// pageBudgetError is a paginateBudget that read its maxPages pages without
+// reaching the end of the list.
+type pageBudgetError struct{ pages, items int }
+
+func (e *pageBudgetError) Error() string {
+	return fmt.Sprintf("bankpay: list: %d pages (%d items) read without reaching the end of the list", e.pages, e.items)
+}
+
+// countListItems counts the items of a list page without decoding them:
+// those of the array under key in the top-level object raw (its name
+// matched as encoding/json matches names; the largest, if the key is
+// repeated) or of a bare array. It stops counting an array past limit
+// (returning limit+1). It returns 0 for anything it cannot scan: the
+// decoder that follows reports that (encoding/json checks the whole
+// syntax before it decodes anything).
+func countListItems(raw []byte, key string, limit int) int {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) {
+		return 0
+	}
+	if raw[i] == '[' {
+		return countArray(raw, i, limit)
+	}
+	if raw[i] != '{' {
+		return 0
+	}
+	most := 0
+	i = skipSpace(raw, i+1)
+	for i < len(raw) && raw[i] == '"' {
+		end, ok := skipValue(raw, i)
+		if !ok {
+			return most
+		}
+		name := raw[i+1 : end-1]
+		i = skipSpace(raw, end)
+		if i >= len(raw) || raw[i] != ':' {
+			return most
+		}
+		i = skipSpace(raw, i+1)
+		if i < len(raw) && raw[i] == '[' && nameIs(name, key) {
+			most = max(most, countArray(raw, i, limit))
+		}
+		if i, ok = skipValue(raw, i); !ok {
+			return most
+		}
+		if i = skipSpace(raw, i); i < len(raw) && raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+	}
+	return most
+}
+
+// nameIs reports whether the JSON object name raw (between its quotes)
+// is key as encoding/json matches a field: escapes decoded, case folded.
+func nameIs(raw []byte, key string) bool {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return strings.EqualFold(string(raw), key)
+	}
+	var s string
+	q := make([]byte, 0, len(raw)+2)
+	q = append(append(append(q, '"'), raw...), '"')
+	return json.Unmarshal(q, &s) == nil && strings.EqualFold(s, key)
+}
+
+// countArray counts the values of the JSON array at raw[i] ('['), up to
+// limit+1.
+func countArray(raw []byte, i, limit int) int {
+	n := 0
+	i = skipSpace(raw, i+1)
+	for i < len(raw) && raw[i] != ']' && n <= limit {
+		end, ok := skipValue(raw, i)
+		if !ok {
+			return n
+		}
+		n++
+		if i = skipSpace(raw, end); i < len(raw) && raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+	}
+	return n
+}
 
 // decodeListFast reads a list page in the exact types (the common case) in
 // one encoding/json pass, into a struct with the array under key and
@@ -227,4 +322,210 @@ func listEnvelope(items, number reflect.Type, key string) reflect.Type {
 	})
 	listEnvelopes.Store(k, t)
 	return t
+}
+
+// maxPageSize is the largest count the SDK asks for one page (the OpenAPI
+// gives none; see docs/wire.md).
+const maxPageSize = 1000
+
+// ListRange is what the ranged lists (Transactions.List and Payments.List,
+// and their ListPage) share, embedded in their params: the amount and date
+// ranges, the order and the page. Its `url` tags are the one place the query
+// names are written: the query is encoded from them, and a validation error
+// names the field by them. Every field is optional.
+type ListRange struct {
+	// AmountMin and AmountMax bound the amount, N.NN, inclusive.
+	AmountMin models.Amount `url:"amount.min,omitempty"`
+	AmountMax models.Amount `url:"amount.max,omitempty"`
+	// CreatedAtStart and CreatedAtEnd bound the creation time,
+	// UpdatedAtStart and UpdatedAtEnd the time of the last change, both
+	// inclusive; sent as epoch milliseconds. The zero time is no bound.
+	CreatedAtStart time.Time `url:"createdAt.start,omitempty,unixmilli"`
+	CreatedAtEnd   time.Time `url:"createdAt.end,omitempty,unixmilli"`
+	UpdatedAtStart time.Time `url:"updatedAt.start,omitempty,unixmilli"`
+	UpdatedAtEnd   time.Time `url:"updatedAt.end,omitempty,unixmilli"`
+	// OrderBy is the field the list is ordered by (each list's params name
+	// the fields it takes; the service's default order when empty).
+	// SortOrder is "asc" or "desc".
+	OrderBy   string `url:"orderBy,omitempty"`
+	SortOrder string `url:"sortOrder,omitempty"`
+	// StartIndex is the offset of the first item (0 for the first).
+	StartIndex int `url:"startIndex"`
+	// Count is the page size asked: 1 to 1000, 0 for 100. The service may
+	// return fewer (it may cap its pages, without saying so); a page with
+	// more is an ErrInvalidResponse. List reads the whole list a page at a
+	// time, each from where the last one ended, until an empty page;
+	// ListPage reads one page.
+	Count int `url:"count,omitempty"`
+}
+
+// rangeName is the query name of each ListRange field, by Go name, as its
+// `url` tag writes it: validation errors name the fields as the query does.
+var rangeName = func() map[string]string {
+	t := reflect.TypeFor[ListRange]()
+	names := make(map[string]string, t.NumField())
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("url"), ",")
+		names[t.Field(i).Name] = name
+	}
+	return names
+}()
+
+// validate checks r; orderFields gives the orderBy values of its list.
+func (r *ListRange) validate(orderFields func() []string) error {
+	n := rangeName
+	if err := firstError(
+		checkAmount(n["AmountMin"], r.AmountMin, false),
+		checkAmount(n["AmountMax"], r.AmountMax, false),
+		checkTimeRange(n["CreatedAtStart"], n["CreatedAtEnd"], r.CreatedAtStart, r.CreatedAtEnd),
+		checkTimeRange(n["UpdatedAtStart"], n["UpdatedAtEnd"], r.UpdatedAtStart, r.UpdatedAtEnd),
+	); err != nil {
+		return err
+	}
+	if r.AmountMin != "" && r.AmountMax != "" {
+		lo, _ := r.AmountMin.Cents()
+		hi, _ := r.AmountMax.Cents()
+		if hi < lo {
+			return invalid(n["AmountMax"], "must not be below "+n["AmountMin"])
+		}
+	}
+	if r.OrderBy != "" && !slices.Contains(orderFields(), r.OrderBy) {
+		return invalid(n["OrderBy"], "must be one of "+strings.Join(orderFields(), ", "))
+	}
+	switch r.SortOrder {
+	case "", "asc", "desc":
+	default:
+		return invalid(n["SortOrder"], `must be "asc" or "desc"`)
+	}
+	if r.StartIndex < 0 {
+		return invalid(n["StartIndex"], "must not be negative")
+	}
+	if r.Count < 0 || r.Count > maxPageSize {
+		return invalid(n["Count"], "must be 1 to "+strconv.Itoa(maxPageSize)+" (0: "+strconv.Itoa(defaultPageSize)+")")
+	}
+	return nil
+}
+
+// rangedQuery validates the params of a ranged list and encodes them:
+// params is the list's query struct (its filters and, embedded, its
+// params with their ListRange), r that ListRange, orderFields gives its
+// orderBy values. Code filters check their codes as they encode
+// (codeFilter); a text filter with control characters is a
+// *ValidationError naming it.
+// The count is the default page (100) when r gives none.
+func rangedQuery(params any, r *ListRange, orderFields func() []string) (url.Values, error) {
+	if err := r.validate(orderFields); err != nil {
+		return nil, err
+	}
+	q, err := form.Query(params)
+	if err != nil {
+		var ve *ValidationError
+		if errors.As(err, &ve) {
+			return nil, ve
+		}
+		return nil, fmt.Errorf("bankpay: encoding query: %w", err)
+	}
+	bad := "" // the first name, in order, of a value with control characters
+	for k, vs := range q {
+		for _, v := range vs {
+			if checkFilter(k, v) != nil && (bad == "" || k < bad) {
+				bad = k
+			}
+		}
+	}
+	if bad != "" {
+		return nil, checkFilter(bad, strings.Join(q[bad], ""))
+	}
+	if r.Count == 0 {
+		q.Set(rangeName["Count"], strconv.Itoa(defaultPageSize))
+	}
+	return q, nil
+}
+
+// codeFilter is a repeated filter of numeric codes, a field of a list's
+// query struct: the encoding (form.Query, as go-querystring does) calls it
+// (query.Encoder) to add one decimal string a code (the OpenAPI's numeric-string enums) under its `url` tag's
+// name, and an unknown code is a *ValidationError naming the filter.
+type codeFilter[T ~int] struct {
+	codes []T
+	known func(T) bool
+}
+
+// EncodeValues adds the codes under key, or refuses an unknown one.
+func (f codeFilter[T]) EncodeValues(key string, v *url.Values) error {
+	for _, c := range f.codes {
+		if !f.known(c) {
+			return invalid(key, "has an unknown code "+strconv.Itoa(int(c)))
+		}
+		v.Add(key, strconv.Itoa(int(c)))
+	}
+	return nil
+}
+
+// rangedList is a list paged with a ListRange: its path and the key of
+// its items in a page.
+type rangedList[T any] struct{ path, key string }
+
+// page reads one page of l at query q.
+func (l rangedList[T]) page(ctx context.Context, c *Client, q url.Values, opts []Option) (*Page[T], error) {
+	return listPage[T](ctx, c, l.path, q, l.key, opts)
+}
+
+// all iterates over l from query q (or yields err, the params' invalid).
+func (l rangedList[T]) all(ctx context.Context, c *Client, q url.Values, err error, opts []Option) iter.Seq2[*T, error] {
+	if err != nil {
+		return func(yield func(*T, error) bool) { yield(nil, err) }
+	}
+	return paginate(ctx, q, func(ctx context.Context, q url.Values) (*Page[T], error) {
+		return l.page(ctx, c, q, opts)
+	})
+}
+
+// checkTimeRange checks a start / end pair, named as the query names them:
+// neither before 1970, and the end not before the start.
+func checkTimeRange(startName, endName string, start, end time.Time) error {
+	if !start.IsZero() && start.UnixMilli() < 0 {
+		return invalid(startName, "must not be before 1970")
+	}
+	if !end.IsZero() && end.UnixMilli() < 0 {
+		return invalid(endName, "must not be before 1970")
+	}
+	if !start.IsZero() && !end.IsZero() && end.Before(start) {
+		return invalid(endName, "must not be before "+startName)
+	}
+	return nil
+}
+
+// checkFilter rejects a filter value with control characters (an empty one
+// is no filter).
+func checkFilter(field, v string) error {
+	if strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return invalid(field, "must not contain control characters")
+	}
+	return nil
+}
+
+// Codes the list filters accept: the documented ones.
+
+func knownTransactionType(t models.TransactionType) bool {
+	switch t {
+	case models.TypeExternal, models.TypeAuthorize, models.TypePay, models.TypeCapture, models.TypeRefund,
+		models.TypeReverse, models.TypeDeposit, models.TypeReclaim, models.TypeRepresentment, models.TypePreauthorization:
+		return true
+	}
+	return false
+}
+
+func knownTransactionStatus(s models.TransactionStatus) bool {
+	switch s {
+	case models.StatusNew, models.StatusPending, models.StatusAuthorized, models.StatusProcessed, models.StatusCompleted,
+		models.StatusFailed, models.StatusExpired, models.StatusCanceled, models.StatusDenied, models.StatusReversed,
+		models.StatusPartiallyRefunded, models.StatusRefunded, models.StatusVoided, models.StatusOnHold:
+		return true
+	}
+	return false
+}
+
+func knownPaymentType(p models.PaymentType) bool {
+	return p >= models.PaymentTypeInstant && p <= models.PaymentTypeRetrieval
 }

@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -125,4 +130,173 @@ func TestPaginateStopsOnARepeatedPage(t *testing.T) {
 	assert.ErrorIs(t, last, ErrInvalidResponse)
 	assert.Equal(t, []int{1, 2}, got)
 	assert.Equal(t, 2, fetched)
+}
+
+func TestCountListItems(t *testing.T) {
+	for _, tc := range []struct {
+		body  string
+		limit int
+		want  int
+	}{
+		{`{"transactions":[]}`, 10, 0},
+		{`{"transactions":[{},{},{}]}`, 10, 3},
+		{` { "startIndex" : 0 , "transactions" : [ {"a":[1,2,3]} , {"b":"],[,{"} , "x\"],"] , "itemsPerPage":3}`, 10, 3},
+		{`{"transactions":[1,2,3,4,5,6,7,8,9,10,11,12]}`, 4, 5}, // stops past the limit
+		{`[{},{}]`, 10, 2},
+		{`{"Transactions":[{},{}]}`, 10, 2},                     // encoding/json's case folding
+		{`{"TRANSACTIONſ":[{},{}]}`, 10, 2},                     // ſ folds to s, as in encoding/json
+		{`{"\u0074ransactions":[{},{},{}]}`, 10, 3},             // an escaped name
+		{`{"transactions":[{}],"transactions":[{},{}]}`, 10, 2}, // the larger of a repeat
+		{`{"other":[{},{},{}],"transactions":[{}]}`, 10, 1},
+		{`{"transactions":{"a":[{},{}]}}`, 10, 0},
+		{`{"transactions":[{},{}`, 10, 2}, // truncated: the decoder reports it
+		{`not json`, 10, 0},
+		{``, 10, 0},
+	} {
+		assert.Equal(t, tc.want, countListItems([]byte(tc.body), "transactions", tc.limit), tc.body)
+	}
+}
+
+// FuzzCountListItems: on a body encoding/json reads as a list page (no
+// repeated top-level name), countListItems counts what it decodes.
+func FuzzCountListItems(f *testing.F) {
+	for _, b := range []string{`{"transactions":[]}`, `{"transactions":[{"a":"]"},2,"x",[3]]}`, `[1,2]`,
+		`{"itemsPerPage":1,"TRANSACTIONS":[{}]}`, `{"\u0074ransactions":[null,true]}`, `{"transactions":[1,]}`} {
+		f.Add([]byte(b))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if repeatsTopKey(body) {
+			t.Skip("a repeated top-level key")
+		}
+		var items []json.RawMessage
+		var env struct {
+			Transactions *[]json.RawMessage `json:"transactions"`
+		}
+		switch {
+		case json.Unmarshal(body, &env) == nil && env.Transactions != nil:
+			items = *env.Transactions
+		case json.Unmarshal(body, &items) == nil:
+		default:
+			return // not a page: the decoders refuse it
+		}
+		require.Equal(t, len(items), countListItems(body, "transactions", 1<<30), "%s", body)
+	})
+}
+
+// oversizedPage is a list page of n empty transactions: 3 bytes each.
+func oversizedPage(n int) []byte {
+	b := make([]byte, 0, 20+3*n)
+	b = append(b, `{"transactions":[`...)
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "{}"...)
+	}
+	return append(b, "]}"...)
+}
+
+// A page with 250,000 items when 10 were asked (a 0.7 MiB body) is an
+// ErrInvalidResponse, refused before its items are decoded: the call
+// allocates a small multiple of the body (reading it), not the ~400 MiB
+// of 250,000 decoded transactions. Most of the figure is the pipeline's
+// read of the body into a growing buffer (readCapped: a body this large is
+// not pooled); the count of the items allocates nothing.
+func TestListPageRefusesAnOversizedPage(t *testing.T) {
+	body := oversizedPage(250_000)
+	c, mock, _ := newTestClient(t)
+	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)), Request: req}, nil
+	})
+	listPage := func() uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		page, err := c.Transactions.ListPage(context.Background(), &TransactionListParams{ListRange: ListRange{Count: 10}})
+		runtime.ReadMemStats(&after)
+		require.ErrorIs(t, err, ErrInvalidResponse)
+		var re *ResponseError
+		require.ErrorAs(t, err, &re)
+		assert.Contains(t, err.Error(), "more than the 10 items asked")
+		assert.Nil(t, page)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	runtime.GC()
+	var most uint64
+	for range 3 {
+		most = max(most, listPage())
+	}
+	t.Logf("body %d B; allocated at most %d B a call (%.1fx the body)", len(body), most, float64(most)/float64(len(body)))
+	assert.Less(t, most, uint64(8*len(body)), "%d B for a %d B body", most, len(body))
+	assert.Zero(t, testing.AllocsPerRun(10, func() { countListItems(body, "transactions", 10) }), "the count allocates")
+
+	// The same through List, and a page of exactly the count is read.
+	for _, err := range c.Transactions.List(context.Background(), &TransactionListParams{ListRange: ListRange{Count: 10}}) {
+		require.ErrorIs(t, err, ErrInvalidResponse)
+		break
+	}
+	body = oversizedPage(10)
+	page, err := c.Transactions.ListPage(context.Background(), &TransactionListParams{ListRange: ListRange{Count: 10}})
+	require.NoError(t, err)
+	assert.Len(t, page.Items, 10)
+}
+
+// BenchmarkListPageOversized: a page of 25,000 items when 10 were asked
+// (a 73 KiB body) from a loopback server, read by Transactions.ListPage
+// (refused before decoding) and by the bare net/http + encoding/json
+// baseline (which decodes them all), in the same run. x-body is the bytes
+// allocated per call over the body size.
+func BenchmarkListPageOversized(b *testing.B) {
+	body := oversizedPage(25_000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	}))
+	defer srv.Close()
+	c, err := NewClient(testCreds, WithBaseURL(srv.URL+"/api/v1"), WithHTTPClient(srv.Client()))
+	require.NoError(b, err)
+	run := func(b *testing.B, call func() error) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(body)))
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		b.ResetTimer()
+		for range b.N {
+			if err := call(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StopTimer()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(len(body)), "x-body")
+	}
+	b.Run("sdk", func(b *testing.B) {
+		p := &TransactionListParams{ListRange: ListRange{Count: 10}}
+		run(b, func() error {
+			if _, err := c.Transactions.ListPage(context.Background(), p); !errors.Is(err, ErrInvalidResponse) {
+				return fmt.Errorf("got %v, want ErrInvalidResponse", err)
+			}
+			return nil
+		})
+	})
+	b.Run("baseline", func(b *testing.B) {
+		hc := srv.Client()
+		run(b, func() error {
+			resp, err := hc.Get(srv.URL + "/api/v1/transactions?count=10&startIndex=0")
+			if err != nil {
+				return err
+			}
+			defer resp.Body.Close()
+			var page struct {
+				Transactions []models.Transaction `json:"transactions"`
+			}
+			if err := json.NewDecoder(resp.Body).Decode(&page); err != nil {
+				return err
+			}
+			if len(page.Transactions) != 25_000 {
+				return fmt.Errorf("%d items", len(page.Transactions))
+			}
+			return nil
+		})
+	})
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/go-retryablehttp"
+
 	"github.com/bankpay/bankpay-go/internal/sign"
 )
 
@@ -76,6 +78,11 @@ type config struct {
 	timeout            time.Duration   // bounds a whole call (WithTimeout)
 	responseInto       **http.Response // WithResponseInto
 	expand             []string        // WithExpand: fields of one call's response to expand
+
+	// waitScale is a test hook: the fake clock of the retry layer, given
+	// each computed wait and returning the one slept (nil: as computed).
+	// Set only by tests (c.cfg.waitScale).
+	waitScale func(time.Duration) time.Duration
 
 	// The webhook handler's settings (NewWebhookHandler).
 	dedup            Deduplicator
@@ -151,10 +158,21 @@ func WithBaseURL(raw string) Option {
 // Transport, Timeout, Jar and redirect policy as they are when NewClient
 // runs; hc is not modified). Its Timeout bounds each attempt. Redirects are
 // followed for reads on the same scheme and host only. Client only.
+//
+// The SDK's send guard (see WithTransport) sits directly above hc's
+// Transport, so it cannot stop a Transport that sends a request again by
+// itself: give retrying middleware to WithTransport instead. A Transport
+// that is go-retryablehttp's RoundTripper (retryablehttp.Client's
+// StandardClient) is refused with a *ValidationError on httpClient.
 func WithHTTPClient(hc *http.Client) Option {
 	return option("WithHTTPClient", forClient, func(cfg *config) {
 		if hc == nil {
 			cfg.fail(invalid("httpClient", "must not be nil"))
+			return
+		}
+		if _, ok := hc.Transport.(*retryablehttp.RoundTripper); ok {
+			cfg.fail(invalid("httpClient", "its Transport retries below the SDK's retry rule and could send a payment twice; "+
+				"give go-retryablehttp's RoundTripper to WithTransport instead"))
 			return
 		}
 		cfg.httpClient = hc
@@ -221,22 +239,36 @@ func withMaxResponseBytes(n int64) Option {
 }
 
 // WithUserAgent puts ua before the User-Agent (the SDK's own, or the
-// client's when given to a call).
+// client's when given to a call). A control character in ua but a tab (a
+// line break, NUL, ESC, DEL), which net/http would refuse to write, is a
+// *ValidationError on userAgent.
 func WithUserAgent(ua string) Option {
 	return option("WithUserAgent", forAPI, func(cfg *config) {
-		if strings.ContainsAny(ua, "\r\n") {
-			cfg.fail(invalid("userAgent", "must not contain line breaks"))
+		if !validHeaderValue(ua) {
+			cfg.fail(invalid("userAgent", "must not contain control characters"))
 			return
 		}
 		cfg.userAgent = strings.TrimSpace(ua + " " + cfg.userAgent)
 	})
 }
 
-// WithRetryNonIdempotent lets state-changing calls (establish, deposit,
-// capture, feedback, customer updates, tokenize, account verify) be retried
-// like reads. Use it only where the account treats merchantReference as an
-// idempotency key: a repeat then fails with ErrDuplicate instead of paying
-// twice (see the Retries section of the package documentation).
+// WithRetryNonIdempotent lets state-changing calls that carry a
+// merchantReference (establish, deposit, capture, preauthorization, and
+// refund, reclaim or cancel when given one) be retried like reads. Use it
+// only where the account treats merchantReference as an idempotency key: a
+// repeat then fails with ErrDuplicate instead of paying twice (see the
+// Retries section of the package documentation).
+//
+// It is ignored for a call that carries no merchantReference (a Refund or
+// Reclaim without one, customer updates, feedback, tokenize, account
+// verify, refresh): there is nothing the service could recognize a repeat
+// by, so such a call is sent as without the option, and retried only when
+// it provably never left. It is ignored, not refused, so that a client-wide
+// opt-in does not fail the calls that cannot carry a key.
+//
+// Only the SDK's own retry rule sends a call again: a middleware given to
+// WithTransport that retries is refused a second send of one attempt of a
+// state-changing call ("second send of one attempt refused").
 func WithRetryNonIdempotent() Option {
 	return option("WithRetryNonIdempotent", forAPI, func(cfg *config) { cfg.retryNonIdempotent = true })
 }
@@ -245,6 +277,21 @@ func WithRetryNonIdempotent() Option {
 // wrap, for tracing or metrics middleware such as otelhttp.NewTransport; the
 // SDK's timeout, redirect rule and connection pool stay. wrap sees each
 // attempt, retries included. Client only.
+//
+// Below wrap sits the SDK's guard: each attempt of a state-changing call
+// without an Idempotency-Key reaches the network at most once, whatever
+// wrap does. A retrying middleware (go-retryablehttp's RoundTripper, a
+// buffering retry) is refused a second send ("second send of one attempt refused"; a send
+// that provably never left, as a refused dial, may be tried again), and the
+// call's *NetworkError says Sent when the first send may have gone out. The
+// guard also sets the Authorization header, so wrap never sees the
+// credentials. wrap must send through the transport it is given (a request
+// sent another way carries no credentials) and keep the request's context
+// (req.WithContext of a context derived from it): a state-changing request
+// that lost it is refused. The
+// guard sits below wrap and above WithHTTPClient's Transport: put
+// middleware here, not inside that Transport, where the SDK cannot see
+// what it sends.
 func WithTransport(wrap func(http.RoundTripper) http.RoundTripper) Option {
 	return option("WithTransport", forClient, func(cfg *config) {
 		if wrap == nil {
@@ -263,13 +310,19 @@ var reservedHeaders = map[string]bool{"Authorization": true, "Content-Type": tru
 
 // WithHeader adds a header to every request of a client, or of one call
 // (a request id, a tracing header). The SDK's own headers (Authorization,
-// Content-Type, Accept, User-Agent, Host) cannot be replaced.
+// Content-Type, Accept, User-Agent, Host) cannot be replaced. The name must
+// be an HTTP token (letters, digits and !#$%&'*+-.^_`|~) and the value must
+// hold no control character but a tab (no NUL, ESC, DEL, CR or LF): any
+// other is a *ValidationError on header, and nothing is sent, as net/http
+// would refuse to write the request.
 func WithHeader(key, value string) Option {
 	return option("WithHeader", forAPI, func(cfg *config) {
 		k := http.CanonicalHeaderKey(key)
 		switch {
-		case k == "" || strings.ContainsAny(k, " :\r\n") || strings.ContainsAny(value, "\r\n"):
-			cfg.fail(invalid("header", "must be a valid header name and value"))
+		case !validHeaderName(key):
+			cfg.fail(invalid("header", "the name must be an HTTP token"))
+		case !validHeaderValue(value):
+			cfg.fail(invalid("header", "the value of "+k+" must not contain control characters"))
 		case reservedHeaders[k]:
 			cfg.fail(invalid("header", k+" is set by the SDK"))
 		default:
@@ -281,6 +334,31 @@ func WithHeader(key, value string) Option {
 			cfg.header = h
 		}
 	})
+}
+
+// validHeaderName reports whether name is a token (RFC 9110 §5.1).
+func validHeaderName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// validHeaderValue reports whether v is a field value net/http writes: no
+// control character but a horizontal tab (RFC 9110 §5.5).
+func validHeaderValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // WithTimeout bounds a whole call, every attempt and wait included (the

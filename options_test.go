@@ -2,12 +2,14 @@ package bankpay
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"net/http"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/bankpay/bankpay-go/models"
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -116,7 +118,7 @@ func TestOptionTargets(t *testing.T) {
 		assert.Panics(t, func() { NewWebhookHandler(testCreds, nil, o) })
 	}
 	for _, o := range append(append(append([]Option{}, clientOnly...), api...), handler...) {
-		r, err := VerifyRedirect("https://shop.example/return?a=1&requestSignature=x", "key", o)
+		r, err := VerifyRedirect("https://shop.example/return?a=1&requestSignature=x", keyCreds("key"), o)
 		assert.Nil(t, r)
 		var ve *ValidationError
 		require.ErrorAs(t, err, &ve)
@@ -126,7 +128,7 @@ func TestOptionTargets(t *testing.T) {
 	_, err := NewClient(testCreds, append(append([]Option{}, clientOnly...), api...)...)
 	require.NoError(t, err)
 	assert.NotPanics(t, func() { NewWebhookHandler(testCreds, nil, append(handler, WithLogger(nil))...) })
-	_, err = VerifyRedirect("https://shop.example/return?a=1&requestSignature=x", "key", redirect...)
+	_, err = VerifyRedirect("https://shop.example/return?a=1&requestSignature=x", keyCreds("key"), redirect...)
 	assert.NotContains(t, err.Error(), "does not configure")
 	assert.PanicsWithValue(t, "bankpay: NewWebhookHandler: bankpay: invalid opts: WithBaseURL does not configure the webhook handler",
 		func() { NewWebhookHandler(testCreds, nil, WithBaseURL(testBaseURL)) })
@@ -144,3 +146,229 @@ func TestWithDeduplicatorNil(t *testing.T) {
 
 // countingStore is a Deduplicator type for the typed-nil case.
 type countingStore struct{ Deduplicator }
+
+// WithHeader refuses, when the option is made, a header net/http would
+// refuse to write: a *ValidationError on header, and nothing is sent (a
+// refused write must never read as a request that may have left).
+func TestWithHeaderRefusesWhatNetHTTPWouldNotWrite(t *testing.T) {
+	bad := []struct{ name, key, value string }{
+		{"NUL in value", "X-Trace", "a\x00b"},
+		{"DEL in value", "X-Trace", "a\x7fb"},
+		{"ESC in value", "X-Trace", "a\x1b[31m"},
+		{"CR in value", "X-Trace", "a\rb"},
+		{"LF in value", "X-Trace", "a\nX-Evil: 1"},
+		{"tab in name", "X\tTrace", "1"},
+		{"( in name", "X(Trace)", "1"},
+		{"space in name", "X Trace", "1"},
+		{"colon in name", "X-Trace:", "1"},
+		{"non-ASCII name", "X-Tracé", "1"},
+		{"empty name", "", "1"},
+	}
+	for _, tc := range bad {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewClient(testCreds, WithBaseURL(testBaseURL), WithHeader(tc.key, tc.value))
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve)
+			assert.Equal(t, "header", ve.Field)
+			assert.NotContains(t, ve.Error(), tc.value, "the reason does not repeat the value")
+
+			c, mock, _ := newTestClient(t)
+			calls := respondCounting(mock, http.StatusOK, faultTxn)
+			_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "r", Amount: "1.00"}, WithHeader(tc.key, tc.value))
+			require.ErrorAs(t, err, &ve)
+			assert.Equal(t, "header", ve.Field)
+			assert.EqualValues(t, 0, calls.Load(), "nothing sent")
+		})
+	}
+	// The same for WithUserAgent.
+	for _, ua := range []string{"shop\x00", "shop\x1b", "shop\x7f", "shop\r\nX-Evil: 1"} {
+		_, err := NewClient(testCreds, WithUserAgent(ua))
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve, "%q", ua)
+		assert.Equal(t, "userAgent", ve.Field)
+	}
+	// What net/http writes is accepted: a tab and obs-text in a value,
+	// every token character in a name.
+	c, mock, _ := newTestClient(t, WithHeader("X-A!#$%&'*+-.^_`|~1", "a\tb é"))
+	var got http.Header
+	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		got = req.Header.Clone()
+		return jsonResponse(200, faultTxn)(req)
+	})
+	_, err := c.Transactions.Get(context.Background(), "T1")
+	require.NoError(t, err)
+	assert.Equal(t, "a\tb é", got.Get("X-A!#$%&'*+-.^_`|~1"))
+}
+
+const getPath = testBaseURL + "/transactions/T1"
+
+// WithHeader adds headers for the client and for one call; a call's header
+// does not stay on the client, and the SDK's own headers cannot be replaced.
+func TestWithHeader(t *testing.T) {
+	c, mock, _ := newTestClient(t, WithHeader("X-Tenant", "shop-1"))
+	var seen []http.Header
+	mock.RegisterResponder(http.MethodGet, getPath, func(r *http.Request) (*http.Response, error) {
+		seen = append(seen, r.Header.Clone())
+		return httpmock.NewStringResponse(200, `{"transaction":{"transactionId":"T1"}}`), nil
+	})
+	ctx := context.Background()
+	_, err := c.Transactions.Get(ctx, "T1", WithHeader("X-Request-Id", "req-7"))
+	require.NoError(t, err)
+	_, err = c.Transactions.Get(ctx, "T1")
+	require.NoError(t, err)
+	require.Len(t, seen, 2)
+	assert.Equal(t, "shop-1", seen[0].Get("X-Tenant"))
+	assert.Equal(t, "req-7", seen[0].Get("X-Request-Id"))
+	assert.Equal(t, "shop-1", seen[1].Get("X-Tenant"))
+	assert.Empty(t, seen[1].Get("X-Request-Id"), "a call's header stays with that call")
+	assert.Equal(t, "Basic "+base64.StdEncoding.EncodeToString([]byte(testCreds.AccessID+":"+testCreds.AccessKey.Reveal())), seen[0].Get("Authorization"))
+
+	for _, k := range []string{"Authorization", "content-type", "Host", "User-Agent", "Bad Name", ""} {
+		_, err := c.Transactions.Get(ctx, "T1", WithHeader(k, "x"))
+		assert.True(t, isValidation(err), "%q: %v", k, err)
+	}
+	assert.Len(t, seen, 2, "a refused header sends nothing")
+	_, err = NewClient(testCreds, WithHeader("Authorization", "Basic eA=="))
+	assert.True(t, isValidation(err))
+}
+
+// WithTimeout bounds the whole call, retries and waits included.
+func TestWithTimeout(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	mock.RegisterResponder(http.MethodGet, getPath, func(r *http.Request) (*http.Response, error) {
+		<-r.Context().Done() // a server that never responds
+		return nil, r.Context().Err()
+	})
+	start := time.Now()
+	_, err := c.Transactions.Get(context.Background(), "T1", WithTimeout(50*time.Millisecond))
+	var ne *NetworkError
+	require.ErrorAs(t, err, &ne)
+	assert.True(t, errors.Is(err, context.DeadlineExceeded), "%v", err)
+	assert.Less(t, time.Since(start), 5*time.Second)
+	_, err = c.Transactions.Get(context.Background(), "T1", WithTimeout(-time.Second))
+	assert.True(t, isValidation(err))
+}
+
+// WithResponseInto hands back the last response's status and headers, on
+// success and on an error response; APIError carries the request id.
+func TestWithResponseIntoAndRequestID(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	sequence(t, mock,
+		jsonResponse(200, `{"transaction":{"transactionId":"T1"}}`, "X-Request-Id", "rq-1"),
+		jsonResponse(404, `{"errors":[{"code":200,"message":"no such transaction"}]}`, "Request-Id", "rq-2"))
+	var resp *http.Response
+	_, err := c.Transactions.Get(context.Background(), "T1", WithResponseInto(&resp))
+	require.NoError(t, err)
+	require.NotNil(t, resp)
+	assert.Equal(t, 200, resp.StatusCode)
+	assert.Equal(t, "rq-1", resp.Header.Get("X-Request-Id"))
+
+	resp = nil
+	_, err = c.Transactions.Get(context.Background(), "T1", WithResponseInto(&resp))
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "rq-2", ae.RequestID)
+	require.NotNil(t, resp)
+	assert.Equal(t, 404, resp.StatusCode)
+}
+
+// WithTransport wraps the SDK's transport: the wrapper sees every attempt,
+// and the SDK's own rules (no redirect for a deposit) stay.
+func TestWithTransport(t *testing.T) {
+	mock := httpmock.NewMockTransport()
+	var attempts atomic.Int32
+	wrap := func(next http.RoundTripper) http.RoundTripper {
+		return roundTripperFunc(func(r *http.Request) (*http.Response, error) {
+			attempts.Add(1)
+			return next.RoundTrip(r)
+		})
+	}
+	c, err := NewClient(testCreds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}),
+		WithTransport(wrap), WithRetryBackoff(0, 0))
+	require.NoError(t, err)
+	sequence(t, mock, jsonResponse(503, `{}`), jsonResponse(200, `{"transaction":{"transactionId":"T1"}}`))
+	_, err = c.Transactions.Get(context.Background(), "T1")
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, attempts.Load(), "one round trip per attempt, the retry included")
+
+	mock.RegisterResponder(http.MethodPost, testBaseURL+"/transactions/T1/deposit",
+		httpmock.NewStringResponder(302, "").HeaderSet(http.Header{"Location": {testBaseURL + "/elsewhere"}}))
+	_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "r-1", Amount: "1.00"})
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, 302, ae.StatusCode, "the redirect is not followed")
+
+	_, err = c.Transactions.Get(context.Background(), "T1", WithTransport(wrap))
+	assert.True(t, isValidation(err), "client only")
+	_, err = NewClient(testCreds, WithTransport(nil))
+	assert.True(t, isValidation(err))
+}
+
+type roundTripperFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripperFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// WithExpand adds one expand parameter per field to the calls that take
+// it, and is refused by every other call and by NewClient.
+func TestWithExpand(t *testing.T) {
+	const userPath = "/api/v1/transactions/T1/payment/paymentProvider/user"
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "GET", Path: userPath, RawQuery: "expand=customer.segmentedName&expand=contact"},
+		200, `{"user":{"name":["Jane Doe"],"segmentedName":{"firstName":"Jane","lastName":"Doe"}}}`)
+	u, err := c.Accounts.User(context.Background(), "T1", WithExpand("customer.segmentedName"), WithExpand("contact"))
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), calls.Load())
+	require.NotNil(t, u.SegmentedName)
+	assert.Equal(t, "Doe", u.SegmentedName.LastName)
+
+	// Without the option nothing is added, and the option given to one
+	// call leaves the next alone.
+	c, mock, _ = newTestClient(t)
+	calls = expect(t, mock, wantRequest{Method: "GET", Path: userPath}, 200, bankUserJSON)
+	_, err = c.Accounts.User(context.Background(), "T1", WithExpand())
+	require.NoError(t, err)
+	_, err = c.Accounts.User(context.Background(), "T1")
+	require.NoError(t, err)
+	assert.Equal(t, int32(2), calls.Load())
+
+	c, mock, _ = newTestClient(t)
+	calls = expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/user", RawQuery: "expand=segmentedName"},
+		200, `{"user":{"name":"Jane Doe","eligible":true,"segmentedName":{"firstName":"Jane","lastName":"Doe"}}}`)
+	iu, err := c.Identity.User(context.Background(), "T1", WithExpand("segmentedName"))
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), calls.Load())
+	require.NotNil(t, iu.SegmentedName)
+	assert.Equal(t, "Jane", iu.SegmentedName.FirstName)
+
+	// Identity.Detail takes verification (the OpenAPI's one value).
+	c, mock, _ = newTestClient(t)
+	calls = expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/user/detail", RawQuery: "expand=verification"},
+		200, `{"detail":{"verification":[{"verificationName":"kyc","result":"1","reasons":[{"code":100,"reason":"matched"}]}]}}`)
+	d, err := c.Identity.Detail(context.Background(), "T1", WithExpand("verification"))
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), calls.Load())
+	require.Len(t, d.Verification, 1)
+	assert.Equal(t, []models.VerificationReason{{Code: 100, Reason: "matched"}}, d.Verification[0].Reasons)
+}
+
+func TestWithExpandRefused(t *testing.T) {
+	ctx := context.Background()
+	for name, call := range map[string]func(*Client) error{
+		"Accounts.Balance": func(c *Client) error { _, err := c.Accounts.Balance(ctx, "T1", WithExpand("names")); return err },
+		"Transactions.Get": func(c *Client) error { _, err := c.Transactions.Get(ctx, "T1", WithExpand("names")); return err },
+		"Customers.Get":    func(c *Client) error { _, err := c.Customers.Get(ctx, "1", WithExpand("names")); return err },
+		"Deposit": func(c *Client) error {
+			_, err := c.Transactions.Deposit(ctx, "T1", &DepositParams{MerchantReference: "r"}, WithExpand("names"))
+			return err
+		},
+		"empty field":    func(c *Client) error { _, err := c.Accounts.User(ctx, "T1", WithExpand("names", "")); return err },
+		"space in field": func(c *Client) error { _, err := c.Accounts.User(ctx, "T1", WithExpand("a b")); return err },
+		"& in field":     func(c *Client) error { _, err := c.Accounts.User(ctx, "T1", WithExpand("a&b=c")); return err },
+	} {
+		t.Run(name, func(t *testing.T) { checkRejected(t, "expand", call) })
+	}
+	_, err := NewClient(testCreds, WithExpand("names"))
+	var ve *ValidationError
+	require.True(t, errors.As(err, &ve), "err = %v", err)
+	assert.Equal(t, "opts", ve.Field, "WithExpand configures a call, not a Client")
+}

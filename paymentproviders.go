@@ -12,10 +12,10 @@ import (
 // with.
 type PaymentProvidersService service
 
-// PaymentProvidersListParams filters and pages the list of payment
+// PaymentProviderListParams filters and pages the list of payment
 // providers, sent as the query of GET /paymentProviders. Empty fields are
 // not sent.
-type PaymentProvidersListParams struct {
+type PaymentProviderListParams struct {
 	// Countries keeps the providers of these countries, ISO 3166 alpha-2
 	// codes (sent as one countries parameter each).
 	Countries []string `url:"countries,omitempty"`
@@ -34,7 +34,7 @@ type PaymentProvidersListParams struct {
 // service's page size when 0). A malformed filter is a *ValidationError
 // and nothing is sent. It is a read: retried on connection errors, 429 and
 // 5xx.
-func (s *PaymentProvidersService) ListPage(ctx context.Context, p *PaymentProvidersListParams, opts ...Option) (*Page[models.PaymentProvider], error) {
+func (s *PaymentProvidersService) ListPage(ctx context.Context, p *PaymentProviderListParams, opts ...Option) (*Page[models.PaymentProvider], error) {
 	q, err := p.query()
 	if err != nil {
 		return nil, err
@@ -48,7 +48,7 @@ func (s *PaymentProvidersService) ListPage(ctx context.Context, p *PaymentProvid
 // filter is a *ValidationError, sent before any request) is yielded once,
 // with a nil provider, and ends the iteration. Each page is a read,
 // retried on connection errors, 429 and 5xx.
-func (s *PaymentProvidersService) List(ctx context.Context, p *PaymentProvidersListParams, opts ...Option) iter.Seq2[*models.PaymentProvider, error] {
+func (s *PaymentProvidersService) List(ctx context.Context, p *PaymentProviderListParams, opts ...Option) iter.Seq2[*models.PaymentProvider, error] {
 	q, err := p.query()
 	if ctx == nil {
 		err = invalid("ctx", "must not be nil")
@@ -66,7 +66,7 @@ func (s *PaymentProvidersService) page(ctx context.Context, q url.Values, opts [
 }
 
 // query validates p and encodes it.
-func (p *PaymentProvidersListParams) query() (url.Values, error) {
+func (p *PaymentProviderListParams) query() (url.Values, error) {
 	if p == nil {
 		return url.Values{}, nil
 	}

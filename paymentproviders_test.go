@@ -26,7 +26,7 @@ func providersPage(start, perPage int, ids ...string) string {
 	return fmt.Sprintf(`{"paymentProviders":[%s],"startIndex":%d.0,"itemsPerPage":%d.0}`, strings.Join(items, ","), start, perPage)
 }
 
-func TestPaymentProvidersListPage(t *testing.T) {
+func TestPaymentProviders_ListPage(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	body := `{"paymentProviders":[{"paymentProviderId":"200005501","type":1.0,"name":"Demo Bank","instantPayoutAvailable":true,
 	  "subType":"1000","swift":"DEMOUS33","country":"US","instantPayment":true,
@@ -35,7 +35,7 @@ func TestPaymentProvidersListPage(t *testing.T) {
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: providersPath,
 		RawQuery: "count=2&countries=US&countries=CA&paymentType=Deferred&startIndex=4"}, 200, body)
 
-	page, err := c.PaymentProviders.ListPage(context.Background(), &PaymentProvidersListParams{
+	page, err := c.PaymentProviders.ListPage(context.Background(), &PaymentProviderListParams{
 		Countries: []string{"US", "CA"}, PaymentType: "Deferred", StartIndex: 4, Count: 2})
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, calls.Load())
@@ -48,8 +48,8 @@ func TestPaymentProvidersListPage(t *testing.T) {
 	}}, page.Items)
 }
 
-func TestPaymentProvidersListPageNoParams(t *testing.T) {
-	for _, p := range []*PaymentProvidersListParams{nil, {}} {
+func TestPaymentProviders_ListPageNoParams(t *testing.T) {
+	for _, p := range []*PaymentProviderListParams{nil, {}} {
 		c, mock, _ := newTestClient(t)
 		expect(t, mock, wantRequest{Method: "GET", Path: providersPath}, 200, providersPage(0, 25, "a", "b"))
 		page, err := c.PaymentProviders.ListPage(context.Background(), p)
@@ -58,14 +58,16 @@ func TestPaymentProvidersListPageNoParams(t *testing.T) {
 	}
 }
 
-// List reads page after page, as the loop asks, until a short page.
-func TestPaymentProvidersList(t *testing.T) {
+// List reads page after page, as the loop asks, each from where the last
+// one ended, until an empty page (a short page is not the end).
+func TestPaymentProviders_List(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	var queries []string
 	pages := map[string]string{
 		"count=2&countries=DE&startIndex=1": providersPage(1, 2, "p1", "p2"),
 		"count=2&countries=DE&startIndex=3": providersPage(3, 2, "p3", "p4"),
 		"count=2&countries=DE&startIndex=5": providersPage(5, 2, "p5"),
+		"count=2&countries=DE&startIndex=6": providersPage(6, 2),
 	}
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 		queries = append(queries, req.URL.RawQuery)
@@ -76,17 +78,18 @@ func TestPaymentProvidersList(t *testing.T) {
 	})
 
 	var ids []string
-	for pp, err := range c.PaymentProviders.List(context.Background(), &PaymentProvidersListParams{Countries: []string{"DE"}, StartIndex: 1, Count: 2}) {
+	for pp, err := range c.PaymentProviders.List(context.Background(), &PaymentProviderListParams{Countries: []string{"DE"}, StartIndex: 1, Count: 2}) {
 		require.NoError(t, err)
 		ids = append(ids, pp.PaymentProviderID)
 	}
 	assert.Equal(t, []string{"p1", "p2", "p3", "p4", "p5"}, ids)
-	assert.Equal(t, []string{"count=2&countries=DE&startIndex=1", "count=2&countries=DE&startIndex=3", "count=2&countries=DE&startIndex=5"}, queries)
+	assert.Equal(t, []string{"count=2&countries=DE&startIndex=1", "count=2&countries=DE&startIndex=3", "count=2&countries=DE&startIndex=5",
+		"count=2&countries=DE&startIndex=6"}, queries)
 }
 
 // Without a count, List asks pages of 100 from 0; a loop that stops
 // early reads no further page.
-func TestPaymentProvidersListDefaultsAndBreak(t *testing.T) {
+func TestPaymentProviders_ListDefaultsAndBreak(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	ids := make([]string, 100)
 	for i := range ids {
@@ -106,14 +109,14 @@ func TestPaymentProvidersListDefaultsAndBreak(t *testing.T) {
 }
 
 // An error ends the iteration: yielded once, with a nil provider.
-func TestPaymentProvidersListStopsOnError(t *testing.T) {
+func TestPaymentProviders_ListStopsOnError(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := sequence(t, mock,
 		jsonResponse(200, providersPage(0, 2, "p1", "p2")),
 		jsonResponse(400, `{"errors":[{"domain":"Validation","code":200,"message":"invalid startIndex"}]}`))
 	var ids []string
 	var errs []error
-	for pp, err := range c.PaymentProviders.List(context.Background(), &PaymentProvidersListParams{Count: 2}) {
+	for pp, err := range c.PaymentProviders.List(context.Background(), &PaymentProviderListParams{Count: 2}) {
 		if err != nil {
 			assert.Nil(t, pp)
 			errs = append(errs, err)
@@ -127,17 +130,17 @@ func TestPaymentProvidersListStopsOnError(t *testing.T) {
 	assert.EqualValues(t, 2, calls.Load())
 }
 
-func TestPaymentProvidersListRejects(t *testing.T) {
+func TestPaymentProviders_ListRejects(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		p     *PaymentProvidersListParams
+		p     *PaymentProviderListParams
 		field string
 	}{
-		{"country lower case", &PaymentProvidersListParams{Countries: []string{"US", "ca"}}, "countries"},
-		{"country empty", &PaymentProvidersListParams{Countries: []string{""}}, "countries"},
-		{"unknown payment type", &PaymentProvidersListParams{PaymentType: "Cheque"}, "paymentType"},
-		{"negative start", &PaymentProvidersListParams{StartIndex: -1}, "startIndex"},
-		{"negative count", &PaymentProvidersListParams{Count: -5}, "count"},
+		{"country lower case", &PaymentProviderListParams{Countries: []string{"US", "ca"}}, "countries"},
+		{"country empty", &PaymentProviderListParams{Countries: []string{""}}, "countries"},
+		{"unknown payment type", &PaymentProviderListParams{PaymentType: "Cheque"}, "paymentType"},
+		{"negative start", &PaymentProviderListParams{StartIndex: -1}, "startIndex"},
+		{"negative count", &PaymentProviderListParams{Count: -5}, "count"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRejected(t, tc.field, func(c *Client) error {
@@ -158,7 +161,7 @@ func TestPaymentProvidersListRejects(t *testing.T) {
 	}
 }
 
-func TestPaymentProvidersListErrors(t *testing.T) {
+func TestPaymentProviders_ListErrors(t *testing.T) {
 	checkListErrors(t, wantRequest{Method: "GET", Path: providersPath}, func(c *Client) error {
 		_, err := c.PaymentProviders.ListPage(context.Background(), nil)
 		return err

@@ -2,6 +2,8 @@ package bankpay
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,7 +47,7 @@ func checkPayment(t *testing.T, p *models.Payment) {
 	assert.Equal(t, "6789", p.Account.AccountNumber)
 }
 
-func TestPaymentsGet(t *testing.T) {
+func TestPayments_Get(t *testing.T) {
 	for name, body := range map[string]string{"bare": paymentJSON, "wrapped": `{"payment":` + paymentJSON + `}`} {
 		t.Run(name, func(t *testing.T) {
 			c, mock, _ := newTestClient(t)
@@ -58,14 +60,14 @@ func TestPaymentsGet(t *testing.T) {
 	}
 }
 
-func TestPaymentsGetEscapesID(t *testing.T) {
+func TestPayments_GetEscapesID(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments/a%2F..%2Ftransactions"}, 200, paymentJSON)
 	_, err := c.Payments.Get(context.Background(), "a/../transactions")
 	require.NoError(t, err)
 }
 
-func TestPaymentsGetRejectsBadID(t *testing.T) {
+func TestPayments_GetRejectsBadID(t *testing.T) {
 	for _, id := range []string{"", ".", "..", "p\n1"} {
 		checkRejected(t, "paymentId", func(c *Client) error {
 			_, err := c.Payments.Get(context.Background(), id)
@@ -74,7 +76,7 @@ func TestPaymentsGetRejectsBadID(t *testing.T) {
 	}
 }
 
-func TestPaymentsGetErrors(t *testing.T) {
+func TestPayments_GetErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		status int
@@ -110,7 +112,7 @@ func TestPaymentsGetErrors(t *testing.T) {
 	}
 }
 
-func TestPaymentsListPageQuery(t *testing.T) {
+func TestPayments_ListPageQuery(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	const query = "amount.max=200.00&amount.min=1.00&authorization.status=2&authorization.status=7&count=20" +
 		"&createdAt.end=1700000100000&createdAt.start=1700000000000&customer.customerId=c-1" +
@@ -123,10 +125,17 @@ func TestPaymentsListPageQuery(t *testing.T) {
 		AuthorizationStatuses: []models.TransactionStatus{models.StatusAuthorized, models.StatusCanceled},
 		MerchantReference:     "order-42",
 		CustomerID:            "c-1",
-		AmountMin:             "1.00", AmountMax: "200.00",
-		CreatedAtStart: time.UnixMilli(1700000000000), CreatedAtEnd: time.UnixMilli(1700000100000),
-		UpdatedAtStart: time.UnixMilli(1700000200000),
-		OrderBy:        "updatedAt", SortOrder: "asc", StartIndex: 40, Count: 20,
+		ListRange: ListRange{
+			AmountMin:      "1.00",
+			AmountMax:      "200.00",
+			CreatedAtStart: time.UnixMilli(1700000000000),
+			CreatedAtEnd:   time.UnixMilli(1700000100000),
+			UpdatedAtStart: time.UnixMilli(1700000200000),
+			OrderBy:        "updatedAt",
+			SortOrder:      "asc",
+			StartIndex:     40,
+			Count:          20,
+		},
 	})
 	require.NoError(t, err)
 	assert.Equal(t, int32(1), calls.Load())
@@ -136,7 +145,7 @@ func TestPaymentsListPageQuery(t *testing.T) {
 	checkPayment(t, &page.Items[0])
 }
 
-func TestPaymentsList(t *testing.T) {
+func TestPayments_List(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	two := `{"payments":[` + paymentJSON + `,` + paymentJSON + `],"startIndex":0,"itemsPerPage":2}`
 	n := pages(t, mock, "/api/v1/payments",
@@ -144,7 +153,7 @@ func TestPaymentsList(t *testing.T) {
 		pageStep{"count=2&paymentType=4&startIndex=2", `{"payments":[],"startIndex":2,"itemsPerPage":2}`},
 	)
 	count := 0
-	for p, err := range c.Payments.List(context.Background(), &PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDisbursement}, Count: 2}) {
+	for p, err := range c.Payments.List(context.Background(), &PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDisbursement}, ListRange: ListRange{Count: 2}}) {
 		require.NoError(t, err)
 		assert.Equal(t, "order-42", p.MerchantReference)
 		count++
@@ -153,7 +162,36 @@ func TestPaymentsList(t *testing.T) {
 	assert.Equal(t, 2, n())
 }
 
-func TestPaymentsListErrors(t *testing.T) {
+// A server whose itemsPerPage says the count asked while its pages hold
+// fewer does not end the list early: only an empty page does. A page with
+// more than asked is an ErrInvalidResponse.
+func TestPayments_ListShortAndOversizedPages(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	two := func(start int) string {
+		p := strings.Replace(paymentJSON, `"order-42"`, fmt.Sprintf(`"order-%d"`, start), 1)
+		return fmt.Sprintf(`{"payments":[%s,%s],"startIndex":%d,"itemsPerPage":5}`, p, p, start)
+	}
+	n := pages(t, mock, "/api/v1/payments",
+		pageStep{"count=5&startIndex=0", two(0)},
+		pageStep{"count=5&startIndex=2", two(2)},
+		pageStep{"count=5&startIndex=4", `{"payments":[],"startIndex":4,"itemsPerPage":5}`},
+	)
+	count := 0
+	for _, err := range c.Payments.List(context.Background(), &PaymentListParams{ListRange: ListRange{Count: 5}}) {
+		require.NoError(t, err)
+		count++
+	}
+	assert.Equal(t, 4, count)
+	assert.Equal(t, 3, n())
+
+	c, mock, _ = newTestClient(t)
+	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments", RawQuery: "count=1&startIndex=0"}, 200, two(0))
+	_, err := c.Payments.ListPage(context.Background(), &PaymentListParams{ListRange: ListRange{Count: 1}})
+	require.ErrorIs(t, err, ErrInvalidResponse)
+	assert.Contains(t, err.Error(), "more than the 1 items asked")
+}
+
+func TestPayments_ListErrors(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments", RawQuery: "count=100&startIndex=0"}, 200, `{"transactions":[]}`)
 	for p, err := range c.Payments.List(context.Background(), nil) {
@@ -171,7 +209,7 @@ func TestPaymentsListErrors(t *testing.T) {
 	assert.Equal(t, 200, apiErr.Code)
 }
 
-func TestPaymentsListRejectsInvalidParams(t *testing.T) {
+func TestPayments_ListRejectsInvalidParams(t *testing.T) {
 	for _, tc := range []struct {
 		field string
 		p     PaymentListParams
@@ -180,14 +218,14 @@ func TestPaymentsListRejectsInvalidParams(t *testing.T) {
 		{"authorization.status", PaymentListParams{AuthorizationStatuses: []models.TransactionStatus{9}}},
 		{"merchantReference", PaymentListParams{MerchantReference: "a\tb"}},
 		{"customer.customerId", PaymentListParams{CustomerID: "c\n"}},
-		{"amount.min", PaymentListParams{AmountMin: "1.5"}},
-		{"amount.max", PaymentListParams{AmountMin: "2.00", AmountMax: "1.00"}},
-		{"createdAt.end", PaymentListParams{CreatedAtStart: time.UnixMilli(10), CreatedAtEnd: time.UnixMilli(9)}},
-		{"updatedAt.start", PaymentListParams{UpdatedAtStart: time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC)}},
-		{"orderBy", PaymentListParams{OrderBy: "processedAt"}},
-		{"sortOrder", PaymentListParams{SortOrder: "DESC "}},
-		{"startIndex", PaymentListParams{StartIndex: -5}},
-		{"count", PaymentListParams{Count: 5000}},
+		{"amount.min", PaymentListParams{ListRange: ListRange{AmountMin: "1.5"}}},
+		{"amount.max", PaymentListParams{ListRange: ListRange{AmountMin: "2.00", AmountMax: "1.00"}}},
+		{"createdAt.end", PaymentListParams{ListRange: ListRange{CreatedAtStart: time.UnixMilli(10), CreatedAtEnd: time.UnixMilli(9)}}},
+		{"updatedAt.start", PaymentListParams{ListRange: ListRange{UpdatedAtStart: time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC)}}},
+		{"orderBy", PaymentListParams{ListRange: ListRange{OrderBy: "processedAt"}}},
+		{"sortOrder", PaymentListParams{ListRange: ListRange{SortOrder: "DESC "}}},
+		{"startIndex", PaymentListParams{ListRange: ListRange{StartIndex: -5}}},
+		{"count", PaymentListParams{ListRange: ListRange{Count: 5000}}},
 	} {
 		t.Run(tc.field, func(t *testing.T) {
 			checkRejected(t, tc.field, func(c *Client) error {

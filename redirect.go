@@ -129,7 +129,9 @@ func redirectRequireAlgorithm(a signatureAlgorithm) Option {
 
 // VerifyRedirect checks the requestSignature of a return or cancel URL, as
 // the user's browser requested it (scheme, host, path and query exactly as
-// registered and received), and returns its parameters.
+// registered and received), with the access key of creds (the Credentials
+// given to NewClient and NewWebhookHandler; only AccessKey is used), and
+// returns its parameters.
 //
 // The message is rawURL up to the first "&requestSignature=" (with
 // RedirectQueryOnly, the query string of that part); the signature is the
@@ -155,18 +157,19 @@ func redirectRequireAlgorithm(a signatureAlgorithm) Option {
 //   - confirm the state with Transactions.Get before moving money or
 //     shipping: the redirect only says the user finished the flow.
 //
-// Errors: errEmptyCredentials for an empty key, errMissingSignature,
+// Errors: errEmptyCredentials for an empty AccessKey, errMissingSignature,
 // errUnsupportedAlgorithm (a prefix other than "HmacSHA512:"),
 // ErrInvalidSignature (also for an unsigned parameter that repeats a signed
 // one), ErrMalformedRedirect for a signed part that is not a redirect, and
 // ErrReferenceMismatch (RedirectExpectReference). On error the Redirect is
 // nil: nothing is trusted.
-func VerifyRedirect(rawURL, accessKey string, opts ...Option) (*Redirect, error) {
+func VerifyRedirect(rawURL string, creds Credentials, opts ...Option) (*Redirect, error) {
 	all := config{target: forRedirect}
 	if err := all.apply(opts); err != nil {
 		return nil, err
 	}
 	cfg := all.redirect
+	accessKey := creds.AccessKey.Reveal()
 	if accessKey == "" {
 		return nil, opErr("verify redirect", errEmptyCredentials)
 	}
@@ -218,7 +221,7 @@ func VerifyRedirect(rawURL, accessKey string, opts ...Option) (*Redirect, error)
 // strips ("https://shop.example" or "https://shop.example/app"); the URL
 // checked is publicBaseURL followed by the request URI exactly as received.
 // Host and X-Forwarded-* headers are ignored: they are not trusted.
-func VerifyRedirectRequest(r *http.Request, publicBaseURL, accessKey string, opts ...Option) (*Redirect, error) {
+func VerifyRedirectRequest(r *http.Request, publicBaseURL string, creds Credentials, opts ...Option) (*Redirect, error) {
 	if r == nil || r.URL == nil {
 		return nil, opErr("verify redirect", fmt.Errorf("%w: no request", ErrMalformedRedirect))
 	}
@@ -231,7 +234,7 @@ func VerifyRedirectRequest(r *http.Request, publicBaseURL, accessKey string, opt
 	if !strings.HasPrefix(uri, "/") {
 		uri = r.URL.RequestURI() // a client-side request, or an absolute-form request target
 	}
-	return VerifyRedirect(strings.TrimRight(publicBaseURL, "/")+uri, accessKey, opts...)
+	return VerifyRedirect(strings.TrimRight(publicBaseURL, "/")+uri, creds, opts...)
 }
 
 // hasHTTPScheme reports whether u starts with "http://" or "https://", in
@@ -440,7 +443,7 @@ func (f *keyFault) flag(key, v string) bool {
 // BenchmarkVerifyRedirect (interleaved, 3 runs of -benchtime 0.3s, 2 cores)
 // went from sdk/base 1.007-1.031 wall and 1.005-1.022 CPU, 23 allocs a call,
 // to 1.248-1.292 wall and 1.249-1.270 CPU, 33 allocs (the baseline: 27).
-// FuzzParseQuery (perf_test.go) checks it against url.ParseQuery.
+// FuzzParseQuery (redirect_test.go) checks it against url.ParseQuery.
 func parseQuery(query string) (url.Values, error) {
 	n := strings.Count(query, "&") + 1
 	if n > maxFastQueryParams {

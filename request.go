@@ -42,6 +42,26 @@ type request struct {
 	expand   bool  // the call takes WithExpand's fields as expand parameters
 }
 
+// keyed reports whether the service can recognize the call when it comes
+// again: it carries an Idempotency-Key, or a merchantReference at the top
+// of its body. Only such a call is retried under WithRetryNonIdempotent.
+func (r *request) keyed() bool {
+	if r.Idempotent {
+		return true
+	}
+	switch r.ContentType {
+	case contentTypeForm:
+		v, err := url.ParseQuery(string(r.Body))
+		return err == nil && v.Get("merchantReference") != ""
+	case contentTypeJSON:
+		var b struct {
+			MerchantReference string `json:"merchantReference"`
+		}
+		return json.Unmarshal(r.Body, &b) == nil && b.MerchantReference != ""
+	}
+	return false
+}
+
 // formBody marks a params struct to be sent form-encoded with dotted nested
 // names (beneficiary.address.city) instead of as JSON.
 type formBody struct{ V any }
@@ -58,19 +78,19 @@ func newRequest(method, path string, query url.Values, body any) (*request, erro
 	switch b := body.(type) {
 	case nil:
 	case url.Values:
-		r.Body, r.ContentType = []byte(b.Encode()), "application/x-www-form-urlencoded"
+		r.Body, r.ContentType = []byte(b.Encode()), contentTypeForm
 	case formBody:
 		buf, err := form.Body(b.V)
 		if err != nil {
 			return nil, fmt.Errorf("bankpay: encoding form body: %w", err)
 		}
-		r.Body, r.ContentType = buf, "application/x-www-form-urlencoded"
+		r.Body, r.ContentType = buf, contentTypeForm
 	default:
 		buf, err := json.Marshal(b)
 		if err != nil {
 			return nil, fmt.Errorf("bankpay: encoding JSON body: %w", err)
 		}
-		r.Body, r.ContentType = buf, "application/json"
+		r.Body, r.ContentType = buf, contentTypeJSON
 	}
 	return r, nil
 }
@@ -87,41 +107,110 @@ func pathJoin(segments ...string) string {
 	return b.String()
 }
 
-// call is the pipeline of every service method whose response is a T,
-// wrapped as key or bare (see decodeResponse).
-func call[T any](ctx context.Context, c *Client, method, path string, query url.Values, body any, key string, opts []Option) (*T, error) {
-	var raw json.RawMessage
-	if err := c.send(ctx, method, path, query, body, &raw, opts); err != nil {
-		return nil, err
-	}
-	return decodeLogged[T](ctx, c, opts, raw, key, method, path)
-}
-
-// send prepares one call and sends it with do.
-func (c *Client) send(ctx context.Context, method, path string, query url.Values, body, out any, opts []Option) error {
+// call is the pipeline of every service method: newRequest (build), do
+// (send with retries, check) and the decoding of the response as a T,
+// wrapped as key or bare (see decodeResponse), while its body is still in
+// the pooled buffer. set marks the request with what its endpoint adds
+// (expandable, identityRead, idempotencyKey).
+//
+// Three Ts are read otherwise: a noContent result reads no body (any 2xx
+// response is success), a json.RawMessage is a copy of the body (for a
+// caller that reads it itself: a list page), and a T whose pointer is a
+// bodyDecoder reads the body itself (Tokenize's two shapes).
+func call[T any](ctx context.Context, c *Client, method, path string, query url.Values, body any, key string, opts []Option, set ...func(*request)) (*T, error) {
 	req, err := newRequest(method, path, query, body)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return c.do(ctx, req, out, opts)
+	for _, f := range set {
+		f(req)
+	}
+	var v any
+	var d *decodeInto[T]
+	out := (*T)(nil)
+	switch any(out).(type) {
+	case *noContent: // v nil: the body is not read
+		out = new(T)
+	case *json.RawMessage, bodyDecoder:
+		out = new(T)
+		v = out
+	default:
+		d = &decodeInto[T]{key: key}
+		v = d
+	}
+	if err := c.do(ctx, req, v, opts); err != nil {
+		return nil, err
+	}
+	if d != nil {
+		return d.out, nil
+	}
+	return out, nil
+}
+
+// noContent is the result of a call whose 2xx body is not read.
+type noContent struct{}
+
+// bodyDecoder decodes the 2xx body of a call inside do, before its pooled
+// buffer is released: it must not keep body.
+type bodyDecoder interface {
+	decodeBody(ctx context.Context, cfg *config, req *request, body []byte) error
+}
+
+// decodeInto decodes a body as a T wrapped as key or bare.
+type decodeInto[T any] struct {
+	key string
+	out *T
+}
+
+func (d *decodeInto[T]) decodeBody(ctx context.Context, cfg *config, req *request, body []byte) (err error) {
+	d.out, err = decodeLogged[T](ctx, cfg, req, body, d.key)
+	return err
+}
+
+// decodeLogged is decodeResponse for a call of req made with cfg: each
+// field left unset is logged (logUnset).
+func decodeLogged[T any](ctx context.Context, cfg *config, req *request, body []byte, key string) (*T, error) {
+	v, unset, err := decodeUnset[T](body, key, req.Method, req.Path)
+	if err == nil && len(unset) > 0 {
+		logUnset(ctx, cfg, req.Method, req.Path, unset)
+	}
+	return v, err
+}
+
+// expandable marks a request that takes WithExpand's fields.
+func expandable(r *request) { r.expand = true }
+
+// identityRead marks a read whose 400 response also matches
+// ErrIdentityNotReady, and that takes WithExpand's fields.
+func identityRead(r *request) { r.notReady, r.expand = ErrIdentityNotReady, true }
+
+// idempotencyKey marks a request the service deduplicates by key: it is
+// sent with the key in every attempt and retried like a read.
+func idempotencyKey(key string) func(*request) {
+	return func(r *request) {
+		r.Header = http.Header{"Idempotency-Key": {key}}
+		r.Idempotent = true
+	}
 }
 
 // attempt is the state of one call: its config, and what the retry layer
 // saw of its attempts.
 type attempt struct {
-	cfg       *config
-	waitScale func(time.Duration) time.Duration
-	retryAll  bool // a read, or a state-changing call the caller opted in to retry
-	read      bool // a read or an idempotent call: a 2xx response cut short is retried too
-	count     int
-	sent      bool // some attempt may have reached the server
+	cfg      *config
+	req      *request
+	retryAll bool // a read, or a state-changing call the caller opted in to retry
+	read     bool // a read or an idempotent call: a 2xx response cut short is retried too
+	count    int
+	sent     bool       // some attempt may have reached the server
+	guard    *sendGuard // a state-changing call's sends (sendguard.go)
 
 	buf     *[]byte // pooled buffer of the 2xx body (see readResponse)
 	body    []byte  // the 2xx body of the last response
 	bodyErr error   // why that body could not be read whole
 }
 
-// do sends req and decodes its JSON response into v (which may be nil):
+// do sends req and decodes its JSON response into v (nil: not read; a
+// bodyDecoder; a *json.RawMessage: a copy; anything else: json.Unmarshal):
 // build, send (with retries), check, decode. A non-2xx response is an
 // *APIError; a 2xx one that cannot be decoded a *ResponseError; a call with
 // no response a *NetworkError.
@@ -144,8 +233,11 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	}
 	// An idempotent call is retried like a read: sent again with the same
 	// key, it gets the first attempt's result, never a second effect.
-	a := &attempt{cfg: cfg, waitScale: c.waitScale, read: !req.StateChanging || req.Idempotent}
-	a.retryAll = a.read || cfg.retryNonIdempotent
+	a := &attempt{cfg: cfg, req: req, read: !req.StateChanging || req.Idempotent}
+	// The opt-in applies only to a call the service can recognize when it
+	// comes again: one with a merchantReference. A call without one is
+	// sent as without the opt-in (see WithRetryNonIdempotent).
+	a.retryAll = a.read || (cfg.retryNonIdempotent && req.keyed())
 	start := time.Now()
 	if err := ctx.Err(); err != nil {
 		nerr := &NetworkError{Method: req.Method, Path: req.Path, Err: err}
@@ -171,7 +263,11 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 		// empty body, instead of with Content-Length: 0.
 		body = []byte{}
 	}
-	hr, err := retryablehttp.NewRequestWithContext(ctx, req.Method, target, body)
+	// The guard below every transport layer sends each attempt of a
+	// non-idempotent call once, and knows whether anything left.
+	sendCtx, guard := withGuard(ctx, req)
+	a.guard = guard
+	hr, err := retryablehttp.NewRequestWithContext(sendCtx, req.Method, target, body)
 	if err != nil {
 		return fmt.Errorf("bankpay: building %s %s: %w", req.Method, req.Path, err)
 	}
@@ -179,13 +275,9 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	// would replay it by itself, below that rule (HTTP/2 does on a reset
 	// stream or GOAWAY). The retry layer rewinds the body itself.
 	hr.GetBody = nil
-	setHeaders(hr.Header, c.secrets.authHeader, cfg.userAgent, req.ContentType)
-	for k, vs := range cfg.header {
-		hr.Header[k] = vs
-	}
-	for k, vs := range req.Header {
-		hr.Header[k] = vs
-	}
+	// The Authorization header is set by the guard, below any middleware
+	// (sendguard.go): no layer of the caller's sees the credentials.
+	a.setHeaders(hr.Header)
 	if v != nil {
 		// The 2xx body is read inside the retry loop, so that a read whose
 		// response breaks off is retried like one that got none.
@@ -195,8 +287,12 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 
 	// Send.
 	resp, err := c.retryClient(a).Do(hr)
+	if a.guard != nil {
+		a.guard.disarm() // a send a layer above still tries is refused
+		a.sent = a.guard.maySent()
+	}
 	if cfg.responseInto != nil {
-		*cfg.responseInto = resp
+		*cfg.responseInto = c.handBack(resp)
 	}
 	if resp != nil {
 		// The retry layer returns the response with an error when the
@@ -209,7 +305,7 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 		return c.responseError(resp.StatusCode, req, a.bodyErr)
 	}
 	if err != nil {
-		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: a.sent, Attempts: a.count, Err: c.secrets.redactErr(unwrapURLError(err))}
+		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: a.sent, Attempts: a.count, Err: c.textOf(req).redactErr(unwrapURLError(err))}
 		c.log(ctx, cfg, slog.LevelWarn, "bankpay: no response", req, 0, a.count, start, nerr)
 		return nerr
 	}
@@ -221,7 +317,15 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	c.log(ctx, cfg, slog.LevelDebug, "bankpay: response", req, resp.StatusCode, a.count, start, nil)
 
 	// Decode.
-	if v == nil || resp.StatusCode == http.StatusNoContent {
+	if v == nil {
+		return nil
+	}
+	if resp.StatusCode == http.StatusNoContent {
+		if d, ok := v.(bodyDecoder); ok {
+			// A call that expects a result gets none: its decoder's
+			// error (the same as for an empty JSON document).
+			return d.decodeBody(ctx, cfg, req, nil)
+		}
 		return nil
 	}
 	data, err := a.body, a.bodyErr
@@ -232,8 +336,11 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 		return c.responseError(resp.StatusCode, req, errors.New("empty body"))
 	}
 	// The buffer goes back to the pool after this: json.Unmarshal copies
-	// what it keeps. A *json.RawMessage gets a copy of the body, for
-	// decodeResponse to read once.
+	// what it keeps, and so does a bodyDecoder (call's). A
+	// *json.RawMessage gets a copy of the body.
+	if d, ok := v.(bodyDecoder); ok {
+		return d.decodeBody(ctx, cfg, req, data)
+	}
 	if raw, ok := v.(*json.RawMessage); ok {
 		*raw = append((*raw)[:0], data...)
 		return nil
@@ -281,34 +388,50 @@ func (c *Client) retryClient(a *attempt) *retryablehttp.Client {
 	}
 }
 
-// Header values shared by every request. net/http and http.RoundTripper
-// implementations must not modify a request's headers, so the slices can be
-// shared; their capacity is their length, so that an append copies.
-var (
-	acceptJSON      = []string{"application/json"}
-	contentTypeJSON = []string{"application/json"}
-	contentTypeForm = []string{"application/x-www-form-urlencoded"}
+// Content types of request bodies (newRequest).
+const (
+	contentTypeJSON = "application/json"
+	contentTypeForm = "application/x-www-form-urlencoded"
 )
 
-// setHeaders sets the headers of every call with two allocations (the
-// map's storage and one array of the per-client values) instead of one
-// per header. h must be empty (a new request's).
-func setHeaders(h http.Header, auth, userAgent, contentType string) {
-	vals := make([]string, 3)
-	vals[0], vals[1] = auth, userAgent
-	h["Authorization"] = vals[0:1:1]
-	h["Accept"] = acceptJSON
-	h["User-Agent"] = vals[1:2:2]
-	switch contentType {
-	case "":
-	case contentTypeJSON[0]:
-		h["Content-Type"] = contentTypeJSON
-	case contentTypeForm[0]:
-		h["Content-Type"] = contentTypeForm
-	default:
-		vals[2] = contentType
-		h["Content-Type"] = vals[2:3:3]
+// setHeaders sets the headers of one request (but Authorization, which
+// guardTransport sets): Accept, User-Agent, Content-Type when there is a
+// body, and each extra header in turn. Every value is this request's own:
+// a middleware that writes h["Accept"][0] changes no other request (nor
+// another attempt of its call: each retry gets new ones), nor the client's
+// WithHeader values. All the values share one array (one allocation besides the
+// map's storage); each slice's capacity is its length, so that an append
+// copies. h must be empty (a new request's).
+func setHeaders(h http.Header, userAgent, contentType string, extra ...http.Header) {
+	n := 3
+	for _, x := range extra {
+		for _, vs := range x {
+			n += len(vs)
+		}
 	}
+	vals := make([]string, 0, n)
+	add := func(k string, vs ...string) {
+		i := len(vals)
+		vals = append(vals, vs...)
+		h[k] = vals[i:len(vals):len(vals)]
+	}
+	add("Accept", contentTypeJSON)
+	add("User-Agent", userAgent)
+	if contentType != "" {
+		add("Content-Type", contentType)
+	}
+	for _, x := range extra { // a later one replaces an earlier one's name
+		for k, vs := range x {
+			add(k, vs...)
+		}
+	}
+}
+
+// setHeaders sets the headers of one attempt of a's call on h (empty):
+// the SDK's, the WithHeader ones, and the call's own (Idempotency-Key),
+// which replace a WithHeader header of the same name.
+func (a *attempt) setHeaders(h http.Header) {
+	setHeaders(h, a.cfg.userAgent, a.req.ContentType, a.cfg.header, a.req.Header)
 }
 
 // bufPool holds the buffers responses are read into; maxPooledBuffer bounds
@@ -357,7 +480,7 @@ func (a *attempt) release() {
 
 // responseError is a *ResponseError whose text quotes nothing secret.
 func (c *Client) responseError(status int, req *request, err error) *ResponseError {
-	return &ResponseError{StatusCode: status, Method: req.Method, Path: req.Path, Err: err, cause: c.secrets.clean(err.Error())}
+	return &ResponseError{StatusCode: status, Method: req.Method, Path: req.Path, Err: err, cause: c.textOf(req).clean(err.Error())}
 }
 
 // maxErrorBody caps what is read of an error response.
@@ -372,7 +495,8 @@ func (c *Client) apiError(req *request, resp *http.Response, attempts int) *APIE
 	if len(id) > 128 {
 		id = id[:128]
 	}
-	e.RequestID = c.secrets.scrub(id) // never the key, even if echoed there
+	text := c.textOf(req)
+	e.RequestID = text.scrub(id) // never the key, even if echoed there
 	if d, ok := retryAfter(resp); ok {
 		e.RetryAfter = d
 	}
@@ -381,10 +505,10 @@ func (c *Client) apiError(req *request, resp *http.Response, attempts int) *APIE
 	}
 	body, err := readCapped(nil, resp.Body, maxErrorBody)
 	if err != nil && !errors.Is(err, errResponseTooLarge) {
-		e.Body = "(body unreadable: " + excerpt(c.secrets.clean(err.Error())) + ")"
+		e.Body = "(body unreadable: " + excerpt(text.clean(err.Error())) + ")"
 		return e
 	}
-	e.parseErrorBody(body, c.secrets.clean)
+	e.parseErrorBody(body, text.clean)
 	return e
 }
 
@@ -414,6 +538,29 @@ func readCapped(dst []byte, r io.Reader, max int64) ([]byte, error) {
 			return dst, err
 		}
 	}
+}
+
+// handBack is the response WithResponseInto gives the caller: a copy whose
+// request (and those of the redirects before it) carries no credentials
+// (no Authorization or Proxy-Authorization header, no body) and whose
+// headers are scrubbed of any echo of the key.
+func (c *Client) handBack(resp *http.Response) *http.Response {
+	if resp == nil {
+		return nil
+	}
+	cp := *resp
+	cp.Header = c.secrets.scrubHeader(resp.Header)
+	cp.Trailer = c.secrets.scrubHeader(resp.Trailer)
+	if r := resp.Request; r != nil {
+		clean := r.Clone(context.WithoutCancel(r.Context()))
+		clean.Header.Del("Authorization")
+		clean.Header.Del("Proxy-Authorization")
+		clean.Header = c.secrets.scrubHeader(clean.Header)
+		clean.Body, clean.GetBody = nil, nil
+		clean.Response = c.handBack(r.Response)
+		cp.Request = clean
+	}
+	return &cp
 }
 
 // closeBody drains a little of what is left, so that the connection can be
@@ -447,7 +594,7 @@ func (c *Client) log(ctx context.Context, cfg *config, level slog.Level, msg str
 		attrs = append(attrs, slog.Int("status", status))
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error", c.secrets.clean(err.Error())))
+		attrs = append(attrs, slog.String("error", c.textOf(req).clean(err.Error())))
 	}
 	cfg.logger.LogAttrs(ctx, level, msg, attrs...)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -23,15 +24,31 @@ import (
 // of this retry) would outlast the context's deadline: the caller gets the
 // last response now instead of a deadline error later.
 func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if resp != nil || !neverSent(err) {
+	unsent := resp == nil && neverSent(err)
+	if a.guard != nil {
+		// The guard saw what reached the network, whatever a layer above
+		// made of the error.
+		unsent = a.guard.disarm() && resp == nil
+	}
+	if !unsent {
 		a.sent = true
 	}
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
+	// A layer above may have turned a response into an error (its own
+	// retry of a 503, refused by the guard): the server's Retry-After
+	// still bounds the retry rule.
+	var seen *http.Response
+	if err != nil && a.guard != nil {
+		seen = a.guard.lastAnswer()
+	}
 	retry := false
 	if err != nil {
-		retry = neverSent(err) || (a.retryAll && transient(err))
+		retry = (unsent || a.retryAll) && transient(err)
+		if d, ok := retryAfter(seen); ok && d > a.cfg.maxRetryAfter {
+			return false, nil
+		}
 	} else {
 		switch resp.StatusCode {
 		case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
@@ -43,6 +60,9 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 		}
 	}
 	if retry {
+		if resp == nil {
+			resp = seen
+		}
 		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) <= a.nextWaitCeiling(resp, a.count-1) {
 			return false, nil
 		}
@@ -77,7 +97,7 @@ func transient(err error) bool {
 	if errors.As(err, &ue) {
 		msg := ue.Err.Error()
 		if strings.Contains(msg, "certificate") || strings.Contains(msg, "stopped after") ||
-			strings.Contains(msg, "unsupported protocol scheme") {
+			strings.Contains(msg, "unsupported protocol scheme") || strings.Contains(msg, "net/http: invalid header") {
 			return false
 		}
 	}
@@ -113,20 +133,62 @@ func retryAfter(resp *http.Response) (time.Duration, bool) {
 // backoff waits the server's Retry-After (already known to be under the cap)
 // or a jittered exponential delay between min and max.
 func (a *attempt) backoff(minWait, maxWait time.Duration, n int, resp *http.Response) time.Duration {
+	if resp == nil && a.guard != nil {
+		resp = a.guard.lastAnswer() // the server's answer, under a layer's error
+	}
 	d, ok := retryAfter(resp)
 	if !ok {
 		d = jitteredBackoff(minWait, maxWait, n)
 	}
-	if a.waitScale != nil {
-		return a.waitScale(d)
+	if a.cfg.waitScale != nil {
+		return a.cfg.waitScale(d)
 	}
 	return d
 }
 
 func (a *attempt) logAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
 	a.count = n + 1
+	if n > 0 {
+		// Each attempt gets headers of its own: a layer that wrote into
+		// the last attempt's changes nothing of this one.
+		req.Header = make(http.Header, len(req.Header))
+		a.setHeaders(req.Header)
+	}
+	if a.guard != nil {
+		a.guard.arm() // the retry rule sends this attempt: once
+	}
 	if l := a.cfg.logger; l != nil && n > 0 {
 		l.LogAttrs(req.Context(), slog.LevelDebug, "bankpay: retrying",
 			slog.String("method", req.Method), slog.String("path", req.URL.Path), slog.Int("attempt", n+1))
 	}
+}
+
+// jitteredBackoff is "equal jitter" exponential backoff: the n-th retry
+// (from 0) waits between half and all of min·2ⁿ, capped at max.
+func jitteredBackoff(minWait, maxWait time.Duration, n int) time.Duration {
+	d := backoffCeiling(minWait, maxWait, n)
+	if d <= 0 {
+		return 0
+	}
+	half := d / 2
+	if half <= 0 {
+		return d
+	}
+	return half + rand.N(d-half+1)
+}
+
+// backoffCeiling is the longest wait of the n-th retry (from 0): min·2ⁿ,
+// capped at max.
+func backoffCeiling(minWait, maxWait time.Duration, n int) time.Duration {
+	if maxWait <= 0 {
+		return 0
+	}
+	d := minWait
+	for i := 0; i < n && d < maxWait; i++ {
+		d *= 2
+	}
+	if d > maxWait || d <= 0 {
+		d = maxWait
+	}
+	return d
 }

@@ -172,7 +172,7 @@ func TestRetryAfterBeyondCapNotObeyed(t *testing.T) {
 
 func TestCancelledContextReturnsPromptly(t *testing.T) {
 	c, mock, _ := newTestClient(t)
-	c.waitScale = nil // real backoff: the context must cut it short
+	c.cfg.waitScale = nil // real backoff: the context must cut it short
 	c.cfg.retryWaitMin, c.cfg.retryWaitMax = time.Hour, time.Hour
 	ctx, cancel := context.WithCancel(context.Background())
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
@@ -193,7 +193,7 @@ func TestCancelledContextReturnsPromptly(t *testing.T) {
 	// Cancelled while the client waits its hour of backoff after the 503
 	// (above, the context ended before the retry layer decided to wait).
 	c2, mock2, _ := newTestClient(t, WithRetryBackoff(time.Hour, time.Hour))
-	c2.waitScale = nil
+	c2.cfg.waitScale = nil
 	responded := make(chan struct{}, 1)
 	mock2.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 		responded <- struct{}{}

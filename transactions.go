@@ -2,9 +2,12 @@ package bankpay
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
+	"unicode/utf8"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -12,19 +15,14 @@ import (
 // transactions.
 type TransactionsService service
 
-// Get reads a transaction: GET /transactions/{transactionId}.
+// Get reads a transaction: GET /transactions/{transactionId}. This and every
+// call whose response is a transaction read it wrapped {"transaction":…}
+// (spec) or bare (OpenAPI).
 func (s *TransactionsService) Get(ctx context.Context, transactionID string, opts ...Option) (*models.Transaction, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return s.transactionCall(ctx, http.MethodGet, pathJoin("transactions", transactionID), nil, nil, opts)
-}
-
-// transactionCall is one call of the pipeline whose response is a
-// transaction, wrapped {"transaction":…} (spec) or bare (OpenAPI): Get,
-// Establish, Deposit and Capture.
-func (s *TransactionsService) transactionCall(ctx context.Context, method, path string, query url.Values, body any, opts []Option) (*models.Transaction, error) {
-	return call[models.Transaction](ctx, s.client, method, path, query, body, "transaction", opts)
+	return call[models.Transaction](ctx, s.client, http.MethodGet, pathJoin("transactions", transactionID), nil, nil, "transaction", opts)
 }
 
 // Establish creates an authorization from establish data, signed with the
@@ -46,5 +44,405 @@ func (s *TransactionsService) Establish(ctx context.Context, d *models.Establish
 	if err := s.client.SignEstablishData(&cp); err != nil { // validates cp first
 		return nil, err
 	}
-	return s.transactionCall(ctx, http.MethodPost, "/establish", url.Values{"createTransaction": {"true"}}, &cp, opts)
+	return call[models.Transaction](ctx, s.client, http.MethodPost, "/establish", url.Values{"createTransaction": {"true"}}, &cp, "transaction", opts)
+}
+
+// DepositParams is the input of Deposit, sent form-encoded.
+type DepositParams struct {
+	// MerchantReference is the merchant's reference for this deposit
+	// (required; '&', '=', '%', '+' and control characters are refused, see
+	// VerifyNotification). Where the merchant account is configured for it, a unique
+	// reference makes the deposit idempotent: a repeat responds code 210
+	// (ErrDuplicate) instead of paying twice.
+	MerchantReference string `url:"merchantReference"`
+	// Amount is the amount to pay out, N.NN, greater than 0.00. When empty,
+	// the service uses the full authorization amount; it is required when
+	// the authorization was established with amount 0.00.
+	Amount models.Amount `url:"amount,omitempty"`
+	// InstantPayoutRequest asks for an instant payout (payout use case).
+	InstantPayoutRequest bool `url:"instantPayoutRequest,omitempty"`
+	// ExternalTier is the merchant's tier of the customer (such as "vip" or
+	// "Gold"). Optional; control characters are refused.
+	ExternalTier string `url:"externalTier,omitempty"`
+	// AuthorizationAmount is not sent. It is what the caller knows of the
+	// authorization's amount, for checks before sending: "0.00" makes Amount
+	// required; an amount above zero is the maximum Amount may be. Leave it
+	// empty when unknown.
+	AuthorizationAmount models.Amount `url:"-"`
+}
+
+// Deposit pays out against a Deferred or Disbursement authorization:
+// POST /transactions/{transactionId}/deposit, form-encoded. The response is the
+// deposit transaction (type 6, status Authorized, OriginalTransactionID the
+// authorization); later status changes arrive as event notifications.
+//
+// Deposit moves money, so it is not retried once the request may have
+// reached the server, unless WithRetryNonIdempotent is given (only safe
+// with a merchantReference the account treats as an idempotency key). After
+// a *NetworkError with Sent set, read the state back before paying again.
+func (s *TransactionsService) Deposit(ctx context.Context, transactionID string, p *DepositParams, opts ...Option) (*models.Transaction, error) {
+	if err := checkID("transactionId", transactionID); err != nil {
+		return nil, err
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "deposit"), nil, formBody{V: p}, "transaction", opts)
+}
+
+func (p *DepositParams) validate() error {
+	if p == nil {
+		return invalid("depositParams", "must not be nil")
+	}
+	if err := firstError(
+		checkMerchantReference("merchantReference", p.MerchantReference, true),
+		checkPositiveAmount("amount", p.Amount, false),
+		checkAmount("authorizationAmount", p.AuthorizationAmount, false),
+		checkText("externalTier", p.ExternalTier),
+	); err != nil {
+		return err
+	}
+	switch {
+	case p.AuthorizationAmount == "":
+	case p.AuthorizationAmount == zeroAmount:
+		if p.Amount == "" {
+			return invalid("amount", "is required when the authorization amount is 0.00")
+		}
+	case p.Amount != "":
+		limit, err := p.AuthorizationAmount.Cents()
+		if err != nil {
+			return &ValidationError{Field: "authorizationAmount", Reason: "is out of range", Err: err}
+		}
+		amount, err := p.Amount.Cents()
+		if err != nil {
+			return &ValidationError{Field: "amount", Reason: "is out of range", Err: err}
+		}
+		if amount > limit {
+			return invalid("amount", "must not exceed the authorization amount")
+		}
+	}
+	return nil
+}
+
+// CaptureParams is the input of Capture, sent form-encoded with dotted
+// names (beneficiary.address.country, beneficiaryAccount.paymentProvider.swift,
+// metadata.remittance.withdrawalMethod). It serves two uses: a money
+// transfer payment (Beneficiary required) and the payment of a Pay
+// authorization (SplitToken from its Authorize event; Beneficiary then
+// optional).
+type CaptureParams struct {
+	// MerchantReference is the merchant's reference for this capture
+	// (required; a unique one makes the capture idempotent where the
+	// account is configured for it; '&', '=', '%', '+' and control
+	// characters are refused, see VerifyNotification).
+	MerchantReference string `url:"merchantReference"`
+	// Amount is the amount to capture, N.NN, greater than 0.00, at most 10
+	// characters (required).
+	Amount models.Amount `url:"amount"`
+	// SplitToken is the token of the authorization's Authorize event: a
+	// guaranteed payment without it fails. Form encoding escapes it.
+	SplitToken string `url:"splitToken,omitempty"`
+	// InteractionID ties the capture to the consumer's interaction;
+	// "consumerNotPresent" marks a merchant-initiated one. Empty: the
+	// consumer is taken to be present.
+	InteractionID string `url:"interactionId,omitempty"`
+	// Beneficiary is the receiver of a money transfer (required unless
+	// SplitToken is set): Name and Address.Country are required.
+	Beneficiary *models.Beneficiary `url:"beneficiary,omitempty"`
+	// BeneficiaryAccount is the account the transfer pays into. One of IBAN,
+	// PaymentProvider.RoutingNumber or PaymentProvider.Swift is recommended.
+	// Of PaymentProvider only Name, Country, Swift and RoutingNumber are sent.
+	BeneficiaryAccount *models.BeneficiaryAccount `url:"beneficiaryAccount,omitempty"`
+	// Remittance is the remittance data, sent as metadata.remittance.*.
+	Remittance *models.Remittance `url:"metadata.remittance,omitempty"`
+}
+
+// Capture collects a payment from an authorization, a money transfer or
+// the payment of a Pay authorization (with its split token):
+// POST /transactions/{transactionId}/capture, form-encoded. The response is
+// the capture transaction (type 3), which a later Refund can return.
+//
+// Capture moves money, so it is not retried once the request may have
+// reached the server, unless WithRetryNonIdempotent is given. A repeated
+// merchantReference responds code 210 (ErrDuplicate).
+func (s *TransactionsService) Capture(ctx context.Context, transactionID string, p *CaptureParams, opts ...Option) (*models.Transaction, error) {
+	if err := checkID("transactionId", transactionID); err != nil {
+		return nil, err
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "capture"), nil, formBody{V: p}, "transaction", opts)
+}
+
+func (p *CaptureParams) validate() error {
+	if p == nil {
+		return invalid("captureParams", "must not be nil")
+	}
+	beneficiary := requiredBeneficiary
+	if p.SplitToken != "" { // a Pay capture: a beneficiary is checked when given
+		beneficiary = checkBeneficiary
+	}
+	if err := firstError(
+		checkMerchantReference("merchantReference", p.MerchantReference, true),
+		checkMoneyAmount("amount", p.Amount, true),
+		beneficiary("beneficiary", p.Beneficiary),
+	); err != nil {
+		return err
+	}
+	return checkRemittance("metadata.remittance", p.Remittance)
+}
+
+// requiredBeneficiary is checkBeneficiary for a beneficiary that must be
+// given: a missing one names its first required field, like a missing
+// Disbursement account.
+func requiredBeneficiary(prefix string, b *models.Beneficiary) error {
+	if b == nil {
+		return invalid(prefix+".name", "is required for a money transfer")
+	}
+	return checkBeneficiary(prefix, b)
+}
+
+// RefundParams is the input of Refund, sent as JSON. Both fields may be
+// left empty: the remaining balance is then refunded.
+type RefundParams struct {
+	// MerchantReference is the merchant's reference for this refund
+	// (optional; '&', '=', '%', '+' and control characters are refused).
+	MerchantReference string `json:"merchantReference,omitempty"`
+	// Amount is the amount to refund, N.NN, at least 0.99 and at most 10
+	// characters; empty refunds what remains of the transaction's balance.
+	Amount models.Amount `json:"amount,omitempty"`
+}
+
+// Refund refunds all or part of a completed Capture or Pay transaction:
+// POST /transactions/{transactionId}/refund (JSON). p may be nil (the whole
+// remaining balance, no reference). The response is the refund transaction
+// (type 4) whose originalTransactionId is transactionID; the refunded
+// transaction becomes Partially refunded or Refunded and a Refund event
+// follows. Refunds may be repeated until the whole amount is refunded.
+//
+// Refund moves money, so it is not retried once the request may have
+// reached the server, unless WithRetryNonIdempotent is given. Give a
+// merchantReference to make a retry safe: on an account configured for
+// idempotency a repeated one responds code 210 (ErrDuplicate). An amount
+// above the balance responds with an *APIError (code 331 in the sandbox).
+func (s *TransactionsService) Refund(ctx context.Context, transactionID string, p *RefundParams, opts ...Option) (*models.Transaction, error) {
+	if p == nil {
+		p = &RefundParams{}
+	}
+	if err := firstError(
+		checkID("transactionId", transactionID),
+		checkMerchantReference("merchantReference", p.MerchantReference, false),
+		checkReturnAmount("amount", p.Amount, false),
+	); err != nil {
+		return nil, err
+	}
+	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "refund"), nil, p, "transaction", opts)
+}
+
+// ReclaimParams is the input of Reclaim, sent as JSON.
+type ReclaimParams struct {
+	// MerchantReference is the merchant's reference for this reclaim
+	// (optional; '&', '=', '%', '+' and control characters are refused).
+	MerchantReference string `json:"merchantReference,omitempty"`
+	// Amount is the amount to take back, N.NN, at least 0.99, at most 10
+	// characters and at most the deposit's balance (required).
+	Amount models.Amount `json:"amount"`
+}
+
+// Reclaim takes back all or part of a completed Deposit:
+// POST /transactions/{transactionId}/reclaim (JSON). The response is the
+// reclaim transaction (type 7) whose originalTransactionId is
+// transactionID; the deposit's balance drops by the amount. Reclaims may be
+// repeated until the whole deposit is reclaimed.
+//
+// Reclaim moves money, so it is not retried once the request may have
+// reached the server, unless WithRetryNonIdempotent is given. A repeated
+// merchantReference responds code 210 (ErrDuplicate) where the account is
+// configured for idempotency.
+func (s *TransactionsService) Reclaim(ctx context.Context, transactionID string, p *ReclaimParams, opts ...Option) (*models.Transaction, error) {
+	if p == nil {
+		return nil, invalid("reclaimParams", "must not be nil")
+	}
+	if err := firstError(
+		checkID("transactionId", transactionID),
+		checkMerchantReference("merchantReference", p.MerchantReference, false),
+		checkReturnAmount("amount", p.Amount, true),
+	); err != nil {
+		return nil, err
+	}
+	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "reclaim"), nil, p, "transaction", opts)
+}
+
+// CancelParams is the input of Cancel, sent as JSON; every field is
+// optional.
+type CancelParams struct {
+	// MerchantReference is the merchant's reference for this cancellation
+	// ('&', '=', '%', '+' and control characters are refused).
+	MerchantReference string `json:"merchantReference,omitempty"`
+	// Message says why, at most 40 characters.
+	Message string `json:"message,omitempty"`
+	// Reason is the merchant's reason code (0: none sent).
+	Reason int `json:"reason,omitempty"`
+}
+
+// maxCancelMessage is the OpenAPI's limit of a cancellation message.
+const maxCancelMessage = 40
+
+// Cancel cancels a transaction that has not been processed yet:
+// POST /transactions/{transactionId}/cancel (JSON). p may be nil. Canceling
+// an authorization (the user revoked access, say) refuses further deposits
+// and captures from it; a deposit or capture can be canceled only before the
+// network picks it up, and a refused Cancel calls for Refund instead. The
+// response is the canceled transaction; a Cancel event follows.
+//
+// Cancel changes state, so it is not retried once the request may have
+// reached the server, unless WithRetryNonIdempotent is given.
+func (s *TransactionsService) Cancel(ctx context.Context, transactionID string, p *CancelParams, opts ...Option) (*models.Transaction, error) {
+	if p == nil {
+		p = &CancelParams{}
+	}
+	if err := firstError(
+		checkID("transactionId", transactionID),
+		checkMerchantReference("merchantReference", p.MerchantReference, false),
+	); err != nil {
+		return nil, err
+	}
+	if utf8.RuneCountInString(p.Message) > maxCancelMessage || !utf8.ValidString(p.Message) {
+		return nil, invalid("message", "must be valid text of at most 40 characters")
+	}
+	if p.Reason < 0 {
+		return nil, invalid("reason", "must not be negative")
+	}
+	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "cancel"), nil, p, "transaction", opts)
+}
+
+// maxAmountChars is the OpenAPI's limit of an amount the merchant sends
+// (capture, refund, reclaim, preauthorization): "maximum of 10 characters".
+const maxAmountChars = 10
+
+// checkMoneyAmount is checkPositiveAmount within the 10 characters the
+// service reads.
+func checkMoneyAmount(field string, a models.Amount, must bool) error {
+	if err := checkPositiveAmount(field, a, must); err != nil {
+		return err
+	}
+	if len(a) > maxAmountChars {
+		return invalid(field, "must be at most 10 characters, like 9999999.99")
+	}
+	return nil
+}
+
+// minReturnCents is the smallest refund or reclaim the OpenAPI allows
+// ("minimum of 0.99").
+const minReturnCents = 99
+
+// checkReturnAmount is checkMoneyAmount for a refund or reclaim: at least
+// 0.99.
+func checkReturnAmount(field string, a models.Amount, must bool) error {
+	if err := checkMoneyAmount(field, a, must); err != nil || a == "" {
+		return err
+	}
+	if cents, err := a.Cents(); err != nil || cents < minReturnCents {
+		return invalid(field, "must be at least 0.99")
+	}
+	return nil
+}
+
+// PreauthorizeParams is the input of Preauthorize, sent form-encoded like
+// Capture's.
+type PreauthorizeParams struct {
+	// MerchantReference is the merchant's reference for this
+	// preauthorization (required; '&', '=', '%', '+' and control
+	// characters are refused).
+	MerchantReference string `url:"merchantReference"`
+	// Amount is the total the captures may reach, N.NN, greater than 0.00,
+	// at most 10 characters (required).
+	Amount models.Amount `url:"amount"`
+	// Period is how many hours the preauthorization holds, 1 to 6
+	// (required).
+	Period int `url:"period"`
+	// SplitToken is the token of the authorization's Authorize event.
+	SplitToken string `url:"splitToken,omitempty"`
+	// ExternalTier is the merchant's tier of the customer, such as "vip".
+	ExternalTier string `url:"externalTier,omitempty"`
+	// WithdrawalMethod is how the recipient receives the funds, one of the
+	// models.Withdrawal* constants (metadata.remittance.withdrawalMethod).
+	WithdrawalMethod string `url:"metadata.remittance.withdrawalMethod,omitempty"`
+	// InteractionID ties the call to the consumer's interaction;
+	// "consumerNotPresent" marks a merchant-initiated one. Empty: the
+	// consumer is taken to be present.
+	InteractionID string `url:"interactionId,omitempty"`
+}
+
+// Preauthorization periods the OpenAPI allows, in hours.
+const (
+	minPreauthHours = 1
+	maxPreauthHours = 6
+)
+
+// Preauthorize preauthorizes captures from an authorization, up to Amount
+// in total, for Period hours: POST /transactions/{transactionId}/capture/preAuth,
+// form-encoded. The response is the preauthorization transaction (type 10)
+// whose originalTransactionId is transactionID; its ExpiredAt is when it
+// lapses, after which captures are treated as ordinary ones.
+//
+// Preauthorize changes state, so it is not retried once the request may
+// have reached the server, unless WithRetryNonIdempotent is given. A
+// repeated merchantReference responds code 210 (ErrDuplicate) where the
+// account is configured for idempotency.
+func (s *TransactionsService) Preauthorize(ctx context.Context, transactionID string, p *PreauthorizeParams, opts ...Option) (*models.Transaction, error) {
+	if err := checkID("transactionId", transactionID); err != nil {
+		return nil, err
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "capture", "preAuth"), nil, formBody{V: p}, "transaction", opts)
+}
+
+func (p *PreauthorizeParams) validate() error {
+	if p == nil {
+		return invalid("preauthorizeParams", "must not be nil")
+	}
+	if err := firstError(
+		checkMerchantReference("merchantReference", p.MerchantReference, true),
+		checkMoneyAmount("amount", p.Amount, true),
+	); err != nil {
+		return err
+	}
+	switch {
+	case p.Period == 0:
+		return invalid("period", "is required")
+	case p.Period < minPreauthHours || p.Period > maxPreauthHours:
+		return invalid("period", "must be 1 to 6 (hours)")
+	}
+	if p.WithdrawalMethod != "" && !wire.WithdrawalMethod(p.WithdrawalMethod) {
+		return invalid("metadata.remittance.withdrawalMethod", "must be BankDeposit, Cash, DebitCard, DigitalWallet or HomeDelivery")
+	}
+	return nil
+}
+
+// Refresh asks the service to update the data of an authorization (or a
+// preauthorization) to the most recent the bank has:
+// POST /transactions/{transactionId}/refresh (JSON {"splitToken":…}).
+// splitToken is the token of the authorization's Authorize event
+// (required). It returns the refresh's processId; the outcome arrives later
+// in a Refresh event (Event.Transaction.Refresh).
+//
+// Refresh changes state, so it is not retried once the request may have
+// reached the server, unless WithRetryNonIdempotent is given.
+func (s *TransactionsService) Refresh(ctx context.Context, transactionID, splitToken string, opts ...Option) (processID string, err error) {
+	if err := firstError(checkID("transactionId", transactionID), required("splitToken", splitToken)); err != nil {
+		return "", err
+	}
+	path := pathJoin("transactions", transactionID, "refresh")
+	r, err := call[wire.RefreshProcess](ctx, s.client, http.MethodPost, path, nil, &wire.RefreshRequest{SplitToken: splitToken}, "refresh", opts)
+	if err != nil {
+		return "", err
+	}
+	if r.ProcessID == "" {
+		return "", &ResponseError{StatusCode: http.StatusOK, Method: http.MethodPost, Path: path, Err: errors.New("response has no refresh.processId")}
+	}
+	return r.ProcessID, nil
 }

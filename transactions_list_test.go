@@ -2,19 +2,26 @@ package bankpay
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"reflect"
+	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/form"
+	"github.com/bankpay/bankpay-go/models"
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/bankpay/bankpay-go/internal/form"
-	"github.com/bankpay/bankpay-go/models"
 )
 
 // listTxnJSON is a transaction of a list page with id and merchantReference.
@@ -31,16 +38,6 @@ func txnPage(first, n int) string {
 	items := make([]string, n)
 	for i := range items {
 		items[i] = listTxnJSON(fmt.Sprintf("t%d", first+i), fmt.Sprintf("ref-%d", first+i))
-	}
-	return `{"transactions":[` + strings.Join(items, ",") + `]}`
-}
-
-// txnPageOf is a {"transactions":[…]} body of one transaction per
-// merchantReference.
-func txnPageOf(refs ...string) string {
-	items := make([]string, len(refs))
-	for i, r := range refs {
-		items[i] = listTxnJSON(fmt.Sprintf("t%d", i+1), r)
 	}
 	return `{"transactions":[` + strings.Join(items, ",") + `]}`
 }
@@ -65,7 +62,7 @@ func pages(t *testing.T, mock *httpmock.MockTransport, path string, steps ...pag
 	return func() int { return int(n.Load()) }
 }
 
-func TestTransactionsListPageQuery(t *testing.T) {
+func TestTransactions_ListPageQuery(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	const query = "amount.max=25.00&amount.min=10.00&count=50&createdAt.end=1700000100000&createdAt.start=1700000000000" +
 		"&orderBy=amount&originalTransactionId=1002581234567&payment.customer.externalId=cust+7" +
@@ -81,10 +78,18 @@ func TestTransactionsListPageQuery(t *testing.T) {
 		OriginalTransactionID: "1002581234567",
 		PaymentID:             "p-1",
 		CustomerExternalID:    "cust 7",
-		AmountMin:             "10.00", AmountMax: "25.00",
-		CreatedAtStart: time.UnixMilli(1700000000000), CreatedAtEnd: time.UnixMilli(1700000100000),
-		UpdatedAtStart: time.UnixMilli(1700000200000), UpdatedAtEnd: time.UnixMilli(1700000300000),
-		OrderBy: "amount", SortOrder: "desc", StartIndex: 10, Count: 50,
+		ListRange: ListRange{
+			AmountMin:      "10.00",
+			AmountMax:      "25.00",
+			CreatedAtStart: time.UnixMilli(1700000000000),
+			CreatedAtEnd:   time.UnixMilli(1700000100000),
+			UpdatedAtStart: time.UnixMilli(1700000200000),
+			UpdatedAtEnd:   time.UnixMilli(1700000300000),
+			OrderBy:        "amount",
+			SortOrder:      "desc",
+			StartIndex:     10,
+			Count:          50,
+		},
 	}
 	page, err := c.Transactions.ListPage(context.Background(), p)
 	require.NoError(t, err)
@@ -101,7 +106,7 @@ func TestTransactionsListPageQuery(t *testing.T) {
 	assert.Equal(t, "ref-2", got.MerchantReference)
 }
 
-func TestTransactionsListPageDefaults(t *testing.T) {
+func TestTransactions_ListPageDefaults(t *testing.T) {
 	for _, p := range []*TransactionListParams{nil, {}} {
 		c, mock, _ := newTestClient(t)
 		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions", RawQuery: "count=100&startIndex=0"}, 200, `{"transactions":[]}`)
@@ -111,14 +116,15 @@ func TestTransactionsListPageDefaults(t *testing.T) {
 	}
 }
 
-func TestTransactionsListReadsPageByPage(t *testing.T) {
+func TestTransactions_ListReadsPageByPage(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	n := pages(t, mock, "/api/v1/transactions",
 		pageStep{"count=2&startIndex=0&transactionType=6", txnPage(1, 2)},
 		pageStep{"count=2&startIndex=2&transactionType=6", txnPage(3, 2)},
 		pageStep{"count=2&startIndex=4&transactionType=6", txnPage(5, 1)},
+		pageStep{"count=2&startIndex=5&transactionType=6", `{"transactions":[]}`},
 	)
-	p := &TransactionListParams{TransactionTypes: []models.TransactionType{models.TypeDeposit}, Count: 2}
+	p := &TransactionListParams{TransactionTypes: []models.TransactionType{models.TypeDeposit}, ListRange: ListRange{Count: 2}}
 	var ids []string
 	for txn, err := range c.Transactions.List(context.Background(), p) {
 		require.NoError(t, err)
@@ -127,18 +133,18 @@ func TestTransactionsListReadsPageByPage(t *testing.T) {
 		assert.Equal(t, (len(ids)+1)/2, n(), "after %d items", len(ids))
 	}
 	assert.Equal(t, []string{"t1", "t2", "t3", "t4", "t5"}, ids)
-	assert.Equal(t, 3, n(), "a short page ends the list")
+	assert.Equal(t, 4, n(), "a short page is not the end: an empty one is")
 	assert.Equal(t, 2, p.Count, "params are not modified")
 }
 
-func TestTransactionsListFromStartIndex(t *testing.T) {
+func TestTransactions_ListFromStartIndex(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	n := pages(t, mock, "/api/v1/transactions",
 		pageStep{"count=3&startIndex=7", txnPage(8, 3)},
 		pageStep{"count=3&startIndex=10", `{"transactions":[]}`},
 	)
 	var ids []string
-	for txn, err := range c.Transactions.List(context.Background(), &TransactionListParams{StartIndex: 7, Count: 3}) {
+	for txn, err := range c.Transactions.List(context.Background(), &TransactionListParams{ListRange: ListRange{StartIndex: 7, Count: 3}}) {
 		require.NoError(t, err)
 		ids = append(ids, txn.TransactionID)
 	}
@@ -146,32 +152,37 @@ func TestTransactionsListFromStartIndex(t *testing.T) {
 	assert.Equal(t, 2, n(), "a full last page is followed by an empty one")
 }
 
-// A service that caps the page below the count asked, and says so in
-// itemsPerPage, does not end the list after the first page.
+// A service that caps the page below the count asked, whether it says so
+// in itemsPerPage or not (the transactions list never does), does not end
+// the list early: each page starts where the items received end, and only
+// an empty page ends the list.
 func TestListPageCappedBelowCount(t *testing.T) {
-	c, mock, _ := newTestClient(t)
-	capped := func(first, n int) string {
-		return strings.Replace(txnPage(first, n), `{"transactions":`, `{"startIndex":0,"itemsPerPage":2,"transactions":`, 1)
+	for _, ipp := range []string{`{"startIndex":0,"itemsPerPage":2,"transactions":`, `{"transactions":`} {
+		c, mock, _ := newTestClient(t)
+		capped := func(first, n int) string {
+			return strings.Replace(txnPage(first, n), `{"transactions":`, ipp, 1)
+		}
+		n := pages(t, mock, "/api/v1/transactions",
+			pageStep{"count=5&startIndex=0", capped(1, 2)},
+			pageStep{"count=5&startIndex=2", capped(3, 2)},
+			pageStep{"count=5&startIndex=4", capped(5, 1)},
+			pageStep{"count=5&startIndex=5", capped(6, 0)},
+		)
+		var ids []string
+		for txn, err := range c.Transactions.List(context.Background(), &TransactionListParams{ListRange: ListRange{Count: 5}}) {
+			require.NoError(t, err)
+			ids = append(ids, txn.TransactionID)
+		}
+		assert.Equal(t, []string{"t1", "t2", "t3", "t4", "t5"}, ids, ipp)
+		assert.Equal(t, 4, n(), ipp)
 	}
-	n := pages(t, mock, "/api/v1/transactions",
-		pageStep{"count=5&startIndex=0", capped(1, 2)},
-		pageStep{"count=5&startIndex=2", capped(3, 2)},
-		pageStep{"count=5&startIndex=4", capped(5, 1)},
-	)
-	var ids []string
-	for txn, err := range c.Transactions.List(context.Background(), &TransactionListParams{Count: 5}) {
-		require.NoError(t, err)
-		ids = append(ids, txn.TransactionID)
-	}
-	assert.Equal(t, []string{"t1", "t2", "t3", "t4", "t5"}, ids)
-	assert.Equal(t, 3, n())
 }
 
-func TestTransactionsListStops(t *testing.T) {
+func TestTransactions_ListStops(t *testing.T) {
 	t.Run("when the loop breaks", func(t *testing.T) {
 		c, mock, _ := newTestClient(t)
 		n := pages(t, mock, "/api/v1/transactions", pageStep{"count=2&startIndex=0", txnPage(1, 2)})
-		for range c.Transactions.List(context.Background(), &TransactionListParams{Count: 2}) {
+		for range c.Transactions.List(context.Background(), &TransactionListParams{ListRange: ListRange{Count: 2}}) {
 			break
 		}
 		assert.Equal(t, 1, n())
@@ -182,7 +193,7 @@ func TestTransactionsListStops(t *testing.T) {
 			jsonResponse(401, `{"errors":[{"domain":"com.bankpay.security","code":375,"message":"Access control error"}]}`))
 		var ids []string
 		var errs []error
-		for txn, err := range c.Transactions.List(context.Background(), &TransactionListParams{Count: 2}) {
+		for txn, err := range c.Transactions.List(context.Background(), &TransactionListParams{ListRange: ListRange{Count: 2}}) {
 			if err != nil {
 				assert.Nil(t, txn)
 				errs = append(errs, err)
@@ -202,7 +213,7 @@ func TestTransactionsListStops(t *testing.T) {
 		defer cancel()
 		n := pages(t, mock, "/api/v1/transactions", pageStep{"count=2&startIndex=0", txnPage(1, 2)})
 		var errs []error
-		for txn, err := range c.Transactions.List(ctx, &TransactionListParams{Count: 2}) {
+		for txn, err := range c.Transactions.List(ctx, &TransactionListParams{ListRange: ListRange{Count: 2}}) {
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -217,7 +228,7 @@ func TestTransactionsListStops(t *testing.T) {
 	})
 }
 
-func TestTransactionsListErrorResponses(t *testing.T) {
+func TestTransactions_ListErrorResponses(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		status int
@@ -261,7 +272,7 @@ func TestTransactionsListErrorResponses(t *testing.T) {
 	}
 }
 
-func TestTransactionsListBareArray(t *testing.T) {
+func TestTransactions_ListBareArray(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions", RawQuery: "count=100&startIndex=0"}, 200,
 		`[`+listTxnJSON("t1", "a")+`]`)
@@ -285,22 +296,22 @@ var transactionListInvalid = []struct {
 	{"originalTransactionId", TransactionListParams{OriginalTransactionID: "1\n2"}},
 	{"payment.paymentId", TransactionListParams{PaymentID: "p\x00"}},
 	{"payment.customer.externalId", TransactionListParams{CustomerExternalID: "c\r"}},
-	{"amount.min", TransactionListParams{AmountMin: "10"}},
-	{"amount.max", TransactionListParams{AmountMax: "-1.00"}},
-	{"amount.max", TransactionListParams{AmountMin: "10.00", AmountMax: "9.99"}},
-	{"createdAt.end", TransactionListParams{CreatedAtStart: time.UnixMilli(2000), CreatedAtEnd: time.UnixMilli(1000)}},
-	{"createdAt.start", TransactionListParams{CreatedAtStart: time.Date(1969, 12, 31, 0, 0, 0, 0, time.UTC)}},
-	{"updatedAt.end", TransactionListParams{UpdatedAtStart: time.UnixMilli(2000), UpdatedAtEnd: time.UnixMilli(1999)}},
-	{"updatedAt.end", TransactionListParams{UpdatedAtEnd: time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)}},
-	{"orderBy", TransactionListParams{OrderBy: "color"}},
-	{"orderBy", TransactionListParams{OrderBy: "paymentId"}},
-	{"sortOrder", TransactionListParams{SortOrder: "up"}},
-	{"startIndex", TransactionListParams{StartIndex: -1}},
-	{"count", TransactionListParams{Count: -1}},
-	{"count", TransactionListParams{Count: maxPageSize + 1}},
+	{"amount.min", TransactionListParams{ListRange: ListRange{AmountMin: "10"}}},
+	{"amount.max", TransactionListParams{ListRange: ListRange{AmountMax: "-1.00"}}},
+	{"amount.max", TransactionListParams{ListRange: ListRange{AmountMin: "10.00", AmountMax: "9.99"}}},
+	{"createdAt.end", TransactionListParams{ListRange: ListRange{CreatedAtStart: time.UnixMilli(2000), CreatedAtEnd: time.UnixMilli(1000)}}},
+	{"createdAt.start", TransactionListParams{ListRange: ListRange{CreatedAtStart: time.Date(1969, 12, 31, 0, 0, 0, 0, time.UTC)}}},
+	{"updatedAt.end", TransactionListParams{ListRange: ListRange{UpdatedAtStart: time.UnixMilli(2000), UpdatedAtEnd: time.UnixMilli(1999)}}},
+	{"updatedAt.end", TransactionListParams{ListRange: ListRange{UpdatedAtEnd: time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)}}},
+	{"orderBy", TransactionListParams{ListRange: ListRange{OrderBy: "color"}}},
+	{"orderBy", TransactionListParams{ListRange: ListRange{OrderBy: "paymentId"}}},
+	{"sortOrder", TransactionListParams{ListRange: ListRange{SortOrder: "up"}}},
+	{"startIndex", TransactionListParams{ListRange: ListRange{StartIndex: -1}}},
+	{"count", TransactionListParams{ListRange: ListRange{Count: -1}}},
+	{"count", TransactionListParams{ListRange: ListRange{Count: maxPageSize + 1}}},
 }
 
-func TestTransactionsListRejectsInvalidParams(t *testing.T) {
+func TestTransactions_ListRejectsInvalidParams(t *testing.T) {
 	for _, tc := range transactionListInvalid {
 		t.Run(tc.field, func(t *testing.T) {
 			checkRejected(t, tc.field, func(c *Client) error {
@@ -322,106 +333,211 @@ func TestTransactionsListRejectsInvalidParams(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions",
 		RawQuery: "amount.max=10.00&amount.min=10.00&count=1000&createdAt.end=5&createdAt.start=5&startIndex=0"}, 200, `{"transactions":[]}`)
-	_, err := c.Transactions.ListPage(context.Background(), &TransactionListParams{AmountMin: "10.00", AmountMax: "10.00",
-		CreatedAtStart: time.UnixMilli(5), CreatedAtEnd: time.UnixMilli(5), Count: maxPageSize})
+	_, err := c.Transactions.ListPage(context.Background(), &TransactionListParams{ListRange: ListRange{AmountMin: "10.00", AmountMax: "10.00", CreatedAtStart: time.UnixMilli(5), CreatedAtEnd: time.UnixMilli(5), Count: maxPageSize}})
 	require.NoError(t, err)
 }
 
-func TestTransactionsFindByMerchantReference(t *testing.T) {
-	const query = "count=100&payment.merchantReference=order-42&startIndex=0"
-	want := wantRequest{Method: "GET", Path: "/api/v1/transactions", RawQuery: query}
-	page := func(refs ...string) string {
-		items := make([]string, len(refs))
-		for i, r := range refs {
-			items[i] = listTxnJSON(fmt.Sprintf("t%d", i+1), r)
-		}
-		return `{"transactions":[` + strings.Join(items, ",") + `]}`
+// findTxnJSON is a transaction of a list page with id, originalTransactionId
+// (none when empty) and merchantReference.
+func findTxnJSON(id, original, ref string) string {
+	o := ""
+	if original != "" {
+		o = fmt.Sprintf(`"originalTransactionId":%q,`, original)
 	}
-	t.Run("one", func(t *testing.T) {
+	return fmt.Sprintf(`{"transactionId":%q,%s"transactionType":"6","status":"3","amount":"10.00","merchantReference":%q}`, id, o, ref)
+}
+
+// findPage is a {"transactions":[…]} body of the transactions given as
+// findTxnJSON's.
+func findPage(items ...string) string {
+	return `{"transactions":[` + strings.Join(items, ",") + `]}`
+}
+
+// others is n transactions t<first>… made from original with reference
+// "other".
+func others(first, n int, original string) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = findTxnJSON(fmt.Sprintf("t%d", first+i), original, "other")
+	}
+	return out
+}
+
+const (
+	findByOriginal = "count=100&orderBy=createdAt&originalTransactionId=A1&sortOrder=asc&startIndex="
+	findByPayment  = "count=100&orderBy=createdAt&payment.merchantReference=order-42&sortOrder=asc&startIndex="
+)
+
+var emptyPage = `{"transactions":[]}`
+
+func TestTransactionsFindByOriginal(t *testing.T) {
+	find := func(c *Client) (*models.Transaction, error) {
+		return c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+	}
+	t.Run("found on a capped page", func(t *testing.T) {
+		// A server that returns 50 of the 100 asked, with no itemsPerPage:
+		// the next page starts at 50, and the list ends at an empty page.
 		c, mock, _ := newTestClient(t)
-		// The payment's transactions: the authorization has the reference,
-		// its deposit another.
-		calls := expect(t, mock, want, 200, page("order-42-deposit", "order-42"))
-		txn, err := c.Transactions.FindByMerchantReference(context.Background(), "order-42")
+		n := pages(t, mock, "/api/v1/transactions",
+			pageStep{findByOriginal + "0", findPage(others(1, 50, "A1")...)},
+			pageStep{findByOriginal + "50", findPage(append(others(51, 20, "A1"), findTxnJSON("D7", "A1", "dep-7"))...)},
+			pageStep{findByOriginal + "71", emptyPage},
+		)
+		got, err := find(c)
 		require.NoError(t, err)
-		assert.Equal(t, "t2", txn.TransactionID)
-		assert.Equal(t, int32(1), calls.Load())
+		assert.Equal(t, "D7", got.TransactionID)
+		assert.Equal(t, 3, n(), "read to the empty page: a second D7 would be ErrAmbiguous")
 	})
-	t.Run("none", func(t *testing.T) {
+	t.Run("not found after the whole list", func(t *testing.T) {
 		c, mock, _ := newTestClient(t)
-		expect(t, mock, want, 200, page("order-42-deposit"))
-		_, err := c.Transactions.FindByMerchantReference(context.Background(), "order-42")
+		n := pages(t, mock, "/api/v1/transactions",
+			pageStep{findByOriginal + "0", findPage(others(1, 30, "A1")...)},
+			pageStep{findByOriginal + "30", emptyPage},
+		)
+		_, err := find(c)
 		require.ErrorIs(t, err, ErrNotFound)
+		assert.NotErrorIs(t, err, ErrIncomplete)
 		assert.NotErrorIs(t, err, ErrAmbiguous)
-		var apiErr *APIError
-		assert.False(t, errors.As(err, &apiErr), "not a response of the service")
+		assert.Equal(t, 2, n())
 	})
 	t.Run("several", func(t *testing.T) {
 		c, mock, _ := newTestClient(t)
-		expect(t, mock, want, 200, page("order-42", "order-42"))
-		txn, err := c.Transactions.FindByMerchantReference(context.Background(), "order-42")
+		pages(t, mock, "/api/v1/transactions",
+			pageStep{findByOriginal + "0", findPage(findTxnJSON("D1", "A1", "dep-7"), findTxnJSON("D2", "A1", "dep-7"))},
+			pageStep{findByOriginal + "2", emptyPage},
+		)
+		got, err := find(c)
 		require.ErrorIs(t, err, ErrAmbiguous)
 		assert.NotErrorIs(t, err, ErrNotFound)
-		assert.Nil(t, txn)
+		assert.Nil(t, got)
 	})
-	t.Run("across pages", func(t *testing.T) {
+	t.Run("a server that ignores the filter", func(t *testing.T) {
+		// The reference matched under another transaction, and the
+		// authorization itself, are not the deposit; one whose list view
+		// has no originalTransactionId is kept (the safe side).
 		c, mock, _ := newTestClient(t)
-		full := make([]string, 100)
-		for i := range full {
-			full[i] = "other"
-		}
-		n := pages(t, mock, "/api/v1/transactions",
-			pageStep{query, page(full...)},
-			// t101: the ids of a real list do not restart on each page.
-			pageStep{"count=100&payment.merchantReference=order-42&startIndex=100", `{"transactions":[` + listTxnJSON("t101", "order-42") + `]}`},
+		pages(t, mock, "/api/v1/transactions",
+			pageStep{findByOriginal + "0", findPage(findTxnJSON("A1", "", "dep-7"), findTxnJSON("D1", "A9", "dep-7"), findTxnJSON("D2", "", "dep-7"))},
+			pageStep{findByOriginal + "3", emptyPage},
 		)
-		txn, err := c.Transactions.FindByMerchantReference(context.Background(), "order-42")
+		got, err := find(c)
 		require.NoError(t, err)
-		assert.Equal(t, "order-42", txn.MerchantReference)
+		assert.Equal(t, "D2", got.TransactionID)
+	})
+	t.Run("a page that fails", func(t *testing.T) {
+		for _, tc := range []struct {
+			status int
+			is     error
+		}{{401, ErrUnauthorized}, {404, nil}, {400, ErrBadRequest}} {
+			c, mock, _ := newTestClient(t)
+			sequence(t, mock, jsonResponse(200, findPage(others(1, 50, "A1")...)),
+				jsonResponse(tc.status, `{"errors":[{"message":"no"}]}`))
+			_, err := find(c)
+			require.ErrorIs(t, err, ErrIncomplete, "%d", tc.status)
+			assert.NotErrorIs(t, err, ErrNotFound, "%d on page 2 is not an answer: the deposit may be on it", tc.status)
+			if tc.is != nil {
+				assert.ErrorIs(t, err, tc.is)
+			}
+			var apiErr *APIError
+			require.ErrorAs(t, err, &apiErr, "the page's error is there for errors.As")
+			assert.Equal(t, tc.status, apiErr.StatusCode)
+		}
+	})
+	t.Run("a page holding more than asked", func(t *testing.T) {
+		c, mock, _ := newTestClient(t)
+		sequence(t, mock, jsonResponse(200, findPage(others(1, 101, "A1")...)))
+		_, err := find(c)
+		require.ErrorIs(t, err, ErrIncomplete)
+		assert.ErrorIs(t, err, ErrInvalidResponse)
+		assert.NotErrorIs(t, err, ErrNotFound)
+	})
+	t.Run("the context ends", func(t *testing.T) {
+		c, mock, _ := newTestClient(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+			cancel() // after this page
+			return jsonResponse(200, findPage(others(1, 50, "A1")...))(req)
+		})
+		_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+		require.ErrorIs(t, err, ErrIncomplete)
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.NotErrorIs(t, err, ErrNotFound)
+	})
+	t.Run("the page budget", func(t *testing.T) {
+		// A server that returns fresh pages forever.
+		c, mock, _ := newTestClient(t)
+		var n atomic.Int32
+		mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+			start, err := strconv.Atoi(req.URL.Query().Get("startIndex"))
+			require.NoError(t, err)
+			n.Add(1)
+			return jsonResponse(200, findPage(others(start, 100, "A1")...))(req)
+		})
+		_, err := find(c)
+		require.ErrorIs(t, err, ErrIncomplete)
+		assert.NotErrorIs(t, err, ErrNotFound)
+		assert.Contains(t, err.Error(), "200 pages (20000 items) read without reaching the end of the list")
+		assert.Equal(t, int32(findPageBudget), n.Load())
+	})
+}
+
+func TestTransactionsFindAuthorization(t *testing.T) {
+	find := func(c *Client) (*models.Transaction, error) {
+		return c.Transactions.FindByMerchantReference(context.Background(), &FindParams{MerchantReference: "order-42"})
+	}
+	t.Run("the authorization, not a transaction made from it", func(t *testing.T) {
+		// Under either reading of payment.merchantReference: the payment's
+		// transactions (a deposit with the same reference among them).
+		c, mock, _ := newTestClient(t)
+		n := pages(t, mock, "/api/v1/transactions",
+			pageStep{findByPayment + "0", findPage(findTxnJSON("D0", "A1", "order-42-deposit"), findTxnJSON("A1", "", "order-42"),
+				findTxnJSON("D1", "A1", "order-42"))},
+			pageStep{findByPayment + "3", emptyPage},
+		)
+		got, err := find(c)
+		require.NoError(t, err)
+		assert.Equal(t, "A1", got.TransactionID)
 		assert.Equal(t, 2, n())
 	})
-	t.Run("an error of the list", func(t *testing.T) {
+	t.Run("none", func(t *testing.T) {
 		c, mock, _ := newTestClient(t)
-		expect(t, mock, want, 401, `{"errors":[{"code":375,"message":"Access control error"}]}`)
-		_, err := c.Transactions.FindByMerchantReference(context.Background(), "order-42")
-		require.ErrorIs(t, err, ErrUnauthorized)
-		assert.NotErrorIs(t, err, ErrNotFound)
+		pages(t, mock, "/api/v1/transactions",
+			pageStep{findByPayment + "0", findPage(findTxnJSON("D1", "A1", "order-42"))},
+			pageStep{findByPayment + "1", emptyPage},
+		)
+		_, err := find(c)
+		require.ErrorIs(t, err, ErrNotFound)
+		assert.NotErrorIs(t, err, ErrIncomplete)
+		var apiErr *APIError
+		assert.False(t, errors.As(err, &apiErr), "not a response of the service")
 	})
 	t.Run("a reference with query characters", func(t *testing.T) {
 		// The SDK never sends such a reference, but one made elsewhere is
 		// found all the same: the filter is escaped.
 		c, mock, _ := newTestClient(t)
-		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions",
-			RawQuery: "count=100&payment.merchantReference=a%26b%3Dc+d%25&startIndex=0"}, 200, page("a&b=c d%"))
-		txn, err := c.Transactions.FindByMerchantReference(context.Background(), "a&b=c d%")
+		pages(t, mock, "/api/v1/transactions",
+			pageStep{"count=100&orderBy=createdAt&payment.merchantReference=a%26b%3Dc+d%25&sortOrder=asc&startIndex=0", findPage(findTxnJSON("A1", "", "a&b=c d%"))},
+			pageStep{"count=100&orderBy=createdAt&payment.merchantReference=a%26b%3Dc+d%25&sortOrder=asc&startIndex=1", emptyPage},
+		)
+		got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{MerchantReference: "a&b=c d%"})
 		require.NoError(t, err)
-		assert.Equal(t, "a&b=c d%", txn.MerchantReference)
+		assert.Equal(t, "a&b=c d%", got.MerchantReference)
 	})
-	for _, ref := range []string{"", "x\n", "\x7f"} {
-		checkRejected(t, "merchantReference", func(c *Client) error {
-			_, err := c.Transactions.FindByMerchantReference(context.Background(), ref)
+	for _, tc := range []struct {
+		field string
+		p     *FindParams
+	}{
+		{"params", nil},
+		{"merchantReference", &FindParams{}},
+		{"merchantReference", &FindParams{MerchantReference: "x\n"}},
+		{"merchantReference", &FindParams{MerchantReference: "\x7f", OriginalTransactionID: "A1"}},
+		{"originalTransactionId", &FindParams{MerchantReference: "r", OriginalTransactionID: "A\x001"}},
+	} {
+		checkRejected(t, tc.field, func(c *Client) error {
+			_, err := c.Transactions.FindByMerchantReference(context.Background(), tc.p)
 			return err
 		})
-	}
-}
-
-// The hand-written encoders give what the `url` tags of the wire structs
-// give through go-querystring.
-func TestListQueryEncodersMatchTags(t *testing.T) {
-	r := listRangeQuery{AmountMin: "1.00", AmountMax: "2.00", CreatedStart: "1", CreatedEnd: "2", UpdatedStart: "3",
-		UpdatedEnd: "4", OrderBy: "amount", SortOrder: "desc", StartIndex: "5", Count: "6"}
-	for _, q := range []any{
-		&transactionQuery{TransactionType: []string{"1", "6"}, TransactionStatus: []string{"2"}, PaymentType: []string{"4", "2"},
-			MerchantReference: "r", OriginalTransactionID: "o", PaymentID: "p", CustomerExternalID: "c", listRangeQuery: r},
-		&transactionQuery{listRangeQuery: listRangeQuery{StartIndex: "0", Count: "100"}},
-		&paymentQuery{PaymentType: []string{"2"}, AuthorizationStatus: []string{"2", "7"}, MerchantReference: "r", CustomerID: "c", listRangeQuery: r},
-		&paymentQuery{listRangeQuery: listRangeQuery{StartIndex: "0", Count: "100"}},
-	} {
-		viaTags, err := form.Values(q)
-		require.NoError(t, err)
-		got, err := listQuery(q)
-		require.NoError(t, err)
-		assert.Equal(t, viaTags, got)
 	}
 }
 
@@ -434,11 +550,110 @@ func TestListNilContext(t *testing.T) {
 		return nil
 	})
 	checkRejected(t, "ctx", func(c *Client) error {
-		_, err := c.Transactions.FindByMerchantReference(nilCtx, "order-42")
+		_, err := c.Transactions.FindByMerchantReference(nilCtx, &FindParams{MerchantReference: "order-42"})
 		return err
 	})
 	checkRejected(t, "ctx", func(c *Client) error {
 		_, err := c.Payments.ListPage(nilCtx, nil)
 		return err
 	})
+}
+
+// The lists send only the query names docs/wire.md lists as offered: every
+// field of the params set (a field added to them fails here until its name
+// is added), no account-number filter and none of the filters not offered.
+func TestListParamsSendOnlyOfferedNames(t *testing.T) {
+	r := ListRange{AmountMin: "1.00", AmountMax: "2.00", CreatedAtStart: time.UnixMilli(1), CreatedAtEnd: time.UnixMilli(2),
+		UpdatedAtStart: time.UnixMilli(3), UpdatedAtEnd: time.UnixMilli(4), OrderBy: "amount", SortOrder: "desc", StartIndex: 5, Count: 6}
+	for i, rv := 0, reflect.ValueOf(r); i < rv.NumField(); i++ {
+		require.False(t, rv.Field(i).IsZero(), "ListRange.%s is not set in this test", rv.Type().Field(i).Name)
+	}
+	rangeNames := []string{"amount.max", "amount.min", "count", "createdAt.end", "createdAt.start", "orderBy", "sortOrder",
+		"startIndex", "updatedAt.end", "updatedAt.start"}
+	for _, tc := range []struct {
+		params any
+		names  []string
+	}{
+		{
+			params: &TransactionListParams{TransactionTypes: []models.TransactionType{models.TypeDeposit},
+				Statuses: []models.TransactionStatus{models.StatusAuthorized}, PaymentTypes: []models.PaymentType{models.PaymentTypeDeferred},
+				MerchantReference: "r", OriginalTransactionID: "o", PaymentID: "p", CustomerExternalID: "c", ListRange: r},
+			names: []string{"originalTransactionId", "payment.customer.externalId", "payment.merchantReference", "payment.paymentId",
+				"payment.paymentType", "transactionStatus", "transactionType"},
+		},
+		{
+			params: &PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDeferred},
+				AuthorizationStatuses: []models.TransactionStatus{models.StatusAuthorized}, MerchantReference: "r", CustomerID: "c", ListRange: r},
+			names: []string{"authorization.status", "customer.customerId", "merchantReference", "paymentType"},
+		},
+	} {
+		v := reflect.ValueOf(tc.params).Elem()
+		for i := range v.NumField() {
+			require.False(t, v.Field(i).IsZero(), "%T.%s is not set in this test", tc.params, v.Type().Field(i).Name)
+		}
+		var q url.Values
+		var err error
+		switch p := tc.params.(type) {
+		case *TransactionListParams:
+			q, err = p.query()
+		case *PaymentListParams:
+			q, err = p.query()
+		}
+		require.NoError(t, err)
+		assert.True(t, form.QueryPlanned(&transactionQuery{}), "encoded from a plan, not go-querystring's per-call reflection")
+		assert.True(t, form.QueryPlanned(&paymentQuery{}))
+		want := slices.Sorted(slices.Values(append(slices.Clone(rangeNames), tc.names...)))
+		assert.Equal(t, want, slices.Sorted(maps.Keys(q)), "%T", tc.params)
+	}
+}
+
+func attackReviewClient(t *testing.T, h http.HandlerFunc) *Client {
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	c, err := NewClient(Credentials{AccessID: "id", AccessKey: NewSecret("key0123456789abcdef"), MerchantID: "m"},
+		WithBaseURL(srv.URL), WithRetryBackoff(0, 0))
+	require.NoError(t, err)
+	return c
+}
+
+// A server that returns the same full page for every startIndex: List
+// (and FindByMerchantReference) never ends on its own.
+func TestTransactions_FindByMerchantReferenceRepeatedFullPageLoops(t *testing.T) {
+	var pages atomic.Int64
+	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
+		pages.Add(1)
+		items := make([]map[string]any, 100)
+		for i := range items {
+			items[i] = map[string]any{"transactionId": fmt.Sprint("X", i), "merchantReference": "other"}
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"transactions": items})
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{MerchantReference: "mine"})
+	assert.LessOrEqual(t, pages.Load(), int64(3), "FINDING: FindByMerchantReference read %d pages of the same repeated page (err %v); it ends only by the caller's deadline", pages.Load(), err)
+	assert.NotErrorIs(t, err, ErrNotFound, "err %v, want ErrInvalidResponse (never ErrNotFound: that says pay again)", err)
+	assert.ErrorIs(t, err, ErrInvalidResponse, "err %v, want ErrInvalidResponse (never ErrNotFound: that says pay again)", err)
+}
+
+// Offset paging over a growing list: the matching transaction shows up at
+// the end of one page and again at the start of the next. It is one
+// transaction, not two (ErrAmbiguous before).
+func TestTransactions_FindByMerchantReferenceShiftedDuplicateIsOne(t *testing.T) {
+	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
+		items := []map[string]any{}
+		switch r.URL.Query().Get("startIndex") {
+		case "0":
+			for i := range 99 {
+				items = append(items, map[string]any{"transactionId": fmt.Sprint("X", i), "merchantReference": "other"})
+			}
+			fallthrough
+		case "100": // shifted down a page by a newer transaction
+			items = append(items, map[string]any{"transactionId": "M", "merchantReference": "mine"})
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"transactions": items})
+	})
+	got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{MerchantReference: "mine"})
+	require.NoError(t, err, "got %v, %v; want M", got, err)
+	require.Equal(t, "M", got.TransactionID, "got %v, %v; want M", got, err)
 }

@@ -28,7 +28,7 @@ const authorizationJSON = `{"transaction":{
   "status":2,"statusMessage":"Authorized","createdAt":1700000000000,"updatedAt":"1700000001000",
   "merchantReference":"order-42","recordVersion":3}}`
 
-func TestTransactionsGet(t *testing.T) {
+func TestTransactions_Get(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1002581234567"}, 200, authorizationJSON)
 
@@ -52,14 +52,14 @@ func TestTransactionsGet(t *testing.T) {
 	assert.Equal(t, "order-42", txn.MerchantReference, "fields %+v", txn)
 }
 
-func TestTransactionsGetEscapesID(t *testing.T) {
+func TestTransactions_GetEscapesID(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/a%2F..%2Fcustomers%3Fx=1"}, 200, authorizationJSON)
 	_, err := c.Transactions.Get(context.Background(), "a/../customers?x=1")
 	require.NoError(t, err)
 }
 
-func TestTransactionsGetRejectsBadID(t *testing.T) {
+func TestTransactions_GetRejectsBadID(t *testing.T) {
 	for _, id := range []string{"", ".", "..", "a\nb"} {
 		c, mock, _ := newTestClient(t)
 		calls := expectNoRequest(t, mock)
@@ -72,7 +72,7 @@ func TestTransactionsGetRejectsBadID(t *testing.T) {
 	}
 }
 
-func TestTransactionsGetEmptyEnvelope(t *testing.T) {
+func TestTransactions_GetEmptyEnvelope(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/1"}, 200, `{}`)
 	_, err := c.Transactions.Get(context.Background(), "1")
@@ -175,7 +175,7 @@ func disbursementParams() *models.EstablishData {
 	}
 }
 
-func TestTransactionsEstablishDisbursement(t *testing.T) {
+func TestTransactions_EstablishDisbursement(t *testing.T) {
 	body := disbursementBody()
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/establish", RawQuery: "createTransaction=true",
@@ -207,7 +207,7 @@ func TestTransactionsEstablishDisbursement(t *testing.T) {
 	assert.Empty(t, p.DeviceType, "caller's params gained fields: %+v", *p)
 }
 
-func TestTransactionsEstablishDeferredReplacesCallerCredentials(t *testing.T) {
+func TestTransactions_EstablishDeferredReplacesCallerCredentials(t *testing.T) {
 	p := &models.EstablishData{
 		AccessID: "forged-id", MerchantID: "999", RequestSignature: "forged-signature",
 		Currency: models.USD, Amount: "25.00", MerchantReference: "order-42",
@@ -232,7 +232,7 @@ func TestTransactionsEstablishDeferredReplacesCallerCredentials(t *testing.T) {
 	assert.Equal(t, "999", p.MerchantID, "caller's params modified: %+v", *p)
 }
 
-func TestTransactionsEstablishKeepsCallerDeviceType(t *testing.T) {
+func TestTransactions_EstablishKeepsCallerDeviceType(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	var sent map[string]any
 	sequence(t, mock, func(req *http.Request) (*http.Response, error) {
@@ -248,7 +248,7 @@ func TestTransactionsEstablishKeepsCallerDeviceType(t *testing.T) {
 	assert.Equal(t, "ios", sent["deviceType"], "deviceType = %v, want ios", sent["deviceType"])
 }
 
-func TestTransactionsEstablishRejectsInvalidData(t *testing.T) {
+func TestTransactions_EstablishRejectsInvalidData(t *testing.T) {
 	for _, tc := range establishInvalidCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRejected(t, tc.field, func(c *Client) error {
@@ -265,7 +265,7 @@ func TestTransactionsEstablishRejectsInvalidData(t *testing.T) {
 	})
 }
 
-func TestTransactionsEstablishErrors(t *testing.T) {
+func TestTransactions_EstablishErrors(t *testing.T) {
 	p := ptrTo(validDisbursement())
 	const canonical = "accessId=test-access-id&merchantId=1002463580&currency=USD&amount=0.00" +
 		"&merchantReference=payout-1&paymentType=Disbursement" +
@@ -280,9 +280,818 @@ func TestTransactionsEstablishErrors(t *testing.T) {
 	})
 }
 
-func TestTransactionsEstablishEmptyEnvelope(t *testing.T) {
+func TestTransactions_EstablishEmptyEnvelope(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	sequence(t, mock, jsonResponse(200, `{"transaction":null}`))
 	_, err := c.Transactions.Establish(context.Background(), ptrTo(validDisbursement()))
 	require.ErrorIs(t, err, ErrInvalidResponse, "err = %v, want ErrInvalidResponse", err)
+}
+
+const depositResponseJSON = `{"transaction":{
+  "transactionId":"1002590000001","transactionType":6,"originalTransactionId":"1002581234567",
+  "payment":{"paymentId":"1002581234568","paymentType":2,"merchantId":"1002463580","amount":"10.00","currency":"USD",
+    "account":{"name":"Checking","type":1,"accountNumber":"1234","verified":true},
+    "paymentProvider":{"paymentProviderId":"051000017","name":"Demo Bank","instantPayoutAvailable":true,"type":1}},
+  "currency":"USD","amount":"10.00",
+  "paymentProviderTransaction":{"paymentProviderTransactionId":"pp-77","status":1,"statusMessage":"Submitted","instantSettle":true},
+  "status":2,"statusMessage":"Authorized","createdAt":"1700000500000","merchantReference":"payout-42",
+  "paymentProcessorType":"RTP","recordVersion":1}}`
+
+const depositPath = "/api/v1/transactions/1002581234567/deposit"
+
+func TestTransactions_Deposit(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: depositPath,
+		ContentType: "application/x-www-form-urlencoded",
+		Body:        "amount=10.00&instantPayoutRequest=true&merchantReference=payout-42"}, 200, depositResponseJSON)
+
+	p := &DepositParams{MerchantReference: "payout-42", Amount: "10.00", InstantPayoutRequest: true, AuthorizationAmount: "0.00"}
+	txn, err := c.Transactions.Deposit(context.Background(), "1002581234567", p)
+	require.NoError(t, err)
+	require.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
+	assert.Equal(t, "1002590000001", txn.TransactionID, "decoded %+v", txn)
+	assert.Equal(t, models.TypeDeposit, txn.TransactionType, "decoded %+v", txn)
+	assert.Equal(t, models.StatusAuthorized, txn.Status, "decoded %+v", txn)
+	assert.Equal(t, "1002581234567", txn.OriginalTransactionID, "decoded %+v", txn)
+	assert.Equal(t, models.Amount("10.00"), txn.Amount, "fields %+v", txn)
+	assert.Equal(t, "RTP", txn.PaymentProcessorType, "fields %+v", txn)
+	assert.Equal(t, "payout-42", txn.MerchantReference, "fields %+v", txn)
+	assert.True(t, txn.CreatedAt.Time().Equal(time.UnixMilli(1700000500000)), "fields %+v", txn)
+	pt := txn.PaymentProviderTransaction
+	if assert.NotNil(t, pt, "provider transaction %+v", pt) && assert.NotNil(t, pt.InstantSettle, "provider transaction %+v", pt) {
+		assert.True(t, *pt.InstantSettle, "provider transaction %+v", pt)
+	}
+	assert.Equal(t, DepositParams{MerchantReference: "payout-42", Amount: "10.00", InstantPayoutRequest: true, AuthorizationAmount: "0.00"}, *p,
+		"params modified: %+v", p)
+}
+
+func TestTransactions_DepositMinimal(t *testing.T) {
+	// No amount (the full authorization amount is used), no instant payout,
+	// and authorizationAmount, which is never sent.
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: depositPath,
+		ContentType: "application/x-www-form-urlencoded", Body: "merchantReference=payout+43%2Fx%3Fy%231"}, 200, depositResponseJSON)
+	p := &DepositParams{MerchantReference: "payout 43/x?y#1", AuthorizationAmount: "50.00"}
+	_, err := c.Transactions.Deposit(context.Background(), "1002581234567", p)
+	require.NoError(t, err)
+}
+
+func TestTransactions_DepositUpToAuthorizationAmount(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: depositPath,
+		ContentType: "application/x-www-form-urlencoded", Body: "amount=50.00&merchantReference=payout-44"}, 200, depositResponseJSON)
+	p := &DepositParams{MerchantReference: "payout-44", Amount: "50.00", AuthorizationAmount: "50.00"}
+	_, err := c.Transactions.Deposit(context.Background(), "1002581234567", p)
+	require.NoError(t, err)
+}
+
+func TestTransactions_DepositEscapesID(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/..%2Fcustomers/deposit",
+		ContentType: "application/x-www-form-urlencoded", Body: "merchantReference=r"}, 200, depositResponseJSON)
+	_, err := c.Transactions.Deposit(context.Background(), "../customers", &DepositParams{MerchantReference: "r"})
+	require.NoError(t, err)
+}
+
+func TestTransactions_DepositRejects(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		id    string
+		p     *DepositParams
+		field string
+	}{
+		{"empty id", "", &DepositParams{MerchantReference: "r"}, "transactionId"},
+		{"dot-dot id", "..", &DepositParams{MerchantReference: "r"}, "transactionId"},
+		{"nil params", "1", nil, "depositParams"},
+		{"no merchantReference", "1", &DepositParams{Amount: "10.00"}, "merchantReference"},
+		{"amount without places", "1", &DepositParams{MerchantReference: "r", Amount: "10"}, "amount"},
+		{"amount negative", "1", &DepositParams{MerchantReference: "r", Amount: "-5.00"}, "amount"},
+		{"amount float-like", "1", &DepositParams{MerchantReference: "r", Amount: "1e3"}, "amount"},
+		{"amount zero", "1", &DepositParams{MerchantReference: "r", Amount: "0.00"}, "amount"},
+		{"amount zero after 0.00 authorization", "1", &DepositParams{MerchantReference: "r", Amount: "0.00", AuthorizationAmount: "0.00"}, "amount"},
+		{"amount zero under authorization", "1", &DepositParams{MerchantReference: "r", Amount: "0.00", AuthorizationAmount: "50.00"}, "amount"},
+		{"authorizationAmount bad", "1", &DepositParams{MerchantReference: "r", Amount: "1.00", AuthorizationAmount: "abc"}, "authorizationAmount"},
+		{"amount required after 0.00 authorization", "1", &DepositParams{MerchantReference: "r", AuthorizationAmount: "0.00"}, "amount"},
+		{"amount over authorization", "1", &DepositParams{MerchantReference: "r", Amount: "50.01", AuthorizationAmount: "50.00"}, "amount"},
+		{"amount far over authorization", "1", &DepositParams{MerchantReference: "r", Amount: "1000.00", AuthorizationAmount: "999.99"}, "amount"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRejected(t, tc.field, func(c *Client) error {
+				_, err := c.Transactions.Deposit(context.Background(), tc.id, tc.p)
+				return err
+			})
+		})
+	}
+}
+
+func TestTransactions_DepositErrors(t *testing.T) {
+	checkErrorResponses(t, wantRequest{Method: "POST", Path: depositPath,
+		ContentType: "application/x-www-form-urlencoded", Body: "amount=10.00&merchantReference=payout-42"},
+		func(c *Client) error {
+			_, err := c.Transactions.Deposit(context.Background(), "1002581234567",
+				&DepositParams{MerchantReference: "payout-42", Amount: "10.00"})
+			return err
+		})
+}
+
+func TestTransactions_DepositRetriedOnlyWithOptIn(t *testing.T) {
+	// With RetryNonIdempotent the same body is sent again after a 500.
+	c, mock, w := newTestClient(t)
+	var bodies []string
+	record := func(req *http.Request) {
+		b, _ := io.ReadAll(req.Body)
+		bodies = append(bodies, string(b))
+	}
+	calls := sequence(t, mock,
+		func(req *http.Request) (*http.Response, error) {
+			record(req)
+			return jsonResponse(500, `{"errors":[{"code":100,"message":"Internal error"}]}`)(req)
+		},
+		func(req *http.Request) (*http.Response, error) {
+			record(req)
+			return jsonResponse(200, depositResponseJSON)(req)
+		})
+	txn, err := c.Transactions.Deposit(context.Background(), "1002581234567",
+		&DepositParams{MerchantReference: "payout-42", Amount: "10.00"}, WithRetryNonIdempotent())
+	require.NoError(t, err)
+	require.Equal(t, int32(2), calls.Load(), "calls = %d, waits = %v, txn = %+v", calls.Load(), w.list, txn)
+	require.Len(t, w.list, 1, "calls = %d, waits = %v, txn = %+v", calls.Load(), w.list, txn)
+	require.Equal(t, models.TypeDeposit, txn.TransactionType, "calls = %d, waits = %v, txn = %+v", calls.Load(), w.list, txn)
+	want := "amount=10.00&merchantReference=payout-42"
+	if assert.Len(t, bodies, 2, "bodies = %q", bodies) {
+		assert.Equal(t, want, bodies[0], "bodies = %q", bodies)
+		assert.Equal(t, want, bodies[1], "bodies = %q", bodies)
+	}
+}
+
+func TestTransactions_DepositZeroAmountReason(t *testing.T) {
+	err := (&DepositParams{MerchantReference: "r", Amount: "0.00"}).validate()
+	ve, ok := err.(*ValidationError)
+	require.True(t, ok, "err = %v", err)
+	require.Equal(t, "amount", ve.Field, "err = %v", err)
+	require.Equal(t, "must be greater than 0.00", ve.Reason, "err = %v", err)
+	// The smallest amount passes.
+	err = (&DepositParams{MerchantReference: "r", Amount: "0.01", AuthorizationAmount: "0.00"}).validate()
+	require.NoError(t, err, "0.01: %v", err)
+}
+
+const captureResponseJSON = `{"transaction":{
+  "transactionId":"1002600000009","transactionType":3,"originalTransactionId":"1002581234567",
+  "payment":{"paymentId":"1002581234568","paymentType":1,"merchantId":"1002463580","amount":"250.00","currency":"USD"},
+  "currency":"USD","amount":"250.00",
+  "paymentProviderTransaction":{"paymentProviderTransactionId":"pp-88","status":1,"statusMessage":"Submitted"},
+  "status":2,"statusMessage":"Authorized","createdAt":1700000900000,"merchantReference":"mt-2024-0001","recordVersion":1}}`
+
+const capturePath = "/api/v1/transactions/1002581234567/capture"
+
+// fullCaptureParams sets every capture field, and the service-filled fields
+// of the payment provider, which must not be sent.
+func fullCaptureParams() *CaptureParams {
+	return &CaptureParams{
+		MerchantReference: "mt-2024-0001",
+		Amount:            "250.00",
+		Beneficiary: &models.Beneficiary{
+			Name: "Marie Curie", DateOfBirth: "1985-04-12", TaxID: "1234567890",
+			Address: &models.Address{Address1: "12 Rue de Rivoli", Address2: "Apt 4", City: "Paris",
+				State: "IDF", Zip: "75001", Country: "FR"},
+		},
+		BeneficiaryAccount: &models.BeneficiaryAccount{
+			AccountNumber: "30004000031234567890189",
+			IBAN:          "FR7630004000031234567890143",
+			PaymentProvider: &models.PaymentProvider{
+				PaymentProviderID: "not-sent", Type: 1, InstantPayoutAvailable: true,
+				Name: "BNP Paribas", Country: "FR", Swift: "BNPAFRPP", RoutingNumber: "30004",
+			},
+		},
+		Remittance: &models.Remittance{
+			WithdrawalMethod: models.WithdrawalBankDeposit, CountryCorridor: "FR", AccountLastFour: "0143"},
+	}
+}
+
+// fullCaptureBody is the golden form of fullCaptureParams: every dotted
+// field of the wire contract, sorted by name.
+const fullCaptureBody = "amount=250.00" +
+	"&beneficiary.address.address1=12+Rue+de+Rivoli" +
+	"&beneficiary.address.address2=Apt+4" +
+	"&beneficiary.address.city=Paris" +
+	"&beneficiary.address.country=FR" +
+	"&beneficiary.address.state=IDF" +
+	"&beneficiary.address.zip=75001" +
+	"&beneficiary.dateOfBirth=1985-04-12" +
+	"&beneficiary.name=Marie+Curie" +
+	"&beneficiary.taxId=1234567890" +
+	"&beneficiaryAccount.accountNumber=30004000031234567890189" +
+	"&beneficiaryAccount.iban=FR7630004000031234567890143" +
+	"&beneficiaryAccount.paymentProvider.country=FR" +
+	"&beneficiaryAccount.paymentProvider.name=BNP+Paribas" +
+	"&beneficiaryAccount.paymentProvider.routingNumber=30004" +
+	"&beneficiaryAccount.paymentProvider.swift=BNPAFRPP" +
+	"&merchantReference=mt-2024-0001" +
+	"&metadata.remittance.accountLastFour=0143" +
+	"&metadata.remittance.countryCorridor=FR" +
+	"&metadata.remittance.withdrawalMethod=BankDeposit"
+
+func TestTransactions_Capture(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: capturePath,
+		ContentType: "application/x-www-form-urlencoded", Body: fullCaptureBody}, 200, captureResponseJSON)
+
+	txn, err := c.Transactions.Capture(context.Background(), "1002581234567", fullCaptureParams())
+	require.NoError(t, err)
+	require.Equal(t, int32(1), calls.Load(), "calls = %d", calls.Load())
+	assert.Equal(t, "1002600000009", txn.TransactionID, "decoded %+v", txn)
+	assert.Equal(t, models.TypeCapture, txn.TransactionType, "decoded %+v", txn)
+	assert.Equal(t, models.StatusAuthorized, txn.Status, "decoded %+v", txn)
+	assert.Equal(t, "1002581234567", txn.OriginalTransactionID, "decoded %+v", txn)
+	assert.Equal(t, models.Amount("250.00"), txn.Amount, "fields %+v", txn)
+	assert.Equal(t, "mt-2024-0001", txn.MerchantReference, "fields %+v", txn)
+	assert.Equal(t, models.PaymentTypeInstant, txn.Payment.PaymentType, "fields %+v", txn)
+}
+
+// minimalBeneficiary has only the beneficiary fields a capture requires.
+func minimalBeneficiary() *models.Beneficiary {
+	return &models.Beneficiary{Name: "Ana Ruiz", Address: &models.Address{Country: "MX"}}
+}
+
+func TestTransactions_CaptureMinimal(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: capturePath,
+		ContentType: "application/x-www-form-urlencoded",
+		Body:        "amount=5.00&beneficiary.address.country=MX&beneficiary.name=Ana+Ruiz&merchantReference=mt-2"}, 200, captureResponseJSON)
+	p := &CaptureParams{MerchantReference: "mt-2", Amount: "5.00", Beneficiary: minimalBeneficiary(),
+		BeneficiaryAccount: &models.BeneficiaryAccount{}}
+	_, err := c.Transactions.Capture(context.Background(), "1002581234567", p)
+	require.NoError(t, err)
+}
+
+func TestTransactions_CaptureRejects(t *testing.T) {
+	with := func(f func(*CaptureParams)) *CaptureParams {
+		p := fullCaptureParams()
+		f(p)
+		return p
+	}
+	for _, tc := range []struct {
+		name  string
+		id    string
+		p     *CaptureParams
+		field string
+	}{
+		{"empty id", "", fullCaptureParams(), "transactionId"},
+		{"control character in id", "1\r\n", fullCaptureParams(), "transactionId"},
+		{"nil params", "1", nil, "captureParams"},
+		{"no merchantReference", "1", with(func(p *CaptureParams) { p.MerchantReference = "" }), "merchantReference"},
+		{"no amount", "1", with(func(p *CaptureParams) { p.Amount = "" }), "amount"},
+		{"amount without places", "1", with(func(p *CaptureParams) { p.Amount = "250" }), "amount"},
+		{"amount three places", "1", with(func(p *CaptureParams) { p.Amount = "2.500" }), "amount"},
+		{"amount zero", "1", with(func(p *CaptureParams) { p.Amount = "0.00" }), "amount"},
+		{"amount negative", "1", with(func(p *CaptureParams) { p.Amount = "-1.00" }), "amount"},
+		{"no beneficiary", "1", with(func(p *CaptureParams) { p.Beneficiary = nil }), "beneficiary.name"},
+		{"only a beneficiary account", "1", &CaptureParams{MerchantReference: "r", Amount: "1.00",
+			BeneficiaryAccount: &models.BeneficiaryAccount{IBAN: "FR7630004000031234567890143"}}, "beneficiary.name"},
+		{"empty beneficiary", "1", with(func(p *CaptureParams) { p.Beneficiary = &models.Beneficiary{} }), "beneficiary.name"},
+		{"beneficiary without name", "1", with(func(p *CaptureParams) { p.Beneficiary.Name = "" }), "beneficiary.name"},
+		{"beneficiary without address", "1", with(func(p *CaptureParams) { p.Beneficiary.Address = nil }), "beneficiary.address.country"},
+		{"beneficiary without country", "1", with(func(p *CaptureParams) { p.Beneficiary.Address.Country = "" }), "beneficiary.address.country"},
+		{"withdrawalMethod unknown", "1", with(func(p *CaptureParams) { p.Remittance.WithdrawalMethod = "Wire" }), "metadata.remittance.withdrawalMethod"},
+		{"withdrawalMethod wrong case", "1", with(func(p *CaptureParams) { p.Remittance.WithdrawalMethod = "bankdeposit" }), "metadata.remittance.withdrawalMethod"},
+		{"countryCorridor three letters", "1", with(func(p *CaptureParams) { p.Remittance.CountryCorridor = "FRA" }), "metadata.remittance.countryCorridor"},
+		{"countryCorridor lower case", "1", with(func(p *CaptureParams) { p.Remittance.CountryCorridor = "fr" }), "metadata.remittance.countryCorridor"},
+		{"countryCorridor mixed case", "1", with(func(p *CaptureParams) { p.Remittance.CountryCorridor = "Fr" }), "metadata.remittance.countryCorridor"},
+		{"countryCorridor non-ASCII", "1", with(func(p *CaptureParams) { p.Remittance.CountryCorridor = "É" }), "metadata.remittance.countryCorridor"},
+		{"countryCorridor one letter", "1", with(func(p *CaptureParams) { p.Remittance.CountryCorridor = "F" }), "metadata.remittance.countryCorridor"},
+		{"countryCorridor digit", "1", with(func(p *CaptureParams) { p.Remittance.CountryCorridor = "F1" }), "metadata.remittance.countryCorridor"},
+		{"accountLastFour three digits", "1", with(func(p *CaptureParams) { p.Remittance.AccountLastFour = "143" }), "metadata.remittance.accountLastFour"},
+		{"accountLastFour five digits", "1", with(func(p *CaptureParams) { p.Remittance.AccountLastFour = "01434" }), "metadata.remittance.accountLastFour"},
+		{"accountLastFour letter", "1", with(func(p *CaptureParams) { p.Remittance.AccountLastFour = "01a3" }), "metadata.remittance.accountLastFour"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRejected(t, tc.field, func(c *Client) error {
+				_, err := c.Transactions.Capture(context.Background(), tc.id, tc.p)
+				return err
+			})
+		})
+	}
+}
+
+func TestTransactions_CaptureAcceptsEveryWithdrawalMethod(t *testing.T) {
+	for _, m := range []string{models.WithdrawalBankDeposit, models.WithdrawalCash, models.WithdrawalDebitCard,
+		models.WithdrawalDigitalWallet, models.WithdrawalHomeDelivery} {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, wantRequest{Method: "POST", Path: capturePath, ContentType: "application/x-www-form-urlencoded",
+			Body: "amount=1.00&beneficiary.address.country=MX&beneficiary.name=Ana+Ruiz&merchantReference=mt-3" +
+				"&metadata.remittance.withdrawalMethod=" + m}, 200, captureResponseJSON)
+		p := &CaptureParams{MerchantReference: "mt-3", Amount: "1.00", Beneficiary: minimalBeneficiary(),
+			Remittance: &models.Remittance{WithdrawalMethod: m}}
+		_, err := c.Transactions.Capture(context.Background(), "1002581234567", p)
+		assert.NoError(t, err, "%s: %v", m, err)
+	}
+}
+
+func TestTransactions_CaptureErrors(t *testing.T) {
+	checkErrorResponses(t, wantRequest{Method: "POST", Path: capturePath,
+		ContentType: "application/x-www-form-urlencoded", Body: fullCaptureBody},
+		func(c *Client) error {
+			_, err := c.Transactions.Capture(context.Background(), "1002581234567", fullCaptureParams())
+			return err
+		})
+}
+
+func TestTransactions_CaptureZeroAmountReason(t *testing.T) {
+	p := fullCaptureParams()
+	p.Amount = "0.00"
+	ve, ok := p.validate().(*ValidationError)
+	require.True(t, ok, "err = %v", p.validate())
+	require.Equal(t, "amount", ve.Field, "err = %v", p.validate())
+	require.Equal(t, "must be greater than 0.00", ve.Reason, "err = %v", p.validate())
+	p.Amount = "0.01"
+	err := p.validate()
+	require.NoError(t, err, "0.01: %v", err)
+}
+
+// A Pay capture: the split token of the Authorize event instead of a
+// beneficiary, escaped by the form encoding.
+func TestTransactions_CapturePay(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: capturePath, ContentType: "application/x-www-form-urlencoded",
+		Body: "amount=25.00&interactionId=consumerNotPresent&merchantReference=pay-1&splitToken=c3Bs%2BdG9r%2FZW4%3D"}, 200, captureResponseJSON)
+	txn, err := c.Transactions.Capture(context.Background(), "1002581234567", &CaptureParams{
+		MerchantReference: "pay-1", Amount: "25.00", SplitToken: "c3Bs+dG9r/ZW4=", InteractionID: "consumerNotPresent"})
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, calls.Load())
+	assert.Equal(t, models.TypeCapture, txn.TransactionType)
+
+	// A split token with a money transfer's fields sends both.
+	c, mock, _ = newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: capturePath, ContentType: "application/x-www-form-urlencoded",
+		Body: "amount=5.00&beneficiary.address.country=MX&beneficiary.name=Ana+Ruiz&merchantReference=mt-9&splitToken=t"}, 200, captureResponseJSON)
+	_, err = c.Transactions.Capture(context.Background(), "1002581234567", &CaptureParams{
+		MerchantReference: "mt-9", Amount: "5.00", SplitToken: "t", Beneficiary: minimalBeneficiary()})
+	require.NoError(t, err)
+}
+
+func TestTransactions_CapturePayRejects(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		p     *CaptureParams
+		field string
+	}{
+		{"neither split token nor beneficiary", &CaptureParams{MerchantReference: "p", Amount: "1.00"}, "beneficiary.name"},
+		{"split token, no reference", &CaptureParams{Amount: "1.00", SplitToken: "t"}, "merchantReference"},
+		{"split token, no amount", &CaptureParams{MerchantReference: "p", SplitToken: "t"}, "amount"},
+		{"split token, amount over 10 characters", &CaptureParams{MerchantReference: "p", Amount: "10000000.00", SplitToken: "t"}, "amount"},
+		{"split token, beneficiary without country", &CaptureParams{MerchantReference: "p", Amount: "1.00", SplitToken: "t",
+			Beneficiary: &models.Beneficiary{Name: "Ana Ruiz"}}, "beneficiary.address.country"},
+		{"money transfer, amount over 10 characters", &CaptureParams{MerchantReference: "p", Amount: "10000000.00",
+			Beneficiary: minimalBeneficiary()}, "amount"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRejected(t, tc.field, func(c *Client) error {
+				_, err := c.Transactions.Capture(context.Background(), "1002581234567", tc.p)
+				return err
+			})
+		})
+	}
+}
+
+const (
+	refundPath  = "/api/v1/transactions/1002600000009/refund"
+	reclaimPath = "/api/v1/transactions/1002600000011/reclaim"
+	cancelPath  = "/api/v1/transactions/1002581234567/cancel"
+)
+
+// refundResponseJSON is a refund transaction (type 4) of capture
+// 1002600000009, wrapped as the spec shapes single transactions.
+const refundResponseJSON = `{"transaction":{"transactionId":"1002600000010","transactionType":4,
+  "originalTransactionId":"1002600000009","currency":"USD","amount":"40.00",
+  "paymentProviderTransaction":{"paymentProviderTransactionId":"pp-90","status":"AC100","statusMessage":"payment pending"},
+  "status":2,"statusMessage":"Authorized","createdAt":1700000900000,"merchantReference":"rf-1","recordVersion":1}}`
+
+// refundResponseBare is the same, bare, with the OpenAPI's numeric strings.
+const refundResponseBare = `{"transactionId":"1002600000010","transactionType":"4","originalTransactionId":"1002600000009",
+  "currency":"USD","amount":"40.00","status":"2","statusMessage":"Authorized","merchantReference":"rf-1",
+  "paid":"0.00","refunded":"0.00","balance":"0.00","recordVersion":1.0}`
+
+// twoXXFailures are 2xx responses a transaction call cannot decode.
+var twoXXFailures = []struct{ name, body string }{
+	{"not JSON", `<html>OK</html>`},
+	{"truncated", `{"transaction":{"transactionId":"1002600000010","transactionType":4`},
+	{"empty object", `{}`},
+	{"wrapper null", `{"transaction":null}`},
+}
+
+// checkUndecodable asserts that every 2xx failure is a *ResponseError
+// matching ErrInvalidResponse, sent once.
+func checkUndecodable(t *testing.T, want wantRequest, call func(*Client) error) {
+	t.Helper()
+	for _, f := range twoXXFailures {
+		t.Run(f.name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t)
+			calls := expect(t, mock, want, http.StatusOK, f.body)
+			err := call(c)
+			var re *ResponseError
+			require.ErrorAs(t, err, &re)
+			assert.ErrorIs(t, err, ErrInvalidResponse)
+			assert.Equal(t, want.Path[len("/api/v1"):], re.Path)
+			assert.EqualValues(t, 1, calls.Load())
+		})
+	}
+}
+
+func TestTransactions_Refund(t *testing.T) {
+	for name, resp := range map[string]string{"wrapped": refundResponseJSON, "bare": refundResponseBare} {
+		t.Run(name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t)
+			calls := expect(t, mock, wantRequest{Method: "POST", Path: refundPath, ContentType: "application/json",
+				Body: `{"merchantReference":"rf-1","amount":"40.00"}`}, 200, resp)
+			r, err := c.Transactions.Refund(context.Background(), "1002600000009", &RefundParams{MerchantReference: "rf-1", Amount: "40.00"})
+			require.NoError(t, err)
+			assert.EqualValues(t, 1, calls.Load())
+			assert.Equal(t, "1002600000010", r.TransactionID)
+			assert.Equal(t, models.TypeRefund, r.TransactionType)
+			assert.Equal(t, "1002600000009", r.OriginalTransactionID)
+			assert.Equal(t, models.StatusAuthorized, r.Status)
+			assert.Equal(t, models.Amount("40.00"), r.Amount)
+		})
+	}
+}
+
+func TestTransactions_RefundWholeBalance(t *testing.T) {
+	// nil params and empty params both send an empty object: the service
+	// refunds what is left.
+	for name, p := range map[string]*RefundParams{"nil": nil, "empty": {}} {
+		t.Run(name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t)
+			expect(t, mock, wantRequest{Method: "POST", Path: refundPath, ContentType: "application/json", Body: `{}`}, 200, refundResponseJSON)
+			_, err := c.Transactions.Refund(context.Background(), "1002600000009", p)
+			require.NoError(t, err)
+		})
+	}
+}
+
+func TestTransactions_RefundRejects(t *testing.T) {
+	for _, tc := range []struct {
+		name, id string
+		p        *RefundParams
+		field    string
+	}{
+		{"empty id", "", nil, "transactionId"},
+		{"dot-dot id", "..", nil, "transactionId"},
+		{"amount without places", "1", &RefundParams{Amount: "40"}, "amount"},
+		{"amount zero", "1", &RefundParams{Amount: "0.00"}, "amount"},
+		{"amount below the minimum", "1", &RefundParams{Amount: "0.98"}, "amount"},
+		{"amount negative", "1", &RefundParams{Amount: "-1.00"}, "amount"},
+		{"amount over 10 characters", "1", &RefundParams{Amount: "12345678.00"}, "amount"},
+		{"amount as a float", "1", &RefundParams{Amount: "1e2"}, "amount"},
+		{"reference with &", "1", &RefundParams{MerchantReference: "a&errorCode=330"}, "merchantReference"},
+		{"reference with a newline", "1", &RefundParams{MerchantReference: "a\nb"}, "merchantReference"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRejected(t, tc.field, func(c *Client) error {
+				_, err := c.Transactions.Refund(context.Background(), tc.id, tc.p)
+				return err
+			})
+		})
+	}
+	// The boundaries are accepted.
+	for _, a := range []models.Amount{"0.99", "9999999.99"} {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, wantRequest{Method: "POST", Path: refundPath, ContentType: "application/json",
+			Body: `{"amount":"` + string(a) + `"}`}, 200, refundResponseJSON)
+		_, err := c.Transactions.Refund(context.Background(), "1002600000009", &RefundParams{Amount: a})
+		assert.NoError(t, err, a)
+	}
+}
+
+func TestTransactions_RefundErrors(t *testing.T) {
+	want := wantRequest{Method: "POST", Path: refundPath, ContentType: "application/json", Body: `{"amount":"40.00"}`}
+	call := func(c *Client) error {
+		_, err := c.Transactions.Refund(context.Background(), "1002600000009", &RefundParams{Amount: "40.00"})
+		return err
+	}
+	checkErrorResponses(t, want, call)
+	checkUndecodable(t, want, call)
+
+	// More than the balance: the service's code reaches the caller.
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, want, 400, `{"errors":[{"domain":"Validation","code":331,"message":"amount exceeds the balance 10.00 of the transaction"}]}`)
+	err := call(c)
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, 331, apiErr.Code)
+	assert.ErrorIs(t, err, ErrBadRequest)
+}
+
+// TestStateChangingNotRetried: a 503 after the request may have reached the
+// server is not retried; a dial error (never sent) is; WithRetryNonIdempotent
+// retries the 503. For every call of this file and its siblings.
+func TestStateChangingNotRetried(t *testing.T) {
+	ctx := context.Background()
+	calls := map[string]func(*Client, ...Option) error{
+		"Refund": func(c *Client, o ...Option) error {
+			_, err := c.Transactions.Refund(ctx, "1", &RefundParams{MerchantReference: "rf", Amount: "1.00"}, o...)
+			return err
+		},
+		"Reclaim": func(c *Client, o ...Option) error {
+			_, err := c.Transactions.Reclaim(ctx, "1", &ReclaimParams{MerchantReference: "rc", Amount: "1.00"}, o...)
+			return err
+		},
+		"Cancel": func(c *Client, o ...Option) error {
+			_, err := c.Transactions.Cancel(ctx, "1", &CancelParams{MerchantReference: "cn"}, o...)
+			return err
+		},
+		"Preauthorize": func(c *Client, o ...Option) error {
+			_, err := c.Transactions.Preauthorize(ctx, "1", &PreauthorizeParams{MerchantReference: "p", Amount: "1.00", Period: 1}, o...)
+			return err
+		},
+		"Refresh": func(c *Client, o ...Option) error {
+			_, err := c.Transactions.Refresh(ctx, "1", "tok", o...)
+			return err
+		},
+		"Capture (Pay)": func(c *Client, o ...Option) error {
+			_, err := c.Transactions.Capture(ctx, "1", &CaptureParams{MerchantReference: "c", Amount: "1.00", SplitToken: "tok"}, o...)
+			return err
+		},
+	}
+	ok := `{"transaction":{"transactionId":"9","transactionType":4,"status":2},"refresh":{"processId":"p-1"}}`
+	for name, call := range calls {
+		t.Run(name, func(t *testing.T) {
+			c, mock, w := newTestClient(t)
+			n := sequence(t, mock, jsonResponse(503, `{}`), jsonResponse(200, ok))
+			err := call(c)
+			var apiErr *APIError
+			require.ErrorAs(t, err, &apiErr)
+			assert.Equal(t, 503, apiErr.StatusCode)
+			assert.EqualValues(t, 1, n.Load(), "a 503 must not be retried")
+			assert.Empty(t, w.list)
+
+			c, mock, _ = newTestClient(t)
+			n = sequence(t, mock, dialRefused, jsonResponse(200, ok))
+			require.NoError(t, call(c), "a request that never left is retried")
+			assert.EqualValues(t, 2, n.Load())
+
+			c, mock, _ = newTestClient(t)
+			n = sequence(t, mock, jsonResponse(503, `{}`), jsonResponse(200, ok))
+			if name == "Refresh" {
+				// No merchantReference: the opt-in does not apply.
+				require.ErrorAs(t, call(c, WithRetryNonIdempotent()), &apiErr, "opted in, keyless")
+				assert.EqualValues(t, 1, n.Load())
+			} else {
+				require.NoError(t, call(c, WithRetryNonIdempotent()), "opted in")
+				assert.EqualValues(t, 2, n.Load())
+			}
+
+			c, mock, _ = newTestClient(t)
+			n = sequence(t, mock, resetAfterSend, jsonResponse(200, ok))
+			err = call(c)
+			var ne *NetworkError
+			require.ErrorAs(t, err, &ne)
+			assert.True(t, ne.Sent)
+			assert.EqualValues(t, 1, n.Load(), "a reset after sending must not be retried")
+		})
+	}
+}
+
+func TestTransactions_Reclaim(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: reclaimPath, ContentType: "application/json",
+		Body: `{"merchantReference":"rc-1","amount":"12.50"}`}, 200,
+		`{"transaction":{"transactionId":"1002600000012","transactionType":7,"originalTransactionId":"1002600000011","amount":"12.50","status":2}}`)
+	r, err := c.Transactions.Reclaim(context.Background(), "1002600000011", &ReclaimParams{MerchantReference: "rc-1", Amount: "12.50"})
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, calls.Load())
+	assert.Equal(t, models.TypeReclaim, r.TransactionType)
+	assert.Equal(t, "1002600000011", r.OriginalTransactionID)
+	assert.Equal(t, models.Amount("12.50"), r.Amount)
+
+	// The reference may be left out; the amount may not.
+	c, mock, _ = newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: reclaimPath, ContentType: "application/json", Body: `{"amount":"1.00"}`}, 200,
+		`{"transactionId":"1002600000012","transactionType":"7","status":"2"}`)
+	_, err = c.Transactions.Reclaim(context.Background(), "1002600000011", &ReclaimParams{Amount: "1.00"})
+	require.NoError(t, err)
+}
+
+func TestTransactions_ReclaimRejects(t *testing.T) {
+	for _, tc := range []struct {
+		name, id string
+		p        *ReclaimParams
+		field    string
+	}{
+		{"nil params", "1", nil, "reclaimParams"},
+		{"empty id", "", &ReclaimParams{Amount: "1.00"}, "transactionId"},
+		{"no amount", "1", &ReclaimParams{MerchantReference: "r"}, "amount"},
+		{"amount below the minimum", "1", &ReclaimParams{Amount: "0.50"}, "amount"},
+		{"amount one place", "1", &ReclaimParams{Amount: "1.5"}, "amount"},
+		{"amount over 10 characters", "1", &ReclaimParams{Amount: "10000000.00"}, "amount"},
+		{"reference with %", "1", &ReclaimParams{Amount: "1.00", MerchantReference: "a%26"}, "merchantReference"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRejected(t, tc.field, func(c *Client) error {
+				_, err := c.Transactions.Reclaim(context.Background(), tc.id, tc.p)
+				return err
+			})
+		})
+	}
+}
+
+func TestTransactions_ReclaimErrors(t *testing.T) {
+	want := wantRequest{Method: "POST", Path: reclaimPath, ContentType: "application/json", Body: `{"amount":"5.00"}`}
+	call := func(c *Client) error {
+		_, err := c.Transactions.Reclaim(context.Background(), "1002600000011", &ReclaimParams{Amount: "5.00"})
+		return err
+	}
+	checkErrorResponses(t, want, call)
+	checkUndecodable(t, want, call)
+}
+
+func TestTransactions_Cancel(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: cancelPath, ContentType: "application/json",
+		Body: `{"merchantReference":"ord-9","message":"customer revoked access","reason":3}`}, 200,
+		`{"transaction":{"transactionId":"1002581234567","transactionType":1,"status":7,"statusMessage":"Canceled",
+		  "paymentProviderTransaction":{"status":"SW013"}}}`)
+	r, err := c.Transactions.Cancel(context.Background(), "1002581234567",
+		&CancelParams{MerchantReference: "ord-9", Message: "customer revoked access", Reason: 3})
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, calls.Load())
+	assert.Equal(t, models.StatusCanceled, r.Status)
+	assert.Equal(t, models.ProviderStatus("SW013"), r.PaymentProviderTransaction.Status)
+
+	// Every field may be left out.
+	c, mock, _ = newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: cancelPath, ContentType: "application/json", Body: `{}`}, 200,
+		`{"transactionId":"1002581234567","transactionType":"1","status":"7"}`)
+	r, err = c.Transactions.Cancel(context.Background(), "1002581234567", nil)
+	require.NoError(t, err)
+	assert.Equal(t, models.StatusCanceled, r.Status)
+
+	// 40 characters is the limit, counted in characters, not bytes.
+	c, mock, _ = newTestClient(t)
+	msg := "éééééééééééééééééééééééééééééééééééééééé"
+	expect(t, mock, wantRequest{Method: "POST", Path: cancelPath, ContentType: "application/json", Body: `{"message":"` + msg + `"}`}, 200,
+		`{"transactionId":"1002581234567","status":7}`)
+	_, err = c.Transactions.Cancel(context.Background(), "1002581234567", &CancelParams{Message: msg})
+	require.NoError(t, err)
+}
+
+func TestTransactions_CancelRejects(t *testing.T) {
+	for _, tc := range []struct {
+		name, id string
+		p        *CancelParams
+		field    string
+	}{
+		{"empty id", "", nil, "transactionId"},
+		{"id with a newline", "1\n", nil, "transactionId"},
+		{"message of 41 characters", "1", &CancelParams{Message: "12345678901234567890123456789012345678901"}, "message"},
+		{"message not UTF-8", "1", &CancelParams{Message: "\xff"}, "message"},
+		{"negative reason", "1", &CancelParams{Reason: -1}, "reason"},
+		{"reference with =", "1", &CancelParams{MerchantReference: "a=b"}, "merchantReference"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRejected(t, tc.field, func(c *Client) error {
+				_, err := c.Transactions.Cancel(context.Background(), tc.id, tc.p)
+				return err
+			})
+		})
+	}
+}
+
+func TestTransactions_CancelErrors(t *testing.T) {
+	want := wantRequest{Method: "POST", Path: cancelPath, ContentType: "application/json", Body: `{}`}
+	call := func(c *Client) error {
+		_, err := c.Transactions.Cancel(context.Background(), "1002581234567", nil)
+		return err
+	}
+	checkErrorResponses(t, want, call)
+	checkUndecodable(t, want, call)
+}
+
+const preauthPath = "/api/v1/transactions/1002581234567/capture/preAuth"
+
+const preauthResponseJSON = `{"transaction":{"transactionId":"1002600000020","transactionType":10,
+  "originalTransactionId":"1002581234567","currency":"USD","amount":"80.00","status":2,"statusMessage":"Authorized",
+  "paymentProviderTransaction":{"status":"AC107","statusMessage":"waiting for capture"},
+  "expiredAt":1700010800000,"preAuthorized":true,"merchantReference":"pa-1","recordVersion":1}}`
+
+func TestTransactions_Preauthorize(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	// Form-encoded, sorted, the split token's '+', '/' and '=' escaped.
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: preauthPath, ContentType: "application/x-www-form-urlencoded",
+		Body: "amount=80.00&externalTier=vip&interactionId=consumerNotPresent&merchantReference=pa-1" +
+			"&metadata.remittance.withdrawalMethod=Cash&period=3&splitToken=c3Bs%2BdG9r%2FZW4%3D"}, 200, preauthResponseJSON)
+	pa, err := c.Transactions.Preauthorize(context.Background(), "1002581234567", &PreauthorizeParams{
+		MerchantReference: "pa-1", Amount: "80.00", Period: 3, SplitToken: "c3Bs+dG9r/ZW4=",
+		ExternalTier: "vip", WithdrawalMethod: models.WithdrawalCash, InteractionID: "consumerNotPresent",
+	})
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, calls.Load())
+	assert.Equal(t, models.TypePreauthorization, pa.TransactionType)
+	assert.Equal(t, "1002581234567", pa.OriginalTransactionID)
+	assert.Equal(t, models.EpochMillis(1700010800000), pa.ExpiredAt)
+	assert.True(t, pa.PreAuthorized)
+
+	// The minimum: reference, amount, period.
+	c, mock, _ = newTestClient(t)
+	expect(t, mock, wantRequest{Method: "POST", Path: preauthPath, ContentType: "application/x-www-form-urlencoded",
+		Body: "amount=1.00&merchantReference=pa-2&period=6"}, 200,
+		`{"transactionId":"1002600000021","transactionType":"10","status":"2","preAuthorized":true}`)
+	pa, err = c.Transactions.Preauthorize(context.Background(), "1002581234567", &PreauthorizeParams{MerchantReference: "pa-2", Amount: "1.00", Period: 6})
+	require.NoError(t, err)
+	assert.Equal(t, models.TypePreauthorization, pa.TransactionType)
+}
+
+func TestTransactions_PreauthorizeRejects(t *testing.T) {
+	ok := func() *PreauthorizeParams {
+		return &PreauthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 1}
+	}
+	with := func(f func(*PreauthorizeParams)) *PreauthorizeParams { p := ok(); f(p); return p }
+	for _, tc := range []struct {
+		name, id string
+		p        *PreauthorizeParams
+		field    string
+	}{
+		{"empty id", "", ok(), "transactionId"},
+		{"nil params", "1", nil, "preauthorizeParams"},
+		{"no reference", "1", with(func(p *PreauthorizeParams) { p.MerchantReference = "" }), "merchantReference"},
+		{"reference with +", "1", with(func(p *PreauthorizeParams) { p.MerchantReference = "a+b" }), "merchantReference"},
+		{"no amount", "1", with(func(p *PreauthorizeParams) { p.Amount = "" }), "amount"},
+		{"amount zero", "1", with(func(p *PreauthorizeParams) { p.Amount = "0.00" }), "amount"},
+		{"amount over 10 characters", "1", with(func(p *PreauthorizeParams) { p.Amount = "10000000.00" }), "amount"},
+		{"amount leading zero", "1", with(func(p *PreauthorizeParams) { p.Amount = "01.00" }), "amount"},
+		{"no period", "1", with(func(p *PreauthorizeParams) { p.Period = 0 }), "period"},
+		{"period 7", "1", with(func(p *PreauthorizeParams) { p.Period = 7 }), "period"},
+		{"period negative", "1", with(func(p *PreauthorizeParams) { p.Period = -1 }), "period"},
+		{"withdrawalMethod unknown", "1", with(func(p *PreauthorizeParams) { p.WithdrawalMethod = "Wire" }), "metadata.remittance.withdrawalMethod"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRejected(t, tc.field, func(c *Client) error {
+				_, err := c.Transactions.Preauthorize(context.Background(), tc.id, tc.p)
+				return err
+			})
+		})
+	}
+}
+
+func TestTransactions_PreauthorizeErrors(t *testing.T) {
+	want := wantRequest{Method: "POST", Path: preauthPath, ContentType: "application/x-www-form-urlencoded",
+		Body: "amount=10.00&merchantReference=pa&period=2"}
+	call := func(c *Client) error {
+		_, err := c.Transactions.Preauthorize(context.Background(), "1002581234567", &PreauthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 2})
+		return err
+	}
+	checkErrorResponses(t, want, call)
+	checkUndecodable(t, want, call)
+}
+
+const refreshPath = "/api/v1/transactions/1002581234567/refresh"
+
+func TestTransactions_Refresh(t *testing.T) {
+	// The OpenAPI's shape, {"refresh":{…}}, and a bare one.
+	for name, resp := range map[string]string{
+		"wrapped": `{"refresh":{"processId":"7f3c9a01"}}`,
+		"bare":    `{"processId":"7f3c9a01"}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t)
+			calls := expect(t, mock, wantRequest{Method: "POST", Path: refreshPath, ContentType: "application/json",
+				Body: `{"splitToken":"c3Bs+dG9r/ZW4="}`}, 200, resp)
+			id, err := c.Transactions.Refresh(context.Background(), "1002581234567", "c3Bs+dG9r/ZW4=")
+			require.NoError(t, err)
+			assert.Equal(t, "7f3c9a01", id)
+			assert.EqualValues(t, 1, calls.Load())
+		})
+	}
+}
+
+func TestTransactions_RefreshRejects(t *testing.T) {
+	for _, tc := range []struct{ name, id, token, field string }{
+		{"empty id", "", "tok", "transactionId"},
+		{"dot id", ".", "tok", "transactionId"},
+		{"no split token", "1", "", "splitToken"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRejected(t, tc.field, func(c *Client) error {
+				_, err := c.Transactions.Refresh(context.Background(), tc.id, tc.token)
+				return err
+			})
+		})
+	}
+}
+
+func TestTransactions_RefreshErrors(t *testing.T) {
+	want := wantRequest{Method: "POST", Path: refreshPath, ContentType: "application/json", Body: `{"splitToken":"tok"}`}
+	call := func(c *Client) error {
+		_, err := c.Transactions.Refresh(context.Background(), "1002581234567", "tok")
+		return err
+	}
+	checkErrorResponses(t, want, call)
+	for _, body := range []string{`<html>`, `{"refresh":{"processId":"7f`, `{}`, `{"refresh":null}`, `{"refresh":{}}`, `{"refresh":{"processId":""}}`} {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, want, http.StatusOK, body)
+		err := call(c)
+		var re *ResponseError
+		require.ErrorAs(t, err, &re, body)
+		assert.ErrorIs(t, err, ErrInvalidResponse, body)
+		assert.Equal(t, "/transactions/1002581234567/refresh", re.Path)
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -105,20 +107,76 @@ func checkVIP(field string, vip *int) error {
 
 // checkURL accepts an absolute http(s) URL; an empty one is an error only when must is set.
 func checkURL(field, raw string, must bool) error {
-	_, err := parseHTTPURL(field, raw, must)
+	_, err := httpURLQuery(field, raw, must)
 	return err
 }
 
-// parseHTTPURL is checkURL returning the parsed URL (nil when empty).
-func parseHTTPURL(field, raw string, must bool) (*url.URL, error) {
+// httpURLQuery is checkURL returning the URL's raw query ("" when it has
+// none or raw is empty).
+func httpURLQuery(field, raw string, must bool) (string, error) {
 	if empty, err := absent(field, raw == "", must); empty {
-		return nil, err
+		return "", err
+	}
+	if q, ok := plainHTTPURL(raw); ok {
+		return q, nil
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil, invalid(field, "must be an absolute http(s) URL")
+		return "", invalid(field, "must be an absolute http(s) URL")
 	}
-	return u, nil
+	return u.RawQuery, nil
+}
+
+// plainHTTPURL recognises, in one pass and without allocating, the URLs
+// merchants give (https://shop.example/bankpay/return?x=1): a lower-case
+// http or https scheme, a host of letters, digits, '.' and '-' with an
+// optional numeric port, then printable ASCII without '%', '#', a space or a
+// second '?'. Each such URL is one url.Parse accepts with that scheme and a
+// non-empty host, and q is its RawQuery (FuzzPlainHTTPURL checks both); ok
+// is false for anything else, which url.Parse then judges.
+func plainHTTPURL(raw string) (q string, ok bool) {
+	rest, found := strings.CutPrefix(raw, "https://")
+	if !found {
+		if rest, found = strings.CutPrefix(raw, "http://"); !found {
+			return "", false
+		}
+	}
+	i, hostEnd, port := 0, -1, false
+	for ; i < len(rest); i++ {
+		c := rest[i]
+		if c == '/' || c == '?' {
+			break
+		}
+		switch {
+		case c == ':' && !port && i > 0:
+			port, hostEnd = true, i
+		case '0' <= c && c <= '9':
+		case port:
+			return "", false // a port is digits only
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '.' || c == '-':
+		default:
+			return "", false
+		}
+	}
+	if i == 0 || (port && (hostEnd == i-1 || i-hostEnd > 6)) {
+		return "", false // no host, or an empty or over-long port
+	}
+	query := -1
+	for j := i; j < len(rest); j++ {
+		switch c := rest[j]; {
+		case c <= ' ' || c >= 0x7f || c == '%' || c == '#':
+			return "", false
+		case c == '?':
+			if query >= 0 {
+				return "", false
+			}
+			query = j + 1
+		}
+	}
+	if query < 0 {
+		return "", true
+	}
+	return rest[query:], true
 }
 
 // checkRedirectURL is checkURL for a returnUrl or cancelUrl: its own query
@@ -126,11 +184,11 @@ func parseHTTPURL(field, raw string, must bool) (*url.URL, error) {
 // VerifyRedirect refuses or fills from the service's parameters (see
 // Redirect), or every redirect to it would be refused.
 func checkRedirectURL(field, raw string, must bool) error {
-	u, err := parseHTTPURL(field, raw, must)
-	if err != nil || u == nil || u.RawQuery == "" {
+	rawQuery, err := httpURLQuery(field, raw, must)
+	if err != nil || rawQuery == "" {
 		return err
 	}
-	q, err := url.ParseQuery(u.RawQuery)
+	q, err := url.ParseQuery(rawQuery)
 	if err != nil {
 		return invalid(field, "must have a well-formed query")
 	}
@@ -236,3 +294,168 @@ func checkText(field, v string) error {
 	}
 	return nil
 }
+
+// validateEstablishData checks establish data before it is signed or sent:
+// the checks the SDK can make without asking the service. It returns a
+// *ValidationError naming the first bad field by its dotted wire name
+// ("account.routingNumber"), and never the value, which may be personal data.
+//
+// It does not look at accessId, merchantId or requestSignature: the client
+// fills those from its credentials.
+func validateEstablishData(d *models.EstablishData) error {
+	if err := validateEstablishFields(d); err != nil {
+		return err
+	}
+	return checkCanonicalStructure(d)
+}
+
+// validateEstablishFields is validateEstablishData without the check of the
+// canonical string's structure, which SignEstablishData makes while it
+// writes the string.
+func validateEstablishFields(d *models.EstablishData) error {
+	if d == nil {
+		return invalid("establishData", "must not be nil")
+	}
+	disbursement := d.PaymentType == models.PaymentTypeDisbursement
+	// A Retrieval authorization moves no money: its currency and amount are
+	// optional (still well formed when given).
+	moneyMoving := d.PaymentType != models.PaymentTypeRetrieval
+	if err := firstError(
+		checkMerchantReference("merchantReference", d.MerchantReference, false),
+		checkCurrency("currency", d.Currency, moneyMoving),
+		checkAmount("amount", d.Amount, moneyMoving),
+		checkEstablishPaymentType(d.PaymentType),
+		checkAmount("displayAmount", d.DisplayAmount, false),
+		checkAmount("minimumBalance", d.MinimumBalance, false),
+		// returnUrl and cancelUrl are unused for Disbursement: optional there,
+		// but still well formed when given.
+		checkRedirectURL("returnUrl", d.ReturnURL, !disbursement),
+		checkRedirectURL("cancelUrl", d.CancelURL, !disbursement),
+		checkURL("notificationUrl", d.NotificationURL, false),
+	); err != nil {
+		return err
+	}
+	if r := d.Recurrence; r != nil {
+		if err := checkAmount("recurrence.recurringAmount", r.RecurringAmount, false); err != nil {
+			return err
+		}
+	}
+	if c := d.Customer; c != nil {
+		if err := checkVIP("customer.vip", c.VIP); err != nil {
+			return err
+		}
+	}
+	if disbursement {
+		if d.Account == nil {
+			return invalid("account.accountNumber", "is required for a Disbursement")
+		}
+		if err := firstError(
+			requiredFor("account.accountNumber", d.Account.AccountNumber, "a Disbursement"),
+			requiredFor("account.routingNumber", d.Account.RoutingNumber, "a Disbursement"),
+		); err != nil {
+			return err
+		}
+	}
+	if err := checkBeneficiary("beneficiary", d.Beneficiary); err != nil {
+		return err
+	}
+	if d.Metadata != nil {
+		if err := checkRemittance("metadata.remittance", d.Metadata.Remittance); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkCanonicalStructure refuses establish data whose canonical string
+// would read as more pairs than it has fields. The rule: a signed value may
+// not contain '&' or ';' with an '=' anywhere after it. The access key signs
+// establish data, redirects and notifications alike, so a value such as
+// "x&eventId=e&eventType=Completed&…" typed by a user into a name or an
+// address would make SignEstablishData sign, for the user, a message that
+// reads as a notification or a redirect. "Barnes & Noble" and "a=b" pass.
+func checkCanonicalStructure(d *models.EstablishData) error {
+	return splitError(sign.EstablishFieldSplittingPair(d))
+}
+
+// splitError is the error of checkCanonicalStructure for the field named
+// key, nil for "".
+func splitError(key string) error {
+	if key == "" {
+		return nil
+	}
+	return invalid(key, "must not contain '&' or ';' followed later by '=': it would add fields to the signed message")
+}
+
+// checkEstablishPaymentType accepts the payment types establish data may
+// carry: Deferred, Instant, Retrieval and Disbursement.
+func checkEstablishPaymentType(p models.PaymentType) error {
+	switch p {
+	case models.PaymentTypeDeferred, models.PaymentTypeInstant,
+		models.PaymentTypeRetrieval, models.PaymentTypeDisbursement:
+		return nil
+	case 0:
+		return invalid("paymentType", "is required")
+	}
+	return invalid("paymentType", "must be Deferred, Instant, Retrieval or Disbursement")
+}
+
+// requiredFor rejects an empty string that the given case needs.
+func requiredFor(field, v, what string) error {
+	if v == "" {
+		return invalid(field, "is required for "+what)
+	}
+	return nil
+}
+
+// checkBeneficiary checks the money-transfer fields of a beneficiary, when
+// one is given: name and address.country are required. prefix is the wire
+// name of the beneficiary object.
+func checkBeneficiary(prefix string, b *models.Beneficiary) error {
+	if b == nil {
+		return nil
+	}
+	if err := requiredFor(prefix+".name", b.Name, "a money transfer"); err != nil {
+		return err
+	}
+	if b.Address == nil || b.Address.Country == "" {
+		return invalid(prefix+".address.country", "is required for a money transfer")
+	}
+	return nil
+}
+
+// checkRemittance checks remittance data, when given: withdrawalMethod is
+// one of the five methods, countryCorridor is two upper-case ASCII letters
+// (an ISO 3166 alpha-2 code, as the service and the sandbox want it: "MX",
+// not "mx"), accountLastFour is four digits. All three are optional. prefix
+// is the wire name of the remittance object.
+func checkRemittance(prefix string, r *models.Remittance) error {
+	if r == nil {
+		return nil
+	}
+	if r.WithdrawalMethod != "" && !wire.WithdrawalMethod(r.WithdrawalMethod) {
+		return invalid(prefix+".withdrawalMethod", "must be BankDeposit, Cash, DebitCard, DigitalWallet or HomeDelivery")
+	}
+	if r.CountryCorridor != "" && !allOf(r.CountryCorridor, 2, isUpperASCII) {
+		return invalid(prefix+".countryCorridor", "must be a two-letter upper-case ISO 3166 country code, like MX")
+	}
+	if r.AccountLastFour != "" && !allOf(r.AccountLastFour, 4, isDigit) {
+		return invalid(prefix+".accountLastFour", "must be exactly four digits")
+	}
+	return nil
+}
+
+// allOf reports whether s has exactly n bytes, each accepted by ok.
+func allOf(s string, n int, ok func(byte) bool) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !ok(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/sign"
@@ -30,6 +31,22 @@ const defaultEventReadTimeout = 5 * time.Second
 // handler accepts may be: 24 hours, twice the 12 hours for which the service
 // re-sends an unacknowledged event. See WithMaxEventAge.
 const defaultMaxEventAge = 24 * time.Hour
+
+// maxEventSkew is how far ahead of the handler's clock an event's createdAt
+// may be: 5 minutes, as Standard Webhooks allows. A later one gets 400: it
+// would never be stale, so once forgotten it could be replayed for ever. A
+// done mark is kept for the max age plus twice this skew (see
+// Deduplicator.Complete).
+const maxEventSkew = 5 * time.Minute
+
+// firstExtension is how long a callback runs before the handler first
+// extends its claim; later extensions come every third of the TTL the
+// store's Extend returned.
+const firstExtension = 100 * time.Millisecond
+
+// extendTimeout bounds one Extend: a store that does not answer does not
+// hold the response back once the callback has returned.
+const extendTimeout = 2 * time.Second
 
 // VerifyNotification checks that body (the raw request body) is an event
 // notification signed with creds: the Authorization header is "Basic " +
@@ -104,10 +121,13 @@ func verifyNotification(macs *sign.MACCache, body []byte, header string, creds C
 	return signedBody{}, err
 }
 
-// WithDeduplicator makes the webhook handler process each eventId once: an
-// eventId already processed gets 200 without a callback, one in progress
-// gets 409 (the service re-sends it), and a failed one is released for the
-// next delivery. See NewMemoryDeduplicator. Handler only.
+// WithDeduplicator makes the webhook handler process each event (the
+// accessId's eventId) once: one already processed gets 200 without a
+// callback, one in progress gets 409 (the service re-sends it), and a failed
+// one is released for the next delivery. While the callback runs the
+// handler extends its claim (first after 100 ms, then every third of the
+// store's claim TTL); when the claim is lost anyway, the callback's context
+// is canceled. See NewMemoryDeduplicator. Handler only.
 func WithDeduplicator(d Deduplicator) Option {
 	return option("WithDeduplicator", forHandler, func(cfg *config) {
 		if d == nil || reflect.ValueOf(d).Kind() == reflect.Pointer && reflect.ValueOf(d).IsNil() {
@@ -141,14 +161,19 @@ func WithEventReadTimeout(d time.Duration) Option {
 // WithMaxEventAge sets how old (by its signed createdAt) an event may be:
 // 24 hours by default, d <= 0 disables the check. An older event gets 400,
 // no callback runs, and the logger records it at warn level (see the
-// Security section of the package documentation). Handler only.
+// Security section of the package documentation). An event dated more than
+// 5 minutes ahead of the handler's clock gets 400 too, whatever the max age.
+// A Deduplicator keeps done marks for the max age plus 10 minutes (twice
+// that skew), or as long as it can when the check is off. Handler only.
 func WithMaxEventAge(d time.Duration) Option {
 	return option("WithMaxEventAge", forHandler, func(cfg *config) { cfg.maxEventAge = d })
 }
 
 // WithWebhookClock sets the webhook handler's clock (time.Now by default),
 // for tests against a bankpaytest sandbox with its own clock:
-// WithWebhookClock(srv.Now). Handler only.
+// WithWebhookClock(srv.Now), or, for a standalone sandbox, its GET
+// /sandbox/now read as an offset from time.Now. The event-age and
+// future-date checks use it. Handler only.
 func WithWebhookClock(now func() time.Time) Option {
 	return option("WithWebhookClock", forHandler, func(cfg *config) {
 		if now != nil {
@@ -176,7 +201,8 @@ type webhookHandler struct {
 //
 // It verifies each request before decoding it (401 on a bad signature),
 // refuses non-POST (405), bodies over the cap (413) or too slow (408),
-// malformed (400) and stale events (400), and then calls fn once with the
+// malformed (400) and stale events (400) and events dated over 5 minutes
+// ahead of its clock (400), and then calls fn once with the
 // Event, whose typed payload is set: fn's error gets 500, so the service
 // re-sends the event; success gets 200. fn may be nil. Keep fn short and
 // idempotent (the service waits 3 seconds), and confirm money state with
@@ -254,12 +280,13 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.reject(ctx, w, r, http.StatusBadRequest, err)
 		return
 	}
-	if age, stale := h.stale(ev); stale {
+	if age, why := h.outOfWindow(ev); why != "" {
 		if h.logger != nil {
-			h.logger.LogAttrs(ctx, slog.LevelWarn, "bankpay: webhook: stale event rejected",
+			h.logger.LogAttrs(ctx, slog.LevelWarn, why,
 				slog.Int("status", http.StatusBadRequest), slog.String("remoteAddr", r.RemoteAddr),
 				slog.String("eventId", ev.EventID), slog.String("eventType", string(ev.EventType)),
-				slog.Time("createdAt", ev.CreatedAt), slog.Duration("age", age), slog.Duration("maxAge", h.maxAge))
+				slog.Time("createdAt", ev.CreatedAt), slog.Duration("age", age), slog.Duration("maxAge", h.maxAge),
+				slog.Duration("maxSkew", maxEventSkew))
 		}
 		h.reply(w, http.StatusBadRequest)
 		return
@@ -276,56 +303,122 @@ func (h *webhookHandler) readTimeoutFor(r *http.Request) time.Duration {
 	return h.readTimeout
 }
 
-// stale reports whether ev is older than the max age, and its age.
-func (h *webhookHandler) stale(ev *Event) (time.Duration, bool) {
-	if h.maxAge <= 0 {
-		return 0, false
-	}
+// outOfWindow returns ev's age and, when the handler refuses it, the log
+// message saying why: older than the max age, or dated beyond the allowed
+// skew ahead of the handler's clock.
+func (h *webhookHandler) outOfWindow(ev *Event) (time.Duration, string) {
 	age := h.now().Sub(ev.CreatedAt)
-	return age, age > h.maxAge
+	switch {
+	case age < -maxEventSkew:
+		return age, "bankpay: webhook: future-dated event rejected"
+	case h.maxAge > 0 && age > h.maxAge:
+		return age, "bankpay: webhook: stale event rejected"
+	}
+	return age, ""
+}
+
+// retention is how long a done mark must last: every delivery the handler
+// accepts comes within the max age after createdAt, and createdAt is at
+// most one skew ahead of the clock; another replica's clock may differ by
+// one more. 0 (as long as the store can) without a max age.
+func (h *webhookHandler) retention() time.Duration {
+	if h.maxAge <= 0 {
+		return 0
+	}
+	return h.maxAge + 2*maxEventSkew
 }
 
 // process runs the callbacks of a verified event and returns the status to
 // response.
 func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
-	claimed := false
-	if h.dedup != nil {
-		st, err := h.dedup.Claim(ctx, ev.EventID)
-		if err != nil {
-			h.log(ctx, slog.LevelError, "bankpay: webhook: de-duplication store failed", ev, err)
+	if h.dedup == nil {
+		if err := h.dispatch(ctx, ev); err != nil {
+			h.log(ctx, slog.LevelError, "bankpay: webhook: callback failed", ev, err)
 			return http.StatusInternalServerError
 		}
-		switch st {
-		case ClaimDone:
-			h.log(ctx, slog.LevelInfo, "bankpay: webhook: duplicate event", ev, nil)
-			return http.StatusOK
-		case ClaimInProgress:
-			h.log(ctx, slog.LevelInfo, "bankpay: webhook: event already in progress", ev, nil)
-			return http.StatusConflict
-		}
-		claimed = true
+		return http.StatusOK
+	}
+	key := dedupKey(h.creds.AccessID, ev.EventID)
+	st, token, err := h.dedup.Claim(ctx, key)
+	if err != nil {
+		h.log(ctx, slog.LevelError, "bankpay: webhook: de-duplication store failed", ev, err)
+		return http.StatusInternalServerError
+	}
+	switch st {
+	case ClaimDone:
+		h.log(ctx, slog.LevelInfo, "bankpay: webhook: duplicate event", ev, nil)
+		return http.StatusOK
+	case ClaimInProgress:
+		h.log(ctx, slog.LevelInfo, "bankpay: webhook: event already in progress", ev, nil)
+		return http.StatusConflict
 	}
 
+	cbCtx, cancel := context.WithCancelCause(ctx)
+	stop := h.keepClaim(cbCtx, cancel, ev, key, token)
 	done := false
 	defer func() {
-		if claimed && !done {
+		stop()
+		cancel(nil)
+		if !done {
 			// The callback failed or panicked: let the next delivery run it.
-			if err := h.dedup.Release(context.WithoutCancel(ctx), ev.EventID); err != nil {
+			if err := h.dedup.Release(context.WithoutCancel(ctx), key, token); err != nil {
 				h.log(ctx, slog.LevelError, "bankpay: webhook: releasing the event failed", ev, err)
 			}
 		}
 	}()
-	if err := h.dispatch(ctx, ev); err != nil {
+	if err := h.dispatch(cbCtx, ev); err != nil {
 		h.log(ctx, slog.LevelError, "bankpay: webhook: callback failed", ev, err)
 		return http.StatusInternalServerError
 	}
 	done = true
-	if claimed {
-		if err := h.dedup.Complete(context.WithoutCancel(ctx), ev.EventID); err != nil {
-			h.log(ctx, slog.LevelError, "bankpay: webhook: recording the event failed", ev, err)
-		}
+	stop()
+	if err := h.dedup.Complete(context.WithoutCancel(ctx), key, token, h.retention()); err != nil {
+		h.log(ctx, slog.LevelError, "bankpay: webhook: recording the event failed", ev, err)
 	}
 	return http.StatusOK
+}
+
+// errClaimLost is the cause of a callback's canceled context when its claim
+// was lost (it expired while the store was out of reach, and another
+// delivery took it).
+var errClaimLost = errors.New("bankpay: webhook: the event's claim was lost")
+
+// keepClaim extends token's claim of key while the callback runs, and
+// cancels the callback's context with errClaimLost when the claim is no
+// longer current. The returned stop ends the extensions and waits for them;
+// it may be called more than once.
+func (h *webhookHandler) keepClaim(ctx context.Context, cancel context.CancelCauseFunc, ev *Event, key, token string) (stop func()) {
+	quit, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		t := time.NewTimer(firstExtension)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+			}
+			ectx, done := context.WithTimeout(context.WithoutCancel(ctx), extendTimeout)
+			ttl, err := h.dedup.Extend(ectx, key, token)
+			done()
+			switch {
+			case err != nil:
+				h.log(ctx, slog.LevelError, "bankpay: webhook: extending the event's claim failed", ev, err)
+				t.Reset(firstExtension)
+			case ttl <= 0:
+				h.log(ctx, slog.LevelError, "bankpay: webhook: the event's claim was lost", ev, nil)
+				cancel(errClaimLost)
+				return
+			default:
+				t.Reset(max(ttl/3, time.Millisecond))
+			}
+		}
+	}()
+	return sync.OnceFunc(func() {
+		close(quit)
+		<-exited
+	})
 }
 
 // dispatch calls fn; a nil fn acknowledges every event.

@@ -1,6 +1,7 @@
 package bankpay
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha1"
@@ -8,11 +9,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -23,6 +26,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -318,7 +322,7 @@ func TestWebhookHandlerDuplicates(t *testing.T) {
 	if assert.Len(t, d, 2, "duplicates logged: %v", d) {
 		assert.Contains(t, d[0], "eventId=ev-1", "duplicates logged: %v", d)
 	}
-	st, _ := dedup.Claim(context.Background(), "ev-1")
+	st, _, _ := dedup.Claim(context.Background(), dedupKey(hookCreds.AccessID, "ev-1"))
 	assert.Equal(t, ClaimDone, st, "hook state %v", st)
 	// Another eventId is processed; a forged replay is still rejected first.
 	w := postSigned(t, h, eventBody("ev-2", "Process"))
@@ -380,9 +384,16 @@ func TestWebhookHandlerPanicReleasesClaim(t *testing.T) {
 
 type failingStore struct{ claimErr, completeErr error }
 
-func (f failingStore) Claim(context.Context, string) (ClaimState, error) { return ClaimNew, f.claimErr }
-func (f failingStore) Complete(context.Context, string) error            { return f.completeErr }
-func (f failingStore) Release(context.Context, string) error             { return nil }
+func (f failingStore) Claim(context.Context, string) (ClaimState, string, error) {
+	return ClaimNew, "t", f.claimErr
+}
+func (f failingStore) Extend(context.Context, string, string) (time.Duration, error) {
+	return time.Minute, nil
+}
+func (f failingStore) Complete(context.Context, string, string, time.Duration) error {
+	return f.completeErr
+}
+func (f failingStore) Release(context.Context, string, string) error { return nil }
 
 func TestWebhookHandlerStoreErrors(t *testing.T) {
 	var rec recorder
@@ -481,9 +492,10 @@ func TestWebhookHandlerOnServeMux(t *testing.T) {
 
 // TestWebhookHandlerMaxEventAge: a verified event older than the max age (24
 // hours by default) gets a 400 response without any callback, is not recorded
-// by the Deduplicator, and is logged at warn level with its age;
-// events at the limit, from the future, or without createdAt pass, and a
-// max age <= 0 turns the check off.
+// by the Deduplicator, and is logged at warn level with its age; so is one
+// dated more than 5 minutes (maxEventSkew) ahead of the clock. Events at
+// either limit pass, events without createdAt are refused, and a max age <=
+// 0 turns the age check off (not the future check).
 func TestWebhookHandlerMaxEventAge(t *testing.T) {
 	created := time.UnixMilli(1700000000000).UTC()
 	clock := created
@@ -503,9 +515,11 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 		{"fresh", "ev-fresh", time.Minute, http.StatusOK},
 		{"re-sent after 12 hours", "ev-12h", 12 * time.Hour, http.StatusOK},
 		{"exactly the max age", "ev-24h", defaultMaxEventAge, http.StatusOK},
-		{"from the future", "ev-future", -time.Hour, http.StatusOK},
+		{"ahead by the allowed skew", "ev-ahead", -maxEventSkew, http.StatusOK},
 		{"a millisecond too old", "ev-old", defaultMaxEventAge + time.Millisecond, http.StatusBadRequest},
 		{"a year old", "ev-year", 365 * 24 * time.Hour, http.StatusBadRequest},
+		{"a millisecond beyond the skew", "ev-future", -maxEventSkew - time.Millisecond, http.StatusBadRequest},
+		{"a year ahead", "ev-next-year", -365 * 24 * time.Hour, http.StatusBadRequest},
 	} {
 		clock = created.Add(tc.after)
 		before := rec.count()
@@ -521,9 +535,17 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 		assert.Contains(t, stales[1], "eventId=ev-year", "stale events logged: %q", stales)
 		assert.Contains(t, stales[1], "age=8760h0m0s", "stale events logged: %q", stales)
 	}
-	// The stale event was not claimed: it is still new to the store.
-	st, _ := dedup.Claim(context.Background(), "ev-old")
-	assert.Equal(t, ClaimNew, st, "stale event recorded by the deduplicator: %v", st)
+	futures := logLines(logs.String(), "future-dated event rejected")
+	if assert.Len(t, futures, 2, "future events logged: %q", futures) {
+		assert.Contains(t, futures[0], "eventId=ev-future", "future events logged: %q", futures)
+		assert.Contains(t, futures[0], "age=-5m0.001s", "future events logged: %q", futures)
+		assert.Contains(t, futures[1], "eventId=ev-next-year", "future events logged: %q", futures)
+	}
+	// The refused events were not claimed: they are still new to the store.
+	for _, id := range []string{"ev-old", "ev-future"} {
+		st, _, _ := dedup.Claim(context.Background(), dedupKey(hookCreds.AccessID, id))
+		assert.Equal(t, ClaimNew, st, "refused event %s recorded by the deduplicator: %v", id, st)
+	}
 	out := logs.String()
 	assert.Contains(t, out, "stale event rejected", "log:\n%s", out)
 	assert.Contains(t, out, "eventId=ev-old", "log:\n%s", out)
@@ -548,6 +570,10 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 		w := postSigned(t, h, old)
 		assert.Equal(t, tc.want, w.Code, "max age %v: status %d, calls %d", tc.maxAge, w.Code, rec.count())
 		assert.Equal(t, tc.want == http.StatusOK, rec.count() == 1, "max age %v: status %d, calls %d", tc.maxAge, w.Code, rec.count())
+		// The future check stays on without the age check.
+		ahead := eventBodyAt("ev-ahead-"+tc.maxAge.String(), "Authorize", clock.Add(time.Hour))
+		w = postSigned(t, h, ahead)
+		assert.Equal(t, http.StatusBadRequest, w.Code, "max age %v, an hour ahead: status %d", tc.maxAge, w.Code)
 	}
 
 	// The default clock is the real one: a notification from 2023 is stale.
@@ -757,4 +783,642 @@ func TestEstablishSignatureNeverVerifiesAsNotification(t *testing.T) {
 	require.ErrorIs(t, err, ErrMalformedEvent, "signed, but never a notification")
 	h := NewWebhookHandler(hookCreds, func(context.Context, *Event) error { t.Error("callback ran"); return nil })
 	assert.Equal(t, http.StatusBadRequest, post(t, h, redirect, auth, "application/json").Code)
+}
+
+// extendingStore is a Deduplicator whose one claim ("tok") lasts ttl per
+// Extend until lostAfter extensions; it records the calls.
+type extendingStore struct {
+	mu        sync.Mutex
+	ttl       time.Duration
+	lostAfter int
+	extends   int
+	calls     []string
+}
+
+func (s *extendingStore) record(call string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = append(s.calls, call)
+}
+
+func (s *extendingStore) Claim(_ context.Context, key string) (ClaimState, string, error) {
+	s.record("claim " + key)
+	return ClaimNew, "tok", nil
+}
+
+func (s *extendingStore) Extend(_ context.Context, _, token string) (time.Duration, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.extends++
+	if token != "tok" || s.lostAfter > 0 && s.extends > s.lostAfter {
+		return 0, nil
+	}
+	return s.ttl, nil
+}
+
+func (s *extendingStore) Complete(_ context.Context, _, token string, keep time.Duration) error {
+	s.record(fmt.Sprint("complete ", token, " ", keep))
+	return nil
+}
+
+func (s *extendingStore) Release(_ context.Context, _, token string) error {
+	s.record("release " + token)
+	return nil
+}
+
+// A callback longer than the claim: the handler extends the claim 100 ms in
+// and then every third of the TTL, stops when the callback returns, and
+// completes with the claim's token, keeping the mark for the max age plus
+// twice the allowed skew.
+func TestWebhookHandlerExtendsClaim(t *testing.T) {
+	s := &extendingStore{ttl: 60 * time.Millisecond}
+	h := NewWebhookHandler(hookCreds, func(context.Context, *Event) error {
+		time.Sleep(firstExtension + 250*time.Millisecond)
+		return nil
+	}, WithDeduplicator(s), WithMaxEventAge(time.Hour))
+	w := postSigned(t, h, eventBody("ev-long", "Authorize"))
+	assert.Equal(t, http.StatusOK, w.Code)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	assert.GreaterOrEqual(t, s.extends, 6, "extensions every 20 ms for 250 ms")
+	assert.LessOrEqual(t, s.extends, 14)
+	assert.Equal(t, []string{"claim " + dedupKey(hookCreds.AccessID, "ev-long"), fmt.Sprint("complete tok ", time.Hour+10*time.Minute)}, s.calls)
+	n := s.extends
+	s.mu.Unlock()
+	time.Sleep(100 * time.Millisecond)
+	s.mu.Lock()
+	assert.Equal(t, n, s.extends, "extended after the callback returned")
+}
+
+// When an extension finds the claim no longer current, the callback's
+// context is canceled with errClaimLost; its error responds 500 and the
+// release carries the lost claim's token (which the store ignores).
+func TestWebhookHandlerClaimLost(t *testing.T) {
+	s := &extendingStore{ttl: 60 * time.Millisecond, lostAfter: 2}
+	var cause error
+	h := NewWebhookHandler(hookCreds, func(ctx context.Context, _ *Event) error {
+		select {
+		case <-ctx.Done():
+			cause = context.Cause(ctx)
+			return cause
+		case <-time.After(5 * time.Second):
+			return nil
+		}
+	}, WithDeduplicator(s))
+	w := postSigned(t, h, eventBody("ev-lost", "Authorize"))
+	assert.Equal(t, http.StatusInternalServerError, w.Code)
+	assert.ErrorIs(t, cause, errClaimLost)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	assert.Equal(t, 3, s.extends)
+	assert.Equal(t, []string{"claim " + dedupKey(hookCreds.AccessID, "ev-lost"), "release tok"}, s.calls)
+}
+
+// returnUrl and cancelUrl are not signed by the merchant: they travel
+// through the user's browser with the establish data, and the user can
+// rewrite them. The service then signs, with the merchant's key, the
+// user's URL plus its redirect parameters; with the older API versions it
+// signs the query string alone. A user who puts event fields in that query
+// gets a service signature over "eventId=…&createdAt=…&transactionId=…&
+// status=2…": it must not pass for a notification, whatever redirect
+// parameters the service appends (the minimal shape of transactionId,
+// transactionType, merchantReference and status too).
+func TestVerifyNotification_RewrittenReturnURL(t *testing.T) {
+	creds := Credentials{AccessID: "AID-1", AccessKey: NewSecret(redirectKey), MerchantID: "M-1"}
+	now := time.UnixMilli(1700000000000).UTC()
+	userQuery := fmt.Sprintf("eventId=ev-forged&eventType=Completed&objectType=Transaction&objectId=100258999999999"+
+		"&message=paid&createdAt=%d", now.UnixMilli())
+	shapes := map[string]string{
+		"minimal": "transactionId=100258123456789&transactionType=1&merchantReference=order-42&status=2",
+		"cancel":  "transactionId=100258123456789&merchantReference=order-42&status=7",
+		"full": "transactionId=100258123456789&transactionType=1&merchantReference=order-42&status=2" +
+			"&payment.paymentType=2&payment.paymentProvider.type=1&panel=3",
+	}
+	var called int
+	h := NewWebhookHandler(creds, func(context.Context, *Event) error { called++; return nil },
+		WithWebhookClock(func() time.Time { return now }))
+	for name, service := range shapes {
+		for _, alg := range []sign.Algorithm{sign.SHA1, sign.SHA512} {
+			signed := sign.SignRedirect(alg, redirectKey, "https://attacker.example/r?"+userQuery+"&"+service, true)
+			msg, encSig, _, ok := sign.RedirectMessage(signed, true)
+			require.True(t, ok)
+			sig, err := url.QueryUnescape(encSig)
+			require.NoError(t, err)
+			body := url.QueryEscape(msg)
+			auth := "Basic " + base64.StdEncoding.EncodeToString([]byte(creds.AccessID+":"+sig))
+			assert.ErrorIs(t, VerifyNotification([]byte(body), auth, creds), ErrMalformedEvent, name)
+			req := httptest.NewRequest(http.MethodPost, "/events", strings.NewReader(body))
+			req.Header.Set("Authorization", auth)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			assert.Equal(t, http.StatusBadRequest, rec.Code, name)
+		}
+	}
+	assert.Zero(t, called, "a forged event reached the callback")
+}
+
+// reencodedCreated is the createdAt of FuzzWebhookReencoded's notifications.
+var reencodedCreated = time.UnixMilli(1700000000000).UTC()
+
+// signedNotification is a notification message the service would sign: form
+// fields (values raw, as the URL-decoded body reads) or a JSON object, whose
+// keys are \u-escaped when escKeys.
+func signedNotification(eventID, value string, asJSON, escKeys bool) string {
+	if !asJSON {
+		return "eventId=" + eventID + "&createdAt=1700000000000&eventType=Authorize&status=2&message=" + value +
+			"&merchantReference=order-1&paymentProviderTransaction.status=AC100"
+	}
+	key := func(k string) string {
+		if !escKeys {
+			return `"` + k + `"`
+		}
+		var b strings.Builder
+		b.WriteByte('"')
+		for _, r := range k {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+		return b.String() + `"`
+	}
+	str := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	return "{" + key("eventId") + ":" + str(eventID) + "," + key("createdAt") + `:"1700000000000",` +
+		key("eventType") + `:"Authorize",` + key("status") + `:"2",` + key("message") + ":" + str(value) + "," +
+		key("paymentProviderTransaction") + ":{" + key("status") + `:"AC100"}}`
+}
+
+// encodeVariant returns a body that URL-decodes to msg: mask picks, byte by
+// byte, %XX (upper or lower hex) or the byte itself, and "+" or %20 for a
+// space; "%" and "+" are always encoded.
+func encodeVariant(msg string, mask []byte) string {
+	var b strings.Builder
+	for i := 0; i < len(msg); i++ {
+		var m byte
+		if len(mask) > 0 {
+			m = mask[i%len(mask)] >> (uint(i/len(mask)) % 4)
+		}
+		hex := "%%%02X"
+		if m&2 != 0 {
+			hex = "%%%02x"
+		}
+		switch c := msg[i]; {
+		case c == '%' || c == '+' || m&1 != 0:
+			fmt.Fprintf(&b, hex, c)
+		case c == ' ':
+			b.WriteByte('+')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// signedAs reports whether the signed form message msg carries name=value
+// as one of its "&"-separated parts, or as the start of one whose value
+// runs over parts without "=" (the test's own reading of the message).
+func signedAs(msg, name, value string) bool {
+	want := name + "=" + value
+	for i := 0; i+len(want) <= len(msg); i++ {
+		if (i == 0 || msg[i-1] == '&') && strings.HasPrefix(msg[i:], want) &&
+			(i+len(want) == len(msg) || msg[i+len(want)] == '&') {
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzWebhookReencoded feeds the webhook handler re-encodings of signed
+// notifications (any byte percent-encoded, "&" and "=" and key letters
+// included, "+" or %20 for spaces, JSON with escaped keys) and checks that
+// the callback never sees a field that was not signed as that field: every
+// re-encoding reads exactly the event of the service's own encoding, a
+// Deduplicator runs the callback once for all of them, and a body that does
+// not decode to the signed message is refused.
+func FuzzWebhookReencoded(f *testing.F) {
+	f.Add("ev-1", "Authorized by the user", []byte{1}, false, false, uint16(0))
+	f.Add("ev-1", "a&createdAt=1&b", []byte{0, 1, 3}, false, false, uint16(0))
+	f.Add("ev&eventId=ev-2", "x", []byte{0xff}, false, false, uint16(0))
+	f.Add("ev=1", "100% + more", []byte{2, 1}, false, false, uint16(0x8005))
+	f.Add("ev-1", "Farmers & Merchants", []byte{5, 0, 7}, true, false, uint16(0))
+	f.Add(`ev"1`, `a\b`, []byte{1, 0}, true, true, uint16(0x8011))
+	f.Add("", "", []byte{}, false, false, uint16(0))
+	f.Fuzz(func(t *testing.T, eventID, value string, mask []byte, asJSON, escKeys bool, mutate uint16) {
+		msg := signedNotification(eventID, value, asJSON, escKeys)
+		if len(msg) > 4096 {
+			return
+		}
+		canonical, variant := encodeVariant(msg, nil), encodeVariant(msg, mask)
+		m, err := url.QueryUnescape(variant)
+		require.NoError(t, err, "test bug: %q decodes to %q, %v", variant, m, err)
+		require.Equal(t, msg, m, "test bug: %q decodes to %q, %v", variant, m, err)
+		ct := formType
+		if asJSON {
+			ct = "application/json"
+			// A JSON body without "%" is read as sent: a "+" in it is a
+			// "+" (TestXCheckEventJSONLiteralPlus), not a space. The
+			// re-encodings compared here are read from the URL-decoded
+			// body: each has a "%" (spaces as %20), or is msg itself.
+			canonical = strings.ReplaceAll(canonical, "+", "%20") // its "+" are spaces: msg's are %2B
+			if !strings.Contains(variant, "%") {
+				variant = canonical
+			}
+		}
+		auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), canonical)
+		clock := func() time.Time { return reencodedCreated.Add(time.Minute) }
+
+		// Without a Deduplicator: the variant reads the canonical event.
+		var seen []*Event
+		h := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error { seen = append(seen, ev); return nil },
+			WithWebhookClock(clock))
+		cw, vw := post(t, h, canonical, auth, ct), post(t, h, variant, auth, ct)
+		require.Equal(t, vw.Code, cw.Code, "canonical %d, variant %d: %q", cw.Code, vw.Code, variant)
+		if cw.Code != http.StatusOK {
+			require.Equal(t, http.StatusBadRequest, cw.Code, "status %d, %d calls", cw.Code, len(seen))
+			require.Len(t, seen, 0, "status %d, %d calls", cw.Code, len(seen))
+			return
+		}
+		require.Len(t, seen, 2, "the variant read another event: %+v / %+v", seen[0], seen[len(seen)-1])
+		require.Equal(t, seen[1], seen[0], "the variant read another event: %+v / %+v", seen[0], seen[len(seen)-1])
+		ev := seen[1]
+		require.True(t, ev.CreatedAt.Equal(reencodedCreated), "createdAt %v", ev.CreatedAt)
+
+		// Every field read was signed as that field.
+		if asJSON {
+			var doc map[string]any
+			err := json.Unmarshal([]byte(msg), &doc)
+			require.NoError(t, err, "accepted a message json.Unmarshal refuses: %v", err)
+			want := url.Values{}
+			for k, v := range doc {
+				if sub, ok := v.(map[string]any); ok {
+					for sk, sv := range sub {
+						want.Set(k+"."+sk, sv.(string))
+					}
+					continue
+				}
+				want.Set(k, v.(string))
+			}
+			require.Equal(t, want, ev.Raw, "read %v, signed %v", ev.Raw, want)
+		} else {
+			for k, vs := range ev.Raw {
+				require.Len(t, vs, 1, "field %q=%q was not signed as such in %q", k, vs, msg)
+				require.True(t, signedAs(msg, k, vs[0]), "field %q=%q was not signed as such in %q", k, vs, msg)
+			}
+			if !strings.Contains(eventID+value, "&") {
+				require.Equal(t, eventID, ev.EventID, "eventId %q message %q, signed %q %q", ev.EventID, ev.Message, eventID, value)
+				require.Equal(t, value, ev.Message, "eventId %q message %q, signed %q %q", ev.EventID, ev.Message, eventID, value)
+			}
+		}
+
+		// With a Deduplicator: once for both encodings.
+		calls := 0
+		dh := NewWebhookHandler(hookCreds, func(context.Context, *Event) error { calls++; return nil },
+			WithWebhookClock(clock), WithDeduplicator(NewMemoryDeduplicator(4)))
+		for _, body := range []string{canonical, variant, canonical} {
+			w := post(t, dh, body, auth, ct)
+			require.Equal(t, http.StatusOK, w.Code, "deduplicated delivery: %d", w.Code)
+		}
+		require.Equal(t, 1, calls, "the callback ran %d times for one signed event", calls)
+
+		// A body that decodes to another message is refused.
+		if mutate&0x8000 != 0 && len(variant) > 0 {
+			b := []byte(variant)
+			i := int(mutate&0x7fff) % len(b)
+			b[i] ^= byte(mutate>>8) | 1
+			if m, err := url.QueryUnescape(string(b)); (err != nil || m != msg) && string(b) != msg {
+				before := len(seen)
+				w := post(t, h, string(b), auth, ct)
+				require.Equal(t, http.StatusUnauthorized, w.Code, "a changed body: status %d", w.Code)
+				require.Len(t, seen, before, "a changed body: status %d", w.Code)
+			}
+		}
+	})
+}
+
+// encodeMessage returns a body that URL-decodes to msg: the bytes for
+// which pick is true, and every "%" and "+", as %XX (upper or lower hex),
+// spaces as "+" unless picked, the others as they are.
+func encodeMessage(msg string, lower bool, pick func(i int, c byte) bool) string {
+	format := "%%%02X"
+	if lower {
+		format = "%%%02x"
+	}
+	var b strings.Builder
+	for i := 0; i < len(msg); i++ {
+		switch c := msg[i]; {
+		case pick(i, c) || c == '%' || c == '+':
+			fmt.Fprintf(&b, format, c)
+		case c == ' ':
+			b.WriteByte('+')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// reencodings are bodies that URL-decode to the same message as body: the
+// attacks of issue 10, hole 2, and a few more.
+func reencodings(t *testing.T, body string) map[string]string {
+	msg, err := url.QueryUnescape(body)
+	require.NoError(t, err)
+	all := func(int, byte) bool { return true }
+	return map[string]string{
+		"createdAt%3D":          strings.Replace(body, "createdAt=", "createdAt%3D", 1),
+		"createdAt%3d":          strings.Replace(body, "createdAt=", "createdAt%3d", 1),
+		"eventId%3D":            strings.Replace(body, "eventId=", "eventId%3D", 1),
+		"&eventId%3D":           strings.Replace(body, "&eventId=", "%26eventId%3D", 1),
+		"every & as %26":        strings.ReplaceAll(body, "&", "%26"),
+		"every = as %3D":        strings.ReplaceAll(body, "=", "%3D"),
+		"%65ventId":             strings.Replace(body, "eventId", "%65ventId", 1),
+		"%63reatedAt":           strings.Replace(body, "createdAt", "%63reatedAt", 1),
+		"every byte, upper hex": encodeMessage(msg, false, all),
+		"every byte, lower hex": encodeMessage(msg, true, all),
+		"every other byte":      encodeMessage(msg, true, func(i int, _ byte) bool { return i%2 == 0 }),
+		"letters only":          encodeMessage(msg, false, func(_ int, c byte) bool { return isLetter(c) }),
+		"spaces as %20":         encodeMessage(msg, false, func(_ int, c byte) bool { return c == ' ' }),
+		"JSON quotes as %22":    strings.ReplaceAll(body, `"`, "%22"),
+	}
+}
+
+// replayBodies are captured genuine notifications, form and JSON, created
+// at created, with spaces in a value.
+func replayBodies(created time.Time) map[string][2]string {
+	ms := fmt.Sprint(created.UnixMilli())
+	form := "merchantId=M1&merchantReference=order-42&paymentType=2&transactionType=1&eventId=ev-captured" +
+		"&eventType=Authorize&objectId=100258123456789&objectType=Transaction&message=Authorized+by+the+user" +
+		"&timeZone=UTC&createdAt=" + ms + "&status=2&statusMessage=Authorized&paymentProviderTransaction.status=AC100"
+	js := `{"eventId":"ev-captured-json","eventType":"Authorize","createdAt":"` + ms + `","message":"Authorized by the user",` +
+		`"status":"2","paymentProviderTransaction":{"status":"AC100"}}`
+	return map[string][2]string{"form": {form, formType}, "json": {js, "application/json"}}
+}
+
+// TestWebhookReencodedReplays (issue 10, hole 2): a captured signed event,
+// replayed in any encoding, verifies (the signature covers the URL-decoded
+// body) but reads the same eventId and createdAt: twice within the max age
+// it is a duplicate, after the max age it is stale, and the callback sees
+// it once with the fields that were signed.
+func TestWebhookReencodedReplays(t *testing.T) {
+	created := time.UnixMilli(1700000000000).UTC()
+	for shape, captured := range replayBodies(created) {
+		body, ct := captured[0], captured[1]
+		auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body)
+		clock := created.Add(time.Minute)
+		var got []*Event
+		var logs bytes.Buffer
+		dups := func() int { return len(logLines(logs.String(), "duplicate event")) }
+		h := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error { got = append(got, ev); return nil },
+			WithDeduplicator(NewMemoryDeduplicator(10)), WithWebhookClock(func() time.Time { return clock }),
+			WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+		require.Equal(t, http.StatusOK, post(t, h, body, auth, ct).Code, shape)
+		require.Len(t, got, 1)
+		first := got[0]
+		assert.Equal(t, "Authorized by the user", first.Message)
+
+		// Every variant reads exactly the captured event.
+		var plain []*Event
+		ph := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error { plain = append(plain, ev); return nil },
+			WithWebhookClock(func() time.Time { return clock }))
+		variants := reencodings(t, body)
+		for name, v := range variants {
+			if v == body {
+				continue // nothing to re-encode in this shape
+			}
+			require.NoError(t, VerifyNotification([]byte(v), auth, hookCreds), "%s/%s: the attack must verify", shape, name)
+			ev, err := ParseEvent([]byte(v), ct)
+			require.NoError(t, err, "%s/%s", shape, name)
+			assert.Equal(t, first.Raw, ev.Raw, "%s/%s", shape, name)
+
+			// Within the max age: a duplicate, acknowledged, no callback.
+			w := post(t, h, v, auth, ct)
+			assert.Equal(t, http.StatusOK, w.Code, "%s/%s", shape, name)
+			// Without a Deduplicator the callback sees the signed fields.
+			if w := post(t, ph, v, auth, ct); assert.Equal(t, http.StatusOK, w.Code, "%s/%s", shape, name) {
+				got := plain[len(plain)-1]
+				assert.Equal(t, first.EventID, got.EventID, "%s/%s", shape, name)
+				assert.Equal(t, first.CreatedAt, got.CreatedAt, "%s/%s", shape, name)
+				assert.Equal(t, first.Raw, got.Raw, "%s/%s", shape, name)
+			}
+		}
+		assert.Len(t, got, 1, "%s: the callback ran again for a replay", shape)
+		assert.Positive(t, dups())
+
+		// After the max age: stale in every encoding, with or without a
+		// Deduplicator that remembers it.
+		clock = created.Add(defaultMaxEventAge + time.Second)
+		fresh := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error { got = append(got, ev); return nil },
+			WithDeduplicator(NewMemoryDeduplicator(10)), WithWebhookClock(func() time.Time { return clock }))
+		variants["as captured"] = body
+		for name, v := range variants {
+			for _, hh := range []http.Handler{h, fresh} {
+				assert.Equal(t, http.StatusBadRequest, post(t, hh, v, auth, ct).Code, "%s/%s after the max age", shape, name)
+			}
+		}
+		assert.Len(t, got, 1, "%s: a stale replay reached the callback", shape)
+	}
+}
+
+// TestWebhookHandlerProviderStatusCodes: letter codes of
+// paymentProviderTransaction.status (AC100, AC105, SW020) are accepted and
+// kept; they used to get a 4 response00, and the event lost after 12 hours.
+func TestWebhookHandlerProviderStatusCodes(t *testing.T) {
+	for _, code := range []string{"AC100", "AC105", "SW020", "10", "UC01"} {
+		var got *TransactionEvent
+		h := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error {
+			got = ev.Transaction
+			return nil
+		})
+		body := minimal("ev-"+code, "Authorize", "status=2", "paymentProviderTransaction.status="+code)
+		if w := postSigned(t, h, body); assert.Equal(t, http.StatusOK, w.Code, code) && assert.NotNil(t, got) {
+			assert.Equal(t, code, string(got.ProviderStatus))
+		}
+	}
+}
+
+// dripPost sends body to addr with a valid signature, one byte every gap,
+// and returns the response's status and how long it took; the connection
+// gives up after 5 seconds.
+func dripPost(t *testing.T, addr, body string, gap time.Duration) (int, time.Duration) {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	defer conn.Close()
+	start := time.Now()
+	_, err = fmt.Fprintf(conn, "POST /bankpay/events HTTP/1.1\r\nHost: shop.example\r\nContent-Type: %s\r\n"+
+		"Authorization: %s\r\nContent-Length: %d\r\n\r\n", formType, authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body), len(body))
+	require.NoError(t, err)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for i := 0; i < len(body); i++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(gap):
+			}
+			if _, err := conn.Write([]byte{body[i]}); err != nil {
+				return
+			}
+		}
+	}()
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		return 0, time.Since(start) // the server closed the connection
+	}
+	resp.Body.Close()
+	return resp.StatusCode, time.Since(start)
+}
+
+// TestWebhookHandlerReadDeadline (issue 10, hole 8): on a real loopback
+// server with no timeouts of its own, a client that drip-feeds a signed body
+// is cut off at the handler's read timeout and responded 408; a server's
+// shorter ReadTimeout is kept; and a callback slower than the read timeout
+// keeps its context (net/http lifts the deadline once the body is read).
+func TestWebhookHandlerReadDeadline(t *testing.T) {
+	var calls atomic.Int32
+	count := func(context.Context, *Event) error { calls.Add(1); return nil }
+	body := eventBody("ev-drip", "Authorize") // ~400 bytes: 20 s at one byte per 50 ms
+
+	srv := httptest.NewServer(NewWebhookHandler(hookCreds, count, WithEventReadTimeout(200*time.Millisecond)))
+	defer srv.Close()
+	code, took := dripPost(t, srv.Listener.Addr().String(), body, 50*time.Millisecond)
+	assert.Equal(t, http.StatusRequestTimeout, code)
+	assert.Less(t, took, 2*time.Second)
+
+	// The handler's default (5 s) does not extend a server's shorter
+	// ReadTimeout.
+	short := httptest.NewUnstartedServer(NewWebhookHandler(hookCreds, count))
+	short.Config.ReadTimeout = 200 * time.Millisecond
+	short.Start()
+	defer short.Close()
+	_, took = dripPost(t, short.Listener.Addr().String(), body, 50*time.Millisecond)
+	assert.Less(t, took, 2*time.Second)
+	assert.Zero(t, calls.Load(), "a drip-fed body reached the callback")
+
+	// A slow callback keeps its context, and the connection serves the
+	// next request.
+	var ctxErr atomic.Value
+	slow := httptest.NewServer(NewWebhookHandler(hookCreds, func(ctx context.Context, ev *Event) error {
+		time.Sleep(300 * time.Millisecond) // longer than the read timeout: the real clock is the point
+		ctxErr.Store(fmt.Sprint(ctx.Err()))
+		return nil
+	}, WithEventReadTimeout(100*time.Millisecond)))
+	defer slow.Close()
+	client := slow.Client()
+	for i, id := range []string{"ev-slow-1", "ev-slow-2"} {
+		b := eventBody(id, "Authorize")
+		req, err := http.NewRequest(http.MethodPost, slow.URL, strings.NewReader(b))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", formType)
+		req.Header.Set("Authorization", authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), b))
+		resp, err := client.Do(req)
+		require.NoError(t, err, "request %d", i)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode, "request %d", i)
+		assert.Equal(t, "<nil>", ctxErr.Load(), "request %d: the callback's context was canceled", i)
+	}
+}
+
+// isJSONBody reports whether a body ParseEvent accepted was read as JSON.
+func isJSONBody(body []byte, contentType string) bool {
+	if contentType == "" {
+		msg, _ := url.QueryUnescape(string(body))
+		return strings.HasPrefix(strings.TrimSpace(msg), "{")
+	}
+	return strings.Contains(contentType, "json")
+}
+
+// The fuzz targets run their seed corpus with every `go test`; explore with
+// `go test -fuzz=FuzzVerifyNotification -fuzztime=30s` (one target at a time).
+// Each checks, independently of the code under test, that an accepted input
+// was signed with the key.
+
+// acceptedNotification is the test's own check of an accepted notification.
+func acceptedNotification(header string, body []byte, creds Credentials) bool {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
+	if !ok || !strings.EqualFold(scheme, "basic") {
+		return false
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(token))
+	if err != nil {
+		return false
+	}
+	id, sig, ok := strings.Cut(string(raw), ":")
+	if !ok || id != creds.AccessID {
+		return false
+	}
+	signed := func(msg string) bool {
+		return sig == hmacB64(sha1.New, creds.AccessKey.Reveal(), msg) || sig == "HmacSHA512:"+hmacB64(sha512.New, creds.AccessKey.Reveal(), msg)
+	}
+	// A JSON object may be signed as sent.
+	if t := strings.TrimLeft(string(body), " \t\r\n"); strings.HasPrefix(t, "{") && signed(string(body)) {
+		return true
+	}
+	msg, err := url.QueryUnescape(string(body))
+	if err != nil {
+		return false
+	}
+	return signed(msg)
+}
+
+func FuzzVerifyNotification(f *testing.F) {
+	body := eventBody("ev-1", "Authorize")
+	f.Add([]byte(body), authFor(f, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body))
+	f.Add([]byte(body), authFor(f, hookCreds.AccessID, "wrong-key", body))
+	f.Add([]byte(body), authFor(f, "wrong-id", hookCreds.AccessKey.Reveal(), body))
+	f.Add([]byte("a=b+c%20d"), authFor(f, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), "a=b+c%20d"))
+	f.Add([]byte("eventId=e&createdAt=1&a=b+c%20d"), authFor(f, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), "eventId=e&createdAt=1&a=b+c%20d"))
+	f.Add([]byte("a=100%"), "Basic "+base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":x")))
+	f.Add([]byte(`{"eventId":"e"}`), "Basic "+base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":HmacSHA512:")))
+	rawJSON := `{"eventId":"e","createdAt":"1","splitToken":"Ab+c%"}`
+	f.Add([]byte(rawJSON), "Basic "+base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey.Reveal(), rawJSON))))
+	f.Add([]byte(""), "")
+	f.Add([]byte("x"), "Basic")
+	f.Add([]byte("x"), "Bearer abc")
+	f.Fuzz(func(t *testing.T, body []byte, header string) {
+		err := VerifyNotification(body, header, hookCreds)
+		if err == nil {
+			require.True(t, acceptedNotification(header, body, hookCreds), "accepted a notification not signed with the key: body %q header %q", body, header)
+		} else {
+			require.NotContains(t, err.Error(), hookCreds.AccessKey.Reveal(), "key in error: %v", err)
+		}
+		// Whatever the body, the service's own header for it passes the
+		// signature check when the body is URL-decodable (then only a body
+		// that is not a notification is refused, as ParseEvent refuses it),
+		// and fails it when it is not.
+		msg, uerr := url.QueryUnescape(string(body))
+		own := "Basic " + base64.StdEncoding.EncodeToString([]byte(hookCreds.AccessID+":"+hmacB64(sha1.New, hookCreds.AccessKey.Reveal(), msg)))
+		err = VerifyNotification(body, own, hookCreds)
+		if uerr != nil {
+			require.ErrorIs(t, err, ErrInvalidSignature, "own signature of an undecodable body: %v", err)
+			return
+		}
+		_, perr := ParseEvent(body, "")
+		require.Equal(t, err == nil, perr == nil, "own signature: %v; ParseEvent: %v", err, perr)
+		if err != nil {
+			require.ErrorIs(t, err, ErrMalformedEvent, "own signature: %v; ParseEvent: %v", err, perr)
+		}
+	})
+}
+
+// acceptedRedirect is the test's own check of an accepted redirect URL:
+// the signature runs from the first "&requestSignature=" to the next "&".
+func acceptedRedirect(rawURL, key string, queryOnly bool) bool {
+	const marker = "&requestSignature="
+	i := strings.Index(rawURL, marker)
+	if i < 0 {
+		return false
+	}
+	msg, enc := rawURL[:i], rawURL[i+len(marker):]
+	enc, _, _ = strings.Cut(enc, "&")
+	if queryOnly {
+		var ok bool
+		if _, msg, ok = strings.Cut(msg, "?"); !ok {
+			return false
+		}
+	}
+	sig, err := url.QueryUnescape(enc)
+	if err != nil {
+		return false
+	}
+	sig = strings.ReplaceAll(sig, " ", "+")
+	return sig == hmacB64(sha1.New, key, msg) || sig == "HmacSHA512:"+hmacB64(sha512.New, key, msg)
 }

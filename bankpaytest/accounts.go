@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -174,9 +176,6 @@ func (s *Server) handleVerifyAccount(r *http.Request, body []byte, m *merchant, 
 	return out, nil // bare, as the OpenAPI shows it
 }
 
-// feedbackStatuses are the payment statuses account feedback accepts.
-var feedbackStatuses = map[string]bool{"2": true, "3": true, "4": true, "5": true, "6": true, "7": true, "9": true, "10": true, "13": true}
-
 // handleAccountFeedback serves POST /feedback: the ACH outcome of a payment
 // made with a verified account, named by token or by account and routing
 // number.
@@ -222,8 +221,8 @@ func (s *Server) handleAccountFeedback(_ *http.Request, body []byte, m *merchant
 		return nil, badRequest("account.token, or account.accountNumber with account.routingNumber, is required")
 	}
 	status := merchantIDText(f.Status) // a number or a numeric string
-	if !feedbackStatuses[status] {
-		return nil, badRequest("feedback.status must be one of 2, 3, 4, 5, 6, 7, 9, 10, 13")
+	if !feedbackStatus(status) {
+		return nil, badRequest("feedback.status must be one of %s", wire.FeedbackStatusList())
 	}
 	if f.SubStatus == "" {
 		return nil, badRequest("feedback.subStatus is required")
@@ -277,4 +276,11 @@ func (s *Server) handleSelectedAccounts(_ *http.Request, _ []byte, m *merchant, 
 			VerificationDate: t.rec.CreatedAt,
 		},
 	}}}, nil
+}
+
+// feedbackStatus reports whether status (as the request wrote it, a
+// decimal with no sign or leading zero) is one account feedback accepts.
+func feedbackStatus(status string) bool {
+	n, err := strconv.Atoi(status)
+	return err == nil && strconv.Itoa(n) == status && slices.Contains(wire.FeedbackStatuses(), models.TransactionStatus(n))
 }

@@ -67,19 +67,25 @@ func (o Outcome) identity() bool {
 // returns the signed redirect to returnUrl or cancelUrl with that
 // authorization as GET /transactions/{id} shows it. A refusal is an *Error.
 func (s *Server) Authorize(d models.EstablishData, outcome Outcome) (redirectURL string, txn *models.Transaction, err error) {
+	return s.authorizeWith(d, outcome, nil)
+}
+
+// authorizeWith is Authorize with the account the user selected (nil: the
+// authorization's demo account), as the bank pages showed it.
+func (s *Server) authorizeWith(d models.EstablishData, outcome Outcome, acct *models.PaymentAccount) (string, *models.Transaction, error) {
 	if outcome < OutcomeAuthorize || outcome > OutcomeNotEligible {
 		return "", nil, badRequest("unknown outcome %d", int(outcome))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, e := s.authorize(&d, outcome)
+	t, e := s.authorize(&d, outcome, acct)
 	if e != nil {
 		return "", nil, e
 	}
 	return redirectFor(t, d.RequestSignature), t.view(), nil
 }
 
-func (s *Server) authorize(d *models.EstablishData, outcome Outcome) (*txn, *Error) {
+func (s *Server) authorize(d *models.EstablishData, outcome Outcome, acct *models.PaymentAccount) (*txn, *Error) {
 	m := s.st.byAccess[d.AccessID]
 	if m == nil {
 		return nil, accessDenied("unknown accessId")
@@ -108,7 +114,7 @@ func (s *Server) authorize(d *models.EstablishData, outcome Outcome) (*txn, *Err
 	if outcome == OutcomeAuthorize && d.KYCType == models.KYCTypeIdentity {
 		outcome = OutcomeEligible
 	}
-	return s.createAuthorization(m, d, nil, outcome), nil
+	return s.createAuthorization(m, d, acct, outcome), nil
 }
 
 // redirectFor builds the signed redirect of authorization t: returnUrl (or
@@ -183,7 +189,7 @@ func (s *Server) controlAuthorize(r *http.Request, body []byte, m *merchant, _ s
 	if d.AccessID != m.cfg.AccessID {
 		return nil, accessDenied("accessId does not match the credentials")
 	}
-	t, err := s.authorize(&d, outcome)
+	t, err := s.authorize(&d, outcome, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -3,22 +3,30 @@ package bankpaytest
 import (
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
 // handleCapture serves POST /transactions/{id}/capture from a Deferred or
-// Instant authorization: the payment of a Pay authorization, when the form
-// carries a splitToken (the one of the authorization's Authorize event;
-// another responds with 400/380), or else a money transfer payment, for
-// merchants configured for international money transfer. A money transfer's
-// form carries the beneficiary (name and address.country required), the
-// beneficiary account and the remittance data; the originator is the
-// customer of the authorization's establish data, whose name and address
-// (address1, city, state, zip, country) are required. interactionId is
-// accepted as sent. The capture follows the movement lifecycle of deposits
-// (lifecycle.go).
+// Instant authorization, as the operator's OpenAPI describes it: "Capture
+// collects money … from a customer bank account". The splitToken is
+// optional at the API level; when sent it must be the one of the
+// authorization's Authorize event (another responds with 400/380). Without
+// it the capture is, for a merchant configured for international money
+// transfer (the default), a money transfer payment, whose form carries the
+// beneficiary (name and address.country required), the beneficiary account
+// and the remittance data, the originator being the customer of the
+// authorization's establish data, whose name and address (address1, city,
+// state, zip, country) are then required; for a merchant not configured
+// for it (Merchant.NoMoneyTransfer), a plain charge, and beneficiary or
+// remittance fields respond with 400/200. For a merchant configured for
+// guaranteed payments (Merchant.GuaranteedPayments) a capture without
+// splitToken is accepted and then fails (a Failed event) when submitted.
+// The amount is at least 0.99; without one, what remains of the
+// authorization's amount is captured. interactionId is accepted as sent.
+// The capture follows the movement lifecycle of deposits (lifecycle.go).
 func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id string) (any, *Error) {
 	auth, err := s.authorization(m, id)
 	if err != nil {
@@ -29,7 +37,8 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 		return nil, err
 	}
 	token := f.Get("splitToken")
-	if token == "" && m.cfg.NoMoneyTransfer {
+	transfer := token == "" && !m.cfg.NoMoneyTransfer
+	if token == "" && m.cfg.NoMoneyTransfer && hasTransferFields(f) {
 		return nil, badRequest("the merchant is not configured for international money transfer")
 	}
 	ref, err := paymentFrom(auth, f, "captures", models.PaymentTypeDeferred, models.PaymentTypeInstant)
@@ -37,12 +46,21 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 		return nil, err
 	}
 	amount := models.Amount(f.Get("amount"))
+	if amount == "" {
+		// The OpenAPI: "If the value is omitted, the maximum allowed
+		// amount is captured."
+		left, err := remaining(auth)
+		if err != nil {
+			return nil, err
+		}
+		amount = models.AmountFromCents(left)
+	}
 	if err := checkAmountField("amount", amount, true); err != nil {
 		return nil, err
 	}
 	cents, _ := amount.Cents()
-	if cents == 0 {
-		return nil, badRequest("amount must be greater than 0.00")
+	if cents < minCaptureCents {
+		return nil, badRequest("amount must be at least 0.99")
 	}
 	if len(amount) > maxAmountChars {
 		return nil, badRequest("amount must be at most %d characters", maxAmountChars)
@@ -51,7 +69,7 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 		if token != auth.splitToken {
 			return nil, invalidSplitToken()
 		}
-	} else {
+	} else if transfer {
 		if err := checkTransferFields(f); err != nil {
 			return nil, err
 		}
@@ -67,13 +85,39 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 	}
 
 	c := s.newMovement(m, auth, models.TypeCapture, refCapture, ref, amount, cents, "")
+	c.noSplitToken = token == "" && m.cfg.GuaranteedPayments
 	v := c.view()
 	return s.single(wire.TransactionEnvelope{Transaction: v}, v), nil
 }
 
-var withdrawalMethods = map[string]bool{
-	models.WithdrawalBankDeposit: true, models.WithdrawalCash: true, models.WithdrawalDebitCard: true,
-	models.WithdrawalDigitalWallet: true, models.WithdrawalHomeDelivery: true,
+// minCaptureCents is the OpenAPI's minimum capture: "Capture collects
+// money amounts (minimum of 0.99)".
+const minCaptureCents = 99
+
+// remaining is what is left to capture of auth's amount, for a capture
+// without an amount.
+func remaining(auth *txn) (int64, *Error) {
+	max, err := auth.rec.Amount.Cents()
+	if err != nil || auth.rec.Amount == "0.00" {
+		return 0, badRequest("amount is required when the authorization amount is 0.00")
+	}
+	if left := max - auth.usedCents; left > 0 {
+		return left, nil
+	}
+	return 0, badRequest("nothing remains of the authorization amount %s", auth.rec.Amount)
+}
+
+// hasTransferFields reports whether a capture form carries any money
+// transfer field (beneficiary, beneficiaryAccount, metadata.remittance).
+func hasTransferFields(f url.Values) bool {
+	for k := range f {
+		for _, p := range [...]string{"beneficiary.", "beneficiaryAccount.", "metadata.remittance."} {
+			if strings.HasPrefix(k, p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkTransferFields checks the beneficiary and remittance fields of a
@@ -90,7 +134,7 @@ func checkTransferFields(f url.Values) *Error {
 	if c := f.Get("beneficiaryAccount.paymentProvider.country"); c != "" && !isAlpha2(c) {
 		return badRequest("beneficiaryAccount.paymentProvider.country must be an ISO 3166 alpha-2 code")
 	}
-	if w := f.Get("metadata.remittance.withdrawalMethod"); w != "" && !withdrawalMethods[w] {
+	if w := f.Get("metadata.remittance.withdrawalMethod"); w != "" && !wire.WithdrawalMethod(w) {
 		return badRequest("metadata.remittance.withdrawalMethod must be BankDeposit, Cash, DebitCard, DigitalWallet or HomeDelivery")
 	}
 	if c := f.Get("metadata.remittance.countryCorridor"); c != "" && !isAlpha2(c) {

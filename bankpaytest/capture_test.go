@@ -9,6 +9,7 @@ import (
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -65,7 +66,8 @@ func TestCapture(t *testing.T) {
 	})
 	t.Run("missing fields", func(t *testing.T) {
 		_, a := mt.authorize(transferData("mt-2"), bankpaytest.OutcomeAuthorize)
-		for _, field := range []string{"merchantReference", "amount", "beneficiary.name", "beneficiary.address.country"} {
+		// No amount captures the rest (TestCaptureAmount).
+		for _, field := range []string{"merchantReference", "beneficiary.name", "beneficiary.address.country"} {
 			f := captureForm("m-"+field, "1.00")
 			f.Del(field)
 			t.Run(field, func(t *testing.T) {
@@ -164,14 +166,70 @@ func TestCaptureLifecycle(t *testing.T) {
 		got := joined(eventTypes(evs))
 		require.Equal(t, want, got, "events of %s: %s, want %s", id, got, want)
 		for _, e := range evs {
-			require.Equal(t, "3", e.Fields.Get("transactionType"), "event fields %v", e.Fields)
-			require.Equal(t, auth.TransactionID, e.Fields.Get("parentObjectId"), "event fields %v", e.Fields)
-			require.Equal(t, "2", e.Fields.Get("paymentType"), "event fields %v", e.Fields)
+			require.Equal(t, "3", e.Raw.Get("transactionType"), "event fields %v", e.Raw)
+			require.Equal(t, auth.TransactionID, e.Raw.Get("parentObjectId"), "event fields %v", e.Raw)
+			require.Equal(t, "2", e.Raw.Get("paymentType"), "event fields %v", e.Raw)
 		}
 	}
 	evs = srv.EventsFor(a)
-	require.Equal(t, "4", evs[1].Fields.Get("status"), "Complete event %v at %v", evs[1].Fields, evs[1].CreatedAt)
-	require.True(t, evs[1].CreatedAt.Equal(wednesday), "Complete event %v at %v", evs[1].Fields, evs[1].CreatedAt)
+	require.Equal(t, "4", evs[1].Raw.Get("status"), "Complete event %v at %v", evs[1].Raw, evs[1].CreatedAt)
+	require.True(t, evs[1].CreatedAt.Equal(wednesday), "Complete event %v at %v", evs[1].Raw, evs[1].CreatedAt)
 	// Nothing counts any more: the whole 500.00 can be captured again.
 	capture("cl-e", "500.00")
+}
+
+// TestCaptureWithoutSplitToken plays the OpenAPI's capture: the splitToken
+// is optional at the API level, and an account using guaranteed payments
+// gets a Failed event for a capture without it.
+func TestCaptureWithoutSplitToken(t *testing.T) {
+	plainM := bankpaytest.Merchant{NoMoneyTransfer: true}
+	guaranteedM := bankpaytest.Merchant{NoMoneyTransfer: true, GuaranteedPayments: true}
+	srv := newServer(t, bankpaytest.WithDefaultMerchant(plainM), bankpaytest.WithMerchant(guaranteedM))
+	ms := srv.Merchants()
+	plain, guaranteed := newAPI(t, srv, ms[0].Credentials), newAPI(t, srv, ms[1].Credentials)
+
+	t.Run("a plain charge", func(t *testing.T) {
+		auth, _ := plain.payAuthorization("ns-plain", "30.00")
+		path := "/transactions/" + auth.TransactionID + "/capture"
+		c := plain.mustTxn(plain.postForm(path, url.Values{"merchantReference": {"ns-plain-1"}, "amount": {"30.00"}}))
+		assert.Equal(t, models.TypeCapture, c.TransactionType)
+		assert.Equal(t, models.StatusAuthorized, c.Status)
+		// Money transfer fields from a merchant not configured for it.
+		plain.postForm(path, captureForm("ns-plain-2", "1.00")).wantError(t, http.StatusBadRequest, 200)
+		completed(srv)
+		assert.Equal(t, models.StatusCompleted, plain.txn(c.TransactionID).Status)
+		assert.Equal(t, []string{"Process", "Complete"}, eventTypes(srv.EventsFor(c.TransactionID)))
+	})
+	t.Run("guaranteed payments", func(t *testing.T) {
+		auth, tok := guaranteed.payAuthorization("ns-g", "30.00")
+		path := "/transactions/" + auth.TransactionID + "/capture"
+		c := guaranteed.mustTxn(guaranteed.postForm(path, url.Values{"merchantReference": {"ns-g-1"}, "amount": {"30.00"}}))
+		assert.Equal(t, models.StatusAuthorized, c.Status, "accepted at the API level")
+		srv.Advance(time.Millisecond) // submitted: it fails instead
+		got := guaranteed.txn(c.TransactionID)
+		assert.Equal(t, models.StatusFailed, got.Status)
+		evs := srv.EventsFor(c.TransactionID)
+		require.Equal(t, []string{"Failed"}, eventTypes(evs))
+		assert.Equal(t, "SW051", evs[0].Raw.Get("paymentProviderTransaction.status"))
+		// The failed capture no longer counts: the whole amount can be
+		// captured again, with the token, and is processed.
+		ok := guaranteed.mustTxn(guaranteed.payCapture(auth.TransactionID, tok, "ns-g-2", "30.00"))
+		completed(srv)
+		assert.Equal(t, models.StatusCompleted, guaranteed.txn(ok.TransactionID).Status)
+	})
+}
+
+// TestCaptureAmount: at least 0.99, as the OpenAPI says; without an amount
+// the rest of the authorization is captured.
+func TestCaptureAmount(t *testing.T) {
+	srv := newServer(t, bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{NoMoneyTransfer: true}))
+	c := newAPI(t, srv, srv.Credentials())
+	auth, tok := c.payAuthorization("amt", "30.00")
+	c.payCapture(auth.TransactionID, tok, "amt-1", "0.98").wantError(t, http.StatusBadRequest, 200)
+	first := c.mustTxn(c.payCapture(auth.TransactionID, tok, "amt-2", "0.99"))
+	assert.Equal(t, models.Amount("0.99"), first.Amount)
+	path := "/transactions/" + auth.TransactionID + "/capture"
+	rest := c.mustTxn(c.postForm(path, url.Values{"merchantReference": {"amt-3"}, "splitToken": {tok}}))
+	assert.Equal(t, models.Amount("29.01"), rest.Amount, "the rest of the authorization")
+	c.postForm(path, url.Values{"merchantReference": {"amt-4"}, "splitToken": {tok}}).wantError(t, http.StatusBadRequest, 200)
 }

@@ -7,7 +7,8 @@ import (
 )
 
 // The sandbox clock is fake: it starts at WithStartTime (or the real time at
-// NewServer) and moves only with Advance, AdvanceBankingDays or AdvanceTo.
+// NewServer) and moves only with Advance, AdvanceBankingDays or AdvanceTo,
+// unless WithWallClock makes it also follow the real time.
 // Every timed behavior runs on it: deposits and captures are submitted to
 // the network (Processed) when the clock first moves after their creation,
 // they complete 3 banking days (weekends skipped, no holidays, UTC) after
@@ -29,6 +30,12 @@ const (
 	ResendInterval = 5 * time.Minute
 	// ResendWindow is how long after its creation an event is re-sent.
 	ResendWindow = 12 * time.Hour
+	// WallClockTick is how often a clock that follows the real time
+	// (WithWallClock) catches up with it.
+	WallClockTick = time.Second
+	// WallClockSubmitDelay is how old a deposit or capture is when a clock
+	// that follows the real time submits it to the network.
+	WallClockSubmitDelay = time.Minute
 )
 
 // Now returns the time of the sandbox clock.
@@ -64,6 +71,14 @@ func (s *Server) AdvanceBankingDays(n int) {
 // AdvanceTo moves the clock forward to t; a t not after the clock's time
 // does nothing. See Advance.
 func (s *Server) AdvanceTo(t time.Time) {
+	s.advanceTo(t, true)
+}
+
+// advanceTo moves the clock to t. told is false for the moves of a clock
+// following the real time (followWallClock): those submit only the
+// movements WallClockSubmitDelay old, and leave the offset to the real time
+// as it is; a move the caller told sets the offset to where it ends.
+func (s *Server) advanceTo(t time.Time, told bool) {
 	s.advMu.Lock()
 	defer s.advMu.Unlock()
 	t = t.UTC()
@@ -72,7 +87,14 @@ func (s *Server) AdvanceTo(t time.Time) {
 	if !t.After(s.st.now) {
 		return
 	}
-	s.submitMovements()
+	if told && s.wall {
+		defer func() { s.wallOffset = time.Until(s.st.now) }()
+	}
+	if told {
+		s.submitMovements(time.Time{})
+	} else {
+		s.submitMovements(t.Add(-WallClockSubmitDelay))
+	}
 	for s.st.timers.Len() > 0 {
 		tm := s.st.timers[0]
 		if tm.at.After(t) {
@@ -92,6 +114,25 @@ func (s *Server) AdvanceTo(t time.Time) {
 		s.fire(tm)
 	}
 	s.st.now = t
+}
+
+// followWallClock moves the clock with the real time, every WallClockTick,
+// until the server closes (WithWallClock).
+func (s *Server) followWallClock() {
+	defer s.wg.Done()
+	tick := time.NewTicker(WallClockTick)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case now := <-tick.C:
+			s.mu.Lock()
+			off := s.wallOffset
+			s.mu.Unlock()
+			s.advanceTo(now.Add(off), false)
+		}
+	}
 }
 
 // addBankingDays returns t moved forward by n banking days: each step is a

@@ -13,7 +13,12 @@ import (
 
 // The control endpoints are listed in the package documentation (doc.go).
 
-// nowResponse is the response of /sandbox/now and /sandbox/advance.
+// nowResponse is the response of /sandbox/now and /sandbox/advance: the
+// sandbox's clock, which dates the events it sends. A webhook handler under
+// test against a standalone sandbox follows it (the handler refuses events
+// dated over 5 minutes ahead of its own clock): read GET /sandbox/now after
+// each advance, keep now minus time.Now() as an offset, and give the handler
+// bankpay.WithWebhookClock(func() time.Time { return time.Now().Add(offset) }).
 type nowResponse struct {
 	Now  models.EpochMillis `json:"now"`
 	Time string             `json:"time"`
@@ -130,7 +135,7 @@ func (s *Server) controlHook(m *merchant, id string, fn func(string) error) (any
 		return nil, err
 	}
 	if herr := fn(id); herr != nil {
-		if errors.Is(herr, ErrNotFound) {
+		if errors.Is(herr, ErrUnknownTransaction) {
 			return nil, notFound("transaction")
 		}
 		return nil, badRequest("%s", strings.TrimPrefix(herr.Error(), "bankpaytest: "))

@@ -150,10 +150,10 @@ func TestConcurrentUse(t *testing.T) {
 	flush(t, srv)
 	completed := 0
 	for _, e := range srv.Events() {
-		if e.Type == models.EventComplete {
+		if e.EventType == models.EventComplete {
 			completed++
 		}
-		require.True(t, e.Delivered, "event %s not delivered", e.ID)
+		require.True(t, e.Delivered, "event %s not delivered", e.EventID)
 	}
 	require.Equal(t, 80, completed, "%d deposits completed, want 80", completed)
 }

@@ -79,8 +79,8 @@ func TestDisputeEvent(t *testing.T) {
 	assert.Equal(t, "Process,Complete,Reverse,Dispute", joined(eventTypes(evs)))
 	ev := evs[len(evs)-1]
 
-	names := make([]string, 0, len(ev.Fields))
-	for k := range ev.Fields {
+	names := make([]string, 0, len(ev.Raw))
+	for k := range ev.Raw {
 		names = append(names, k)
 	}
 	sort.Strings(names)
@@ -89,17 +89,17 @@ func TestDisputeEvent(t *testing.T) {
 		"exactly the fields of the OpenAPI's Dispute webhook: no status")
 	rec, ok := srv.Transaction(capture)
 	require.True(t, ok)
-	assert.Equal(t, capture, ev.Fields.Get("transactionId"))
-	assert.Equal(t, capture, ev.Fields.Get("objectId"))
-	assert.Equal(t, "Transaction", ev.Fields.Get("objectType"))
-	assert.Equal(t, "R10", ev.Fields.Get("returnType"))
-	assert.Equal(t, "200.00", ev.Fields.Get("amountReturned"))
-	assert.Equal(t, "RET-"+capture, ev.Fields.Get("reference"))
-	assert.Equal(t, rec.CreatedAt.Time().Format(time.RFC3339), ev.Fields.Get("transactionDatetime"))
-	assert.Equal(t, returnedAt.Format(time.RFC3339), ev.Fields.Get("returnDatetime"))
-	assert.Equal(t, strconv.FormatInt(returnedAt.UnixMilli(), 10), ev.Fields.Get("createdAt"))
-	assert.NotEmpty(t, ev.Fields.Get("customerId"))
-	assert.NotEqual(t, auth, ev.Fields.Get("transactionId"))
+	assert.Equal(t, capture, ev.Raw.Get("transactionId"))
+	assert.Equal(t, capture, ev.Raw.Get("objectId"))
+	assert.Equal(t, "Transaction", ev.Raw.Get("objectType"))
+	assert.Equal(t, "R10", ev.Raw.Get("returnType"))
+	assert.Equal(t, "200.00", ev.Raw.Get("amountReturned"))
+	assert.Equal(t, "RET-"+capture, ev.Raw.Get("reference"))
+	assert.Equal(t, rec.CreatedAt.Time().Format(time.RFC3339), ev.Raw.Get("transactionDatetime"))
+	assert.Equal(t, returnedAt.Format(time.RFC3339), ev.Raw.Get("returnDatetime"))
+	assert.Equal(t, strconv.FormatInt(returnedAt.UnixMilli(), 10), ev.Raw.Get("createdAt"))
+	assert.NotEmpty(t, ev.Raw.Get("customerId"))
+	assert.NotEqual(t, auth, ev.Raw.Get("transactionId"))
 
 	// The SDK verifies and reads it.
 	require.NoError(t, bankpay.VerifyNotification([]byte(ev.Body), ev.Authorization, creds))
@@ -113,7 +113,7 @@ func TestDisputeEvent(t *testing.T) {
 	// A capture is disputed once; only captures are.
 	assert.ErrorIs(t, srv.Dispute(capture), bankpaytest.ErrInvalidTransition)
 	assert.ErrorIs(t, srv.Dispute(auth), bankpaytest.ErrInvalidTransition)
-	assert.ErrorIs(t, srv.Dispute("100000000999999"), bankpaytest.ErrNotFound)
+	assert.ErrorIs(t, srv.Dispute("100000000999999"), bankpaytest.ErrUnknownTransaction)
 	dep := c.mustDeposit(auth, "de-dep", "10.00")
 	srv.Advance(time.Millisecond)
 	srv.AdvanceBankingDays(bankpaytest.CompletionBankingDays)
@@ -127,7 +127,7 @@ func TestDisputeEvent(t *testing.T) {
 	var env wire.TransactionEnvelope
 	c.control(http.MethodPost, "/transactions/"+viaControl+"/dispute", nil).wantOK(t, &env)
 	assert.Equal(t, models.StatusReversed, env.Transaction.Status)
-	assert.Equal(t, "Dispute", string(srv.EventsFor(viaControl)[3].Type))
+	assert.Equal(t, "Dispute", string(srv.EventsFor(viaControl)[3].EventType))
 	c.control(http.MethodPost, "/transactions/"+viaControl+"/dispute", nil).wantError(t, http.StatusBadRequest, 200)
 }
 

@@ -165,11 +165,17 @@
 // take expand (customer.segmentedName, segmentedName) and the identity
 // detail takes verification (a code and text added to each result); an
 // unknown value responds with 400/200.
-// Capture responds with 400/200 for a merchant not configured for money transfer
-// (Merchant.NoMoneyTransfer), unless it is the payment of a Pay authorization:
-// a capture with the splitToken of the authorization's Authorize event
-// (Deferred and Instant authorizations made in the bank interface carry
-// one; a wrong token responds with 400/380).
+// Capture charges the customer of a Deferred or Instant authorization. With
+// the splitToken of the authorization's Authorize event (Deferred and
+// Instant authorizations made in the bank interface carry one; a wrong
+// token responds with 400/380) it is the payment of a Pay authorization.
+// Without it, it is a money transfer for a merchant configured for one (the
+// default: beneficiary fields required) and a plain charge otherwise
+// (Merchant.NoMoneyTransfer; beneficiary fields then respond with 400/200);
+// for a merchant configured for guaranteed payments
+// (Merchant.GuaranteedPayments) it is accepted and then Failed, with a
+// Failed event, as the operator documents. A capture is at least 0.99;
+// without an amount it takes what remains of the authorization's.
 //
 // Refunds (POST /transactions/{id}/refund) return money of a Completed
 // capture, reclaims (/reclaim) of a Completed deposit, in part or in full,
@@ -185,7 +191,7 @@
 // yet processed, or a preauthorization to Canceled with a Cancel event;
 // anything later responds with 400/200 (refund instead). Refresh (/refresh,
 // the authorization's splitToken) responds with a processId and sends a
-// Refresh event RefreshDelay later. PreAuthorize (/capture/preAuth) creates
+// Refresh event RefreshDelay later. Preauthorize (/capture/preAuth) creates
 // a preauthorization (type 10) of a Deferred authorization for period
 // hours, then Expired with an Expire event.
 //
@@ -208,7 +214,9 @@
 //
 // # Events and the clock
 //
-// The clock is fake (Now, Advance, AdvanceBankingDays, AdvanceTo). Events
+// The clock is fake (Now, Advance, AdvanceBankingDays, AdvanceTo), or, with
+// WithWallClock (cmd/bankpay-sandbox's default), follows the real time and
+// can still be moved ahead. Events
 // are POSTed, form-encoded and signed (Authorization: Basic
 // base64(accessId:HMAC-SHA1 of the URL-decoded body)), to the transaction's
 // notificationUrl or the merchant's NotificationURL, by one background
@@ -244,9 +252,13 @@
 //
 // GET /transactions and GET /payments list the merchant's records in
 // creation order (orderBy and sortOrder asc or desc change it), paged by
-// startIndex and count (1 to 1000, 100 by default), with
-// the OpenAPI's filters (see lists.go); a filter it cannot read responds
-// with 400/200, one it does not know is ignored. A payment is an
+// startIndex and count (1 to 1000, 100 by default; at most PageCap, 50,
+// served a page, with nothing in a transactions page to say so: no
+// itemsPerPage, no total), with the OpenAPI's filters (see lists.go):
+// payment.merchantReference is the payment's (the authorization's)
+// reference, as the operator documents it, not each transaction's own. A
+// filter it cannot read responds with 400/200, one it does not know is
+// ignored. A payment is an
 // authorization with the totals of its transactions: pending and paid
 // (deposits and captures), reversed, refunded (refunds and reclaims) and
 // balance; GET /payments/{id} (the authorization's id) responds with it

@@ -190,7 +190,7 @@ func TestAuthorizeCancel(t *testing.T) {
 	require.Equal(t, "UC01", u.Query().Get("payment.paymentProviderTransaction.status"), "query %v", u.Query())
 	evs := srv.EventsFor(txn.TransactionID)
 	require.Equal(t, "Cancel", joined(eventTypes(evs)), "events %+v", evs)
-	require.Equal(t, "7", evs[0].Fields.Get("status"), "events %+v", evs)
+	require.Equal(t, "7", evs[0].Raw.Get("status"), "events %+v", evs)
 	c.deposit(txn.TransactionID, url.Values{"merchantReference": {"d"}}).wantError(t, 400, 200)
 }
 

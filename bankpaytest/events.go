@@ -15,12 +15,13 @@ import (
 
 // Event is an event notification the sandbox emitted, with its delivery.
 type Event struct {
-	ID            string           `json:"eventId"`
-	Type          models.EventType `json:"eventType"`
+	EventID       string           `json:"eventId"`
+	EventType     models.EventType `json:"eventType"`
 	TransactionID string           `json:"transactionId"`
 	MerchantID    string           `json:"merchantId"`
-	// Fields are the notification's fields.
-	Fields url.Values `json:"fields"`
+	// Raw holds the notification's fields by their wire names, as sent
+	// (bankpay.Event.Raw holds them as received).
+	Raw url.Values `json:"fields"`
 	// Body is the form-encoded body as POSTed.
 	Body string `json:"body"`
 	// Authorization is the Authorization header sent with it.
@@ -83,11 +84,11 @@ func (s *Server) newEvent(t *txn, typ models.EventType, id string, fields []pair
 		target = t.m.cfg.NotificationURL
 	}
 	e := &event{pub: Event{
-		ID:            id,
-		Type:          typ,
+		EventID:       id,
+		EventType:     typ,
 		TransactionID: t.id(),
 		MerchantID:    t.m.cfg.MerchantID,
-		Fields:        vals,
+		Raw:           vals,
 		Body:          body,
 		Authorization: "Basic " + base64.StdEncoding.EncodeToString([]byte(t.m.cfg.AccessID+":"+sig)),
 		URL:           target,
@@ -188,9 +189,9 @@ func (s *Server) resend(e *event, step int) {
 
 func (e *event) snapshot() Event {
 	out := e.pub
-	out.Fields = make(url.Values, len(e.pub.Fields))
-	for k, v := range e.pub.Fields {
-		out.Fields[k] = append([]string(nil), v...)
+	out.Raw = make(url.Values, len(e.pub.Raw))
+	for k, v := range e.pub.Raw {
+		out.Raw[k] = append([]string(nil), v...)
 	}
 	out.Attempts = append([]Attempt(nil), e.pub.Attempts...)
 	return out

@@ -134,7 +134,7 @@ func TestEventDelivery(t *testing.T) {
 	}
 	require.Equal(t, got[0].body, evs[0].Body, "recorded event differs from what was sent")
 	require.Equal(t, got[0].header.Get("Authorization"), evs[0].Authorization, "recorded event differs from what was sent")
-	require.Equal(t, v.Get("eventId"), evs[0].ID, "recorded event differs from what was sent")
+	require.Equal(t, v.Get("eventId"), evs[0].EventID, "recorded event differs from what was sent")
 	// No re-send once delivered.
 	srv.Advance(time.Hour)
 	flush(t, srv)
@@ -245,7 +245,7 @@ func TestEventWithoutURL(t *testing.T) {
 	require.Len(t, evs, 1, "events %+v", evs)
 	require.Empty(t, evs[0].URL, "events %+v", evs)
 	require.Empty(t, evs[0].Attempts, "events %+v", evs)
-	require.Equal(t, "Authorize", evs[0].Fields.Get("eventType"), "events %+v", evs)
+	require.Equal(t, "Authorize", evs[0].Raw.Get("eventType"), "events %+v", evs)
 }
 
 func TestCloseStopsDelivery(t *testing.T) {

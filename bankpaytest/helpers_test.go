@@ -203,7 +203,7 @@ func hmacSHA1(key, msg string) string {
 func eventTypes(evs []bankpaytest.Event) []string {
 	out := make([]string, len(evs))
 	for i, e := range evs {
-		out[i] = string(e.Type)
+		out[i] = string(e.EventType)
 	}
 	return out
 }

@@ -66,7 +66,7 @@ func TestIdentityFlow(t *testing.T) {
 	require.Equal(t, "Authorize,IdentityVerificationDataRetrieved,IdentityVerificationDataRetrieved,IdentityVerificationDataRetrieved,CustomerIdentityVerified", types, "events %s", types)
 	providers := map[string]bool{}
 	for _, e := range evs[1:4] {
-		f := e.Fields
+		f := e.Raw
 		require.Equal(t, "performKycVerification", f.Get("message"), "data-retrieved fields %v", f)
 		require.Equal(t, "SUCCESS", f.Get("Provider Report Status"), "data-retrieved fields %v", f)
 		require.NotEmpty(t, f.Get("Provider Service Name"), "data-retrieved fields %v", f)
@@ -78,7 +78,7 @@ func TestIdentityFlow(t *testing.T) {
 		providers[f.Get("Provider used for validation")] = true
 	}
 	require.Len(t, providers, 3, "providers %v", providers)
-	f := evs[4].Fields
+	f := evs[4].Raw
 	require.Equal(t, "FINISHED", f.Get("Identity Verified"), "verified fields %v", f)
 	require.Equal(t, "FINISHED", f.Get("KYC Result"), "verified fields %v", f)
 	// Keys with spaces are delivered form-encoded and signed.
@@ -131,7 +131,7 @@ func TestIdentityOutcomes(t *testing.T) {
 	require.NotEqual(t, 0, failed, "not-eligible: every attribute verified")
 	// Verification finishes whatever the outcome.
 	evs := srv.EventsFor(notEligible.TransactionID)
-	require.Equal(t, models.EventCustomerIdentityVerified, evs[len(evs)-1].Type, "events %v", eventTypes(evs))
+	require.Equal(t, models.EventCustomerIdentityVerified, evs[len(evs)-1].EventType, "events %v", eventTypes(evs))
 }
 
 func TestIdentityNotRequested(t *testing.T) {

@@ -14,8 +14,10 @@ import (
 // CompletionBankingDays banking days later unless Denied (Deny, from
 // Authorized or Processed), and Reversed (Reverse) only from Completed.
 // An instant payout deposit (RTP) settles in real time: it is Completed at
-// its Processed step, in the same clock move. Each change emits its event
-// (Process, Complete, Deny, Reverse). A Denied or Reversed movement no
+// its Processed step, in the same clock move. A capture without splitToken
+// for a merchant configured for guaranteed payments fails instead of being
+// processed (Failed). Each change emits its event (Process, Complete, Deny,
+// Reverse, Failed). A Denied or Reversed movement no
 // longer counts against its authorization's amount. Every change goes
 // through the transitions table (transitions.go).
 
@@ -51,13 +53,23 @@ func isMovement(t *txn) bool {
 		t.rec.TransactionType == models.TypeRepresentment
 }
 
-// submitMovements submits every Authorized deposit and capture to the
-// network: it becomes Processed now and is due to complete
-// CompletionBankingDays banking days later, or at once for an instant
-// payout. The caller holds s.mu.
-func (s *Server) submitMovements() {
+// submitMovements submits every Authorized deposit and capture created
+// before cutoff (all of them for a zero cutoff) to the network: it becomes
+// Processed now and is due to complete CompletionBankingDays banking days
+// later, or at once for an instant payout. The caller holds s.mu.
+func (s *Server) submitMovements(cutoff time.Time) {
+	keep := s.st.toSubmit[:0]
 	for _, t := range s.st.toSubmit {
+		if !cutoff.IsZero() && t.rec.CreatedAt.Time().After(cutoff) {
+			keep = append(keep, t)
+			continue
+		}
 		if !t.can(models.StatusProcessed) {
+			continue
+		}
+		if t.noSplitToken { // a guaranteed payment captured without its split token
+			s.mustMove(t, models.StatusFailed)
+			t.parent.usedCents -= t.cents
 			continue
 		}
 		t.rec.ProcessedAt = epochMillis(s.st.now)
@@ -70,7 +82,8 @@ func (s *Server) submitMovements() {
 		t.completeAt = addBankingDays(s.st.now, CompletionBankingDays)
 		s.schedule(&timer{at: t.completeAt, kind: timerComplete, t: t})
 	}
-	s.st.toSubmit = nil
+	clear(s.st.toSubmit[len(keep):])
+	s.st.toSubmit = keep
 }
 
 // instant reports whether t is an instant payout deposit (RTP): it settles
@@ -136,7 +149,7 @@ func (s *Server) reverseLocked(id string) error {
 func (s *Server) hookMovement(id string) (*txn, error) {
 	t := s.st.txns[id]
 	if t == nil {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+		return nil, fmt.Errorf("%w: %s", ErrUnknownTransaction, id)
 	}
 	if !isMovement(t) {
 		return nil, fmt.Errorf("%w: %s is not a deposit or capture", ErrInvalidTransition, id)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -17,14 +18,22 @@ import (
 // /payments/{id}. A list sees the authenticated merchant's records only, in
 // creation order unless orderBy says otherwise, and pages them with
 // startIndex (from 0) and count (1 to maxPageSize, defaultPageSize when
-// absent). A filter it cannot read responds 400/200; a filter it does not
-// know is ignored, as the service's query binding does.
+// absent), serving at most PageCap items a page whatever the count: a real
+// server caps its pages, and the OpenAPI documents no cap and no total, so
+// a client must read on until an empty page. A filter it cannot read
+// responds 400/200; a filter it does not know is ignored, as the service's
+// query binding does.
 
 // Page sizes of the list endpoints.
 const (
 	defaultPageSize = 100
 	maxPageSize     = 1000
 )
+
+// PageCap is the most items a page of GET /transactions or GET /payments
+// holds, whatever the count asked (up to 1000 is accepted): below the
+// SDK's default count of 100, as a server that caps its pages does.
+const PageCap = 50
 
 // listPage is the order and page of a list request.
 type listPage struct {
@@ -124,7 +133,7 @@ func window[T any](items []T, p *listPage) []T {
 	if p.start >= len(items) {
 		return items[:0]
 	}
-	end := min(len(items), p.start+p.count)
+	end := min(len(items), p.start+min(p.count, PageCap))
 	return items[p.start:end]
 }
 
@@ -181,8 +190,6 @@ func customerExternalID(m *merchant, a *txn) string {
 	return ""
 }
 
-var transactionOrderFields = []string{"createdAt", "updatedAt", "processedAt", "completedAt", "amount", "transactionId"}
-
 func transactionKey(t *txn, field string) int64 {
 	switch field {
 	case "updatedAt":
@@ -203,14 +210,16 @@ func transactionKey(t *txn, field string) int64 {
 // handleListTransactions serves GET /transactions: transactionType,
 // transactionStatus and payment.paymentType (repeated codes),
 // originalTransactionId, payment.paymentId, payment.merchantReference (the
-// transaction's own merchantReference or its payment's, that of the
-// authorization), payment.customer.externalId, amount.min/max,
+// payment's reference, that of the authorization, as the OpenAPI documents
+// it: "transactions of the payments associated with this merchant
+// reference"; a transaction's own reference is not matched), payment.customer.externalId, amount.min/max,
 // createdAt.start/end and updatedAt.start/end (inclusive), orderBy,
-// sortOrder, startIndex, count. The response is {"transactions":[…]}, the
-// OpenAPI's shape, with the account numbers cut to their last 4 digits.
+// sortOrder, startIndex, count (at most PageCap served). The response is
+// {"transactions":[…]}, the OpenAPI's shape: no startIndex, no
+// itemsPerPage, no total; the account numbers cut to their last 4 digits.
 func (s *Server) handleListTransactions(r *http.Request, _ []byte, m *merchant, _ string) (any, *Error) {
 	q := r.URL.Query()
-	p, err := parseListPage(q, transactionOrderFields)
+	p, err := parseListPage(q, wire.TransactionOrderFields())
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +256,7 @@ func (s *Server) handleListTransactions(r *http.Request, _ []byte, m *merchant, 
 			paymentTypes != nil && !paymentTypes[int(rec.Payment.PaymentType)],
 			original != "" && rec.OriginalTransactionID != original,
 			paymentID != "" && rec.Payment.PaymentID != paymentID,
-			ref != "" && rec.MerchantReference != ref && auth.rec.MerchantReference != ref,
+			ref != "" && auth.rec.MerchantReference != ref,
 			external != "" && customerExternalID(m, auth) != external,
 			!inRange(cents(rec.Amount), p.amountMin, p.amountMax),
 			!inRange(int64(rec.CreatedAt), p.createdMin, p.createdMax),
@@ -351,8 +360,6 @@ func (s *Server) paymentView(m *merchant, a *txn, tot *paymentTotals) *models.Pa
 	return &p
 }
 
-var paymentOrderFields = []string{"createdAt", "updatedAt", "amount", "paymentId"}
-
 func paymentKey(p *models.Payment, field string) int64 {
 	switch field {
 	case "updatedAt":
@@ -370,11 +377,12 @@ func paymentKey(p *models.Payment, field string) int64 {
 // authorizations, filtered by paymentType and authorization.status
 // (repeated codes), merchantReference, customer.customerId, amount.min/max,
 // createdAt.start/end and updatedAt.start/end, ordered and paged like the
-// transactions. The response is {"payments":[…],"startIndex":…,
-// "itemsPerPage":…}, the OpenAPI's shape.
+// transactions (at most PageCap a page). The response is
+// {"payments":[…],"startIndex":…,"itemsPerPage":…}, the OpenAPI's shape,
+// itemsPerPage the page size served (the count asked, capped at PageCap).
 func (s *Server) handleListPayments(r *http.Request, _ []byte, m *merchant, _ string) (any, *Error) {
 	q := r.URL.Query()
-	p, err := parseListPage(q, paymentOrderFields)
+	p, err := parseListPage(q, wire.PaymentOrderFields())
 	if err != nil {
 		return nil, err
 	}
@@ -416,7 +424,7 @@ func (s *Server) handleListPayments(r *http.Request, _ []byte, m *merchant, _ st
 		Payments     []*models.Payment `json:"payments"`
 		StartIndex   int               `json:"startIndex"`
 		ItemsPerPage int               `json:"itemsPerPage"`
-	}{page, p.start, p.count}, nil
+	}{page, p.start, min(p.count, PageCap)}, nil
 }
 
 // handleGetPayment serves GET /payments/{id}: the payment of the

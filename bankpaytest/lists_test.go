@@ -69,7 +69,7 @@ func TestListTransactions(t *testing.T) {
 			"originalTransactionId=" + a1.TransactionID:    all[1:],
 			"payment.paymentId=" + a1.Payment.PaymentID:    all,
 			"payment.merchantReference=a1":                 all,
-			"payment.merchantReference=d2":                 all[2:],
+			"payment.merchantReference=d2":                 {}, // the payment's reference, not a transaction's own
 			"payment.paymentType=4":                        all,
 			"payment.paymentType=2":                        {},
 			"amount.min=3.00&amount.max=11.99":             all[2:],
@@ -96,6 +96,33 @@ func TestListTransactions(t *testing.T) {
 		}
 		send(t, &c.creds, http.MethodPost, srv.URL+"/transactions", "", nil).wantError(t, http.StatusMethodNotAllowed, 200)
 		send(t, nil, http.MethodGet, srv.URL+"/transactions", "", nil).wantError(t, http.StatusUnauthorized, 375)
+	}
+}
+
+// Pages are capped at PageCap whatever the count asked, with nothing in the
+// response to say so (no itemsPerPage, no total); the next page starts
+// where the items received end.
+func TestListTransactionsPageCap(t *testing.T) {
+	srv := newServer(t)
+	c := newAPI(t, srv, srv.Credentials())
+	a := c.establish("cap", "0.00")
+	for i := range 70 {
+		c.mustDeposit(a.TransactionID, "cap-"+strconv.Itoa(i), "1.00")
+	}
+	for query, want := range map[string]int{
+		"":                        bankpaytest.PageCap,
+		"count=1000":              bankpaytest.PageCap,
+		"count=50":                50,
+		"count=20":                20,
+		"startIndex=50&count=100": 21,
+		"startIndex=71":           0,
+	} {
+		var raw map[string]json.RawMessage
+		r := c.get("/transactions?" + query)
+		r.wantOK(t, nil)
+		r.decode(t, &raw)
+		assert.NotContains(t, raw, "itemsPerPage", query)
+		assert.Len(t, c.listTransactions(t, query), want, query)
 	}
 }
 
@@ -158,7 +185,7 @@ func TestPayments(t *testing.T) {
 		require.NotNil(t, page.StartIndex)
 		require.NotNil(t, page.ItemsPerPage)
 		assert.Equal(t, 0, *page.StartIndex)
-		assert.Equal(t, 100, *page.ItemsPerPage)
+		assert.Equal(t, bankpaytest.PageCap, *page.ItemsPerPage, "100 asked, the cap served")
 		assert.Equal(t, both[1:], pids("startIndex=1&count=5"))
 		assert.Equal(t, 1, *page.StartIndex)
 		assert.Equal(t, 5, *page.ItemsPerPage)

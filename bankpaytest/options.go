@@ -19,6 +19,7 @@ type config struct {
 	bare      bool
 	handler   http.Handler
 	anyHost   bool
+	wall      bool
 }
 
 // WithDefaultMerchant configures the default merchant, the one Credentials
@@ -34,10 +35,26 @@ func WithMerchant(m Merchant) Option {
 	return func(c *config) { c.extra = append(c.extra, m) }
 }
 
-// WithStartTime sets the fake clock's start (default: the real time at
-// NewServer). The clock moves only with Advance and AdvanceBankingDays.
+// WithStartTime sets the clock's start (default: the real time at
+// NewServer). The clock moves only with Advance, AdvanceBankingDays and
+// AdvanceTo, unless WithWallClock makes it follow the real time from there.
 func WithStartTime(t time.Time) Option {
 	return func(c *config) { c.start = t }
+}
+
+// WithWallClock makes the clock follow the real time from its start
+// (WithStartTime, or now): it moves forward by itself, checked every
+// WallClockTick, firing what falls due as Advance does, so that events carry
+// the time they are sent at and a webhook handler with default options
+// judges their age by its own clock. Advance, AdvanceBankingDays and
+// AdvanceTo still move it ahead, and it keeps running from there. A
+// deposit or capture is submitted to the network (Processed) when it is
+// WallClockSubmitDelay old, or at the next Advance, whichever comes first,
+// so that it can be canceled until then. cmd/bankpay-sandbox sets it unless
+// -frozen-clock is given. Without it the clock is fake: it moves only when
+// told to, as tests want.
+func WithWallClock() Option {
+	return func(c *config) { c.wall = true }
 }
 
 // WithIdentityProviders sets how many identity providers are configured

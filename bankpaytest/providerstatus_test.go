@@ -24,9 +24,9 @@ func wantProvider(t *testing.T, srv *bankpaytest.Server, c *api, id string, typ 
 	evs := srv.EventsFor(id)
 	require.NotEmpty(t, evs, "events of %s", id)
 	ev := evs[len(evs)-1]
-	assert.Equal(t, typ, ev.Type)
-	assert.Equal(t, string(code), ev.Fields.Get("paymentProviderTransaction.status"), "%s event", typ)
-	assert.Equal(t, code.Meaning(), ev.Fields.Get("paymentProviderTransaction.statusMessage"), "%s event", typ)
+	assert.Equal(t, typ, ev.EventType)
+	assert.Equal(t, string(code), ev.Raw.Get("paymentProviderTransaction.status"), "%s event", typ)
+	assert.Equal(t, code.Meaning(), ev.Raw.Get("paymentProviderTransaction.statusMessage"), "%s event", typ)
 }
 
 func TestProviderStatusAuthorization(t *testing.T) {
@@ -56,7 +56,7 @@ func TestProviderStatusAuthorization(t *testing.T) {
 	srv.Advance(bankpaytest.IdentityStep * 5)
 	assert.Equal(t, models.ProviderStatus("SW020"), c.txn(txn.TransactionID).PaymentProviderTransaction.Status)
 	for _, ev := range srv.EventsFor(txn.TransactionID)[1:] {
-		assert.False(t, ev.Fields.Has("paymentProviderTransaction.status"), "identity event %s", ev.Type)
+		assert.False(t, ev.Raw.Has("paymentProviderTransaction.status"), "identity event %s", ev.EventType)
 	}
 	// Feedback Void: the authorization is Voided, SW013.
 	c.postJSON("/transactions/"+txn.TransactionID+"/feedback", wire.FeedbackEnvelope{Feedback: &wire.Feedback{Status: 13, SubStatus: 558}}).wantOK(t, nil)

@@ -36,7 +36,7 @@ func TestRefresh(t *testing.T) {
 		count := func() int {
 			n := 0
 			for _, e := range srv.EventsFor(auth.TransactionID) {
-				if e.Type == models.EventRefresh {
+				if e.EventType == models.EventRefresh {
 					n++
 				}
 			}
@@ -48,10 +48,10 @@ func TestRefresh(t *testing.T) {
 		require.Equal(t, 1, count())
 		evs := srv.EventsFor(auth.TransactionID)
 		ev := evs[len(evs)-1]
-		assert.Equal(t, "true", ev.Fields.Get("success"))
-		assert.Equal(t, "true", ev.Fields.Get("hardRefresh"))
-		assert.Equal(t, "2", ev.Fields.Get("status"))
-		assert.Equal(t, auth.TransactionID, ev.Fields.Get("objectId"))
+		assert.Equal(t, "true", ev.Raw.Get("success"))
+		assert.Equal(t, "true", ev.Raw.Get("hardRefresh"))
+		assert.Equal(t, "2", ev.Raw.Get("status"))
+		assert.Equal(t, auth.TransactionID, ev.Raw.Get("objectId"))
 	}
 }
 

@@ -18,8 +18,8 @@ import (
 func splitToken(t testing.TB, srv *bankpaytest.Server, id string) string {
 	t.Helper()
 	for _, e := range srv.EventsFor(id) {
-		if e.Type == models.EventAuthorize {
-			tok := e.Fields.Get("splitToken")
+		if e.EventType == models.EventAuthorize {
+			tok := e.Raw.Get("splitToken")
 			require.NotEmpty(t, tok, "Authorize event of %s has no splitToken", id)
 			return tok
 		}
@@ -92,9 +92,9 @@ func TestRefundPartialThenRest(t *testing.T) {
 	assert.Equal(t, models.Amount("35.00"), got.Balance)
 	evs := srv.EventsFor(capID)[before:]
 	require.Len(t, evs, 1)
-	assert.Equal(t, models.EventRefund, evs[0].Type)
-	assert.Equal(t, "11", evs[0].Fields.Get("status"))
-	assert.Equal(t, auth.TransactionID, evs[0].Fields.Get("parentObjectId"))
+	assert.Equal(t, models.EventRefund, evs[0].EventType)
+	assert.Equal(t, "11", evs[0].Raw.Get("status"))
+	assert.Equal(t, auth.TransactionID, evs[0].Raw.Get("parentObjectId"))
 
 	// The same reference again: a duplicate; more than the balance: 331.
 	c.refund(capID, map[string]string{"merchantReference": "rf-1", "amount": "1.00"}).wantError(t, http.StatusBadRequest, 210)
@@ -113,7 +113,7 @@ func TestRefundPartialThenRest(t *testing.T) {
 	assert.Equal(t, models.Amount("0.00"), got.Balance)
 	evs = srv.EventsFor(capID)[before:]
 	require.Len(t, evs, 2)
-	assert.Equal(t, "12", evs[1].Fields.Get("status"))
+	assert.Equal(t, "12", evs[1].Raw.Get("status"))
 	c.refund(capID, map[string]string{}).wantError(t, http.StatusBadRequest, 200)
 
 	// Each refund goes through the network like a deposit.
@@ -122,8 +122,8 @@ func TestRefundPartialThenRest(t *testing.T) {
 		assert.Equal(t, models.StatusCompleted, c.txn(r.TransactionID).Status)
 		evs := srv.EventsFor(r.TransactionID)
 		assert.Equal(t, "Process,Complete", joined(eventTypes(evs)))
-		assert.Equal(t, capID, evs[1].Fields.Get("parentObjectId"))
-		assert.Equal(t, "4", evs[1].Fields.Get("transactionType"))
+		assert.Equal(t, capID, evs[1].Raw.Get("parentObjectId"))
+		assert.Equal(t, "4", evs[1].Raw.Get("transactionType"))
 	}
 	// A refund is not a deposit or capture: the hooks refuse it.
 	assert.ErrorIs(t, srv.Deny(r1.TransactionID), bankpaytest.ErrInvalidTransition)
@@ -217,7 +217,7 @@ func TestCancelAuthorization(t *testing.T) {
 	assert.Equal(t, models.ProviderStatus("SW013"), got.PaymentProviderTransaction.Status, "the merchant's cancel, not the user's UC01")
 	evs := srv.EventsFor(auth.TransactionID)
 	assert.Equal(t, "Authorize,Cancel", joined(eventTypes(evs)))
-	assert.Equal(t, "7", evs[1].Fields.Get("status"))
+	assert.Equal(t, "7", evs[1].Raw.Get("status"))
 	// Further deposits are refused; the pending one stays as it was.
 	c.deposit(auth.TransactionID, url.Values{"merchantReference": {"ca-2"}, "amount": {"1.00"}}).wantError(t, http.StatusBadRequest, 200)
 	assert.Equal(t, models.StatusAuthorized, c.txn(pending.TransactionID).Status)

@@ -41,6 +41,13 @@ type Merchant struct {
 	// redirects carry no unsigned instantPayoutAvailable=true, and a deposit
 	// with instantPayoutRequest=true is refused (400, code 200).
 	NoInstantPayout bool
+	// GuaranteedPayments plays an account configured for guaranteed
+	// payments, as the operator's OpenAPI describes it: the splitToken of a
+	// capture is optional at the API level, but a capture without it is
+	// accepted and then fails, when the clock next moves (Failed, with a
+	// Failed event, provider status SW051), instead of being processed.
+	// Off by default: a capture without splitToken is processed.
+	GuaranteedPayments bool
 	// NotificationURL is the address registered for the merchant: events of
 	// transactions whose establish data has no notificationUrl go there.
 	NotificationURL string
@@ -59,10 +66,13 @@ type Server struct {
 	ts      *httptest.Server
 	maxBody int64
 	bare    bool // WithBareResponses
+	wall    bool // WithWallClock
 
 	advMu sync.Mutex // serializes clock advances
 	mu    sync.Mutex // guards everything below
 	st    state
+	// wallOffset is the clock's lead over the real time (WithWallClock).
+	wallOffset time.Duration
 
 	// delivery
 	client    *http.Client
@@ -151,7 +161,7 @@ func NewServer(opts ...Option) *Server {
 	if cfg.start.IsZero() {
 		cfg.start = time.Now()
 	}
-	s := &Server{maxBody: DefaultMaxBodyBytes, bare: cfg.bare, wake: make(chan struct{}, 1)}
+	s := &Server{maxBody: DefaultMaxBodyBytes, bare: cfg.bare, wall: cfg.wall, wake: make(chan struct{}, 1)}
 	s.st = state{
 		now:      cfg.start.UTC().Truncate(time.Millisecond),
 		byAccess: make(map[string]*merchant),
@@ -189,6 +199,11 @@ func NewServer(opts ...Option) *Server {
 
 	s.wg.Add(1)
 	go s.deliverLoop()
+	if s.wall {
+		s.wallOffset = time.Until(s.st.now)
+		s.wg.Add(1)
+		go s.followWallClock()
+	}
 	return s
 }
 

@@ -41,11 +41,11 @@ func TestStateMachineAcrossWeekend(t *testing.T) {
 	require.Equal(t, wednesday, txn.CompletedAt.Time(), "after 3 banking days: %v completedAt %v", txn.Status, txn.CompletedAt)
 	evs := srv.EventsFor(id)
 	require.Equal(t, "Process,Complete", joined(eventTypes(evs)), "events %v", eventTypes(evs))
-	require.Equal(t, "3", evs[0].Fields.Get("status"), "event fields %v %v", evs[0].Fields, evs[1].Fields)
-	require.Equal(t, "4", evs[1].Fields.Get("status"), "event fields %v %v", evs[0].Fields, evs[1].Fields)
-	require.Equal(t, wednesday, evs[1].CreatedAt, "event fields %v %v", evs[0].Fields, evs[1].Fields)
-	require.Equal(t, auth.TransactionID, evs[1].Fields.Get("parentObjectId"), "event fields %v %v", evs[0].Fields, evs[1].Fields)
-	require.Equal(t, "6", evs[1].Fields.Get("transactionType"), "event fields %v %v", evs[0].Fields, evs[1].Fields)
+	require.Equal(t, "3", evs[0].Raw.Get("status"), "event fields %v %v", evs[0].Raw, evs[1].Raw)
+	require.Equal(t, "4", evs[1].Raw.Get("status"), "event fields %v %v", evs[0].Raw, evs[1].Raw)
+	require.Equal(t, wednesday, evs[1].CreatedAt, "event fields %v %v", evs[0].Raw, evs[1].Raw)
+	require.Equal(t, auth.TransactionID, evs[1].Raw.Get("parentObjectId"), "event fields %v %v", evs[0].Raw, evs[1].Raw)
+	require.Equal(t, "6", evs[1].Raw.Get("transactionType"), "event fields %v %v", evs[0].Raw, evs[1].Raw)
 }
 
 func TestAdvanceBankingDays(t *testing.T) {
@@ -126,7 +126,7 @@ func TestReverseOnlyFromCompleted(t *testing.T) {
 	c.mustDeposit(auth.TransactionID, "rev-2", "10.00")
 
 	err = srv.Deny("100000000999999")
-	require.ErrorIs(t, err, bankpaytest.ErrNotFound, "deny unknown: %v", err)
+	require.ErrorIs(t, err, bankpaytest.ErrUnknownTransaction, "deny unknown: %v", err)
 	err = srv.Reverse(auth.TransactionID)
 	require.ErrorIs(t, err, bankpaytest.ErrInvalidTransition, "reverse an authorization: %v", err)
 }

@@ -13,10 +13,11 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// Errors of the test hooks (Deny, Reverse).
+// Errors of the test hooks (Deny, Reverse, Dispute).
 var (
-	// ErrNotFound: no transaction has that id.
-	ErrNotFound = errors.New("bankpaytest: transaction not found")
+	// ErrUnknownTransaction: no transaction has the id given to a test hook.
+	// (A service response of 404 is bankpay.ErrNotFound, another thing.)
+	ErrUnknownTransaction = errors.New("bankpaytest: unknown transaction")
 	// ErrInvalidTransition: the transaction cannot move to that state.
 	ErrInvalidTransition = errors.New("bankpaytest: transition not allowed")
 )
@@ -56,6 +57,9 @@ type txn struct {
 	parent     *txn
 	cents      int64
 	completeAt time.Time
+	// noSplitToken marks a capture without the splitToken of a merchant
+	// configured for guaranteed payments: it fails when submitted.
+	noSplitToken bool
 }
 
 func (t *txn) id() string { return t.rec.TransactionID }

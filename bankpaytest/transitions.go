@@ -65,6 +65,7 @@ var transitions = map[flowState]transition{
 	{flowMovement, models.StatusProcessed}:         {fromAuthorized, models.EventProcess, models.ProviderStatus("AC105")},    // AC105
 	{flowMovement, models.StatusCompleted}:         {fromProcessed, models.EventComplete, models.ProviderStatus("AC106")},    // AC106
 	{flowMovement, models.StatusDenied}:            {fromNotSettled, models.EventDeny, models.ProviderStatus("AC101")},       // AC101
+	{flowMovement, models.StatusFailed}:            {fromAuthorized, models.EventFailed, models.ProviderStatus("SW051")},     // SW051
 	{flowMovement, models.StatusReversed}:          {fromCompleted, models.EventReverse, models.ProviderStatus("AC115")},     // AC115
 	{flowMovement, models.StatusCanceled}:          {fromAuthorized, models.EventCancel, models.ProviderStatus("AC104")},     // AC104
 	{flowMovement, models.StatusPartiallyRefunded}: {fromPaid, models.EventRefund, models.ProviderStatus("AC106")},           // AC106

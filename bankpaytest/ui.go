@@ -32,6 +32,8 @@ var uiAssets embed.FS
 // script checked, kept until the user authorizes or cancels.
 type uiSession struct {
 	d models.EstablishData
+	// acct is the account the pages show and the authorization records.
+	acct *models.PaymentAccount
 }
 
 type uiServer struct {
@@ -99,7 +101,7 @@ func (u *uiServer) session(w http.ResponseWriter, r *http.Request) {
 	u.mu.Lock()
 	full := len(u.sessions) >= uiMaxSessions
 	if !full {
-		u.sessions[id] = &uiSession{d: d}
+		u.sessions[id] = &uiSession{d: d, acct: demoAccount(id)}
 	}
 	u.mu.Unlock()
 	if full {
@@ -175,8 +177,8 @@ func (u *uiServer) signin(w http.ResponseWriter, r *http.Request) {
 		u.render(w, "signin", v)
 		return
 	}
-	n := demoAccount("000000000000000").AccountNumber
-	v.Account = "…" + n[max(0, len(n)-4):]
+	n := ss.acct.AccountNumber
+	v.Account = ss.acct.Name + " …" + n[max(0, len(n)-4):]
 	u.render(w, "accounts", v)
 }
 
@@ -200,7 +202,8 @@ func (u *uiServer) complete(w http.ResponseWriter, r *http.Request, id string, s
 	u.mu.Lock()
 	delete(u.sessions, id)
 	u.mu.Unlock()
-	to, _, err := u.s.Authorize(ss.d, o)
+	acct := *ss.acct
+	to, _, err := u.s.authorizeWith(ss.d, o, &acct)
 	if err != nil {
 		w.WriteHeader(http.StatusBadRequest)
 		u.render(w, "failed", uiView{Error: err.Error()})
@@ -228,7 +231,7 @@ var uiPages = template.Must(template.New("").Parse(`
 {{template "cancel" .}}</main></body></html>{{end}}
 {{define "accounts"}}{{template "head"}}<h1>Choose an account</h1>
 <form method="post" action="/ui/finish" target="_top"><input type="hidden" name="s" value="{{.S}}">
-<fieldset><legend>Account</legend><label><input type="radio" name="account" value="demo" checked> Checking {{.Account}}</label></fieldset>
+<fieldset><legend>Account</legend><label><input type="radio" name="account" value="demo" checked> {{.Account}}</label></fieldset>
 <button class="primary" type="submit" name="action" value="authorize">Authorize</button>
 <button type="submit" name="action" value="cancel">Cancel</button></form></main></body></html>{{end}}
 {{define "failed"}}{{template "head"}}<h1>Something went wrong</h1><p class="error" role="alert">{{.Error}}</p></main></body></html>{{end}}

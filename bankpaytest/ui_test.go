@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -116,6 +117,8 @@ func TestUIAuthorize(t *testing.T) {
 	status, _, body = u.post("/ui/signin", url.Values{"s": {s}, "password": {"demo"}})
 	require.Equal(t, http.StatusOK, status)
 	assert.Contains(t, body, "Choose an account")
+	shown := regexp.MustCompile(`Demo Checking …([0-9]{4})<`).FindStringSubmatch(body)
+	require.NotNil(t, shown, "the account choice names the account: %s", body)
 
 	status, h, _ := u.post("/ui/finish", url.Values{"s": {s}, "action": {"authorize"}})
 	require.Equal(t, http.StatusSeeOther, status)
@@ -127,6 +130,11 @@ func TestUIAuthorize(t *testing.T) {
 	txn, ok := srv.Transaction(q.Get("transactionId"))
 	require.True(t, ok)
 	assert.Equal(t, models.StatusAuthorized, txn.Status)
+	// What the page showed is what the authorization records, as the API
+	// reads it back.
+	acct := c.txn(txn.TransactionID).Payment.Account
+	assert.Equal(t, "Demo Checking", acct.Name)
+	assert.True(t, strings.HasSuffix(acct.AccountNumber, shown[1]), "page showed …%s, recorded %s", shown[1], acct.AccountNumber)
 
 	// The session is finished: a second click does not authorize again.
 	status, _, _ = u.post("/ui/finish", url.Values{"s": {s}, "action": {"authorize"}})

@@ -87,7 +87,7 @@ func TestSignaturePairsAgree(t *testing.T) {
 	require.NotEmpty(t, d.RequestSignature, "signatures differ: sdk %q, baseline %q", d.RequestSignature, bd.RequestSignature)
 	require.Equal(t, bd.RequestSignature, d.RequestSignature, "signatures differ: sdk %q, baseline %q", d.RequestSignature, bd.RequestSignature)
 
-	r, err := bankpay.VerifyRedirect(redirectURL, creds.AccessKey.Reveal())
+	r, err := bankpay.VerifyRedirect(redirectURL, creds)
 	require.NoError(t, err)
 	br, err := bareVerifyRedirect(redirectURL, creds.AccessKey.Reveal())
 	require.NoError(t, err, "redirect: sdk %+v, baseline %+v, %v", r, br, err)
@@ -100,7 +100,7 @@ func TestSignaturePairsAgree(t *testing.T) {
 	require.Equal(t, "true", br.Unsigned.Get("instantPayoutAvail"), "redirect: sdk %+v, baseline %+v, %v", r, br, err)
 	require.Equal(t, r.Unsigned, br.Unsigned, "redirect: sdk %+v, baseline %+v, %v", r, br, err)
 	forged := strings.Replace(redirectURL, "status=2", "status=4", 1)
-	_, err = bankpay.VerifyRedirect(forged, creds.AccessKey.Reveal())
+	_, err = bankpay.VerifyRedirect(forged, creds)
 	assert.Error(t, err, "sdk accepted a forged redirect")
 	_, err = bareVerifyRedirect(forged, creds.AccessKey.Reveal())
 	assert.Error(t, err, "baseline accepted a forged redirect")

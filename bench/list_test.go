@@ -55,7 +55,7 @@ var sinkPage []models.Transaction
 // against a GET and encoding/json decode of the same page.
 func BenchmarkListPage(b *testing.B) {
 	e := newPairEnv(b)
-	p := &bankpay.TransactionListParams{Count: listPageSize}
+	p := &bankpay.TransactionListParams{ListRange: bankpay.ListRange{Count: listPageSize}}
 	pair(b, "",
 		func() error {
 			page, err := e.sdk.Transactions.ListPage(ctx, p)

@@ -334,7 +334,7 @@ var (
 func BenchmarkVerifyRedirect(b *testing.B) {
 	pair(b, "",
 		func() (err error) {
-			sinkRedirect, err = bankpay.VerifyRedirect(redirectURL, creds.AccessKey.Reveal())
+			sinkRedirect, err = bankpay.VerifyRedirect(redirectURL, creds)
 			if err == nil && (sinkRedirect.Status != models.StatusAuthorized || sinkRedirect.TransactionID != txID) {
 				err = errors.New("wrong redirect decoded")
 			}

@@ -3,7 +3,7 @@ module github.com/bankpay/bankpay-go/contract
 go 1.26.0
 
 require (
-	github.com/bankpay/bankpay-go v0.0.0
+	github.com/bankpay/bankpay-go v0.3.0
 	github.com/pb33f/libopenapi v0.42.4
 	github.com/pb33f/libopenapi-validator v0.16.2
 	github.com/stretchr/testify v1.12.1
@@ -27,5 +27,3 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 )
-
-replace github.com/bankpay/bankpay-go => ../

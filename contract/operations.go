@@ -52,13 +52,13 @@ func Operations() []Operation {
 		}}},
 		{"transactions_list-transactions", []Call{
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
-				return one(c.Transactions.ListPage(ctx, &bankpay.TransactionListParams{Count: 50}))
+				return one(c.Transactions.ListPage(ctx, &bankpay.TransactionListParams{ListRange: bankpay.ListRange{Count: 50}}))
 			},
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
 				return one(c.Transactions.ListPage(ctx, &bankpay.TransactionListParams{
 					TransactionTypes:      []models.TransactionType{models.TypeDeposit},
 					Statuses:              []models.TransactionStatus{models.StatusAuthorized, models.StatusCompleted},
-					OriginalTransactionID: AuthID, StartIndex: 10, Count: 5}))
+					OriginalTransactionID: AuthID, ListRange: bankpay.ListRange{StartIndex: 10, Count: 5}}))
 			},
 			func(ctx context.Context, c *bankpay.Client) (any, error) { // every filter the SDK offers
 				return one(c.Transactions.ListPage(ctx, &bankpay.TransactionListParams{
@@ -66,8 +66,8 @@ func Operations() []Operation {
 					Statuses:          []models.TransactionStatus{models.StatusCompleted},
 					PaymentTypes:      []models.PaymentType{models.PaymentTypeDeferred, models.PaymentTypeDisbursement},
 					MerchantReference: "ord-1", PaymentID: PaymentID, CustomerExternalID: ExternalID,
-					AmountMin: "1.00", AmountMax: "500.00", CreatedAtStart: t0, CreatedAtEnd: t0.Add(24 * time.Hour),
-					UpdatedAtStart: t0, UpdatedAtEnd: t0.Add(48 * time.Hour), OrderBy: "createdAt", SortOrder: "desc", Count: 100}))
+					ListRange: bankpay.ListRange{AmountMin: "1.00", AmountMax: "500.00", CreatedAtStart: t0, CreatedAtEnd: t0.Add(24 * time.Hour),
+						UpdatedAtStart: t0, UpdatedAtEnd: t0.Add(48 * time.Hour), OrderBy: "createdAt", SortOrder: "desc", Count: 100}}))
 			},
 		}},
 		{"transactions_post-establish", []Call{
@@ -118,11 +118,11 @@ func Operations() []Operation {
 		}},
 		{"transactions_post-transactions-transactionId-capture-preauth", []Call{
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
-				return one(c.Transactions.PreAuthorize(ctx, AuthID, &bankpay.PreAuthorizeParams{MerchantReference: "pa-1", Amount: "10.00", Period: 2,
+				return one(c.Transactions.Preauthorize(ctx, AuthID, &bankpay.PreauthorizeParams{MerchantReference: "pa-1", Amount: "10.00", Period: 2,
 					SplitToken: "Ab+cD/eF+gH="}))
 			},
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
-				return one(c.Transactions.PreAuthorize(ctx, AuthID, &bankpay.PreAuthorizeParams{MerchantReference: "pa-2", Amount: "99.00", Period: 6,
+				return one(c.Transactions.Preauthorize(ctx, AuthID, &bankpay.PreauthorizeParams{MerchantReference: "pa-2", Amount: "99.00", Period: 6,
 					ExternalTier: "gold", WithdrawalMethod: "BankDeposit", InteractionID: "int-1"}))
 			},
 		}},
@@ -154,18 +154,18 @@ func Operations() []Operation {
 		}}},
 		{"payments_list-payments", []Call{
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
-				return one(c.Payments.ListPage(ctx, &bankpay.PaymentListParams{Count: 20}))
+				return one(c.Payments.ListPage(ctx, &bankpay.PaymentListParams{ListRange: bankpay.ListRange{Count: 20}}))
 			},
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
 				return one(c.Payments.ListPage(ctx, &bankpay.PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeDeferred},
-					AuthorizationStatuses: []models.TransactionStatus{models.StatusAuthorized}, MerchantReference: "ord-1", StartIndex: 20, Count: 10}))
+					AuthorizationStatuses: []models.TransactionStatus{models.StatusAuthorized}, MerchantReference: "ord-1", ListRange: bankpay.ListRange{StartIndex: 20, Count: 10}}))
 			},
 			func(ctx context.Context, c *bankpay.Client) (any, error) { // every filter the SDK offers
 				return one(c.Payments.ListPage(ctx, &bankpay.PaymentListParams{PaymentTypes: []models.PaymentType{models.PaymentTypeInstant},
 					AuthorizationStatuses: []models.TransactionStatus{models.StatusAuthorized, models.StatusCompleted},
-					MerchantReference:     "ord-2", CustomerID: CustomerID, AmountMin: "0.99", AmountMax: "10.00",
-					CreatedAtStart: t0, CreatedAtEnd: t0.Add(time.Hour), UpdatedAtStart: t0, UpdatedAtEnd: t0.Add(time.Hour),
-					OrderBy: "amount", SortOrder: "asc", Count: 1000}))
+					MerchantReference:     "ord-2", CustomerID: CustomerID, ListRange: bankpay.ListRange{AmountMin: "0.99", AmountMax: "10.00",
+						CreatedAtStart: t0, CreatedAtEnd: t0.Add(time.Hour), UpdatedAtStart: t0, UpdatedAtEnd: t0.Add(time.Hour),
+						OrderBy: "amount", SortOrder: "asc", Count: 1000}}))
 			},
 		}},
 		{"payments_get-payments", []Call{func(ctx context.Context, c *bankpay.Client) (any, error) {
@@ -236,11 +236,11 @@ func Operations() []Operation {
 		}}},
 		{"customers_post-customers", []Call{
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
-				return one(c.Customers.Create(ctx, &bankpay.CustomerUpdateParams{Name: "Ada Lovelace", Email: "ada@example.com",
+				return one(c.Customers.Create(ctx, &bankpay.CustomerParams{Name: "Ada Lovelace", Email: "ada@example.com",
 					Phone: "+12025550143", Address: &models.Address{Address1: "1 Main St", City: "Springfield", State: "IL", Zip: "62701", Country: "US"}}))
 			},
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
-				return one(c.Customers.UpdateByExternalID(ctx, ExternalID, &bankpay.CustomerUpdateParams{VIP: ip(3)}))
+				return one(c.Customers.UpdateByExternalID(ctx, ExternalID, &bankpay.CustomerParams{VIP: ip(3)}))
 			},
 		}},
 		{"customers_get-customers", []Call{
@@ -256,10 +256,10 @@ func Operations() []Operation {
 		}}},
 		{"customers_post-customers-customerId", []Call{
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
-				return one(c.Customers.Update(ctx, CustomerID, &bankpay.CustomerUpdateParams{VIP: ip(2)}))
+				return one(c.Customers.Update(ctx, CustomerID, &bankpay.CustomerParams{VIP: ip(2)}))
 			},
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
-				return one(c.Customers.Update(ctx, CustomerID, &bankpay.CustomerUpdateParams{Name: "Ada Lovelace", Email: "ada@example.com",
+				return one(c.Customers.Update(ctx, CustomerID, &bankpay.CustomerParams{Name: "Ada Lovelace", Email: "ada@example.com",
 					Phone: "+12025550143", Address: &models.Address{Address1: "1 Main St", City: "Springfield", State: "IL", Zip: "62701", Country: "US"}}))
 			},
 		}},
@@ -276,18 +276,18 @@ func Operations() []Operation {
 		{"countries_get-countries", []Call{
 			func(ctx context.Context, c *bankpay.Client) (any, error) { return one(c.Countries.List(ctx, nil)) },
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
-				return one(c.Countries.List(ctx, &bankpay.CountriesListParams{Country: "US", PaymentType: "instant", Enabled: bp(true)}))
+				return one(c.Countries.List(ctx, &bankpay.CountryListParams{Country: "US", PaymentType: "instant", Enabled: bp(true)}))
 			},
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
-				return one(c.Countries.List(ctx, &bankpay.CountriesListParams{Country: "CA", PaymentType: "deferred", PaymentProviderSubType: "1000", Enabled: bp(false)}))
+				return one(c.Countries.List(ctx, &bankpay.CountryListParams{Country: "CA", PaymentType: "deferred", PaymentProviderSubType: "1000", Enabled: bp(false)}))
 			},
 		}},
 		{"paymentProviders_get-paymentProviders", []Call{
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
-				return one(c.PaymentProviders.ListPage(ctx, &bankpay.PaymentProvidersListParams{Count: 20}))
+				return one(c.PaymentProviders.ListPage(ctx, &bankpay.PaymentProviderListParams{Count: 20}))
 			},
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
-				return one(c.PaymentProviders.ListPage(ctx, &bankpay.PaymentProvidersListParams{Countries: []string{"US", "CA"},
+				return one(c.PaymentProviders.ListPage(ctx, &bankpay.PaymentProviderListParams{Countries: []string{"US", "CA"},
 					PaymentType: "Deferred", StartIndex: 40, Count: 20}))
 			},
 		}},

@@ -112,7 +112,7 @@ func sandboxScenario(t *testing.T, opts ...bankpaytest.Option) ([]exchange, []de
 	// Reference data.
 	_, err := c.Countries.List(ctx, nil)
 	ok("countries", err)
-	_, err = c.PaymentProviders.ListPage(ctx, &bankpay.PaymentProvidersListParams{Countries: []string{"US"}, Count: 5})
+	_, err = c.PaymentProviders.ListPage(ctx, &bankpay.PaymentProviderListParams{Countries: []string{"US"}, Count: 5})
 	ok("payment providers", err)
 
 	// Accounts.
@@ -145,14 +145,14 @@ func sandboxScenario(t *testing.T, opts ...bankpaytest.Option) ([]exchange, []de
 			_, err = c.Transactions.Reclaim(ctx, dep.TransactionID, &bankpay.ReclaimParams{MerchantReference: "sb-rc-1", Amount: "5.00"})
 			ok("reclaim", err)
 		}
-		_, err = c.Transactions.ListPage(ctx, &bankpay.TransactionListParams{OriginalTransactionID: est.TransactionID, Count: 10})
+		_, err = c.Transactions.ListPage(ctx, &bankpay.TransactionListParams{OriginalTransactionID: est.TransactionID, ListRange: bankpay.ListRange{Count: 10}})
 		ok("list transactions", err)
 		if est.Payment != nil {
 			_, err = c.Payments.Get(ctx, est.Payment.PaymentID)
 			ok("payment", err)
 		}
 	}
-	_, err = c.Payments.ListPage(ctx, &bankpay.PaymentListParams{Count: 10})
+	_, err = c.Payments.ListPage(ctx, &bankpay.PaymentListParams{ListRange: bankpay.ListRange{Count: 10}})
 	ok("list payments", err)
 
 	// A Pay: user authorization, capture with the split token, refund, dispute; a preauthorization; a refresh.
@@ -186,7 +186,7 @@ func sandboxScenario(t *testing.T, opts ...bankpaytest.Option) ([]exchange, []de
 	mu.Lock()
 	token2 := tokens[auth2]
 	mu.Unlock()
-	_, err = c.Transactions.PreAuthorize(ctx, auth2, &bankpay.PreAuthorizeParams{MerchantReference: "sb-pa", Amount: "10.00", Period: 2, SplitToken: token2})
+	_, err = c.Transactions.Preauthorize(ctx, auth2, &bankpay.PreauthorizeParams{MerchantReference: "sb-pa", Amount: "10.00", Period: 2, SplitToken: token2})
 	ok("preauthorize", err)
 	_, err = c.Transactions.Refresh(ctx, auth2, token2)
 	ok("refresh", err)
@@ -222,16 +222,16 @@ func sandboxScenario(t *testing.T, opts ...bankpaytest.Option) ([]exchange, []de
 
 	// Customers.
 	vip := 2
-	created, err := c.Customers.Create(ctx, &bankpay.CustomerUpdateParams{Name: "Ada Lovelace", ExternalID: "sb-cust", Email: "ada@example.com",
+	created, err := c.Customers.Create(ctx, &bankpay.CustomerParams{Name: "Ada Lovelace", ExternalID: "sb-cust", Email: "ada@example.com",
 		Phone: "+12025550143", Address: &models.Address{Address1: "1 Main St", City: "Springfield", State: "IL", Zip: "62701", Country: "US"}})
 	ok("customer create", err)
 	if created != nil {
 		_, err = c.Customers.Get(ctx, created.CustomerID)
 		ok("customer get", err)
-		_, err = c.Customers.Update(ctx, created.CustomerID, &bankpay.CustomerUpdateParams{Name: "Ada Lovelace", VIP: &vip})
+		_, err = c.Customers.Update(ctx, created.CustomerID, &bankpay.CustomerParams{Name: "Ada Lovelace", VIP: &vip})
 		ok("customer update", err)
 	}
-	_, err = c.Customers.UpdateByExternalID(ctx, "sb-cust", &bankpay.CustomerUpdateParams{VIP: &vip})
+	_, err = c.Customers.UpdateByExternalID(ctx, "sb-cust", &bankpay.CustomerParams{VIP: &vip})
 	ok("customer update by externalId", err)
 	_, err = c.Customers.List(ctx, &bankpay.CustomerListParams{ExternalID: "sb-cust"})
 	ok("customer list", err)
@@ -283,6 +283,12 @@ func TestSandbox(t *testing.T) {
 				// The request, as in TestOperations.
 				_, reqDiffs := val.Request(req)
 				for _, d := range reqDiffs {
+					// The SDK sets Authorization below any middleware, so the
+					// tap never sees it (TestOperations checks it where it
+					// arrives).
+					if strings.HasPrefix(d, "security/") {
+						continue
+					}
 					if row := Excuse(InRequest, opID, d); row != nil {
 						markUsed(row.ID)
 						continue

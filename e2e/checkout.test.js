@@ -52,7 +52,15 @@ async function signIn(frame, password) {
   await frame.getByRole("button", { name: "Sign in" }).click();
 }
 
-test("authorize in the lightbox: paid", async () => {
+// recordedID is what the sandbox recorded for transaction id.
+async function recordedID(id) {
+  assert.match(id, /^\d{15}$/);
+  const r = await fetch(base + "/sandbox/transactions/" + id);
+  assert.equal(r.status, 200);
+  return r.json();
+}
+
+test("authorize in the lightbox: charged with a capture, then refunded", async () => {
   const page = await newPage(false);
   await page.goto(base + "/");
   await page.getByRole("button", { name: "Pay by bank", exact: true }).click();
@@ -62,14 +70,41 @@ test("authorize in the lightbox: paid", async () => {
   await signIn(frame, "demo");
   await frame.getByRole("heading", { name: "Choose an account" }).waitFor();
   await shot(page, "02-accounts");
+  const shown = (await frame.locator("fieldset").textContent()).match(/Demo Checking …(\d{4})/);
+  assert.ok(shown, "the account choice names the account");
   await frame.getByRole("button", { name: "Authorize" }).click();
   await page.waitForURL(/\/return\?/);
-  assert.equal(await page.locator("#result").textContent(), "Paid");
-  assert.match(await page.locator("main").textContent(), /Paid 25\.00 USD/);
+  // The Authorize event reached the shop's webhook handler, which captured
+  // the price: the page follows the capture.
+  await page.locator("#result", { hasText: "Charged" }).waitFor();
+  assert.match(await page.locator("main").textContent(), /Charged 25\.00 USD/);
   await shot(page, "03-result");
-  const rec = await recorded(page);
-  assert.equal(rec.status, 2);
-  assert.ok(rec.events.length > 0, "the sandbox recorded no event");
+  const auth = await recorded(page);
+  assert.equal(auth.type, 1, "the authorization");
+  assert.equal(auth.status, 2);
+  assert.deepEqual(auth.events, ["Authorize"]);
+  assert.equal(auth.accountLast4, shown[1], "the bank page showed the account the authorization records");
+  const captureID = (await page.locator("#capture").textContent()).trim();
+  let cap = await recordedID(captureID);
+  assert.equal(cap.type, 3, "a capture (type 3), not a deposit (type 6)");
+  assert.equal(cap.amount, "25.00");
+  assert.equal(cap.originalTransactionId, (await page.locator("#txn").textContent()).trim());
+
+  // Sandbox: 3 banking days pass; the capture's events reach the page.
+  await page.getByRole("button", { name: /banking days pass/ }).click();
+  await page.locator("#result", { hasText: "Paid" }).waitFor();
+  assert.equal(await page.locator("#events").textContent(), "Process, Complete");
+  cap = await recordedID(captureID);
+  assert.equal(cap.status, 4, "Completed");
+
+  // Give the money back.
+  await page.getByRole("button", { name: "Refund" }).click();
+  await page.locator("#result", { hasText: "Refunded" }).waitFor();
+  assert.equal(await page.locator("#events").textContent(), "Process, Complete, Refund");
+  await shot(page, "03b-refunded");
+  cap = await recordedID(captureID);
+  assert.equal(cap.status, 12, "Refunded");
+  assert.deepEqual(cap.events, ["Process", "Complete", "Refund"]);
   await page.context().close();
 });
 
@@ -88,7 +123,7 @@ test("cancel in the inline widget, on a phone", async () => {
   await page.context().close();
 });
 
-test("a wrong password: error, retry, then paid", async () => {
+test("a wrong password: error, retry, then charged", async () => {
   const page = await newPage(false);
   await page.goto(base + "/");
   await page.getByRole("button", { name: "Pay by bank", exact: true }).click();
@@ -101,7 +136,8 @@ test("a wrong password: error, retry, then paid", async () => {
   await frame.getByLabel("Password").press("Enter");
   await frame.getByRole("button", { name: "Authorize" }).click();
   await page.waitForURL(/\/return\?/);
-  assert.equal(await page.locator("#result").textContent(), "Paid");
+  await page.locator("#result", { hasText: "Charged" }).waitFor();
+  assert.equal((await recordedID((await page.locator("#capture").textContent()).trim())).type, 3);
   await page.context().close();
 });
 

@@ -13,6 +13,7 @@ mkdir -p artifacts
 bin=$(mktemp -d)/checkout
 go build -o "$bin" ../examples/checkout
 log=artifacts/checkout.log
+: >"$log" # exists before the shop writes to it
 "$bin" >"$log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT

@@ -28,7 +28,7 @@ var examples = map[string][]string{
 	"tokenize":      {"the same, unique per merchant", "third-party score 700", "HTTP 401, code 375", "tokenize: OK"},
 	"vip":           {"vip 1", "vip 3", "vip 0 (not VIP)", "vip 2", "HTTP 400, code 200", "vip: OK"},
 	"webhooks":      {"401 Unauthorized", "already processed", "attempts responded 500, 200", "webhooks: OK"},
-	"checkout":      {"checkout: paid 25.00 USD", "checkout: OK"},
+	"checkout":      {"checkout: charged 25.00 USD with capture", "Completed after events Process, Complete", "checkout: refunded 25.00 USD", "checkout: OK"},
 	"quickstart":    {"Accounts.Tokenize", "status Completed (4)", "VerifyRedirect", "90 days", "quickstart: OK"},
 	"reconcile":     {"*bankpay.NetworkError, Sent true, after 1 attempt(s)", "found: transaction", ": Deposit, status Authorized (2), 75.00 USD", "ErrNotFound", "1 deposit", "pending 75.00", "reconcile: OK"},
 	"refund":        {"Transactions.Refund", "paid 75.00, refunded 30.00, balance 45.00", "status PartiallyRefunded (11)", "code 331", "status Refunded (12)", "event Refund", "refund: OK"},

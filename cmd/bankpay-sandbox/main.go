@@ -5,9 +5,13 @@
 //
 //	go run ./cmd/bankpay-sandbox -addr 127.0.0.1:8089
 //
-// The API is below /api/v1 and takes HTTP Basic accessId:accessKey. The
-// sandbox's clock is fake and moves only when told to, through the control
-// endpoints below /sandbox (same credentials), for example:
+// The API is below /api/v1 and takes HTTP Basic accessId:accessKey; the
+// front-end script is at /ui/sdk.js (the banner prints its URL). The
+// sandbox's clock follows the real time, so that a webhook handler with
+// default options accepts its events; -start T (a fake clock from T) or
+// -frozen-clock (from now) make it move only when told to. Either way the
+// control endpoints below /sandbox (same credentials) move it ahead, for
+// example:
 //
 //	curl -u "$BANKPAY_ACCESS_ID:$BANKPAY_ACCESS_KEY" -X POST 'http://127.0.0.1:8089/sandbox/advance?d=72h'
 //	curl -u "$BANKPAY_ACCESS_ID:$BANKPAY_ACCESS_KEY" -X POST 'http://127.0.0.1:8089/sandbox/advance?bankingDays=3'

@@ -9,9 +9,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
@@ -210,6 +214,79 @@ func TestBareResponsesFlag(t *testing.T) {
 			_, hasID := top["transactionId"]
 			require.NotEqual(t, bare, wrapped, "bare=%t: top-level keys %v", bare, top)
 			require.Equal(t, bare, hasID, "bare=%t: top-level keys %v", bare, top)
+		})
+	}
+}
+
+// TestDefaultFlagsEventsAccepted: started with default flags, the sandbox's
+// clock follows the real time, so a webhook handler with default options
+// (24 h maximum age, judged by its own clock) accepts the events it sends;
+// its banner names the front-end script, which it serves.
+func TestDefaultFlagsEventsAccepted(t *testing.T) {
+	fields, banner, stop := start(t)
+	script := fields["script URL"]
+	require.True(t, strings.HasSuffix(script, "/ui/sdk.js"), "banner:\n%s", banner)
+	assert.Contains(t, banner, "clock:         follows the real time")
+	resp, err := http.Get(script)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+
+	creds := bankpay.Credentials{AccessID: fields["accessId"], AccessKey: bankpay.NewSecret(fields["accessKey"]), MerchantID: fields["merchantId"]}
+	got := make(chan *bankpay.Event, 10)
+	h := bankpay.NewWebhookHandler(creds, func(_ context.Context, ev *bankpay.Event) error {
+		got <- ev
+		return nil
+	})
+	var answers []int
+	var mu sync.Mutex
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		mu.Lock()
+		answers = append(answers, rec.Code)
+		mu.Unlock()
+		w.WriteHeader(rec.Code)
+	}))
+	defer hook.Close()
+
+	c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(fields["API base URL"]))
+	require.NoError(t, err)
+	auth, err := c.Transactions.Establish(context.Background(), &models.EstablishData{
+		PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: "wall-1",
+		NotificationURL: hook.URL + "/events",
+		Account:         &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber},
+	})
+	require.NoError(t, err)
+	select {
+	case ev := <-got:
+		assert.Equal(t, auth.TransactionID, ev.TransactionID())
+		assert.WithinDuration(t, time.Now(), ev.CreatedAt, 5*time.Second, "the event carries the real time")
+	case <-time.After(10 * time.Second):
+		mu.Lock()
+		defer mu.Unlock()
+		require.Fail(t, "no event accepted", "the handler answered %v", answers)
+	}
+	mu.Lock()
+	assert.Equal(t, []int{http.StatusOK}, answers)
+	mu.Unlock()
+
+	// The clock moves by itself: a deposit made later carries a later time
+	// (the real time is what this test is about, so it waits for it).
+	time.Sleep(bankpaytest.WallClockTick + 100*time.Millisecond)
+	dep, err := c.Transactions.Deposit(context.Background(), auth.TransactionID, &bankpay.DepositParams{
+		MerchantReference: "wall-1-dep", Amount: "1.00"})
+	require.NoError(t, err)
+	assert.True(t, dep.CreatedAt.Time().After(auth.CreatedAt.Time()), "deposit at %v, authorization at %v", dep.CreatedAt.Time(), auth.CreatedAt.Time())
+	stop()
+}
+
+// -start and -frozen-clock give a fake clock: it does not move by itself.
+func TestFakeClockFlags(t *testing.T) {
+	for _, args := range [][]string{{"-start", "2024-03-01T10:00:00Z"}, {"-frozen-clock"}} {
+		t.Run(args[0], func(t *testing.T) {
+			_, banner, _ := start(t, args...)
+			assert.Contains(t, banner, "clock:         fake, moves only when advanced")
 		})
 	}
 }

@@ -2,10 +2,14 @@
 // merchant's engineers otherwise script by hand, on the same SDK.
 //
 //	bankpay [-json] transactions get ID
-//	bankpay [-json] transactions find -ref REF
+//	bankpay [-json] transactions find -ref REF [-original ID]
 //	bankpay [-json] transactions list [-ref REF] [-original ID] [-since TIME] [-status N] [-limit N]
 //	bankpay [-json] refund [-ref REF] [-amount N.NN] TRANSACTION_ID
 //	bankpay [-json] deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID
+//	bankpay [-json] capture -ref REF -amount N.NN -split-token TOKEN AUTHORIZATION_ID
+//	bankpay [-json] reclaim [-ref REF] -amount N.NN DEPOSIT_ID
+//	bankpay [-json] cancel [-ref REF] [-message TEXT] TRANSACTION_ID
+//	bankpay [-json] payments get PAYMENT_ID
 //	bankpay sign-establish FILE.json          (- reads standard input)
 //	bankpay verify-redirect URL
 //	bankpay verify-notification -body FILE -authorization HEADER [-content-type TYPE]
@@ -14,14 +18,20 @@
 // Credentials come from BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY and
 // BANKPAY_MERCHANT_ID, the API from BANKPAY_BASE_URL (the operator's sandbox
 // when unset). -json prints JSON for scripts; the default is a readable
-// table. Exit codes:
+// table. Every command but sandbox ends after -timeout (default 2m). Exit
+// codes:
 //
 //	0  done
 //	1  the service refused or failed the call (an API error), or the network failed before sending
 //	2  usage: a bad flag, argument or input (nothing was sent)
 //	3  a signature did not verify (verify-redirect, verify-notification)
-//	4  not found
+//	4  not found: the service said so, or transactions find read the whole list
 //	5  outcome unknown: a money-moving request may have reached the service; look it up before retrying
+//	   (bankpay transactions find -original ID -ref REF)
+//	6  already done: the service refused a repeat of a money-moving call (code 210); the transaction
+//	   the first call made is printed
+//	7  lookup incomplete: transactions find could not read the whole list (a failed page, the
+//	   timeout, a misbehaving server); the transaction may exist: do not pay again, look again
 package main
 
 import (
@@ -35,19 +45,27 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	bankpay "github.com/bankpay/bankpay-go"
 )
 
 // Exit codes.
 const (
-	exitOK        = 0
-	exitFailed    = 1
-	exitUsage     = 2
-	exitBadSig    = 3
-	exitNotFound  = 4
-	exitUncertain = 5
+	exitOK         = 0
+	exitFailed     = 1
+	exitUsage      = 2
+	exitBadSig     = 3
+	exitNotFound   = 4
+	exitUncertain  = 5
+	exitDone       = 6
+	exitIncomplete = 7
 )
+
+// defaultTimeout is how long a command may take, unless -timeout says
+// otherwise: a lookup that pages through a list, or a call to a server that
+// never answers, ends with a clear error instead of hanging a script.
+const defaultTimeout = 2 * time.Minute
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -72,9 +90,13 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"transactions":        {"transactions get ID | find -ref REF | list [-ref REF] [-original ID] [-since TIME] [-status N] [-limit N]", runTransactions},
+	"transactions":        {"transactions get ID | find -ref REF [-original ID] | list [-ref REF] [-original ID] [-since TIME] [-status N] [-limit N]", runTransactions},
 	"refund":              {"refund [-ref REF] [-amount N.NN] TRANSACTION_ID", runRefund},
 	"deposit":             {"deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID", runDeposit},
+	"capture":             {"capture -ref REF -amount N.NN -split-token TOKEN AUTHORIZATION_ID", runCapture},
+	"reclaim":             {"reclaim [-ref REF] -amount N.NN DEPOSIT_ID", runReclaim},
+	"cancel":              {"cancel [-ref REF] [-message TEXT] TRANSACTION_ID", runCancel},
+	"payments":            {"payments get PAYMENT_ID", runPayments},
 	"sign-establish":      {"sign-establish FILE.json (- for standard input)", runSignEstablish},
 	"verify-redirect":     {"verify-redirect URL", runVerifyRedirect},
 	"verify-notification": {"verify-notification -body FILE -authorization HEADER [-content-type TYPE]", runVerifyNotification},
@@ -86,6 +108,7 @@ func run(ctx context.Context, args []string, e *env) int {
 	fs := flag.NewFlagSet("bankpay", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.BoolVar(&e.json, "json", false, "print JSON")
+	timeout := fs.Duration("timeout", defaultTimeout, "end the command after this long (0: no limit; sandbox has none)")
 	fs.Usage = func() { usage(e.stderr) }
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -100,6 +123,15 @@ func run(ctx context.Context, args []string, e *env) int {
 		usage(e.stderr)
 		return exitUsage
 	}
+	if *timeout < 0 {
+		fmt.Fprintln(e.stderr, "bankpay: -timeout must not be negative")
+		return exitUsage
+	}
+	if *timeout > 0 && fs.Arg(0) != "sandbox" {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
 	err := cmd.run(ctx, e, fs.Args()[1:])
 	if err == nil {
 		return exitOK
@@ -108,8 +140,11 @@ func run(ctx context.Context, args []string, e *env) int {
 	if !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintf(e.stderr, "bankpay %s: %v\n", fs.Arg(0), err)
 	}
-	if code == exitUncertain {
-		fmt.Fprintln(e.stderr, "bankpay: the request may have reached the service: look the transaction up by its merchant reference before paying again (bankpay transactions find -ref REF)")
+	switch code {
+	case exitUncertain:
+		fmt.Fprintln(e.stderr, "bankpay: the request may have reached the service: look the transaction up by its merchant reference before paying again (bankpay transactions find -original ID -ref REF)")
+	case exitIncomplete:
+		fmt.Fprintln(e.stderr, "bankpay: the lookup could not read the whole list: the transaction may exist; do not pay again, look it up again")
 	}
 	return code
 }
@@ -127,11 +162,16 @@ func exitCode(err error) int {
 	var ve *bankpay.ValidationError
 	var ne *bankpay.NetworkError
 	var ae *bankpay.APIError
+	var done *alreadyDone
 	switch {
 	case errors.As(err, &ue), errors.As(err, &ve), errors.Is(err, flag.ErrHelp):
 		return exitUsage
 	case errors.Is(err, bankpay.ErrInvalidSignature), errors.Is(err, bankpay.ErrReferenceMismatch):
 		return exitBadSig
+	case errors.As(err, &done):
+		return exitDone
+	case errors.Is(err, bankpay.ErrIncomplete):
+		return exitIncomplete
 	case errors.Is(err, bankpay.ErrNotFound):
 		return exitNotFound
 	case errors.As(err, &ne) && ne.Sent && ne.Method != "GET",
@@ -156,12 +196,14 @@ func usage(w io.Writer) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	fmt.Fprintln(w, "usage: bankpay [-json] COMMAND [ARGS]")
+	fmt.Fprintln(w, "usage: bankpay [-json] [-timeout 2m] COMMAND [ARGS]")
 	for _, n := range names {
 		fmt.Fprintln(w, "  bankpay "+commands[n].usage)
 	}
 	fmt.Fprintln(w, "credentials: BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY, BANKPAY_MERCHANT_ID; API: BANKPAY_BASE_URL")
-	fmt.Fprintln(w, "exit codes: 0 done, 1 failed, 2 usage, 3 bad signature, 4 not found, 5 outcome unknown")
+	fmt.Fprintln(w, "exit codes: 0 done, 1 failed, 2 usage, 3 bad signature, 4 not found (find: the whole list read),")
+	fmt.Fprintln(w, "  5 outcome unknown (find it: transactions find -original ID -ref REF), 6 already done (code 210: the")
+	fmt.Fprintln(w, "  transaction made before is printed), 7 lookup incomplete (it may exist: do not pay again, look again)")
 }
 
 // credentials reads the merchant's credentials from the environment.
@@ -176,7 +218,7 @@ func (e *env) credentials() (bankpay.Credentials, error) {
 	}
 	if len(missing) > 0 {
 		sort.Strings(missing)
-		return c, usagef("%s not set", strings.Join(missing, ", "))
+		return c, usagef("%s not set: export the merchant's credentials (and BANKPAY_BASE_URL), or run `bankpay sandbox` and export what it prints; nothing was sent", strings.Join(missing, ", "))
 	}
 	return c, nil
 }

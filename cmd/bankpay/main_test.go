@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -46,6 +47,14 @@ func (c *cli) run(stdin string, args ...string) (int, string, string) {
 	e := &env{getenv: func(k string) string { return c.vars[k] }, stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, clientOpts: c.opts}
 	code := run(context.Background(), args, e)
 	return code, out.String(), errOut.String()
+}
+
+// regexpField is the value of a field of printTransaction's table.
+func regexpField(t *testing.T, out, name string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^` + name + `\s+(\S+)`).FindStringSubmatch(out)
+	require.NotNil(t, m, "no %s in:\n%s", name, out)
+	return m[1]
 }
 
 // disbursement establishes a Disbursement authorization in the sandbox.
@@ -90,10 +99,23 @@ func TestDeposit(t *testing.T) {
 	assert.Regexp(t, `amount\s+12.50 USD`, out)
 	assert.Regexp(t, `originalTransactionId\s+`+auth.TransactionID, out)
 
-	// The same reference again is refused by the service, not paid twice.
-	code, _, errOut = c.run("", "deposit", "-ref", "cli-dep-1", "-amount", "12.50", auth.TransactionID)
-	assert.Equal(t, exitFailed, code)
+	first := regexpField(t, out, "transactionId")
+
+	// The same reference again is refused by the service, not paid twice:
+	// already done, and the deposit the first call made is printed.
+	code, out, errOut = c.run("", "deposit", "-ref", "cli-dep-1", "-amount", "12.50", auth.TransactionID)
+	assert.Equal(t, exitDone, code, errOut)
 	assert.Contains(t, errOut, "210")
+	assert.Contains(t, errOut, "already done")
+	assert.Equal(t, first, regexpField(t, out, "transactionId"))
+	assert.Regexp(t, `merchantReference\s+cli-dep-1`, out)
+	// The reference used from another authorization: refused, nothing
+	// moved by this call, nothing to show.
+	other := c.disbursement("cli-auth-2b")
+	code, out, errOut = c.run("", "deposit", "-ref", "cli-dep-1", "-amount", "12.50", other.TransactionID)
+	assert.Equal(t, exitFailed, code, errOut)
+	assert.Contains(t, errOut, "used for another one")
+	assert.Empty(t, out)
 
 	// Bad input is a usage error and nothing is sent.
 	before := len(c.srv.EventsFor(auth.TransactionID))
@@ -136,17 +158,23 @@ func TestDepositOutcomeUnknown(t *testing.T) {
 	// code tells the script to look it up, not to pay again.
 	assert.EqualValues(t, 1, deposits.Load())
 
-	// Looked up by its reference: it was made.
-	code, out, errOut := c.run("", "transactions", "find", "-ref", "cli-dep-lost")
+	// Looked up from its authorization by its reference: it was made.
+	code, out, errOut := c.run("", "transactions", "find", "-original", auth.TransactionID, "-ref", "cli-dep-lost")
 	require.Equal(t, exitOK, code, errOut)
 	assert.Regexp(t, `type\s+Deposit \(6\)`, out)
 	assert.Regexp(t, `merchantReference\s+cli-dep-lost`, out)
 	assert.Regexp(t, `originalTransactionId\s+`+auth.TransactionID, out)
-	// A reference never used: not found (pay with it).
-	code, _, _ = c.run("", "transactions", "find", "-ref", "cli-dep-never")
+	// A reference never used: not found, the whole list read (pay with it).
+	code, _, _ = c.run("", "transactions", "find", "-original", auth.TransactionID, "-ref", "cli-dep-never")
 	assert.Equal(t, exitNotFound, code)
 	code, _, _ = c.run("", "transactions", "find")
 	assert.Equal(t, exitUsage, code, "-ref is required")
+	// Running the deposit again: already done, the deposit printed, and
+	// still one on the wire.
+	c.opts = nil
+	code, out, errOut = c.run("", "deposit", "-ref", "cli-dep-lost", "-amount", "5.00", auth.TransactionID)
+	assert.Equal(t, exitDone, code, errOut)
+	assert.Regexp(t, `merchantReference\s+cli-dep-lost`, out)
 }
 
 func TestUsage(t *testing.T) {
@@ -154,6 +182,11 @@ func TestUsage(t *testing.T) {
 	code, _, errOut := c.run("")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "usage: bankpay")
+	code, _, errOut = c.run("", "-h")
+	assert.Equal(t, exitUsage, code)
+	for _, s := range []string{"4 not found", "5 outcome unknown", "6 already done", "7 lookup incomplete", "-timeout", "find -ref REF [-original ID]"} {
+		assert.Contains(t, errOut, s)
+	}
 	code, _, errOut = c.run("", "refund-everything")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, `unknown command "refund-everything"`)
@@ -292,17 +325,23 @@ func TestTransactionsList(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &got), out)
 	assert.Len(t, got, 2)
 
-	code, out, _ = c.run("", "-json", "transactions", "list", "-ref", "cli-list-2")
+	// -ref is the payment's (the authorization's) reference: the
+	// authorization and its deposits; a deposit's own reference lists none.
+	code, out, _ = c.run("", "-json", "transactions", "list", "-ref", "cli-auth-list")
 	require.Equal(t, exitOK, code)
 	got = nil
 	require.NoError(t, json.Unmarshal([]byte(out), &got), out)
-	if assert.Len(t, got, 1) {
-		assert.Equal(t, "cli-list-2", got[0].MerchantReference)
-	}
+	assert.Len(t, got, 4)
+	code, out, _ = c.run("", "-json", "transactions", "list", "-ref", "cli-list-2")
+	require.Equal(t, exitOK, code)
+	assert.Equal(t, "[]\n", out)
 
-	code, out, _ = c.run("", "transactions", "find", "-ref", "cli-list-3")
+	code, out, _ = c.run("", "transactions", "find", "-original", auth.TransactionID, "-ref", "cli-list-3")
 	require.Equal(t, exitOK, code)
 	assert.Regexp(t, `merchantReference\s+cli-list-3`, out)
+	code, out, _ = c.run("", "transactions", "find", "-ref", "cli-auth-list")
+	require.Equal(t, exitOK, code, "the authorization, by its reference")
+	assert.Regexp(t, `transactionId\s+`+auth.TransactionID, out)
 	code, _, _ = c.run("", "transactions", "find", "-ref", "no-such-ref")
 	assert.Equal(t, exitNotFound, code)
 
@@ -321,8 +360,8 @@ func TestRefund(t *testing.T) {
 	require.NoError(t, c.srv.Flush(context.Background()))
 	var token string
 	for _, ev := range c.srv.EventsFor(auth.TransactionID) {
-		if ev.Type == models.EventAuthorize {
-			token = ev.Fields.Get("splitToken")
+		if ev.EventType == models.EventAuthorize {
+			token = ev.Raw.Get("splitToken")
 		}
 	}
 	require.NotEmpty(t, token, "the Authorize event carries the split token")
@@ -350,4 +389,28 @@ func TestRefund(t *testing.T) {
 
 	code, _, _ = c.run("", "refund", "-amount", "0.10", capture.TransactionID)
 	assert.Equal(t, exitUsage, code, "below the minimum: refused before sending")
+}
+
+// With nothing configured, every command that calls the service says which
+// variables are missing, points at "bankpay sandbox", and dials nothing.
+func TestNothingConfigured(t *testing.T) {
+	c := newCLI(t)
+	sent := c.countRequests()
+	c.vars = map[string]string{}
+	for _, args := range [][]string{
+		{"transactions", "get", "100000000001001"},
+		{"capture", "-ref", "r", "-amount", "1.00", "-split-token", "t", "100000000001001"},
+		{"deposit", "-ref", "r", "-amount", "1.00", "100000000001001"},
+		{"refund", "100000000001001"},
+		{"reclaim", "-amount", "1.00", "100000000001001"},
+		{"cancel", "100000000001001"},
+		{"payments", "get", "100000000001001"},
+	} {
+		code, out, errOut := c.run("", args...)
+		assert.Equal(t, exitUsage, code, "%v", args)
+		assert.Empty(t, out)
+		assert.Contains(t, errOut, "BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY, BANKPAY_MERCHANT_ID not set", "%v", args)
+		assert.Contains(t, errOut, "bankpay sandbox", "%v", args)
+	}
+	assert.Zero(t, sent.Load(), "nothing was dialled")
 }

@@ -10,9 +10,9 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// runTransactions runs "transactions get ID" and "transactions find -ref
-// REF" (the transaction that carries a merchantReference: after exit code
-// 5, before paying again).
+// runTransactions runs "transactions get ID", "transactions find -ref
+// REF [-original ID]" (the transaction a money-moving call made: after exit
+// code 5, before paying again) and "transactions list".
 func runTransactions(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
 		return usagef("want a subcommand: get or find")
@@ -37,18 +37,20 @@ func runTransactions(ctx context.Context, e *env, args []string) error {
 		return e.printTransaction(t)
 	case "find":
 		fs := e.flags("transactions find")
-		ref := fs.String("ref", "", "merchantReference of the transaction (required)")
+		ref := fs.String("ref", "", "merchantReference the call was made with (required)")
+		original := fs.String("original", "", "the transaction the call was made against: the authorization for a deposit or capture, "+
+			"the capture for a refund, the deposit for a reclaim (none: find the authorization with -ref)")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
 		if fs.NArg() != 0 {
-			return usagef("want no argument but -ref")
+			return usagef("want no argument but -ref and -original")
 		}
 		c, err := e.client()
 		if err != nil {
 			return err
 		}
-		t, err := c.Transactions.FindByMerchantReference(ctx, *ref)
+		t, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: *original, MerchantReference: *ref})
 		if err != nil {
 			return err
 		}
@@ -63,7 +65,7 @@ func runTransactions(ctx context.Context, e *env, args []string) error {
 // transaction, read page by page (-limit caps how many are printed).
 func listTransactions(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("transactions list")
-	ref := fs.String("ref", "", "only the transactions of this merchantReference")
+	ref := fs.String("ref", "", "only the transactions of the payment with this merchantReference (payment.merchantReference: the authorization's)")
 	original := fs.String("original", "", "only the transactions of this authorization (originalTransactionId)")
 	since := fs.String("since", "", "only those created at or after this time (RFC 3339)")
 	status := fs.Int("status", -1, "only this status code (2 Authorized, 4 Completed, …)")
@@ -133,10 +135,7 @@ func runRefund(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	t, err := c.Transactions.Refund(ctx, fs.Arg(0), &bankpay.RefundParams{MerchantReference: *ref, Amount: models.Amount(*amount)})
-	if err != nil {
-		return err
-	}
-	return e.printTransaction(t)
+	return e.finishMoneyCall(ctx, c, fs.Arg(0), *ref, t, err)
 }
 
 // runDeposit runs "deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID".
@@ -158,8 +157,5 @@ func runDeposit(ctx context.Context, e *env, args []string) error {
 	}
 	t, err := c.Transactions.Deposit(ctx, fs.Arg(0), &bankpay.DepositParams{
 		MerchantReference: *ref, Amount: models.Amount(*amount), InstantPayoutRequest: *instant})
-	if err != nil {
-		return err
-	}
-	return e.printTransaction(t)
+	return e.finishMoneyCall(ctx, c, fs.Arg(0), *ref, t, err)
 }

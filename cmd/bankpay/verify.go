@@ -90,7 +90,7 @@ func runVerifyRedirect(_ context.Context, e *env, args []string) error {
 	if *ref != "" {
 		opts = append(opts, bankpay.RedirectExpectReference(*ref))
 	}
-	r, err := bankpay.VerifyRedirect(fs.Arg(0), key, opts...)
+	r, err := bankpay.VerifyRedirect(fs.Arg(0), bankpay.Credentials{AccessKey: bankpay.NewSecret(key)}, opts...)
 	if err != nil {
 		return err
 	}

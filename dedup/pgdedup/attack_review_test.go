@@ -10,12 +10,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The owner is the instance, not the claim: a delivery whose claim expired
-// and was re-claimed by another request of the same replica releases that
-// request's claim when it fails, and a third delivery runs the callback
-// while the second is still running it.
+// Found by review when the owner was the instance, not the claim: a
+// delivery whose claim expired and was re-claimed by another request of the
+// same replica released that request's claim when it failed, and a third
+// delivery ran the callback while the second was still running it. Each
+// claim now has its own token.
 func TestAttackReviewReleaseDropsSameInstanceReclaim(t *testing.T) {
-	t.Skip("FINDING: Release matches the instance's owner token, not the claim's: a stale delivery's Release deletes a live re-claim of the same replica")
 	ctx := context.Background()
 	db := open(t)
 	table := freshTable(t, db)
@@ -23,15 +23,15 @@ func TestAttackReviewReleaseDropsSameInstanceReclaim(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, d.CreateTable(ctx))
 
-	st, err := d.Claim(ctx, "ev1") // delivery 1: its callback runs past the TTL
+	st, first, err := d.Claim(ctx, "ev1") // delivery 1: its callback runs past the TTL
 	require.NoError(t, err)
 	require.Equal(t, bankpay.ClaimNew, st)
 	time.Sleep(300 * time.Millisecond)
-	st, err = d.Claim(ctx, "ev1") // delivery 2, same replica: claims again
+	st, _, err = d.Claim(ctx, "ev1") // delivery 2, same replica: claims again
 	require.NoError(t, err)
 	require.Equal(t, bankpay.ClaimNew, st)
-	require.NoError(t, d.Release(ctx, "ev1")) // delivery 1 fails: releases
-	st, err = d.Claim(ctx, "ev1")             // delivery 3 while 2 still runs
+	require.NoError(t, d.Release(ctx, "ev1", first)) // delivery 1 fails: releases
+	st, _, err = d.Claim(ctx, "ev1")                 // delivery 3 while 2 still runs
 	require.NoError(t, err)
 	require.Equal(t, bankpay.ClaimInProgress, st, "delivery 2's claim was released by delivery 1")
 }

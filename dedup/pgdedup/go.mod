@@ -3,7 +3,7 @@ module github.com/bankpay/bankpay-go/dedup/pgdedup
 go 1.25.0
 
 require (
-	github.com/bankpay/bankpay-go v0.0.0
+	github.com/bankpay/bankpay-go v0.3.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/stretchr/testify v1.12.1
 )
@@ -19,5 +19,3 @@ require (
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 )
-
-replace github.com/bankpay/bankpay-go => ../..

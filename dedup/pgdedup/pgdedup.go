@@ -1,5 +1,5 @@
 // Package pgdedup is a bankpay.Deduplicator on PostgreSQL, shared by every
-// replica of the merchant's webhook handler: each eventId is processed once,
+// replica of the merchant's webhook handler: each event is processed once,
 // whichever replica a delivery reaches.
 //
 //	db, _ := sql.Open("pgx", dsn) // any database/sql driver for PostgreSQL
@@ -9,10 +9,15 @@
 //	}
 //	h := bankpay.NewWebhookHandler(creds, handle, bankpay.WithDeduplicator(d))
 //
-// One row per eventId: an in-progress claim, which expires after ClaimTTL so
-// that the event of a replica that died mid-callback is processed on the
-// service's next re-send, or a done mark, kept for Retention. The clock is
-// the database's, so the replicas' clocks do not matter. The table
+// One row per event key (the handler's: accessId and eventId): an
+// in-progress claim, which expires after ClaimTTL unless the handler extends
+// it (it does while the callback runs), so that the event of a replica that
+// died mid-callback is processed on the service's next re-send; or a done
+// mark, kept as long as the handler asks (its max event age plus twice the
+// allowed clock skew). The owner column holds the claim's own random token:
+// Extend, Complete and Release by a claim that is no longer current (it
+// expired and was claimed again, or was released) change nothing. The clock
+// is the database's, so the replicas' clocks do not matter. The table
 // (Options.Table, "bankpay_events" by default):
 //
 //	CREATE TABLE IF NOT EXISTS bankpay_events (
@@ -47,7 +52,6 @@ import (
 const (
 	defaultTable         = "bankpay_events"
 	defaultClaimTTL      = time.Minute
-	defaultRetention     = 24 * time.Hour
 	defaultPurgeInterval = 10 * time.Minute
 	// purgeBatch is how many expired rows one lazy purge deletes at most.
 	purgeBatch = 1000
@@ -63,17 +67,13 @@ type Options struct {
 	// written (quoted, so upper case stays upper case).
 	// "bankpay_events" when empty.
 	Table string
-	// ClaimTTL is how long a claim stays in progress without Complete or
-	// Release: after it, the replica is taken for dead and the next
-	// delivery is processed again. Keep it above the longest callback (the
-	// service waits 3 seconds) and below the 5 minutes between re-sends.
-	// One minute when <= 0.
+	// ClaimTTL is how long a claim stays in progress without Extend,
+	// Complete or Release: after it, the replica is taken for dead and the
+	// next delivery is processed again. The handler extends a claim while
+	// its callback runs, so it need not exceed the longest callback; keep it
+	// above a second and below the 5 minutes between re-sends. One minute
+	// when <= 0.
 	ClaimTTL time.Duration
-	// Retention is how long a processed eventId is remembered. Keep it at
-	// least the handler's max event age (WithMaxEventAge, 24 hours by
-	// default): an older event is refused as stale anyway. 24 hours when
-	// <= 0.
-	Retention time.Duration
 	// PurgeInterval is how often Complete deletes up to 1000 expired rows
 	// (in its own statement, after the done mark is written). 10 minutes
 	// when 0; a negative value turns it off (run Purge yourself).
@@ -86,12 +86,10 @@ type Deduplicator struct {
 	db            *sql.DB
 	table         string // quoted
 	index         string // quoted, the index on expires_at
-	owner         string // this instance's random token
 	claimTTL      int64  // milliseconds
-	retention     int64  // milliseconds
 	purgeInterval time.Duration
 
-	claimSQL, stateSQL, completeSQL, releaseSQL, purgeSQL, purgeBatchSQL string
+	claimSQL, stateSQL, extendSQL, completeSQL, releaseSQL, purgeSQL, purgeBatchSQL string
 
 	mu        sync.Mutex
 	lastPurge time.Time
@@ -121,17 +119,11 @@ func New(db *sql.DB, opts Options) (*Deduplicator, error) {
 	for i, p := range parts {
 		quoted[i] = `"` + p + `"`
 	}
-	var tok [16]byte
-	if _, err := rand.Read(tok[:]); err != nil {
-		return nil, fmt.Errorf("pgdedup: token: %w", err)
-	}
 	d := &Deduplicator{
 		db:            db,
 		table:         strings.Join(quoted, "."),
 		index:         `"` + parts[len(parts)-1] + `_expires_at"`,
-		owner:         hex.EncodeToString(tok[:]),
 		claimTTL:      millis(opts.ClaimTTL, defaultClaimTTL),
-		retention:     millis(opts.Retention, defaultRetention),
 		purgeInterval: opts.PurgeInterval,
 	}
 	if d.purgeInterval == 0 {
@@ -147,13 +139,15 @@ ON CONFLICT (event_id) DO UPDATE SET owner = excluded.owner, done = false, expir
 WHERE e.expires_at <= now()
 RETURNING true`
 	d.stateSQL = `SELECT done FROM ` + t + ` WHERE event_id = $1 AND expires_at > now()`
-	// A processed event is recorded whoever holds the claim now: the
-	// callback has run.
-	d.completeSQL = `INSERT INTO ` + t + ` AS e (event_id, owner, done, expires_at)
-VALUES ($1, $2, true, now() + $3 * interval '1 millisecond')
-ON CONFLICT (event_id) DO UPDATE SET done = true, expires_at = excluded.expires_at`
-	// Only this instance's own claim, still in progress, is forgotten: a
-	// claim that expired and was taken by another replica stays.
+	// Extend, Complete and Release act on the claim whose token is $2, and
+	// only while no later claim has replaced it (a claim that expired but
+	// was not claimed again is still this one's).
+	d.extendSQL = `UPDATE ` + t + ` SET expires_at = now() + $3 * interval '1 millisecond'
+WHERE event_id = $1 AND owner = $2 AND NOT done`
+	// keep <= 0 keeps the mark for ever ('infinity' is never purged).
+	d.completeSQL = `UPDATE ` + t + ` SET done = true, expires_at =
+CASE WHEN $3 > 0 THEN now() + $3 * interval '1 millisecond' ELSE 'infinity'::timestamptz END
+WHERE event_id = $1 AND owner = $2`
 	d.releaseSQL = `DELETE FROM ` + t + ` WHERE event_id = $1 AND owner = $2 AND NOT done`
 	d.purgeSQL = `DELETE FROM ` + t + ` WHERE expires_at <= now()`
 	d.purgeBatchSQL = `DELETE FROM ` + t + ` WHERE event_id IN (SELECT event_id FROM ` + t +
@@ -192,40 +186,72 @@ func (d *Deduplicator) CreateTable(ctx context.Context) error {
 }
 
 // Claim implements bankpay.Deduplicator: one INSERT … ON CONFLICT claims a
-// new or expired eventId; for one already held, a SELECT tells in progress
-// from done.
-func (d *Deduplicator) Claim(ctx context.Context, eventID string) (bankpay.ClaimState, error) {
+// new or expired key with a new random token; for one already held, a
+// SELECT tells in progress from done.
+func (d *Deduplicator) Claim(ctx context.Context, key string) (bankpay.ClaimState, string, error) {
 	for range claimAttempts {
+		token, err := newToken()
+		if err != nil {
+			return 0, "", err
+		}
 		var claimed bool
-		err := d.db.QueryRowContext(ctx, d.claimSQL, eventID, d.owner, d.claimTTL).Scan(&claimed)
+		err = d.db.QueryRowContext(ctx, d.claimSQL, key, token, d.claimTTL).Scan(&claimed)
 		if err == nil {
-			return bankpay.ClaimNew, nil
+			return bankpay.ClaimNew, token, nil
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
-			return 0, fmt.Errorf("pgdedup: claim: %w", err)
+			return 0, "", fmt.Errorf("pgdedup: claim: %w", err)
 		}
 		var done bool
-		err = d.db.QueryRowContext(ctx, d.stateSQL, eventID).Scan(&done)
+		err = d.db.QueryRowContext(ctx, d.stateSQL, key).Scan(&done)
 		switch {
 		case err == nil && done:
-			return bankpay.ClaimDone, nil
+			return bankpay.ClaimDone, "", nil
 		case err == nil:
-			return bankpay.ClaimInProgress, nil
+			return bankpay.ClaimInProgress, "", nil
 		case !errors.Is(err, sql.ErrNoRows):
-			return 0, fmt.Errorf("pgdedup: claim: %w", err)
+			return 0, "", fmt.Errorf("pgdedup: claim: %w", err)
 		}
 		// Released, purged or expired since the insert: claim again.
 	}
 	// Still changing hands: another delivery is at work on it.
-	return bankpay.ClaimInProgress, nil
+	return bankpay.ClaimInProgress, "", nil
 }
 
-// Complete implements bankpay.Deduplicator: the eventId is marked done for
-// Options.Retention, whoever holds its claim. Now and then it also purges
-// expired rows (Options.PurgeInterval); that purge's errors are not
-// returned, since the done mark is written.
-func (d *Deduplicator) Complete(ctx context.Context, eventID string) error {
-	if _, err := d.db.ExecContext(ctx, d.completeSQL, eventID, d.owner, d.retention); err != nil {
+// newToken returns a claim's random token, 32 hex digits.
+func newToken() (string, error) {
+	var tok [16]byte
+	if _, err := rand.Read(tok[:]); err != nil {
+		return "", fmt.Errorf("pgdedup: token: %w", err)
+	}
+	return hex.EncodeToString(tok[:]), nil
+}
+
+// Extend implements bankpay.Deduplicator: token's claim of key, while no
+// later claim has replaced it and it is not done, lasts ClaimTTL from now.
+func (d *Deduplicator) Extend(ctx context.Context, key, token string) (time.Duration, error) {
+	res, err := d.db.ExecContext(ctx, d.extendSQL, key, token, d.claimTTL)
+	if err != nil {
+		return 0, fmt.Errorf("pgdedup: extend: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return 0, fmt.Errorf("pgdedup: extend: %w", err)
+	} else if n == 0 {
+		return 0, nil
+	}
+	return time.Duration(d.claimTTL) * time.Millisecond, nil
+}
+
+// Complete implements bankpay.Deduplicator: when token is key's current
+// claim, key is marked done for keep (for ever when keep <= 0). Now and
+// then it also purges expired rows (Options.PurgeInterval); that purge's
+// errors are not returned, since the done mark is written.
+func (d *Deduplicator) Complete(ctx context.Context, key, token string, keep time.Duration) error {
+	ms := keep.Milliseconds()
+	if keep > 0 && ms == 0 {
+		ms = 1
+	}
+	if _, err := d.db.ExecContext(ctx, d.completeSQL, key, token, ms); err != nil {
 		return fmt.Errorf("pgdedup: complete: %w", err)
 	}
 	if d.purgeDue() {
@@ -234,11 +260,11 @@ func (d *Deduplicator) Complete(ctx context.Context, eventID string) error {
 	return nil
 }
 
-// Release implements bankpay.Deduplicator: this instance's claim of
-// eventID, if it still holds one, is deleted. A done mark, or a claim that
-// expired and another replica has taken since, is left as it is.
-func (d *Deduplicator) Release(ctx context.Context, eventID string) error {
-	if _, err := d.db.ExecContext(ctx, d.releaseSQL, eventID, d.owner); err != nil {
+// Release implements bankpay.Deduplicator: token's claim of key, if it is
+// still current and in progress, is deleted. A done mark, or a later claim
+// (the same replica's or another's), is left as it is.
+func (d *Deduplicator) Release(ctx context.Context, key, token string) error {
+	if _, err := d.db.ExecContext(ctx, d.releaseSQL, key, token); err != nil {
 		return fmt.Errorf("pgdedup: release: %w", err)
 	}
 	return nil

@@ -73,7 +73,7 @@ var store = dedupsuite.Store{
 		require.NoError(tb, err)
 		require.NoError(tb, d.CreateTable(context.Background()))
 		return func(cfg dedupsuite.Config) bankpay.Deduplicator {
-			d, err := pgdedup.New(open(tb), pgdedup.Options{Table: table, ClaimTTL: cfg.ClaimTTL, Retention: cfg.Retention})
+			d, err := pgdedup.New(open(tb), pgdedup.Options{Table: table, ClaimTTL: cfg.ClaimTTL})
 			require.NoError(tb, err)
 			return d
 		}
@@ -117,10 +117,12 @@ func TestStoreDown(t *testing.T) {
 	defer db.Close()
 	d, err := pgdedup.New(db, pgdedup.Options{})
 	require.NoError(t, err)
-	_, err = d.Claim(context.Background(), "ev-1")
+	_, _, err = d.Claim(context.Background(), "ev-1")
 	assert.ErrorContains(t, err, "pgdedup: claim")
-	assert.ErrorContains(t, d.Complete(context.Background(), "ev-1"), "pgdedup: complete")
-	assert.ErrorContains(t, d.Release(context.Background(), "ev-1"), "pgdedup: release")
+	_, err = d.Extend(context.Background(), "ev-1", "t")
+	assert.ErrorContains(t, err, "pgdedup: extend")
+	assert.ErrorContains(t, d.Complete(context.Background(), "ev-1", "t", time.Hour), "pgdedup: complete")
+	assert.ErrorContains(t, d.Release(context.Background(), "ev-1", "t"), "pgdedup: release")
 	_, err = d.Purge(context.Background())
 	assert.ErrorContains(t, err, "pgdedup: purge")
 }
@@ -140,10 +142,10 @@ func TestCreateTableInSchema(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, d.CreateTable(ctx))
 	require.NoError(t, d.CreateTable(ctx), "again")
-	st, err := d.Claim(ctx, "ev-1")
+	st, token, err := d.Claim(ctx, "ev-1")
 	require.NoError(t, err)
 	assert.Equal(t, bankpay.ClaimNew, st)
-	require.NoError(t, d.Complete(ctx, "ev-1"))
+	require.NoError(t, d.Complete(ctx, "ev-1", token, time.Hour))
 
 	var n int
 	require.NoError(t, db.QueryRowContext(ctx, `SELECT count(*) FROM `+schema+`.events WHERE done`).Scan(&n))
@@ -197,6 +199,15 @@ FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position`
 	assert.Equal(t, want, shape(documented))
 }
 
+// process claims id and completes it with keep.
+func process(t *testing.T, d *pgdedup.Deduplicator, id string, keep time.Duration) {
+	t.Helper()
+	st, token, err := d.Claim(context.Background(), id)
+	require.NoError(t, err)
+	require.Equal(t, bankpay.ClaimNew, st, id)
+	require.NoError(t, d.Complete(context.Background(), id, token, keep))
+}
+
 // rows counts the table's rows.
 func rows(t *testing.T, db *sql.DB, table string) int {
 	t.Helper()
@@ -219,30 +230,29 @@ func TestPurge(t *testing.T) {
 	ctx := context.Background()
 	db := open(t)
 	table := freshTable(t, db)
-	short, err := pgdedup.New(db, pgdedup.Options{Table: table, ClaimTTL: 200 * time.Millisecond, Retention: 200 * time.Millisecond, PurgeInterval: -1})
+	short, err := pgdedup.New(db, pgdedup.Options{Table: table, ClaimTTL: 200 * time.Millisecond, PurgeInterval: -1})
 	require.NoError(t, err)
 	long, err := pgdedup.New(db, pgdedup.Options{Table: table, PurgeInterval: -1})
 	require.NoError(t, err)
 	require.NoError(t, short.CreateTable(ctx))
 
-	_, err = short.Claim(ctx, "abandoned")
+	_, _, err = short.Claim(ctx, "abandoned")
 	require.NoError(t, err)
 	for _, id := range []string{"done-1", "done-2"} {
-		_, err = short.Claim(ctx, id)
-		require.NoError(t, err)
-		require.NoError(t, short.Complete(ctx, id))
+		process(t, short, id, 200*time.Millisecond)
 	}
-	require.NoError(t, long.Complete(ctx, "kept-done"))
-	_, err = long.Claim(ctx, "kept-claim")
+	process(t, long, "kept-done", time.Hour)
+	process(t, long, "kept-for-ever", 0)
+	_, _, err = long.Claim(ctx, "kept-claim")
 	require.NoError(t, err)
 
 	require.Eventually(t, func() bool { return expired(t, db, table) == 3 }, 5*time.Second, 20*time.Millisecond)
 	n, err := long.Purge(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, int64(3), n)
-	assert.Equal(t, 2, rows(t, db, table))
-	for id, want := range map[string]bankpay.ClaimState{"kept-done": bankpay.ClaimDone, "kept-claim": bankpay.ClaimInProgress, "done-1": bankpay.ClaimNew} {
-		st, err := short.Claim(ctx, id)
+	assert.Equal(t, 3, rows(t, db, table))
+	for id, want := range map[string]bankpay.ClaimState{"kept-done": bankpay.ClaimDone, "kept-for-ever": bankpay.ClaimDone, "kept-claim": bankpay.ClaimInProgress, "done-1": bankpay.ClaimNew} {
+		st, _, err := short.Claim(ctx, id)
 		require.NoError(t, err)
 		assert.Equal(t, want, st, id)
 	}
@@ -259,29 +269,30 @@ func TestLazyPurge(t *testing.T) {
 		require.NoError(t, db.QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE event_id = $1`, id).Scan(&n))
 		return n == 1
 	}
-	short, err := pgdedup.New(db, pgdedup.Options{Table: table, Retention: 200 * time.Millisecond, PurgeInterval: -1})
+	short, err := pgdedup.New(db, pgdedup.Options{Table: table, PurgeInterval: -1})
 	require.NoError(t, err)
 	require.NoError(t, short.CreateTable(ctx))
+	const keep = 200 * time.Millisecond
 	for _, id := range []string{"a", "b", "c"} {
-		require.NoError(t, short.Complete(ctx, id))
+		process(t, short, id, keep)
 	}
 	require.Eventually(t, func() bool { return expired(t, db, table) == 3 }, 5*time.Second, 20*time.Millisecond)
-	require.NoError(t, short.Complete(ctx, "d"))
+	process(t, short, "d", keep)
 	assert.True(t, has("a") && has("b") && has("c"), "purged with a negative interval")
 
 	hourly, err := pgdedup.New(db, pgdedup.Options{Table: table, PurgeInterval: time.Hour})
 	require.NoError(t, err)
-	require.NoError(t, hourly.Complete(ctx, "e")) // the first Complete purges
+	process(t, hourly, "e", keep) // the first Complete purges
 	assert.False(t, has("a") || has("b") || has("c"), "not purged")
 	assert.True(t, has("e"))
 
-	require.NoError(t, short.Complete(ctx, "g"))
+	process(t, short, "g", keep)
 	require.Eventually(t, func() bool {
 		var n int
 		err := db.QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE event_id = 'g' AND expires_at <= now()`).Scan(&n)
 		return assert.NoError(t, err) && n == 1
 	}, 5*time.Second, 20*time.Millisecond)
-	require.NoError(t, hourly.Complete(ctx, "f")) // not due for an hour
+	process(t, hourly, "f", keep) // not due for an hour
 	assert.True(t, has("g"), "purged again within the interval")
 }
 
@@ -290,10 +301,10 @@ func TestClaimRow(t *testing.T) {
 	ctx := context.Background()
 	db := open(t)
 	table := freshTable(t, db)
-	d, err := pgdedup.New(db, pgdedup.Options{Table: table, ClaimTTL: 90 * time.Second, Retention: 36 * time.Hour})
+	d, err := pgdedup.New(db, pgdedup.Options{Table: table, ClaimTTL: 90 * time.Second})
 	require.NoError(t, err)
 	require.NoError(t, d.CreateTable(ctx))
-	_, err = d.Claim(ctx, "ev-1")
+	_, token, err := d.Claim(ctx, "ev-1")
 	require.NoError(t, err)
 	left := func() (done bool, ttl time.Duration) {
 		var secs float64
@@ -303,8 +314,19 @@ func TestClaimRow(t *testing.T) {
 	done, ttl := left()
 	assert.False(t, done)
 	assert.InDelta(t, 90*time.Second, ttl, float64(5*time.Second))
-	require.NoError(t, d.Complete(ctx, "ev-1"))
+	_, err = db.ExecContext(ctx, `UPDATE `+table+` SET expires_at = now() + interval '1 second' WHERE event_id = 'ev-1'`)
+	require.NoError(t, err)
+	extended, err := d.Extend(ctx, "ev-1", token)
+	require.NoError(t, err)
+	assert.Equal(t, 90*time.Second, extended)
+	_, ttl = left()
+	assert.InDelta(t, 90*time.Second, ttl, float64(5*time.Second), "extended: the claim TTL from now")
+	require.NoError(t, d.Complete(ctx, "ev-1", token, 36*time.Hour))
 	done, ttl = left()
 	assert.True(t, done)
 	assert.InDelta(t, 36*time.Hour, ttl, float64(5*time.Second))
+	var forever bool
+	require.NoError(t, d.Complete(ctx, "ev-1", token, 0))
+	require.NoError(t, db.QueryRowContext(ctx, `SELECT expires_at = 'infinity' FROM `+table+` WHERE event_id = 'ev-1'`).Scan(&forever))
+	assert.True(t, forever, "keep <= 0: kept for ever")
 }

@@ -3,7 +3,7 @@ module github.com/bankpay/bankpay-go/dedup/redisdedup
 go 1.26.0
 
 require (
-	github.com/bankpay/bankpay-go v0.0.0
+	github.com/bankpay/bankpay-go v0.3.0
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/stretchr/testify v1.12.1
 )
@@ -17,5 +17,3 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 )
-
-replace github.com/bankpay/bankpay-go => ../..

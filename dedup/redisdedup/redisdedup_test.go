@@ -69,7 +69,7 @@ var store = dedupsuite.Store{
 	Open: func(tb testing.TB) func(dedupsuite.Config) bankpay.Deduplicator {
 		prefix := freshPrefix(tb, client(tb))
 		return func(cfg dedupsuite.Config) bankpay.Deduplicator {
-			return redisdedup.New(client(tb), redisdedup.Options{KeyPrefix: prefix, ClaimTTL: cfg.ClaimTTL, Retention: cfg.Retention})
+			return redisdedup.New(client(tb), redisdedup.Options{KeyPrefix: prefix, ClaimTTL: cfg.ClaimTTL})
 		}
 	},
 }
@@ -89,8 +89,8 @@ func TestKeys(t *testing.T) {
 	ctx := context.Background()
 	rdb := client(t)
 	prefix := freshPrefix(t, rdb)
-	d := redisdedup.New(rdb, redisdedup.Options{KeyPrefix: prefix, ClaimTTL: 90 * time.Second, Retention: 36 * time.Hour})
-	st, err := d.Claim(ctx, "ev-1")
+	d := redisdedup.New(rdb, redisdedup.Options{KeyPrefix: prefix, ClaimTTL: 90 * time.Second})
+	st, claimed, err := d.Claim(ctx, "ev-1")
 	require.NoError(t, err)
 	require.Equal(t, bankpay.ClaimNew, st)
 	claimTTL, err := rdb.PTTL(ctx, prefix+"ev-1").Result()
@@ -98,9 +98,17 @@ func TestKeys(t *testing.T) {
 	assert.InDelta(t, 90*time.Second, claimTTL, float64(5*time.Second))
 	token, err := rdb.Get(ctx, prefix+"ev-1").Result()
 	require.NoError(t, err)
-	assert.Regexp(t, `^[0-9a-f]{32}$`, token, "a claim holds the instance's token")
+	assert.Regexp(t, `^[0-9a-f]{32}$`, token, "a claim holds its token")
+	assert.Equal(t, claimed, token)
+	require.NoError(t, rdb.PExpire(ctx, prefix+"ev-1", time.Second).Err())
+	extended, err := d.Extend(ctx, "ev-1", token)
+	require.NoError(t, err)
+	assert.Equal(t, 90*time.Second, extended)
+	claimTTL, err = rdb.PTTL(ctx, prefix+"ev-1").Result()
+	require.NoError(t, err)
+	assert.InDelta(t, 90*time.Second, claimTTL, float64(5*time.Second), "extended")
 
-	require.NoError(t, d.Complete(ctx, "ev-1"))
+	require.NoError(t, d.Complete(ctx, "ev-1", token, 36*time.Hour))
 	doneTTL, err := rdb.PTTL(ctx, prefix+"ev-1").Result()
 	require.NoError(t, err)
 	assert.InDelta(t, 36*time.Hour, doneTTL, float64(5*time.Second))
@@ -111,15 +119,15 @@ func TestKeys(t *testing.T) {
 	def := redisdedup.New(rdb, redisdedup.Options{})
 	id := "ev-" + prefix // unique
 	t.Cleanup(func() { rdb.Del(context.Background(), "bankpay:event:"+id) })
-	_, err = def.Claim(ctx, id)
+	_, token, err = def.Claim(ctx, id)
 	require.NoError(t, err)
 	ttl, err := rdb.PTTL(ctx, "bankpay:event:"+id).Result()
 	require.NoError(t, err)
 	assert.InDelta(t, time.Minute, ttl, float64(5*time.Second), "the default prefix and claim TTL")
-	require.NoError(t, def.Complete(ctx, id))
+	require.NoError(t, def.Complete(ctx, id, token, 0))
 	ttl, err = rdb.PTTL(ctx, "bankpay:event:"+id).Result()
 	require.NoError(t, err)
-	assert.InDelta(t, 24*time.Hour, ttl, float64(5*time.Second), "the default retention")
+	assert.Equal(t, time.Duration(-1), ttl, "keep <= 0: no TTL")
 }
 
 // TestScriptsReloaded: after SCRIPT FLUSH (a restarted or failed-over
@@ -129,14 +137,23 @@ func TestScriptsReloaded(t *testing.T) {
 	rdb := client(t)
 	d := redisdedup.New(rdb, redisdedup.Options{KeyPrefix: freshPrefix(t, rdb)})
 	require.NoError(t, rdb.ScriptFlush(ctx).Err())
-	st, err := d.Claim(ctx, "ev-1")
+	st, token, err := d.Claim(ctx, "ev-1")
 	require.NoError(t, err)
 	assert.Equal(t, bankpay.ClaimNew, st)
 	require.NoError(t, rdb.ScriptFlush(ctx).Err())
-	require.NoError(t, d.Release(ctx, "ev-1"))
-	st, err = d.Claim(ctx, "ev-1")
+	ttl, err := d.Extend(ctx, "ev-1", token)
+	require.NoError(t, err)
+	assert.Positive(t, ttl)
+	require.NoError(t, rdb.ScriptFlush(ctx).Err())
+	require.NoError(t, d.Release(ctx, "ev-1", token))
+	st, token, err = d.Claim(ctx, "ev-1")
 	require.NoError(t, err)
 	assert.Equal(t, bankpay.ClaimNew, st, "released")
+	require.NoError(t, rdb.ScriptFlush(ctx).Err())
+	require.NoError(t, d.Complete(ctx, "ev-1", token, time.Hour))
+	st, _, err = d.Claim(ctx, "ev-1")
+	require.NoError(t, err)
+	assert.Equal(t, bankpay.ClaimDone, st, "completed")
 }
 
 // TestStoreDown: a store that cannot be reached fails the claim (the
@@ -149,8 +166,10 @@ func TestStoreDown(t *testing.T) {
 	rdb := redis.NewClient(&redis.Options{Addr: down, MaxRetries: -1, DialTimeout: 2 * time.Second})
 	defer rdb.Close()
 	d := redisdedup.New(rdb, redisdedup.Options{})
-	_, err = d.Claim(context.Background(), "ev-1")
+	_, _, err = d.Claim(context.Background(), "ev-1")
 	assert.ErrorContains(t, err, "redisdedup: claim")
-	assert.ErrorContains(t, d.Complete(context.Background(), "ev-1"), "redisdedup: complete")
-	assert.ErrorContains(t, d.Release(context.Background(), "ev-1"), "redisdedup: release")
+	_, err = d.Extend(context.Background(), "ev-1", "t")
+	assert.ErrorContains(t, err, "redisdedup: extend")
+	assert.ErrorContains(t, d.Complete(context.Background(), "ev-1", "t", time.Hour), "redisdedup: complete")
+	assert.ErrorContains(t, d.Release(context.Background(), "ev-1", "t"), "redisdedup: release")
 }

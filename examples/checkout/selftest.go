@@ -10,12 +10,15 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // selfTest plays a browser without JavaScript: it loads the product page,
 // does what the client script does (POST the establish data to the
 // sandbox's session endpoint), walks the bank list, signs in, authorizes,
-// follows the redirect back to the shop and checks the result page.
+// follows the redirect back to the shop, then does what the order page's
+// script does: follows the order until the Authorize event has triggered
+// the capture, lets 3 banking days pass (sandbox) and refunds it.
 func selfTest(base string) error {
 	jar, _ := cookiejar.New(nil)
 	hc := &http.Client{Jar: jar}
@@ -27,6 +30,10 @@ func selfTest(base string) error {
 	script := between(page, `<script src="`, `"`)
 	if data == "" || script == "" {
 		return errors.New("selftest: the product page has no establish data or script")
+	}
+	var d struct{ MerchantReference string }
+	if err := json.Unmarshal([]byte(data), &d); err != nil || d.MerchantReference == "" {
+		return fmt.Errorf("selftest: establish data %s: %v", data, err)
 	}
 	sandbox := script[:strings.Index(script, "/ui/sdk.js")]
 	resp, err := hc.Post(sandbox+"/ui/session", "application/json", strings.NewReader(data))
@@ -59,11 +66,63 @@ func selfTest(base string) error {
 	if err != nil {
 		return err
 	}
-	if !strings.Contains(result, `<h1 id="result">Paid</h1>`) {
-		return fmt.Errorf("selftest: result page %q", between(result, "<main>", "</main>"))
+	if h1 := between(result, `<h1 id="result">`, "</h1>"); h1 != "Authorized" && h1 != "Charged" {
+		return fmt.Errorf("selftest: return page %q", between(result, "<main>", "</main>"))
 	}
-	fmt.Println("checkout: paid", between(result, "<p>Paid ", "</p>"))
+
+	// The order page's script: follow the order until the capture exists.
+	order := base + "/orders/" + url.PathEscape(d.MerchantReference)
+	var o orderJSON
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if o, err = getOrder(hc, http.MethodGet, order); err != nil {
+			return err
+		}
+		if o.Final || o.Capture != "" || time.Now().After(deadline) {
+			break
+		}
+	}
+	if o.Title != "Charged" || o.Capture == "" {
+		return fmt.Errorf("selftest: order %+v, want Charged with a capture", o)
+	}
+	fmt.Printf("checkout: charged %s USD with capture %s (%s)\n", price, o.Capture, o.Status)
+	if o, err = getOrder(hc, http.MethodPost, order+"/wait"); err != nil {
+		return err
+	}
+	if o.Title != "Paid" || strings.Join(o.Events, ",") != "Process,Complete" {
+		return fmt.Errorf("selftest: after 3 banking days: %+v, want Paid after Process, Complete", o)
+	}
+	fmt.Printf("checkout: capture %s %s after events %s\n", o.Capture, o.Status, strings.Join(o.Events, ", "))
+	if o, err = getOrder(hc, http.MethodPost, order+"/refund"); err != nil {
+		return err
+	}
+	if o.Title != "Refunded" || len(o.Refunds) != 1 || o.Events[len(o.Events)-1] != "Refund" {
+		return fmt.Errorf("selftest: after the refund: %+v, want Refunded with a Refund event", o)
+	}
+	fmt.Printf("checkout: refunded %s USD: refund %s, capture %s\n", price, o.Refunds[0], o.Status)
 	return nil
+}
+
+// orderJSON is what the shop's /orders/{ref} answers.
+type orderJSON struct {
+	Title, Status, Capture string
+	Final                  bool
+	Events, Refunds        []string
+}
+
+func getOrder(hc *http.Client, method, u string) (orderJSON, error) {
+	var o orderJSON
+	req, err := http.NewRequest(method, u, nil)
+	if err != nil {
+		return o, err
+	}
+	body, err := read(hc.Do(req))
+	if err != nil {
+		return o, err
+	}
+	if err := json.Unmarshal([]byte(body), &o); err != nil {
+		return o, fmt.Errorf("selftest: %s %s: %w", method, u, err)
+	}
+	return o, nil
 }
 
 func get(hc *http.Client, u string) (string, error) {

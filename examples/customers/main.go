@@ -30,7 +30,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 
 	env.Section("1. Create a customer")
 	env.Call("Customers.Create(externalId %s, name, email, phone, address)", ext)
-	cust, err := c.Customers.Create(ctx, &bankpay.CustomerUpdateParams{
+	cust, err := c.Customers.Create(ctx, &bankpay.CustomerParams{
 		ExternalID: ext, Name: "Zed Quill", Email: email, Phone: "+15125550177",
 		Address: &models.Address{Address1: "9 Elm St", City: "Austin", State: "TX", Zip: "73301", Country: "US"},
 	})
@@ -97,7 +97,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Result("the bank holds %s (first name %s, last name %s)", u.Name[0], u.SegmentedName.FirstName, u.SegmentedName.LastName)
 
 	env.Call("Customers.Update(%s, the bank's name and email)", cust.CustomerID)
-	if _, err := c.Customers.Update(ctx, cust.CustomerID, &bankpay.CustomerUpdateParams{Name: u.Name[0], Email: u.Email[0]}); err != nil {
+	if _, err := c.Customers.Update(ctx, cust.CustomerID, &bankpay.CustomerParams{Name: u.Name[0], Email: u.Email[0]}); err != nil {
 		return fmt.Errorf("update: %w", err)
 	}
 	env.Result("updated")

@@ -28,7 +28,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 
 	env.Section("1. Where can we pay out, and with which banks?")
 	env.Call("Countries.List(paymentType Disbursement)")
-	countries, err := c.Countries.List(ctx, &bankpay.CountriesListParams{PaymentType: "Disbursement"})
+	countries, err := c.Countries.List(ctx, &bankpay.CountryListParams{PaymentType: "Disbursement"})
 	if err != nil {
 		return fmt.Errorf("list countries: %w", err)
 	}
@@ -40,7 +40,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 
 	env.Call("PaymentProviders.List(countries US and CA, paymentType Deferred), 2 per page")
 	n := 0
-	for pp, err := range c.PaymentProviders.List(ctx, &bankpay.PaymentProvidersListParams{
+	for pp, err := range c.PaymentProviders.List(ctx, &bankpay.PaymentProviderListParams{
 		Countries: []string{"US", "CA"}, PaymentType: "Deferred", Count: 2}) {
 		if err != nil {
 			return fmt.Errorf("list payment providers: %w", err)

@@ -3,7 +3,7 @@ module github.com/bankpay/bankpay-go/examples/otel
 go 1.26.0
 
 require (
-	github.com/bankpay/bankpay-go v0.0.0
+	github.com/bankpay/bankpay-go v0.3.0
 	github.com/stretchr/testify v1.12.1
 	go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp v0.72.0
 	go.opentelemetry.io/otel v1.47.0
@@ -26,5 +26,3 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 )
-
-replace github.com/bankpay/bankpay-go => ../..

@@ -55,8 +55,8 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 
 	env.Section("3. Verify the redirect on the returnUrl handler")
-	env.Call("bankpay.VerifyRedirect(returnUrl as requested, accessKey)")
-	r, err := bankpay.VerifyRedirect(redirect, env.Creds.AccessKey.Reveal())
+	env.Call("bankpay.VerifyRedirect(returnUrl as requested, creds)")
+	r, err := bankpay.VerifyRedirect(redirect, env.Creds)
 	if err != nil {
 		return fmt.Errorf("VerifyRedirect: %w", err)
 	}
@@ -67,7 +67,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 	// A tampered redirect is refused: never trust the parameters before the
 	// check.
-	if _, err := bankpay.VerifyRedirect(strings.Replace(redirect, "&requestSignature=", "x&requestSignature=", 1), env.Creds.AccessKey.Reveal()); err == nil {
+	if _, err := bankpay.VerifyRedirect(strings.Replace(redirect, "&requestSignature=", "x&requestSignature=", 1), env.Creds); err == nil {
 		return fmt.Errorf("a tampered redirect was accepted")
 	} else {
 		env.Note("the same URL with one byte added is refused: %v", err)

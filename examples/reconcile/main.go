@@ -3,9 +3,14 @@
 // response was lost on the way back (the embedded sandbox resets the
 // connection after acting: bankpaytest's LoseResponse). The SDK returns a
 // *bankpay.NetworkError with Sent true, and does not send the deposit again.
-// Instead of paying again, the merchant finds the deposit by its
-// merchantReference with Transactions.FindByMerchantReference, and lists the
-// authorization's deposits to see that it was paid once.
+// Instead of paying again, the merchant finds the deposit with
+// Transactions.FindByMerchantReference, from the authorization it was made
+// against and its merchantReference (the list filter on
+// payment.merchantReference is the authorization's reference, as the
+// operator documents it: a deposit's own reference is matched by the SDK),
+// and lists the authorization's deposits to see that it was paid once.
+// Only ErrNotFound means "not made"; ErrIncomplete (the lookup could not
+// read the whole list) means "look again", never "pay again".
 //
 // Run it with no BANKPAY_* variables to use the embedded sandbox.
 package main
@@ -70,13 +75,20 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		env.Result("deposit made")
 	}
 
-	env.Section("3. Find the deposit by its merchantReference")
-	env.Call("Transactions.FindByMerchantReference(%s)", p.MerchantReference)
-	dep, err := c.Transactions.FindByMerchantReference(ctx, p.MerchantReference)
+	env.Section("3. Find the deposit from its authorization and merchantReference")
+	env.Call("Transactions.FindByMerchantReference(originalTransactionId %s, ref %s)", auth.TransactionID, p.MerchantReference)
+	dep, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{
+		OriginalTransactionID: auth.TransactionID, // what Deposit was called with
+		MerchantReference:     p.MerchantReference,
+	})
 	switch {
 	case errors.Is(err, bankpay.ErrNotFound):
 		// Not made: paying again, with the same merchantReference, is safe.
 		return fmt.Errorf("the deposit was not found, but the sandbox made it")
+	case errors.Is(err, bankpay.ErrIncomplete):
+		// The list could not be read whole: the deposit may exist. Do not
+		// pay again; look it up again later.
+		return fmt.Errorf("find: %w", err)
 	case err != nil:
 		return fmt.Errorf("find: %w", err)
 	}
@@ -86,16 +98,30 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 	env.Note("the deposit was made: record %s against the order and do not pay again", dep.TransactionID)
 
-	env.Call("Transactions.FindByMerchantReference(a reference never used)")
-	_, err = c.Transactions.FindByMerchantReference(ctx, exampleenv.Ref("rec-never"))
+	env.Call("Transactions.FindByMerchantReference(originalTransactionId %s, a reference never used)", auth.TransactionID)
+	_, err = c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{
+		OriginalTransactionID: auth.TransactionID, MerchantReference: exampleenv.Ref("rec-never")})
 	if !errors.Is(err, bankpay.ErrNotFound) {
 		return fmt.Errorf("find an unused reference: got %v, want ErrNotFound", err)
 	}
-	env.Result("ErrNotFound: %v (such a deposit was not made: pay with that same reference)", err)
+	env.Result("ErrNotFound: %v (the whole list was read: such a deposit was not made; pay with that same reference)", err)
+
+	env.Call("Transactions.List(payment.merchantReference %s)", p.MerchantReference)
+	n := 0
+	for _, err := range c.Transactions.List(ctx, &bankpay.TransactionListParams{MerchantReference: p.MerchantReference}) {
+		if err != nil {
+			return fmt.Errorf("list: %w", err)
+		}
+		n++
+	}
+	env.Result("%d transactions: the filter is the payment's (the authorization's) reference, not the deposit's own", n)
+	if env.Embedded() && n != 0 {
+		return fmt.Errorf("%d transactions by the deposit's reference, want none (the operator's filter)", n)
+	}
 
 	env.Section("4. The authorization's deposits: paid once")
 	env.Call("Transactions.List(originalTransactionId %s, transactionType Deposit)", auth.TransactionID)
-	n := 0
+	n = 0
 	for t, err := range c.Transactions.List(ctx, &bankpay.TransactionListParams{
 		OriginalTransactionID: auth.TransactionID,
 		TransactionTypes:      []models.TransactionType{models.TypeDeposit},

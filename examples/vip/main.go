@@ -47,7 +47,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 
 	env.Section("1. Set a tier by the merchant's externalId")
 	env.Call("Customers.UpdateByExternalID(%s, name, vip 1)", ext)
-	cust, err := c.Customers.UpdateByExternalID(ctx, ext, &bankpay.CustomerUpdateParams{
+	cust, err := c.Customers.UpdateByExternalID(ctx, ext, &bankpay.CustomerParams{
 		Name: "Olivia Nguyen", Email: "olivia@example.com", VIP: tier(1),
 	})
 	if err != nil {
@@ -60,7 +60,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 
 	env.Section("2. Change it by the service's customerId")
 	env.Call("Customers.Update(%s, vip 3)", cust.CustomerID)
-	cust, err = c.Customers.Update(ctx, cust.CustomerID, &bankpay.CustomerUpdateParams{Name: "Olivia Nguyen", VIP: tier(3)})
+	cust, err = c.Customers.Update(ctx, cust.CustomerID, &bankpay.CustomerParams{Name: "Olivia Nguyen", VIP: tier(3)})
 	if err != nil {
 		return fmt.Errorf("update: %w", err)
 	}
@@ -68,7 +68,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 
 	env.Section("3. Remove VIP with tier 0")
 	env.Call("Customers.Update(%s, vip 0) - sent as \"vip\":0", cust.CustomerID)
-	cust, err = c.Customers.Update(ctx, cust.CustomerID, &bankpay.CustomerUpdateParams{Name: "Olivia Nguyen", VIP: tier(0)})
+	cust, err = c.Customers.Update(ctx, cust.CustomerID, &bankpay.CustomerParams{Name: "Olivia Nguyen", VIP: tier(0)})
 	if err != nil {
 		return fmt.Errorf("update: %w", err)
 	}
@@ -78,7 +78,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 
 	env.Call("Customers.Update(%s, vip -1)", cust.CustomerID)
-	_, err = c.Customers.Update(ctx, cust.CustomerID, &bankpay.CustomerUpdateParams{VIP: tier(-1)})
+	_, err = c.Customers.Update(ctx, cust.CustomerID, &bankpay.CustomerParams{VIP: tier(-1)})
 	if ve := (*bankpay.ValidationError)(nil); !errors.As(err, &ve) {
 		return fmt.Errorf("negative tier: got %v, want a validation error", err)
 	}
@@ -123,7 +123,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		return fmt.Errorf("NewClient: %w", err)
 	}
 	env.Call("Customers.UpdateByExternalID(%s, vip 1) as merchant %s", ext, plain.MerchantID)
-	_, err = other.Customers.UpdateByExternalID(ctx, ext, &bankpay.CustomerUpdateParams{Name: "Olivia Nguyen", VIP: tier(1)})
+	_, err = other.Customers.UpdateByExternalID(ctx, ext, &bankpay.CustomerParams{Name: "Olivia Nguyen", VIP: tier(1)})
 	var apiErr *bankpay.APIError
 	if !errors.As(err, &apiErr) || !errors.Is(err, bankpay.ErrBadRequest) {
 		return fmt.Errorf("VIP for a merchant not configured for it: got %v, want ErrBadRequest", err)

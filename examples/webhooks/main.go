@@ -68,6 +68,12 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	// production, never from source code (here: the embedded sandbox's).
 	creds := env.Creds
 	rcv := &receiver{}
+	opts := []bankpay.Option{bankpay.WithDeduplicator(&countingDedup{bankpay.NewMemoryDeduplicator(10000), rcv})}
+	if env.Sandbox != nil {
+		// The handler refuses events dated over 5 minutes ahead of its
+		// clock: under test it follows the sandbox's, which moves days ahead.
+		opts = append(opts, bankpay.WithWebhookClock(env.Sandbox.Now))
+	}
 	h := bankpay.NewWebhookHandler(creds,
 		// One callback for every event; the typed payload of its type is set.
 		func(_ context.Context, ev *bankpay.Event) error {
@@ -92,7 +98,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 			// re-sends the event later.
 			return nil
 		},
-		bankpay.WithDeduplicator(&countingDedup{bankpay.NewMemoryDeduplicator(10000), rcv}),
+		opts...,
 	)
 
 	mux := http.NewServeMux()
@@ -243,9 +249,9 @@ func fromSandbox(ctx context.Context, env *exampleenv.Env, rcv *receiver, endpoi
 		for _, a := range ev.Attempts {
 			codes = append(codes, fmt.Sprint(a.StatusCode))
 		}
-		env.Note("sandbox: event %s %s delivered %t, attempts responded %s", ev.ID, ev.Type, ev.Delivered, strings.Join(codes, ", "))
+		env.Note("sandbox: event %s %s delivered %t, attempts responded %s", ev.EventID, ev.EventType, ev.Delivered, strings.Join(codes, ", "))
 		if !ev.Delivered {
-			return fmt.Errorf("event %s %s was not delivered", ev.ID, ev.Type)
+			return fmt.Errorf("event %s %s was not delivered", ev.EventID, ev.EventType)
 		}
 	}
 	got := rcv.handled.Load() - before
@@ -264,12 +270,14 @@ type countingDedup struct {
 	rcv *receiver
 }
 
-// Claim claims eventID, counting a re-sent one.
-func (d *countingDedup) Claim(ctx context.Context, eventID string) (bankpay.ClaimState, error) {
-	st, err := d.Deduplicator.Claim(ctx, eventID)
+// Claim claims key (the accessId, '/', the eventId), counting a re-sent
+// event.
+func (d *countingDedup) Claim(ctx context.Context, key string) (bankpay.ClaimState, string, error) {
+	st, token, err := d.Deduplicator.Claim(ctx, key)
 	if err == nil && st == bankpay.ClaimDone {
 		d.rcv.duplicates.Add(1)
+		_, eventID, _ := strings.Cut(key, "/")
 		d.rcv.logf("event %s already processed, acknowledged again", eventID)
 	}
-	return st, err
+	return st, token, err
 }

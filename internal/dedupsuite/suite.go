@@ -1,7 +1,8 @@
 // Package dedupsuite is the behavior every bankpay.Deduplicator shared by
 // several replicas must have, as tests and a benchmark any store can run:
 // the modules dedup/pgdedup and dedup/redisdedup run them against real
-// servers, and this package's own tests against the memory deduplicator.
+// servers, and this package's own tests against the memory deduplicator;
+// dedup/chaos compares every store and the River inbox with BenchTargets.
 //
 // The replica tests put several http servers, each with its own
 // bankpay.NewWebhookHandler and its own Deduplicator over one store, in
@@ -12,6 +13,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -29,10 +31,8 @@ import (
 
 // Config is the store settings a test asks for.
 type Config struct {
-	// ClaimTTL: how long an abandoned claim stays in progress.
+	// ClaimTTL: how long a claim stays in progress unless extended.
 	ClaimTTL time.Duration
-	// Retention: how long a done mark is kept.
-	Retention time.Duration
 }
 
 // Store opens the store under test.
@@ -45,15 +45,14 @@ type Store struct {
 	// is a new process.
 	Open func(tb testing.TB) (newReplica func(Config) bankpay.Deduplicator)
 	// Shared: replicas are separate instances over a store that expires
-	// claims after ClaimTTL and done marks after Retention, and releases a
-	// claim only for the instance that holds it. False for the memory
-	// deduplicator (one instance, nothing expires by time): the tests of
-	// those properties are skipped.
+	// claims after ClaimTTL and done marks after the keep Complete is
+	// given. False for the memory deduplicator (one instance, nothing
+	// expires by time): the tests of those properties are skipped.
 	Shared bool
 }
 
 // longConfig is for tests where nothing may expire.
-var longConfig = Config{ClaimTTL: time.Minute, Retention: time.Hour}
+var longConfig = Config{ClaimTTL: time.Minute}
 
 // long returns n longConfigs.
 func long(n int) []Config {
@@ -76,6 +75,11 @@ func Run(t *testing.T, s Store) {
 	t.Run("FailedCallbackReleases", func(t *testing.T) { testFailedCallback(t, s) })
 	t.Run("CrashedReplica", func(t *testing.T) { testCrashedReplica(t, s) })
 	t.Run("LateReleaseKeepsNewClaim", func(t *testing.T) { testLateRelease(t, s) })
+	t.Run("StaleClaimChangesNothing", func(t *testing.T) { testStaleClaim(t, s) })
+	t.Run("LongCallbackExtendsClaim", func(t *testing.T) { testLongCallback(t, s) })
+	t.Run("AccountsDoNotMeet", func(t *testing.T) { testAccounts(t, s) })
+	t.Run("RetentionCoversSkew", func(t *testing.T) { testRetentionCoversSkew(t, s) })
+	t.Run("FutureEventRefused", func(t *testing.T) { testFutureEvent(t, s) })
 	t.Run("DoneMarkExpires", func(t *testing.T) { testDoneMarkExpires(t, s) })
 	t.Run("CanceledContext", func(t *testing.T) { testCanceledContext(t, s) })
 }
@@ -98,56 +102,83 @@ func unique(prefix string) string {
 // a minute ago, and the Authorization header the service sends with it.
 func notification(tb testing.TB, eventID string) (body, authorization string) {
 	tb.Helper()
-	body = "merchantId=M1&merchantReference=order-42&paymentType=2&transactionType=1&eventId=" + eventID +
+	return Notification(tb, creds, eventID, time.Now().Add(-time.Minute))
+}
+
+// Notification returns the body of an Authorize event of c's merchant with
+// eventID, created at createdAt, and the Authorization header the service
+// sends with it.
+func Notification(tb testing.TB, c bankpay.Credentials, eventID string, createdAt time.Time) (body, authorization string) {
+	tb.Helper()
+	body = "merchantId=" + c.MerchantID + "&merchantReference=order-42&paymentType=2&transactionType=1&eventId=" + eventID +
 		"&eventType=Authorize&objectId=100258123456789&objectType=Transaction&timeZone=UTC" +
-		"&createdAt=" + strconv.FormatInt(time.Now().Add(-time.Minute).UnixMilli(), 10) +
-		"&accessId=" + creds.AccessID + "&status=2&statusMessage=Authorized"
-	auth, err := bankpaytest.SignNotification([]byte(body), creds)
+		"&createdAt=" + strconv.FormatInt(createdAt.UnixMilli(), 10) +
+		"&accessId=" + c.AccessID + "&status=2&statusMessage=Authorized"
+	auth, err := bankpaytest.SignNotification([]byte(body), c)
 	require.NoError(tb, err)
 	return body, auth
 }
 
 // claim is d.Claim that must not fail; it may run in any goroutine (an
-// error fails the test and returns -1).
+// error fails the test and returns -1). A new claim's token is checked and
+// dropped; claimToken returns it.
 func claim(t *testing.T, d bankpay.Deduplicator, id string) bankpay.ClaimState {
 	t.Helper()
-	st, err := d.Claim(context.Background(), id)
-	if !assert.NoError(t, err) {
-		return -1
-	}
+	st, _ := claimToken(t, d, id)
 	return st
+}
+
+// claimToken is claim, returning the token of a new claim too.
+func claimToken(t *testing.T, d bankpay.Deduplicator, id string) (bankpay.ClaimState, string) {
+	t.Helper()
+	st, token, err := d.Claim(context.Background(), id)
+	if !assert.NoError(t, err) {
+		return -1, ""
+	}
+	if st == bankpay.ClaimNew {
+		assert.NotEmpty(t, token, "a new claim without a token")
+	} else {
+		assert.Empty(t, token, "a token without a claim")
+	}
+	return st, token
 }
 
 func testStates(t *testing.T, s Store) {
 	ctx := context.Background()
 	replica := s.Open(t)
 	a, b := replica(longConfig), replica(longConfig)
-	// Ids are parameters, never SQL or keys of another shape.
+	// Keys are parameters, never SQL or keys of another shape.
 	for _, id := range []string{unique("ev"), unique(`ev'"; DROP TABLE x; --`), unique("évènement 🔔 %s\x01"), unique(strings.Repeat("x", 400))} {
-		require.Equal(t, bankpay.ClaimNew, claim(t, a, id))
+		st, ta := claimToken(t, a, id)
+		require.Equal(t, bankpay.ClaimNew, st)
 		assert.Equal(t, bankpay.ClaimInProgress, claim(t, b, id), "another replica")
 		assert.Equal(t, bankpay.ClaimInProgress, claim(t, a, id), "the same replica again")
-		if s.Shared {
-			require.NoError(t, b.Release(ctx, id), "a release by a replica that holds no claim")
-			assert.Equal(t, bankpay.ClaimInProgress, claim(t, b, id), "B's release removed A's claim")
-		}
+		require.NoError(t, b.Release(ctx, id, "not-a-token"), "a release by a delivery that holds no claim")
+		assert.Equal(t, bankpay.ClaimInProgress, claim(t, b, id), "a release without the token removed A's claim")
 
-		require.NoError(t, a.Release(ctx, id))
-		require.Equal(t, bankpay.ClaimNew, claim(t, b, id), "released: the next delivery is processed")
-		require.NoError(t, b.Complete(ctx, id))
+		require.NoError(t, a.Release(ctx, id, ta))
+		st, tb := claimToken(t, b, id)
+		require.Equal(t, bankpay.ClaimNew, st, "released: the next delivery is processed")
+		assert.NotEqual(t, ta, tb, "each claim has its own token")
+		require.NoError(t, b.Complete(ctx, id, tb, time.Hour))
 		assert.Equal(t, bankpay.ClaimDone, claim(t, a, id))
 		assert.Equal(t, bankpay.ClaimDone, claim(t, b, id))
 
-		require.NoError(t, b.Release(ctx, id))
-		require.NoError(t, a.Release(ctx, id))
+		require.NoError(t, b.Release(ctx, id, tb))
+		require.NoError(t, a.Release(ctx, id, ta))
 		assert.Equal(t, bankpay.ClaimDone, claim(t, a, id), "a release does not forget a processed event")
-		require.NoError(t, b.Complete(ctx, id))
+		require.NoError(t, b.Complete(ctx, id, tb, time.Hour))
 		assert.Equal(t, bankpay.ClaimDone, claim(t, b, id), "completed twice")
 	}
 	id := unique("never-claimed")
-	require.NoError(t, a.Release(ctx, id))
-	assert.Equal(t, bankpay.ClaimNew, claim(t, b, id), "releasing an unknown eventId records nothing")
-	require.NoError(t, b.Complete(ctx, id))
+	require.NoError(t, a.Release(ctx, id, "t"))
+	require.NoError(t, a.Complete(ctx, id, "t", time.Hour))
+	ttl, err := a.Extend(ctx, id, "t")
+	require.NoError(t, err)
+	assert.Zero(t, ttl, "extending an unknown key")
+	st, tok := claimToken(t, b, id)
+	assert.Equal(t, bankpay.ClaimNew, st, "releasing or completing an unknown key records nothing")
+	require.NoError(t, b.Complete(ctx, id, tok, time.Hour))
 	assert.Equal(t, bankpay.ClaimDone, claim(t, a, id))
 }
 
@@ -165,7 +196,7 @@ func testConcurrentClaims(t *testing.T, s Store) {
 				defer wg.Done()
 				for i := range ids {
 					i := (i + w*7) % ids // each worker in another order
-					st, err := d.Claim(context.Background(), prefix+"-"+strconv.Itoa(i))
+					st, _, err := d.Claim(context.Background(), prefix+"-"+strconv.Itoa(i))
 					if assert.NoError(t, err) && st == bankpay.ClaimNew {
 						news[i].Add(1)
 					}
@@ -184,10 +215,20 @@ func testConcurrentClaims(t *testing.T, s Store) {
 // newReplica.
 func replicas(t *testing.T, newReplica func(Config) bankpay.Deduplicator, cfgs []Config, fn func(int, context.Context, *bankpay.Event) error) []*httptest.Server {
 	t.Helper()
-	srvs := make([]*httptest.Server, len(cfgs))
+	ds := make([]bankpay.Deduplicator, len(cfgs))
+	for i := range ds {
+		ds[i] = newReplica(cfgs[i])
+	}
+	return replicasOver(t, ds, fn)
+}
+
+// replicasOver is replicas with the given Deduplicators.
+func replicasOver(t *testing.T, ds []bankpay.Deduplicator, fn func(int, context.Context, *bankpay.Event) error, opts ...bankpay.Option) []*httptest.Server {
+	t.Helper()
+	srvs := make([]*httptest.Server, len(ds))
 	for i := range srvs {
 		h := bankpay.NewWebhookHandler(creds, func(ctx context.Context, ev *bankpay.Event) error { return fn(i, ctx, ev) },
-			bankpay.WithDeduplicator(newReplica(cfgs[i])))
+			append([]bankpay.Option{bankpay.WithDeduplicator(ds[i])}, opts...)...)
 		srvs[i] = httptest.NewServer(h)
 		t.Cleanup(srvs[i].Close)
 	}
@@ -309,18 +350,53 @@ func testFailedCallback(t *testing.T, s Store) {
 	assert.Equal(t, []int32{1, 1, 0}, []int32{calls[0].Load(), calls[1].Load(), calls[2].Load()})
 }
 
-// testCrashedReplica: replica A dies mid-callback (its callback hangs and
-// the service gives up on it), so its claim is never completed or
-// released. Re-sends to B get 409 until the claim expires, then B
-// processes the event. When A's callback finally fails, its release does
+// killable is a replica's Deduplicator that can be cut off from its store,
+// as when the replica's process dies or freezes: its calls fail until it is
+// revived.
+type killable struct {
+	bankpay.Deduplicator
+	dead atomic.Bool
+}
+
+// errKilled is a killed replica's store error.
+var errKilled = errors.New("dedupsuite: the replica is dead")
+
+func (k *killable) Extend(ctx context.Context, key, token string) (time.Duration, error) {
+	if k.dead.Load() {
+		return 0, errKilled
+	}
+	return k.Deduplicator.Extend(ctx, key, token)
+}
+
+func (k *killable) Complete(ctx context.Context, key, token string, keep time.Duration) error {
+	if k.dead.Load() {
+		return errKilled
+	}
+	return k.Deduplicator.Complete(ctx, key, token, keep)
+}
+
+func (k *killable) Release(ctx context.Context, key, token string) error {
+	if k.dead.Load() {
+		return errKilled
+	}
+	return k.Deduplicator.Release(ctx, key, token)
+}
+
+// testCrashedReplica: replica A freezes mid-callback (its callback hangs,
+// it no longer reaches the store, and the service gives up on it), so its
+// claim is neither extended, completed nor released. Re-sends to B get 409
+// until the claim expires, then B processes the event. When A comes back
+// and its callback fails, its release (of a claim no longer current) does
 // not undo B's work.
 func testCrashedReplica(t *testing.T, s Store) {
 	needShared(t, s)
 	const ttl = 400 * time.Millisecond
 	var calls [3]atomic.Int32
 	started, unblock := make(chan struct{}), make(chan struct{})
-	cfgs := []Config{{ClaimTTL: ttl, Retention: time.Hour}, longConfig, longConfig}
-	srvs := replicas(t, s.Open(t), cfgs, func(i int, _ context.Context, ev *bankpay.Event) error {
+	newReplica := s.Open(t)
+	a := &killable{Deduplicator: newReplica(Config{ClaimTTL: ttl})}
+	ds := []bankpay.Deduplicator{a, newReplica(longConfig), newReplica(longConfig)}
+	srvs := replicasOver(t, ds, func(i int, _ context.Context, ev *bankpay.Event) error {
 		if strings.HasPrefix(ev.EventID, "warm-up") {
 			return nil
 		}
@@ -341,7 +417,6 @@ func testCrashedReplica(t *testing.T, s Store) {
 	}
 	body, auth := notification(t, unique("ev-crash"))
 
-	claimed := time.Now()
 	ctx, giveUp := context.WithCancel(context.Background())
 	aDone := make(chan struct{})
 	go func() {
@@ -355,23 +430,25 @@ func testCrashedReplica(t *testing.T, s Store) {
 		}
 	}()
 	<-started
+	a.dead.Store(true) // frozen: from now on its claim is neither extended nor released
+	killed := time.Now()
 	giveUp() // the service's 3 seconds are over
 	<-aDone
 
 	// Each re-send to B gets 409 while A's claim lasts, then 200 once: a
-	// 200 sooner than the TTL after A's claim is a failure.
+	// 200 sooner than the TTL after A froze is a failure.
 	first := deliver(context.Background(), t, srvs[1], body, auth)
 	if first != http.StatusConflict {
 		assert.Equal(t, http.StatusOK, first)
-		assert.GreaterOrEqual(t, time.Since(claimed), ttl-20*time.Millisecond, "B processed it while A's claim was live")
+		assert.GreaterOrEqual(t, time.Since(killed), ttl/2, "B processed it while A's claim was live")
 	}
 	require.Eventually(t, func() bool {
 		return deliver(context.Background(), t, srvs[1], body, auth) == http.StatusOK
 	}, 20*ttl, 25*time.Millisecond, "the re-send after A's claim expired")
-	assert.GreaterOrEqual(t, time.Since(claimed), ttl-20*time.Millisecond, "B processed it while A's claim was live")
 	assert.Equal(t, int32(1), calls[1].Load())
 
-	unblockA() // A's callback fails at last: its release must not forget B's work
+	a.dead.Store(false) // A comes back, and its callback fails at last: its release must not forget B's work
+	unblockA()
 	require.Eventually(t, func() bool { return calls[0].Load() == 1 }, time.Second, 5*time.Millisecond)
 	srvs[0].Close() // waits for A's handler, release included
 	assert.Equal(t, http.StatusOK, deliver(context.Background(), t, srvs[2], body, auth))
@@ -387,32 +464,181 @@ func testLateRelease(t *testing.T, s Store) {
 	ctx := context.Background()
 	const ttl = 300 * time.Millisecond
 	replica := s.Open(t)
-	a, b, c := replica(Config{ClaimTTL: ttl, Retention: time.Hour}), replica(longConfig), replica(longConfig)
+	a, b, c := replica(Config{ClaimTTL: ttl}), replica(longConfig), replica(longConfig)
 	id := unique("ev-late")
 	claimed := time.Now()
-	require.Equal(t, bankpay.ClaimNew, claim(t, a, id))
-	require.Eventually(t, func() bool { return claim(t, b, id) == bankpay.ClaimNew }, 20*ttl, 20*time.Millisecond,
-		"A's claim never expired")
+	st, ta := claimToken(t, a, id)
+	require.Equal(t, bankpay.ClaimNew, st)
+	var tb string
+	require.Eventually(t, func() bool {
+		st, tb = claimToken(t, b, id)
+		return st == bankpay.ClaimNew
+	}, 20*ttl, 20*time.Millisecond, "A's claim never expired")
 	assert.GreaterOrEqual(t, time.Since(claimed), ttl-20*time.Millisecond, "A's claim expired early")
-	require.NoError(t, a.Release(ctx, id))
+	require.NoError(t, a.Release(ctx, id, ta))
 	assert.Equal(t, bankpay.ClaimInProgress, claim(t, c, id), "A's late release removed B's claim")
-	require.NoError(t, b.Complete(ctx, id))
-	require.NoError(t, a.Release(ctx, id))
+	require.NoError(t, b.Complete(ctx, id, tb, time.Hour))
+	require.NoError(t, a.Release(ctx, id, ta))
 	assert.Equal(t, bankpay.ClaimDone, claim(t, c, id))
 }
 
-// testDoneMarkExpires: a done mark is kept for the retention, then the
-// eventId is new again.
+// testStaleClaim: one replica claims an event, and its claim stops being
+// current: it expires and the same replica claims the event again (in
+// memory, where nothing expires, it is released and claimed again). The
+// stale claim's Release, Complete and Extend change nothing: the live claim
+// stays in progress and is the one that completes.
+func testStaleClaim(t *testing.T, s Store) {
+	ctx := context.Background()
+	const ttl = 300 * time.Millisecond
+	replica := s.Open(t)
+	a, observer := replica(Config{ClaimTTL: ttl}), replica(longConfig)
+	id := unique("ev-stale")
+	st, stale := claimToken(t, a, id) // delivery 1: its callback outlives its claim
+	require.Equal(t, bankpay.ClaimNew, st)
+	var live string
+	if s.Shared {
+		require.Eventually(t, func() bool {
+			st, live = claimToken(t, a, id) // delivery 2, same replica
+			return st == bankpay.ClaimNew
+		}, 20*ttl, 20*time.Millisecond, "delivery 1's claim never expired")
+	} else {
+		require.NoError(t, a.Release(ctx, id, stale))
+		st, live = claimToken(t, a, id)
+		require.Equal(t, bankpay.ClaimNew, st)
+	}
+	require.NotEqual(t, stale, live, "each claim has its own token")
+
+	require.NoError(t, a.Release(ctx, id, stale))
+	assert.Equal(t, bankpay.ClaimInProgress, claim(t, observer, id), "a stale release removed the live claim")
+	require.NoError(t, a.Complete(ctx, id, stale, time.Hour))
+	assert.Equal(t, bankpay.ClaimInProgress, claim(t, observer, id), "a stale completion marked the event done")
+	got, err := a.Extend(ctx, id, stale)
+	require.NoError(t, err)
+	assert.Zero(t, got, "a stale claim was extended")
+	got, err = a.Extend(ctx, id, live)
+	require.NoError(t, err)
+	assert.Positive(t, got, "the live claim could not be extended")
+	if s.Shared {
+		assert.Equal(t, ttl, got, "extended by the claim TTL")
+	}
+	require.NoError(t, a.Complete(ctx, id, live, time.Hour))
+	assert.Equal(t, bankpay.ClaimDone, claim(t, observer, id))
+	got, err = a.Extend(ctx, id, live)
+	require.NoError(t, err)
+	assert.Zero(t, got, "a completed claim was extended")
+}
+
+// testLongCallback: a callback 2.5 times longer than the claim TTL keeps
+// its claim (the handler extends it): re-sends to other replicas meanwhile
+// get 409, and the callback runs once.
+func testLongCallback(t *testing.T, s Store) {
+	const ttl = time.Second // its third is the time an extension may take on a loaded machine
+	var calls atomic.Int32
+	var finished atomic.Bool
+	srvs := replicas(t, s.Open(t), []Config{{ClaimTTL: ttl}, {ClaimTTL: ttl}, {ClaimTTL: ttl}}, func(i int, ctx context.Context, ev *bankpay.Event) error {
+		calls.Add(1)
+		select {
+		case <-time.After(5 * ttl / 2):
+			finished.Store(true)
+			return nil
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		}
+	})
+	body, auth := notification(t, unique("ev-long"))
+	first := make(chan int, 1)
+	start := time.Now()
+	go func() { first <- deliver(context.Background(), t, srvs[0], body, auth) }()
+	require.Eventually(t, func() bool { return calls.Load() == 1 }, 5*time.Second, time.Millisecond)
+	for time.Since(start) < 5*ttl/2-50*time.Millisecond {
+		for _, srv := range srvs[1:] {
+			// 409 while the callback runs; a slow re-send may find it done.
+			if st := deliver(context.Background(), t, srv, body, auth); st != http.StatusConflict {
+				assert.True(t, st == http.StatusOK && finished.Load(), "a re-send at %v: %d", time.Since(start), st)
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	assert.Equal(t, http.StatusOK, <-first, "the long callback's delivery")
+	for _, srv := range srvs {
+		assert.Equal(t, http.StatusOK, deliver(context.Background(), t, srv, body, auth))
+	}
+	assert.Equal(t, int32(1), calls.Load(), "callbacks")
+}
+
+// testAccounts: two merchants (accessIds) share one store, and their
+// events have the same eventId: each merchant's callback runs for its own.
+func testAccounts(t *testing.T, s Store) {
+	newReplica := s.Open(t)
+	other := bankpay.Credentials{AccessID: "suite-other-access-id", AccessKey: bankpay.NewSecret("suite-other-key"), MerchantID: "M2"}
+	var calls [2]atomic.Int32
+	mine := httptest.NewServer(bankpay.NewWebhookHandler(creds, func(context.Context, *bankpay.Event) error { calls[0].Add(1); return nil },
+		bankpay.WithDeduplicator(newReplica(longConfig))))
+	defer mine.Close()
+	theirs := httptest.NewServer(bankpay.NewWebhookHandler(other, func(context.Context, *bankpay.Event) error { calls[1].Add(1); return nil },
+		bankpay.WithDeduplicator(newReplica(longConfig))))
+	defer theirs.Close()
+	id := unique("ev-shared-id")
+	body, auth := notification(t, id)
+	obody, oauth := Notification(t, other, id, time.Now().Add(-time.Minute))
+	for range 2 {
+		assert.Equal(t, http.StatusOK, deliver(context.Background(), t, mine, body, auth))
+		assert.Equal(t, http.StatusOK, deliver(context.Background(), t, theirs, obody, oauth))
+	}
+	assert.Equal(t, []int32{1, 1}, []int32{calls[0].Load(), calls[1].Load()}, "each account's event ran once")
+}
+
+// testRetentionCoversSkew: the handler's clock is 2 s behind the service's
+// and its max age is 1 s. A replay 1.5 s after the event was processed is
+// still accepted (the handler reads its age as -0.5 s), and it must still
+// find the event done: the done mark outlives the max age plus the skew.
+func testRetentionCoversSkew(t *testing.T, s Store) {
+	const maxAge = time.Second
+	var calls atomic.Int32
+	behind := func() time.Time { return time.Now().Add(-2 * time.Second) }
+	srvs := replicasOver(t, []bankpay.Deduplicator{s.Open(t)(longConfig)}, func(int, context.Context, *bankpay.Event) error {
+		calls.Add(1)
+		return nil
+	}, bankpay.WithMaxEventAge(maxAge), bankpay.WithWebhookClock(behind))
+	body, auth := Notification(t, creds, unique("ev-skew"), time.Now())
+	require.Equal(t, http.StatusOK, deliver(context.Background(), t, srvs[0], body, auth))
+	time.Sleep(maxAge + maxAge/2) // a store clock's retention of the max age alone is over
+	assert.Equal(t, http.StatusOK, deliver(context.Background(), t, srvs[0], body, auth), "the replay")
+	assert.Equal(t, int32(1), calls.Load(), "the replay ran the callback again")
+}
+
+// testFutureEvent: an event dated an hour ahead is refused (400) before it
+// is claimed; one 4 minutes ahead (within the 5 minutes allowed) is
+// processed.
+func testFutureEvent(t *testing.T, s Store) {
+	d := s.Open(t)(longConfig)
+	var calls atomic.Int32
+	srvs := replicasOver(t, []bankpay.Deduplicator{d}, func(int, context.Context, *bankpay.Event) error {
+		calls.Add(1)
+		return nil
+	})
+	id := unique("ev-future")
+	body, auth := Notification(t, creds, id, time.Now().Add(time.Hour))
+	assert.Equal(t, http.StatusBadRequest, deliver(context.Background(), t, srvs[0], body, auth))
+	assert.Zero(t, calls.Load())
+	body, auth = Notification(t, creds, unique("ev-soon"), time.Now().Add(4*time.Minute))
+	assert.Equal(t, http.StatusOK, deliver(context.Background(), t, srvs[0], body, auth))
+	assert.Equal(t, int32(1), calls.Load())
+}
+
+// testDoneMarkExpires: a done mark is kept for the keep Complete is given,
+// then the key is new again.
 func testDoneMarkExpires(t *testing.T, s Store) {
 	needShared(t, s)
-	const retention = 300 * time.Millisecond
+	const keep = 300 * time.Millisecond
 	replica := s.Open(t)
-	a, b := replica(Config{ClaimTTL: time.Minute, Retention: retention}), replica(longConfig)
+	a, b := replica(longConfig), replica(longConfig)
 	id := unique("ev-retention")
-	require.Equal(t, bankpay.ClaimNew, claim(t, a, id))
+	st, tok := claimToken(t, a, id)
+	require.Equal(t, bankpay.ClaimNew, st)
 	done := time.Now()
-	require.NoError(t, a.Complete(context.Background(), id))
-	// Done until the retention is over (a New sooner fails below), then new.
+	require.NoError(t, a.Complete(context.Background(), id, tok, keep))
+	// Done until the keep is over (a New sooner fails below), then new.
 	require.Eventually(t, func() bool {
 		st := claim(t, b, id)
 		if st == bankpay.ClaimNew {
@@ -420,8 +646,8 @@ func testDoneMarkExpires(t *testing.T, s Store) {
 		}
 		assert.Equal(t, bankpay.ClaimDone, st)
 		return false
-	}, 20*retention, 20*time.Millisecond)
-	assert.GreaterOrEqual(t, time.Since(done), retention-20*time.Millisecond, "forgotten before its retention")
+	}, 20*keep, 20*time.Millisecond)
+	assert.GreaterOrEqual(t, time.Since(done), keep-20*time.Millisecond, "forgotten before its keep")
 }
 
 // testCanceledContext: a canceled request's claim fails (the handler
@@ -431,6 +657,6 @@ func testCanceledContext(t *testing.T, s Store) {
 	d := s.Open(t)(longConfig)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := d.Claim(ctx, unique("ev-canceled"))
+	_, _, err := d.Claim(ctx, unique("ev-canceled"))
 	require.ErrorIs(t, err, context.Canceled)
 }

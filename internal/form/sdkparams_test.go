@@ -23,7 +23,7 @@ func FuzzBodyOfSDKParams(f *testing.F) {
 		if on(7) {
 			cp.SplitToken, cp.InteractionID = g, h
 		}
-		pp := &bankpay.PreAuthorizeParams{MerchantReference: a, Amount: models.Amount(b), Period: int(mask % 8),
+		pp := &bankpay.PreauthorizeParams{MerchantReference: a, Amount: models.Amount(b), Period: int(mask % 8),
 			SplitToken: c, ExternalTier: d, WithdrawalMethod: h, InteractionID: e}
 		if on(1) {
 			cp.Beneficiary = &models.Beneficiary{Name: c, DateOfBirth: h, TaxID: g}

@@ -44,7 +44,8 @@ func readmeSnippets(t *testing.T) []snippet {
 // identifies the fragment: the test fails on a fragment it does not know,
 // so a new snippet gets its set-up here.
 var setups = map[string]string{
-	"t, err := c.Transactions.Get(ctx, transactionID)":           "transactionID := s.deferred(t)",
+	"t, err := c.Transactions.Get(ctx, transactionID)":           "transactionID := s.deferred(t); splitToken := s.splitToken(t, transactionID)",
+	"rf, err := c.Transactions.Refund(ctx, captureID":            "captureID, depositID := s.completed(t); pendingID := s.pending(t)",
 	"d := &models.EstablishData{":                                "",
 	"bal, err := c.Accounts.Balance(ctx, retrievalID)":           "retrievalID := s.retrieval(t)",
 	"u, err := c.Identity.User(ctx, id)":                         "id := s.identityReady(t)",
@@ -54,7 +55,8 @@ var setups = map[string]string{
 	"dep, err := c.Transactions.Deposit(ctx, id, p)\nvar apiErr": "id, p := s.disbursement(t), s.deposit()",
 	"c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(base), bankpay.WithRetryNonIdempotent())": "creds, base, id, p := s.creds, s.srv.URL, s.disbursement(t), s.deposit()",
 	"c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(base), bankpay.WithTransport(":            "creds, base, id, p, reqID := s.creds, s.srv.URL, s.disbursement(t), s.deposit(), \"req-1\"",
-	"for txn, err := range c.Transactions.List(ctx":                                                   "p := s.deposit(); if _, err := c.Transactions.Deposit(ctx, s.disbursement(t), p); err != nil { return err }; ref := p.MerchantReference",
+	"for txn, err := range c.Transactions.List(ctx":                                                   "id, p := s.disbursement(t), s.deposit(); if _, err := c.Transactions.Deposit(ctx, id, p); err != nil { return err }; ref := p.MerchantReference",
+	"OriginalTransactionID: id, // the authorization Deposit was called with":                         "id, p := s.disbursement(t), s.deposit()",
 }
 
 var (
@@ -182,7 +184,7 @@ var (
 )
 
 // The merchant's own code the snippets call.
-var accessKey = "set by setup"
+var creds bankpay.Credentials // set by TestReadme
 
 func orderOfThisSession(*http.Request) string              { return "order-42" }
 func readIdentityLater(context.Context, string) error       { return nil }
@@ -265,6 +267,43 @@ func (s *setup) disbursement(t *testing.T) string {
 	return auth.TransactionID
 }
 
+// splitToken is the split token of authorization id's Authorize event.
+func (s *setup) splitToken(t *testing.T, id string) string {
+	for _, e := range s.srv.EventsFor(id) {
+		if e.EventType == models.EventAuthorize && e.Raw.Get("splitToken") != "" {
+			return e.Raw.Get("splitToken")
+		}
+	}
+	t.Fatalf("no split token for %s", id)
+	return ""
+}
+
+// completed returns a capture and a deposit, both Completed.
+func (s *setup) completed(t *testing.T) (captureID, depositID string) {
+	ctx := context.Background()
+	auth := s.deferred(t)
+	cp, err := s.c.Transactions.Capture(ctx, auth, &bankpay.CaptureParams{MerchantReference: s.ref("cap"), Amount: "30.00", SplitToken: s.splitToken(t, auth)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dep, err := s.c.Transactions.Deposit(ctx, s.disbursement(t), s.deposit())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.srv.Advance(time.Minute)
+	s.srv.AdvanceBankingDays(bankpaytest.CompletionBankingDays)
+	return cp.TransactionID, dep.TransactionID
+}
+
+// pending returns a deposit the network has not picked up yet.
+func (s *setup) pending(t *testing.T) string {
+	dep, err := s.c.Transactions.Deposit(context.Background(), s.disbursement(t), s.deposit())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dep.TransactionID
+}
+
 func (s *setup) deposit() *bankpay.DepositParams {
 	return &bankpay.DepositParams{MerchantReference: s.ref("dep"), Amount: "10.00"}
 }
@@ -277,7 +316,7 @@ func TestReadme(t *testing.T) {
 	srv := bankpaytest.NewServer()
 	defer srv.Close()
 	s := &setup{srv: srv, c: srv.Client(), creds: srv.Credentials()}
-	accessKey = s.creds.AccessKey.Reveal()
+	creds = s.creds
 //CALLS
 }
 `

@@ -32,7 +32,10 @@ func Run(ctx context.Context, name string, args []string, stdout, stderr io.Writ
 		"play an account not configured for merchantReference idempotency: a repeated merchantReference on establish,\n"+
 			"deposit or capture is processed again (no code 210), so a retried request pays twice")
 	notify := fs.String("notification-url", "", "the merchant's default notification URL")
-	start := fs.String("start", "", "start time of the sandbox clock, RFC 3339 (default: now)")
+	start := fs.String("start", "",
+		"start time of a fake clock, RFC 3339, that moves only when advanced (default: the clock follows the real time);\n"+
+			"a webhook handler with default options refuses events more than 24 h older than its own clock")
+	frozen := fs.Bool("frozen-clock", false, "a fake clock that starts now and moves only when advanced (default: the clock follows the real time)")
 	bare := fs.Bool("bare-responses", false,
 		"respond with single objects bare, as the operator's OpenAPI shows them (a Transaction, not {\"transaction\":…});\n"+
 			"default: the spec's wrapped shape")
@@ -53,12 +56,19 @@ func Run(ctx context.Context, name string, args []string, stdout, stderr io.Writ
 		}),
 		bankpaytest.WithIdentityProviders(*providers),
 	}
-	if *start != "" {
+	clock := "follows the real time"
+	switch {
+	case *start != "":
 		t, err := time.Parse(time.RFC3339, *start)
 		if err != nil {
 			return fmt.Errorf("-start: %w", err)
 		}
 		opts = append(opts, bankpaytest.WithStartTime(t))
+		clock = "fake, moves only when advanced"
+	case *frozen:
+		clock = "fake, moves only when advanced"
+	default:
+		opts = append(opts, bankpaytest.WithWallClock())
 	}
 	if *bare {
 		opts = append(opts, bankpaytest.WithBareResponses())
@@ -72,9 +82,11 @@ func Run(ctx context.Context, name string, args []string, stdout, stderr io.Writ
 
 	c := srv.Credentials()
 	m := srv.Merchants()[0]
-	fmt.Fprintf(stdout, `bankpay sandbox (not the real service; the clock is fake and starts at %s)
+	fmt.Fprintf(stdout, `bankpay sandbox (not the real service)
+  clock:         %s, now %s
   API base URL:  %s
   control URL:   %s
+  script URL:    %s
   accessId:      %s
   accessKey:     %s
   merchantId:    %s
@@ -83,12 +95,17 @@ func Run(ctx context.Context, name string, args []string, stdout, stderr io.Writ
   sandbox routing number: %s
 
 export BANKPAY_BASE_URL=%s BANKPAY_ACCESS_ID=%s BANKPAY_ACCESS_KEY=%s BANKPAY_MERCHANT_ID=%s
-curl -u "$BANKPAY_ACCESS_ID:$BANKPAY_ACCESS_KEY" -X POST '%s/advance?d=72h'
+curl -u "$BANKPAY_ACCESS_ID:$BANKPAY_ACCESS_KEY" -X POST '%s/advance?bankingDays=3'
+
+The front end: load %s?accessId=%s on your checkout page and call
+BankPay.establish(signedEstablishData, {closeButton: true}) or
+BankPay.selectBankWidget(signedEstablishData, {widgetContainerId: "bank-widget"});
+the sandbox bank's password is demo.
 
 Press Ctrl+C to stop.
-`, srv.Now().Format(time.RFC3339), srv.URL, srv.ControlURL, c.AccessID, c.AccessKey.Reveal(), c.MerchantID,
+`, clock, srv.Now().Format(time.RFC3339), srv.URL, srv.ControlURL, srv.ScriptURL(), c.AccessID, c.AccessKey.Reveal(), c.MerchantID,
 		!m.NoVIP, !m.NoMoneyTransfer, !m.NoReferenceIdempotency, responseShape(*bare), bankpaytest.SandboxRoutingNumber,
-		srv.URL, c.AccessID, c.AccessKey.Reveal(), c.MerchantID, srv.ControlURL)
+		srv.URL, c.AccessID, c.AccessKey.Reveal(), c.MerchantID, srv.ControlURL, srv.ScriptURL(), c.AccessID)
 
 	<-ctx.Done()
 	return nil

@@ -316,8 +316,8 @@ func (e *Env) Authorization(ctx context.Context, d *models.EstablishData, outcom
 	if err != nil {
 		return nil, err
 	}
-	e.Call("bankpay.VerifyRedirect(redirect URL, accessKey)")
-	r, err := bankpay.VerifyRedirect(u, e.Creds.AccessKey.Reveal())
+	e.Call("bankpay.VerifyRedirect(redirect URL, creds)")
+	r, err := bankpay.VerifyRedirect(u, e.Creds)
 	if err != nil {
 		return nil, fmt.Errorf("VerifyRedirect: %w", err)
 	}

@@ -198,13 +198,13 @@ type countingDedup struct {
 	r *Receiver
 }
 
-// Claim claims eventID, counting a re-sent one.
-func (d *countingDedup) Claim(ctx context.Context, eventID string) (bankpay.ClaimState, error) {
-	st, err := d.Deduplicator.Claim(ctx, eventID)
+// Claim claims key, counting a re-sent event.
+func (d *countingDedup) Claim(ctx context.Context, key string) (bankpay.ClaimState, string, error) {
+	st, token, err := d.Deduplicator.Claim(ctx, key)
 	if err == nil && st == bankpay.ClaimDone {
 		d.r.mu.Lock()
 		d.r.dups++
 		d.r.mu.Unlock()
 	}
-	return st, err
+	return st, token, err
 }

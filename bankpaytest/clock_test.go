@@ -1,0 +1,51 @@
+package bankpaytest_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// TestWallClock: WithWallClock follows the real time (this test is about
+// the real clock, so it waits for it, a few ticks at most), Advance still
+// moves it ahead and it keeps running from there, and a deposit waits
+// WallClockSubmitDelay (or an Advance) before it is processed, so that it
+// can be canceled until then.
+func TestWallClock(t *testing.T) {
+	srv := newServer(t, bankpaytest.WithWallClock(), bankpaytest.WithStartTime(time.Now()))
+	c := newAPI(t, srv, srv.Credentials())
+	assert.WithinDuration(t, time.Now(), srv.Now(), 2*bankpaytest.WallClockTick)
+	t0 := srv.Now()
+	require.Eventually(t, func() bool { return srv.Now().After(t0) }, 3*bankpaytest.WallClockTick, 50*time.Millisecond,
+		"the clock moves by itself")
+
+	auth := c.establish("wall-1", "0.00")
+	dep := c.mustDeposit(auth.TransactionID, "wall-1-dep", "5.00")
+	t1 := srv.Now()
+	require.Eventually(t, func() bool { return srv.Now().After(t1) }, 3*bankpaytest.WallClockTick, 50*time.Millisecond)
+	assert.Equal(t, models.StatusAuthorized, c.txn(dep.TransactionID).Status, "not submitted before WallClockSubmitDelay")
+
+	srv.Advance(72 * time.Hour)
+	ahead := srv.Now()
+	assert.WithinDuration(t, time.Now().Add(72*time.Hour), ahead, 2*bankpaytest.WallClockTick)
+	assert.Equal(t, models.StatusProcessed, c.txn(dep.TransactionID).Status, "an Advance submits it")
+	require.Eventually(t, func() bool { return srv.Now().After(ahead) }, 3*bankpaytest.WallClockTick, 50*time.Millisecond,
+		"the clock keeps running after an Advance")
+	assert.WithinDuration(t, time.Now().Add(72*time.Hour), srv.Now(), 2*bankpaytest.WallClockTick)
+}
+
+// TestFakeClockStandsStill: without WithWallClock the clock moves only when
+// told to.
+func TestFakeClockStandsStill(t *testing.T) {
+	start := time.Date(2025, 3, 6, 15, 0, 0, 0, time.UTC)
+	srv := newServer(t, bankpaytest.WithStartTime(start))
+	time.Sleep(bankpaytest.WallClockTick + 100*time.Millisecond)
+	assert.Equal(t, start, srv.Now())
+	srv.Advance(time.Hour)
+	assert.Equal(t, start.Add(time.Hour), srv.Now())
+}

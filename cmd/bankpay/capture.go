@@ -1,0 +1,36 @@
+package main
+
+import (
+	"context"
+
+	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// runCapture runs "capture -ref REF -amount N.NN -split-token TOKEN
+// AUTHORIZATION_ID": charges the customer of a Deferred or Instant
+// authorization (Transactions.Capture), with the split token of its
+// Authorize event, which an account using guaranteed payments needs. A
+// capture is never retried once it may have reached the service.
+func runCapture(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("capture")
+	ref := fs.String("ref", "", "merchantReference of the capture (required; unique, so a repeat is refused instead of charging twice)")
+	amount := fs.String("amount", "", "amount N.NN to collect (required)")
+	token := fs.String("split-token", "", "splitToken of the authorization's Authorize event (guaranteed payments fail without it)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("want one authorization transaction id")
+	}
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
+	t, err := c.Transactions.Capture(ctx, fs.Arg(0), &bankpay.CaptureParams{
+		MerchantReference: *ref, Amount: models.Amount(*amount), SplitToken: *token})
+	if err != nil {
+		return err
+	}
+	return e.printTransaction(t)
+}

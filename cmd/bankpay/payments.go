@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// runPayments runs "payments get PAYMENT_ID": an authorization's payment and
+// what was paid, pending, refunded and reversed under it (Payments.Get).
+func runPayments(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 || args[0] != "get" {
+		return usagef("want a subcommand: get")
+	}
+	fs := e.flags("payments get")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("want one payment id")
+	}
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
+	p, err := c.Payments.Get(ctx, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	return e.printPayment(p)
+}
+
+// printPayment prints a payment, its account number masked to its last 4
+// digits and its customer's tax id and date of birth redacted.
+func (e *env) printPayment(p *models.Payment) error {
+	cp := *masked(&models.Transaction{Payment: p}).Payment
+	if e.json {
+		return e.printJSON(&cp)
+	}
+	rows := [][2]string{
+		{"paymentId", cp.PaymentID},
+		{"paymentType", cp.PaymentType.Name()},
+		{"merchantReference", cp.MerchantReference},
+		{"amount", string(cp.Amount) + " " + string(cp.Currency)},
+		{"authorizationStatus", cp.AuthorizationStatus.String()},
+		{"paid", string(cp.Paid)},
+		{"pending", string(cp.Pending)},
+		{"refunded", string(cp.Refunded)},
+		{"reversed", string(cp.Reversed)},
+		{"balance", string(cp.Balance)},
+	}
+	if a := cp.Account; a != nil {
+		rows = append(rows, [2]string{"account", a.AccountNumber})
+	}
+	return e.printRows(rows)
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// alreadyDone is a money-moving call the service refused as a repeat of
+// one it made (code 210, ErrDuplicate): exit code 6, after the transaction
+// the first call made is printed (when reconciliation found it).
+type alreadyDone struct {
+	err   error
+	shown bool // the transaction found was printed
+	why   string
+}
+
+func (a *alreadyDone) Error() string {
+	if a.shown {
+		return fmt.Sprintf("already done: %v; the transaction it made is printed", a.err)
+	}
+	return fmt.Sprintf("already done: %v; %s", a.err, a.why)
+}
+
+func (a *alreadyDone) Unwrap() error { return a.err }
+
+// finishMoneyCall ends a money-moving call (deposit, refund, capture,
+// reclaim) made against original with merchantReference ref: it prints the
+// transaction made, or, when the service refused the call as a repeat
+// (ErrDuplicate), finds the transaction the first call made by
+// reconciliation (Transactions.FindByMerchantReference) and prints it
+// (exit 6, already done). A repeat whose reference no transaction made
+// from original carries (the whole list read) is a refusal: exit 1. A
+// lookup cut short is exit 7. Any other error is returned as it is.
+func (e *env) finishMoneyCall(ctx context.Context, c *bankpay.Client, original, ref string, t *models.Transaction, err error) error {
+	if err == nil {
+		return e.printTransaction(t)
+	}
+	if !errors.Is(err, bankpay.ErrDuplicate) {
+		return err
+	}
+	if ref == "" {
+		return &alreadyDone{err: err, why: "the call had no merchantReference to find the transaction by"}
+	}
+	found, ferr := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, MerchantReference: ref})
+	switch {
+	case ferr == nil:
+		if perr := e.printTransaction(found); perr != nil {
+			return perr
+		}
+		return &alreadyDone{err: err, shown: true}
+	case errors.Is(ferr, bankpay.ErrNotFound):
+		return fmt.Errorf("%w; no transaction made from %s carries merchantReference %q: the reference was used for another one, and this call moved nothing", err, original, ref)
+	case errors.Is(ferr, bankpay.ErrAmbiguous):
+		return &alreadyDone{err: err, why: "more than one transaction carries the reference: list them with bankpay transactions list -original " + original}
+	}
+	return fmt.Errorf("the service refused a repeat (%v), and looking up the transaction made before failed: %w", err, ferr)
+}

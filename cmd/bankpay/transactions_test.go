@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// TestFindLostCalls: a deposit, capture, refund and reclaim whose response
+// was lost, each made after 55 others from the same transaction (past the
+// sandbox's page of 50, which serves no itemsPerPage), is found by
+// transactions find -original ID -ref REF.
+func TestFindLostCalls(t *testing.T) {
+	ctx := context.Background()
+	const fillers = 55
+	for _, tc := range []struct {
+		name string
+		typ  models.TransactionType
+		path string
+		// setup returns the transaction calls are made against, and the
+		// call made with merchantReference ref.
+		setup func(c *cli, sdk *bankpay.Client) (string, func(ref string) error)
+	}{
+		{"deposit", models.TypeDeposit, "deposit", func(c *cli, sdk *bankpay.Client) (string, func(string) error) {
+			auth := c.disbursement("cli-rec-auth").TransactionID
+			return auth, func(ref string) error {
+				_, err := sdk.Transactions.Deposit(ctx, auth, &bankpay.DepositParams{MerchantReference: ref, Amount: "1.00"})
+				return err
+			}
+		}},
+		{"capture", models.TypeCapture, "capture", func(c *cli, sdk *bankpay.Client) (string, func(string) error) {
+			auth := c.transferAuthorization("cli-rec-auth")
+			return auth, func(ref string) error {
+				_, err := sdk.Transactions.Capture(ctx, auth, transferCapture(ref, "1.00"))
+				return err
+			}
+		}},
+		{"refund", models.TypeRefund, "refund", func(c *cli, sdk *bankpay.Client) (string, func(string) error) {
+			cp, err := sdk.Transactions.Capture(ctx, c.transferAuthorization("cli-rec-auth"), transferCapture("cli-rec-cap", "80.00"))
+			require.NoError(c.t, err)
+			c.srv.Advance(time.Minute)
+			c.srv.AdvanceBankingDays(bankpaytest.CompletionBankingDays)
+			return cp.TransactionID, func(ref string) error {
+				_, err := sdk.Transactions.Refund(ctx, cp.TransactionID, &bankpay.RefundParams{MerchantReference: ref, Amount: "1.00"})
+				return err
+			}
+		}},
+		{"reclaim", models.TypeReclaim, "reclaim", func(c *cli, sdk *bankpay.Client) (string, func(string) error) {
+			dep, err := sdk.Transactions.Deposit(ctx, c.disbursement("cli-rec-auth").TransactionID, &bankpay.DepositParams{MerchantReference: "cli-rec-dep", Amount: "100.00"})
+			require.NoError(c.t, err)
+			c.srv.Advance(time.Minute)
+			c.srv.AdvanceBankingDays(bankpaytest.CompletionBankingDays)
+			return dep.TransactionID, func(ref string) error {
+				_, err := sdk.Transactions.Reclaim(ctx, dep.TransactionID, &bankpay.ReclaimParams{MerchantReference: ref, Amount: "1.00"})
+				return err
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCLI(t)
+			sdk := c.srv.Client()
+			original, call := tc.setup(c, sdk)
+			for i := range fillers {
+				require.NoError(t, call(fmt.Sprintf("cli-fill-%d", i)))
+			}
+			c.srv.LoseResponse(http.MethodPost, "/transactions/"+original+"/"+tc.path)
+			var ne *bankpay.NetworkError
+			require.ErrorAs(t, call("cli-lost"), &ne)
+			require.True(t, ne.Sent)
+
+			code, out, errOut := c.run("", "transactions", "find", "-original", original, "-ref", "cli-lost")
+			require.Equal(t, exitOK, code, errOut)
+			assert.Regexp(t, fmt.Sprintf(`type\s+%s \(%d\)`, tc.typ, int(tc.typ)), out)
+			assert.Regexp(t, `merchantReference\s+cli-lost`, out)
+			assert.Regexp(t, `originalTransactionId\s+`+original, out)
+
+			code, _, errOut = c.run("", "transactions", "find", "-original", original, "-ref", "cli-never")
+			assert.Equal(t, exitNotFound, code, errOut)
+		})
+	}
+}
+
+// transferAuthorization is an Authorized Deferred authorization of 100.00
+// whose originator allows money-transfer captures.
+func (c *cli) transferAuthorization(ref string) string {
+	d := models.EstablishData{Description: "transfer", Currency: models.USD, Amount: "100.00", MerchantReference: ref,
+		PaymentType: models.PaymentTypeDeferred, ReturnURL: "https://shop.example/return", CancelURL: "https://shop.example/cancel",
+		Customer: &models.Customer{ExternalID: "sender-1", Name: "Maria Garcia",
+			Address: &models.Address{Address1: "200 Oak Ave", City: "Austin", State: "TX", Zip: "73301", Country: "US"}}}
+	require.NoError(c.t, c.srv.Client().SignEstablishData(&d))
+	_, auth, err := c.srv.Authorize(d, bankpaytest.OutcomeAuthorize)
+	require.NoError(c.t, err)
+	return auth.TransactionID
+}
+
+// transferCapture is a money-transfer capture of amount.
+func transferCapture(ref string, amount models.Amount) *bankpay.CaptureParams {
+	return &bankpay.CaptureParams{MerchantReference: ref, Amount: amount,
+		Beneficiary: &models.Beneficiary{Name: "Luis Garcia", DateOfBirth: "1990-07-21", TaxID: "GAXL900721",
+			Address: &models.Address{Address1: "Calle 5", City: "Guadalajara", State: "JAL", Zip: "44100", Country: "MX"}},
+		BeneficiaryAccount: &models.BeneficiaryAccount{AccountNumber: "012320001234567891", IBAN: "MX00000000000000000",
+			PaymentProvider: &models.PaymentProvider{Name: "Banco Ejemplo", Country: "MX", Swift: "BEJEMXMM", RoutingNumber: "012320001"}},
+		Remittance: &models.Remittance{WithdrawalMethod: models.WithdrawalBankDeposit, CountryCorridor: "MX", AccountLastFour: "7891"}}
+}
+
+// A lookup that cannot read the whole list exits 7, never 4: a page that
+// fails after the first, a server that never ends its list, and the
+// default deadline of a server that hangs.
+func TestFindIncomplete(t *testing.T) {
+	page := func(start int) string {
+		items := make([]string, 50)
+		for i := range items {
+			items[i] = fmt.Sprintf(`{"transactionId":"T%d","originalTransactionId":"A1","merchantReference":"other"}`, start+i)
+		}
+		return `{"transactions":[` + strings.Join(items, ",") + `]}`
+	}
+	for name, handler := range map[string]http.HandlerFunc{
+		"a failing page": func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Get("startIndex") != "0" {
+				w.WriteHeader(http.StatusNotFound)
+				_, _ = w.Write([]byte(`{"errors":[{"code":200,"message":"not found"}]}`))
+				return
+			}
+			_, _ = w.Write([]byte(page(0)))
+		},
+		"a list that never ends": func(w http.ResponseWriter, r *http.Request) {
+			var start int
+			_, _ = fmt.Sscan(r.URL.Query().Get("startIndex"), &start)
+			_, _ = w.Write([]byte(page(start)))
+		},
+		"a server that hangs": nil, // below
+	} {
+		t.Run(name, func(t *testing.T) {
+			stop := make(chan struct{})
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if name == "a server that hangs" {
+					select {
+					case <-r.Context().Done():
+					case <-stop:
+					}
+					return
+				}
+				handler(w, r)
+			}))
+			t.Cleanup(func() { close(stop); srv.Close() })
+			args := []string{"transactions", "find", "-original", "A1", "-ref", "mine"}
+			if name == "a server that hangs" {
+				args = append([]string{"-timeout", "200ms"}, args...)
+			}
+			start := time.Now()
+			code, _, errOut := attackReviewRun(srv, args...)
+			assert.Equal(t, exitIncomplete, code, errOut)
+			assert.Contains(t, errOut, "do not pay again")
+			assert.Less(t, time.Since(start), time.Minute)
+		})
+	}
+}

@@ -1,0 +1,262 @@
+package riverinbox_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/dedup/riverinbox"
+	"github.com/bankpay/bankpay-go/internal/dedupsuite"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// dsnEnv names the test database, e.g. as scripts/start-stores.sh prints it.
+const dsnEnv = "BANKPAY_TEST_POSTGRES_DSN"
+
+var creds = bankpay.Credentials{AccessID: "inbox-access-id", AccessKey: bankpay.NewSecret("inbox-s3cret-key"), MerchantID: "M1"}
+
+// dsn returns the test database's DSN. Without one the test skips, or
+// fails in CI, where the server must be there.
+func dsn(tb testing.TB) string {
+	tb.Helper()
+	v := os.Getenv(dsnEnv)
+	if v == "" {
+		if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
+			tb.Fatalf("%s is not set in CI: .ci/run starts PostgreSQL with scripts/start-stores.sh", dsnEnv)
+		}
+		tb.Skipf("%s is not set: run eval \"$(scripts/start-stores.sh)\" for the PostgreSQL tests", dsnEnv)
+	}
+	return v
+}
+
+// freshSchema makes a schema no other test uses, with River's tables
+// (migrated by Migrate) and an effects table, dropped with the test, and
+// returns a pool whose search_path is it.
+func freshSchema(tb testing.TB) *pgxpool.Pool {
+	tb.Helper()
+	ctx := context.Background()
+	var b [5]byte
+	_, _ = rand.Read(b[:])
+	schema := "inbox_test_" + hex.EncodeToString(b[:])
+	admin, err := pgxpool.New(ctx, dsn(tb))
+	require.NoError(tb, err)
+	_, err = admin.Exec(ctx, `CREATE SCHEMA `+schema)
+	require.NoError(tb, err)
+	tb.Cleanup(func() {
+		_, err := admin.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
+		assert.NoError(tb, err)
+		admin.Close()
+	})
+	pool := poolIn(tb, schema)
+	require.NoError(tb, riverinbox.Migrate(ctx, pool))
+	_, err = pool.Exec(ctx, `CREATE TABLE effects (event_id text NOT NULL, at timestamptz NOT NULL DEFAULT now())`)
+	require.NoError(tb, err)
+	return pool
+}
+
+// poolIn opens a pool of its own on schema, closed with the test.
+func poolIn(tb testing.TB, schema string) *pgxpool.Pool {
+	tb.Helper()
+	cfg, err := pgxpool.ParseConfig(dsn(tb))
+	require.NoError(tb, err)
+	cfg.ConnConfig.RuntimeParams["search_path"] = schema
+	cfg.MaxConns = 16
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	require.NoError(tb, err)
+	tb.Cleanup(pool.Close)
+	return pool
+}
+
+// effect is a callback whose effect is a row in effects, in the job's
+// transaction.
+func effect(ctx context.Context, tx pgx.Tx, ev *bankpay.Event) error {
+	_, err := tx.Exec(ctx, `INSERT INTO effects (event_id) VALUES ($1)`, ev.EventID)
+	return err
+}
+
+// effects counts the effect rows of eventID.
+func effects(t *testing.T, pool *pgxpool.Pool, eventID string) int {
+	var n int
+	require.NoError(t, pool.QueryRow(context.Background(), `SELECT count(*) FROM effects WHERE event_id = $1`, eventID).Scan(&n))
+	return n
+}
+
+// jobState returns the state of eventID's job and how many jobs it has.
+func jobState(t *testing.T, pool *pgxpool.Pool, eventID string) (rivertype.JobState, int) {
+	var states []string
+	rows, err := pool.Query(context.Background(), `SELECT state::text FROM river_job WHERE args->>'eventId' = $1`, eventID)
+	require.NoError(t, err)
+	defer rows.Close()
+	for rows.Next() {
+		var s string
+		require.NoError(t, rows.Scan(&s))
+		states = append(states, s)
+	}
+	require.NoError(t, rows.Err())
+	if len(states) == 0 {
+		return "", 0
+	}
+	return rivertype.JobState(states[0]), len(states)
+}
+
+// start makes an Inbox over pool with fn, starts it and stops it with the
+// test.
+func start(t *testing.T, pool *pgxpool.Pool, fn riverinbox.Func, opts riverinbox.Options) *riverinbox.Inbox {
+	t.Helper()
+	in, err := riverinbox.New(pool, creds, fn, opts)
+	require.NoError(t, err)
+	require.NoError(t, in.Start(context.Background()))
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = in.Stop(ctx)
+	})
+	return in
+}
+
+// post delivers a notification as the service does; it returns the status.
+func post(t *testing.T, h http.Handler, body, auth string) int {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodPost, "/bankpay/events", strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.Header.Set("Authorization", auth)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w.Code
+}
+
+func unique(prefix string) string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return prefix + "-" + hex.EncodeToString(b[:])
+}
+
+// Every delivery is answered 200, one job is inserted per event, and the
+// callback's effect is committed once, with the job's completion. Forged
+// and future-dated notifications insert nothing.
+func TestInboxOnce(t *testing.T) {
+	pool := freshSchema(t)
+	in := start(t, pool, effect, riverinbox.Options{})
+	id := unique("ev")
+	body, auth := dedupsuite.Notification(t, creds, id, time.Now().Add(-time.Minute))
+	for range 3 {
+		assert.Equal(t, http.StatusOK, post(t, in, body, auth))
+	}
+	require.Eventually(t, func() bool { st, _ := jobState(t, pool, id); return st == rivertype.JobStateCompleted },
+		10*time.Second, 10*time.Millisecond)
+	assert.Equal(t, http.StatusOK, post(t, in, body, auth), "a re-send after completion")
+	_, n := jobState(t, pool, id)
+	assert.Equal(t, 1, n, "jobs")
+	assert.Equal(t, 1, effects(t, pool, id))
+
+	forged := strings.Replace(body, "order-42", "order-43", 1)
+	assert.Equal(t, http.StatusUnauthorized, post(t, in, forged, auth))
+	future := unique("ev-future")
+	fbody, fauth := dedupsuite.Notification(t, creds, future, time.Now().Add(time.Hour))
+	assert.Equal(t, http.StatusBadRequest, post(t, in, fbody, fauth))
+	_, n = jobState(t, pool, future)
+	assert.Zero(t, n, "a future-dated event was queued")
+}
+
+// fastRetry retries at once.
+type fastRetry struct{}
+
+func (fastRetry) NextRetry(*rivertype.JobRow) time.Time { return time.Now().Add(10 * time.Millisecond) }
+
+// A callback that keeps failing is retried MaxAttempts times, its writes
+// rolled back each time, and its job ends discarded with its errors; a
+// re-send inserts nothing; the operator's retry runs it again, and once it
+// succeeds its effect is there once.
+func TestInboxDiscardedThenRetried(t *testing.T) {
+	pool := freshSchema(t)
+	var fail atomic.Bool
+	fail.Store(true)
+	var calls atomic.Int32
+	in := start(t, pool, func(ctx context.Context, tx pgx.Tx, ev *bankpay.Event) error {
+		calls.Add(1)
+		if err := effect(ctx, tx, ev); err != nil {
+			return err
+		}
+		if fail.Load() {
+			return errors.New("the merchant's system is down")
+		}
+		return nil
+	}, riverinbox.Options{MaxAttempts: 3, RetryPolicy: fastRetry{}})
+	id := unique("ev-fails")
+	body, auth := dedupsuite.Notification(t, creds, id, time.Now().Add(-time.Minute))
+	require.Equal(t, http.StatusOK, post(t, in, body, auth))
+	require.Eventually(t, func() bool { st, _ := jobState(t, pool, id); return st == rivertype.JobStateDiscarded },
+		20*time.Second, 10*time.Millisecond)
+	assert.Equal(t, int32(3), calls.Load(), "attempts")
+	assert.Zero(t, effects(t, pool, id), "a failed attempt's writes were committed")
+
+	assert.Equal(t, http.StatusOK, post(t, in, body, auth), "a re-send of a discarded event")
+	_, n := jobState(t, pool, id)
+	assert.Equal(t, 1, n, "a re-send queued a second job")
+
+	// The operator finds it and retries it.
+	res, err := in.Client().JobList(context.Background(), river.NewJobListParams().States(rivertype.JobStateDiscarded))
+	require.NoError(t, err)
+	require.Len(t, res.Jobs, 1)
+	assert.Len(t, res.Jobs[0].Errors, 3, "each attempt's error is kept")
+	fail.Store(false)
+	_, err = in.Client().JobRetry(context.Background(), res.Jobs[0].ID)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { st, _ := jobState(t, pool, id); return st == rivertype.JobStateCompleted },
+		20*time.Second, 10*time.Millisecond)
+	assert.Equal(t, 1, effects(t, pool, id))
+}
+
+// Stop drains: the running callback finishes and its job completes; the
+// notification endpoint still answers in milliseconds while a callback
+// takes long.
+func TestInboxStopDrains(t *testing.T) {
+	pool := freshSchema(t)
+	started, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	in, err := riverinbox.New(pool, creds, func(ctx context.Context, tx pgx.Tx, ev *bankpay.Event) error {
+		once.Do(func() { close(started) })
+		<-release
+		return effect(ctx, tx, ev)
+	}, riverinbox.Options{})
+	require.NoError(t, err)
+	require.NoError(t, in.Start(context.Background()))
+	id := unique("ev-slow")
+	body, auth := dedupsuite.Notification(t, creds, id, time.Now().Add(-time.Minute))
+	begin := time.Now()
+	require.Equal(t, http.StatusOK, post(t, in, body, auth))
+	assert.Less(t, time.Since(begin), time.Second, "the acknowledgement waited for the callback")
+	<-started
+	stopped := make(chan error, 1)
+	go func() { stopped <- in.Stop(context.Background()) }()
+	select {
+	case <-stopped:
+		t.Fatal("Stop returned while a callback ran")
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(release)
+	require.NoError(t, <-stopped)
+	st, _ := jobState(t, pool, id)
+	assert.Equal(t, rivertype.JobStateCompleted, st)
+	assert.Equal(t, 1, effects(t, pool, id))
+}
+
+func TestNewChecks(t *testing.T) {
+	_, err := riverinbox.New(nil, creds, effect, riverinbox.Options{})
+	assert.Error(t, err)
+}

@@ -1,0 +1,691 @@
+package bankpay
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/bankpay/bankpay-go/internal/faultinject"
+	"github.com/bankpay/bankpay-go/internal/wire"
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// WithResponseInto hands back a response whose request (and the requests
+// of the redirects before it) carries no credentials, and whose headers
+// are scrubbed of an echo of them; the SDK's own requests still carried the
+// Authorization header.
+func TestResponseIntoCarriesNoCredentials(t *testing.T) {
+	var seen []string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen = append(seen, r.Header.Get("Authorization"))
+		if strings.HasSuffix(r.URL.Path, "/T1") {
+			http.Redirect(w, r, "/api/v1/transactions/T2", http.StatusFound)
+			return
+		}
+		w.Header().Set("X-Echo", r.Header.Get("Authorization"))
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = fmt.Fprint(w, faultTxn)
+	}))
+	defer ts.Close()
+	c, err := NewClient(testCreds, WithBaseURL(ts.URL+"/api/v1"), WithHTTPClient(ts.Client()))
+	require.NoError(t, err)
+	var resp *http.Response
+	_, err = c.Transactions.Get(context.Background(), "T1", WithResponseInto(&resp))
+	require.NoError(t, err)
+	require.Len(t, seen, 2)
+	auth := c.secrets.authHeader()
+	assert.Equal(t, []string{auth, auth}, seen, "the requests themselves were authorized")
+
+	require.NotNil(t, resp)
+	require.NotNil(t, resp.Request)
+	assert.Equal(t, "/api/v1/transactions/T2", resp.Request.URL.Path)
+	assert.Empty(t, resp.Request.Header.Values("Authorization"))
+	require.NotNil(t, resp.Request.Response, "the redirect's response")
+	require.NotNil(t, resp.Request.Response.Request)
+	assert.Equal(t, "/api/v1/transactions/T1", resp.Request.Response.Request.URL.Path)
+	assert.Empty(t, resp.Request.Response.Request.Header.Values("Authorization"))
+	assert.Equal(t, "Basic [redacted]", resp.Header.Get("X-Echo"), "an echo of the key is scrubbed")
+	assertNoSecretForm(t, testCreds, "the response handed back", fmt.Sprintf("%+v %+v %+v", resp.Header, resp.Request.Header, resp.Request.Response.Request.Header))
+}
+
+// WithRetryNonIdempotent is ignored for a call that carries no
+// merchantReference (nothing the service could recognize a repeat by): a
+// client-wide opt-in does not send a Refund or a Reclaim without one twice,
+// and does not fail it either; with one, it is retried.
+func TestOptInIgnoredWithoutMerchantReference(t *testing.T) {
+	ok := `{"transaction":{"transactionId":"9","transactionType":4,"status":2}}`
+	for name, call := range map[string]func(*Client, string) error{
+		"Refund": func(c *Client, ref string) error {
+			_, err := c.Transactions.Refund(context.Background(), "1", &RefundParams{MerchantReference: ref, Amount: "5.00"})
+			return err
+		},
+		"Reclaim": func(c *Client, ref string) error {
+			_, err := c.Transactions.Reclaim(context.Background(), "1", &ReclaimParams{MerchantReference: ref, Amount: "5.00"})
+			return err
+		},
+		"Cancel": func(c *Client, ref string) error {
+			_, err := c.Transactions.Cancel(context.Background(), "1", &CancelParams{MerchantReference: ref})
+			return err
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, mock, _ := newTestClient(t, WithRetryNonIdempotent())
+			n := sequence(t, mock, jsonResponse(503, errorJSON), jsonResponse(200, ok))
+			err := call(c, "")
+			require.ErrorIs(t, err, ErrServer, "keyless: the 503, not a second send")
+			assert.EqualValues(t, 1, n.Load())
+
+			c, mock, _ = newTestClient(t, WithRetryNonIdempotent())
+			n = sequence(t, mock, jsonResponse(503, errorJSON), jsonResponse(200, ok))
+			require.NoError(t, call(c, "ref-1"))
+			assert.EqualValues(t, 2, n.Load(), "with a merchantReference the opt-in applies")
+		})
+	}
+	for body, want := range map[string]bool{
+		`{"merchantReference":"r","amount":"1.00"}`: true,
+		`{"merchantReference":"","amount":"1.00"}`:  false,
+		`{"amount":"1.00"}`:                         false,
+		`{"customer":{"merchantReference":"r"}}`:    false,
+	} {
+		assert.Equal(t, want, (&request{Body: []byte(body), ContentType: "application/json"}).keyed(), body)
+	}
+	assert.True(t, (&request{Body: []byte("amount=1.00&merchantReference=r"), ContentType: "application/x-www-form-urlencoded"}).keyed())
+	assert.False(t, (&request{Body: []byte("amount=1.00&merchantReference="), ContentType: "application/x-www-form-urlencoded"}).keyed())
+	assert.True(t, (&request{Idempotent: true}).keyed(), "an Idempotency-Key")
+}
+
+// Every request gets headers of its own: a middleware that writes the
+// values of Accept, Content-Type, User-Agent or a WithHeader header in
+// place changes that request only, never the next one, another call's or
+// the client's settings.
+func TestSetHeaders_PerRequest(t *testing.T) {
+	mock := httpmock.NewMockTransport()
+	var seen []http.Header
+	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		seen = append(seen, req.Header.Clone())
+		return httpmock.NewStringResponse(http.StatusOK, faultTxn), nil
+	})
+	var found []http.Header // what the middleware found, before it wrote
+	mutate := func(next http.RoundTripper) http.RoundTripper {
+		return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
+			found = append(found, req.Header.Clone())
+			for _, k := range []string{"Accept", "Content-Type", "User-Agent", "X-Request-Id"} {
+				if vs := req.Header[k]; len(vs) > 0 {
+					vs[0] = "mutated"
+				}
+			}
+			return next.RoundTrip(req)
+		})
+	}
+	c, err := NewClient(testCreds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}),
+		WithTransport(mutate), WithHeader("X-Request-Id", "r1"))
+	require.NoError(t, err)
+	ctx := context.Background()
+	for i := 0; i < 2; i++ {
+		_, err = c.Transactions.Deposit(ctx, "T1", &DepositParams{MerchantReference: "ref", Amount: "1.00"})
+		require.NoError(t, err)
+		_, err = c.Transactions.Refund(ctx, "T1", &RefundParams{Amount: "1.00"})
+		require.NoError(t, err)
+		_, err = c.Transactions.Get(ctx, "T1")
+		require.NoError(t, err)
+	}
+	require.Len(t, seen, 6)
+	require.Len(t, found, 6)
+	// Each request reached the network with the middleware's change, and
+	// the values the middleware found were the SDK's, whatever it wrote
+	// into the requests before.
+	wantCT := []string{contentTypeForm, contentTypeJSON, ""}
+	for i, h := range found {
+		assert.Equal(t, []string{"application/json"}, h["Accept"], "request %d", i)
+		assert.Equal(t, []string{"bankpay-go/" + version}, h["User-Agent"], "request %d", i)
+		assert.Equal(t, []string{"r1"}, h["X-Request-Id"], "request %d", i)
+		assert.Equal(t, []string{"mutated"}, seen[i]["Accept"], "request %d", i)
+		if wantCT[i%3] != "" {
+			assert.Equal(t, []string{wantCT[i%3]}, h["Content-Type"], "request %d", i)
+			assert.Equal(t, []string{"mutated"}, seen[i]["Content-Type"], "request %d", i)
+		} else {
+			assert.NotContains(t, h, "Content-Type", "request %d", i)
+		}
+	}
+	// The client's settings are untouched, and a request built now carries
+	// the SDK's values.
+	assert.Equal(t, []string{"r1"}, c.cfg.header["X-Request-Id"])
+	h := http.Header{}
+	setHeaders(h, c.cfg.userAgent, contentTypeForm, c.cfg.header)
+	assert.Equal(t, http.Header{"Accept": {"application/json"}, "User-Agent": {"bankpay-go/" + version},
+		"Content-Type": {"application/x-www-form-urlencoded"}, "X-Request-Id": {"r1"}}, h)
+
+	// What the next request sends, seen below a middleware that only
+	// records: a client whose middleware mutated earlier requests sends
+	// the SDK's values.
+	seen = nil
+	var inner []http.Header
+	record := func(next http.RoundTripper) http.RoundTripper {
+		return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
+			inner = append(inner, req.Header.Clone())
+			if len(inner) == 1 { // the first request only
+				req.Header["Accept"][0], req.Header["Content-Type"][0] = "mutated", "mutated"
+			}
+			return next.RoundTrip(req)
+		})
+	}
+	c2, err := NewClient(testCreds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}), WithTransport(record))
+	require.NoError(t, err)
+	for i := 0; i < 2; i++ {
+		_, err = c2.Transactions.Deposit(ctx, "T1", &DepositParams{MerchantReference: "ref", Amount: "1.00"})
+		require.NoError(t, err)
+	}
+	require.Len(t, inner, 2)
+	require.Len(t, seen, 2)
+	assert.Equal(t, []string{"mutated"}, seen[0]["Accept"])
+	for _, h := range []http.Header{inner[0], inner[1], seen[1]} {
+		assert.Equal(t, []string{"application/json"}, h["Accept"])
+		assert.Equal(t, []string{"application/x-www-form-urlencoded"}, h["Content-Type"])
+	}
+
+	// A retry is a request of its own too: the second attempt of a
+	// dispute (retried like a read, with its Idempotency-Key) finds the
+	// SDK's values, not what the middleware wrote into the first.
+	found = nil
+	var n int
+	retrying := httpmock.NewMockTransport()
+	retrying.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		if n++; n == 1 {
+			return httpmock.NewStringResponse(http.StatusServiceUnavailable, `{}`), nil
+		}
+		return httpmock.NewStringResponse(http.StatusOK, faultTxn), nil
+	})
+	c3, err := NewClient(testCreds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: retrying}),
+		WithTransport(mutate), WithHeader("X-Request-Id", "r1"))
+	require.NoError(t, err)
+	c3.cfg.waitScale = (&waits{}).record
+	_, err = c3.Disputes.Create(ctx, &DisputeParams{IdempotencyKey: "idem-1", TransactionID: "T1", Amount: "1.00"})
+	require.NoError(t, err)
+	require.Len(t, found, 2)
+	for i, h := range found {
+		assert.Equal(t, []string{"application/json"}, h["Accept"], "attempt %d", i+1)
+		assert.Equal(t, []string{"application/json"}, h["Content-Type"], "attempt %d", i+1)
+		assert.Equal(t, []string{"bankpay-go/" + version}, h["User-Agent"], "attempt %d", i+1)
+		assert.Equal(t, []string{"r1"}, h["X-Request-Id"], "attempt %d", i+1)
+		assert.Equal(t, []string{"idem-1"}, h["Idempotency-Key"], "attempt %d", i+1)
+	}
+}
+
+// HTTP/1.1 keep-alive race: the server reads a state-changing request on a
+// reused connection and closes it without a response (as an idle timeout
+// racing the request does). net/http retries on such a connection by itself
+// when it thinks nothing was sent or the request is replayable; the server
+// must see the request once, and Sent must be true.
+func TestSendGuard_H1KeepAliveCloseStateChangingSentOnce(t *testing.T) {
+	for name, body := range map[string]any{"form": formBody{V: struct {
+		Amount string `url:"amount"`
+	}{"10.00"}}, "none": nil} {
+		t.Run(name, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			require.NoError(t, err)
+			defer ln.Close()
+			var mu sync.Mutex
+			posts := 0
+			go func() {
+				for {
+					conn, err := ln.Accept()
+					if err != nil {
+						return
+					}
+					go func(conn net.Conn) {
+						defer conn.Close()
+						br := bufio.NewReader(conn)
+						for {
+							req, err := http.ReadRequest(br)
+							if err != nil {
+								return
+							}
+							_, _ = io.Copy(io.Discard, req.Body)
+							if req.Method == http.MethodPost {
+								mu.Lock()
+								posts++
+								mu.Unlock()
+								return // closed, no response
+							}
+							fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(faultTxn), faultTxn)
+						}
+					}(conn)
+				}
+			}()
+			c, err := NewClient(testCreds, WithBaseURL("http://"+ln.Addr().String()+"/api/v1"), WithMaxRetries(3))
+			require.NoError(t, err)
+			defer func() { _ = c.Close() }()
+			_, err = c.Transactions.Get(context.Background(), "T1") // a kept-alive connection
+			require.NoError(t, err)
+			req, err := newRequest(http.MethodPost, "/transactions/T1/deposit", nil, body)
+			require.NoError(t, err)
+			err = c.do(context.Background(), req, nil, nil)
+			var ne *NetworkError
+			require.True(t, errors.As(err, &ne), "err = %v", err)
+			assert.True(t, ne.Sent)
+			mu.Lock()
+			defer mu.Unlock()
+			assert.Equal(t, 1, posts, "the server saw the state-changing request more than once")
+		})
+	}
+}
+
+// A state-changing request without a body (a POST or DELETE through
+// NewRequest/Do, or a form body that encodes to nothing) is replayed by Go's
+// HTTP/2 transport on a stream reset with PROTOCOL_ERROR whatever GetBody
+// says: a nil body is always "rewindable". The server must see it once.
+func TestSendGuard_H2ResetBodylessPostSentOnce(t *testing.T) {
+	for name, body := range map[string]any{"nil": nil, "emptyForm": formBody{V: struct{}{}}} {
+		t.Run(name, func(t *testing.T) {
+			s := faultinject.NewH2Server(faultinject.H2Reset())
+			defer s.Close()
+			c := newH2Client(t, s)
+			req, err := newRequest(http.MethodPost, "/transactions/T1/cancel", nil, body)
+			require.NoError(t, err)
+			require.True(t, req.StateChanging)
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			defer cancel()
+			err = c.do(ctx, req, nil, nil)
+			var ne *NetworkError
+			require.True(t, errors.As(err, &ne), "err = %v", err)
+			assert.True(t, ne.Sent, "the request reached the server: Sent must be true")
+			assert.Equal(t, 1, ne.Attempts)
+			assert.Equal(t, 1, len(s.Streams()), "the server saw the state-changing request more than once")
+		})
+	}
+}
+
+// newH2Client is a client with the SDK's default HTTP client (HTTP/2 over
+// TLS, as against the real service), trusting s's certificate.
+func newH2Client(t *testing.T, s *faultinject.H2Server, opts ...Option) *Client {
+	t.Helper()
+	all := append([]Option{WithBaseURL(s.URL + "/api/v1"), WithRetryBackoff(time.Millisecond, 2*time.Millisecond)}, opts...)
+	c, err := NewClient(testCreds, all...)
+	require.NoError(t, err)
+	kt, ok := c.hc.Transport.(keepAliveTransport) // base: the innermost transport
+	require.True(t, ok)
+	tr, ok := kt.base.(*http.Transport)
+	require.True(t, ok)
+	tr.TLSClientConfig = s.TLSConfig()
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+const h2DepositBody = "amount=10.00&merchantReference=dep-h2"
+
+// A server (or load balancer) that reads a deposit and resets its stream
+// with PROTOCOL_ERROR must see it once: Go's HTTP/2 transport replays such
+// a stream by itself whenever the request can rewind its body (GetBody),
+// below the SDK's retry rule and without its backoff.
+func TestSendGuard_H2ResetDepositSentOnce(t *testing.T) {
+	for _, own := range []bool{false, true} {
+		t.Run(map[bool]string{false: "defaultClient", true: "callerClient"}[own], func(t *testing.T) {
+			s := faultinject.NewH2Server(faultinject.H2Reset())
+			defer s.Close()
+			var c *Client
+			if own {
+				tr := s.Transport()
+				defer tr.CloseIdleConnections()
+				var err error
+				c, err = NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr, Timeout: 3 * time.Second}))
+				require.NoError(t, err)
+			} else {
+				c = newH2Client(t, s)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			defer cancel()
+			start := time.Now()
+			_, err := c.Transactions.Deposit(ctx, "T1", &DepositParams{MerchantReference: "dep-h2", Amount: "10.00"})
+			var ne *NetworkError
+			require.True(t, errors.As(err, &ne), "err = %v", err)
+			assert.True(t, ne.Sent, "the deposit reached the server: Sent must be true")
+			assert.Equal(t, 1, ne.Attempts)
+			streams := s.Streams()
+			require.Equal(t, 1, len(streams), "the server saw the deposit %d times in %v", len(streams), time.Since(start))
+			assert.Equal(t, h2DepositBody, string(streams[0].Body))
+		})
+	}
+}
+
+// With the caller's opt-in, the deposit is retried by the SDK's rule only:
+// 1 + MaxRetries sends, not the transport's endless replays.
+func TestSendGuard_H2ResetDepositRetriedOnlyByTheRetryRule(t *testing.T) {
+	s := faultinject.NewH2Server(faultinject.H2Reset())
+	defer s.Close()
+	c := newH2Client(t, s, WithMaxRetries(2))
+	_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-h2", Amount: "10.00"}, WithRetryNonIdempotent())
+	var ne *NetworkError
+	require.True(t, errors.As(err, &ne), "err = %v", err)
+	assert.True(t, ne.Sent)
+	assert.Equal(t, 3, ne.Attempts)
+	streams := s.Streams()
+	require.Len(t, streams, 3)
+	for _, st := range streams {
+		assert.Equal(t, h2DepositBody, string(st.Body), "the retry layer rewinds the body itself")
+	}
+}
+
+// Reads over HTTP/2 still retry: a reset stream, and a 503 response.
+func TestSendGuard_H2ReadsStillRetry(t *testing.T) {
+	for name, first := range map[string]faultinject.H2Action{
+		"reset": faultinject.H2Reset(),
+		"503":   faultinject.H2Respond(http.StatusServiceUnavailable, errorJSON),
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := faultinject.NewH2Server(first, faultinject.H2Respond(http.StatusOK, faultTxn))
+			defer s.Close()
+			c := newH2Client(t, s)
+			tx, err := c.Transactions.Get(context.Background(), "T1")
+			require.NoError(t, err)
+			assert.NotEmpty(t, tx.TransactionID)
+			assert.Len(t, s.Streams(), 2)
+		})
+	}
+}
+
+// connServer is a loopback server that counts the connections it accepts
+// (httptest.Server's ConnState hook) and responses by path:
+//
+//	/transactions/ok                  200 with the transaction
+//	/transactions/big                 200 with a 100 KiB transaction description
+//	/transactions/missing             404 with an error body
+//	/transactions/flaky-N             503 the first time (a 10 KiB error body), then 200
+//	/transactions/down                503 every time
+//	/transactions/pair                200 once two of them are in flight together
+//	POST /transactions/ok/deposit     200
+//	POST /transactions/dup/deposit    400 code 210
+//	POST /transactions/boom/deposit   500 with a 20 KiB HTML body
+//	POST /transactions/ok/feedback    200 with a 10 KiB body the SDK does not read
+//	POST /accounts/tokenize           401 code 375
+type connServer struct {
+	*httptest.Server
+	conns    atomic.Int64
+	requests atomic.Int64
+
+	mu    sync.Mutex
+	seen  map[string]bool
+	pairs chan struct{}
+}
+
+func newConnServer(t *testing.T) *connServer {
+	t.Helper()
+	s := &connServer{seen: map[string]bool{}, pairs: make(chan struct{})}
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			s.conns.Add(1)
+		}
+	}
+	s.Start()
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *connServer) serve(w http.ResponseWriter, r *http.Request) {
+	s.requests.Add(1)
+	_, _ = io.Copy(io.Discard, r.Body)
+	path := strings.TrimPrefix(r.URL.Path, "/api/v1")
+	response := func(status int, body string) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, body)
+	}
+	switch {
+	case path == "/transactions/ok", path == "/transactions/ok/deposit":
+		response(200, faultTxn)
+	case path == "/transactions/big":
+		response(200, `{"transaction":{"transactionId":"1","description":"`+strings.Repeat("d", 100<<10)+`"}}`)
+	case path == "/transactions/missing":
+		response(404, `{"errors":[{"code":200,"message":"not found"}]}`)
+	case strings.HasPrefix(path, "/transactions/flaky-"):
+		s.mu.Lock()
+		again := s.seen[path]
+		s.seen[path] = true
+		s.mu.Unlock()
+		if again {
+			response(200, faultTxn)
+		} else {
+			response(503, `{"errors":[{"code":100,"message":"`+strings.Repeat("busy ", 2<<10)+`"}]}`)
+		}
+	case path == "/transactions/down":
+		response(503, errorJSON)
+	case path == "/transactions/pair":
+		select { // wait for the other request of the pair
+		case s.pairs <- struct{}{}:
+		case <-s.pairs:
+		case <-time.After(5 * time.Second):
+		}
+		response(200, faultTxn)
+	case path == "/transactions/dup/deposit":
+		response(400, duplicateJSON)
+	case path == "/transactions/boom/deposit":
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(500)
+		_, _ = io.WriteString(w, "<html>"+strings.Repeat("<p>Internal Server Error</p>", 20<<10/28)+"</html>")
+	case path == "/transactions/ok/feedback":
+		response(200, `{"feedback":{"status":4,"subStatus":559,"description":"`+strings.Repeat("f", 10<<10)+`"}}`)
+	case path == "/accounts/tokenize":
+		response(401, `{"errors":[{"code":375,"message":"access control"}]}`)
+	default:
+		response(500, errorJSON)
+	}
+}
+
+// newConnClient is a client with the SDK's default HTTP client (pooled,
+// keep-alive) and millisecond backoffs, pointed at s.
+func newConnClient(t *testing.T, s *connServer, opts ...Option) *Client {
+	t.Helper()
+	all := append([]Option{WithBaseURL(s.URL + "/api/v1"), WithRetryBackoff(time.Millisecond, 2*time.Millisecond)}, opts...)
+	c, err := NewClient(testCreds, all...)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// TestThousandCallsOneConnection: 1,000 sequential calls, successes and
+// error responses of every kind (retried or not, bodies read, skipped or
+// larger than the retry layer's drain), share one keep-alive connection.
+func TestThousandCallsOneConnection(t *testing.T) {
+	s := newConnServer(t)
+	c := newConnClient(t, s)
+	ctx := context.Background()
+	calls := []struct {
+		name string
+		do   func(i int) error
+		want error // nil: success
+	}{
+		{"get", func(int) error { _, err := c.Transactions.Get(ctx, "ok"); return err }, nil},
+		{"get 100 KiB", func(int) error { _, err := c.Transactions.Get(ctx, "big"); return err }, nil},
+		{"get 404", func(int) error { _, err := c.Transactions.Get(ctx, "missing"); return err }, ErrNotFound},
+		{"get 503 (10 KiB body) then 200", func(i int) error {
+			_, err := c.Transactions.Get(ctx, fmt.Sprintf("flaky-%d", i))
+			return err
+		}, nil},
+		{"get 503 every time", func(int) error { _, err := c.Transactions.Get(ctx, "down"); return err }, ErrServer},
+		{"deposit", func(int) error {
+			_, err := c.Transactions.Deposit(ctx, "ok", &DepositParams{MerchantReference: "r"})
+			return err
+		}, nil},
+		{"deposit 400 duplicate", func(int) error {
+			_, err := c.Transactions.Deposit(ctx, "dup", &DepositParams{MerchantReference: "r"})
+			return err
+		}, ErrDuplicate},
+		{"deposit 500 (20 KiB HTML)", func(int) error {
+			_, err := c.Transactions.Deposit(ctx, "boom", &DepositParams{MerchantReference: "r"})
+			return err
+		}, ErrServer},
+		{"feedback (10 KiB body unread)", func(int) error { return c.Identity.Register(ctx, "ok", "registered") }, nil},
+		{"tokenize 401", func(int) error {
+			_, err := c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: "1003750000", RoutingNumber: "124003116"})
+			return err
+		}, ErrUnauthorized},
+	}
+	const n = 1000
+	for i := 0; i < n; i++ {
+		call := calls[i%len(calls)]
+		err := call.do(i)
+		if call.want == nil {
+			require.NoError(t, err, "call %d (%s): err = %v, want %v", i, call.name, err, call.want)
+		} else {
+			require.ErrorIs(t, err, call.want, "call %d (%s): err = %v, want %v", i, call.name, err, call.want)
+		}
+	}
+	// One connection serves them all. net/http returns a connection to its
+	// pool from another goroutine once the body is read, so on a loaded
+	// machine the next request can race it and dial once more (the extra
+	// connection then idles): two is still reuse, a connection per failed
+	// or unread response would be hundreds.
+	got := s.conns.Load()
+	assert.LessOrEqual(t, got, int64(2), "%d calls (%d requests) opened %d connections, want 1 (2 at most under load)", n, s.requests.Load(), got)
+}
+
+// TestFailedCallKeepsTheIdleConnections: a call that fails after its
+// retries must not close the idle connections other calls would reuse.
+func TestFailedCallKeepsTheIdleConnections(t *testing.T) {
+	s := newConnServer(t)
+	c := newConnClient(t, s, WithMaxRetries(1))
+	ctx := context.Background()
+	pair := func() {
+		var wg sync.WaitGroup
+		for i := 0; i < 2; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := c.Transactions.Get(ctx, "pair")
+				assert.NoError(t, err)
+			}()
+		}
+		wg.Wait()
+	}
+	pair() // two connections, both idle afterwards
+	got := s.conns.Load()
+	require.Equal(t, int64(2), got, "a pair of concurrent calls opened %d connections", got)
+	_, err := c.Transactions.Get(ctx, "down")
+	require.ErrorIs(t, err, ErrServer, "err = %v", err)
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err = c.Transactions.Get(cctx, "ok")
+	require.ErrorIs(t, err, context.Canceled, "err = %v", err)
+	pair()
+	got = s.conns.Load()
+	assert.Equal(t, int64(2), got, "after a failed call, %d connections in all, want the same 2", got)
+}
+
+// TestResponseBodiesAreClosed: every response body the transport hands out
+// is closed, whatever the outcome, so that no connection is left half read.
+func TestResponseBodiesAreClosed(t *testing.T) {
+	s := newConnServer(t)
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	defer base.CloseIdleConnections()
+	ct := &closeTracker{base: base}
+	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithRetryBackoff(time.Millisecond, 2*time.Millisecond),
+		WithHTTPClient(&http.Client{Transport: ct}))
+	require.NoError(t, err)
+	ctx := context.Background()
+	for i, id := range []string{"ok", "big", "missing", "flaky-x", "down", "pair-none"} {
+		_, _ = c.Transactions.Get(ctx, id)
+		_, _ = c.Transactions.Deposit(ctx, map[bool]string{true: "boom", false: "dup"}[i%2 == 0], &DepositParams{MerchantReference: "r"})
+		_ = c.Identity.Register(ctx, "ok", "x")
+		_, _ = c.Accounts.Tokenize(ctx, &TokenizeParams{AccountNumber: "1003750000", RoutingNumber: "124003116"})
+		_ = c.Identity.sendFeedback(ctx, "ok", wire.Feedback{Status: 13, SubStatus: 558, Description: "void"})
+	}
+	// The context ends just after a response arrived: the retry layer hands
+	// back both the response and the context's error.
+	for _, id := range []string{"down", "ok"} {
+		cctx, cancel := context.WithCancel(ctx)
+		ct.after = cancel
+		_, err := c.Transactions.Get(cctx, id)
+		ct.after = nil
+		assert.ErrorIs(t, err, context.Canceled, "%s: err = %v, want context.Canceled", id, err)
+	}
+	open, total := ct.open.Load(), ct.total.Load()
+	assert.Equal(t, int64(0), open, "%d of %d response bodies left open", open, total)
+	assert.GreaterOrEqual(t, total, int64(32), "%d of %d response bodies left open", open, total)
+}
+
+type closeTracker struct {
+	base        http.RoundTripper
+	open, total atomic.Int64
+	after       func() // called when a response arrived
+}
+
+func (ct *closeTracker) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := ct.base.RoundTrip(req)
+	if ct.after != nil {
+		ct.after()
+	}
+	if err == nil {
+		ct.open.Add(1)
+		ct.total.Add(1)
+		resp.Body = &trackedBody{ReadCloser: resp.Body, ct: ct}
+	}
+	return resp, err
+}
+
+type trackedBody struct {
+	io.ReadCloser
+	ct   *closeTracker
+	once sync.Once
+}
+
+func (b *trackedBody) Close() error {
+	b.once.Do(func() { b.ct.open.Add(-1) })
+	return b.ReadCloser.Close()
+}
+
+// TestCloseClosesIdleConnections: Close closes the idle keep-alive
+// connections (the server sees them closed), with the SDK's HTTP client
+// and with the caller's; the Client stays usable and opens a new one.
+func TestCloseClosesIdleConnections(t *testing.T) {
+	for _, own := range []bool{false, true} {
+		t.Run(fmt.Sprintf("ownHTTPClient=%v", own), func(t *testing.T) {
+			var closed atomic.Int64
+			s := &connServer{seen: map[string]bool{}, pairs: make(chan struct{})}
+			s.Server = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+			s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+				switch st {
+				case http.StateNew:
+					s.conns.Add(1)
+				case http.StateClosed:
+					closed.Add(1)
+				}
+			}
+			s.Start()
+			defer s.Close()
+			var opts []Option
+			if own {
+				tr := &http.Transport{}
+				defer tr.CloseIdleConnections()
+				opts = append(opts, WithHTTPClient(&http.Client{Transport: tr}))
+			}
+			c := newConnClient(t, s, opts...)
+			ctx := context.Background()
+			_, err := c.Transactions.Get(ctx, "ok")
+			require.NoError(t, err)
+			require.EqualValues(t, 0, closed.Load())
+
+			require.NoError(t, c.Close())
+			deadline := time.Now().Add(5 * time.Second)
+			for closed.Load() == 0 && time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond) // waiting for the server to notice
+			}
+			assert.EqualValues(t, 1, closed.Load(), "the idle connection was not closed")
+
+			_, err = c.Transactions.Get(ctx, "ok")
+			require.NoError(t, err, "the Client must stay usable after Close")
+			assert.EqualValues(t, 2, s.conns.Load())
+		})
+	}
+}

@@ -1,0 +1,237 @@
+package bankpay
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// errResendRefused: a layer between the SDK and the network (middleware
+// given to WithTransport, or one in WithHTTPClient's transport chain above
+// the SDK's guard) tried to send an attempt of a state-changing call a
+// second time, or sent a state-changing request without the SDK's context.
+// The guard refuses it: only the SDK's retry rule decides whether a call
+// that may have moved money is sent again. The middleware gets this error
+// from the transport below it; the caller gets a *NetworkError (Sent true
+// when an earlier send may have gone out) that wraps it and says so in its
+// message. It is unexported: what a caller acts on is NetworkError.Sent.
+var errResendRefused = errors.New("bankpay: second send of one attempt refused")
+
+// guardKey is the context key of a call's *sendGuard.
+type guardKey struct{}
+
+// sendGuard is the record one state-changing call keeps of its sends,
+// shared through the request's context with guardTransport, the innermost
+// transport of every Client. Whatever the layers above it do, a
+// non-idempotent call gets one send per attempt of the SDK's own retry
+// loop (arm); a send that provably never left (no connection was made)
+// gives the permit back. It also knows, better than an error's text,
+// whether anything may have left: Sent.
+type sendGuard struct {
+	once bool // non-idempotent: one send per armed attempt
+
+	mu       sync.Mutex
+	permit   bool // the current attempt may still be sent
+	taken    bool // the current attempt was handed to the network
+	unsent   bool // …and that send provably never left
+	closed   bool // the current attempt is over (disarm): no send of it may start
+	inFlight int  // sends handed to the base transport, not yet returned
+	sent     bool // some send of the call may have left
+	// answer is the status and headers of the last response of the
+	// current attempt, as it came from the network: a layer above may
+	// have turned it into an error (a refused retry), but its Retry-After
+	// still bounds the retry rule (a Retry-After of a day is not retried).
+	answerStatus int // 0: none
+	answerHeader http.Header
+}
+
+// arm opens a new attempt of the SDK's retry loop: one more send is allowed.
+func (g *sendGuard) arm() {
+	g.mu.Lock()
+	g.permit, g.taken, g.unsent, g.closed = true, false, false, false
+	g.answerStatus, g.answerHeader = 0, nil
+	g.mu.Unlock()
+}
+
+// lastAnswer is the status and headers of the last response of the current
+// attempt, or nil.
+func (g *sendGuard) lastAnswer() *http.Response {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.answerStatus == 0 {
+		return nil
+	}
+	return &http.Response{StatusCode: g.answerStatus, Header: g.answerHeader}
+}
+
+// disarm closes the current attempt (no send of it may start any more) and
+// reports whether it provably never left: it was never handed to the base
+// transport, or every send of it failed before a connection was made.
+func (g *sendGuard) disarm() (unsent bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.permit, g.closed = false, true
+	return g.inFlight == 0 && (!g.taken || g.unsent)
+}
+
+// maySent reports whether any send of the call may have left, counting a
+// send still under way.
+func (g *sendGuard) maySent() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.sent || g.inFlight > 0
+}
+
+// take starts a send; false refuses it.
+func (g *sendGuard) take() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.once {
+		if !g.permit {
+			return false
+		}
+		g.permit = false
+	}
+	g.taken, g.unsent = true, false
+	g.inFlight++
+	return true
+}
+
+// done ends a send; left reports whether it may have reached the network,
+// resp is its response (nil if none).
+func (g *sendGuard) done(left bool, resp *http.Response) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.inFlight--
+	if resp != nil && !g.closed {
+		g.answerStatus, g.answerHeader = resp.StatusCode, resp.Header
+	}
+	if left {
+		g.sent = true
+		return
+	}
+	g.unsent = true
+	if g.once && !g.closed {
+		// Nothing left: the layer above may try this attempt again.
+		g.permit = true
+	}
+}
+
+// guardTransport is the innermost transport of every Client, directly
+// above net/http (or WithHTTPClient's transport): see sendGuard. It sets
+// the Authorization header, so that no layer above it (the caller's
+// middleware, the redirect policy, a response's Request handed back) sees
+// the credentials. traced marks a base that is net/http's own
+// *http.Transport, which reports through httptrace when it has a
+// connection, before it writes a byte; a send it fails before that
+// provably never left. With any other base only a dial or DNS error proves
+// it.
+//
+// It has no CloseIdleConnections, as keepAliveTransport has none: a
+// middleware's http.Client that closes idle connections on a failure
+// (go-retryablehttp's does) must not close those of every other call of a
+// shared Client (Client.Close closes them).
+type guardTransport struct {
+	base   http.RoundTripper
+	traced bool
+	sec    *secrets
+}
+
+func newGuardTransport(base http.RoundTripper, sec *secrets) guardTransport {
+	_, traced := base.(*http.Transport)
+	return guardTransport{base: base, traced: traced, sec: sec}
+}
+
+// authorized is a copy of req (with ctx) that carries the Authorization
+// header; req is not modified.
+func (t guardTransport) authorized(ctx context.Context, req *http.Request) *http.Request {
+	out := req.WithContext(ctx)
+	h := make(http.Header, len(req.Header)+1)
+	for k, vs := range req.Header {
+		h[k] = vs
+	}
+	h["Authorization"] = t.sec.authValue()
+	out.Header = h
+	return out
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	g, _ := req.Context().Value(guardKey{}).(*sendGuard)
+	if g == nil {
+		if req.Method == http.MethodGet || req.Method == http.MethodHead {
+			return t.base.RoundTrip(t.authorized(req.Context(), req))
+		}
+		// Every state-changing request of the SDK carries its guard: a
+		// layer above replaced the request's context, so it is not one
+		// the SDK's retry rule can account for.
+		closeRequestBody(req)
+		return nil, refused(req, "the request lost the SDK's context")
+	}
+	if !g.take() {
+		closeRequestBody(req)
+		return nil, refused(req, "sent again by a layer above the SDK's transport")
+	}
+	st := &sendTrace{}
+	st.trace.GotConn = st.gotConn
+	out := t.authorized(httptrace.WithClientTrace(req.Context(), &st.trace), req)
+	if g.once {
+		// Only the SDK's retry rule sends a non-idempotent request again:
+		// with GetBody, net/http would replay it by itself (HTTP/2 does on
+		// a reset stream or GOAWAY); without a body, HTTP/2 replays it
+		// whatever GetBody says. A middleware may have set either.
+		out.GetBody = nil
+		if out.Body == nil || out.Body == http.NoBody {
+			out.Body = io.NopCloser(strings.NewReader(""))
+		}
+	}
+	resp, err := t.base.RoundTrip(out)
+	left := err == nil || st.connected.Load()
+	if err != nil && !left && !t.traced {
+		left = !neverSent(err)
+	}
+	g.done(left, resp)
+	return resp, err
+}
+
+// sendTrace learns from net/http whether one send got a connection.
+type sendTrace struct {
+	trace     httptrace.ClientTrace
+	connected atomic.Bool
+}
+
+func (st *sendTrace) gotConn(httptrace.GotConnInfo) { st.connected.Store(true) }
+
+// refused is the error of a refused send, naming the request (method and
+// path; never its query) and matching errResendRefused.
+func refused(req *http.Request, why string) error {
+	return &resendError{method: req.Method, path: req.URL.Path, why: why}
+}
+
+type resendError struct{ method, path, why string }
+
+func (e *resendError) Error() string {
+	return errResendRefused.Error() + ": " + e.method + " " + e.path + ": " + e.why
+}
+
+func (e *resendError) Is(target error) bool { return target == errResendRefused }
+
+func closeRequestBody(req *http.Request) {
+	if req.Body != nil {
+		_ = req.Body.Close()
+	}
+}
+
+// withGuard puts a new guard for req in ctx (a state-changing call only).
+func withGuard(ctx context.Context, req *request) (context.Context, *sendGuard) {
+	if !req.StateChanging {
+		return ctx, nil
+	}
+	g := &sendGuard{once: !req.Idempotent}
+	return context.WithValue(ctx, guardKey{}, g), g
+}

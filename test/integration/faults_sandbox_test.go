@@ -1,0 +1,158 @@
+package integration
+
+// The fault tests that run against the bankpaytest sandbox (an external
+// test package: bankpaytest imports bankpay).
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"testing"
+	"time"
+
+	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/hashicorp/go-retryablehttp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/faultinject"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// TestOptInRetryAgainstTheSandbox: the response to a deposit is lost after
+// the sandbox made it; the opted-in retry, with the same merchantReference,
+// gets the sandbox's own duplicate response (code 210) as ErrDuplicate, and
+// the caller reads the state back. Without the opt-in the deposit is sent
+// once and the caller learns it may have been made.
+func TestOptInRetryAgainstTheSandbox(t *testing.T) {
+	eachShape(t, func(t *testing.T, sh shape) {
+		sb := bankpaytest.NewServer(sh.options()...)
+		defer sb.Close()
+		target, err := url.Parse(sb.URL)
+		require.NoError(t, err)
+		proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
+		proxy.ErrorLog = log.New(io.Discard, "", 0)
+		proxyTransport := http.DefaultTransport.(*http.Transport).Clone()
+		defer proxyTransport.CloseIdleConnections()
+		proxy.Transport = proxyTransport
+		s := faultinject.NewServer(proxy)
+		defer s.Close()
+		tr := s.Transport()
+		defer tr.CloseIdleConnections()
+		c, err := bankpay.NewClient(sb.Credentials(),
+			bankpay.WithBaseURL(s.URL+"/api/v1"), bankpay.WithHTTPClient(&http.Client{Transport: tr}), bankpay.WithRetryBackoff(time.Millisecond, 2*time.Millisecond))
+		require.NoError(t, err)
+		ctx := context.Background()
+		auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
+			PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: "sb-est-1",
+			Account: &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, NameOnAccount: "Jane Doe"},
+		})
+		require.NoError(t, err)
+		// Default: sent once, the response lost: the caller is told it may have
+		// been made, and nothing is sent again.
+		before := s.Requests()
+		s.Script(faultinject.PassAndReset())
+		_, err = c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "sb-dep-1", Amount: "10.00"})
+		var ne *bankpay.NetworkError
+		require.ErrorAs(t, err, &ne, "default: err %v after %d requests", err, s.Requests()-before)
+		require.True(t, ne.Sent, "default: err %v after %d requests", err, s.Requests()-before)
+		require.Equal(t, 1, s.Requests()-before, "default: err %v after %d requests", err, s.Requests()-before)
+		// Opted in: the retry carries the same merchantReference and the sandbox
+		// responds 210.
+		before = s.Requests()
+		s.Script(faultinject.PassAndReset())
+		_, err = c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "sb-dep-2", Amount: "10.00"}, bankpay.WithRetryNonIdempotent())
+		got := s.Received()[before:]
+		require.ErrorIs(t, err, bankpay.ErrDuplicate, "opt-in: err %v after %d requests, want ErrDuplicate after 2", err, len(got))
+		require.Len(t, got, 2, "opt-in: err %v after %d requests, want ErrDuplicate after 2", err, len(got))
+		assert.True(t, bytes.Equal(got[0].Body, got[1].Body), "the retry sent %s, the first attempt %s", got[1].Body, got[0].Body)
+		assert.Equal(t, "sb-dep-2", formValue(got[1].Body, "merchantReference"), "the retry sent %s, the first attempt %s", got[1].Body, got[0].Body)
+		// The caller reads the authorization back; the sandbox made each
+		// deposit once.
+		txn, err := c.Transactions.Get(ctx, auth.TransactionID)
+		require.NoError(t, err, "read back: %v", err)
+		require.Equal(t, auth.TransactionID, txn.TransactionID, "read back: %v", err)
+		sb.AdvanceBankingDays(4) // deposits are submitted and complete: one event each
+		for _, ref := range []string{"sb-dep-1", "sb-dep-2"} {
+			ids := map[string]bool{}
+			for _, e := range sb.Events() {
+				if e.Raw.Get("merchantReference") == ref {
+					ids[e.TransactionID] = true
+				}
+			}
+			assert.Len(t, ids, 1, "%s: %d deposits made, want 1", ref, len(ids))
+			for id := range ids {
+				d, ok := sb.Transaction(id)
+				if assert.True(t, ok, "%s: %+v", ref, d) {
+					assert.Equal(t, models.TypeDeposit, d.TransactionType, "%s: %+v", ref, d)
+					assert.Equal(t, auth.TransactionID, d.OriginalTransactionID, "%s: %+v", ref, d)
+				}
+			}
+		}
+	})
+}
+
+// formValue reads key from a form-encoded body.
+func formValue(body []byte, key string) string {
+	v, _ := url.ParseQuery(string(body))
+	return v.Get(key)
+}
+
+// TestRetryingMiddlewareAgainstTheSandbox: go-retryablehttp's RoundTripper
+// in WithTransport, and the sandbox's deposit response lost after it made
+// the deposit (then a 503 for the middleware's retry, were it sent): the
+// deposit reaches the sandbox once, the sandbox makes one deposit, and the
+// caller is told it may have been made.
+func TestRetryingMiddlewareAgainstTheSandbox(t *testing.T) {
+	eachShape(t, func(t *testing.T, sh shape) {
+		sb := bankpaytest.NewServer(sh.options()...)
+		defer sb.Close()
+		target, err := url.Parse(sb.URL)
+		require.NoError(t, err)
+		proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
+		proxy.ErrorLog = log.New(io.Discard, "", 0)
+		proxyTransport := http.DefaultTransport.(*http.Transport).Clone()
+		defer proxyTransport.CloseIdleConnections()
+		proxy.Transport = proxyTransport
+		s := faultinject.NewServer(proxy)
+		defer s.Close()
+		tr := s.Transport()
+		defer tr.CloseIdleConnections()
+		middleware := func(next http.RoundTripper) http.RoundTripper {
+			rc := retryablehttp.NewClient()
+			rc.HTTPClient = &http.Client{Transport: next}
+			rc.RetryWaitMin, rc.RetryWaitMax, rc.Logger = time.Millisecond, 2*time.Millisecond, nil
+			return &retryablehttp.RoundTripper{Client: rc}
+		}
+		c, err := bankpay.NewClient(sb.Credentials(), bankpay.WithBaseURL(s.URL+"/api/v1"),
+			bankpay.WithHTTPClient(&http.Client{Transport: tr}), bankpay.WithTransport(middleware))
+		require.NoError(t, err)
+		ctx := context.Background()
+		auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
+			PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: "sb-mw-est",
+			Account: &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, NameOnAccount: "Jane Doe"},
+		})
+		require.NoError(t, err)
+		before := s.Requests()
+		s.Script(faultinject.PassAndReset(), faultinject.Respond(503, `{"errors":[{"code":100,"message":"unavailable"}]}`))
+		_, err = c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "sb-mw-dep", Amount: "10.00"})
+		var ne *bankpay.NetworkError
+		require.ErrorAs(t, err, &ne, "err %v", err)
+		assert.True(t, ne.Sent)
+		assert.ErrorContains(t, err, "second send of one attempt refused")
+		assert.Equal(t, 1, s.Requests()-before, "the deposit reached the sandbox %d times", s.Requests()-before)
+		sb.AdvanceBankingDays(4)
+		ids := map[string]bool{}
+		for _, e := range sb.Events() {
+			if e.Raw.Get("merchantReference") == "sb-mw-dep" {
+				ids[e.TransactionID] = true
+			}
+		}
+		assert.Len(t, ids, 1, "deposits made")
+	})
+}
