@@ -1169,7 +1169,8 @@ func TestWireDocNamesTests(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join(repoRoot, "docs/wire.md"))
 	require.NoError(t, err)
 	dirs := map[string][]string{"": {repoRoot, "."}, "tolerant": {filepath.Join(repoRoot, "internal/wire/tolerant")},
-		"bankpaytest": {filepath.Join(repoRoot, "bankpaytest")}, "models": {filepath.Join(repoRoot, "models")}}
+		"bankpaytest": {filepath.Join(repoRoot, "bankpaytest")}, "models": {filepath.Join(repoRoot, "models")},
+		"contract": {filepath.Join(repoRoot, "contract")}}
 	funcs := regexp.MustCompile(`(?m)^func ((?:Test|Fuzz)[A-Za-z0-9_]+)\(`)
 	defined := map[string]bool{} // "prefix.TestName"
 	for prefix, ds := range dirs {
@@ -1187,7 +1188,7 @@ func TestWireDocNamesTests(t *testing.T) {
 			}
 		}
 	}
-	name := regexp.MustCompile("`((?:tolerant|bankpaytest|models)\\.)?((?:Test|Fuzz)[A-Za-z0-9_]+)`")
+	name := regexp.MustCompile("`((?:tolerant|bankpaytest|models|contract)\\.)?((?:Test|Fuzz)[A-Za-z0-9_]+)`")
 	rows := 0
 	for i, line := range strings.Split(string(doc), "\n") {
 		if !strings.HasPrefix(line, "|") || strings.HasPrefix(line, "|---") {

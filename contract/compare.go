@@ -1,0 +1,388 @@
+package contract
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Comparison is the outcome of comparing a generated answer with what the
+// SDK decoded from it.
+type Comparison struct {
+	// Mismatches name each value the answer holds for a field the model has
+	// that did not come out equal ("payment.customer.vip: sent "x", got 0").
+	Mismatches []string
+	// Compared counts the values compared (leaves).
+	Compared int
+	// Unmodelled lists the answer's fields the model has no field for
+	// (JSON paths, array indexes as []), kept or ignored by the SDK.
+	Unmodelled map[string]bool
+}
+
+// Compare walks the generated answer gen (plain JSON values, numbers as
+// json.Number or float64) beside got, the SDK's result, field by field
+// through got's json tags: every value gen holds for a field the model has
+// must come out equal. Equal means the same text, or the same number (the
+// SDK reads "7", 7 and 7.0 into an integer, and keeps a number written into
+// a string field as its digits), or, for an empty or null value, the zero
+// value. An array must keep its length; a value of the wrong shape (an
+// object where the model has a string) is a mismatch.
+func Compare(gen any, got any) Comparison {
+	c := Comparison{Unmodelled: map[string]bool{}}
+	c.walk("", gen, reflect.ValueOf(got))
+	sort.Strings(c.Mismatches)
+	return c
+}
+
+func (c *Comparison) fail(path string, gen any, got reflect.Value, why string) {
+	g, _ := json.Marshal(gen)
+	var v any = "<none>"
+	if got.IsValid() && got.CanInterface() {
+		v = got.Interface()
+	}
+	c.Mismatches = append(c.Mismatches, fmt.Sprintf("%s: sent %s, got %#v (%s)", orRoot(path), clip(string(g)), v, why))
+}
+
+func orRoot(p string) string {
+	if p == "" {
+		return "$"
+	}
+	return p
+}
+
+func clip(s string) string {
+	if len(s) > 400 {
+		return s[:400] + "…"
+	}
+	return s
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func (c *Comparison) walk(path string, gen any, got reflect.Value) {
+	for got.IsValid() && (got.Kind() == reflect.Pointer || got.Kind() == reflect.Interface) {
+		if got.IsNil() {
+			if got.Kind() == reflect.Interface {
+				got = reflect.Value{}
+				break
+			}
+			got = reflect.Zero(got.Type().Elem()) // a nil pointer compares as the zero value
+			continue
+		}
+		got = got.Elem()
+	}
+	if !got.IsValid() {
+		if !isEmpty(gen) {
+			c.fail(path, gen, got, "dropped")
+		}
+		c.Compared++
+		return
+	}
+	switch got.Kind() {
+	case reflect.Struct:
+		obj, ok := gen.(map[string]any)
+		if !ok {
+			if !isEmpty(gen) {
+				c.fail(path, gen, got, "not an object")
+			}
+			return
+		}
+		fields, texts := jsonFields(got.Type())
+		for k, v := range obj {
+			idx, ok := fields[k]
+			if !ok {
+				c.Unmodelled[generalise(join(path, k))] = true
+				continue
+			}
+			if tidx, ok := texts[k]; ok {
+				// The model keeps a value its typed field cannot hold as text
+				// (wire:"text=NAME"): equal when the typed field is, or when
+				// it is unset and the text is the value as sent.
+				sub := Comparison{Unmodelled: c.Unmodelled}
+				sub.walk(join(path, k), v, got.FieldByIndex(idx))
+				c.Compared += sub.Compared
+				if len(sub.Mismatches) == 0 {
+					continue
+				}
+				if got.FieldByIndex(idx).IsZero() && got.FieldByIndex(tidx).String() == scalarText(v) {
+					continue
+				}
+				c.Mismatches = append(c.Mismatches, sub.Mismatches...)
+				continue
+			}
+			c.walk(join(path, k), v, got.FieldByIndex(idx))
+		}
+	case reflect.Map:
+		obj, ok := gen.(map[string]any)
+		if !ok {
+			if !isEmpty(gen) {
+				c.fail(path, gen, got, "not an object")
+			}
+			return
+		}
+		for k, v := range obj {
+			mv := got.MapIndex(reflect.ValueOf(k).Convert(got.Type().Key()))
+			if !mv.IsValid() {
+				c.Unmodelled[generalise(join(path, k))] = true
+				continue
+			}
+			c.walk(join(path, k), v, mv)
+		}
+	case reflect.Slice, reflect.Array:
+		if got.Type().Elem().Kind() == reflect.Uint8 { // []byte, json.RawMessage: the value as JSON text
+			c.leaf(path, gen, got)
+			return
+		}
+		arr, ok := gen.([]any)
+		if !ok {
+			if !isEmpty(gen) {
+				c.fail(path, gen, got, "not an array")
+			}
+			return
+		}
+		if len(arr) != got.Len() {
+			c.fail(path, gen, got, fmt.Sprintf("%d items sent, %d decoded", len(arr), got.Len()))
+			return
+		}
+		for i := range arr {
+			c.walk(fmt.Sprintf("%s[%d]", path, i), arr[i], got.Index(i))
+		}
+	default:
+		c.leaf(path, gen, got)
+	}
+}
+
+// leaf compares a scalar.
+func (c *Comparison) leaf(path string, gen any, got reflect.Value) {
+	c.Compared++
+	switch gen.(type) {
+	case map[string]any, []any:
+		switch got.Kind() { // a value kept whole as JSON text
+		case reflect.Slice:
+			if jsonEqual(gen, got.Bytes()) {
+				return
+			}
+		case reflect.String:
+			if jsonEqual(gen, []byte(got.String())) {
+				return
+			}
+		}
+		c.fail(path, gen, got, "a "+kindOf(gen)+" read into a "+got.Type().String())
+		return
+	}
+	want := scalarText(gen)
+	var have string
+	switch got.Kind() {
+	case reflect.String:
+		have = got.String()
+	case reflect.Bool:
+		have = strconv.FormatBool(got.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		have = strconv.FormatInt(got.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		have = strconv.FormatUint(got.Uint(), 10)
+	case reflect.Float32, reflect.Float64:
+		have = strconv.FormatFloat(got.Float(), 'g', -1, 64)
+	case reflect.Slice:
+		have = string(got.Bytes())
+	default:
+		c.fail(path, gen, got, "unsupported kind "+got.Kind().String())
+		return
+	}
+	if want == have || sameNumber(want, have) || (want == "" && got.IsZero()) {
+		return
+	}
+	c.fail(path, gen, got, "changed")
+}
+
+func kindOf(v any) string {
+	if _, ok := v.([]any); ok {
+		return "array"
+	}
+	return "object"
+}
+
+// scalarText is a generated scalar as text: numbers as written, null as "".
+func scalarText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return fmt.Sprint(v)
+}
+
+// sameNumber reports whether a and b are both decimal numbers of equal value
+// ("7.0" and "7", "007" and "7", "12.5" and "12.50").
+func sameNumber(a, b string) bool {
+	x, ok1 := new(big.Rat).SetString(strings.TrimSpace(a))
+	y, ok2 := new(big.Rat).SetString(strings.TrimSpace(b))
+	return ok1 && ok2 && x.Cmp(y) == 0
+}
+
+func isEmpty(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return x == ""
+	case map[string]any:
+		for _, e := range x {
+			if !isEmpty(e) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		return len(x) == 0
+	}
+	return false
+}
+
+func jsonEqual(gen any, raw []byte) bool {
+	var v any
+	d := json.NewDecoder(strings.NewReader(string(raw)))
+	d.UseNumber()
+	if d.Decode(&v) != nil {
+		return false
+	}
+	a, _ := json.Marshal(gen)
+	b, _ := json.Marshal(v)
+	return string(a) == string(b)
+}
+
+// generalise replaces array indexes in a path by [].
+func generalise(p string) string {
+	var b strings.Builder
+	skip := false
+	for _, r := range p {
+		switch {
+		case r == '[':
+			b.WriteString("[]")
+			skip = true
+		case r == ']':
+			skip = false
+		case !skip:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// jsonFields maps the JSON names of t's fields (embedded structs included)
+// to their indexes, as encoding/json names them; texts maps a JSON name to
+// the field that keeps its value as text when the typed field cannot hold
+// it (tag wire:"text=NAME").
+func jsonFields(t reflect.Type) (out, texts map[string][]int) {
+	out, texts = map[string][]int{}, map[string][]int{}
+	var add func(t reflect.Type, prefix []int)
+	add = func(t reflect.Type, prefix []int) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			idx := append(append([]int(nil), prefix...), i)
+			tag := f.Tag.Get("json")
+			name, _, _ := strings.Cut(tag, ",")
+			if w, ok := strings.CutPrefix(f.Tag.Get("wire"), "text="); ok {
+				texts[w] = idx
+			}
+			if name == "-" {
+				continue
+			}
+			if f.Anonymous && name == "" {
+				ft := f.Type
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if ft.Kind() == reflect.Struct {
+					add(ft, idx)
+					continue
+				}
+			}
+			if !f.IsExported() {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			if _, dup := out[name]; !dup {
+				out[name] = idx
+			}
+		}
+	}
+	add(t, nil)
+	return out, texts
+}
+
+// ApplyReshape rewrites gen as the SDK reads it where r says the SDK
+// flattens an object: at r.Path, the object's field k moves to the holding
+// object's field r.Into[k] (fields not in Into stay under their dotted name,
+// unmodelled). It returns how many objects were rewritten.
+func ApplyReshape(gen any, r *Reshape) int {
+	dot := strings.LastIndex(r.Path, ".")
+	parent, key := r.Path[:max(dot, 0)], r.Path[dot+1:]
+	n := 0
+	for _, holder := range at(gen, parent) {
+		obj, ok := holder[key].(map[string]any)
+		if !ok {
+			continue
+		}
+		delete(holder, key)
+		for k, v := range obj {
+			if into, ok := r.Into[k]; ok {
+				holder[into] = v
+			} else {
+				holder[key+"."+k] = v
+			}
+		}
+		n++
+	}
+	return n
+}
+
+// at returns the objects found at the generalised path p ("a.b[].c") in v.
+func at(v any, p string) []map[string]any {
+	cur := []any{v}
+	if p != "" {
+		for _, seg := range strings.Split(p, ".") {
+			name, isArray := strings.CutSuffix(seg, "[]")
+			var next []any
+			for _, c := range cur {
+				obj, ok := c.(map[string]any)
+				if !ok {
+					continue
+				}
+				child := obj[name]
+				if isArray {
+					arr, _ := child.([]any)
+					next = append(next, arr...)
+				} else if child != nil {
+					next = append(next, child)
+				}
+			}
+			cur = next
+		}
+	}
+	var out []map[string]any
+	for _, c := range cur {
+		if obj, ok := c.(map[string]any); ok {
+			out = append(out, obj)
+		}
+	}
+	return out
+}
