@@ -1170,7 +1170,7 @@ func TestWireDocNamesTests(t *testing.T) {
 	require.NoError(t, err)
 	dirs := map[string][]string{"": {repoRoot, "."}, "tolerant": {filepath.Join(repoRoot, "internal/wire/tolerant")},
 		"bankpaytest": {filepath.Join(repoRoot, "bankpaytest")}, "models": {filepath.Join(repoRoot, "models")},
-		"contract": {filepath.Join(repoRoot, "contract")}}
+		"contract": {filepath.Join(repoRoot, "test/contract")}}
 	funcs := regexp.MustCompile(`(?m)^func ((?:Test|Fuzz)[A-Za-z0-9_]+)\(`)
 	defined := map[string]bool{} // "prefix.TestName"
 	for prefix, ds := range dirs {

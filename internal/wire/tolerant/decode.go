@@ -428,8 +428,10 @@ func WholeNumber(x any) (string, bool) {
 	default:
 		return "", false
 	}
-	if _, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return s, true
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		// Canonical digits: "02" and "+5" are read by ParseInt but are no
+		// JSON number literal.
+		return strconv.FormatInt(n, 10), true
 	}
 	return wholeOfDecimal(s)
 }

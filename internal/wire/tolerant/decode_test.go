@@ -316,3 +316,17 @@ func FuzzDecodeAgreesWithStrict(f *testing.F) {
 		}
 	})
 }
+
+// A numeric string with a leading zero or a plus sign is a whole number
+// (ParseInt reads it), and reaches an integer field as its canonical
+// digits: "02" is status 2, not a failed call ("invalid number literal").
+func TestDecodeLeadingZeroAndPlus(t *testing.T) {
+	var tx models.Transaction
+	require.NoError(t, tolerant.Decode([]byte(`{"transactionId":"1","transactionType":"+1","status":"02"}`), &tx))
+	assert.Equal(t, models.StatusAuthorized, tx.Status)
+	assert.Equal(t, models.TypeAuthorize, tx.TransactionType)
+	var c models.Customer
+	require.NoError(t, tolerant.Decode([]byte(`{"vip":"007"}`), &c))
+	require.NotNil(t, c.VIP)
+	assert.Equal(t, 7, *c.VIP)
+}

@@ -8,7 +8,7 @@ import (
 
 func TestWholeOfDecimal(t *testing.T) {
 	for in, want := range map[string]string{"2": "2", "2.0": "2", "2e1": "20", "-1.50e2": "-150", "0.0": "0",
-		"-0": "-0", "0e-5": "0", "120e-1": "12", "9223372036854775807": "9223372036854775807"} {
+		"-0": "0", "+5": "5", "007": "7", "0e-5": "0", "120e-1": "12", "9223372036854775807": "9223372036854775807"} {
 		got, ok := WholeNumber(in)
 		assert.True(t, ok, in)
 		assert.Equal(t, want, got, in)

@@ -12,7 +12,7 @@
 //
 //	go generate ./...   (or: go run ./cmd/extract)
 //
-// run in this directory; the source defaults to ../../shared/reference/operator-openapi.yml
+// run in this directory; the source defaults to ../../../shared/reference/operator-openapi.yml
 // (the shared directory beside the repository), or $BANKPAY_OPENAPI.
 package contract
 

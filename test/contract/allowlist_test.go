@@ -59,7 +59,7 @@ func TestMain(m *testing.M) {
 // a unique ID and names a row of docs/wire.md: a table row whose first cell
 // is the row's Wire (letter case aside), found exactly once.
 func TestAllowList_rowsPointAtWire(t *testing.T) {
-	wire, err := os.ReadFile("../docs/wire.md")
+	wire, err := os.ReadFile("../../docs/wire.md")
 	require.NoError(t, err)
 	ids := map[string]bool{}
 	for _, d := range AllowList {

@@ -1,4 +1,4 @@
-module github.com/bankpay/bankpay-go/contract
+module github.com/bankpay/bankpay-go/test/contract
 
 go 1.26.0
 

@@ -2,7 +2,7 @@
 // (contract/testdata/operator-openapi.facts.yml) from the operator's file.
 // Run it in the contract module's directory:
 //
-//	go run ./cmd/extract [-in ../../shared/reference/operator-openapi.yml] [-out testdata/operator-openapi.facts.yml]
+//	go run ./cmd/extract [-in ../../../shared/reference/operator-openapi.yml] [-out testdata/operator-openapi.facts.yml]
 package main
 
 import (
@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/bankpay/bankpay-go/contract"
+	"github.com/bankpay/bankpay-go/test/contract"
 )
 
 func main() {

@@ -23,7 +23,7 @@ func SourceOpenAPI(dir string) string {
 	if p := os.Getenv("BANKPAY_OPENAPI"); p != "" {
 		return p
 	}
-	return filepath.Join(dir, "..", "..", "shared", "reference", "operator-openapi.yml")
+	return filepath.Join(dir, "..", "..", "..", "shared", "reference", "operator-openapi.yml")
 }
 
 // proseKeys are the OpenAPI keywords that hold prose or samples rather than
