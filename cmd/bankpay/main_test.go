@@ -21,6 +21,7 @@ import (
 
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/faultinject"
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -413,4 +414,54 @@ func TestNothingConfigured(t *testing.T) {
 		assert.Contains(t, errOut, "bankpay sandbox", "%v", args)
 	}
 	assert.Zero(t, sent.Load(), "nothing was dialled")
+}
+
+// TestMoneyCommandsFaultTable is the fault table's CLI column: every
+// money-moving command against every fault reaches the server at most once,
+// and a fault after the request may have arrived exits 5 (outcome unknown:
+// look it up before paying again), never 0 or 1 ("refused").
+func TestMoneyCommandsFaultTable(t *testing.T) {
+	const id = "1002581234567"
+	commands := map[string][]string{
+		"deposit": {"deposit", "-ref", "payout-9", "-amount", "10.00", id},
+		"capture": {"capture", "-ref", "order-9", "-amount", "25.00", "-split-token", "tok", id},
+		"refund":  {"refund", "-ref", "refund-9", "-amount", "5.00", id},
+		"reclaim": {"reclaim", "-ref", "reclaim-9", "-amount", "5.00", id},
+		"cancel":  {"cancel", id},
+	}
+	errorJSON := `{"errors":[{"domain":"x","code":100,"message":"internal"}]}`
+	faults := []struct {
+		name   string
+		action faultinject.Action
+		exit   int
+	}{
+		{"503", faultinject.Respond(503, errorJSON), exitUncertain},
+		{"500", faultinject.Respond(500, errorJSON), exitUncertain},
+		{"reset after the request", faultinject.ResetAfterRequest(), exitUncertain},
+		{"reset mid-response", faultinject.ResetMidResponse(200, `{"transaction":{"transactionId":"T9","status":2}}`, 10), exitUncertain},
+		{"truncated body", faultinject.Truncate(200, `{"transaction":{"transactionId":"T9","status":2}}`, 12), exitUncertain},
+		{"not HTTP", faultinject.Garbage("acct 1000001700\r\n\r\n"), exitUncertain},
+		{"no response", faultinject.Hang(), exitUncertain},
+	}
+	for name, args := range commands {
+		for _, f := range faults {
+			t.Run(name+"/"+f.name, func(t *testing.T) {
+				t.Parallel()
+				srv := faultinject.NewServer(nil, f.action)
+				defer srv.Close()
+				c := &cli{t: t, vars: map[string]string{"BANKPAY_ACCESS_ID": "cli-id", "BANKPAY_ACCESS_KEY": "cli-key",
+					"BANKPAY_MERCHANT_ID": "1002463580", "BANKPAY_BASE_URL": srv.URL + "/api/v1"}}
+				code, _, stderr := c.run("", append([]string{"-timeout", "2s"}, args...)...)
+				posts := 0
+				for _, r := range srv.Received() {
+					if r.Method == http.MethodPost {
+						posts++
+					}
+				}
+				assert.LessOrEqual(t, posts, 1, "a money-moving command reached the server more than once")
+				assert.Equal(t, f.exit, code, "stderr: %s", stderr)
+				assert.NotContains(t, stderr, "1000001700")
+			})
+		}
+	}
 }
