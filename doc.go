@@ -1,6 +1,7 @@
 // Package bankpay is the Go SDK of the bank authorization service: establish
-// and read authorizations, pay out with deposits, capture money transfers,
-// read account, user and cash-flow data, verify identity, tokenize accounts,
+// and read authorizations, charge customers with captures (and capture money
+// transfers), pay out with deposits, give money back with refunds and
+// reclaims, read account, user and cash-flow data, verify identity, tokenize accounts,
 // update VIP customers, sign establish data for the front-end SDKs, verify
 // redirects and receive event notifications.
 //

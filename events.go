@@ -62,8 +62,8 @@ func (k eventKind) String() string {
 // payload of the event's kind is set; Raw keeps every field as received.
 //
 // Get an Event from NewWebhookHandler, which verifies the notification
-// first, or from ParseEvent after VerifyNotification. Never act on an event
-// whose notification was not verified.
+// first, or from VerifyNotification, which returns the event as its signature
+// covers it. Never act on an event whose notification was not verified.
 type Event struct {
 	EventID           string
 	EventType         models.EventType
@@ -84,8 +84,9 @@ type Event struct {
 	// carries it, and an eventId.
 	CreatedAt time.Time
 
-	// Transaction holds the standard transaction fields. It is set for
-	// eventKindTransaction and for any other event carrying one of them.
+	// Transaction holds the standard transaction fields. It is set for the
+	// standard transaction events (Authorize, Process, Complete, Failed…)
+	// and for any other event carrying one of their fields.
 	Transaction *TransactionEvent
 	// Identity is set for the two identity events,
 	// IdentityVerificationDataRetrieved and CustomerIdentityVerified.
@@ -147,9 +148,13 @@ type TransactionEvent struct {
 	// (paymentProviderTransaction.reasonCode, .reasonCodeMessage).
 	ProviderReasonCode        string
 	ProviderReasonCodeMessage string
-	SplitToken                string
-	// ErrorCode is the error code as sent, usually one of the Code*
-	// constants ("330"); see Code.
+	// SplitToken is the token an Authorize event carries for a Deferred or
+	// Instant authorization: give it to Capture (CaptureParams.SplitToken)
+	// to charge the customer; an account using guaranteed payments gets a
+	// Failed capture without it.
+	SplitToken string
+	// ErrorCode is the service's error code as sent ("330"; strconv.Atoi
+	// for the number).
 	ErrorCode string
 	// SuggestedRetryAmount comes with a failure for lack of funds.
 	SuggestedRetryAmount models.Amount
