@@ -29,8 +29,5 @@ func runCapture(ctx context.Context, e *env, args []string) error {
 	}
 	t, err := c.Transactions.Capture(ctx, fs.Arg(0), &bankpay.CaptureParams{
 		MerchantReference: *ref, Amount: models.Amount(*amount), SplitToken: *token})
-	if err != nil {
-		return err
-	}
-	return e.printTransaction(t)
+	return e.finishMoneyCall(ctx, c, fs.Arg(0), *ref, t, err)
 }

@@ -59,11 +59,13 @@ func TestCapture(t *testing.T) {
 	assert.Regexp(t, `amount\s+25.00 USD`, out)
 	assert.Regexp(t, `originalTransactionId\s+`+auth.TransactionID, out)
 
-	// The same reference again is refused by the service, not charged twice
-	// (the exit code is the CLI's mapping of code 210).
-	code, _, errOut = c.run("", "capture", "-ref", "cli-cap-1", "-amount", "5.00", "-split-token", token, auth.TransactionID)
-	assert.NotEqual(t, exitOK, code)
+	// The same reference again is refused by the service (code 210), not
+	// charged twice: the first capture is found and printed, exit 6.
+	first := regexpField(t, out, "transactionId")
+	code, out, errOut = c.run("", "capture", "-ref", "cli-cap-1", "-amount", "5.00", "-split-token", token, auth.TransactionID)
+	assert.Equal(t, exitDone, code, errOut)
 	assert.Contains(t, errOut, "210")
+	assert.Equal(t, first, regexpField(t, out, "transactionId"))
 
 	// Another token is refused by the service (code 380).
 	code, _, errOut = c.run("", "capture", "-ref", "cli-cap-2", "-amount", "5.00", "-split-token", token+"x", auth.TransactionID)

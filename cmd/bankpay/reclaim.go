@@ -25,8 +25,5 @@ func runReclaim(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	t, err := c.Transactions.Reclaim(ctx, fs.Arg(0), &bankpay.ReclaimParams{MerchantReference: *ref, Amount: models.Amount(*amount)})
-	if err != nil {
-		return err
-	}
-	return e.printTransaction(t)
+	return e.finishMoneyCall(ctx, c, fs.Arg(0), *ref, t, err)
 }

@@ -39,6 +39,12 @@ func TestReclaim(t *testing.T) {
 	assert.Regexp(t, `amount\s+5.00 USD`, out)
 	assert.Regexp(t, `originalTransactionId\s+`+dep.TransactionID, out)
 
+	// The same reference again: code 210, the first reclaim printed, exit 6.
+	first := regexpField(t, out, "transactionId")
+	code, out, errOut = c.run("", "reclaim", "-ref", "cli-rc-1", "-amount", "5.00", dep.TransactionID)
+	assert.Equal(t, exitDone, code, errOut)
+	assert.Equal(t, first, regexpField(t, out, "transactionId"))
+
 	code, _, errOut = c.run("", "reclaim", "-amount", "15.01", dep.TransactionID)
 	assert.Equal(t, exitFailed, code, "over the balance is refused")
 	assert.Contains(t, errOut, "331")
