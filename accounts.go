@@ -82,7 +82,9 @@ func (s *AccountsService) Summary(ctx context.Context, transactionID string, opt
 
 // ListSelected reads every account the user selected in the authorization
 // transactionID: GET /transactions/{transactionId}/payment/paymentProvider/accounts,
-// read from {"accounts":[…]} (or a bare array). The list is not paged. Read
+// read from {"accounts":[…]} (or a bare array). The list is not paged; one
+// of more than 1,000 accounts is a *ResponseError (ErrInvalidResponse),
+// refused before it is decoded (listWhole). Read
 // after the DataReady event: earlier, the data may be partial. A read:
 // retried on a network error or a 5xx response.
 func (s *AccountsService) ListSelected(ctx context.Context, transactionID string, opts ...Option) ([]models.Account, error) {
@@ -90,11 +92,7 @@ func (s *AccountsService) ListSelected(ctx context.Context, transactionID string
 		return nil, err
 	}
 	path := pathJoin("transactions", transactionID, "payment", "paymentProvider", "accounts")
-	page, err := listPage[models.Account](ctx, s.client, path, nil, "accounts", opts)
-	if err != nil {
-		return nil, err
-	}
-	return page.Items, nil
+	return listWhole[models.Account](ctx, s.client, path, nil, "accounts", maxSelectedAccounts, opts)
 }
 
 // AccountVerifyParams is the input of AccountsService.Verify: the account

@@ -185,7 +185,9 @@ type CustomerListParams struct {
 // List reads the merchant's customers, filtered by p (nil lists them all):
 // GET /customers[?externalId=…][&customerId=…]. The service does not page
 // this list, so it is returned whole; an empty list is not an error. The
-// response is {"customers":[…]} (or a bare array). A read: retried on a
+// response is {"customers":[…]} (or a bare array); one of more than
+// 20,000 customers is a *ResponseError (ErrInvalidResponse), refused
+// before it is decoded (maxCustomers says why). A read: retried on a
 // network error or a 5xx response.
 func (s *CustomersService) List(ctx context.Context, p *CustomerListParams, opts ...Option) ([]models.Customer, error) {
 	var q url.Values
@@ -202,11 +204,7 @@ func (s *CustomersService) List(ctx context.Context, p *CustomerListParams, opts
 			return nil, err
 		}
 	}
-	page, err := listPage[models.Customer](ctx, s.client, "/customers", q, "customers", opts)
-	if err != nil {
-		return nil, err
-	}
-	return page.Items, nil
+	return listWhole[models.Customer](ctx, s.client, "/customers", q, "customers", maxCustomers, opts)
 }
 
 // lookupResponse is the body of GET /customers/lookup.

@@ -52,22 +52,23 @@ func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts
 // bank, one match per attribute compared:
 // GET /transactions/{transactionId}/payment/customer/verify, read from
 // {"matches":[…]} (or a bare array). A response without a matches array is
-// a *ResponseError; an empty array is a valid response with nothing
+// a *ResponseError, and so is one of more than 1,000 matches (refused
+// before it is decoded); an empty array is a valid response with nothing
 // compared. A read: retried on a network error or a 5xx response.
 func (s *IdentityService) CustomerVerification(ctx context.Context, transactionID string, opts ...Option) ([]models.CustomerMatch, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
 	path := pathJoin("transactions", transactionID, "payment", "customer", "verify")
-	page, err := listPage[models.CustomerMatch](ctx, s.client, path, nil, "matches", opts)
+	matches, err := listWhole[models.CustomerMatch](ctx, s.client, path, nil, "matches", maxCustomerMatches, opts)
 	if err != nil {
 		return nil, err
 	}
-	if page.Items == nil {
+	if matches == nil {
 		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path,
 			Err: errors.New(`response has no "matches" array`)}
 	}
-	return page.Items, nil
+	return matches, nil
 }
 
 // sendFeedback is Register and Void: POST /transactions/{transactionId}/feedback

@@ -38,7 +38,65 @@ type Page[T any] struct {
 // listPage reads one page of the list at path: the array under key in the
 // response object (or a bare array), and its startIndex (that of query
 // when the response has none) and itemsPerPage. query is not modified.
+// A page holding more items than the count of query asks is refused
+// before it is decoded: a hostile or broken server's 250,000 items in a
+// 0.7 MiB body would otherwise cost hundreds of megabytes.
 func listPage[T any](ctx context.Context, c *Client, path string, query url.Values, key string, opts []Option) (*Page[T], error) {
+	asked, _ := strconv.Atoi(query.Get("count"))
+	return readList[T](ctx, c, path, query, key, asked, func() error {
+		return fmt.Errorf("the page holds more than the %d items asked", asked)
+	}, opts)
+}
+
+// Bounds of the lists the service returns whole, in one response, with no
+// count asked (listWhole): the OpenAPI gives no maxItems, so each is the
+// most its list can legitimately hold, with room to spare. The accounts a
+// user selected in one authorization and the attributes compared for one
+// customer verification are a handful; 1,000 of either is already absurd.
+// A merchant's customers may be many, but a decoded item costs about
+// 1.4 KiB of Go structure even when its JSON is an empty object (measured
+// through Customers.List: the struct, and the slice grown by doubling), so
+// an unbounded count of three-byte "{}" items turns the 8 MiB body cap
+// into ~3 GB. 20,000 customers cost about 26 MiB of such structure, under
+// 4 times the body cap (TestUnpagedListBoundedBeforeDecoding), and a list
+// that long is already 4 to 8 MiB of real records (200 to 400 bytes each:
+// ids, name, email, merchant id, timestamps), near the cap itself. A
+// merchant with more customers reads them by externalId or customerId.
+const (
+	maxSelectedAccounts = 1_000
+	maxCustomerMatches  = 1_000
+	maxCustomers        = 20_000
+)
+
+// listWhole reads a list the service returns whole (not paged): the array
+// under key in the response object at path, or a bare array. One with
+// more than limit items is a *ResponseError (ErrInvalidResponse) naming
+// the array, refused before any item is decoded.
+func listWhole[T any](ctx context.Context, c *Client, path string, query url.Values, key string, limit int, opts []Option) ([]T, error) {
+	page, err := readList[T](ctx, c, path, query, key, limit, func() error {
+		return fmt.Errorf("response array %q holds more than %s items, the most this list can hold", key, grouped(limit))
+	}, opts)
+	if err != nil {
+		return nil, err
+	}
+	return page.Items, nil
+}
+
+// grouped writes n ≥ 0 with commas between groups of three digits
+// (25,000): a run of five digits would be masked in an error as a
+// possible account number.
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// readList reads a list response (listPage): when limit > 0, one whose
+// array holds more than limit items is refused with tooMany before it is
+// decoded. The count is a scan of the body, no allocation.
+func readList[T any](ctx context.Context, c *Client, path string, query url.Values, key string, limit int, tooMany func() error, opts []Option) (*Page[T], error) {
 	r, err := call[json.RawMessage](ctx, c, http.MethodGet, path, query, nil, "", opts)
 	if err != nil {
 		return nil, err
@@ -47,14 +105,8 @@ func listPage[T any](ctx context.Context, c *Client, path string, query url.Valu
 	fail := func(err error) (*Page[T], error) {
 		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path, Err: err}
 	}
-	// A page holding more items than asked is refused before it is
-	// decoded: a hostile or broken server's 250,000 items in a 0.7 MiB body
-	// would otherwise cost hundreds of megabytes. The count is a scan of
-	// the body, no allocation.
-	if asked, _ := strconv.Atoi(query.Get("count")); asked > 0 {
-		if n := countListItems(raw, key, asked); n > asked {
-			return fail(fmt.Errorf("the page holds more than the %d items asked", asked))
-		}
+	if limit > 0 && countListItems(raw, key, limit) > limit {
+		return fail(tooMany())
 	}
 	page := &Page[T]{}
 	// The offset asked, unless the response says otherwise (the

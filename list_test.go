@@ -301,19 +301,109 @@ func BenchmarkListPageOversized(b *testing.B) {
 	})
 }
 
-// A list that is not paged (Accounts.ListSelected, Identity.CustomerVerification,
-// Customers.List) asks no count, so the oversized-page check does not
-// bound it: a hostile server's 1 MiB of empty objects costs hundreds of
-// megabytes (~2.9 GB at the 8 MiB body cap).
+// A list the service returns whole (Accounts.ListSelected,
+// Identity.CustomerVerification, Customers.List) asks no count, so each has
+// its own bound (maxSelectedAccounts, maxCustomerMatches, maxCustomers),
+// counted by the same scan as an oversized page, before decoding: a list
+// of exactly the bound is read, in either shape; one more item is a
+// *ResponseError (ErrInvalidResponse) naming the array and no value; 1 MiB
+// of empty objects (which decoded cost 367 MiB for Accounts.ListSelected)
+// allocates a small multiple of the body. The longest customer list read
+// costs under 4 times the 8 MiB body cap, as maxCustomers promises.
 func TestUnpagedListBoundedBeforeDecoding(t *testing.T) {
-	t.Skip("FINDING: lists without a count have no item bound before decoding: 1 MiB of {} items allocated 367 MiB for Accounts.ListSelected; needs a cap that fits each unpaged list (Customers.List may legitimately be long)")
-	body := `{"accounts":[` + strings.Repeat(`{},`, 1<<20/3) + `{}]}`
 	c, mock, _ := newTestClient(t)
-	mock.RegisterNoResponder(jsonResponse(200, body))
-	var m0, m1 runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&m0)
-	_, _ = c.Accounts.ListSelected(context.Background(), "T1")
-	runtime.ReadMemStats(&m1)
-	assert.Less(t, m1.TotalAlloc-m0.TotalAlloc, uint64(32*len(body)), "allocated more than 32 times the body")
+	var body []byte
+	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)), Request: req}, nil
+	})
+	ctx := context.Background()
+	// items is n copies of item, under key or (bare) as a bare array.
+	items := func(key string, bare bool, n int, item string) []byte {
+		b := []byte(`{"` + key + `":[`)
+		if bare {
+			b = []byte(`[`)
+		}
+		for i := range n {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, item...)
+		}
+		if bare {
+			return append(b, ']')
+		}
+		return append(b, "]}"...)
+	}
+	// allocated is the most read allocated in 3 calls, each failing with
+	// ErrInvalidResponse (refused) or not (read).
+	allocated := func(t *testing.T, read func() (int, error), refused bool) uint64 {
+		runtime.GC()
+		var most uint64
+		for range 3 {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := read()
+			runtime.ReadMemStats(&after)
+			if refused {
+				require.ErrorIs(t, err, ErrInvalidResponse)
+			} else {
+				require.NoError(t, err)
+			}
+			most = max(most, after.TotalAlloc-before.TotalAlloc)
+		}
+		return most
+	}
+	for _, l := range []struct {
+		name, key string
+		limit     int
+		read      func() (int, error)
+	}{
+		{"Accounts.ListSelected", "accounts", maxSelectedAccounts, func() (int, error) {
+			a, err := c.Accounts.ListSelected(ctx, "T1")
+			return len(a), err
+		}},
+		{"Identity.CustomerVerification", "matches", maxCustomerMatches, func() (int, error) {
+			m, err := c.Identity.CustomerVerification(ctx, "T1")
+			return len(m), err
+		}},
+		{"Customers.List", "customers", maxCustomers, func() (int, error) {
+			cs, err := c.Customers.List(ctx, nil)
+			return len(cs), err
+		}},
+	} {
+		t.Run(l.name, func(t *testing.T) {
+			const secret = "SECRET-4111111111111111"
+			for _, bare := range []bool{false, true} {
+				body = items(l.key, bare, l.limit, `{}`)
+				n, err := l.read()
+				require.NoError(t, err, "bare %v", bare)
+				assert.Equal(t, l.limit, n, "bare %v", bare)
+
+				body = items(l.key, bare, l.limit+1, `{"name":"`+secret+`"}`)
+				n, err = l.read()
+				require.ErrorIs(t, err, ErrInvalidResponse, "bare %v", bare)
+				var re *ResponseError
+				require.ErrorAs(t, err, &re)
+				assert.Equal(t, http.StatusOK, re.StatusCode)
+				assert.Contains(t, err.Error(), fmt.Sprintf(`%q holds more than %s items`, l.key, grouped(l.limit)))
+				assert.NotContains(t, err.Error(), secret)
+				assert.Zero(t, n)
+			}
+
+			body = items(l.key, false, 1<<20/3, `{}`)
+			most := allocated(t, l.read, true)
+			t.Logf("body %d B; allocated at most %d B a call (%.1fx the body)", len(body), most, float64(most)/float64(len(body)))
+			assert.Less(t, most, uint64(8*len(body)), "%d B for a %d B body", most, len(body))
+		})
+	}
+	t.Run("longest customer list", func(t *testing.T) {
+		body = items("customers", false, maxCustomers, `{}`)
+		most := allocated(t, func() (int, error) {
+			cs, err := c.Customers.List(ctx, nil)
+			return len(cs), err
+		}, false)
+		t.Logf("%d customers: allocated at most %.1f MiB a call", maxCustomers, float64(most)/(1<<20))
+		assert.Less(t, most, uint64(4*defaultMaxResponseBytes))
+	})
 }
