@@ -29,7 +29,8 @@ type CountryListParams struct {
 }
 
 // List returns the countries matching p (nil: every country currently
-// supported): GET /countries, in one response (the list is not paged). A
+// supported): GET /countries, in one response (the list is not paged; more
+// than 1,000 countries is an invalid response, refused before decoding). A
 // malformed filter is a *ValidationError and nothing is sent. It is a read:
 // retried on connection errors, 429 and 5xx.
 func (s *CountriesService) List(ctx context.Context, p *CountryListParams, opts ...Option) ([]models.Country, error) {
@@ -43,11 +44,7 @@ func (s *CountriesService) List(ctx context.Context, p *CountryListParams, opts 
 	if err != nil {
 		return nil, err
 	}
-	page, err := listPage[models.Country](ctx, s.client, "/countries", q, "countries", opts)
-	if err != nil {
-		return nil, err
-	}
-	return page.Items, nil
+	return listWhole[models.Country](ctx, s.client, "/countries", q, "countries", maxCountries, opts)
 }
 
 func (p *CountryListParams) validate() error {

@@ -65,6 +65,7 @@ func listPage[T any](ctx context.Context, c *Client, path string, query url.Valu
 const (
 	maxSelectedAccounts = 1_000
 	maxCustomerMatches  = 1_000
+	maxCountries        = 1_000 // ISO 3166 has 249
 	maxCustomers        = 20_000
 )
 

@@ -367,6 +367,10 @@ func TestUnpagedListBoundedBeforeDecoding(t *testing.T) {
 			m, err := c.Identity.CustomerVerification(ctx, "T1")
 			return len(m), err
 		}},
+		{"Countries.List", "countries", maxCountries, func() (int, error) {
+			cs, err := c.Countries.List(ctx, nil)
+			return len(cs), err
+		}},
 		{"Customers.List", "customers", maxCustomers, func() (int, error) {
 			cs, err := c.Customers.List(ctx, nil)
 			return len(cs), err
