@@ -11,8 +11,12 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// TransactionsService establishes, reads, deposits to and captures from
-// transactions.
+// TransactionsService establishes and reads authorizations and moves money
+// against them: Capture charges the customer, Deposit pays the customer,
+// Refund gives back a capture, Reclaim takes back a deposit, Cancel stops
+// a transaction before it is processed; Preauthorize and Refresh serve
+// later captures. Its lists and the reconciliation lookup are in
+// transactions_list.go.
 type TransactionsService service
 
 // Get reads a transaction: GET /transactions/{transactionId}. This and every
