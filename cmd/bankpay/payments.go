@@ -37,12 +37,16 @@ func (e *env) printPayment(p *models.Payment) error {
 	if e.json {
 		return e.printJSON(&cp)
 	}
+	authStatus := "" // optional: a row only when the service sent it
+	if st := cp.AuthorizationStatus; st != nil {
+		authStatus = st.String()
+	}
 	rows := [][2]string{
 		{"paymentId", cp.PaymentID},
 		{"paymentType", cp.PaymentType.Name()},
 		{"merchantReference", cp.MerchantReference},
 		{"amount", string(cp.Amount) + " " + string(cp.Currency)},
-		{"authorizationStatus", cp.AuthorizationStatus.String()},
+		{"authorizationStatus", authStatus},
 		{"paid", string(cp.Paid)},
 		{"pending", string(cp.Pending)},
 		{"refunded", string(cp.Refunded)},
