@@ -236,6 +236,24 @@ func (e *env) client() (*bankpay.Client, error) {
 	return bankpay.NewClient(creds, opts...)
 }
 
+// clientFor parses a subcommand's flags from args, wants exactly one
+// argument (an id; want says which in the usage error) and returns it with a
+// client: the shared start of every command that acts on one transaction or
+// payment.
+func (e *env) clientFor(fs *flag.FlagSet, args []string, want string) (*bankpay.Client, string, error) {
+	if err := fs.Parse(args); err != nil {
+		return nil, "", err
+	}
+	if fs.NArg() != 1 {
+		return nil, "", usagef("want %s", want)
+	}
+	c, err := e.client()
+	if err != nil {
+		return nil, "", err
+	}
+	return c, fs.Arg(0), nil
+}
+
 // flags returns a flag set for a subcommand that also takes -json.
 func (e *env) flags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("bankpay "+name, flag.ContinueOnError)

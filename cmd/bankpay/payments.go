@@ -13,17 +13,11 @@ func runPayments(ctx context.Context, e *env, args []string) error {
 		return usagef("want a subcommand: get")
 	}
 	fs := e.flags("payments get")
-	if err := fs.Parse(args[1:]); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return usagef("want one payment id")
-	}
-	c, err := e.client()
+	c, id, err := e.clientFor(fs, args[1:], "one payment id")
 	if err != nil {
 		return err
 	}
-	p, err := c.Payments.Get(ctx, fs.Arg(0))
+	p, err := c.Payments.Get(ctx, id)
 	if err != nil {
 		return err
 	}
