@@ -12,7 +12,7 @@
 //	bankpay [-json] payments get PAYMENT_ID
 //	bankpay sign-establish FILE.json          (- reads standard input)
 //	bankpay verify-redirect URL
-//	bankpay verify-notification -body FILE -authorization HEADER [-content-type TYPE]
+//	bankpay verify-notification -body FILE -authorization HEADER
 //	bankpay sandbox [bankpay-sandbox flags]
 //
 // Credentials come from BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY and
@@ -99,7 +99,7 @@ var commands = map[string]command{
 	"payments":            {"payments get PAYMENT_ID", runPayments},
 	"sign-establish":      {"sign-establish FILE.json (- for standard input)", runSignEstablish},
 	"verify-redirect":     {"verify-redirect URL", runVerifyRedirect},
-	"verify-notification": {"verify-notification -body FILE -authorization HEADER [-content-type TYPE]", runVerifyNotification},
+	"verify-notification": {"verify-notification -body FILE -authorization HEADER", runVerifyNotification},
 	"sandbox":             {"sandbox [-addr 127.0.0.1:8089] [bankpay-sandbox flags]", runSandbox},
 }
 

@@ -194,6 +194,19 @@ func TestUsage(t *testing.T) {
 	code, _, _ = c.run("", "transactions")
 	assert.Equal(t, exitUsage, code)
 
+	// Every flag a command's usage line names is one the command takes.
+	flagRE := regexp.MustCompile(`(?:^|[ \[])(-[a-z][a-z0-9-]*)`)
+	for name, cmd := range commands {
+		if name == "transactions" || name == "payments" || name == "sandbox" {
+			continue // subcommands, or bankpay-sandbox's own flags
+		}
+		code, _, errOut := c.run("", name, "-h")
+		assert.Equal(t, exitUsage, code, name)
+		for _, m := range flagRE.FindAllStringSubmatch(cmd.usage, -1) {
+			assert.Regexp(t, `(?m)^  `+regexp.QuoteMeta(m[1])+`( |$)`, errOut, "%s -h lists %s, which its usage line names", name, m[1])
+		}
+	}
+
 	delete(c.vars, "BANKPAY_ACCESS_KEY")
 	code, _, errOut = c.run("", "transactions", "get", "1")
 	assert.Equal(t, exitUsage, code)
