@@ -10,7 +10,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,24 +28,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// dsnEnv names the test database, e.g. as scripts/start-stores.sh prints it.
-const dsnEnv = "BANKPAY_TEST_POSTGRES_DSN"
-
 var creds = bankpay.Credentials{AccessID: "inbox-access-id", AccessKey: bankpay.NewSecret("inbox-s3cret-key"), MerchantID: "M1"}
 
-// dsn returns the test database's DSN. Without one the test skips, or
-// fails in CI, where the server must be there.
-func dsn(tb testing.TB) string {
-	tb.Helper()
-	v := os.Getenv(dsnEnv)
-	if v == "" {
-		if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
-			tb.Fatalf("%s is not set in CI: .ci/run starts PostgreSQL with scripts/start-stores.sh", dsnEnv)
-		}
-		tb.Skipf("%s is not set: run eval \"$(scripts/start-stores.sh)\" for the PostgreSQL tests", dsnEnv)
-	}
-	return v
-}
+// dsn returns the test database\'s DSN (it skips without one, or fails in CI).
+func dsn(tb testing.TB) string { return dedupsuite.ServerEnv(tb, dedupsuite.PostgresDSNEnv) }
 
 // freshSchema makes a schema no other test uses, with River's tables
 // (migrated by Migrate) and an effects table, dropped with the test, and
