@@ -280,3 +280,18 @@ func TestInboxWorkerReadsWhatWasVerified(t *testing.T) {
 		t.Fatalf("the callback did not run (job %s)", st)
 	}
 }
+
+// Options.MaxEventAge is the handler's max age whatever HandlerOptions say:
+// jobs are kept for it plus the skew, so a WithMaxEventAge there (0 turns
+// the check off) would let a replay outlive its job and run again.
+func TestInboxMaxEventAgeWinsOverHandlerOptions(t *testing.T) {
+	pool := freshSchema(t)
+	in, err := riverinbox.New(pool, creds, effect, riverinbox.Options{
+		HandlerOptions: []bankpay.Option{bankpay.WithMaxEventAge(0)}})
+	require.NoError(t, err)
+	id := unique("ev-old")
+	body, auth := dedupsuite.Notification(t, creds, id, time.Now().Add(-30*time.Hour))
+	assert.Equal(t, http.StatusBadRequest, post(t, in, body, auth), "older than the 24 h the jobs are kept for")
+	_, n := jobState(t, pool, id)
+	assert.Zero(t, n, "a stale event was queued")
+}
