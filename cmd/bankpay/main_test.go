@@ -464,7 +464,7 @@ func TestMoneyCommandsFaultTable(t *testing.T) {
 				defer srv.Close()
 				c := &cli{t: t, vars: map[string]string{"BANKPAY_ACCESS_ID": "cli-id", "BANKPAY_ACCESS_KEY": "cli-key",
 					"BANKPAY_MERCHANT_ID": "1002463580", "BANKPAY_BASE_URL": srv.URL + "/api/v1"}}
-				code, _, stderr := c.run("", append([]string{"-timeout", "2s"}, args...)...)
+				code, stdout, stderr := c.run("", append([]string{"-timeout", "2s"}, args...)...)
 				posts := 0
 				for _, r := range srv.Received() {
 					if r.Method == http.MethodPost {
@@ -474,6 +474,8 @@ func TestMoneyCommandsFaultTable(t *testing.T) {
 				assert.LessOrEqual(t, posts, 1, "a money-moving command reached the server more than once")
 				assert.Equal(t, f.exit, code, "stderr: %s", stderr)
 				assert.NotContains(t, stderr, "1000001700")
+				assert.NotContains(t, stdout+stderr, "cli-key", "the access key")
+				assert.NotContains(t, stdout+stderr, "Basic ", "an Authorization header")
 			})
 		}
 	}
