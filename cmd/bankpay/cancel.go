@@ -15,17 +15,11 @@ func runCancel(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("cancel")
 	ref := fs.String("ref", "", "merchantReference of the cancellation")
 	msg := fs.String("message", "", "why, at most 40 characters")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return usagef("want one transaction id (an authorization, or a deposit or capture not yet processed)")
-	}
-	c, err := e.client()
+	c, id, err := e.clientFor(fs, args, "one transaction id (an authorization, or a deposit or capture not yet processed)")
 	if err != nil {
 		return err
 	}
-	t, err := c.Transactions.Cancel(ctx, fs.Arg(0), &bankpay.CancelParams{MerchantReference: *ref, Message: *msg})
+	t, err := c.Transactions.Cancel(ctx, id, &bankpay.CancelParams{MerchantReference: *ref, Message: *msg})
 	if err != nil {
 		return err
 	}

@@ -17,17 +17,11 @@ func runCapture(ctx context.Context, e *env, args []string) error {
 	ref := fs.String("ref", "", "merchantReference of the capture (required; unique, so a repeat is refused instead of charging twice)")
 	amount := fs.String("amount", "", "amount N.NN to collect (required)")
 	token := fs.String("split-token", "", "splitToken of the authorization's Authorize event (guaranteed payments fail without it)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return usagef("want one authorization transaction id")
-	}
-	c, err := e.client()
+	c, id, err := e.clientFor(fs, args, "one authorization transaction id")
 	if err != nil {
 		return err
 	}
-	t, err := c.Transactions.Capture(ctx, fs.Arg(0), &bankpay.CaptureParams{
+	t, err := c.Transactions.Capture(ctx, id, &bankpay.CaptureParams{
 		MerchantReference: *ref, Amount: models.Amount(*amount), SplitToken: *token})
-	return e.finishMoneyCall(ctx, c, fs.Arg(0), *ref, t, err)
+	return e.finishMoneyCall(ctx, c, id, *ref, t, err)
 }

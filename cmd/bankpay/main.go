@@ -12,7 +12,7 @@
 //	bankpay [-json] payments get PAYMENT_ID
 //	bankpay sign-establish FILE.json          (- reads standard input)
 //	bankpay verify-redirect URL
-//	bankpay verify-notification -body FILE -authorization HEADER [-content-type TYPE]
+//	bankpay verify-notification -body FILE -authorization HEADER
 //	bankpay sandbox [bankpay-sandbox flags]
 //
 // Credentials come from BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY and
@@ -99,7 +99,7 @@ var commands = map[string]command{
 	"payments":            {"payments get PAYMENT_ID", runPayments},
 	"sign-establish":      {"sign-establish FILE.json (- for standard input)", runSignEstablish},
 	"verify-redirect":     {"verify-redirect URL", runVerifyRedirect},
-	"verify-notification": {"verify-notification -body FILE -authorization HEADER [-content-type TYPE]", runVerifyNotification},
+	"verify-notification": {"verify-notification -body FILE -authorization HEADER", runVerifyNotification},
 	"sandbox":             {"sandbox [-addr 127.0.0.1:8089] [bankpay-sandbox flags]", runSandbox},
 }
 
@@ -234,6 +234,24 @@ func (e *env) client() (*bankpay.Client, error) {
 		opts = append([]bankpay.Option{bankpay.WithBaseURL(base)}, opts...)
 	}
 	return bankpay.NewClient(creds, opts...)
+}
+
+// clientFor parses a subcommand's flags from args, wants exactly one
+// argument (an id; want says which in the usage error) and returns it with a
+// client: the shared start of every command that acts on one transaction or
+// payment.
+func (e *env) clientFor(fs *flag.FlagSet, args []string, want string) (*bankpay.Client, string, error) {
+	if err := fs.Parse(args); err != nil {
+		return nil, "", err
+	}
+	if fs.NArg() != 1 {
+		return nil, "", usagef("want %s", want)
+	}
+	c, err := e.client()
+	if err != nil {
+		return nil, "", err
+	}
+	return c, fs.Arg(0), nil
 }
 
 // flags returns a flag set for a subcommand that also takes -json.

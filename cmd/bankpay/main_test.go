@@ -194,6 +194,19 @@ func TestUsage(t *testing.T) {
 	code, _, _ = c.run("", "transactions")
 	assert.Equal(t, exitUsage, code)
 
+	// Every flag a command's usage line names is one the command takes.
+	flagRE := regexp.MustCompile(`(?:^|[ \[])(-[a-z][a-z0-9-]*)`)
+	for name, cmd := range commands {
+		if name == "transactions" || name == "payments" || name == "sandbox" {
+			continue // subcommands, or bankpay-sandbox's own flags
+		}
+		code, _, errOut := c.run("", name, "-h")
+		assert.Equal(t, exitUsage, code, name)
+		for _, m := range flagRE.FindAllStringSubmatch(cmd.usage, -1) {
+			assert.Regexp(t, `(?m)^  `+regexp.QuoteMeta(m[1])+`( |$)`, errOut, "%s -h lists %s, which its usage line names", name, m[1])
+		}
+	}
+
 	delete(c.vars, "BANKPAY_ACCESS_KEY")
 	code, _, errOut = c.run("", "transactions", "get", "1")
 	assert.Equal(t, exitUsage, code)
@@ -451,7 +464,7 @@ func TestMoneyCommandsFaultTable(t *testing.T) {
 				defer srv.Close()
 				c := &cli{t: t, vars: map[string]string{"BANKPAY_ACCESS_ID": "cli-id", "BANKPAY_ACCESS_KEY": "cli-key",
 					"BANKPAY_MERCHANT_ID": "1002463580", "BANKPAY_BASE_URL": srv.URL + "/api/v1"}}
-				code, _, stderr := c.run("", append([]string{"-timeout", "2s"}, args...)...)
+				code, stdout, stderr := c.run("", append([]string{"-timeout", "2s"}, args...)...)
 				posts := 0
 				for _, r := range srv.Received() {
 					if r.Method == http.MethodPost {
@@ -461,6 +474,8 @@ func TestMoneyCommandsFaultTable(t *testing.T) {
 				assert.LessOrEqual(t, posts, 1, "a money-moving command reached the server more than once")
 				assert.Equal(t, f.exit, code, "stderr: %s", stderr)
 				assert.NotContains(t, stderr, "1000001700")
+				assert.NotContains(t, stdout+stderr, "cli-key", "the access key")
+				assert.NotContains(t, stdout+stderr, "Basic ", "an Authorization header")
 			})
 		}
 	}

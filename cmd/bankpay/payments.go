@@ -13,17 +13,11 @@ func runPayments(ctx context.Context, e *env, args []string) error {
 		return usagef("want a subcommand: get")
 	}
 	fs := e.flags("payments get")
-	if err := fs.Parse(args[1:]); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return usagef("want one payment id")
-	}
-	c, err := e.client()
+	c, id, err := e.clientFor(fs, args[1:], "one payment id")
 	if err != nil {
 		return err
 	}
-	p, err := c.Payments.Get(ctx, fs.Arg(0))
+	p, err := c.Payments.Get(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -37,12 +31,16 @@ func (e *env) printPayment(p *models.Payment) error {
 	if e.json {
 		return e.printJSON(&cp)
 	}
+	authStatus := "" // optional: a row only when the service sent it
+	if st := cp.AuthorizationStatus; st != nil {
+		authStatus = st.String()
+	}
 	rows := [][2]string{
 		{"paymentId", cp.PaymentID},
 		{"paymentType", cp.PaymentType.Name()},
 		{"merchantReference", cp.MerchantReference},
 		{"amount", string(cp.Amount) + " " + string(cp.Currency)},
-		{"authorizationStatus", cp.AuthorizationStatus.String()},
+		{"authorizationStatus", authStatus},
 		{"paid", string(cp.Paid)},
 		{"pending", string(cp.Pending)},
 		{"refunded", string(cp.Refunded)},

@@ -14,16 +14,10 @@ func runReclaim(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("reclaim")
 	ref := fs.String("ref", "", "merchantReference of the reclaim")
 	amount := fs.String("amount", "", "amount N.NN to take back (required; at most the deposit's balance)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return usagef("want one deposit transaction id")
-	}
-	c, err := e.client()
+	c, id, err := e.clientFor(fs, args, "one deposit transaction id")
 	if err != nil {
 		return err
 	}
-	t, err := c.Transactions.Reclaim(ctx, fs.Arg(0), &bankpay.ReclaimParams{MerchantReference: *ref, Amount: models.Amount(*amount)})
-	return e.finishMoneyCall(ctx, c, fs.Arg(0), *ref, t, err)
+	t, err := c.Transactions.Reclaim(ctx, id, &bankpay.ReclaimParams{MerchantReference: *ref, Amount: models.Amount(*amount)})
+	return e.finishMoneyCall(ctx, c, id, *ref, t, err)
 }

@@ -20,17 +20,11 @@ func runTransactions(ctx context.Context, e *env, args []string) error {
 	switch args[0] {
 	case "get":
 		fs := e.flags("transactions get")
-		if err := fs.Parse(args[1:]); err != nil {
-			return err
-		}
-		if fs.NArg() != 1 {
-			return usagef("want one transaction id")
-		}
-		c, err := e.client()
+		c, id, err := e.clientFor(fs, args[1:], "one transaction id")
 		if err != nil {
 			return err
 		}
-		t, err := c.Transactions.Get(ctx, fs.Arg(0))
+		t, err := c.Transactions.Get(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -124,18 +118,12 @@ func runRefund(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("refund")
 	ref := fs.String("ref", "", "merchantReference of the refund")
 	amount := fs.String("amount", "", "amount N.NN (default: what is left to refund)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return usagef("want one transaction id (the capture or payment to refund)")
-	}
-	c, err := e.client()
+	c, id, err := e.clientFor(fs, args, "one transaction id (the capture or payment to refund)")
 	if err != nil {
 		return err
 	}
-	t, err := c.Transactions.Refund(ctx, fs.Arg(0), &bankpay.RefundParams{MerchantReference: *ref, Amount: models.Amount(*amount)})
-	return e.finishMoneyCall(ctx, c, fs.Arg(0), *ref, t, err)
+	t, err := c.Transactions.Refund(ctx, id, &bankpay.RefundParams{MerchantReference: *ref, Amount: models.Amount(*amount)})
+	return e.finishMoneyCall(ctx, c, id, *ref, t, err)
 }
 
 // runDeposit runs "deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID".
@@ -145,17 +133,11 @@ func runDeposit(ctx context.Context, e *env, args []string) error {
 	ref := fs.String("ref", "", "merchantReference of the deposit (required; unique, so a repeat is refused instead of paying twice)")
 	amount := fs.String("amount", "", "amount N.NN (default: the authorization's amount)")
 	instant := fs.Bool("instant", false, "ask for an instant payout")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return usagef("want one authorization transaction id")
-	}
-	c, err := e.client()
+	c, id, err := e.clientFor(fs, args, "one authorization transaction id")
 	if err != nil {
 		return err
 	}
-	t, err := c.Transactions.Deposit(ctx, fs.Arg(0), &bankpay.DepositParams{
+	t, err := c.Transactions.Deposit(ctx, id, &bankpay.DepositParams{
 		MerchantReference: *ref, Amount: models.Amount(*amount), InstantPayoutRequest: *instant})
-	return e.finishMoneyCall(ctx, c, fs.Arg(0), *ref, t, err)
+	return e.finishMoneyCall(ctx, c, id, *ref, t, err)
 }

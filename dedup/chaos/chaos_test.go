@@ -44,22 +44,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// env returns the environment variable k; without it the test skips, or
-// fails in CI, where scripts/start-stores.sh sets it.
-func env(tb testing.TB, k string) string {
-	tb.Helper()
-	v := os.Getenv(k)
-	if v == "" {
-		if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
-			tb.Fatalf("%s is not set in CI: .ci/run starts the stores with scripts/start-stores.sh", k)
-		}
-		tb.Skipf("%s is not set: run eval \"$(scripts/start-stores.sh)\"", k)
-	}
-	return v
-}
-
-func dsn(tb testing.TB) string       { return env(tb, "BANKPAY_TEST_POSTGRES_DSN") }
-func redisAddr(tb testing.TB) string { return env(tb, "BANKPAY_TEST_REDIS_ADDR") }
+func dsn(tb testing.TB) string       { return dedupsuite.ServerEnv(tb, dedupsuite.PostgresDSNEnv) }
+func redisAddr(tb testing.TB) string { return dedupsuite.ServerEnv(tb, dedupsuite.RedisAddrEnv) }
 
 func unique(prefix string) string {
 	var b [6]byte

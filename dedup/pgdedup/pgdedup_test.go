@@ -19,22 +19,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// dsnEnv names the test database, e.g. as scripts/start-stores.sh prints it.
-const dsnEnv = "BANKPAY_TEST_POSTGRES_DSN"
-
-// dsn returns the test database's DSN. Without one the test skips, or
-// fails in CI, where the server must be there.
-func dsn(tb testing.TB) string {
-	tb.Helper()
-	v := os.Getenv(dsnEnv)
-	if v == "" {
-		if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
-			tb.Fatalf("%s is not set in CI: .ci/run starts PostgreSQL with scripts/start-stores.sh", dsnEnv)
-		}
-		tb.Skipf("%s is not set: run eval \"$(scripts/start-stores.sh)\" for the PostgreSQL tests", dsnEnv)
-	}
-	return v
-}
+// dsn returns the test database's DSN (it skips without one, or fails in CI).
+func dsn(tb testing.TB) string { return dedupsuite.ServerEnv(tb, dedupsuite.PostgresDSNEnv) }
 
 // open opens a pool of its own, as each replica's process has, closed with
 // the test.

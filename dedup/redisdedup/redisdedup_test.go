@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net"
-	"os"
 	"regexp"
 	"strconv"
 	"testing"
@@ -19,22 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// addrEnv names the test server, e.g. as scripts/start-stores.sh prints it.
-const addrEnv = "BANKPAY_TEST_REDIS_ADDR"
-
-// addr returns the test server's address. Without one the test skips, or
-// fails in CI, where the server must be there.
-func addr(tb testing.TB) string {
-	tb.Helper()
-	v := os.Getenv(addrEnv)
-	if v == "" {
-		if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
-			tb.Fatalf("%s is not set in CI: .ci/run starts Redis with scripts/start-stores.sh", addrEnv)
-		}
-		tb.Skipf("%s is not set: run eval \"$(scripts/start-stores.sh)\" for the Redis tests", addrEnv)
-	}
-	return v
-}
+// addr returns the test server's address (it skips without one, or fails in CI).
+func addr(tb testing.TB) string { return dedupsuite.ServerEnv(tb, dedupsuite.RedisAddrEnv) }
 
 // client opens a client of its own, as each replica's process has, closed
 // with the test.

@@ -48,6 +48,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	bankpay "github.com/bankpay/bankpay-go"
@@ -102,8 +103,8 @@ type Options struct {
 	// when <= 0, and at least JobTimeout plus a second.
 	RescueStuckJobsAfter time.Duration
 	// MaxEventAge is the handler's (bankpay.WithMaxEventAge); 24 hours
-	// when <= 0. Jobs are kept for it plus 10 minutes. Set it here, not
-	// in HandlerOptions.
+	// when <= 0. Jobs are kept for it plus 10 minutes. It overrides a
+	// WithMaxEventAge among HandlerOptions.
 	MaxEventAge time.Duration
 	// HandlerOptions are given to bankpay.NewWebhookHandler: WithLogger,
 	// WithEventReadTimeout, WithWebhookClock.
@@ -215,7 +216,9 @@ func New(pool *pgxpool.Pool, creds bankpay.Credentials, fn Func, opts Options) (
 		return nil, fmt.Errorf("riverinbox: %w", err)
 	}
 	in.client = client
-	hopts := append([]bankpay.Option{bankpay.WithMaxEventAge(maxAge)}, opts.HandlerOptions...)
+	// Last, so that a WithMaxEventAge among HandlerOptions cannot outlast
+	// the jobs' retention.
+	hopts := append(slices.Clone(opts.HandlerOptions), bankpay.WithMaxEventAge(maxAge))
 	in.handler = bankpay.NewWebhookHandler(creds, in.enqueue, hopts...)
 	return in, nil
 }

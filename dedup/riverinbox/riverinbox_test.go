@@ -10,7 +10,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,24 +28,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// dsnEnv names the test database, e.g. as scripts/start-stores.sh prints it.
-const dsnEnv = "BANKPAY_TEST_POSTGRES_DSN"
-
 var creds = bankpay.Credentials{AccessID: "inbox-access-id", AccessKey: bankpay.NewSecret("inbox-s3cret-key"), MerchantID: "M1"}
 
-// dsn returns the test database's DSN. Without one the test skips, or
-// fails in CI, where the server must be there.
-func dsn(tb testing.TB) string {
-	tb.Helper()
-	v := os.Getenv(dsnEnv)
-	if v == "" {
-		if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
-			tb.Fatalf("%s is not set in CI: .ci/run starts PostgreSQL with scripts/start-stores.sh", dsnEnv)
-		}
-		tb.Skipf("%s is not set: run eval \"$(scripts/start-stores.sh)\" for the PostgreSQL tests", dsnEnv)
-	}
-	return v
-}
+// dsn returns the test database\'s DSN (it skips without one, or fails in CI).
+func dsn(tb testing.TB) string { return dedupsuite.ServerEnv(tb, dedupsuite.PostgresDSNEnv) }
 
 // freshSchema makes a schema no other test uses, with River's tables
 // (migrated by Migrate) and an effects table, dropped with the test, and
@@ -294,4 +279,19 @@ func TestInboxWorkerReadsWhatWasVerified(t *testing.T) {
 		st, _ := jobState(t, pool, id)
 		t.Fatalf("the callback did not run (job %s)", st)
 	}
+}
+
+// Options.MaxEventAge is the handler's max age whatever HandlerOptions say:
+// jobs are kept for it plus the skew, so a WithMaxEventAge there (0 turns
+// the check off) would let a replay outlive its job and run again.
+func TestInboxMaxEventAgeWinsOverHandlerOptions(t *testing.T) {
+	pool := freshSchema(t)
+	in, err := riverinbox.New(pool, creds, effect, riverinbox.Options{
+		HandlerOptions: []bankpay.Option{bankpay.WithMaxEventAge(0)}})
+	require.NoError(t, err)
+	id := unique("ev-old")
+	body, auth := dedupsuite.Notification(t, creds, id, time.Now().Add(-30*time.Hour))
+	assert.Equal(t, http.StatusBadRequest, post(t, in, body, auth), "older than the 24 h the jobs are kept for")
+	_, n := jobState(t, pool, id)
+	assert.Zero(t, n, "a stale event was queued")
 }
