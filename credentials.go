@@ -276,7 +276,7 @@ func (c *Client) textOf(req *request) *callText {
 func bodyIDs(req *request) []string {
 	var ids []string
 	switch req.ContentType {
-	case "application/x-www-form-urlencoded":
+	case contentTypeForm:
 		if v, err := url.ParseQuery(string(req.Body)); err == nil {
 			for _, f := range idFields {
 				if id := v.Get(f); id != "" {
@@ -284,7 +284,7 @@ func bodyIDs(req *request) []string {
 				}
 			}
 		}
-	case "application/json":
+	case contentTypeJSON:
 		var m map[string]json.RawMessage
 		if json.Unmarshal(req.Body, &m) == nil {
 			for _, f := range idFields {
