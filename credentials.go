@@ -259,7 +259,7 @@ func (c *Client) textOf(req *request) *callText {
 			t.ids = append(t.ids, v)
 		}
 	}
-	t.ids = append(t.ids, bodyIDs(req)...)
+	t.ids = append(t.ids, req.bodyFields(idFields...)...)
 	var private []string
 	for _, vs := range req.Query {
 		for _, v := range vs {
@@ -270,32 +270,6 @@ func (c *Client) textOf(req *request) *callText {
 	}
 	t.private = sortForms(private)
 	return t
-}
-
-// bodyIDs are the values of req's top-level body fields named in idFields.
-func bodyIDs(req *request) []string {
-	var ids []string
-	switch req.ContentType {
-	case contentTypeForm:
-		if v, err := url.ParseQuery(string(req.Body)); err == nil {
-			for _, f := range idFields {
-				if id := v.Get(f); id != "" {
-					ids = append(ids, id)
-				}
-			}
-		}
-	case contentTypeJSON:
-		var m map[string]json.RawMessage
-		if json.Unmarshal(req.Body, &m) == nil {
-			for _, f := range idFields {
-				var id string
-				if json.Unmarshal(m[f], &id) == nil && id != "" {
-					ids = append(ids, id)
-				}
-			}
-		}
-	}
-	return ids
 }
 
 // scrub removes the key and the call's query values from text.
