@@ -90,12 +90,12 @@ type secrets struct {
 }
 
 type secretMaterial struct {
-	authHeader string
-	authValue  []string // {authHeader}, capacity 1: shared by every request
-	forms      []string // longest first
+	authValue []string // {"Basic …"}, capacity 1: shared by every request
+	forms     []string // longest first
 }
 
-func (s *secrets) authHeader() string { return s.material().authHeader }
+// authHeader is the Authorization header's value (authValue's one string).
+func (s *secrets) authHeader() string { return s.material().authValue[0] }
 
 // authValue is the value of the Authorization header as a header's slice;
 // net/http and RoundTrippers do not modify a request's headers, and its
@@ -105,8 +105,7 @@ func (s *secrets) authValue() []string { return s.material().authValue }
 func newSecrets(creds Credentials) *secrets {
 	key := creds.AccessKey.Reveal()
 	pair := creds.AccessID + ":" + key
-	m := &secretMaterial{authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(pair))}
-	m.authValue = []string{m.authHeader}
+	m := &secretMaterial{authValue: []string{"Basic " + base64.StdEncoding.EncodeToString([]byte(pair))}}
 	s := &secrets{creds: creds, material: func() *secretMaterial { return m }}
 	// The raw and escaped forms of id:key contain those of the key; only
 	// base64 hides the key inside the pair.
