@@ -354,25 +354,6 @@ func (p *TokenizeParams) validate() error {
 	return nil
 }
 
-// checkDigitString requires v to be lo to hi ASCII digits.
-func checkDigitString(field, v string, lo, hi int) error {
-	if v == "" {
-		return invalid(field, "is required")
-	}
-	for i := 0; i < len(v); i++ {
-		if !isDigit(v[i]) {
-			return invalid(field, "must contain digits only")
-		}
-	}
-	if len(v) < lo || len(v) > hi {
-		if lo == hi {
-			return invalid(field, "must be exactly "+strconv.Itoa(lo)+" digits")
-		}
-		return invalid(field, "must be "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+" digits")
-	}
-	return nil
-}
-
 // Tokenize exchanges an account number and routing number, or an IBAN, for
 // a token that is unique per merchant and account, optionally verifying the
 // account:

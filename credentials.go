@@ -90,12 +90,12 @@ type secrets struct {
 }
 
 type secretMaterial struct {
-	authHeader string
-	authValue  []string // {authHeader}, capacity 1: shared by every request
-	forms      []string // longest first
+	authValue []string // {"Basic …"}, capacity 1: shared by every request
+	forms     []string // longest first
 }
 
-func (s *secrets) authHeader() string { return s.material().authHeader }
+// authHeader is the Authorization header's value (authValue's one string).
+func (s *secrets) authHeader() string { return s.material().authValue[0] }
 
 // authValue is the value of the Authorization header as a header's slice;
 // net/http and RoundTrippers do not modify a request's headers, and its
@@ -105,8 +105,7 @@ func (s *secrets) authValue() []string { return s.material().authValue }
 func newSecrets(creds Credentials) *secrets {
 	key := creds.AccessKey.Reveal()
 	pair := creds.AccessID + ":" + key
-	m := &secretMaterial{authHeader: "Basic " + base64.StdEncoding.EncodeToString([]byte(pair))}
-	m.authValue = []string{m.authHeader}
+	m := &secretMaterial{authValue: []string{"Basic " + base64.StdEncoding.EncodeToString([]byte(pair))}}
 	s := &secrets{creds: creds, material: func() *secretMaterial { return m }}
 	// The raw and escaped forms of id:key contain those of the key; only
 	// base64 hides the key inside the pair.
@@ -259,7 +258,7 @@ func (c *Client) textOf(req *request) *callText {
 			t.ids = append(t.ids, v)
 		}
 	}
-	t.ids = append(t.ids, bodyIDs(req)...)
+	t.ids = append(t.ids, req.bodyFields(idFields...)...)
 	var private []string
 	for _, vs := range req.Query {
 		for _, v := range vs {
@@ -270,32 +269,6 @@ func (c *Client) textOf(req *request) *callText {
 	}
 	t.private = sortForms(private)
 	return t
-}
-
-// bodyIDs are the values of req's top-level body fields named in idFields.
-func bodyIDs(req *request) []string {
-	var ids []string
-	switch req.ContentType {
-	case "application/x-www-form-urlencoded":
-		if v, err := url.ParseQuery(string(req.Body)); err == nil {
-			for _, f := range idFields {
-				if id := v.Get(f); id != "" {
-					ids = append(ids, id)
-				}
-			}
-		}
-	case "application/json":
-		var m map[string]json.RawMessage
-		if json.Unmarshal(req.Body, &m) == nil {
-			for _, f := range idFields {
-				var id string
-				if json.Unmarshal(m[f], &id) == nil && id != "" {
-					ids = append(ids, id)
-				}
-			}
-		}
-	}
-	return ids
 }
 
 // scrub removes the key and the call's query values from text.

@@ -83,46 +83,66 @@ func decodeUnset[T any](raw []byte, key, method, path string) (*T, []tolerant.Un
 // fall back to encoding/json, which also reports the syntax error). Values
 // are checked when they are decoded.
 func topMember(raw []byte, key string) (value []byte, found, scanned bool) {
+	escaped := false
+	scanned = eachMember(raw, func(name, v []byte) bool {
+		if bytes.IndexByte(name, '\\') >= 0 {
+			escaped = true
+			return false
+		}
+		if string(name) == key {
+			value, found = v, true
+		}
+		return true
+	})
+	if !scanned || escaped {
+		return nil, false, false
+	}
+	return value, found, true
+}
+
+// eachMember calls fn with the name (as written between its quotes, escapes
+// undecoded) and the value of each member of the top-level JSON object raw,
+// in order, until fn returns false. A value that does not end (raw is cut
+// short) is given as the rest of raw, and is the last. ok reports whether
+// raw is an object scanned to its closing '}', or until fn stopped; the
+// values themselves are not checked. It is the one scanner of top-level
+// members (topMember, countListItems).
+func eachMember(raw []byte, fn func(name, value []byte) bool) (ok bool) {
 	i := skipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
-		return nil, false, false
+		return false
 	}
 	i = skipSpace(raw, i+1)
 	if i < len(raw) && raw[i] == '}' {
-		return nil, false, true
+		return true
 	}
 	for i < len(raw) && raw[i] == '"' {
-		end := bytes.IndexByte(raw[i+1:], '"')
-		if end < 0 {
-			return nil, false, false
+		end, ok := skipValue(raw, i)
+		if !ok {
+			return false
 		}
-		name := raw[i+1 : i+1+end]
-		if bytes.IndexByte(name, '\\') >= 0 {
-			return nil, false, false
-		}
-		i = skipSpace(raw, i+2+end)
+		name := raw[i+1 : end-1]
+		i = skipSpace(raw, end)
 		if i >= len(raw) || raw[i] != ':' {
-			return nil, false, false
+			return false
 		}
 		start := skipSpace(raw, i+1)
 		stop, ok := skipValue(raw, start)
 		if !ok {
-			return nil, false, false
+			fn(name, raw[start:])
+			return false
 		}
-		if string(name) == key {
-			value, found = raw[start:stop], true
+		if !fn(name, raw[start:stop]) {
+			return true
 		}
 		i = skipSpace(raw, stop)
 		if i < len(raw) && raw[i] == ',' {
 			i = skipSpace(raw, i+1)
 			continue
 		}
-		if i < len(raw) && raw[i] == '}' {
-			return value, found, true
-		}
-		return nil, false, false
+		return i < len(raw) && raw[i] == '}'
 	}
-	return nil, false, false
+	return false
 }
 
 func skipSpace(b []byte, i int) int {

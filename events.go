@@ -696,7 +696,7 @@ func checkFieldName(name string) error {
 		}
 	}
 	if foreignField(name) {
-		return fmt.Errorf("%q: a field of establish data or a redirect, not of a notification", name)
+		return fmt.Errorf("%q: a field of establish data or a redirect, not of a notification", clipKey(name))
 	}
 	return nil
 }

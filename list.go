@@ -246,39 +246,16 @@ func (e *pageBudgetError) Error() string {
 // decoder that follows reports that (encoding/json checks the whole
 // syntax before it decodes anything).
 func countListItems(raw []byte, key string, limit int) int {
-	i := skipSpace(raw, 0)
-	if i >= len(raw) {
-		return 0
-	}
-	if raw[i] == '[' {
+	if i := skipSpace(raw, 0); i < len(raw) && raw[i] == '[' {
 		return countArray(raw, i, limit)
 	}
-	if raw[i] != '{' {
-		return 0
-	}
 	most := 0
-	i = skipSpace(raw, i+1)
-	for i < len(raw) && raw[i] == '"' {
-		end, ok := skipValue(raw, i)
-		if !ok {
-			return most
+	eachMember(raw, func(name, value []byte) bool {
+		if len(value) > 0 && value[0] == '[' && nameIs(name, key) {
+			most = max(most, countArray(value, 0, limit))
 		}
-		name := raw[i+1 : end-1]
-		i = skipSpace(raw, end)
-		if i >= len(raw) || raw[i] != ':' {
-			return most
-		}
-		i = skipSpace(raw, i+1)
-		if i < len(raw) && raw[i] == '[' && nameIs(name, key) {
-			most = max(most, countArray(raw, i, limit))
-		}
-		if i, ok = skipValue(raw, i); !ok {
-			return most
-		}
-		if i = skipSpace(raw, i); i < len(raw) && raw[i] == ',' {
-			i = skipSpace(raw, i+1)
-		}
-	}
+		return true
+	})
 	return most
 }
 

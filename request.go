@@ -46,20 +46,35 @@ type request struct {
 // again: it carries an Idempotency-Key, or a merchantReference at the top
 // of its body. Only such a call is retried under WithRetryNonIdempotent.
 func (r *request) keyed() bool {
-	if r.Idempotent {
-		return true
-	}
+	return r.Idempotent || len(r.bodyFields("merchantReference")) > 0
+}
+
+// bodyFields returns the non-empty string values of r's top-level body
+// fields named in names, in the order of names: the one reading of a
+// request's own body (keyed, and the ids callText keeps readable).
+func (r *request) bodyFields(names ...string) []string {
+	var vals []string
 	switch r.ContentType {
 	case contentTypeForm:
-		v, err := url.ParseQuery(string(r.Body))
-		return err == nil && v.Get("merchantReference") != ""
-	case contentTypeJSON:
-		var b struct {
-			MerchantReference string `json:"merchantReference"`
+		if v, err := url.ParseQuery(string(r.Body)); err == nil {
+			for _, f := range names {
+				if s := v.Get(f); s != "" {
+					vals = append(vals, s)
+				}
+			}
 		}
-		return json.Unmarshal(r.Body, &b) == nil && b.MerchantReference != ""
+	case contentTypeJSON:
+		var m map[string]json.RawMessage
+		if json.Unmarshal(r.Body, &m) == nil {
+			for _, f := range names {
+				var s string
+				if json.Unmarshal(m[f], &s) == nil && s != "" {
+					vals = append(vals, s)
+				}
+			}
+		}
 	}
-	return false
+	return vals
 }
 
 // formBody marks a params struct to be sent form-encoded with dotted nested

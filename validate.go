@@ -2,6 +2,7 @@ package bankpay
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -285,6 +286,25 @@ func checkBankAccount(prefix, number, routing, iban string) error {
 		return err
 	}
 	return checkDigitString(prefix+"routingNumber", routing, 9, 9)
+}
+
+// checkDigitString requires v to be lo to hi ASCII digits.
+func checkDigitString(field, v string, lo, hi int) error {
+	if v == "" {
+		return invalid(field, "is required")
+	}
+	for i := 0; i < len(v); i++ {
+		if !isDigit(v[i]) {
+			return invalid(field, "must contain digits only")
+		}
+	}
+	if len(v) < lo || len(v) > hi {
+		if lo == hi {
+			return invalid(field, "must be exactly "+strconv.Itoa(lo)+" digits")
+		}
+		return invalid(field, "must be "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+" digits")
+	}
+	return nil
 }
 
 // checkText refuses control characters in a free-text field.

@@ -106,12 +106,16 @@ func verifyNotification(macs *sign.MACCache, body []byte, header string, creds C
 	key := creds.AccessKey.Reveal()
 	msg, derr := sign.NotificationMessage(body)
 	sb := signedBody{body: body, msg: msg, decoded: derr == nil}
-	err = fmt.Errorf("%w: body is not URL-decodable", ErrInvalidSignature)
 	if sb.decoded {
-		// The documented signature: over the URL-decoded body.
-		if err = checkSignature(macs, key, msg, sig, nil); err == nil || err != ErrInvalidSignature {
+		// The documented signature: over the URL-decoded body. Only a
+		// mismatch (checkSignature's bare ErrInvalidSignature) tries the
+		// body as sent; success or a missing or unsupported signature ends
+		// here.
+		if err = checkSignature(macs, key, msg, sig, nil); err != ErrInvalidSignature {
 			return sb, err
 		}
+	} else {
+		err = fmt.Errorf("%w: body is not URL-decodable", ErrInvalidSignature)
 	}
 	// A JSON body whose URL-decoding is impossible or changes it may be
 	// signed as sent: the same key, the same comparison. Only a JSON

@@ -56,7 +56,7 @@ func Run(ctx context.Context, name string, args []string, stdout, stderr io.Writ
 		}),
 		bankpaytest.WithIdentityProviders(*providers),
 	}
-	clock := "follows the real time"
+	clock := "fake, moves only when advanced" // -start, or -frozen-clock
 	switch {
 	case *start != "":
 		t, err := time.Parse(time.RFC3339, *start)
@@ -64,11 +64,9 @@ func Run(ctx context.Context, name string, args []string, stdout, stderr io.Writ
 			return fmt.Errorf("-start: %w", err)
 		}
 		opts = append(opts, bankpaytest.WithStartTime(t))
-		clock = "fake, moves only when advanced"
-	case *frozen:
-		clock = "fake, moves only when advanced"
-	default:
+	case !*frozen:
 		opts = append(opts, bankpaytest.WithWallClock())
+		clock = "follows the real time"
 	}
 	if *bare {
 		opts = append(opts, bankpaytest.WithBareResponses())
