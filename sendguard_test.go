@@ -340,7 +340,9 @@ func TestMiddlewareSeesNoCredentials(t *testing.T) {
 func TestSendGuard_SendsNoCredentialsElsewhere(t *testing.T) {
 	var leaked atomic.Value
 	leaked.Store("")
+	var reached atomic.Int32
 	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
 		leaked.Store(r.Header.Get("Authorization"))
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, faultTxn)
@@ -354,6 +356,7 @@ func TestSendGuard_SendsNoCredentialsElsewhere(t *testing.T) {
 	require.NoError(t, err)
 	defer c.Close()
 	_, _ = c.Transactions.Get(context.Background(), "T1")
+	require.Positive(t, reached.Load(), "the middleware followed the redirect (else nothing here is tested)")
 	assert.Empty(t, leaked.Load(), "the access key was sent to the redirect's host")
 }
 
