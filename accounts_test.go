@@ -485,19 +485,31 @@ var accountCases = []struct {
 	{"iban no check digits", "", "", "DEXX370400440532013000", "iban"},
 }
 
-// Bad input names the field, sends nothing, and never repeats the account
-// number or the IBAN.
-func TestAccounts_VerifyRejects(t *testing.T) {
+// checkRejectsAccounts runs call with every row of accountCases: each is
+// refused naming its field, nothing is sent, and the error never repeats
+// the account number or the IBAN.
+func checkRejectsAccounts(t *testing.T, call func(c *Client, number, routing, iban string) error) {
+	t.Helper()
 	for _, tc := range accountCases {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
 			checkRejected(t, "account."+tc.field, func(c *Client) error {
-				_, err = c.Accounts.Verify(context.Background(), &AccountVerifyParams{AccountNumber: tc.number, RoutingNumber: tc.routing, IBAN: tc.iban})
+				err = call(c, tc.number, tc.routing, tc.iban)
 				return err
 			})
+			require.Error(t, err)
 			assertNoAccountData(t, err.Error(), tc.number, tc.iban)
 		})
 	}
+}
+
+// Bad input names the field, sends nothing, and never repeats the account
+// number or the IBAN.
+func TestAccounts_VerifyRejects(t *testing.T) {
+	checkRejectsAccounts(t, func(c *Client, number, routing, iban string) error {
+		_, err := c.Accounts.Verify(context.Background(), &AccountVerifyParams{AccountNumber: number, RoutingNumber: routing, IBAN: iban})
+		return err
+	})
 	checkRejected(t, "params", func(c *Client) error { _, err := c.Accounts.Verify(context.Background(), nil); return err })
 	checkRejected(t, "account.nameOnAccount", func(c *Client) error {
 		_, err := c.Accounts.Verify(context.Background(), &AccountVerifyParams{IBAN: testIBAN, NameOnAccount: "Jane\x1b[2J"})
@@ -518,16 +530,10 @@ func TestTokenizeIBAN(t *testing.T) {
 }
 
 func TestTokenizeRejectsBadAccounts(t *testing.T) {
-	for _, tc := range accountCases {
-		t.Run(tc.name, func(t *testing.T) {
-			var err error
-			checkRejected(t, "account."+tc.field, func(c *Client) error {
-				_, err = c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: tc.number, RoutingNumber: tc.routing, IBAN: tc.iban})
-				return err
-			})
-			assertNoAccountData(t, err.Error(), tc.number, tc.iban)
-		})
-	}
+	checkRejectsAccounts(t, func(c *Client, number, routing, iban string) error {
+		_, err := c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: number, RoutingNumber: routing, IBAN: iban})
+		return err
+	})
 }
 
 func TestDepositExternalTier(t *testing.T) {
