@@ -225,6 +225,17 @@ func (in *inbox) now() time.Time {
 	return clock()
 }
 
+// startWithInbox starts an inbox on itCreds and a sandbox of shape sh (with
+// opts) whose clock the inbox's handler follows: the set-up of every test
+// that watches a transaction's events.
+func startWithInbox(t *testing.T, sh shape, opts ...bankpaytest.Option) (*sandbox, *inbox) {
+	t.Helper()
+	in := startInbox(t, itCreds)
+	s := startSandbox(t, sh, opts...)
+	in.useClock(s.Now)
+	return s, in
+}
+
 func startInbox(t *testing.T, creds bankpay.Credentials, opts ...bankpay.Option) *inbox {
 	t.Helper()
 	in := &inbox{}
