@@ -163,7 +163,9 @@ func TestEverySandboxRunsInBothShapes(t *testing.T) {
 			})
 		}
 	}
-	assert.GreaterOrEqual(t, servers, 5, "the sandboxes were not found in the source")
+	// Four call sites today: startSandbox, proxiedSandbox, and the
+	// concurrency and secrets tests' own sandboxes.
+	assert.GreaterOrEqual(t, servers, 4, "the sandboxes were not found in the source")
 }
 
 func clientFor(t *testing.T, srv *bankpaytest.Server, creds bankpay.Credentials) *bankpay.Client {
