@@ -536,19 +536,6 @@ func TestTokenizeRejectsBadAccounts(t *testing.T) {
 	})
 }
 
-func TestDepositExternalTier(t *testing.T) {
-	c, mock, _ := newTestClient(t)
-	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/T1/deposit", ContentType: "application/x-www-form-urlencoded",
-		Body: "externalTier=Gold+4%2A&merchantReference=payout-45"}, 200, depositResponseJSON)
-	_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "payout-45", ExternalTier: "Gold 4*"})
-	require.NoError(t, err)
-	assert.Equal(t, int32(1), calls.Load())
-	checkRejected(t, "externalTier", func(c *Client) error {
-		_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "payout-45", ExternalTier: "vip\n"})
-		return err
-	})
-}
-
 func TestAccounts_Feedback(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/feedback", ContentType: "application/json", Body: feedbackBodyToken},
@@ -624,33 +611,6 @@ func TestAccounts_ListSelected(t *testing.T) {
 		if ok {
 			require.NoError(t, err, body)
 			assert.Empty(t, list)
-		} else {
-			assert.ErrorIs(t, err, ErrInvalidResponse, body)
-		}
-	}
-}
-
-func TestIdentity_CustomerVerification(t *testing.T) {
-	c, mock, _ := newTestClient(t)
-	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/customer/verify"}, 200, customerVerificationJSON)
-	v, err := c.Identity.CustomerVerification(context.Background(), "T1")
-	require.NoError(t, err)
-	assert.Equal(t, int32(1), calls.Load())
-	assert.Equal(t, []models.CustomerMatch{
-		{Attribute: "customer.name", Result: 2, Source: 2},
-		{Attribute: "customer.phone", Result: -1, Source: 1},
-		{Attribute: "customer.email", Result: 0, Source: 4},
-	}, v)
-
-	for body, ok := range map[string]bool{`{"matches":[]}`: true, `[]`: true, `{}`: false, `{"matches":null}`: false, `null`: false,
-		`{"matches":[{"result":"x"}]}`: false, `{"matches":{}}`: false} {
-		c, mock, _ := newTestClient(t)
-		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/customer/verify"}, 200, body)
-		v, err := c.Identity.CustomerVerification(context.Background(), "T1")
-		if ok {
-			require.NoError(t, err, body)
-			assert.NotNil(t, v, body)
-			assert.Empty(t, v, body)
 		} else {
 			assert.ErrorIs(t, err, ErrInvalidResponse, body)
 		}
