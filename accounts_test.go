@@ -485,19 +485,31 @@ var accountCases = []struct {
 	{"iban no check digits", "", "", "DEXX370400440532013000", "iban"},
 }
 
-// Bad input names the field, sends nothing, and never repeats the account
-// number or the IBAN.
-func TestAccounts_VerifyRejects(t *testing.T) {
+// checkRejectsAccounts runs call with every row of accountCases: each is
+// refused naming its field, nothing is sent, and the error never repeats
+// the account number or the IBAN.
+func checkRejectsAccounts(t *testing.T, call func(c *Client, number, routing, iban string) error) {
+	t.Helper()
 	for _, tc := range accountCases {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
 			checkRejected(t, "account."+tc.field, func(c *Client) error {
-				_, err = c.Accounts.Verify(context.Background(), &AccountVerifyParams{AccountNumber: tc.number, RoutingNumber: tc.routing, IBAN: tc.iban})
+				err = call(c, tc.number, tc.routing, tc.iban)
 				return err
 			})
+			require.Error(t, err)
 			assertNoAccountData(t, err.Error(), tc.number, tc.iban)
 		})
 	}
+}
+
+// Bad input names the field, sends nothing, and never repeats the account
+// number or the IBAN.
+func TestAccounts_VerifyRejects(t *testing.T) {
+	checkRejectsAccounts(t, func(c *Client, number, routing, iban string) error {
+		_, err := c.Accounts.Verify(context.Background(), &AccountVerifyParams{AccountNumber: number, RoutingNumber: routing, IBAN: iban})
+		return err
+	})
 	checkRejected(t, "params", func(c *Client) error { _, err := c.Accounts.Verify(context.Background(), nil); return err })
 	checkRejected(t, "account.nameOnAccount", func(c *Client) error {
 		_, err := c.Accounts.Verify(context.Background(), &AccountVerifyParams{IBAN: testIBAN, NameOnAccount: "Jane\x1b[2J"})
@@ -518,27 +530,8 @@ func TestTokenizeIBAN(t *testing.T) {
 }
 
 func TestTokenizeRejectsBadAccounts(t *testing.T) {
-	for _, tc := range accountCases {
-		t.Run(tc.name, func(t *testing.T) {
-			var err error
-			checkRejected(t, "account."+tc.field, func(c *Client) error {
-				_, err = c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: tc.number, RoutingNumber: tc.routing, IBAN: tc.iban})
-				return err
-			})
-			assertNoAccountData(t, err.Error(), tc.number, tc.iban)
-		})
-	}
-}
-
-func TestDepositExternalTier(t *testing.T) {
-	c, mock, _ := newTestClient(t)
-	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/T1/deposit", ContentType: "application/x-www-form-urlencoded",
-		Body: "externalTier=Gold+4%2A&merchantReference=payout-45"}, 200, depositResponseJSON)
-	_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "payout-45", ExternalTier: "Gold 4*"})
-	require.NoError(t, err)
-	assert.Equal(t, int32(1), calls.Load())
-	checkRejected(t, "externalTier", func(c *Client) error {
-		_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "payout-45", ExternalTier: "vip\n"})
+	checkRejectsAccounts(t, func(c *Client, number, routing, iban string) error {
+		_, err := c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: number, RoutingNumber: routing, IBAN: iban})
 		return err
 	})
 }
@@ -618,33 +611,6 @@ func TestAccounts_ListSelected(t *testing.T) {
 		if ok {
 			require.NoError(t, err, body)
 			assert.Empty(t, list)
-		} else {
-			assert.ErrorIs(t, err, ErrInvalidResponse, body)
-		}
-	}
-}
-
-func TestIdentity_CustomerVerification(t *testing.T) {
-	c, mock, _ := newTestClient(t)
-	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/customer/verify"}, 200, customerVerificationJSON)
-	v, err := c.Identity.CustomerVerification(context.Background(), "T1")
-	require.NoError(t, err)
-	assert.Equal(t, int32(1), calls.Load())
-	assert.Equal(t, []models.CustomerMatch{
-		{Attribute: "customer.name", Result: 2, Source: 2},
-		{Attribute: "customer.phone", Result: -1, Source: 1},
-		{Attribute: "customer.email", Result: 0, Source: 4},
-	}, v)
-
-	for body, ok := range map[string]bool{`{"matches":[]}`: true, `[]`: true, `{}`: false, `{"matches":null}`: false, `null`: false,
-		`{"matches":[{"result":"x"}]}`: false, `{"matches":{}}`: false} {
-		c, mock, _ := newTestClient(t)
-		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/customer/verify"}, 200, body)
-		v, err := c.Identity.CustomerVerification(context.Background(), "T1")
-		if ok {
-			require.NoError(t, err, body)
-			assert.NotNil(t, v, body)
-			assert.Empty(t, v, body)
 		} else {
 			assert.ErrorIs(t, err, ErrInvalidResponse, body)
 		}

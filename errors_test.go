@@ -264,38 +264,50 @@ func TestCallErrorsKeepTheirIDs(t *testing.T) {
 	assert.Equal(t, "transaction 1002600000000077 cannot be disputed, account [redacted]", ae.Message)
 }
 
-// A hostile server (or proxy) that responds with a malformed status line
-// quoting what the client sent: net/http puts the server's bytes in its
-// error ("malformed HTTP response \"…\""), and a NetworkError must not
-// carry the access key or the Authorization header out in its text.
-func TestNetworkError_EchoRedacted(t *testing.T) {
+// rawServer listens on loopback until the test ends and, on each
+// connection, reads one request and hands it to answer, which writes
+// whatever bytes it likes (not necessarily HTTP) before the connection is
+// closed. It returns the listener's address.
+func rawServer(t *testing.T, answer func(conn net.Conn, req *http.Request)) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	defer ln.Close()
+	t.Cleanup(func() { _ = ln.Close() })
 	go func() {
 		for {
 			conn, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			go func(conn net.Conn) {
+			go func() {
 				defer conn.Close()
 				req, err := http.ReadRequest(bufio.NewReader(conn))
 				if err != nil {
 					return
 				}
-				auth := req.Header.Get("Authorization")
-				pair, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(auth, "Basic "))
-				_, key, _ := strings.Cut(string(pair), ":")
-				if strings.HasSuffix(req.URL.Path, "/status") {
-					fmt.Fprintf(conn, "HTTP/1.1 %s\r\n\r\n", key)
-					return
-				}
-				fmt.Fprintf(conn, "%s %s\r\n\r\n", auth, key)
-			}(conn)
+				answer(conn, req)
+			}()
 		}
 	}()
-	c, err := NewClient(testCreds, WithBaseURL("http://"+ln.Addr().String()+"/api/v1"), WithMaxRetries(0))
+	return ln.Addr().String()
+}
+
+// A hostile server (or proxy) that responds with a malformed status line
+// quoting what the client sent: net/http puts the server's bytes in its
+// error ("malformed HTTP response \"…\""), and a NetworkError must not
+// carry the access key or the Authorization header out in its text.
+func TestNetworkError_EchoRedacted(t *testing.T) {
+	addr := rawServer(t, func(conn net.Conn, req *http.Request) {
+		auth := req.Header.Get("Authorization")
+		pair, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(auth, "Basic "))
+		_, key, _ := strings.Cut(string(pair), ":")
+		if strings.HasSuffix(req.URL.Path, "/status") {
+			fmt.Fprintf(conn, "HTTP/1.1 %s\r\n\r\n", key)
+			return
+		}
+		fmt.Fprintf(conn, "%s %s\r\n\r\n", auth, key)
+	})
+	c, err := NewClient(testCreds, WithBaseURL("http://"+addr+"/api/v1"), WithMaxRetries(0))
 	require.NoError(t, err)
 	defer func() { _ = c.Close() }()
 	for _, path := range []string{"/echo/line", "/echo/status"} {
@@ -679,26 +691,11 @@ func TestMask_ErrorMessageMasksGroupedNumbers(t *testing.T) {
 // them quoted by net/http ("malformed HTTP response \"…\""): the
 // *NetworkError's text masks them, as the log line does.
 func TestNetworkError_MasksEchoedNumbers(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer ln.Close()
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer conn.Close()
-				if _, err := http.ReadRequest(bufio.NewReader(conn)); err != nil {
-					return
-				}
-				_, _ = io.WriteString(conn, "acct:1000001700,tax:123-45-6789\r\n\r\n")
-			}()
-		}
-	}()
+	addr := rawServer(t, func(conn net.Conn, _ *http.Request) {
+		_, _ = io.WriteString(conn, "acct:1000001700,tax:123-45-6789\r\n\r\n")
+	})
 	var logs strings.Builder
-	c, err := NewClient(testCreds, WithBaseURL("http://"+ln.Addr().String()+"/api/v1"), WithMaxRetries(0),
+	c, err := NewClient(testCreds, WithBaseURL("http://"+addr+"/api/v1"), WithMaxRetries(0),
 		WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	require.NoError(t, err)
 	defer c.Close()

@@ -299,3 +299,30 @@ func TestIdentityFeedbackBothReadings(t *testing.T) {
 		assert.Equal(t, tc.want, readFlat(body), "%s read flat (OpenAPI, with its defaults)", tc.name)
 	}
 }
+
+func TestIdentity_CustomerVerification(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/customer/verify"}, 200, customerVerificationJSON)
+	v, err := c.Identity.CustomerVerification(context.Background(), "T1")
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), calls.Load())
+	assert.Equal(t, []models.CustomerMatch{
+		{Attribute: "customer.name", Result: 2, Source: 2},
+		{Attribute: "customer.phone", Result: -1, Source: 1},
+		{Attribute: "customer.email", Result: 0, Source: 4},
+	}, v)
+
+	for body, ok := range map[string]bool{`{"matches":[]}`: true, `[]`: true, `{}`: false, `{"matches":null}`: false, `null`: false,
+		`{"matches":[{"result":"x"}]}`: false, `{"matches":{}}`: false} {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1/payment/customer/verify"}, 200, body)
+		v, err := c.Identity.CustomerVerification(context.Background(), "T1")
+		if ok {
+			require.NoError(t, err, body)
+			assert.NotNil(t, v, body)
+			assert.Empty(t, v, body)
+		} else {
+			assert.ErrorIs(t, err, ErrInvalidResponse, body)
+		}
+	}
+}

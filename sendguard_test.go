@@ -82,6 +82,23 @@ func (b *bufferingRetry) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
+// newGuardedClient starts a faultinject server that answers every request
+// with fallback, and a client of it over HTTP/1.1 with opts added (a
+// middleware, usually): the set-up of every guard test below. The server
+// and its idle connections are closed when the test ends.
+func newGuardedClient(t *testing.T, fallback faultinject.Action, opts ...Option) (*Client, *faultinject.Server) {
+	t.Helper()
+	s := faultinject.NewServer(nil)
+	t.Cleanup(s.Close)
+	s.SetFallback(fallback)
+	tr := s.Transport()
+	t.Cleanup(tr.CloseIdleConnections)
+	c, err := NewClient(testCreds, append([]Option{WithBaseURL(s.URL + "/api/v1"),
+		WithHTTPClient(&http.Client{Transport: tr, Timeout: 5 * time.Second})}, opts...)...)
+	require.NoError(t, err)
+	return c, s
+}
+
 // requireOneSendReported: the caller is told the deposit may have been made
 // (never a false "safe to retry"), and why it was not sent again.
 func requireOneSendReported(t *testing.T, err error) {
@@ -102,15 +119,8 @@ func TestSendGuard_RetryingMiddlewareHTTP1(t *testing.T) {
 			"reset after reading": faultinject.ResetAfterRequest(),
 		} {
 			t.Run(mw.name+"/"+name, func(t *testing.T) {
-				s := faultinject.NewServer(nil)
-				defer s.Close()
-				s.SetFallback(fault)
-				tr := s.Transport()
-				defer tr.CloseIdleConnections()
-				c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr, Timeout: 5 * time.Second}),
-					WithTransport(mw.wrap))
-				require.NoError(t, err)
-				_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-mw", Amount: "10.00"})
+				c, s := newGuardedClient(t, fault, WithTransport(mw.wrap))
+				_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-mw", Amount: "10.00"})
 				require.Equal(t, 1, s.Requests(), "the deposit reached the server %d times (err %v)", s.Requests(), err)
 				requireOneSendReported(t, err)
 			})
@@ -149,16 +159,9 @@ func TestSendGuard_RetryingMiddlewareHTTP2(t *testing.T) {
 func TestSendGuard_KeepsTheOptIn(t *testing.T) {
 	for _, mw := range retryingMiddlewares {
 		t.Run(mw.name, func(t *testing.T) {
-			s := faultinject.NewServer(nil)
-			defer s.Close()
-			s.SetFallback(faultinject.Respond(503, errorJSON))
-			tr := s.Transport()
-			defer tr.CloseIdleConnections()
-			c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}),
-				WithTransport(mw.wrap), WithMaxRetries(2))
-			require.NoError(t, err)
+			c, s := newGuardedClient(t, faultinject.Respond(503, errorJSON), WithTransport(mw.wrap), WithMaxRetries(2))
 			c.cfg.waitScale = (&waits{}).record
-			_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-opt", Amount: "10.00"}, WithRetryNonIdempotent())
+			_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-opt", Amount: "10.00"}, WithRetryNonIdempotent())
 			assert.Equal(t, 3, s.Requests(), "err %v", err)
 			var ne *NetworkError
 			require.ErrorAs(t, err, &ne)
@@ -171,17 +174,10 @@ func TestSendGuard_KeepsTheOptIn(t *testing.T) {
 // TestSendGuard_LetsAnUnsentSendBeTriedAgain: a dial the kernel refused sent
 // nothing, so the middleware's second try of the same attempt goes out.
 func TestSendGuard_LetsAnUnsentSendBeTriedAgain(t *testing.T) {
-	s := faultinject.NewServer(nil)
-	defer s.Close()
-	s.SetFallback(faultinject.Respond(200, faultTxn))
-	s.RefuseNext(1)
-	tr := s.Transport()
-	defer tr.CloseIdleConnections()
 	mw := &bufferingRetry{tries: 2}
-	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}), WithMaxRetries(0),
-		WithTransport(func(next http.RoundTripper) http.RoundTripper { mw.next = next; return mw }))
-	require.NoError(t, err)
-	_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-dial", Amount: "10.00"})
+	c, s := newGuardedClient(t, faultinject.Respond(200, faultTxn), WithMaxRetries(0), WithTransport(func(next http.RoundTripper) http.RoundTripper { mw.next = next; return mw }))
+	s.RefuseNext(1)
+	_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-dial", Amount: "10.00"})
 	require.NoError(t, err)
 	assert.Equal(t, 1, s.Refused())
 	assert.Equal(t, 1, s.Requests())
@@ -198,15 +194,8 @@ func (d contextDropper) RoundTrip(req *http.Request) (*http.Response, error) {
 // TestSendGuard_RefusesARequestThatLostItsContext: a state-changing request the
 // guard cannot account for is refused (and nothing is sent); a read passes.
 func TestSendGuard_RefusesARequestThatLostItsContext(t *testing.T) {
-	s := faultinject.NewServer(nil)
-	defer s.Close()
-	s.SetFallback(faultinject.Respond(200, faultTxn))
-	tr := s.Transport()
-	defer tr.CloseIdleConnections()
-	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}),
-		WithTransport(func(next http.RoundTripper) http.RoundTripper { return contextDropper{next} }))
-	require.NoError(t, err)
-	_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-ctx", Amount: "10.00"})
+	c, s := newGuardedClient(t, faultinject.Respond(200, faultTxn), WithTransport(func(next http.RoundTripper) http.RoundTripper { return contextDropper{next} }))
+	_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-ctx", Amount: "10.00"})
 	require.ErrorIs(t, err, errResendRefused)
 	var ne *NetworkError
 	require.ErrorAs(t, err, &ne)
@@ -260,15 +249,8 @@ func (b badHeader) RoundTrip(req *http.Request) (*http.Response, error) {
 // header a middleware added) never left: Sent false, whatever the error's
 // text, and it is not retried (it would be refused again).
 func TestRefusedWriteIsNotSent(t *testing.T) {
-	s := faultinject.NewServer(nil)
-	defer s.Close()
-	s.SetFallback(faultinject.Respond(200, faultTxn))
-	tr := s.Transport()
-	defer tr.CloseIdleConnections()
-	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}),
-		WithTransport(func(next http.RoundTripper) http.RoundTripper { return badHeader{next} }))
-	require.NoError(t, err)
-	_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-hdr", Amount: "10.00"})
+	c, s := newGuardedClient(t, faultinject.Respond(200, faultTxn), WithTransport(func(next http.RoundTripper) http.RoundTripper { return badHeader{next} }))
+	_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-hdr", Amount: "10.00"})
 	var ne *NetworkError
 	require.ErrorAs(t, err, &ne, "err = %v", err)
 	assert.False(t, ne.Sent, "net/http refused to write it: nothing left (%v)", err)
@@ -301,34 +283,41 @@ func (s *headerSpy) RoundTrip(req *http.Request) (*http.Response, error) {
 	return s.next.RoundTrip(req)
 }
 
+// getAndDeposit makes a read and a state-changing call through c, both
+// answered 200: the two kinds of request a spying middleware must see.
+func getAndDeposit(t *testing.T, c *Client) {
+	t.Helper()
+	_, err := c.Transactions.Get(context.Background(), "T1")
+	require.NoError(t, err)
+	_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-spy", Amount: "10.00"})
+	require.NoError(t, err)
+}
+
+// requireServerGotCredentials: the n requests s received each carried c's
+// Authorization header (the guard set it below the middleware).
+func requireServerGotCredentials(t *testing.T, c *Client, s *faultinject.Server, n int) {
+	t.Helper()
+	got := s.Received()
+	require.Len(t, got, n)
+	for _, r := range got {
+		assert.Equal(t, c.secrets.authHeader(), r.Header.Get("Authorization"))
+	}
+}
+
 // TestMiddlewareSeesNoCredentials: the guard, below the middleware, sets
 // the Authorization header: a tracing middleware that records headers
 // records no credentials, and the server still gets them, on reads and on
 // state-changing calls.
 func TestMiddlewareSeesNoCredentials(t *testing.T) {
-	s := faultinject.NewServer(nil)
-	defer s.Close()
-	s.SetFallback(faultinject.Respond(200, faultTxn))
-	tr := s.Transport()
-	defer tr.CloseIdleConnections()
 	spy := &headerSpy{}
-	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}),
-		WithTransport(func(next http.RoundTripper) http.RoundTripper { spy.next = next; return spy }))
-	require.NoError(t, err)
-	_, err = c.Transactions.Get(context.Background(), "T1")
-	require.NoError(t, err)
-	_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-spy", Amount: "10.00"})
-	require.NoError(t, err)
+	c, s := newGuardedClient(t, faultinject.Respond(200, faultTxn), WithTransport(func(next http.RoundTripper) http.RoundTripper { spy.next = next; return spy }))
+	getAndDeposit(t, c)
 	require.Len(t, spy.seen, 2)
 	for _, h := range spy.seen {
 		assert.Empty(t, h.Values("Authorization"))
 		assert.NotEmpty(t, h.Get("User-Agent"))
 	}
-	got := s.Received()
-	require.Len(t, got, 2)
-	for _, r := range got {
-		assert.Equal(t, c.secrets.authHeader(), r.Header.Get("Authorization"))
-	}
+	requireServerGotCredentials(t, c, s, 2)
 }
 
 // TestSendGuard_SendsNoCredentialsElsewhere: a middleware whose own http.Client
@@ -340,7 +329,9 @@ func TestMiddlewareSeesNoCredentials(t *testing.T) {
 func TestSendGuard_SendsNoCredentialsElsewhere(t *testing.T) {
 	var leaked atomic.Value
 	leaked.Store("")
+	var reached atomic.Int32
 	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
 		leaked.Store(r.Header.Get("Authorization"))
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, faultTxn)
@@ -354,6 +345,7 @@ func TestSendGuard_SendsNoCredentialsElsewhere(t *testing.T) {
 	require.NoError(t, err)
 	defer c.Close()
 	_, _ = c.Transactions.Get(context.Background(), "T1")
+	require.Positive(t, reached.Load(), "the middleware followed the redirect (else nothing here is tested)")
 	assert.Empty(t, leaked.Load(), "the access key was sent to the redirect's host")
 }
 
@@ -377,19 +369,9 @@ func (s *respSpy) RoundTrip(req *http.Request) (*http.Response, error) {
 // the Authorization header, or a middleware that logs resp.Request's
 // headers logs the access key.
 func TestMiddlewareSeesNoCredentialsInResponses(t *testing.T) {
-	s := faultinject.NewServer(nil)
-	defer s.Close()
-	s.SetFallback(faultinject.Respond(200, faultTxn))
-	tr := s.Transport()
-	defer tr.CloseIdleConnections()
 	spy := &respSpy{}
-	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}),
-		WithTransport(func(next http.RoundTripper) http.RoundTripper { spy.next = next; return spy }))
-	require.NoError(t, err)
-	_, err = c.Transactions.Get(context.Background(), "T1")
-	require.NoError(t, err)
-	_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-spy", Amount: "10.00"})
-	require.NoError(t, err)
+	c, _ := newGuardedClient(t, faultinject.Respond(200, faultTxn), WithTransport(func(next http.RoundTripper) http.RoundTripper { spy.next = next; return spy }))
+	getAndDeposit(t, c)
 	require.Len(t, spy.seen, 2)
 	for _, h := range spy.seen {
 		assert.Empty(t, h.Values("Authorization"), "resp.Request carries the credentials")
@@ -419,19 +401,9 @@ func (s *traceSpy) RoundTrip(req *http.Request) (*http.Response, error) {
 // below the guard, as net/http writes the request: WroteHeaderField must not
 // hand it the Authorization header the guard set.
 func TestMiddlewareTraceSeesNoCredentials(t *testing.T) {
-	s := faultinject.NewServer(nil)
-	defer s.Close()
-	s.SetFallback(faultinject.Respond(200, faultTxn))
-	tr := s.Transport()
-	defer tr.CloseIdleConnections()
 	spy := &traceSpy{}
-	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}),
-		WithTransport(func(next http.RoundTripper) http.RoundTripper { spy.next = next; return spy }))
-	require.NoError(t, err)
-	_, err = c.Transactions.Get(context.Background(), "T1")
-	require.NoError(t, err)
-	_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-spy", Amount: "10.00"})
-	require.NoError(t, err)
+	c, s := newGuardedClient(t, faultinject.Respond(200, faultTxn), WithTransport(func(next http.RoundTripper) http.RoundTripper { spy.next = next; return spy }))
+	getAndDeposit(t, c)
 	spy.mu.Lock()
 	defer spy.mu.Unlock()
 	require.NotEmpty(t, spy.fields, "the hook ran")
@@ -439,9 +411,5 @@ func TestMiddlewareTraceSeesNoCredentials(t *testing.T) {
 		assert.NotContains(t, strings.ToLower(f), "authorization", "the trace hook saw the credentials")
 		assertNoSecret(t, f)
 	}
-	got := s.Received()
-	require.Len(t, got, 2)
-	for _, r := range got {
-		assert.Equal(t, c.secrets.authHeader(), r.Header.Get("Authorization"))
-	}
+	requireServerGotCredentials(t, c, s, 2)
 }

@@ -1095,3 +1095,16 @@ func TestTransactions_RefreshErrors(t *testing.T) {
 		assert.Equal(t, "/transactions/1002581234567/refresh", re.Path)
 	}
 }
+
+func TestDepositExternalTier(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/T1/deposit", ContentType: "application/x-www-form-urlencoded",
+		Body: "externalTier=Gold+4%2A&merchantReference=payout-45"}, 200, depositResponseJSON)
+	_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "payout-45", ExternalTier: "Gold 4*"})
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), calls.Load())
+	checkRejected(t, "externalTier", func(c *Client) error {
+		_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "payout-45", ExternalTier: "vip\n"})
+		return err
+	})
+}

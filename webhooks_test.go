@@ -855,21 +855,29 @@ func TestWebhookHandlerExtendsClaim(t *testing.T) {
 	assert.Equal(t, n, s.extends, "extended after the callback returned")
 }
 
+// untilCanceled is a callback that runs until its context is canceled,
+// records the cancellation's cause in *cause and returns it; after giveUp
+// it returns nil (the callback ran on: the test's assertion on the
+// response code then fails).
+func untilCanceled(cause *error, giveUp time.Duration) func(context.Context, *Event) error {
+	return func(ctx context.Context, _ *Event) error {
+		select {
+		case <-ctx.Done():
+			*cause = context.Cause(ctx)
+			return *cause
+		case <-time.After(giveUp):
+			return nil
+		}
+	}
+}
+
 // When an extension finds the claim no longer current, the callback's
 // context is canceled with errClaimLost; its error responds 500 and the
 // release carries the lost claim's token (which the store ignores).
 func TestWebhookHandlerClaimLost(t *testing.T) {
 	s := &extendingStore{ttl: 60 * time.Millisecond, lostAfter: 2}
 	var cause error
-	h := NewWebhookHandler(hookCreds, func(ctx context.Context, _ *Event) error {
-		select {
-		case <-ctx.Done():
-			cause = context.Cause(ctx)
-			return cause
-		case <-time.After(5 * time.Second):
-			return nil
-		}
-	}, WithDeduplicator(s))
+	h := NewWebhookHandler(hookCreds, untilCanceled(&cause, 5*time.Second), WithDeduplicator(s))
 	w := postSigned(t, h, eventBody("ev-lost", "Authorize"))
 	assert.Equal(t, http.StatusInternalServerError, w.Code)
 	assert.ErrorIs(t, cause, errClaimLost)
@@ -1436,15 +1444,7 @@ func acceptedRedirect(rawURL, key string, queryOnly bool) bool {
 func TestWebhookHandlerClaimRunsOutUnreachable(t *testing.T) {
 	s := &extendingStore{ttl: 60 * time.Millisecond, failAfter: 1}
 	var cause error
-	h := NewWebhookHandler(hookCreds, func(ctx context.Context, _ *Event) error {
-		select {
-		case <-ctx.Done():
-			cause = context.Cause(ctx)
-			return cause
-		case <-time.After(2 * time.Second):
-			return nil
-		}
-	}, WithDeduplicator(s))
+	h := NewWebhookHandler(hookCreds, untilCanceled(&cause, 2*time.Second), WithDeduplicator(s))
 	start := time.Now()
 	w := postSigned(t, h, eventBody("ev-unreachable", "Authorize"))
 	assert.Equal(t, http.StatusInternalServerError, w.Code, "the callback ran on after its claim ran out")

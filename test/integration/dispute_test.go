@@ -47,9 +47,7 @@ func (l *loseFirstResponse) RoundTrip(req *http.Request) (*http.Response, error)
 // response reuses its key and so recovers once.
 func TestDisputeRecovery(t *testing.T) {
 	eachShape(t, func(t *testing.T, sh shape) {
-		in := startInbox(t, itCreds)
-		s := startSandbox(t, sh, bankpaytest.WithStartTime(thursday))
-		in.useClock(s.Now)
+		s, in := startWithInbox(t, sh, bankpaytest.WithStartTime(thursday))
 		ctx := context.Background()
 
 		// A money transfer captured from a Deferred authorization, collected.

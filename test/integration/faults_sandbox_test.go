@@ -31,28 +31,12 @@ import (
 // once and the caller learns it may have been made.
 func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 	eachShape(t, func(t *testing.T, sh shape) {
-		sb := bankpaytest.NewServer(sh.options()...)
-		defer sb.Close()
-		target, err := url.Parse(sb.URL)
-		require.NoError(t, err)
-		proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
-		proxy.ErrorLog = log.New(io.Discard, "", 0)
-		proxyTransport := http.DefaultTransport.(*http.Transport).Clone()
-		defer proxyTransport.CloseIdleConnections()
-		proxy.Transport = proxyTransport
-		s := faultinject.NewServer(proxy)
-		defer s.Close()
-		tr := s.Transport()
-		defer tr.CloseIdleConnections()
+		sb, s, tr := proxiedSandbox(t, sh)
 		c, err := bankpay.NewClient(sb.Credentials(),
 			bankpay.WithBaseURL(s.URL+"/api/v1"), bankpay.WithHTTPClient(&http.Client{Transport: tr}), bankpay.WithRetryBackoff(time.Millisecond, 2*time.Millisecond))
 		require.NoError(t, err)
 		ctx := context.Background()
-		auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
-			PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: "sb-est-1",
-			Account: &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, NameOnAccount: "Jane Doe"},
-		})
-		require.NoError(t, err)
+		auth := establishPayout(t, c, "sb-est-1")
 		// Default: sent once, the response lost: the caller is told it may have
 		// been made, and nothing is sent again.
 		before := s.Requests()
@@ -79,12 +63,7 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 		require.Equal(t, auth.TransactionID, txn.TransactionID, "read back: %v", err)
 		sb.AdvanceBankingDays(4) // deposits are submitted and complete: one event each
 		for _, ref := range []string{"sb-dep-1", "sb-dep-2"} {
-			ids := map[string]bool{}
-			for _, e := range sb.Events() {
-				if e.Raw.Get("merchantReference") == ref {
-					ids[e.TransactionID] = true
-				}
-			}
+			ids := eventTransactions(sb, ref)
 			assert.Len(t, ids, 1, "%s: %d deposits made, want 1", ref, len(ids))
 			for id := range ids {
 				d, ok := sb.Transaction(id)
@@ -95,6 +74,51 @@ func TestOptInRetryAgainstTheSandbox(t *testing.T) {
 			}
 		}
 	})
+}
+
+// proxiedSandbox starts a sandbox of shape sh behind a faultinject server
+// (a reverse proxy to it), and the transport a client reaches the
+// faultinject server with; all are closed when the test ends.
+func proxiedSandbox(t *testing.T, sh shape) (*bankpaytest.Server, *faultinject.Server, *http.Transport) {
+	t.Helper()
+	sb := bankpaytest.NewServer(sh.options()...)
+	t.Cleanup(sb.Close)
+	target, err := url.Parse(sb.URL)
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
+	proxy.ErrorLog = log.New(io.Discard, "", 0)
+	proxyTransport := http.DefaultTransport.(*http.Transport).Clone()
+	t.Cleanup(proxyTransport.CloseIdleConnections)
+	proxy.Transport = proxyTransport
+	s := faultinject.NewServer(proxy)
+	t.Cleanup(s.Close)
+	tr := s.Transport()
+	t.Cleanup(tr.CloseIdleConnections)
+	return sb, s, tr
+}
+
+// establishPayout establishes a Disbursement of 0.00 to the sandbox's
+// verified account, which deposits are then made from.
+func establishPayout(t *testing.T, c *bankpay.Client, ref string) *models.Transaction {
+	t.Helper()
+	auth, err := c.Transactions.Establish(context.Background(), &models.EstablishData{
+		PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: ref,
+		Account: &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, NameOnAccount: "Jane Doe"},
+	})
+	require.NoError(t, err)
+	return auth
+}
+
+// eventTransactions is the set of transaction ids whose events the sandbox
+// sent with merchantReference ref: one per transaction it made.
+func eventTransactions(sb *bankpaytest.Server, ref string) map[string]bool {
+	ids := map[string]bool{}
+	for _, e := range sb.Events() {
+		if e.Raw.Get("merchantReference") == ref {
+			ids[e.TransactionID] = true
+		}
+	}
+	return ids
 }
 
 // formValue reads key from a form-encoded body.
@@ -110,19 +134,7 @@ func formValue(body []byte, key string) string {
 // caller is told it may have been made.
 func TestRetryingMiddlewareAgainstTheSandbox(t *testing.T) {
 	eachShape(t, func(t *testing.T, sh shape) {
-		sb := bankpaytest.NewServer(sh.options()...)
-		defer sb.Close()
-		target, err := url.Parse(sb.URL)
-		require.NoError(t, err)
-		proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
-		proxy.ErrorLog = log.New(io.Discard, "", 0)
-		proxyTransport := http.DefaultTransport.(*http.Transport).Clone()
-		defer proxyTransport.CloseIdleConnections()
-		proxy.Transport = proxyTransport
-		s := faultinject.NewServer(proxy)
-		defer s.Close()
-		tr := s.Transport()
-		defer tr.CloseIdleConnections()
+		sb, s, tr := proxiedSandbox(t, sh)
 		middleware := func(next http.RoundTripper) http.RoundTripper {
 			rc := retryablehttp.NewClient()
 			rc.HTTPClient = &http.Client{Transport: next}
@@ -133,11 +145,7 @@ func TestRetryingMiddlewareAgainstTheSandbox(t *testing.T) {
 			bankpay.WithHTTPClient(&http.Client{Transport: tr}), bankpay.WithTransport(middleware))
 		require.NoError(t, err)
 		ctx := context.Background()
-		auth, err := c.Transactions.Establish(ctx, &models.EstablishData{
-			PaymentType: models.PaymentTypeDisbursement, Currency: models.USD, Amount: "0.00", MerchantReference: "sb-mw-est",
-			Account: &models.Account{AccountNumber: bankpaytest.AccountVerified, RoutingNumber: bankpaytest.SandboxRoutingNumber, NameOnAccount: "Jane Doe"},
-		})
-		require.NoError(t, err)
+		auth := establishPayout(t, c, "sb-mw-est")
 		before := s.Requests()
 		s.Script(faultinject.PassAndReset(), faultinject.Respond(503, `{"errors":[{"code":100,"message":"unavailable"}]}`))
 		_, err = c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: "sb-mw-dep", Amount: "10.00"})
@@ -147,12 +155,7 @@ func TestRetryingMiddlewareAgainstTheSandbox(t *testing.T) {
 		assert.ErrorContains(t, err, "second send of one attempt refused")
 		assert.Equal(t, 1, s.Requests()-before, "the deposit reached the sandbox %d times", s.Requests()-before)
 		sb.AdvanceBankingDays(4)
-		ids := map[string]bool{}
-		for _, e := range sb.Events() {
-			if e.Raw.Get("merchantReference") == "sb-mw-dep" {
-				ids[e.TransactionID] = true
-			}
-		}
+		ids := eventTransactions(sb, "sb-mw-dep")
 		assert.Len(t, ids, 1, "deposits made")
 	})
 }

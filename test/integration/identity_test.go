@@ -30,10 +30,8 @@ func TestIdentity(t *testing.T) {
 			{bankpaytest.OutcomeNotEligible, false, nil, []string{"address", "name"}, bankpaytest.ResultNotVerified},
 		} {
 			t.Run(tc.outcome.String(), func(t *testing.T) {
-				in := startInbox(t, itCreds)
 				const providers = 3
-				s := startSandbox(t, sh, bankpaytest.WithIdentityProviders(providers))
-				in.useClock(s.Now)
+				s, in := startWithInbox(t, sh, bankpaytest.WithIdentityProviders(providers))
 				ctx := context.Background()
 				d := deferredData("kyc-"+tc.outcome.String(), in.URL)
 				d.Amount = "0.00"

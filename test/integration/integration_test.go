@@ -163,7 +163,9 @@ func TestEverySandboxRunsInBothShapes(t *testing.T) {
 			})
 		}
 	}
-	assert.GreaterOrEqual(t, servers, 5, "the sandboxes were not found in the source")
+	// Four call sites today: startSandbox, proxiedSandbox, and the
+	// concurrency and secrets tests' own sandboxes.
+	assert.GreaterOrEqual(t, servers, 4, "the sandboxes were not found in the source")
 }
 
 func clientFor(t *testing.T, srv *bankpaytest.Server, creds bankpay.Credentials) *bankpay.Client {
@@ -223,6 +225,17 @@ func (in *inbox) now() time.Time {
 		return time.Now()
 	}
 	return clock()
+}
+
+// startWithInbox starts an inbox on itCreds and a sandbox of shape sh (with
+// opts) whose clock the inbox's handler follows: the set-up of every test
+// that watches a transaction's events.
+func startWithInbox(t *testing.T, sh shape, opts ...bankpaytest.Option) (*sandbox, *inbox) {
+	t.Helper()
+	in := startInbox(t, itCreds)
+	s := startSandbox(t, sh, opts...)
+	in.useClock(s.Now)
+	return s, in
 }
 
 func startInbox(t *testing.T, creds bankpay.Credentials, opts ...bankpay.Option) *inbox {

@@ -17,9 +17,7 @@ import (
 
 func TestInstantPayout(t *testing.T) {
 	eachShape(t, func(t *testing.T, sh shape) {
-		in := startInbox(t, itCreds)
-		s := startSandbox(t, sh, bankpaytest.WithStartTime(thursday))
-		in.useClock(s.Now)
+		s, in := startWithInbox(t, sh, bankpaytest.WithStartTime(thursday))
 		ctx := context.Background()
 
 		d := deferredData("payout-auth-1", in.URL)
@@ -155,9 +153,7 @@ func TestDepositAmountRules(t *testing.T) {
 
 func TestDisbursementStateMachine(t *testing.T) {
 	eachShape(t, func(t *testing.T, sh shape) {
-		in := startInbox(t, itCreds)
-		s := startSandbox(t, sh, bankpaytest.WithStartTime(thursday))
-		in.useClock(s.Now)
+		s, in := startWithInbox(t, sh, bankpaytest.WithStartTime(thursday))
 		ctx := context.Background()
 
 		auth, err := s.client.Transactions.Establish(ctx, disbursementParams("disb-auth-1", in.URL, "0.00", bankpaytest.AccountVerified))

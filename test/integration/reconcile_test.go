@@ -217,6 +217,7 @@ func TestReconcileIncomplete(t *testing.T) {
 		assert.NotErrorIs(t, err, bankpay.ErrNotFound)
 		var ne *bankpay.NetworkError
 		assert.ErrorAs(t, err, &ne)
+		assert.Equal(t, 2, pages, "cut short after the first page was read (a failing first page proves less)")
 	})
 }
 

@@ -16,9 +16,7 @@ import (
 
 func TestCancelledAuthorization(t *testing.T) {
 	eachShape(t, func(t *testing.T, sh shape) {
-		in := startInbox(t, itCreds)
-		s := startSandbox(t, sh)
-		in.useClock(s.Now)
+		s, in := startWithInbox(t, sh)
 		d := deferredData("cancel-1", in.URL)
 		require.NoError(t, s.client.SignEstablishData(&d))
 		u, _, err := s.Authorize(d, bankpaytest.OutcomeCancel)

@@ -43,9 +43,7 @@ func settle(t *testing.T, s *sandbox) {
 
 func TestRefund(t *testing.T) {
 	eachShape(t, func(t *testing.T, sh shape) {
-		in := startInbox(t, itCreds)
-		s := startSandbox(t, sh, bankpaytest.WithStartTime(thursday))
-		in.useClock(s.Now)
+		s, in := startWithInbox(t, sh, bankpaytest.WithStartTime(thursday))
 		ctx := context.Background()
 		tx := s.client.Transactions
 
@@ -117,9 +115,7 @@ func TestRefund(t *testing.T) {
 
 func TestReclaim(t *testing.T) {
 	eachShape(t, func(t *testing.T, sh shape) {
-		in := startInbox(t, itCreds)
-		s := startSandbox(t, sh, bankpaytest.WithStartTime(thursday))
-		in.useClock(s.Now)
+		s, in := startWithInbox(t, sh, bankpaytest.WithStartTime(thursday))
 		ctx := context.Background()
 		tx := s.client.Transactions
 
@@ -151,9 +147,7 @@ func TestReclaim(t *testing.T) {
 
 func TestCancel(t *testing.T) {
 	eachShape(t, func(t *testing.T, sh shape) {
-		in := startInbox(t, itCreds)
-		s := startSandbox(t, sh, bankpaytest.WithStartTime(thursday))
-		in.useClock(s.Now)
+		s, in := startWithInbox(t, sh, bankpaytest.WithStartTime(thursday))
 		ctx := context.Background()
 		tx := s.client.Transactions
 
@@ -192,9 +186,7 @@ func TestCancel(t *testing.T) {
 
 func TestPreauthorizeAndRefresh(t *testing.T) {
 	eachShape(t, func(t *testing.T, sh shape) {
-		in := startInbox(t, itCreds)
-		s := startSandbox(t, sh, bankpaytest.WithStartTime(thursday))
-		in.useClock(s.Now)
+		s, in := startWithInbox(t, sh, bankpaytest.WithStartTime(thursday))
 		ctx := context.Background()
 		tx := s.client.Transactions
 
