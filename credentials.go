@@ -94,9 +94,6 @@ type secretMaterial struct {
 	forms     []string // longest first
 }
 
-// authHeader is the Authorization header's value (authValue's one string).
-func (s *secrets) authHeader() string { return s.material().authValue[0] }
-
 // authValue is the value of the Authorization header as a header's slice;
 // net/http and RoundTrippers do not modify a request's headers, and its
 // capacity is its length, so that an append copies.

@@ -12,21 +12,6 @@ import (
 	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 )
 
-// decodeResponse reads the body of a 2xx response as a T, wrapped ({"key":{…}},
-// the spec's shape) or bare ({…}, the OpenAPI's shape), tolerantly (see
-// tolerant.DecodeUnset). The response is wrapped when its top-level object has key;
-// an empty key reads it bare only. A wrapper holding null, or a bare response
-// without one known field of T set, is a *ResponseError, as is a value the
-// result cannot do without (its identity, tagged wire:"required") of the
-// wrong JSON type (its message names the field's JSON path). Any other field
-// whose value T cannot hold is left unset, never an error: the call
-// succeeded (a refund's or a cancel's state changed) and the result says
-// so. call logs those fields (logUnset).
-func decodeResponse[T any](raw []byte, key, method, path string) (*T, error) {
-	v, _, err := decodeUnset[T](raw, key, method, path)
-	return v, err
-}
-
 // logUnset logs the fields a response left unset, one line each, at debug
 // level on the call's logger, with its JSON path and the kinds involved,
 // never its value.
@@ -41,6 +26,16 @@ func logUnset(ctx context.Context, cfg *config, method, path string, unset []tol
 	}
 }
 
+// decodeUnset reads the body of a 2xx response as a T, wrapped ({"key":{…}},
+// the spec's shape) or bare ({…}, the OpenAPI's shape), tolerantly (see
+// tolerant.DecodeUnset). The response is wrapped when its top-level object has key;
+// an empty key reads it bare only. A wrapper holding null, or a bare response
+// without one known field of T set, is a *ResponseError, as is a value the
+// result cannot do without (its identity, tagged wire:"required") of the
+// wrong JSON type (its message names the field's JSON path). Any other field
+// whose value T cannot hold is left unset, never an error: the call
+// succeeded (a refund's or a cancel's state changed) and the result says
+// so. It returns them too, and call logs them (logUnset).
 func decodeUnset[T any](raw []byte, key, method, path string) (*T, []tolerant.Unset, error) {
 	fail := func(err error) (*T, []tolerant.Unset, error) {
 		return nil, nil, &ResponseError{StatusCode: http.StatusOK, Method: method, Path: path, Err: err}

@@ -306,3 +306,12 @@ func (s *syncBuffer) String() string {
 
 // verifyErr is the error of VerifyNotification, for assertions.
 func verifyErr(_ *Event, err error) error { return err }
+
+// decodeResponse is decodeUnset without the fields it left unset.
+func decodeResponse[T any](raw []byte, key, method, path string) (*T, error) {
+	v, _, err := decodeUnset[T](raw, key, method, path)
+	return v, err
+}
+
+// authHeader is the client's Authorization header value.
+func (s *secrets) authHeader() string { return s.material().authValue[0] }
