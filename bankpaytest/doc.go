@@ -163,8 +163,11 @@
 // GET /transactions/{id}/payment/paymentProvider/accounts lists the account
 // selected in a Retrieval authorization. The bank and identity user reads
 // take expand (customer.segmentedName, segmentedName) and the identity
-// detail takes verification (a code and text added to each result); an
-// unknown value responds with 400/200.
+// detail takes verification (a reason added to each result, its code a
+// string of the OpenAPI's enum: "-1" approved, "3" rejected); an unknown
+// value responds with 400/200. Verification and attribute results carry
+// the OpenAPI's meanings: 3 (ResultVerified) approved or matched, 1
+// (ResultNotVerified) rejected or not matched.
 // Capture charges the customer of a Deferred or Instant authorization. With
 // the splitToken of the authorization's Authorize event (Deferred and
 // Instant authorizations made in the bank interface carry one; a wrong
