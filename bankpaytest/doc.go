@@ -97,8 +97,9 @@
 // only with verifyAccount=true.
 //
 // Deposits (type 6) need an Authorized Deferred or Disbursement
-// authorization; amount is required when its amount is 0.00, defaults to
-// its amount otherwise, and the total of deposits and captures that are not
+// authorization; amount is at least 0.99 (the OpenAPI's minimum), required
+// when the authorization amount is 0.00, defaults to that amount
+// otherwise, and the total of deposits and captures that are not
 // Denied or Reversed cannot exceed a non-zero authorization amount.
 // Deposits and captures (type 3, below) share one lifecycle, the spec's
 // Disbursement transaction states: Authorized when created (no event),
