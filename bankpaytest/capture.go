@@ -59,7 +59,7 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 		return nil, err
 	}
 	cents, _ := amount.Cents()
-	if cents < minCaptureCents {
+	if cents < minMoveCents {
 		return nil, badRequest("amount must be at least 0.99")
 	}
 	if len(amount) > maxAmountChars {
@@ -90,9 +90,9 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 	return s.single(wire.TransactionEnvelope{Transaction: v}, v), nil
 }
 
-// minCaptureCents is the OpenAPI's minimum capture: "Capture collects
-// money amounts (minimum of 0.99)".
-const minCaptureCents = 99
+// minMoveCents is the smallest capture or deposit: the OpenAPI gives both
+// operations a minimum of 0.99.
+const minMoveCents = 99
 
 // remaining is what is left to capture of auth's amount, for a capture
 // without an amount.

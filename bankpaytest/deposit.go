@@ -13,7 +13,8 @@ import (
 const PaymentProcessorInstant = "RTP"
 
 // handleDeposit serves POST /transactions/{id}/deposit (form-encoded:
-// amount, merchantReference, instantPayoutRequest). The deposit follows the
+// amount, merchantReference, instantPayoutRequest). The amount is at least
+// 0.99, the OpenAPI's minimum of a deposit. The deposit follows the
 // movement lifecycle (lifecycle.go).
 func (s *Server) handleDeposit(_ *http.Request, body []byte, m *merchant, id string) (any, *Error) {
 	auth, err := s.authorization(m, id)
@@ -50,8 +51,8 @@ func (s *Server) handleDeposit(_ *http.Request, body []byte, m *merchant, id str
 	if aerr != nil || !validAmount(amount) { // refuses a minus sign
 		return nil, badRequest("amount must be a decimal with two places, like 10.00")
 	}
-	if cents == 0 {
-		return nil, badRequest("amount must be greater than 0.00")
+	if cents < minMoveCents {
+		return nil, badRequest("amount must be at least 0.99")
 	}
 	if m.usedRef(refDeposit, ref) {
 		return nil, duplicate()

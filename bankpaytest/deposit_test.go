@@ -8,6 +8,7 @@ import (
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -57,7 +58,7 @@ func TestDepositAmountRules(t *testing.T) {
 		d := c.mustDeposit(full.TransactionID, "f1", "")
 		require.Equal(t, models.Amount("75.50"), d.Amount, "amount %q", d.Amount)
 		// Nothing remains.
-		c.deposit(full.TransactionID, url.Values{"merchantReference": {"f2"}, "amount": {"0.01"}}).wantError(t, 400, 200)
+		c.deposit(full.TransactionID, url.Values{"merchantReference": {"f2"}, "amount": {"1.00"}}).wantError(t, 400, 200)
 		c.deposit(full.TransactionID, url.Values{"merchantReference": {"f3"}}).wantError(t, 400, 200)
 	})
 	t.Run("total cannot exceed the authorization amount", func(t *testing.T) {
@@ -65,7 +66,17 @@ func TestDepositAmountRules(t *testing.T) {
 		c.mustDeposit(max.TransactionID, "m1", "60.00")
 		c.deposit(max.TransactionID, url.Values{"merchantReference": {"m2"}, "amount": {"40.01"}}).wantError(t, 400, 200)
 		c.mustDeposit(max.TransactionID, "m3", "40.00")
-		c.deposit(max.TransactionID, url.Values{"merchantReference": {"m4"}, "amount": {"0.01"}}).wantError(t, 400, 200)
+		c.deposit(max.TransactionID, url.Values{"merchantReference": {"m4"}, "amount": {"1.00"}}).wantError(t, 400, 200)
+	})
+	t.Run("at least 0.99, as the OpenAPI says", func(t *testing.T) {
+		a := c.establish("min", "0.00")
+		for _, amount := range []string{"0.01", "0.98"} {
+			r := c.deposit(a.TransactionID, url.Values{"merchantReference": {"min-" + amount}, "amount": {amount}})
+			r.wantError(t, 400, 200)
+			assert.Contains(t, string(r.body), "at least 0.99", "deposit of %s", amount)
+		}
+		d := c.mustDeposit(a.TransactionID, "min-ok", "0.99")
+		assert.Equal(t, models.Amount("0.99"), d.Amount)
 	})
 	t.Run("a Denied deposit no longer counts", func(t *testing.T) {
 		a := c.establish("denied", "10.00")

@@ -97,8 +97,9 @@
 // only with verifyAccount=true.
 //
 // Deposits (type 6) need an Authorized Deferred or Disbursement
-// authorization; amount is required when its amount is 0.00, defaults to
-// its amount otherwise, and the total of deposits and captures that are not
+// authorization; amount is at least 0.99 (the OpenAPI's minimum), required
+// when the authorization amount is 0.00, defaults to that amount
+// otherwise, and the total of deposits and captures that are not
 // Denied or Reversed cannot exceed a non-zero authorization amount.
 // Deposits and captures (type 3, below) share one lifecycle, the spec's
 // Disbursement transaction states: Authorized when created (no event),
@@ -163,8 +164,11 @@
 // GET /transactions/{id}/payment/paymentProvider/accounts lists the account
 // selected in a Retrieval authorization. The bank and identity user reads
 // take expand (customer.segmentedName, segmentedName) and the identity
-// detail takes verification (a code and text added to each result); an
-// unknown value responds with 400/200.
+// detail takes verification (a reason added to each result, its code a
+// string of the OpenAPI's enum: "-1" approved, "3" rejected); an unknown
+// value responds with 400/200. Verification and attribute results carry
+// the OpenAPI's meanings: 3 (ResultVerified) approved or matched, 1
+// (ResultNotVerified) rejected or not matched.
 // Capture charges the customer of a Deferred or Instant authorization. With
 // the splitToken of the authorization's Authorize event (Deferred and
 // Instant authorizations made in the bank interface carry one; a wrong

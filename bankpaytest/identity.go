@@ -17,10 +17,14 @@ import (
 // first data-retrieved event; between it and CustomerIdentityVerified they
 // show the data so far with eligible false.
 
-// Verification results in the identity detail.
+// Verification results in the identity detail, with the meaning the
+// OpenAPI gives them (the spec writes result as an integer and leaves its
+// meaning unshown): 1 the verification was rejected or the attribute did
+// not match, 3 it was approved or the attribute matched (2, inconclusive,
+// is not played).
 const (
-	ResultNotVerified = 0
-	ResultVerified    = 1
+	ResultNotVerified = 1
+	ResultVerified    = 3
 )
 
 // scheduleIdentity schedules the identity steps of t. The caller holds s.mu.
@@ -104,7 +108,8 @@ func (s *Server) handleIdentityDetail(r *http.Request, _ []byte, m *merchant, id
 		return nil, err
 	}
 	created := t.rec.CreatedAt
-	d := &models.VerificationDetail{}
+	out := &detailOut{}
+	d := &out.VerificationDetail
 	// Attributes the user confirms or enters in the excess-data scenario,
 	// and those that fail in the not-eligible one.
 	userSourced := map[string]bool{}
@@ -120,11 +125,11 @@ func (s *Server) handleIdentityDetail(r *http.Request, _ []byte, m *merchant, id
 		if t.outcome == OutcomeNotEligible {
 			res = ResultNotVerified
 		}
-		v := models.VerificationResult{VerificationName: s.st.providers[k-1], Result: res}
+		v := verificationOut{VerificationResult: models.VerificationResult{VerificationName: s.st.providers[k-1], Result: res}}
 		if expand["verification"] {
-			v.Reasons = []models.VerificationReason{verificationReason(res)}
+			v.Reasons = []reasonOut{verificationReason(res)}
 		}
-		d.Verification = append(d.Verification, v)
+		out.Verification = append(out.Verification, v)
 	}
 	for _, name := range []string{"name", "email", "phone", "address"} {
 		a := models.VerifiedAttribute{Name: name, Source: "bank", SourceType: 1, CreatedAt: created}
@@ -148,16 +153,42 @@ func (s *Server) handleIdentityDetail(r *http.Request, _ []byte, m *merchant, id
 		}
 		d.Attribute = append(d.Attribute, a)
 	}
-	return wire.VerificationDetailEnvelope{Detail: d}, nil
+	return struct {
+		Detail *detailOut `json:"detail"`
+	}{out}, nil
+}
+
+// detailOut is the identity detail as the sandbox writes it: the spec's
+// shape, with each verification's reasons (OpenAPI only) written as the
+// OpenAPI types them.
+type detailOut struct {
+	models.VerificationDetail
+	Verification []verificationOut `json:"verification"`
+}
+
+// verificationOut is a verification result with its reasons.
+type verificationOut struct {
+	models.VerificationResult
+	Reasons []reasonOut `json:"reasons,omitempty"`
+}
+
+// reasonOut is a reason of a verification result: the OpenAPI's
+// UserVerificationReason, whose code is a string of its enum
+// (UserVerificationErrorCode, "-1" to "6").
+type reasonOut struct {
+	Code   string `json:"code"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // verificationReason is the reason the sandbox gives for a verification
-// result when the detail is expanded with verification.
-func verificationReason(res int) models.VerificationReason {
+// result when the detail is expanded with verification: the OpenAPI's code
+// -1 (no error) for an approved one, 3 (attributes below the minimum
+// verification criteria) for a rejected one.
+func verificationReason(res int) reasonOut {
 	if res == ResultVerified {
-		return models.VerificationReason{Code: 100, Reason: "identity data matched the bank's records"}
+		return reasonOut{Code: "-1", Reason: "identity data matched the bank's records"}
 	}
-	return models.VerificationReason{Code: 200, Reason: "identity data did not match the bank's records"}
+	return reasonOut{Code: "3", Reason: "identity data did not match the bank's records"}
 }
 
 // feedbackRequest is a feedback body in either shape: wrapped (the spec's

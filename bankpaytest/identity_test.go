@@ -2,7 +2,10 @@ package bankpaytest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -102,6 +105,78 @@ func TestIdentityFlow(t *testing.T) {
 	again := identityUser(t, c, id)
 	require.Equal(t, u.Name, again.Name, "identity user changed")
 	require.Equal(t, u.DateOfBirth, again.DateOfBirth, "identity user changed")
+}
+
+// The identity detail's results carry the OpenAPI's meanings (the spec
+// leaves them unshown): verification and attribute result 3 approved or
+// matched, 1 rejected or not matched; with expand=verification each
+// verification has a reason whose code is a string of the OpenAPI's
+// UserVerificationErrorCode enum ("-1" no error).
+func TestIdentityDetailCodesAsOpenAPI(t *testing.T) {
+	srv := newServer(t)
+	c := newAPI(t, srv, srv.Credentials())
+	_, yes := c.authorize(kycData("codes-yes"), bankpaytest.OutcomeEligible)
+	_, no := c.authorize(kycData("codes-no"), bankpaytest.OutcomeNotEligible)
+	srv.Advance(time.Minute)
+
+	type reason struct {
+		Code   any    `json:"code"`
+		Reason string `json:"reason"`
+	}
+	var raw struct {
+		Detail struct {
+			Verification []struct {
+				Result  any      `json:"result"`
+				Reasons []reason `json:"reasons"`
+			} `json:"verification"`
+			Attribute []struct {
+				Name         string `json:"name"`
+				Verification []struct {
+					Result any `json:"result"`
+				} `json:"verification"`
+			} `json:"attribute"`
+		} `json:"detail"`
+	}
+	for _, tc := range []struct {
+		id           string
+		result, code string
+		failingAttrs []string
+	}{
+		{yes.TransactionID, "3", "-1", nil},
+		{no.TransactionID, "1", "3", []string{"name", "address"}},
+	} {
+		c.get("/transactions/"+tc.id+"/user/detail?expand=verification").wantOK(t, &raw)
+		require.NotEmpty(t, raw.Detail.Verification, "detail of %s", tc.id)
+		for _, v := range raw.Detail.Verification {
+			assert.Equal(t, tc.result, fmtNumber(v.Result), "verification result of %s", tc.id)
+			require.Len(t, v.Reasons, 1, "reasons of %s", tc.id)
+			assert.Equal(t, tc.code, v.Reasons[0].Code, "reason code of %s (a string of the enum)", tc.id)
+			assert.NotEmpty(t, v.Reasons[0].Reason, "reason text of %s", tc.id)
+		}
+		require.NotEmpty(t, raw.Detail.Attribute, "detail of %s", tc.id)
+		for _, a := range raw.Detail.Attribute {
+			want := "3"
+			if slices.Contains(tc.failingAttrs, a.Name) {
+				want = "1"
+			}
+			require.NotEmpty(t, a.Verification, "attribute %s of %s", a.Name, tc.id)
+			for _, av := range a.Verification {
+				assert.Equal(t, want, fmtNumber(av.Result), "attribute %s result of %s", a.Name, tc.id)
+			}
+		}
+	}
+	assert.Equal(t, 3, bankpaytest.ResultVerified)
+	assert.Equal(t, 1, bankpaytest.ResultNotVerified)
+}
+
+// fmtNumber writes a JSON number decoded into any (a float64) as an
+// integer, and anything else with %v prefixed by its type, so that a
+// string "3" never equals a number 3.
+func fmtNumber(v any) string {
+	if f, ok := v.(float64); ok {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return fmt.Sprintf("%T:%v", v, v)
 }
 
 func TestIdentityOutcomes(t *testing.T) {

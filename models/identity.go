@@ -35,12 +35,19 @@ type VerificationDetail struct {
 type VerificationResult struct {
 	VerificationName string `json:"verificationName"`
 	// Result is an integer in the spec, a numeric string in the OpenAPI.
+	// The spec gives no meaning; the OpenAPI's: 1 rejected, 2
+	// inconclusive, 3 approved.
 	Result int `json:"result"`
-	// Reasons explain the result (OpenAPI only).
+	// Reasons explain the result (OpenAPI only; the detail read with
+	// expand "verification").
 	Reasons []VerificationReason `json:"reasons,omitempty"`
 }
 
-// VerificationReason is a reason code of a verification result with its text.
+// VerificationReason is a reason code of a verification result with its
+// text. The OpenAPI writes Code as a numeric string: -1 no error, 1
+// internal error, 2 under the minimum age, 3 attributes below the minimum
+// verification criteria, 4 mandatory attributes missing, 5 deceased, 6
+// screening matches; a number or a numeric string decodes into Code.
 type VerificationReason struct {
 	Code   int    `json:"code"`
 	Reason string `json:"reason,omitempty"`
@@ -62,11 +69,13 @@ type VerifiedAttribute struct {
 
 // AttributeVerification is one check of an attribute by a trusted entity.
 type AttributeVerification struct {
-	TrustedEntity      string      `json:"trustedEntity,omitempty"`
-	VerificationType   int         `json:"verificationType,omitempty"`
-	VerificationMethod int         `json:"verificationMethod,omitempty"`
-	Result             int         `json:"result"`
-	VerifiedAt         EpochMillis `json:"verifiedAt,omitempty"`
+	TrustedEntity      string `json:"trustedEntity,omitempty"`
+	VerificationType   int    `json:"verificationType,omitempty"`
+	VerificationMethod int    `json:"verificationMethod,omitempty"`
+	// Result is, in the OpenAPI, 1 no match, 2 inconclusive, 3 match (the
+	// spec gives no meaning).
+	Result     int         `json:"result"`
+	VerifiedAt EpochMillis `json:"verifiedAt,omitempty"`
 }
 
 // KYCTypeIdentity is the kycType that requests identity verification.
