@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/jsonr"
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/internal/wire"
-	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -449,7 +449,7 @@ func hasAny(v url.Values, keys ...string) bool {
 // or a numeric string) or, as a fallback, an RFC 3339 time.
 func parseEventTime(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
-	if w, ok := tolerant.WholeNumber(s); ok && w != "" {
+	if w, ok := jsonr.WholeNumber(s); ok && w != "" {
 		if ms, err := strconv.ParseInt(w, 10, 64); err == nil {
 			return models.EpochMillis(ms).Time(), nil
 		}
@@ -465,7 +465,7 @@ func parseEventTime(s string) (time.Time, error) {
 // ("Authorized", any case).
 func parseStatus(s string) (models.TransactionStatus, error) {
 	s = strings.TrimSpace(s)
-	if w, ok := tolerant.WholeNumber(s); ok && w != "" {
+	if w, ok := jsonr.WholeNumber(s); ok && w != "" {
 		if n, err := strconv.Atoi(w); err == nil {
 			return models.TransactionStatus(n), nil
 		}

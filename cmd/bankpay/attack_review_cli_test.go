@@ -19,7 +19,7 @@ func attackReviewServer(t *testing.T) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		if r.Method == http.MethodGet {
-			_, _ = w.Write([]byte(`{"transaction":{"transactionId":"T1","transactionType":1,"transactionStatus":4,"amount":"10.00","currency":"USD",
+			_, _ = w.Write([]byte(`{"transaction":{"transactionId":"T1","transactionType":1,"status":4,"amount":"10.00","currency":"USD",
 "payment":{"paymentId":"P1","account":{"accountNumber":"9876543210123","routingNumber":"021000021"},
 "customer":{"name":"Jane","taxId":"123-45-6789","dateOfBirth":"1990-01-02"}}}}`))
 			return

@@ -175,3 +175,17 @@ func Tokenization(data []byte) (*models.Tokenization, []Unset, error) {
 }
 
 var errNoAccount = errors.New(`response has no "account" object`)
+
+// Establish reads an establish response: the spec's wrapped transaction
+// ({"transaction":{…}}), whose identity is a transaction's (id, type,
+// status and amount), or the OpenAPI's bare EstablishData, which has no
+// type or status and requires only its url (the OpenAPI's required list):
+// a bare response without a url is an error.
+func Establish(data []byte) (*models.Transaction, []Unset, error) {
+	return value(data, "transaction", func(t *models.Transaction) error {
+		if t.URL == "" {
+			return &FieldError{Path: "url", Want: "a string", Required: true}
+		}
+		return nil
+	})
+}

@@ -82,6 +82,12 @@ func slice[T any](d *Decoder, dst *[]T, elem func(*Decoder, *T) bool) bool {
 // or a response without T: a wrapper holding null, or a bare object
 // setting no known field of T.
 func Value[T any](data []byte, key string) (*T, []Unset, error) {
+	return value[T](data, key, nil)
+}
+
+// value is Value; bare, when not nil, checks a bare response in place of
+// T's required fields.
+func value[T any](data []byte, key string, bare func(*T) error) (*T, []Unset, error) {
 	member, finish, dec, zero, ok := funcs[T]()
 	if !ok {
 		return nil, nil, fmt.Errorf("decode: no decoder for %T", (*T)(nil))
@@ -101,7 +107,7 @@ func Value[T any](data []byte, key string) (*T, []Unset, error) {
 		return nil, nil, &c
 	}
 	var (
-		bare, wrapped     = new(T), (*T)(nil)
+		out, wrapped      = new(T), (*T)(nil)
 		seen              uint64
 		bareErr, wrapErr  *FieldError
 		wrappedNull       bool
@@ -137,7 +143,7 @@ func Value[T any](data []byte, key string) (*T, []Unset, error) {
 			d.r.Skip()
 			continue
 		}
-		if !member(d, bare, k, &seen) && bareErr == nil {
+		if !member(d, out, k, &seen) && bareErr == nil {
 			c := d.cause
 			bareErr = &c
 		}
@@ -158,19 +164,25 @@ func Value[T any](data []byte, key string) (*T, []Unset, error) {
 	if bareErr != nil {
 		return nil, nil, bareErr
 	}
-	if zero(bare) {
+	if zero(out) {
 		name := key
 		if name == "" {
-			name = fmt.Sprintf("%T", *bare)
+			name = fmt.Sprintf("%T", *out)
 			name = name[bytes.LastIndexByte([]byte(name), '.')+1:]
 		}
 		return nil, nil, fmt.Errorf("response has no %q object", name)
 	}
-	if !finish(d, bare, seen) {
+	if bare != nil {
+		if err := bare(out); err != nil {
+			return nil, nil, err
+		}
+		return out, d.unset, nil
+	}
+	if !finish(d, out, seen) {
 		c := d.cause
 		return nil, nil, &c
 	}
-	return bare, d.unset, nil
+	return out, d.unset, nil
 }
 
 // List is one page of a list response.
