@@ -856,3 +856,57 @@ func TestWireGolden(t *testing.T) {
 		}
 	}
 }
+
+// Required means present: every call that reports a transaction fails
+// with ErrInvalidResponse, "the service accepted it: reconcile, do not pay
+// again", when the response has no transaction id, an empty one, no
+// transaction at all, or no status. An absent status never reads as New.
+func TestMoneyCallsRequireTheirIdentity(t *testing.T) {
+	calls := map[string]bool{"Transactions.Deposit": true, "Transactions.Capture": true, "Transactions.Refund": true,
+		"Transactions.Reclaim": true, "Transactions.Cancel": true, "Transactions.Preauthorize": true,
+		"Transactions.Establish": true, "Transactions.Refresh": true, "Transactions.Get": true}
+	bodies := map[string]string{
+		"empty wrapper":     `{"transaction":{}}`,
+		"empty id":          `{"transaction":{"transactionId":"","transactionType":6,"status":2,"amount":"1.00"}}`,
+		"null id":           `{"transaction":{"transactionId":null,"transactionType":6,"status":2,"amount":"1.00"}}`,
+		"empty object":      `{}`,
+		"no status":         `{"transaction":{"transactionId":"T1","transactionType":6,"amount":"1.00"}}`,
+		"null status":       `{"transaction":{"transactionId":"T1","transactionType":6,"status":null,"amount":"1.00"}}`,
+		"empty status":      `{"transaction":{"transactionId":"T1","transactionType":6,"status":"","amount":"1.00"}}`,
+		"bare no status":    `{"transactionId":"T1","transactionType":6,"amount":"1.00"}`,
+		"no type":           `{"transaction":{"transactionId":"T1","status":2,"amount":"1.00"}}`,
+		"no amount":         `{"transaction":{"transactionId":"T1","transactionType":6,"status":2}}`,
+		"bare empty id":     `{"transactionId":"","transactionType":6,"status":2,"amount":"1.00"}`,
+		"status a sentence": `{"transaction":{"transactionId":"T1","transactionType":6,"status":"all good","amount":"1.00"}}`,
+	}
+	seen := 0
+	for _, e := range endpoints() {
+		if !calls[e.name] {
+			continue
+		}
+		seen++
+		for name, body := range bodies {
+			t.Run(e.name+"/"+name, func(t *testing.T) {
+				c, mock, _ := newTestClient(t)
+				expect(t, mock, e.want("1002581234567"), 200, body)
+				err := e.call(context.Background(), c, "1002581234567")
+				require.ErrorIs(t, err, ErrInvalidResponse, body)
+				var re *ResponseError
+				require.ErrorAs(t, err, &re, body)
+			})
+		}
+	}
+	require.Equal(t, len(calls), seen, "every call of the table has its endpoints() row")
+}
+
+// The same answers read whole succeed: the table above fails on the
+// identity alone.
+func TestMoneyCallsIdentityPresent(t *testing.T) {
+	txn, err := decodeResponse[models.Transaction]([]byte(`{"transactionId":"T1","transactionType":"Deposit","status":"Authorized","amount":"1.00"}`), "transaction", "GET", "/p")
+	require.NoError(t, err)
+	assert.Equal(t, &models.Transaction{TransactionID: "T1", TransactionType: models.TypeDeposit, Status: models.StatusAuthorized, Amount: "1.00"}, txn)
+	txn, err = decodeResponse[models.Transaction]([]byte(`{"transaction":{"transactionId":"T1","transactionType":6.0,"status":"02","amount":1}}`), "transaction", "GET", "/p")
+	require.NoError(t, err)
+	assert.Equal(t, models.StatusAuthorized, txn.Status)
+	assert.Equal(t, models.Amount("1.00"), txn.Amount)
+}

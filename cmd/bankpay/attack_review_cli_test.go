@@ -59,3 +59,29 @@ func TestAttackReviewCLIDeposit504IsOutcomeUnknown(t *testing.T) {
 	code, _, errOut := attackReviewRun(srv, "deposit", "-ref", "r1", "AUTH1")
 	require.Equal(t, exitUncertain, code, "exit %d, want %d; stderr: %s", code, exitUncertain, errOut)
 }
+
+// A money command whose 2xx response has no transaction identity (no id,
+// an empty one, no status) exits 5: the service accepted the call, its
+// outcome must be looked up, never paid again; nothing is printed as if
+// it were a transaction.
+func TestMoneyCommandWithoutIdentityExitsUncertain(t *testing.T) {
+	for _, body := range []string{`{"transaction":{}}`, `{"transaction":{"transactionId":""}}`, `{}`,
+		`{"transaction":{"transactionId":"T1","transactionType":6,"amount":"5.00"}}`} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(body))
+		}))
+		for _, args := range [][]string{
+			{"deposit", "-ref", "r", "-amount", "1.00", "100000000001001"},
+			{"capture", "-ref", "r", "-amount", "1.00", "-split-token", "t", "100000000001001"},
+			{"refund", "-ref", "r", "100000000001001"},
+			{"reclaim", "-ref", "r", "-amount", "1.00", "100000000001001"},
+			{"cancel", "100000000001001"},
+		} {
+			code, out, errOut := attackReviewRun(srv, args...)
+			assert.Equal(t, exitUncertain, code, "%s %v: %s", body, args, errOut)
+			assert.Empty(t, out, "%s %v", body, args)
+		}
+		srv.Close()
+	}
+}

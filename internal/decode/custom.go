@@ -126,7 +126,8 @@ func memberVerifiedAttributePlain(d *Decoder, v *models.VerifiedAttribute, k []b
 // OpenAPI's is the bare account. One pass: members of the echo are read as
 // such, any other as the bare account's, and the shape is known at the end.
 // A response with neither an account member nor a known field of an
-// account is an error.
+// account is an error, as is an account without its token (required by
+// the OpenAPI, and what the call is for).
 func Tokenization(data []byte) (*models.Tokenization, []Unset, error) {
 	d := get(data)
 	defer put(d)
@@ -165,10 +166,16 @@ func Tokenization(data []byte) (*models.Tokenization, []Unset, error) {
 		if tok.Account == nil {
 			return nil, nil, errNoAccount
 		}
+		if tok.Account.Token == "" { // the OpenAPI requires it: the result of the call
+			return nil, nil, &FieldError{Path: "account.token", Want: "a string", Required: true}
+		}
 		return tok, d.unset, nil
 	}
 	if zeroAccount(acct) {
 		return nil, nil, errNoAccount
+	}
+	if acct.Token == "" {
+		return nil, nil, &FieldError{Path: "token", Want: "a string", Required: true}
 	}
 	tok.Account = acct
 	return tok, d.unset, nil

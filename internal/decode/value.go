@@ -116,7 +116,7 @@ func value[T any](data []byte, key string, bare func(*T) error) (*T, []Unset, er
 	)
 	for k, more := d.r.FirstKey(); more; k, more = d.r.NextKey() {
 		scanned = true
-		if key != "" && string(k) == key {
+		if key != "" && (string(k) == key || bytes.EqualFold(k, []byte(key))) {
 			foundKey = true
 			if d.r.Peek() == jsonr.Null {
 				d.r.Null()
