@@ -9,7 +9,8 @@
 //     code also its name ("Authorized"); an empty string is the zero value;
 //   - a string takes a number or a boolean too, kept as written;
 //   - a boolean takes "true" or "false" too;
-//   - an amount takes a string as is or a number with two decimals.
+//   - an amount takes a string as is or a number with two decimals;
+//   - null (and "" for a number or a boolean) leaves a field as it is.
 //
 // A value no reading fits is never a silent zero: the field is left unset
 // and reported (Unset: its JSON path and the kinds, never the value), at
@@ -205,10 +206,7 @@ func (d *Decoder) str() (string, res) {
 	switch k := d.r.Peek(); k {
 	case jsonr.String:
 		s, _ := d.r.String()
-		if s == "" {
-			return "", empty
-		}
-		return s, ok
+		return s, ok // "" too: a string field holds it (and says nothing)
 	case jsonr.Number, jsonr.Bool:
 		s, _, _ := d.r.Scalar()
 		return s, ok
@@ -286,10 +284,7 @@ func (d *Decoder) amount() (string, res) {
 	switch k := d.r.Peek(); k {
 	case jsonr.String:
 		s, _ := d.r.String()
-		if s == "" {
-			return "", empty
-		}
-		return s, ok
+		return s, ok // "" too: a string field holds it (and says nothing)
 	case jsonr.Number:
 		s, _ := d.r.Number()
 		return jsonr.AmountOfNumber(s), ok
@@ -307,10 +302,7 @@ func (d *Decoder) providerStatus() (string, res) {
 	switch k := d.r.Peek(); k {
 	case jsonr.String:
 		s, _ := d.r.String()
-		if s == "" {
-			return "", empty
-		}
-		return s, ok
+		return s, ok // "" too: a string field holds it (and says nothing)
 	case jsonr.Number:
 		s, _ := d.r.Number()
 		if f, err := strconv.ParseFloat(s, 64); err == nil && f == float64(int64(f)) {
