@@ -140,16 +140,15 @@ func Tokenization(data []byte) (*models.Tokenization, []Unset, error) {
 		return nil, nil, &c
 	}
 	tok, acct := new(models.Tokenization), new(models.Account)
-	var seen, acctSeen uint64
 	var cause *FieldError
 	echo := false
 	for k, more := d.r.FirstKey(); more; k, more = d.r.NextKey() {
 		var held bool
 		if i := indexTokenization(k); i >= 0 {
 			echo = echo || namesTokenization[i] == "account"
-			held = memberTokenization(d, tok, k, &seen)
+			held = memberTokenization(d, tok, k)
 		} else {
-			held = memberAccount(d, acct, k, &acctSeen)
+			held = memberAccount(d, acct, k)
 		}
 		if !held && cause == nil {
 			c := d.cause

@@ -101,13 +101,14 @@ type Decoder struct {
 	path  []seg
 	unset []Unset
 	cause FieldError
+	seen  uint64 // the required fields seen of the object being read (bits)
 	text  string // the scalar text of the last value not held (wire:"text=")
 	texty bool
 }
 
 func (d *Decoder) reset(data []byte) {
 	d.r.Reset(data)
-	d.path, d.unset, d.text, d.texty = d.path[:0], nil, "", false
+	d.path, d.unset, d.text, d.texty, d.seen = d.path[:0], nil, "", false, 0
 }
 
 func (d *Decoder) push(name string) { d.path = append(d.path, seg{name: name}) }

@@ -25,20 +25,23 @@ func put(d *Decoder) {
 
 // object reads a JSON object into v with its generated member and finish
 // functions. false: v cannot be read, d.cause says why (the first reason).
-func object[T any](d *Decoder, v *T, member func(*Decoder, *T, []byte, *uint64) bool, finish func(*Decoder, *T, uint64) bool) bool {
+func object[T any](d *Decoder, v *T, member func(*Decoder, *T, []byte) bool, finish func(*Decoder, *T, uint64) bool) bool {
 	if k := d.r.Peek(); k != jsonr.Object {
 		d.notKind(k, "an object")
 		d.cause.Required = true // nothing of it can be read, its identity neither
 		return false
 	}
-	var seen uint64
+	outer := d.seen // the required fields seen of the object holding v
+	d.seen = 0
 	failed := false
 	var cause FieldError
 	for k, more := d.r.FirstKey(); more; k, more = d.r.NextKey() {
-		if !member(d, v, k, &seen) && !failed {
+		if !member(d, v, k) && !failed {
 			failed, cause = true, d.cause
 		}
 	}
+	seen := d.seen
+	d.seen = outer
 	if failed {
 		d.cause = cause
 		return false
@@ -143,7 +146,10 @@ func value[T any](data []byte, key string, bare func(*T) error) (*T, []Unset, er
 			d.r.Skip()
 			continue
 		}
-		if !member(d, out, k, &seen) && bareErr == nil {
+		d.seen = seen
+		held := member(d, out, k)
+		seen = d.seen
+		if !held && bareErr == nil {
 			c := d.cause
 			bareErr = &c
 		}

@@ -74,7 +74,7 @@ func indexTransaction(k []byte) int {
 	return -1
 }
 
-func memberTransaction(d *Decoder, v *models.Transaction, k []byte, seen *uint64) bool {
+func memberTransaction(d *Decoder, v *models.Transaction, k []byte) bool {
 	switch indexTransaction(k) {
 	case 0:
 		x, r := d.str()
@@ -82,7 +82,7 @@ func memberTransaction(d *Decoder, v *models.Transaction, k []byte, seen *uint64
 		case ok:
 			v.TransactionID = x
 			if x != "" {
-				*seen |= 1 << 0
+				d.seen |= 1 << 0
 			}
 		case bad:
 			return d.fail("transactionId", true)
@@ -92,7 +92,7 @@ func memberTransaction(d *Decoder, v *models.Transaction, k []byte, seen *uint64
 		switch r {
 		case ok:
 			v.TransactionType = models.TransactionType(x)
-			*seen |= 1 << 1
+			d.seen |= 1 << 1
 		case bad:
 			return d.fail("transactionType", true)
 		}
@@ -136,7 +136,7 @@ func memberTransaction(d *Decoder, v *models.Transaction, k []byte, seen *uint64
 		case ok:
 			v.Amount = models.Amount(x)
 			if x != "" {
-				*seen |= 1 << 2
+				d.seen |= 1 << 2
 			}
 		case bad:
 			return d.fail("amount", true)
@@ -164,7 +164,7 @@ func memberTransaction(d *Decoder, v *models.Transaction, k []byte, seen *uint64
 		switch r {
 		case ok:
 			v.Status = models.TransactionStatus(x)
-			*seen |= 1 << 3
+			d.seen |= 1 << 3
 		case bad:
 			return d.fail("status", true)
 		}
@@ -383,7 +383,7 @@ func indexPayment(k []byte) int {
 	return -1
 }
 
-func memberPayment(d *Decoder, v *models.Payment, k []byte, seen *uint64) bool {
+func memberPayment(d *Decoder, v *models.Payment, k []byte) bool {
 	switch indexPayment(k) {
 	case 0:
 		x, r := d.str()
@@ -660,7 +660,7 @@ func indexCustomer(k []byte) int {
 	return -1
 }
 
-func memberCustomer(d *Decoder, v *models.Customer, k []byte, seen *uint64) bool {
+func memberCustomer(d *Decoder, v *models.Customer, k []byte) bool {
 	switch indexCustomer(k) {
 	case 0:
 		x, r := d.str()
@@ -864,7 +864,7 @@ func indexAccountBalance(k []byte) int {
 	return -1
 }
 
-func memberAccountBalance(d *Decoder, v *models.AccountBalance, k []byte, seen *uint64) bool {
+func memberAccountBalance(d *Decoder, v *models.AccountBalance, k []byte) bool {
 	switch indexAccountBalance(k) {
 	case 0:
 		if d.r.Peek() == jsonr.Null {
@@ -945,7 +945,7 @@ func indexAccountSummary(k []byte) int {
 	return -1
 }
 
-func memberAccountSummary(d *Decoder, v *models.AccountSummary, k []byte, seen *uint64) bool {
+func memberAccountSummary(d *Decoder, v *models.AccountSummary, k []byte) bool {
 	switch indexAccountSummary(k) {
 	case 0:
 		x, r := d.str()
@@ -1041,7 +1041,7 @@ func indexAccount(k []byte) int {
 	return -1
 }
 
-func memberAccount(d *Decoder, v *models.Account, k []byte, seen *uint64) bool {
+func memberAccount(d *Decoder, v *models.Account, k []byte) bool {
 	switch indexAccount(k) {
 	case 0:
 		x, r := d.str()
@@ -1228,7 +1228,7 @@ func indexTokenization(k []byte) int {
 	return -1
 }
 
-func memberTokenization(d *Decoder, v *models.Tokenization, k []byte, seen *uint64) bool {
+func memberTokenization(d *Decoder, v *models.Tokenization, k []byte) bool {
 	switch indexTokenization(k) {
 	case 0:
 		x, r := d.str()
@@ -1319,7 +1319,7 @@ func indexBankUser(k []byte) int {
 	return -1
 }
 
-func memberBankUser(d *Decoder, v *models.BankUser, k []byte, seen *uint64) bool {
+func memberBankUser(d *Decoder, v *models.BankUser, k []byte) bool {
 	switch indexBankUser(k) {
 	case 0:
 		d.push("name")
@@ -1449,7 +1449,7 @@ func indexIdentityUser(k []byte) int {
 	return -1
 }
 
-func memberIdentityUser(d *Decoder, v *models.IdentityUser, k []byte, seen *uint64) bool {
+func memberIdentityUser(d *Decoder, v *models.IdentityUser, k []byte) bool {
 	switch indexIdentityUser(k) {
 	case 0:
 		x, r := d.str()
@@ -1609,7 +1609,7 @@ func indexVerificationDetail(k []byte) int {
 	return -1
 }
 
-func memberVerificationDetail(d *Decoder, v *models.VerificationDetail, k []byte, seen *uint64) bool {
+func memberVerificationDetail(d *Decoder, v *models.VerificationDetail, k []byte) bool {
 	switch indexVerificationDetail(k) {
 	case 0:
 		if d.r.Peek() == jsonr.Null {
@@ -1678,7 +1678,7 @@ func indexCustomerMatch(k []byte) int {
 	return -1
 }
 
-func memberCustomerMatch(d *Decoder, v *models.CustomerMatch, k []byte, seen *uint64) bool {
+func memberCustomerMatch(d *Decoder, v *models.CustomerMatch, k []byte) bool {
 	switch indexCustomerMatch(k) {
 	case 0:
 		x, r := d.str()
@@ -1751,7 +1751,7 @@ func indexCountry(k []byte) int {
 	return -1
 }
 
-func memberCountry(d *Decoder, v *models.Country, k []byte, seen *uint64) bool {
+func memberCountry(d *Decoder, v *models.Country, k []byte) bool {
 	switch indexCountry(k) {
 	case 0:
 		x, r := d.integer("an integer", nil)
@@ -1868,7 +1868,7 @@ func indexPaymentProvider(k []byte) int {
 	return -1
 }
 
-func memberPaymentProvider(d *Decoder, v *models.PaymentProvider, k []byte, seen *uint64) bool {
+func memberPaymentProvider(d *Decoder, v *models.PaymentProvider, k []byte) bool {
 	switch indexPaymentProvider(k) {
 	case 0:
 		x, r := d.str()
@@ -1993,7 +1993,7 @@ func indexRefreshProcess(k []byte) int {
 	return -1
 }
 
-func memberRefreshProcess(d *Decoder, v *wire.RefreshProcess, k []byte, seen *uint64) bool {
+func memberRefreshProcess(d *Decoder, v *wire.RefreshProcess, k []byte) bool {
 	switch indexRefreshProcess(k) {
 	case 0:
 		x, r := d.str()
@@ -2001,7 +2001,7 @@ func memberRefreshProcess(d *Decoder, v *wire.RefreshProcess, k []byte, seen *ui
 		case ok:
 			v.ProcessID = x
 			if x != "" {
-				*seen |= 1 << 0
+				d.seen |= 1 << 0
 			}
 		case bad:
 			return d.fail("processId", true)
@@ -2042,7 +2042,7 @@ func indexCustomerLookup(k []byte) int {
 	return -1
 }
 
-func memberCustomerLookup(d *Decoder, v *wire.CustomerLookup, k []byte, seen *uint64) bool {
+func memberCustomerLookup(d *Decoder, v *wire.CustomerLookup, k []byte) bool {
 	switch indexCustomerLookup(k) {
 	case 0:
 		x, r := d.boolean()
@@ -2097,7 +2097,7 @@ func indexPaymentProviderTransaction(k []byte) int {
 	return -1
 }
 
-func memberPaymentProviderTransaction(d *Decoder, v *models.PaymentProviderTransaction, k []byte, seen *uint64) bool {
+func memberPaymentProviderTransaction(d *Decoder, v *models.PaymentProviderTransaction, k []byte) bool {
 	switch indexPaymentProviderTransaction(k) {
 	case 0:
 		x, r := d.str()
@@ -2194,7 +2194,7 @@ func indexPaymentAccount(k []byte) int {
 	return -1
 }
 
-func memberPaymentAccount(d *Decoder, v *models.PaymentAccount, k []byte, seen *uint64) bool {
+func memberPaymentAccount(d *Decoder, v *models.PaymentAccount, k []byte) bool {
 	switch indexPaymentAccount(k) {
 	case 0:
 		x, r := d.str()
@@ -2271,7 +2271,7 @@ func indexDriverLicense(k []byte) int {
 	return -1
 }
 
-func memberDriverLicense(d *Decoder, v *models.DriverLicense, k []byte, seen *uint64) bool {
+func memberDriverLicense(d *Decoder, v *models.DriverLicense, k []byte) bool {
 	switch indexDriverLicense(k) {
 	case 0:
 		x, r := d.str()
@@ -2332,7 +2332,7 @@ func indexAddress(k []byte) int {
 	return -1
 }
 
-func memberAddress(d *Decoder, v *models.Address, k []byte, seen *uint64) bool {
+func memberAddress(d *Decoder, v *models.Address, k []byte) bool {
 	switch indexAddress(k) {
 	case 0:
 		x, r := d.str()
@@ -2425,7 +2425,7 @@ func indexAccountEntry(k []byte) int {
 	return -1
 }
 
-func memberAccountEntry(d *Decoder, v *models.AccountEntry, k []byte, seen *uint64) bool {
+func memberAccountEntry(d *Decoder, v *models.AccountEntry, k []byte) bool {
 	switch indexAccountEntry(k) {
 	case 0:
 		x, r := d.boolean()
@@ -2525,7 +2525,7 @@ func indexVerification(k []byte) int {
 	return -1
 }
 
-func memberVerification(d *Decoder, v *models.Verification, k []byte, seen *uint64) bool {
+func memberVerification(d *Decoder, v *models.Verification, k []byte) bool {
 	switch indexVerification(k) {
 	case 0:
 		x, r := d.boolean()
@@ -2628,7 +2628,7 @@ func indexSegmentedName(k []byte) int {
 	return -1
 }
 
-func memberSegmentedName(d *Decoder, v *models.SegmentedName, k []byte, seen *uint64) bool {
+func memberSegmentedName(d *Decoder, v *models.SegmentedName, k []byte) bool {
 	switch indexSegmentedName(k) {
 	case 0:
 		x, r := d.str()
@@ -2707,7 +2707,7 @@ func indexVerificationResult(k []byte) int {
 	return -1
 }
 
-func memberVerificationResult(d *Decoder, v *models.VerificationResult, k []byte, seen *uint64) bool {
+func memberVerificationResult(d *Decoder, v *models.VerificationResult, k []byte) bool {
 	switch indexVerificationResult(k) {
 	case 0:
 		x, r := d.str()
@@ -2781,7 +2781,7 @@ func indexAttributeVerification(k []byte) int {
 	return -1
 }
 
-func memberAttributeVerification(d *Decoder, v *models.AttributeVerification, k []byte, seen *uint64) bool {
+func memberAttributeVerification(d *Decoder, v *models.AttributeVerification, k []byte) bool {
 	switch indexAttributeVerification(k) {
 	case 0:
 		x, r := d.str()
@@ -2856,7 +2856,7 @@ func indexPaymentProcessor(k []byte) int {
 	return -1
 }
 
-func memberPaymentProcessor(d *Decoder, v *models.PaymentProcessor, k []byte, seen *uint64) bool {
+func memberPaymentProcessor(d *Decoder, v *models.PaymentProcessor, k []byte) bool {
 	switch indexPaymentProcessor(k) {
 	case 0:
 		x, r := d.str()
@@ -2929,7 +2929,7 @@ func indexAggregation(k []byte) int {
 	return -1
 }
 
-func memberAggregation(d *Decoder, v *models.Aggregation, k []byte, seen *uint64) bool {
+func memberAggregation(d *Decoder, v *models.Aggregation, k []byte) bool {
 	switch indexAggregation(k) {
 	case 0:
 		x, r := d.integer("an integer", nil)
@@ -3094,7 +3094,7 @@ func indexVerificationReason(k []byte) int {
 	return -1
 }
 
-func memberVerificationReason(d *Decoder, v *models.VerificationReason, k []byte, seen *uint64) bool {
+func memberVerificationReason(d *Decoder, v *models.VerificationReason, k []byte) bool {
 	switch indexVerificationReason(k) {
 	case 0:
 		x, r := d.integer("an integer", nil)
@@ -3133,38 +3133,38 @@ func zeroVerificationReason(v *models.VerificationReason) bool {
 // funcs returns the generated decoders of T: its member and finish
 // functions, its decoder and its zero check; ok is false for a type
 // without them.
-func funcs[T any]() (member func(*Decoder, *T, []byte, *uint64) bool, finish func(*Decoder, *T, uint64) bool, dec func(*Decoder, *T) bool, zero func(*T) bool, ok bool) {
+func funcs[T any]() (member func(*Decoder, *T, []byte) bool, finish func(*Decoder, *T, uint64) bool, dec func(*Decoder, *T) bool, zero func(*T) bool, ok bool) {
 	switch any((*T)(nil)).(type) {
 	case *models.Transaction:
-		return any(memberTransaction).(func(*Decoder, *T, []byte, *uint64) bool), any(finishTransaction).(func(*Decoder, *T, uint64) bool), any(decodeTransaction).(func(*Decoder, *T) bool), any(zeroTransaction).(func(*T) bool), true
+		return any(memberTransaction).(func(*Decoder, *T, []byte) bool), any(finishTransaction).(func(*Decoder, *T, uint64) bool), any(decodeTransaction).(func(*Decoder, *T) bool), any(zeroTransaction).(func(*T) bool), true
 	case *models.Payment:
-		return any(memberPayment).(func(*Decoder, *T, []byte, *uint64) bool), any(finishPayment).(func(*Decoder, *T, uint64) bool), any(decodePayment).(func(*Decoder, *T) bool), any(zeroPayment).(func(*T) bool), true
+		return any(memberPayment).(func(*Decoder, *T, []byte) bool), any(finishPayment).(func(*Decoder, *T, uint64) bool), any(decodePayment).(func(*Decoder, *T) bool), any(zeroPayment).(func(*T) bool), true
 	case *models.Customer:
-		return any(memberCustomer).(func(*Decoder, *T, []byte, *uint64) bool), any(finishCustomer).(func(*Decoder, *T, uint64) bool), any(decodeCustomer).(func(*Decoder, *T) bool), any(zeroCustomer).(func(*T) bool), true
+		return any(memberCustomer).(func(*Decoder, *T, []byte) bool), any(finishCustomer).(func(*Decoder, *T, uint64) bool), any(decodeCustomer).(func(*Decoder, *T) bool), any(zeroCustomer).(func(*T) bool), true
 	case *models.AccountBalance:
-		return any(memberAccountBalance).(func(*Decoder, *T, []byte, *uint64) bool), any(finishAccountBalance).(func(*Decoder, *T, uint64) bool), any(decodeAccountBalance).(func(*Decoder, *T) bool), any(zeroAccountBalance).(func(*T) bool), true
+		return any(memberAccountBalance).(func(*Decoder, *T, []byte) bool), any(finishAccountBalance).(func(*Decoder, *T, uint64) bool), any(decodeAccountBalance).(func(*Decoder, *T) bool), any(zeroAccountBalance).(func(*T) bool), true
 	case *models.AccountSummary:
-		return any(memberAccountSummary).(func(*Decoder, *T, []byte, *uint64) bool), any(finishAccountSummary).(func(*Decoder, *T, uint64) bool), any(decodeAccountSummary).(func(*Decoder, *T) bool), any(zeroAccountSummary).(func(*T) bool), true
+		return any(memberAccountSummary).(func(*Decoder, *T, []byte) bool), any(finishAccountSummary).(func(*Decoder, *T, uint64) bool), any(decodeAccountSummary).(func(*Decoder, *T) bool), any(zeroAccountSummary).(func(*T) bool), true
 	case *models.Account:
-		return any(memberAccount).(func(*Decoder, *T, []byte, *uint64) bool), any(finishAccount).(func(*Decoder, *T, uint64) bool), any(decodeAccount).(func(*Decoder, *T) bool), any(zeroAccount).(func(*T) bool), true
+		return any(memberAccount).(func(*Decoder, *T, []byte) bool), any(finishAccount).(func(*Decoder, *T, uint64) bool), any(decodeAccount).(func(*Decoder, *T) bool), any(zeroAccount).(func(*T) bool), true
 	case *models.Tokenization:
-		return any(memberTokenization).(func(*Decoder, *T, []byte, *uint64) bool), any(finishTokenization).(func(*Decoder, *T, uint64) bool), any(decodeTokenization).(func(*Decoder, *T) bool), any(zeroTokenization).(func(*T) bool), true
+		return any(memberTokenization).(func(*Decoder, *T, []byte) bool), any(finishTokenization).(func(*Decoder, *T, uint64) bool), any(decodeTokenization).(func(*Decoder, *T) bool), any(zeroTokenization).(func(*T) bool), true
 	case *models.BankUser:
-		return any(memberBankUser).(func(*Decoder, *T, []byte, *uint64) bool), any(finishBankUser).(func(*Decoder, *T, uint64) bool), any(decodeBankUser).(func(*Decoder, *T) bool), any(zeroBankUser).(func(*T) bool), true
+		return any(memberBankUser).(func(*Decoder, *T, []byte) bool), any(finishBankUser).(func(*Decoder, *T, uint64) bool), any(decodeBankUser).(func(*Decoder, *T) bool), any(zeroBankUser).(func(*T) bool), true
 	case *models.IdentityUser:
-		return any(memberIdentityUser).(func(*Decoder, *T, []byte, *uint64) bool), any(finishIdentityUser).(func(*Decoder, *T, uint64) bool), any(decodeIdentityUser).(func(*Decoder, *T) bool), any(zeroIdentityUser).(func(*T) bool), true
+		return any(memberIdentityUser).(func(*Decoder, *T, []byte) bool), any(finishIdentityUser).(func(*Decoder, *T, uint64) bool), any(decodeIdentityUser).(func(*Decoder, *T) bool), any(zeroIdentityUser).(func(*T) bool), true
 	case *models.VerificationDetail:
-		return any(memberVerificationDetail).(func(*Decoder, *T, []byte, *uint64) bool), any(finishVerificationDetail).(func(*Decoder, *T, uint64) bool), any(decodeVerificationDetail).(func(*Decoder, *T) bool), any(zeroVerificationDetail).(func(*T) bool), true
+		return any(memberVerificationDetail).(func(*Decoder, *T, []byte) bool), any(finishVerificationDetail).(func(*Decoder, *T, uint64) bool), any(decodeVerificationDetail).(func(*Decoder, *T) bool), any(zeroVerificationDetail).(func(*T) bool), true
 	case *models.CustomerMatch:
-		return any(memberCustomerMatch).(func(*Decoder, *T, []byte, *uint64) bool), any(finishCustomerMatch).(func(*Decoder, *T, uint64) bool), any(decodeCustomerMatch).(func(*Decoder, *T) bool), any(zeroCustomerMatch).(func(*T) bool), true
+		return any(memberCustomerMatch).(func(*Decoder, *T, []byte) bool), any(finishCustomerMatch).(func(*Decoder, *T, uint64) bool), any(decodeCustomerMatch).(func(*Decoder, *T) bool), any(zeroCustomerMatch).(func(*T) bool), true
 	case *models.Country:
-		return any(memberCountry).(func(*Decoder, *T, []byte, *uint64) bool), any(finishCountry).(func(*Decoder, *T, uint64) bool), any(decodeCountry).(func(*Decoder, *T) bool), any(zeroCountry).(func(*T) bool), true
+		return any(memberCountry).(func(*Decoder, *T, []byte) bool), any(finishCountry).(func(*Decoder, *T, uint64) bool), any(decodeCountry).(func(*Decoder, *T) bool), any(zeroCountry).(func(*T) bool), true
 	case *models.PaymentProvider:
-		return any(memberPaymentProvider).(func(*Decoder, *T, []byte, *uint64) bool), any(finishPaymentProvider).(func(*Decoder, *T, uint64) bool), any(decodePaymentProvider).(func(*Decoder, *T) bool), any(zeroPaymentProvider).(func(*T) bool), true
+		return any(memberPaymentProvider).(func(*Decoder, *T, []byte) bool), any(finishPaymentProvider).(func(*Decoder, *T, uint64) bool), any(decodePaymentProvider).(func(*Decoder, *T) bool), any(zeroPaymentProvider).(func(*T) bool), true
 	case *wire.RefreshProcess:
-		return any(memberRefreshProcess).(func(*Decoder, *T, []byte, *uint64) bool), any(finishRefreshProcess).(func(*Decoder, *T, uint64) bool), any(decodeRefreshProcess).(func(*Decoder, *T) bool), any(zeroRefreshProcess).(func(*T) bool), true
+		return any(memberRefreshProcess).(func(*Decoder, *T, []byte) bool), any(finishRefreshProcess).(func(*Decoder, *T, uint64) bool), any(decodeRefreshProcess).(func(*Decoder, *T) bool), any(zeroRefreshProcess).(func(*T) bool), true
 	case *wire.CustomerLookup:
-		return any(memberCustomerLookup).(func(*Decoder, *T, []byte, *uint64) bool), any(finishCustomerLookup).(func(*Decoder, *T, uint64) bool), any(decodeCustomerLookup).(func(*Decoder, *T) bool), any(zeroCustomerLookup).(func(*T) bool), true
+		return any(memberCustomerLookup).(func(*Decoder, *T, []byte) bool), any(finishCustomerLookup).(func(*Decoder, *T, uint64) bool), any(decodeCustomerLookup).(func(*Decoder, *T) bool), any(zeroCustomerLookup).(func(*T) bool), true
 	}
 	return nil, nil, nil, nil, false
 }

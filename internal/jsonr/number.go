@@ -118,6 +118,9 @@ func AmountOfNumber(n string) string {
 	if canonicalAmount(n) {
 		return n
 	}
+	if s, ok := shortAmount(n); ok {
+		return s
+	}
 	neg := strings.HasPrefix(n, "-")
 	mant, exp := strings.TrimPrefix(n, "-"), 0
 	if i := strings.IndexAny(mant, "eE"); i >= 0 {
@@ -159,4 +162,24 @@ func canonicalAmount(n string) bool {
 		return false
 	}
 	return d == 1 || n[0] != '0'
+}
+
+// shortAmount is AmountOfNumber for the common short forms, in one
+// allocation: digits without a needless leading zero, then no fraction or
+// one or two fraction digits ("125", "125.5", "0.5").
+func shortAmount(n string) (string, bool) {
+	whole, frac, dot := strings.Cut(n, ".")
+	if whole == "" || len(whole) > 18 || !allDigits(whole) || (len(whole) > 1 && whole[0] == '0') ||
+		(dot && (frac == "" || len(frac) > 2 || !allDigits(frac))) {
+		return "", false
+	}
+	var buf [24]byte
+	b := append(buf[:0], whole...)
+	b = append(b, '.')
+	b = append(b, frac...)
+	for len(frac) < 2 {
+		b = append(b, '0')
+		frac += "0"
+	}
+	return string(b), true
 }

@@ -278,6 +278,11 @@ func (r *Reader) scanString() (start, end int, plain bool) {
 			return start, i, plain
 		case c == '\\':
 			plain = false
+			if !validEscape(r.buf, i+1) {
+				r.pos = i
+				r.fail("invalid escape in a string")
+				return 0, 0, false
+			}
 			i++
 		case c < 0x20:
 			r.pos = i
@@ -497,4 +502,27 @@ func (r *Reader) Skip() {
 			return
 		}
 	}
+}
+
+// validEscape reports whether b[i:] starts what may follow a backslash in
+// a JSON string: one of "\/bfnrt, or u and four hex digits.
+func validEscape(b []byte, i int) bool {
+	if i >= len(b) {
+		return false
+	}
+	switch b[i] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return true
+	case 'u':
+		if i+4 >= len(b) {
+			return false
+		}
+		for _, c := range b[i+1 : i+5] {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -166,7 +166,7 @@ func (g *generator) structType(t reflect.Type) error {
 	}
 	g.p("}\nfor i, n := range names%s {\nif bytes.EqualFold(k, []byte(n)) {\nreturn i\n}\n}\nreturn -1\n}\n\n", n)
 	// member
-	g.p("func member%s(d *Decoder, v *%s, k []byte, seen *uint64) bool {\n", n, q)
+	g.p("func member%s(d *Decoder, v *%s, k []byte) bool {\n", n, q)
 	g.p("switch index%s(k) {\n", n)
 	bit := 0
 	var required []field
@@ -251,7 +251,7 @@ func (g *generator) fieldCode(f field, bit int) error {
 	}
 	mark := ""
 	if bit >= 0 {
-		mark = fmt.Sprintf("*seen |= 1 << %d\n", bit)
+		mark = fmt.Sprintf("d.seen |= 1 << %d\n", bit)
 	}
 	t := f.typ
 	ptr := t.Kind() == reflect.Pointer
@@ -345,11 +345,11 @@ func typeName(t reflect.Type) string {
 // funcsSwitch writes funcs[T], the decoders of a root type T.
 func (g *generator) funcsSwitch() {
 	g.p("// funcs returns the generated decoders of T: its member and finish\n// functions, its decoder and its zero check; ok is false for a type\n// without them.\n")
-	g.p("func funcs[T any]() (member func(*Decoder, *T, []byte, *uint64) bool, finish func(*Decoder, *T, uint64) bool, dec func(*Decoder, *T) bool, zero func(*T) bool, ok bool) {\n")
+	g.p("func funcs[T any]() (member func(*Decoder, *T, []byte) bool, finish func(*Decoder, *T, uint64) bool, dec func(*Decoder, *T) bool, zero func(*T) bool, ok bool) {\n")
 	g.p("switch any((*T)(nil)).(type) {\n")
 	for _, t := range Roots {
 		n := t.Name()
-		g.p("case *%s:\nreturn any(member%s).(func(*Decoder, *T, []byte, *uint64) bool), any(finish%s).(func(*Decoder, *T, uint64) bool), any(decode%s).(func(*Decoder, *T) bool), any(zero%s).(func(*T) bool), true\n", qual(t), n, n, n, n)
+		g.p("case *%s:\nreturn any(member%s).(func(*Decoder, *T, []byte) bool), any(finish%s).(func(*Decoder, *T, uint64) bool), any(decode%s).(func(*Decoder, *T) bool), any(zero%s).(func(*T) bool), true\n", qual(t), n, n, n, n)
 	}
 	g.p("}\nreturn nil, nil, nil, nil, false\n}\n\n")
 }
