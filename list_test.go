@@ -34,32 +34,6 @@ func TestListDecodersOnShapes(t *testing.T) {
 	}
 }
 
-// repeatsTopKey reports whether the top-level object of body has a name
-// twice, in any case.
-func repeatsTopKey(body []byte) bool {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return false
-	}
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		name := strings.ToLower(fmt.Sprint(tok))
-		if seen[name] {
-			return true
-		}
-		seen[name] = true
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return false
-		}
-	}
-	return false
-}
-
 // A service that returns the same full page for every startIndex would be
 // read forever: the iterator stops with ErrInvalidResponse at the repeat.
 func TestPaginateStopsOnARepeatedPage(t *testing.T) {

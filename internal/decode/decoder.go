@@ -194,8 +194,8 @@ func (d *Decoder) missing(name, want string) bool {
 	return false
 }
 
-// foreign fails the object: its value is not an object (or not an
-// array), d.cause says what it is.
+// notKind skips a value that is not of the kind wanted (an object, an
+// array) and says so in d.cause, at the current path; it returns false.
 func (d *Decoder) notKind(k jsonr.Kind, want string) bool {
 	d.bad(k, want)
 	d.cause.Path = d.pathTo("")

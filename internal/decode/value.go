@@ -110,15 +110,14 @@ func value[T any](data []byte, key string, bare func(*T) error) (*T, []Unset, er
 		return nil, nil, &c
 	}
 	var (
-		out, wrapped      = new(T), (*T)(nil)
-		seen              uint64
-		bareErr, wrapErr  *FieldError
-		wrappedNull       bool
-		wrapUnset         []Unset
-		foundKey, scanned = false, false
+		out, wrapped     = new(T), (*T)(nil)
+		seen             uint64
+		bareErr, wrapErr *FieldError
+		wrappedNull      bool
+		wrapUnset        []Unset
+		foundKey         bool
 	)
 	for k, more := d.r.FirstKey(); more; k, more = d.r.NextKey() {
-		scanned = true
 		if key != "" && (string(k) == key || bytes.EqualFold(k, []byte(key))) {
 			foundKey = true
 			if d.r.Peek() == jsonr.Null {
@@ -154,7 +153,6 @@ func value[T any](data []byte, key string, bare func(*T) error) (*T, []Unset, er
 			bareErr = &c
 		}
 	}
-	_ = scanned
 	if err := d.r.End(); err != nil {
 		return nil, nil, err
 	}
