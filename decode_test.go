@@ -225,7 +225,7 @@ func TestLeftUnsetAfterStateChange(t *testing.T) {
 	}
 }
 
-// BenchmarkDecodeResponse compares the tolerant wrapped-or-bare read of a
+// BenchmarkDecodeResponse compares the one-pass wrapped-or-bare read of a
 // transaction with a plain json.Unmarshal of the same wrapped body.
 func BenchmarkDecodeResponse(b *testing.B) {
 	body := []byte(`{"transaction":` + goldenTxnBody(numEncs[0].n, 1) + `}`)
