@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/bankpay/bankpay-go/internal/jsonr"
@@ -98,83 +99,41 @@ func value[T any](data []byte, key string, bare func(*T) error) (*T, []Unset, er
 	d := get(data)
 	defer put(d)
 	if k := d.r.Peek(); k != jsonr.Object {
-		if k == jsonr.Invalid {
-			d.r.Skip()
-			return nil, nil, d.r.Err()
-		}
-		d.notKind(k, "an object")
-		if d.r.End() != nil {
-			return nil, nil, d.r.Err()
-		}
-		c := d.cause
-		return nil, nil, &c
+		return nil, nil, d.notObject(k)
 	}
 	var (
-		out, wrapped     = new(T), (*T)(nil)
-		seen             uint64
-		bareErr, wrapErr *FieldError
-		wrappedNull      bool
-		wrapUnset        []Unset
-		foundKey         bool
+		out     = new(T)
+		seen    uint64
+		bareErr *FieldError
+		w       wrap[T]
 	)
 	for k, more := d.r.FirstKey(); more; k, more = d.r.NextKey() {
-		if key != "" && (string(k) == key || bytes.EqualFold(k, []byte(key))) {
-			foundKey = true
-			if d.r.Peek() == jsonr.Null {
-				d.r.Null()
-				wrapped, wrappedNull = nil, true
-				continue
-			}
-			if wrapped == nil {
-				wrapped = new(T)
-			}
-			mark := len(d.unset)
-			d.push(key)
-			okw := dec(d, wrapped)
-			d.pop()
-			wrapUnset = append(wrapUnset[:0], d.unset[mark:]...)
-			d.unset = d.unset[:mark]
-			wrappedNull, wrapErr = false, nil
-			if !okw {
-				c := d.cause
-				wrapErr = &c
-			}
-			continue
-		}
-		if foundKey {
+		switch {
+		case key != "" && (string(k) == key || bytes.EqualFold(k, []byte(key))):
+			w.read(d, key, dec)
+		case w.found: // wrapped: the other members are not T's
 			d.r.Skip()
-			continue
-		}
-		d.seen = seen
-		held := member(d, out, k)
-		seen = d.seen
-		if !held && bareErr == nil {
-			c := d.cause
-			bareErr = &c
+		default:
+			d.seen = seen
+			held := member(d, out, k)
+			seen = d.seen
+			if !held && bareErr == nil {
+				c := d.cause
+				bareErr = &c
+			}
 		}
 	}
 	if err := d.r.End(); err != nil {
 		return nil, nil, err
 	}
-	if foundKey {
-		switch {
-		case wrappedNull:
-			return nil, nil, fmt.Errorf("response has no %q object", key)
-		case wrapErr != nil:
-			return nil, nil, wrapErr
-		}
-		return wrapped, wrapUnset, nil
+	if w.found {
+		return w.result(key)
 	}
 	if bareErr != nil {
 		return nil, nil, bareErr
 	}
 	if zero(out) {
-		name := key
-		if name == "" {
-			name = fmt.Sprintf("%T", *out)
-			name = name[bytes.LastIndexByte([]byte(name), '.')+1:]
-		}
-		return nil, nil, fmt.Errorf("response has no %q object", name)
+		return nil, nil, noObject[T](key)
 	}
 	if bare != nil {
 		if err := bare(out); err != nil {
@@ -187,6 +146,73 @@ func value[T any](data []byte, key string, bare func(*T) error) (*T, []Unset, er
 		return nil, nil, &c
 	}
 	return out, d.unset, nil
+}
+
+// notObject is the error of a response that is not an object (kind k).
+func (d *Decoder) notObject(k jsonr.Kind) error {
+	if k == jsonr.Invalid {
+		d.r.Skip()
+		return d.r.Err()
+	}
+	d.notKind(k, "an object")
+	if err := d.r.End(); err != nil {
+		return err
+	}
+	c := d.cause
+	return &c
+}
+
+// noObject is the error of a response without a T: named by key, or by T.
+func noObject[T any](key string) error {
+	name := key
+	if name == "" {
+		name = fmt.Sprintf("%T", *new(T))
+		name = name[strings.LastIndexByte(name, '.')+1:]
+	}
+	return fmt.Errorf("response has no %q object", name)
+}
+
+// wrap is what a response's wrapper member ({"key":{…}}) held, the last
+// one when repeated (merged into the one before, as encoding/json does).
+type wrap[T any] struct {
+	found, null bool
+	v           *T
+	unset       []Unset
+	err         *FieldError
+}
+
+// read reads the wrapper member's value with dec.
+func (w *wrap[T]) read(d *Decoder, key string, dec func(*Decoder, *T) bool) {
+	w.found = true
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		w.v, w.null = nil, true
+		return
+	}
+	if w.v == nil {
+		w.v = new(T)
+	}
+	mark := len(d.unset)
+	d.push(key)
+	held := dec(d, w.v)
+	d.pop()
+	w.unset = append(w.unset[:0], d.unset[mark:]...)
+	d.unset = d.unset[:mark]
+	w.null, w.err = false, nil
+	if !held {
+		c := d.cause
+		w.err = &c
+	}
+}
+
+func (w *wrap[T]) result(key string) (*T, []Unset, error) {
+	switch {
+	case w.null:
+		return nil, nil, fmt.Errorf("response has no %q object", key)
+	case w.err != nil:
+		return nil, nil, w.err
+	}
+	return w.v, w.unset, nil
 }
 
 // List is one page of a list response.

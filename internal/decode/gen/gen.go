@@ -214,6 +214,42 @@ func (g *generator) structType(t reflect.Type) error {
 	return nil
 }
 
+// holderCode writes the case body reading a field holding an object or an
+// array (t, ptr: whether the field is a pointer).
+func (g *generator) holderCode(f field, t reflect.Type, ptr bool, onBad, mark string) error {
+	if t.Kind() == reflect.Struct {
+		g.want(t)
+		set := ""
+		if !ptr {
+			return fmt.Errorf("a struct field that is not a pointer")
+		}
+		g.p("if d.r.Peek() == jsonr.Null {\nd.r.Null()\nv.%s = nil\nbreak\n}\n", f.goName)
+		g.p("if v.%s == nil {\nv.%s = new(%s)\n}\n", f.goName, f.goName, qual(t))
+		g.p("mark := len(d.unset)\nd.push(%q)\nheld := decode%s(d, v.%s)\nd.pop()\n", f.name, t.Name(), f.goName)
+		g.p("if !held {\nd.unset = d.unset[:mark]\nv.%s = nil\n%s}\n%s%s", f.goName, onBad, set, mark)
+		return nil
+	}
+	if t.Kind() == reflect.Slice {
+		if ptr {
+			return fmt.Errorf("a pointer to a slice")
+		}
+		e := t.Elem()
+		switch {
+		case e.Kind() == reflect.String && e.PkgPath() == "":
+			g.p("d.push(%q)\nr := d.strs(&v.%s, %v)\nd.pop()\nif r == bad {\nv.%s = nil\n%s}\n", f.name, f.goName, f.anyText, f.goName, onBad)
+			return nil
+		case e.Kind() == reflect.Struct:
+			g.want(e)
+			g.p("if d.r.Peek() == jsonr.Null {\nd.r.Null()\nv.%s = nil\nbreak\n}\n", f.goName)
+			g.p("mark := len(d.unset)\nd.push(%q)\nheld := slice(d, &v.%s, decode%s)\nd.pop()\n", f.name, f.goName, e.Name())
+			g.p("if !held {\nd.unset = d.unset[:mark]\nv.%s = nil\n%s}\n%s", f.goName, onBad, mark)
+			return nil
+		}
+		return fmt.Errorf("a slice of %s", e)
+	}
+	return nil
+}
+
 // want names what a field of type t holds, as errors say it.
 func want(t reflect.Type) string {
 	for t.Kind() == reflect.Pointer {
@@ -258,35 +294,8 @@ func (g *generator) fieldCode(f field, bit int) error {
 	if ptr {
 		t = t.Elem()
 	}
-	if t.Kind() == reflect.Struct {
-		g.want(t)
-		set := ""
-		if !ptr {
-			return fmt.Errorf("a struct field that is not a pointer")
-		}
-		g.p("if d.r.Peek() == jsonr.Null {\nd.r.Null()\nv.%s = nil\nbreak\n}\n", f.goName)
-		g.p("if v.%s == nil {\nv.%s = new(%s)\n}\n", f.goName, f.goName, qual(t))
-		g.p("mark := len(d.unset)\nd.push(%q)\nheld := decode%s(d, v.%s)\nd.pop()\n", f.name, t.Name(), f.goName)
-		g.p("if !held {\nd.unset = d.unset[:mark]\nv.%s = nil\n%s}\n%s%s", f.goName, onBad, set, mark)
-		return nil
-	}
-	if t.Kind() == reflect.Slice {
-		if ptr {
-			return fmt.Errorf("a pointer to a slice")
-		}
-		e := t.Elem()
-		switch {
-		case e.Kind() == reflect.String && e.PkgPath() == "":
-			g.p("d.push(%q)\nr := d.strs(&v.%s, %v)\nd.pop()\nif r == bad {\nv.%s = nil\n%s}\n", f.name, f.goName, f.anyText, f.goName, onBad)
-			return nil
-		case e.Kind() == reflect.Struct:
-			g.want(e)
-			g.p("if d.r.Peek() == jsonr.Null {\nd.r.Null()\nv.%s = nil\nbreak\n}\n", f.goName)
-			g.p("mark := len(d.unset)\nd.push(%q)\nheld := slice(d, &v.%s, decode%s)\nd.pop()\n", f.name, f.goName, e.Name())
-			g.p("if !held {\nd.unset = d.unset[:mark]\nv.%s = nil\n%s}\n%s", f.goName, onBad, mark)
-			return nil
-		}
-		return fmt.Errorf("a slice of %s", e)
+	if t.Kind() == reflect.Struct || t.Kind() == reflect.Slice {
+		return g.holderCode(f, t, ptr, onBad, mark)
 	}
 	var read, conv, seenIf string
 	switch {
