@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/decode"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -401,18 +402,11 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 type tokenizeResponse struct{ out *models.Tokenization }
 
 func (r *tokenizeResponse) decodeBody(ctx context.Context, cfg *config, req *request, body []byte) error {
-	if _, echo, scanned := topMember(body, "account"); echo || !scanned {
-		out, err := decodeLogged[models.Tokenization](ctx, cfg, req, body, "")
-		if err == nil && out.Account == nil {
-			err = &ResponseError{StatusCode: http.StatusOK, Method: req.Method, Path: req.Path, Err: errors.New(`response has no "account" object`)}
-		}
-		r.out = out
-		return err
-	}
-	acct, err := decodeLogged[models.Account](ctx, cfg, req, body, "")
+	out, unset, err := decode.Tokenization(body)
 	if err != nil {
-		return err
+		return &ResponseError{StatusCode: http.StatusOK, Method: req.Method, Path: req.Path, Err: err}
 	}
-	r.out = &models.Tokenization{Account: acct}
+	logUnset(ctx, cfg, req.Method, req.Path, unset)
+	r.out = out
 	return nil
 }

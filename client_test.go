@@ -271,7 +271,7 @@ func redirectServer(t *testing.T, status int) (*httptest.Server, func() []string
 			http.Redirect(w, r, "/api/v1/transactions/T1", status)
 		default:
 			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprint(w, `{"transaction":{"transactionId":"T1","transactionType":1,"status":2}}`)
+			fmt.Fprint(w, `{"transaction":{"transactionId":"T1","transactionType":1,"status":2,"amount":"1.00"}}`)
 		}
 	}))
 	t.Cleanup(srv.Close)

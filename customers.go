@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -208,9 +209,7 @@ func (s *CustomersService) List(ctx context.Context, p *CustomerListParams, opts
 }
 
 // lookupResponse is the body of GET /customers/lookup.
-type lookupResponse struct {
-	Known *bool `json:"isInTrustlyNetwork"`
-}
+type lookupResponse = wire.CustomerLookup
 
 // Lookup reports whether the user with this email address (and, when not
 // empty, phone number in E.164 form, such as +15125550100) has paid with

@@ -18,9 +18,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/bankpay/bankpay-go/internal/decode"
 	"github.com/bankpay/bankpay-go/internal/form"
 	"github.com/bankpay/bankpay-go/internal/wire"
-	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 	"github.com/bankpay/bankpay-go/models"
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
@@ -30,9 +30,9 @@ import (
 // decodeResponse reads the spec's wrapped shape and the OpenAPI's bare shape
 // to the same value; a null wrapper or an empty bare object is an error.
 func TestDecodeResponseWrappedOrBare(t *testing.T) {
-	wrapped, err := decodeResponse[models.Transaction]([]byte(`{"transaction":{"transactionId":"T7","status":"2"}}`), "transaction", "GET", "/p")
+	wrapped, err := decodeResponse[models.Transaction]([]byte(`{"transaction":{"transactionId":"T7","transactionType":6,"status":2,"amount":"1.00","status":"2"}}`), "transaction", "GET", "/p")
 	require.NoError(t, err)
-	bare, err := decodeResponse[models.Transaction]([]byte(`{"transactionId":"T7","status":2}`), "transaction", "GET", "/p")
+	bare, err := decodeResponse[models.Transaction]([]byte(`{"transactionId":"T7","transactionType":6,"status":2,"amount":"1.00","status":2}`), "transaction", "GET", "/p")
 	require.NoError(t, err)
 	assert.Equal(t, wrapped, bare)
 	assert.Equal(t, models.StatusAuthorized, bare.Status)
@@ -57,10 +57,10 @@ func TestDecodeResponseWrappedOrBare(t *testing.T) {
 // unknown fields and unknown enum values do not fail it.
 func TestServiceCallWrongFieldType(t *testing.T) {
 	for _, tc := range []struct{ body, path string }{
-		{`{"transaction":{"transactionId":"T1","status":"abc"}}`, "transaction.status"},
-		{`{"transaction":{"transactionId":"T1","amount":{}}}`, "transaction.amount"},
-		{`{"transactionId":"T1","status":"abc"}`, "field status:"},
-		{`{"transaction":{"transactionId":"T1","transactionType":["123456789"]}}`, "transaction.transactionType"},
+		{`{"transaction":{"transactionId":"T1","transactionType":6,"status":2,"amount":"1.00","status":"abc"}}`, "transaction.status"},
+		{`{"transaction":{"transactionId":"T1","transactionType":6,"status":2,"amount":"1.00","amount":{}}}`, "transaction.amount"},
+		{`{"transactionId":"T1","transactionType":6,"status":2,"amount":"1.00","status":"abc"}`, "field status:"},
+		{`{"transaction":{"transactionId":"T1","transactionType":6,"status":2,"amount":"1.00","transactionType":["123456789"]}}`, "transaction.transactionType"},
 	} {
 		c, mock, _ := newTestClient(t)
 		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1"}, 200, tc.body)
@@ -69,8 +69,8 @@ func TestServiceCallWrongFieldType(t *testing.T) {
 		var re *ResponseError
 		require.True(t, errors.As(err, &re), "%s: %v", tc.body, err)
 		assert.ErrorIs(t, err, ErrInvalidResponse)
-		var fe *tolerant.FieldError
-		assert.True(t, errors.As(err, &fe), "the cause is a *tolerant.FieldError")
+		var fe *decode.FieldError
+		assert.True(t, errors.As(err, &fe), "the cause is a *decode.FieldError")
 		assert.Contains(t, err.Error(), tc.path)
 		assert.NotContains(t, err.Error(), "123456789")
 		assertNoSecret(t, err.Error())
@@ -78,7 +78,7 @@ func TestServiceCallWrongFieldType(t *testing.T) {
 
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/T1"}, 200,
-		`{"transaction":{"transactionId":"T1","status":"77","transactionType":"55","brandNew":{"a":[1]},"paymentProviderTransaction":{"status":"QQ1"}}}`)
+		`{"transaction":{"transactionId":"T1","transactionType":6,"status":2,"amount":"1.00","status":"77","transactionType":"55","brandNew":{"a":[1]},"paymentProviderTransaction":{"status":"QQ1"}}}`)
 	txn, err := c.Transactions.Get(context.Background(), "T1")
 	require.NoError(t, err)
 	assert.Equal(t, models.TransactionStatus(77), txn.Status)
@@ -100,9 +100,9 @@ func TestServiceCallsNameFieldPath(t *testing.T) {
 			func(c *Client) error { _, err := c.Identity.Detail(ctx, "T1"); return err }},
 		{"Payments.Get", `{"paymentId":"P1","amount":"1.00","customer":{"vip":"12345678"}}`, "",
 			func(c *Client) error { _, err := c.Payments.Get(ctx, "P1"); return err }},
-		{"Refund", `{"transaction":{"transactionId":"R1","status":"xx 12345678"}}`, "transaction.status",
+		{"Refund", `{"transaction":{"transactionId":"R1","transactionType":6,"status":2,"amount":"1.00","status":"xx 12345678"}}`, "transaction.status",
 			func(c *Client) error { _, err := c.Transactions.Refund(ctx, "T1", nil); return err }},
-		{"Dispute", `{"transactionId":"R1","amount":["12345678"]}`, "field amount",
+		{"Dispute", `{"transactionId":"R1","transactionType":6,"status":2,"amount":"1.00","amount":["12345678"]}`, "field amount",
 			func(c *Client) error {
 				_, err := c.Disputes.Create(ctx, &DisputeParams{TransactionID: "T1", Amount: "1.00"})
 				return err
@@ -225,7 +225,7 @@ func TestLeftUnsetAfterStateChange(t *testing.T) {
 	}
 }
 
-// BenchmarkDecodeResponse compares the tolerant wrapped-or-bare read of a
+// BenchmarkDecodeResponse compares the one-pass wrapped-or-bare read of a
 // transaction with a plain json.Unmarshal of the same wrapped body.
 func BenchmarkDecodeResponse(b *testing.B) {
 	body := []byte(`{"transaction":` + goldenTxnBody(numEncs[0].n, 1) + `}`)
@@ -246,32 +246,6 @@ func BenchmarkDecodeResponse(b *testing.B) {
 			}
 		}
 	})
-}
-
-// topMember agrees with encoding/json on where a top-level member is, and
-// declines (scanned false) what it cannot scan simply.
-func TestTopMember(t *testing.T) {
-	for _, tc := range []struct {
-		raw            string
-		value          string
-		found, scanned bool
-	}{
-		{`{"transaction":{"a":1}}`, `{"a":1}`, true, true},
-		{` { "x" : [1,{"transaction":2}] , "transaction" : {"b":"}\""} } `, `{"b":"}\""}`, true, true},
-		{`{"transactionId":"1","status":2}`, ``, false, true},
-		{`{}`, ``, false, true},
-		{`{"transaction":null}`, `null`, true, true},
-		{`{"transaction":"s"}`, `"s"`, true, true},
-		{`{"tr\u0061nsaction":{}}`, ``, false, false},
-		{`[1]`, ``, false, false},
-		{`{"transaction":{}`, ``, false, false},
-		{`{"a" 1}`, ``, false, false},
-	} {
-		v, found, scanned := topMember([]byte(tc.raw), "transaction")
-		assert.Equal(t, tc.scanned, scanned, tc.raw)
-		assert.Equal(t, tc.found, found, tc.raw)
-		assert.Equal(t, tc.value, strings.TrimSpace(string(v)), tc.raw)
-	}
 }
 
 // Fuzz targets for what the SDK decodes from, and encodes for, the wire:
@@ -519,7 +493,7 @@ func nilIfErr[T any](v *T, err error) (any, error) {
 // and no secret; and a decoded result re-encodes and decodes to the same.
 func FuzzResponseDecoders(f *testing.F) {
 	for i := range decodeCalls {
-		f.Add(uint8(i), uint8(0), []byte(`{"transaction":{"transactionId":"1002600000000001","transactionType":"6","status":2,"amount":10,"createTime":"1700000000000","payment":{"paymentType":"Disbursement","account":{"accountNumber":"6789"}}}}`))
+		f.Add(uint8(i), uint8(0), []byte(`{"transaction":{"transactionId":"1002600000000001","transactionType":6,"status":2,"amount":"1.00","transactionType":"6","status":2,"amount":10,"createTime":"1700000000000","payment":{"paymentType":"Disbursement","account":{"accountNumber":"6789"}}}}`))
 	}
 	f.Add(uint8(4), uint8(0), []byte(`{"accountBalance":{"account":{"verification":{"verified":true,"score":7,"verificationDate":1.7e12}},"amount":"10.00","currency":"USD"}}`))
 	f.Add(uint8(5), uint8(0), []byte(`{"user":{"name":["A","B"],"address":[{"city":"X"}],"phone":null}}`))
@@ -537,7 +511,7 @@ func FuzzResponseDecoders(f *testing.F) {
 	f.Add(uint8(6), uint8(0), []byte(`{"summary":{}}`))
 	f.Add(uint8(0), uint8(0), []byte(`[`))
 	// The OpenAPI's shapes: bare objects, codes as strings or whole floats.
-	f.Add(uint8(0), uint8(0), []byte(`{"transactionId":"1","transactionType":"1","status":"2.0","recordVersion":3.0,"url":"https://x"}`))
+	f.Add(uint8(0), uint8(0), []byte(`{"transactionId":"1","transactionType":6,"status":2,"amount":"1.00","transactionType":"1","status":"2.0","recordVersion":3.0,"url":"https://x"}`))
 	f.Add(uint8(5), uint8(0), []byte(`{"name":["A"],"createdAt":1700000000000}`))
 	f.Add(uint8(7), uint8(0), []byte(`{"token":"t","type":"1","profile":"-1","verification":{"type":"3","score":"7","thirdPartyScore":"999"}}`))
 	f.Add(uint8(8), uint8(0), []byte(`{"customer":{"vip":"2","enrollDate":1700000000000}}`))
@@ -545,7 +519,7 @@ func FuzzResponseDecoders(f *testing.F) {
 	f.Add(uint8(0), uint8(0), []byte(`{"transaction":{"status":"abc","amount":{}}}`))
 	f.Add(uint8(12), uint8(0), []byte(`{"countries":[{"numericCode":840.0,"alpha2Code":"US","currencies":["USD"],"enabled":"true"}]}`))
 	f.Add(uint8(13), uint8(0), []byte(`{"paymentProviders":[{"paymentProviderId":"1","type":1.0,"subType":"1000","address":{"zip":"1"}}],"startIndex":2.0,"itemsPerPage":"2"}`))
-	f.Add(uint8(14), uint8(0), []byte(`{"transactionId":"2","transactionType":8.0,"originalTransactionId":"1","status":"2"}`))
+	f.Add(uint8(14), uint8(0), []byte(`{"transactionId":"2","transactionType":6,"status":2,"amount":"1.00","transactionType":8.0,"originalTransactionId":"1","status":"2"}`))
 	f.Add(uint8(15), uint8(0), []byte(`{"customer":{"customerId":"c","createdAt":"1700000000000","merchantId":1002463580}}`))
 	f.Add(uint8(16), uint8(0), []byte(`{"customers":[{"customerId":"c","vip":"1"},{"customerId":"d"}]}`))
 	f.Add(uint8(17), uint8(0), []byte(`{"isInTrustlyNetwork":"true"}`))
@@ -553,13 +527,13 @@ func FuzzResponseDecoders(f *testing.F) {
 	f.Add(uint8(18), uint8(0), []byte(`{"accountNumber":"3000","verification":{"verified":"true","type":"3","score":"6"},"verified":true}`))
 	f.Add(uint8(19), uint8(0), []byte(`{"accounts":[{"accountNumber":"2012345678","accountNumberLastFour":"5678","type":1.0,"source":1}]}`))
 	f.Add(uint8(20), uint8(0), []byte(`{"matches":[{"attribute":"customer.name","result":"-1","source":"4"}]}`))
-	f.Add(uint8(21), uint8(0), []byte(`{"transactions":[{"transactionId":"1","status":"2","payment":{"paymentType":"4"}}],"startIndex":1.0,"itemsPerPage":"2"}`))
+	f.Add(uint8(21), uint8(0), []byte(`{"transactions":[{"transactionId":"1","transactionType":6,"status":2,"amount":"1.00","status":"2","payment":{"paymentType":"4"}}],"startIndex":1.0,"itemsPerPage":"2"}`))
 	f.Add(uint8(21), uint8(0), []byte(`[{"transactionId":"1"}]`))
 	f.Add(uint8(22), uint8(0), []byte(`{"paymentId":"p","authorizationStatus":2.0,"paid":"1.00","customer":{"vip":"1"}}`))
 	// Fields the SDK can do without, of a type it cannot hold: left unset.
-	f.Add(uint8(0), uint8(0), []byte(`{"transactionId":"1","status":"2","createdAt":{"t":1},"payment":{"account":{"type":{"c":1}},"customer":{"vip":"gold","address":7}}}`))
+	f.Add(uint8(0), uint8(0), []byte(`{"transactionId":"1","transactionType":6,"status":2,"amount":"1.00","status":"2","createdAt":{"t":1},"payment":{"account":{"type":{"c":1}},"customer":{"vip":"gold","address":7}}}`))
 	f.Add(uint8(5), uint8(0), []byte(`{"user":{"name":[{"first":"A"}],"phone":[{"number":"+1555"},15550100],"email":"a@b.example"}}`))
-	f.Add(uint8(14), uint8(0), []byte(`{"transactionId":"2","status":"1","amount":"5.00","paid":{},"paymentProviderTransaction":{"status":[]}}`))
+	f.Add(uint8(14), uint8(0), []byte(`{"transactionId":"2","transactionType":6,"status":2,"amount":"1.00","status":"1","amount":"5.00","paid":{},"paymentProviderTransaction":{"status":[]}}`))
 	statuses := []int{200, 204, 201, 404, 400, 503, 429, 500, 401, 299}
 	f.Fuzz(func(t *testing.T, which, statusIx uint8, body []byte) {
 		status := statuses[int(statusIx)%len(statuses)]
@@ -637,7 +611,7 @@ const (
 )
 
 func goldenTxnBody(n func(int64) string, typ int64) string {
-	return fmt.Sprintf(`{"transactionId":"TXG000000000071","transactionType":%s,"originalTransactionId":"TXG000000000070",
+	return fmt.Sprintf(`{"transactionId":"TXG000000000071","transactionType":6,"status":2,"amount":"1.00","transactionType":%s,"originalTransactionId":"TXG000000000070",
   "payment":{"paymentId":"PAYG0001","paymentType":%s,"merchantId":"1002463580","amount":"25.00","currency":"USD",
     "account":{"name":"Everyday Checking","type":%s,"profile":%s,"accountNumber":"4417","verified":true},
     "paymentProvider":{"paymentProviderId":"PPG-77","name":"Golden Test Bank","type":%s,"instantPayoutAvailable":true,"subType":"1000"}},
@@ -881,4 +855,58 @@ func TestWireGolden(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Required means present: every call that reports a transaction fails
+// with ErrInvalidResponse, "the service accepted it: reconcile, do not pay
+// again", when the response has no transaction id, an empty one, no
+// transaction at all, or no status. An absent status never reads as New.
+func TestMoneyCallsRequireTheirIdentity(t *testing.T) {
+	calls := map[string]bool{"Transactions.Deposit": true, "Transactions.Capture": true, "Transactions.Refund": true,
+		"Transactions.Reclaim": true, "Transactions.Cancel": true, "Transactions.Preauthorize": true,
+		"Transactions.Establish": true, "Transactions.Refresh": true, "Transactions.Get": true}
+	bodies := map[string]string{
+		"empty wrapper":     `{"transaction":{}}`,
+		"empty id":          `{"transaction":{"transactionId":"","transactionType":6,"status":2,"amount":"1.00"}}`,
+		"null id":           `{"transaction":{"transactionId":null,"transactionType":6,"status":2,"amount":"1.00"}}`,
+		"empty object":      `{}`,
+		"no status":         `{"transaction":{"transactionId":"T1","transactionType":6,"amount":"1.00"}}`,
+		"null status":       `{"transaction":{"transactionId":"T1","transactionType":6,"status":null,"amount":"1.00"}}`,
+		"empty status":      `{"transaction":{"transactionId":"T1","transactionType":6,"status":"","amount":"1.00"}}`,
+		"bare no status":    `{"transactionId":"T1","transactionType":6,"amount":"1.00"}`,
+		"no type":           `{"transaction":{"transactionId":"T1","status":2,"amount":"1.00"}}`,
+		"no amount":         `{"transaction":{"transactionId":"T1","transactionType":6,"status":2}}`,
+		"bare empty id":     `{"transactionId":"","transactionType":6,"status":2,"amount":"1.00"}`,
+		"status a sentence": `{"transaction":{"transactionId":"T1","transactionType":6,"status":"all good","amount":"1.00"}}`,
+	}
+	seen := 0
+	for _, e := range endpoints() {
+		if !calls[e.name] {
+			continue
+		}
+		seen++
+		for name, body := range bodies {
+			t.Run(e.name+"/"+name, func(t *testing.T) {
+				c, mock, _ := newTestClient(t)
+				expect(t, mock, e.want("1002581234567"), 200, body)
+				err := e.call(context.Background(), c, "1002581234567")
+				require.ErrorIs(t, err, ErrInvalidResponse, body)
+				var re *ResponseError
+				require.ErrorAs(t, err, &re, body)
+			})
+		}
+	}
+	require.Equal(t, len(calls), seen, "every call of the table has its endpoints() row")
+}
+
+// The same answers read whole succeed: the table above fails on the
+// identity alone.
+func TestMoneyCallsIdentityPresent(t *testing.T) {
+	txn, err := decodeResponse[models.Transaction]([]byte(`{"transactionId":"T1","transactionType":"Deposit","status":"Authorized","amount":"1.00"}`), "transaction", "GET", "/p")
+	require.NoError(t, err)
+	assert.Equal(t, &models.Transaction{TransactionID: "T1", TransactionType: models.TypeDeposit, Status: models.StatusAuthorized, Amount: "1.00"}, txn)
+	txn, err = decodeResponse[models.Transaction]([]byte(`{"transaction":{"transactionId":"T1","transactionType":6.0,"status":"02","amount":1}}`), "transaction", "GET", "/p")
+	require.NoError(t, err)
+	assert.Equal(t, models.StatusAuthorized, txn.Status)
+	assert.Equal(t, models.Amount("1.00"), txn.Amount)
 }

@@ -270,7 +270,7 @@ func TestDisputes_CreateWithHeaderIdempotencyKeyIgnored(t *testing.T) {
 	var got []string
 	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
 		got = append(got, r.Header.Values("Idempotency-Key")...)
-		_, _ = w.Write([]byte(`{"transaction":{"transactionId":"R1"}}`))
+		_, _ = w.Write([]byte(`{"transaction":{"transactionId":"R1","transactionType":8,"status":2,"amount":"1.00"}}`))
 	})
 	_, err := c.Disputes.Create(context.Background(), &DisputeParams{TransactionID: "T1", Amount: "1.00"},
 		WithHeader("Idempotency-Key", "order-42"))

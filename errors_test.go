@@ -585,7 +585,7 @@ func TestMask_EchoedSecretsCutShortAndInDecodeErrors(t *testing.T) {
 	c, err := NewClient(creds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}))
 	require.NoError(t, err)
 	for _, status := range []string{key, "acct 1002000000"} {
-		sequence(t, mock, jsonResponse(200, `{"transaction":{"transactionId":"1","status":"`+status+`"}}`))
+		sequence(t, mock, jsonResponse(200, `{"transaction":{"transactionId":"1","transactionType":6,"status":2,"amount":"1.00","status":"`+status+`"}}`))
 		_, err := c.Transactions.Get(context.Background(), "1")
 		var re *ResponseError
 		require.ErrorAs(t, err, &re)
@@ -611,7 +611,7 @@ func TestDecodeErrorChainQuotesNoValue(t *testing.T) {
 	require.NoError(t, err)
 	for _, field := range []string{`"transactionType":"%s"`, `"status":"%s"`} {
 		value := creds.AccessKey.Reveal() + " 1002000000"
-		sequence(t, mock, jsonResponse(200, `{"transaction":{"transactionId":"1",`+strings.Replace(field, "%s", value, 1)+`}}`))
+		sequence(t, mock, jsonResponse(200, `{"transaction":{"transactionId":"1","transactionType":6,"status":2,"amount":"1.00",`+strings.Replace(field, "%s", value, 1)+`}}`))
 		_, err := c.Transactions.Get(context.Background(), "1")
 		require.ErrorIs(t, err, ErrInvalidResponse)
 		for e := err; e != nil; e = errors.Unwrap(e) {

@@ -2,19 +2,17 @@ package bankpay
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/jsonr"
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/internal/wire"
-	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -449,7 +447,7 @@ func hasAny(v url.Values, keys ...string) bool {
 // or a numeric string) or, as a fallback, an RFC 3339 time.
 func parseEventTime(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
-	if w, ok := tolerant.WholeNumber(s); ok && w != "" {
+	if w, ok := jsonr.WholeNumber(s); ok && w != "" {
 		if ms, err := strconv.ParseInt(w, 10, 64); err == nil {
 			return models.EpochMillis(ms).Time(), nil
 		}
@@ -465,7 +463,7 @@ func parseEventTime(s string) (time.Time, error) {
 // ("Authorized", any case).
 func parseStatus(s string) (models.TransactionStatus, error) {
 	s = strings.TrimSpace(s)
-	if w, ok := tolerant.WholeNumber(s); ok && w != "" {
+	if w, ok := jsonr.WholeNumber(s); ok && w != "" {
 		if n, err := strconv.Atoi(w); err == nil {
 			return models.TransactionStatus(n), nil
 		}
@@ -583,42 +581,41 @@ func formFields(msg string) (url.Values, error) {
 // jsonFields flattens the JSON object msg: nested object names are joined
 // with ".", array elements are values of their array's name, nulls are
 // left out. A name given twice, directly or by flattening ("a.b" and
-// {"a":{"b"}}), is refused.
+// {"a":{"b"}}), is refused. It reads msg in one pass (internal/jsonr).
 func jsonFields(msg string) (url.Values, error) {
-	w := jsonWalker{dec: json.NewDecoder(strings.NewReader(msg)), out: url.Values{}, names: map[string]bool{}}
-	w.dec.UseNumber()
-	if tok, err := w.dec.Token(); err != nil || tok != json.Delim('{') {
+	w := jsonWalker{out: url.Values{}, names: map[string]bool{}}
+	w.r.Reset([]byte(msg))
+	if w.r.Peek() != jsonr.Object {
 		return nil, errNotJSON
 	}
 	if err := w.object("", 1, false); err != nil {
 		return nil, err
 	}
-	if _, err := w.dec.Token(); err != io.EOF {
+	if w.r.Err() != nil {
+		return nil, errNotJSON
+	}
+	if w.r.End() != nil {
 		return nil, errors.New("data after the JSON object")
 	}
 	return w.out, nil
 }
 
 type jsonWalker struct {
-	dec   *json.Decoder
+	r     jsonr.Reader
 	out   url.Values
 	names map[string]bool // flattened names of members outside arrays
 }
 
 var errNotJSON = errors.New("body is not a JSON object")
 
-// object reads the members of an object whose "{" was read.
+// object reads the object at the reader.
 func (w *jsonWalker) object(prefix string, depth int, inArray bool) error {
 	if depth > maxJSONDepth {
 		return errors.New("JSON nested too deep")
 	}
 	local := map[string]bool{}
-	for w.dec.More() {
-		tok, err := w.dec.Token()
-		if err != nil {
-			return errNotJSON
-		}
-		k, _ := tok.(string)
+	for key, more := w.r.FirstKey(); more; key, more = w.r.NextKey() {
+		k := string(key)
 		name := k
 		if prefix != "" {
 			name = prefix + "." + k
@@ -640,7 +637,7 @@ func (w *jsonWalker) object(prefix string, depth int, inArray bool) error {
 			return err
 		}
 	}
-	if _, err := w.dec.Token(); err != nil { // "}"
+	if w.r.Err() != nil {
 		return errNotJSON
 	}
 	return nil
@@ -648,36 +645,29 @@ func (w *jsonWalker) object(prefix string, depth int, inArray bool) error {
 
 // value reads one value named name.
 func (w *jsonWalker) value(name string, depth int, inArray bool) error {
-	tok, err := w.dec.Token()
-	if err != nil {
-		return errNotJSON
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '{' {
-			return w.object(name, depth+1, inArray)
-		}
+	switch w.r.Peek() {
+	case jsonr.Object:
+		return w.object(name, depth+1, inArray)
+	case jsonr.Array:
 		if depth+1 > maxJSONDepth {
 			return errors.New("JSON nested too deep")
 		}
-		for w.dec.More() { // '['
+		for more := w.r.FirstElem(); more; more = w.r.NextElem() {
 			if err := w.value(name, depth+1, true); err != nil {
 				return err
 			}
 		}
-		if _, err := w.dec.Token(); err != nil { // "]"
-			return errNotJSON
+	case jsonr.String, jsonr.Number, jsonr.Bool:
+		if s, _, ok := w.r.Scalar(); ok {
+			w.out[name] = append(w.out[name], s)
 		}
-	case string:
-		w.out[name] = append(w.out[name], t)
-	case json.Number:
-		w.out[name] = append(w.out[name], t.String())
-	case bool:
-		if t {
-			w.out[name] = append(w.out[name], "true")
-		} else {
-			w.out[name] = append(w.out[name], "false")
-		}
+	case jsonr.Null:
+		w.r.Null()
+	default:
+		w.r.Skip() // records the syntax error
+	}
+	if w.r.Err() != nil {
+		return errNotJSON
 	}
 	return nil
 }

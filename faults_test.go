@@ -49,7 +49,7 @@ type faultCall struct {
 	do        func(ctx context.Context, c *Client, opts ...Option) error
 }
 
-const faultTxn = `{"transaction":{"transactionId":"1002600000000001","transactionType":6,"status":2}}`
+const faultTxn = `{"transaction":{"transactionId":"1002600000000001","transactionType":6,"status":2,"amount":"1.00"}}`
 
 // faultCalls are the calls of the endpoints table (endpoints_test.go).
 var faultCalls = func() []faultCall {

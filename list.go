@@ -1,9 +1,7 @@
 package bankpay
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -13,11 +11,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/decode"
 	"github.com/bankpay/bankpay-go/internal/form"
-	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -95,64 +92,50 @@ func grouped(n int) string {
 }
 
 // readList reads a list response (listPage): when limit > 0, one whose
-// array holds more than limit items is refused with tooMany before it is
-// decoded. The count is a scan of the body, no allocation.
+// array holds more than limit items is refused with tooMany, before the
+// item past limit is decoded. The body is read in one pass while it is
+// still in the pooled buffer (listBody).
 func readList[T any](ctx context.Context, c *Client, path string, query url.Values, key string, limit int, tooMany func() error, opts []Option) (*Page[T], error) {
-	r, err := call[json.RawMessage](ctx, c, http.MethodGet, path, query, nil, "", opts)
+	req, err := newRequest(http.MethodGet, path, query, nil)
 	if err != nil {
 		return nil, err
 	}
-	raw := *r
-	fail := func(err error) (*Page[T], error) {
-		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path, Err: err}
+	lb := &listBody[T]{key: key, limit: limit, tooMany: tooMany}
+	if err := c.do(ctx, req, lb, opts); err != nil {
+		return nil, err
 	}
-	if limit > 0 && countListItems(raw, key, limit) > limit {
-		return fail(tooMany())
-	}
-	page := &Page[T]{}
-	// The offset asked, unless the response says otherwise (the
-	// transactions list reports none).
-	page.StartIndex, _ = strconv.Atoi(query.Get("startIndex"))
-	if ok, err := decodeListFast(raw, key, page); ok || err != nil {
-		if err != nil {
-			return fail(err)
-		}
-		return page, nil
-	}
-	if err := decodeListTolerant(raw, key, page); err != nil {
-		return fail(err)
+	page := &Page[T]{Items: lb.list.Items, StartIndex: lb.list.StartIndex, ItemsPerPage: lb.list.ItemsPerPage}
+	if !lb.list.HasStart {
+		// The offset asked, unless the response says otherwise (the
+		// transactions list reports none).
+		page.StartIndex, _ = strconv.Atoi(query.Get("startIndex"))
 	}
 	return page, nil
 }
 
-// decodeListTolerant reads a list page of any shape the SDK accepts: the
-// array under key in the response object (its name matched as
-// encoding/json matches names, as in decodeListFast), or a bare array, each
-// value read tolerantly (tolerant.DecodeAt), with startIndex and
-// itemsPerPage when the object has them.
-func decodeListTolerant[T any](raw []byte, key string, page *Page[T]) error {
-	if i := skipSpace(raw, 0); i >= len(raw) || raw[i] != '{' {
-		return tolerant.DecodeAt(raw, &page.Items, "")
+// listBody decodes a list page (decode.ReadList): the array under key in
+// the response object, or a bare array, with startIndex and itemsPerPage
+// when the object has them. An item whose identity cannot be read fails
+// the page, naming its index; any other field an item cannot hold is left
+// unset and logged (logUnset).
+type listBody[T any] struct {
+	key     string
+	limit   int
+	tooMany func() error
+	list    *decode.List[T]
+}
+
+func (l *listBody[T]) decodeBody(ctx context.Context, cfg *config, req *request, body []byte) error {
+	list, err := decode.ReadList[T](body, l.key, l.limit)
+	if errors.Is(err, decode.ErrTooMany) {
+		err = l.tooMany()
 	}
-	env := reflect.New(listEnvelope(rawMessageType, rawMessageType, key)).Elem()
-	if err := json.Unmarshal(raw, env.Addr().Interface()); err != nil {
-		return err
+	if err != nil {
+		return &ResponseError{StatusCode: http.StatusOK, Method: req.Method, Path: req.Path, Err: err}
 	}
-	items := env.Field(0).Bytes()
-	if items == nil {
-		return fmt.Errorf("response has no %q array", key)
-	}
-	for i, f := range [2]struct {
-		name string
-		dst  *int
-	}{{"startIndex", &page.StartIndex}, {"itemsPerPage", &page.ItemsPerPage}} {
-		if v := env.Field(i + 1).Bytes(); v != nil {
-			if err := tolerant.DecodeAt(v, f.dst, f.name); err != nil {
-				return err
-			}
-		}
-	}
-	return tolerant.DecodeAt(items, &page.Items, key)
+	logUnset(ctx, cfg, req.Method, req.Path, list.Unset)
+	l.list = list
+	return nil
 }
 
 // listQuery encodes list params (a struct with `url` tags, dotted nested
@@ -236,122 +219,6 @@ type pageBudgetError struct{ pages, items int }
 
 func (e *pageBudgetError) Error() string {
 	return fmt.Sprintf("bankpay: list: %d pages (%d items) read without reaching the end of the list", e.pages, e.items)
-}
-
-// countListItems counts the items of a list page without decoding them:
-// those of the array under key in the top-level object raw (its name
-// matched as encoding/json matches names; the largest, if the key is
-// repeated) or of a bare array. It stops counting an array past limit
-// (returning limit+1). It returns 0 for anything it cannot scan: the
-// decoder that follows reports that (encoding/json checks the whole
-// syntax before it decodes anything).
-func countListItems(raw []byte, key string, limit int) int {
-	if i := skipSpace(raw, 0); i < len(raw) && raw[i] == '[' {
-		return countArray(raw, i, limit)
-	}
-	most := 0
-	eachMember(raw, func(name, value []byte) bool {
-		if len(value) > 0 && value[0] == '[' && nameIs(name, key) {
-			most = max(most, countArray(value, 0, limit))
-		}
-		return true
-	})
-	return most
-}
-
-// nameIs reports whether the JSON object name raw (between its quotes)
-// is key as encoding/json matches a field: escapes decoded, case folded.
-func nameIs(raw []byte, key string) bool {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return strings.EqualFold(string(raw), key)
-	}
-	var s string
-	q := make([]byte, 0, len(raw)+2)
-	q = append(append(append(q, '"'), raw...), '"')
-	return json.Unmarshal(q, &s) == nil && strings.EqualFold(s, key)
-}
-
-// countArray counts the values of the JSON array at raw[i] ('['), up to
-// limit+1.
-func countArray(raw []byte, i, limit int) int {
-	n := 0
-	i = skipSpace(raw, i+1)
-	for i < len(raw) && raw[i] != ']' && n <= limit {
-		end, ok := skipValue(raw, i)
-		if !ok {
-			return n
-		}
-		n++
-		if i = skipSpace(raw, end); i < len(raw) && raw[i] == ',' {
-			i = skipSpace(raw, i+1)
-		}
-	}
-	return n
-}
-
-// decodeListFast reads a list page in the exact types (the common case) in
-// one encoding/json pass, into a struct with the array under key and
-// startIndex and itemsPerPage as numbers: no scan of the body before the
-// decode. It reports false, with no error, for anything else (a bare array,
-// no key array, values in the OpenAPI's looser shapes), which the caller
-// reads the tolerant way; page is then unchanged.
-func decodeListFast[T any](raw []byte, key string, page *Page[T]) (bool, error) {
-	if i := skipSpace(raw, 0); i >= len(raw) || raw[i] != '{' {
-		return false, nil
-	}
-	env := reflect.New(listEnvelope(reflect.TypeFor[[]T](), numberType, key)).Elem()
-	if json.Unmarshal(raw, env.Addr().Interface()) != nil || env.Field(0).IsNil() {
-		return false, nil
-	}
-	var ints [2]int
-	for i, name := range [2]string{"startIndex", "itemsPerPage"} {
-		n := env.Field(i + 1).Interface().(json.Number)
-		if n == "" {
-			ints[i] = -1
-			continue
-		}
-		if err := tolerant.DecodeAt([]byte(n), &ints[i], name); err != nil {
-			return false, err
-		}
-	}
-	page.Items = env.Field(0).Interface().([]T)
-	if ints[0] >= 0 {
-		page.StartIndex = ints[0]
-	}
-	if ints[1] >= 0 {
-		page.ItemsPerPage = ints[1]
-	}
-	return true, nil
-}
-
-var (
-	rawMessageType = reflect.TypeFor[json.RawMessage]()
-	numberType     = reflect.TypeFor[json.Number]()
-)
-
-// listEnvelopes caches the envelope types (listEnvelope).
-var listEnvelopes sync.Map // listEnvelopeKey -> reflect.Type
-
-type listEnvelopeKey struct {
-	items, number reflect.Type
-	key           string
-}
-
-// listEnvelope is struct{ Items items `json:"<key>"`; StartIndex,
-// ItemsPerPage number }, built once per types and key (key is a constant
-// of the SDK).
-func listEnvelope(items, number reflect.Type, key string) reflect.Type {
-	k := listEnvelopeKey{items, number, key}
-	if t, ok := listEnvelopes.Load(k); ok {
-		return t.(reflect.Type)
-	}
-	t := reflect.StructOf([]reflect.StructField{
-		{Name: "Items", Type: items, Tag: reflect.StructTag(`json:"` + key + `"`)},
-		{Name: "StartIndex", Type: number, Tag: `json:"startIndex"`},
-		{Name: "ItemsPerPage", Type: number, Tag: `json:"itemsPerPage"`},
-	})
-	listEnvelopes.Store(k, t)
-	return t
 }
 
 // maxPageSize is the largest count the SDK asks for one page (the OpenAPI

@@ -54,7 +54,7 @@ func TestCallOptionsUserAgentAndBaseURL(t *testing.T) {
 	var ua, host string
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 		ua, host = req.Header.Get("User-Agent"), req.URL.Host
-		return jsonResponse(200, `{"transaction":{"transactionId":"1"}}`)(req)
+		return jsonResponse(200, `{"transaction":{"transactionId":"1","transactionType":6,"status":2,"amount":"1.00"}}`)(req)
 	})
 	_, err := c.Transactions.Get(context.Background(), "1", WithUserAgent("job/7"), WithBaseURL("https://other.bankpay.test/api/v1"))
 	require.NoError(t, err)
@@ -214,7 +214,7 @@ func TestWithHeader(t *testing.T) {
 	var seen []http.Header
 	mock.RegisterResponder(http.MethodGet, getPath, func(r *http.Request) (*http.Response, error) {
 		seen = append(seen, r.Header.Clone())
-		return httpmock.NewStringResponse(200, `{"transaction":{"transactionId":"T1"}}`), nil
+		return httpmock.NewStringResponse(200, `{"transaction":{"transactionId":"T1","transactionType":6,"status":2,"amount":"1.00"}}`), nil
 	})
 	ctx := context.Background()
 	_, err := c.Transactions.Get(ctx, "T1", WithHeader("X-Request-Id", "req-7"))
@@ -259,7 +259,7 @@ func TestWithTimeout(t *testing.T) {
 func TestWithResponseIntoAndRequestID(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	sequence(t, mock,
-		jsonResponse(200, `{"transaction":{"transactionId":"T1"}}`, "X-Request-Id", "rq-1"),
+		jsonResponse(200, `{"transaction":{"transactionId":"T1","transactionType":6,"status":2,"amount":"1.00"}}`, "X-Request-Id", "rq-1"),
 		jsonResponse(404, `{"errors":[{"code":200,"message":"no such transaction"}]}`, "Request-Id", "rq-2"))
 	var resp *http.Response
 	_, err := c.Transactions.Get(context.Background(), "T1", WithResponseInto(&resp))
@@ -291,7 +291,7 @@ func TestWithTransport(t *testing.T) {
 	c, err := NewClient(testCreds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}),
 		WithTransport(wrap), WithRetryBackoff(0, 0))
 	require.NoError(t, err)
-	sequence(t, mock, jsonResponse(503, `{}`), jsonResponse(200, `{"transaction":{"transactionId":"T1"}}`))
+	sequence(t, mock, jsonResponse(503, `{}`), jsonResponse(200, `{"transaction":{"transactionId":"T1","transactionType":6,"status":2,"amount":"1.00"}}`))
 	_, err = c.Transactions.Get(context.Background(), "T1")
 	require.NoError(t, err)
 	assert.EqualValues(t, 2, attempts.Load(), "one round trip per attempt, the retry included")

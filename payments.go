@@ -2,6 +2,7 @@ package bankpay
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"net/http"
 	"net/url"
@@ -17,12 +18,22 @@ type PaymentsService service
 // Get reads a payment: GET /payments/{paymentId} (a transaction's
 // Payment.PaymentID). The response is read bare (the OpenAPI's shape) or
 // wrapped as {"payment":…}. An empty id is a *ValidationError and nothing
-// is sent; the call is a read, retried like any GET.
+// is sent; the call is a read, retried like any GET. A response without
+// the payment's paymentId (the OpenAPI requires it) is a *ResponseError.
 func (s *PaymentsService) Get(ctx context.Context, paymentID string, opts ...Option) (*models.Payment, error) {
 	if err := checkID("paymentId", paymentID); err != nil {
 		return nil, err
 	}
-	return call[models.Payment](ctx, s.client, http.MethodGet, pathJoin("payments", paymentID), nil, nil, "payment", opts)
+	path := pathJoin("payments", paymentID)
+	p, err := call[models.Payment](ctx, s.client, http.MethodGet, path, nil, nil, "payment", opts)
+	if err != nil {
+		return nil, err
+	}
+	if p.PaymentID == "" {
+		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path,
+			Err: errors.New(`response has no "paymentId"`)}
+	}
+	return p, nil
 }
 
 // PaymentListParams filters, orders and pages GET /payments. Every field is

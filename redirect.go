@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bankpay/bankpay-go/internal/jsonr"
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/internal/wire"
-	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -532,7 +532,7 @@ func (p *params) num(key string) int {
 	if s == "" {
 		return 0
 	}
-	w, ok := tolerant.WholeNumber(strings.TrimSpace(s)) // 2, 2.0 and 2e0 are 2
+	w, ok := jsonr.WholeNumber(strings.TrimSpace(s)) // 2, 2.0 and 2e0 are 2
 	n, err := strconv.Atoi(w)
 	if !ok || err != nil {
 		p.fail(fmt.Errorf("%s: not a number", key))

@@ -65,7 +65,7 @@ func TestResponseIntoCarriesNoCredentials(t *testing.T) {
 // client-wide opt-in does not send a Refund or a Reclaim without one twice,
 // and does not fail it either; with one, it is retried.
 func TestOptInIgnoredWithoutMerchantReference(t *testing.T) {
-	ok := `{"transaction":{"transactionId":"9","transactionType":4,"status":2}}`
+	ok := `{"transaction":{"transactionId":"9","transactionType":4,"status":2,"amount":"1.00"}}`
 	for name, call := range map[string]func(*Client, string) error{
 		"Refund": func(c *Client, ref string) error {
 			_, err := c.Transactions.Refund(context.Background(), "1", &RefundParams{MerchantReference: ref, Amount: "5.00"})
@@ -446,7 +446,7 @@ func (s *connServer) serve(w http.ResponseWriter, r *http.Request) {
 	case path == "/transactions/ok", path == "/transactions/ok/deposit":
 		response(200, faultTxn)
 	case path == "/transactions/big":
-		response(200, `{"transaction":{"transactionId":"1","description":"`+strings.Repeat("d", 100<<10)+`"}}`)
+		response(200, `{"transaction":{"transactionId":"1","transactionType":6,"status":2,"amount":"1.00","description":"`+strings.Repeat("d", 100<<10)+`"}}`)
 	case path == "/transactions/missing":
 		response(404, `{"errors":[{"code":200,"message":"not found"}]}`)
 	case strings.HasPrefix(path, "/transactions/flaky-"):

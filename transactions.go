@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"unicode/utf8"
 
+	"github.com/bankpay/bankpay-go/internal/decode"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -48,7 +49,27 @@ func (s *TransactionsService) Establish(ctx context.Context, d *models.Establish
 	if err := s.client.SignEstablishData(&cp); err != nil { // validates cp first
 		return nil, err
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodPost, "/establish", url.Values{"createTransaction": {"true"}}, &cp, "transaction", opts)
+	r, err := call[establishResponse](ctx, s.client, http.MethodPost, "/establish", url.Values{"createTransaction": {"true"}}, &cp, "transaction", opts)
+	if err != nil {
+		return nil, err
+	}
+	return r.out, nil
+}
+
+// establishResponse reads Establish's response in either shape
+// (decode.Establish): the spec's wrapped transaction, with a transaction's
+// identity, or the OpenAPI's bare EstablishData, with its url (the one
+// field the OpenAPI requires there).
+type establishResponse struct{ out *models.Transaction }
+
+func (r *establishResponse) decodeBody(ctx context.Context, cfg *config, req *request, body []byte) error {
+	out, unset, err := decode.Establish(body)
+	if err != nil {
+		return &ResponseError{StatusCode: http.StatusOK, Method: req.Method, Path: req.Path, Err: err}
+	}
+	logUnset(ctx, cfg, req.Method, req.Path, unset)
+	r.out = out
+	return nil
 }
 
 // DepositParams is the input of Deposit, sent form-encoded.

@@ -26,7 +26,7 @@ import (
 
 // listTxnJSON is a transaction of a list page with id and merchantReference.
 func listTxnJSON(id, ref string) string {
-	return fmt.Sprintf(`{"transactionId":%q,"transactionType":"6","originalTransactionId":"1002581234567",
+	return fmt.Sprintf(`{"transactionId":%q,"transactionType":6,"status":2,"amount":"1.00","transactionType":"6","originalTransactionId":"1002581234567",
   "payment":{"paymentId":"1002581234568","paymentType":"4","account":{"accountNumber":"6789","type":1.0}},
   "currency":"USD","amount":"10.00","status":"3","statusMessage":"Processed","createdAt":1700000000000,
   "merchantReference":%q,"recordVersion":2.0}`, id, ref)
@@ -244,7 +244,7 @@ func TestTransactions_ListErrorResponses(t *testing.T) {
 		{"truncated", 200, `{"transactions":[{"transactionId":"t1"`, ErrInvalidResponse, 1},
 		{"no transactions", 200, `{"payments":[]}`, ErrInvalidResponse, 1},
 		{"transactions not an array", 200, `{"transactions":{"transactionId":"t1"}}`, ErrInvalidResponse, 1},
-		{"a wrong field type", 200, `{"transactions":[{"transactionId":"t1","amount":{"v":1}}]}`, ErrInvalidResponse, 1},
+		{"a wrong field type", 200, `{"transactions":[{"transactionId":"t1","transactionType":6,"status":2,"amount":"1.00","amount":{"v":1}}]}`, ErrInvalidResponse, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, mock, _ := newTestClient(t)
@@ -344,7 +344,7 @@ func findTxnJSON(id, original, ref string) string {
 	if original != "" {
 		o = fmt.Sprintf(`"originalTransactionId":%q,`, original)
 	}
-	return fmt.Sprintf(`{"transactionId":%q,%s"transactionType":"6","status":"3","amount":"10.00","merchantReference":%q}`, id, o, ref)
+	return fmt.Sprintf(`{"transactionId":%q,"transactionType":6,"status":2,"amount":"1.00",%s"transactionType":"6","status":"3","amount":"10.00","merchantReference":%q}`, id, o, ref)
 }
 
 // findPage is a {"transactions":[…]} body of the transactions given as
@@ -624,7 +624,7 @@ func TestTransactions_FindByMerchantReferenceRepeatedFullPageLoops(t *testing.T)
 		pages.Add(1)
 		items := make([]map[string]any, 100)
 		for i := range items {
-			items[i] = map[string]any{"transactionId": fmt.Sprint("X", i), "merchantReference": "other"}
+			items[i] = map[string]any{"transactionId": fmt.Sprint("X", i), "transactionType": 6, "status": 2, "amount": "1.00", "merchantReference": "other"}
 		}
 		_ = json.NewEncoder(w).Encode(map[string]any{"transactions": items})
 	})
@@ -645,11 +645,11 @@ func TestTransactions_FindByMerchantReferenceShiftedDuplicateIsOne(t *testing.T)
 		switch r.URL.Query().Get("startIndex") {
 		case "0":
 			for i := range 99 {
-				items = append(items, map[string]any{"transactionId": fmt.Sprint("X", i), "merchantReference": "other"})
+				items = append(items, map[string]any{"transactionId": fmt.Sprint("X", i), "transactionType": 6, "status": 2, "amount": "1.00", "merchantReference": "other"})
 			}
 			fallthrough
 		case "100": // shifted down a page by a newer transaction
-			items = append(items, map[string]any{"transactionId": "M", "merchantReference": "mine"})
+			items = append(items, map[string]any{"transactionId": "M", "transactionType": 6, "status": 2, "amount": "1.00", "merchantReference": "mine"})
 		}
 		_ = json.NewEncoder(w).Encode(map[string]any{"transactions": items})
 	})

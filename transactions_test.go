@@ -661,20 +661,20 @@ const (
 
 // refundResponseJSON is a refund transaction (type 4) of capture
 // 1002600000009, wrapped as the spec shapes single transactions.
-const refundResponseJSON = `{"transaction":{"transactionId":"1002600000010","transactionType":4,
+const refundResponseJSON = `{"transaction":{"transactionId":"1002600000010","transactionType":6,"status":2,"amount":"1.00","transactionType":4,
   "originalTransactionId":"1002600000009","currency":"USD","amount":"40.00",
   "paymentProviderTransaction":{"paymentProviderTransactionId":"pp-90","status":"AC100","statusMessage":"payment pending"},
   "status":2,"statusMessage":"Authorized","createdAt":1700000900000,"merchantReference":"rf-1","recordVersion":1}}`
 
 // refundResponseBare is the same, bare, with the OpenAPI's numeric strings.
-const refundResponseBare = `{"transactionId":"1002600000010","transactionType":"4","originalTransactionId":"1002600000009",
+const refundResponseBare = `{"transactionId":"1002600000010","transactionType":6,"status":2,"amount":"1.00","transactionType":"4","originalTransactionId":"1002600000009",
   "currency":"USD","amount":"40.00","status":"2","statusMessage":"Authorized","merchantReference":"rf-1",
   "paid":"0.00","refunded":"0.00","balance":"0.00","recordVersion":1.0}`
 
 // twoXXFailures are 2xx responses a transaction call cannot decode.
 var twoXXFailures = []struct{ name, body string }{
 	{"not JSON", `<html>OK</html>`},
-	{"truncated", `{"transaction":{"transactionId":"1002600000010","transactionType":4`},
+	{"truncated", `{"transaction":{"transactionId":"1002600000010","transactionType":6,"status":2,"amount":"1.00","transactionType":4`},
 	{"empty object", `{}`},
 	{"wrapper null", `{"transaction":null}`},
 }
@@ -812,7 +812,7 @@ func TestStateChangingNotRetried(t *testing.T) {
 			return err
 		},
 	}
-	ok := `{"transaction":{"transactionId":"9","transactionType":4,"status":2},"refresh":{"processId":"p-1"}}`
+	ok := `{"transaction":{"transactionId":"9","transactionType":6,"status":2,"amount":"1.00","transactionType":4,"status":2},"refresh":{"processId":"p-1"}}`
 	for name, call := range calls {
 		t.Run(name, func(t *testing.T) {
 			c, mock, w := newTestClient(t)
@@ -855,7 +855,7 @@ func TestTransactions_Reclaim(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: reclaimPath, ContentType: "application/json",
 		Body: `{"merchantReference":"rc-1","amount":"12.50"}`}, 200,
-		`{"transaction":{"transactionId":"1002600000012","transactionType":7,"originalTransactionId":"1002600000011","amount":"12.50","status":2}}`)
+		`{"transaction":{"transactionId":"1002600000012","transactionType":6,"status":2,"amount":"1.00","transactionType":7,"originalTransactionId":"1002600000011","amount":"12.50","status":2}}`)
 	r, err := c.Transactions.Reclaim(context.Background(), "1002600000011", &ReclaimParams{MerchantReference: "rc-1", Amount: "12.50"})
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, calls.Load())
@@ -866,7 +866,7 @@ func TestTransactions_Reclaim(t *testing.T) {
 	// The reference may be left out; the amount may not.
 	c, mock, _ = newTestClient(t)
 	expect(t, mock, wantRequest{Method: "POST", Path: reclaimPath, ContentType: "application/json", Body: `{"amount":"1.00"}`}, 200,
-		`{"transactionId":"1002600000012","transactionType":"7","status":"2"}`)
+		`{"transactionId":"1002600000012","transactionType":6,"status":2,"amount":"1.00","transactionType":"7","status":"2"}`)
 	_, err = c.Transactions.Reclaim(context.Background(), "1002600000011", &ReclaimParams{Amount: "1.00"})
 	require.NoError(t, err)
 }
@@ -908,7 +908,7 @@ func TestTransactions_Cancel(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: cancelPath, ContentType: "application/json",
 		Body: `{"merchantReference":"ord-9","message":"customer revoked access","reason":3}`}, 200,
-		`{"transaction":{"transactionId":"1002581234567","transactionType":1,"status":7,"statusMessage":"Canceled",
+		`{"transaction":{"transactionId":"1002581234567","transactionType":6,"status":2,"amount":"1.00","transactionType":1,"status":7,"statusMessage":"Canceled",
 		  "paymentProviderTransaction":{"status":"SW013"}}}`)
 	r, err := c.Transactions.Cancel(context.Background(), "1002581234567",
 		&CancelParams{MerchantReference: "ord-9", Message: "customer revoked access", Reason: 3})
@@ -920,7 +920,7 @@ func TestTransactions_Cancel(t *testing.T) {
 	// Every field may be left out.
 	c, mock, _ = newTestClient(t)
 	expect(t, mock, wantRequest{Method: "POST", Path: cancelPath, ContentType: "application/json", Body: `{}`}, 200,
-		`{"transactionId":"1002581234567","transactionType":"1","status":"7"}`)
+		`{"transactionId":"1002581234567","transactionType":6,"status":2,"amount":"1.00","transactionType":"1","status":"7"}`)
 	r, err = c.Transactions.Cancel(context.Background(), "1002581234567", nil)
 	require.NoError(t, err)
 	assert.Equal(t, models.StatusCanceled, r.Status)
@@ -929,7 +929,7 @@ func TestTransactions_Cancel(t *testing.T) {
 	c, mock, _ = newTestClient(t)
 	msg := "éééééééééééééééééééééééééééééééééééééééé"
 	expect(t, mock, wantRequest{Method: "POST", Path: cancelPath, ContentType: "application/json", Body: `{"message":"` + msg + `"}`}, 200,
-		`{"transactionId":"1002581234567","status":7}`)
+		`{"transactionId":"1002581234567","transactionType":6,"status":2,"amount":"1.00","status":7}`)
 	_, err = c.Transactions.Cancel(context.Background(), "1002581234567", &CancelParams{Message: msg})
 	require.NoError(t, err)
 }
@@ -968,7 +968,7 @@ func TestTransactions_CancelErrors(t *testing.T) {
 
 const preauthPath = "/api/v1/transactions/1002581234567/capture/preAuth"
 
-const preauthResponseJSON = `{"transaction":{"transactionId":"1002600000020","transactionType":10,
+const preauthResponseJSON = `{"transaction":{"transactionId":"1002600000020","transactionType":6,"status":2,"amount":"1.00","transactionType":10,
   "originalTransactionId":"1002581234567","currency":"USD","amount":"80.00","status":2,"statusMessage":"Authorized",
   "paymentProviderTransaction":{"status":"AC107","statusMessage":"waiting for capture"},
   "expiredAt":1700010800000,"preAuthorized":true,"merchantReference":"pa-1","recordVersion":1}}`
@@ -994,7 +994,7 @@ func TestTransactions_Preauthorize(t *testing.T) {
 	c, mock, _ = newTestClient(t)
 	expect(t, mock, wantRequest{Method: "POST", Path: preauthPath, ContentType: "application/x-www-form-urlencoded",
 		Body: "amount=1.00&merchantReference=pa-2&period=6"}, 200,
-		`{"transactionId":"1002600000021","transactionType":"10","status":"2","preAuthorized":true}`)
+		`{"transactionId":"1002600000021","transactionType":6,"status":2,"amount":"1.00","transactionType":"10","status":"2","preAuthorized":true}`)
 	pa, err = c.Transactions.Preauthorize(context.Background(), "1002581234567", &PreauthorizeParams{MerchantReference: "pa-2", Amount: "1.00", Period: 6})
 	require.NoError(t, err)
 	assert.Equal(t, models.TypePreauthorization, pa.TransactionType)

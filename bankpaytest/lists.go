@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/jsonr"
 	"github.com/bankpay/bankpay-go/internal/wire"
-	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -156,7 +156,7 @@ func codeSet(q url.Values, name string) (map[int]bool, *Error) {
 	}
 	set := make(map[int]bool, len(vs))
 	for _, v := range vs {
-		w, ok := tolerant.WholeNumber(v)
+		w, ok := jsonr.WholeNumber(v)
 		n, err := strconv.Atoi(w)
 		if !ok || err != nil {
 			return nil, badRequest("%s must be a numeric code", name)

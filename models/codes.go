@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
+	"github.com/bankpay/bankpay-go/internal/jsonr"
 )
 
 // TransactionStatus is the status code of a transaction.
@@ -165,7 +165,7 @@ func parseCode(s string, dst *int) error {
 		*dst = 0
 		return nil
 	}
-	w, ok := tolerant.WholeNumber(s) // 2, "2", 2.0 and "2.0" are the code 2
+	w, ok := jsonr.WholeNumber(s) // 2, "2", 2.0 and "2.0" are the code 2
 	if !ok {
 		return fmt.Errorf("invalid code %q", clip(s))
 	}

@@ -19,7 +19,7 @@ func attackReviewServer(t *testing.T) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		if r.Method == http.MethodGet {
-			_, _ = w.Write([]byte(`{"transaction":{"transactionId":"T1","transactionType":1,"transactionStatus":4,"amount":"10.00","currency":"USD",
+			_, _ = w.Write([]byte(`{"transaction":{"transactionId":"T1","transactionType":1,"status":4,"amount":"10.00","currency":"USD",
 "payment":{"paymentId":"P1","account":{"accountNumber":"9876543210123","routingNumber":"021000021"},
 "customer":{"name":"Jane","taxId":"123-45-6789","dateOfBirth":"1990-01-02"}}}}`))
 			return
@@ -58,4 +58,30 @@ func TestAttackReviewCLIDeposit504IsOutcomeUnknown(t *testing.T) {
 	srv := attackReviewServer(t)
 	code, _, errOut := attackReviewRun(srv, "deposit", "-ref", "r1", "AUTH1")
 	require.Equal(t, exitUncertain, code, "exit %d, want %d; stderr: %s", code, exitUncertain, errOut)
+}
+
+// A money command whose 2xx response has no transaction identity (no id,
+// an empty one, no status) exits 5: the service accepted the call, its
+// outcome must be looked up, never paid again; nothing is printed as if
+// it were a transaction.
+func TestMoneyCommandWithoutIdentityExitsUncertain(t *testing.T) {
+	for _, body := range []string{`{"transaction":{}}`, `{"transaction":{"transactionId":""}}`, `{}`,
+		`{"transaction":{"transactionId":"T1","transactionType":6,"amount":"5.00"}}`} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(body))
+		}))
+		for _, args := range [][]string{
+			{"deposit", "-ref", "r", "-amount", "1.00", "100000000001001"},
+			{"capture", "-ref", "r", "-amount", "1.00", "-split-token", "t", "100000000001001"},
+			{"refund", "-ref", "r", "100000000001001"},
+			{"reclaim", "-ref", "r", "-amount", "1.00", "100000000001001"},
+			{"cancel", "100000000001001"},
+		} {
+			code, out, errOut := attackReviewRun(srv, args...)
+			assert.Equal(t, exitUncertain, code, "%s %v: %s", body, args, errOut)
+			assert.Empty(t, out, "%s %v", body, args)
+		}
+		srv.Close()
+	}
 }

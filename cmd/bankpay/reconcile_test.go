@@ -29,7 +29,7 @@ func duplicateServer(t *testing.T, list func(start string) (int, string)) *httpt
 }
 
 func TestRepeatIsAlreadyDone(t *testing.T) {
-	dep := `{"transactionId":"D1","transactionType":6,"originalTransactionId":"A1","merchantReference":"r1","amount":"5.00","currency":"USD"}`
+	dep := `{"transactionId":"D1","transactionType":6,"status":4,"originalTransactionId":"A1","merchantReference":"r1","amount":"5.00","currency":"USD"}`
 	for _, tc := range []struct {
 		name    string
 		args    []string
@@ -46,7 +46,7 @@ func TestRepeatIsAlreadyDone(t *testing.T) {
 		}, exitDone, "D1", "already done"},
 		{"several", []string{"deposit", "-ref", "r1", "A1"}, func(start string) (int, string) {
 			if start == "0" {
-				return 200, `{"transactions":[` + dep + `,` + `{"transactionId":"D2","originalTransactionId":"A1","merchantReference":"r1"}]}`
+				return 200, `{"transactions":[` + dep + `,` + `{"transactionId":"D2","transactionType":6,"status":4,"amount":"5.00","originalTransactionId":"A1","merchantReference":"r1"}]}`
 			}
 			return 200, `{"transactions":[]}`
 		}, exitDone, "", "more than one transaction"},

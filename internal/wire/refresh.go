@@ -7,7 +7,7 @@ type RefreshRequest struct {
 
 // RefreshProcess is the refresh a POST /transactions/{id}/refresh started.
 type RefreshProcess struct {
-	ProcessID string `json:"processId"`
+	ProcessID string `json:"processId" wire:"required"`
 }
 
 // RefreshEnvelope is the wire wrapping of a refresh, as the OpenAPI shows

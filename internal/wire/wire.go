@@ -142,3 +142,8 @@ const (
 
 // ObjectTypeTransaction is the objectType of transaction and identity events.
 const ObjectTypeTransaction = "Transaction"
+
+// CustomerLookup is the body of GET /customers/lookup.
+type CustomerLookup struct {
+	Known *bool `json:"isInTrustlyNetwork"`
+}

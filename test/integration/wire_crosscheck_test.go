@@ -35,7 +35,7 @@ import (
 
 	"github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
-	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
+	"github.com/bankpay/bankpay-go/internal/decode"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -558,17 +558,17 @@ func TestXCheckWrongTypes(t *testing.T) {
 		name, body, path string
 		do               call
 	}{
-		{"status object", `{"transaction":{"transactionId":"X1","status":{"code":2}}}`, "transaction.status", get},
-		{"status word", `{"transactionId":"X1","status":"Authorised"}`, "status", get},
-		{"status fraction", `{"transactionId":"X1","status":2.5}`, "status", get},
-		{"type word", `{"transactionId":"X1","status":2,"transactionType":"Deposit"}`, "transactionType", get},
+		{"status object", `{"transaction":{"transactionId":"X1","transactionType":6,"status":2,"amount":"1.00","status":{"code":2}}}`, "transaction.status", get},
+		{"status word", `{"transactionId":"X1","transactionType":6,"status":2,"amount":"1.00","status":"Authorised"}`, "status", get},
+		{"status fraction", `{"transactionId":"X1","transactionType":6,"status":2,"amount":"1.00","status":2.5}`, "status", get},
+		{"type word", `{"transactionId":"X1","transactionType":6,"status":2,"amount":"1.00","status":2,"transactionType":"Deposits"}`, "transactionType", get},
 		{"id object", `{"transactionId":{"id":"X1"},"status":2}`, "transactionId", get},
-		{"account type word", `{"transactionId":"X1","payment":{"account":{"type":"checking"}}}`, "", get},
-		{"amount object", `{"transaction":{"transactionId":"X1","amount":{"value":"1.00"}}}`, "transaction.amount", get},
-		{"createdAt bool", `{"transactionId":"X1","createdAt":true}`, "", get},
-		{"provider status object", `{"transactionId":"X1","paymentProviderTransaction":{"status":{"c":"AC100"}}}`, "", get},
-		{"instant payout number", `{"transactionId":"X1","payment":{"paymentProvider":{"instantPayoutAvailable":7}}}`, "", get},
-		{"payment array", `{"transactionId":"X1","payment":[1]}`, "", get},
+		{"account type word", `{"transactionId":"X1","transactionType":6,"status":2,"amount":"1.00","payment":{"account":{"type":"checking"}}}`, "", get},
+		{"amount object", `{"transaction":{"transactionId":"X1","transactionType":6,"status":2,"amount":"1.00","amount":{"value":"1.00"}}}`, "transaction.amount", get},
+		{"createdAt bool", `{"transactionId":"X1","transactionType":6,"status":2,"amount":"1.00","createdAt":true}`, "", get},
+		{"provider status object", `{"transactionId":"X1","transactionType":6,"status":2,"amount":"1.00","paymentProviderTransaction":{"status":{"c":"AC100"}}}`, "", get},
+		{"instant payout number", `{"transactionId":"X1","transactionType":6,"status":2,"amount":"1.00","payment":{"paymentProvider":{"instantPayoutAvailable":7}}}`, "", get},
+		{"payment array", `{"transactionId":"X1","transactionType":6,"status":2,"amount":"1.00","payment":[1]}`, "", get},
 		{"score bool", `{"accountBalance":{"amount":"1.00","account":{"token":"t","verification":{"score":true}}}}`, "", balance},
 		{"verified word", `{"accountBalance":{"amount":"1.00","account":{"token":"t","verified":"maybe"}}}`, "", balance},
 		{"days word", `{"customerId":"C","summary":[{"aggregations":[{"days":7},{"days":"thirty"}]}]}`, "", summary},
@@ -601,7 +601,7 @@ func TestXCheckWrongTypes(t *testing.T) {
 			}
 			var re *bankpay.ResponseError
 			require.ErrorAs(t, err, &re)
-			var fe *tolerant.FieldError
+			var fe *decode.FieldError
 			require.ErrorAs(t, err, &fe)
 			assert.True(t, strings.HasSuffix(fe.Path, tc.path), "path %q, want …%q", fe.Path, tc.path)
 			assert.Contains(t, err.Error(), tc.path)
@@ -614,7 +614,7 @@ func TestXCheckUnknownValuesNeverFail(t *testing.T) {
 	ctx := context.Background()
 	// Unknown codes of every enum the SDK types, unknown fields and
 	// objects at every level, and unknown string enums (country, subType).
-	const body = `{"transactionId":"X1","transactionType":"42","status":"99","statusCode":"ZZ",
+	const body = `{"transactionId":"X1","transactionType":"42","status":"99","amount":"1.00","statusCode":"ZZ",
  "payment":{"paymentType":"9","paymentProvider":{"type":"77","subType":"9999","country":"ZZ"},"account":{"type":"-7","profile":"5"},
    "newThing":{"deep":[{"x":null}]}},
  "paymentProviderTransaction":{"status":"ZZ999","paymentProcessor":{"type":"99"}},"currency":"EUR","nextGen":[1,2]}`

@@ -1,3 +1,12 @@
+// Package tolerant is the reflective reading of a JSON value into a models
+// type, field by field as the SDK reads responses (see DecodeUnset). The
+// SDK itself no longer reads responses with it: internal/decode does, in
+// one pass, with decoders generated from the models (and agrees with the
+// rules below). It stays for its one remaining user,
+// models.VerifiedAttribute.UnmarshalJSON, which a merchant's own
+// json.Unmarshal calls (models cannot import internal/decode, which
+// imports models), and as the written statement of the rules that
+// internal/decode's tests hold the generated decoder to.
 package tolerant
 
 import (

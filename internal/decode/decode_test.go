@@ -1,0 +1,187 @@
+package decode
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bankpay/bankpay-go/internal/decode/gen"
+	"github.com/bankpay/bankpay-go/internal/wire"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// The checked-in decoders are what the generator writes from today's
+// models: run go generate in internal/decode when this fails.
+func TestGeneratedIsFresh(t *testing.T) {
+	want, err := gen.Source()
+	require.NoError(t, err)
+	got, err := os.ReadFile("zz_generated.go")
+	require.NoError(t, err)
+	require.True(t, string(want) == string(got), "zz_generated.go is stale: run go generate ./internal/decode")
+}
+
+const ident = `"transactionId":"T1","transactionType":6,"status":2,"amount":"1.00"`
+
+// The OpenAPI types account.type as a double: 1.0 is Checking.
+func TestAccountTypeDouble(t *testing.T) {
+	for _, body := range []string{
+		`{"transaction":{` + ident + `,"payment":{"account":{"type":1.0,"name":"x"}}}}`,
+		`{` + ident + `,"payment":{"account":{"type":"1.0"}}}`,
+		`{` + ident + `,"payment":{"account":{"type":"01"}}}`,
+	} {
+		txn, unset, err := Value[models.Transaction]([]byte(body), "transaction")
+		require.NoError(t, err, body)
+		assert.Empty(t, unset, body)
+		require.NotNil(t, txn.Payment.Account, body)
+		assert.Equal(t, 1, txn.Payment.Account.Type, body)
+	}
+	bal, _, err := Value[models.AccountBalance]([]byte(`{"account":{"type":2.0,"profile":1.0,"token":"t"},"amount":10.5}`), "accountBalance")
+	require.NoError(t, err)
+	assert.Equal(t, &models.AccountBalance{Account: &models.Account{Type: 2, Profile: 1, Token: "t"}, Amount: "10.50"}, bal)
+}
+
+// A code reads as a number, a numeric string, a whole double or its name.
+func TestCodeWordsAndNumbers(t *testing.T) {
+	for body, want := range map[string]models.TransactionStatus{
+		`"Authorized"`: models.StatusAuthorized, `"authorized"`: models.StatusAuthorized, `"OnHold"`: models.StatusOnHold,
+		`"02"`: models.StatusAuthorized, `"+2"`: models.StatusAuthorized, `2.0`: models.StatusAuthorized,
+		`"2e0"`: models.StatusAuthorized, `0`: models.StatusNew, `"New"`: models.StatusNew, `12`: models.StatusRefunded,
+	} {
+		txn, _, err := Value[models.Transaction]([]byte(`{"transactionId":"T1","transactionType":"Deposit","amount":1,"status":`+body+`}`), "transaction")
+		require.NoError(t, err, body)
+		assert.Equal(t, want, txn.Status, body)
+		assert.Equal(t, models.TypeDeposit, txn.TransactionType, body)
+	}
+	for _, body := range []string{`"Authorised"`, `2.5`, `{}`, `[]`, `true`, `""`, `null`, `"  "`} {
+		_, _, err := Value[models.Transaction]([]byte(`{"transactionId":"T1","transactionType":6,"amount":1,"status":`+body+`}`), "transaction")
+		var fe *FieldError
+		require.True(t, errors.As(err, &fe), "%s: %v", body, err)
+		assert.Equal(t, "status", fe.Path, body)
+		assert.True(t, fe.Required, body)
+	}
+}
+
+// A value a field cannot hold leaves it unset, reported with its path and
+// the kinds, never the value; a wire:"zero" field unset leaves its holder
+// unset; the text of a scalar is kept where the model asks (vip).
+func TestLeftUnsetPaths(t *testing.T) {
+	body := `{"transaction":{` + ident + `,"statusMessage":{"x":1},"createdAt":"soon 123456789",
+ "payment":{"account":{"type":"checking"},"customer":{"vip":"gold"},"paymentProvider":{"instantPayoutAvailable":7}},
+ "paymentProviderTransaction":{"status":{"c":1}}}}`
+	txn, unset, err := Value[models.Transaction]([]byte(body), "transaction")
+	require.NoError(t, err)
+	var got []string
+	for _, u := range unset {
+		got = append(got, u.String())
+		assert.NotContains(t, u.String(), "123456789")
+		assert.NotContains(t, u.String(), "gold")
+	}
+	assert.ElementsMatch(t, []string{
+		"field transaction.statusMessage: want a string, got an object",
+		"field transaction.createdAt: want an integer, got a non-numeric string",
+		"field transaction.payment.account left unset: field transaction.payment.account.type: want an integer, got a non-numeric string",
+		"field transaction.payment.customer.vip: want an integer, got a non-numeric string",
+		"field transaction.payment.paymentProvider.instantPayoutAvailable: want a boolean, got a number",
+		"field transaction.paymentProviderTransaction.status: want a valid ProviderStatus, got an object",
+	}, got)
+	assert.Nil(t, txn.Payment.Account)
+	assert.Equal(t, "gold", txn.Payment.Customer.VIPText)
+	assert.Nil(t, txn.Payment.Customer.VIP)
+	assert.NotNil(t, txn.PaymentProviderTransaction)
+}
+
+// A list item whose identity cannot be read fails the page naming its
+// index; another field of an item never does.
+func TestListItemIdentity(t *testing.T) {
+	good := `{` + ident + `,"createdAt":{"bad":1}}`
+	page, err := ReadList[models.Transaction]([]byte(`{"transactions":[`+good+`,`+good+`],"startIndex":"4"}`), "transactions", 10)
+	require.NoError(t, err)
+	assert.Len(t, page.Items, 2)
+	assert.Equal(t, 4, page.StartIndex)
+	require.Len(t, page.Unset, 2)
+	assert.Equal(t, "transactions[1].createdAt", page.Unset[1].Path)
+	for i, bad := range []string{`{"transactionType":6,"status":2,"amount":"1.00"}`, `{"transactionId":"T","transactionType":6,"amount":"1.00"}`, `7`, `null`} {
+		_, err := ReadList[models.Transaction]([]byte(`{"transactions":[`+good+`,`+bad+`]}`), "transactions", 10)
+		var ie *ItemError
+		require.True(t, errors.As(err, &ie), "%d: %v", i, err)
+		assert.Equal(t, 1, ie.Index)
+		assert.Contains(t, err.Error(), "item 1: field transactions[1]")
+	}
+}
+
+// The tokenize response in either shape, and without its token.
+func TestTokenization(t *testing.T) {
+	echo, _, err := Tokenization([]byte(`{"merchantId":"M","account":{"token":"tk","type":1.0},"customer":{"name":"A"}}`))
+	require.NoError(t, err)
+	assert.Equal(t, &models.Tokenization{MerchantID: "M", Account: &models.Account{Token: "tk", Type: 1}, Customer: &models.Customer{Name: "A"}}, echo)
+	bare, _, err := Tokenization([]byte(`{"token":"tk","verification":{"verified":"true","score":"7"}}`))
+	require.NoError(t, err)
+	seven := 7
+	assert.Equal(t, &models.Tokenization{Account: &models.Account{Token: "tk", Verification: &models.Verification{Verified: true, Score: &seven}}}, bare)
+	for _, body := range []string{`{"account":{"type":1}}`, `{"type":1}`, `{}`, `{"account":null}`, `[]`} {
+		_, _, err := Tokenization([]byte(body))
+		assert.Error(t, err, body)
+	}
+}
+
+// FuzzDecodeAgreesWithJSON: on the seed's shape (wrapped, integer codes)
+// the decoder reads what encoding/json reads wherever encoding/json reads
+// the response, except a response without a transaction's identity, which
+// encoding/json reads as zero values and the decoder refuses. Never a
+// panic.
+func FuzzDecodeAgreesWithJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"transaction":{` + ident + `}}`,
+		`{"transaction":{` + ident + `,"payment":{"paymentId":"P","paymentType":"Deferred","amount":"5.00","account":{"type":1,"verified":true},"customer":{"vip":2,"address":{"zip":"7"}}},"paymentProviderTransaction":{"status":"AC100","instantSettle":false},"createdAt":1700000000000,"paid":1.5}}`,
+		`{"transaction":{"transactionId":"T\u00e9\"","transactionType":1,"status":0,"amount":10,"Status":7,"url":"\ud800"}}`,
+		`{"Transaction":{` + ident + `},"x":[1,{"a":null}]}`,
+		`{"transaction":{` + ident + `,"payment":null,"payment":{"paymentId":"2"}}}`,
+		`{"transaction":{` + ident + `}} `,
+		`{"transaction":{` + ident + `,"amount":1e2,"paid":-0.5,"balance":0.001}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, _, err := Value[models.Transaction](data, "transaction")
+		var env wire.TransactionEnvelope
+		if json.Unmarshal(data, &env) != nil || env.Transaction == nil {
+			return
+		}
+		var fe *FieldError
+		if errors.As(err, &fe) && fe.Required && fe.Got == "" {
+			return // identity missing, null or empty: encoding/json reads zero values
+		}
+		require.NoError(t, err, "%s", data)
+		require.Equal(t, env.Transaction, got, "%s", data)
+	})
+}
+
+// FuzzListAgreesWithJSON is FuzzDecodeAgreesWithJSON for a list page.
+func FuzzListAgreesWithJSON(f *testing.F) {
+	f.Add([]byte(`{"transactions":[{` + ident + `},{` + ident + `,"status":3}],"startIndex":2,"itemsPerPage":2}`))
+	f.Add([]byte(`{"transactions":[]}`))
+	f.Add([]byte(`{"TRANSACTIONS":[{` + ident + `}],"itemsPerPage":0}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := ReadList[models.Transaction](data, "transactions", 0)
+		var env struct {
+			Transactions []models.Transaction `json:"transactions"`
+			StartIndex   *int                 `json:"startIndex"`
+		}
+		if json.Unmarshal(data, &env) != nil || env.Transactions == nil {
+			return
+		}
+		var fe *FieldError
+		if errors.As(err, &fe) && fe.Required && fe.Got == "" {
+			return
+		}
+		require.NoError(t, err, "%s", data)
+		assert.Equal(t, env.Transactions, got.Items, "%s", data)
+		if env.StartIndex != nil {
+			assert.Equal(t, *env.StartIndex, got.StartIndex, "%s", data)
+		}
+	})
+}
