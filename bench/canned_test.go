@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	bankpay "github.com/bankpay/bankpay-go"
-	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -108,8 +107,8 @@ func mustJSON(v any) []byte {
 
 // Canned responses, marshalled once.
 var (
-	transactionResponse = mustJSON(wire.TransactionEnvelope{Transaction: cannedTransaction(models.TypeAuthorize)})
-	depositResponse     = mustJSON(wire.TransactionEnvelope{Transaction: cannedTransaction(models.TypeDeposit)})
+	transactionResponse = mustJSON(txEnvelope{Transaction: cannedTransaction(models.TypeAuthorize)})
+	depositResponse     = mustJSON(txEnvelope{Transaction: cannedTransaction(models.TypeDeposit)})
 	summaryResponse     = mustJSON(cannedSummary())
 	tokenizeResponse    = mustJSON(cannedTokenization())
 )
@@ -170,3 +169,10 @@ var jsonContentType = []string{"application/json"}
 
 // baseURL is the API base URL of the server.
 func (cs *cannedServer) baseURL() string { return cs.URL + "/api/v1" }
+
+// txEnvelope is the spec's wrapping of one transaction,
+// {"transaction":{…}} (the bench module does not reach into the SDK's
+// internal packages).
+type txEnvelope struct {
+	Transaction *models.Transaction `json:"transaction"`
+}

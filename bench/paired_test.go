@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	bankpay "github.com/bankpay/bankpay-go"
-	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 	"github.com/stretchr/testify/require"
 )
@@ -70,7 +69,7 @@ func (c *bareClient) do(ctx context.Context, method, path, contentType string, b
 }
 
 func (c *bareClient) getTransaction(ctx context.Context, id string) (*models.Transaction, error) {
-	var env wire.TransactionEnvelope
+	var env txEnvelope
 	if err := c.do(ctx, http.MethodGet, "/transactions/"+url.PathEscape(id), "", nil, &env); err != nil {
 		return nil, err
 	}
@@ -82,7 +81,7 @@ func (c *bareClient) getTransaction(ctx context.Context, id string) (*models.Tra
 
 func (c *bareClient) deposit(ctx context.Context, id, ref string, amount models.Amount) (*models.Transaction, error) {
 	form := url.Values{"merchantReference": {ref}, "amount": {string(amount)}}
-	var env wire.TransactionEnvelope
+	var env txEnvelope
 	if err := c.do(ctx, http.MethodPost, "/transactions/"+url.PathEscape(id)+"/deposit",
 		"application/x-www-form-urlencoded", strings.NewReader(form.Encode()), &env); err != nil {
 		return nil, err
