@@ -17,6 +17,7 @@ type ogenCaller struct{ c *ogenclient.Client }
 // basicSource is the ogen client's HTTPBasic security source.
 type basicSource struct{ user, pass string }
 
+// HTTPBasic returns the benchmark's credentials for every operation.
 func (s basicSource) HTTPBasic(context.Context, ogenclient.OperationName) (ogenclient.HTTPBasic, error) {
 	return ogenclient.HTTPBasic{Username: s.user, Password: s.pass}, nil
 }
