@@ -52,38 +52,54 @@ func perSecond(b *testing.B, unit string) {
 	}
 }
 
-// pair benchmarks an SDK call and its hand-written baseline three ways:
-// "sdk" and "baseline" alone (ns/op, B/op, allocs/op, and rate when not
-// empty: calls per second in that unit), and "interleaved", which
-// alternates batches of the two calls in one loop (in both orders) and
-// reports per call and side the wall time (sdk-ns/call, base-ns/call,
-// ratio sdk/base) and, on Linux, the calling goroutine's CPU time
-// (sdk-cpu-ns/call, base-cpu-ns/call, ratio sdk/base-cpu). On a shared
-// machine these ratios are the ones to read: both sides see the same load,
-// and CPU time does not count the time other processes hold the core. For
-// a network call the CPU time is the client's work alone (the server, and
-// the transport's connection goroutines, which both sides share, are not
-// counted): the SDK's cost on top of the round trip.
-func pair(b *testing.B, rate string, sdk, base func() error) {
-	b.Run("sdk", func(b *testing.B) {
-		measure(b, sdk)
-		if rate != "" {
-			perSecond(b, rate)
-		}
-	})
-	b.Run("baseline", func(b *testing.B) {
-		measure(b, base)
-		if rate != "" {
-			perSecond(b, rate)
-		}
-	})
-	b.Run("interleaved", func(b *testing.B) { interleave(b, sdk, base) })
+// side is one client of a benchmarked pair: its name ("sdk", "baseline",
+// "ogen") and one call.
+type side struct {
+	name string
+	call func() error
 }
 
-func interleave(b *testing.B, sdk, base func() error) {
-	calls := [2]func() error{sdk, base}
-	for _, call := range calls {
-		if err := call(); err != nil {
+// short is the side's name in the interleaved metrics.
+func (s side) short() string {
+	if s.name == "baseline" {
+		return "base"
+	}
+	return s.name
+}
+
+// pair benchmarks an SDK call and its hand-written baseline: compare with
+// these two sides.
+func pair(b *testing.B, rate string, sdk, base func() error) {
+	compare(b, rate, []side{{"sdk", sdk}, {"baseline", base}})
+}
+
+// compare benchmarks the sides of a call (the SDK first) each alone
+// (ns/op, B/op, allocs/op, and rate when not empty: calls per second in
+// that unit), and "interleaved", which alternates batches of their calls in
+// one loop (in every order) and reports per call and side the wall time
+// (sdk-ns/call, base-ns/call, ogen-ns/call, and the ratios sdk/base,
+// sdk/ogen) and, on Linux, the calling goroutine's CPU time
+// (sdk-cpu-ns/call…, ratios sdk/base-cpu, sdk/ogen-cpu). On a shared
+// machine these ratios are the ones to read: every side sees the same load,
+// and CPU time does not count the time other processes hold the core. For
+// a network call the CPU time is the client's work alone (the server, and
+// the transport's connection goroutines, which all sides share, are not
+// counted): the client's cost on top of the round trip.
+func compare(b *testing.B, rate string, sides []side) {
+	for _, s := range sides {
+		b.Run(s.name, func(b *testing.B) {
+			measure(b, s.call)
+			if rate != "" {
+				perSecond(b, rate)
+			}
+		})
+	}
+	b.Run("interleaved", func(b *testing.B) { interleave(b, sides) })
+}
+
+func interleave(b *testing.B, sides []side) {
+	for _, s := range sides {
+		if err := s.call(); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -91,33 +107,38 @@ func interleave(b *testing.B, sdk, base func() error) {
 	defer runtime.UnlockOSThread()
 	_, cpuOK := threadCPU()
 	const batch = 8
-	var wall, cpu [2]time.Duration
+	n := len(sides)
+	wall, cpu := make([]time.Duration, n), make([]time.Duration, n)
 	b.ResetTimer()
 	for done, round := 0, 0; done < b.N; round++ {
 		k := min(batch, b.N-done)
-		for j := 0; j < 2; j++ {
-			side := (j + round) % 2 // sdk first in even rounds, baseline first in odd ones
+		for j := 0; j < n; j++ {
+			i := (j + round) % n // each side leads in turn
 			w0 := time.Now()
 			c0, _ := threadCPU()
-			for i := 0; i < k; i++ {
-				if err := calls[side](); err != nil {
+			for range k {
+				if err := sides[i].call(); err != nil {
 					b.Fatal(err)
 				}
 			}
 			c1, _ := threadCPU()
-			wall[side] += time.Since(w0)
-			cpu[side] += c1 - c0
+			wall[i] += time.Since(w0)
+			cpu[i] += c1 - c0
 		}
 		done += k
 	}
 	b.StopTimer()
-	n := float64(b.N)
-	b.ReportMetric(float64(wall[0].Nanoseconds())/n, "sdk-ns/call")
-	b.ReportMetric(float64(wall[1].Nanoseconds())/n, "base-ns/call")
-	b.ReportMetric(float64(wall[0])/float64(wall[1]), "sdk/base")
-	if cpuOK && cpu[1] > 0 {
-		b.ReportMetric(float64(cpu[0].Nanoseconds())/n, "sdk-cpu-ns/call")
-		b.ReportMetric(float64(cpu[1].Nanoseconds())/n, "base-cpu-ns/call")
-		b.ReportMetric(float64(cpu[0])/float64(cpu[1]), "sdk/base-cpu")
+	calls := float64(b.N)
+	for i, s := range sides {
+		b.ReportMetric(float64(wall[i].Nanoseconds())/calls, s.short()+"-ns/call")
+		if cpuOK {
+			b.ReportMetric(float64(cpu[i].Nanoseconds())/calls, s.short()+"-cpu-ns/call")
+		}
+	}
+	for i, s := range sides[1:] {
+		b.ReportMetric(float64(wall[0])/float64(wall[i+1]), "sdk/"+s.short())
+		if cpuOK && cpu[i+1] > 0 {
+			b.ReportMetric(float64(cpu[0])/float64(cpu[i+1]), "sdk/"+s.short()+"-cpu")
+		}
 	}
 }

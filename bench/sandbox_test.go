@@ -104,7 +104,7 @@ func BenchmarkParallel(b *testing.B) {
 		var n atomic.Uint64
 		parallel(b, func() error { return e.mixed(ctx, n.Add(1)) })
 	})
-	p := newPairEnv(b)
+	p := newPairEnv(b, shapes[0])
 	var n atomic.Uint64
 	b.Run("canned/sdk", func(b *testing.B) {
 		parallel(b, func() error {
