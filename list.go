@@ -102,7 +102,12 @@ func readList[T any](ctx context.Context, c *Client, path string, query url.Valu
 	if err != nil {
 		return nil, err
 	}
-	raw := *r
+	return decodeList[T](*r, path, query, key, limit, tooMany)
+}
+
+// decodeList decodes the body raw of a list response (readList), one
+// with more than limit items (limit > 0) refused with tooMany first.
+func decodeList[T any](raw []byte, path string, query url.Values, key string, limit int, tooMany func() error) (*Page[T], error) {
 	fail := func(err error) (*Page[T], error) {
 		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path, Err: err}
 	}
