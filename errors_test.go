@@ -708,3 +708,56 @@ func TestNetworkError_MasksEchoedNumbers(t *testing.T) {
 		assert.NotContains(t, text, "123-45-6789")
 	}
 }
+
+// OutcomeUnknown is the one test of "the call may have acted": for calls
+// that move money or change state, a 5xx, a network error after sending and
+// an unreadable 2xx; a lookup that could not tell. Never for a read, a
+// refusal, a call that was not sent, or an answer of the lookup.
+func TestOutcomeUnknown(t *testing.T) {
+	deposit := func(c *Client) error {
+		_, err := c.Transactions.Deposit(context.Background(), "A1", &DepositParams{MerchantReference: "dep-7", Amount: "10.00"})
+		return err
+	}
+	get := func(c *Client) error {
+		_, err := c.Transactions.Get(context.Background(), "A1")
+		return err
+	}
+	sendFails := func(req *http.Request) (*http.Response, error) {
+		if req.Body != nil {
+			_, _ = io.ReadAll(req.Body) // the request left
+		}
+		return nil, errors.New("connection reset by peer")
+	}
+	for _, tc := range []struct {
+		name    string
+		call    func(*Client) error
+		respond httpmock.Responder
+		want    bool
+	}{
+		{"deposit 502", deposit, jsonResponse(502, `{"errors":[{"code":100,"message":"upstream"}]}`), true},
+		{"deposit 500 code 100", deposit, jsonResponse(500, `{"errors":[{"code":100}]}`), true},
+		{"deposit 400 code 100", deposit, jsonResponse(400, `{"errors":[{"code":100}]}`), true},
+		{"deposit unreadable 200", deposit, jsonResponse(200, `{"transaction":{"transactionId":`), true},
+		{"deposit reset after sending", deposit, sendFails, true},
+		{"deposit 400", deposit, jsonResponse(400, `{"errors":[{"code":200}]}`), false},
+		{"deposit 210", deposit, jsonResponse(400, `{"errors":[{"code":210}]}`), false},
+		{"deposit 404", deposit, jsonResponse(404, `{"errors":[{"code":200}]}`), false},
+		{"get 502", get, jsonResponse(502, `{}`), false},
+		{"get unreadable 200", get, jsonResponse(200, `{"transaction":{"transactionId":`), false},
+		{"get reset", get, sendFails, false},
+	} {
+		c, mock, _ := newTestClient(t, WithMaxRetries(0))
+		mock.RegisterNoResponder(tc.respond)
+		err := tc.call(c)
+		require.Error(t, err, tc.name)
+		assert.Equal(t, tc.want, OutcomeUnknown(err), "%s: %v", tc.name, err)
+		assert.Equal(t, tc.want, OutcomeUnknown(fmt.Errorf("wrapped: %w", err)), tc.name)
+	}
+	assert.False(t, OutcomeUnknown(nil))
+	assert.False(t, OutcomeUnknown(&NetworkError{Method: http.MethodPost, Sent: false, Err: errors.New("refused")}), "not sent")
+	assert.True(t, OutcomeUnknown(&NetworkError{Method: http.MethodPost, Sent: true, Err: context.DeadlineExceeded}))
+	assert.True(t, OutcomeUnknown(&incompleteError{errOrderMoved}), "a lookup that could not tell")
+	assert.False(t, OutcomeUnknown(errNoSuchReference), "not made")
+	assert.False(t, OutcomeUnknown(errAmbiguousReference), "made, more than once")
+	assert.False(t, OutcomeUnknown(invalid("amount", "bad")), "nothing sent")
+}
