@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
-	"net/http/httptest"
 	"testing"
 	"time"
 
