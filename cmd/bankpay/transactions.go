@@ -17,7 +17,7 @@ import (
 // and "transactions list".
 func runTransactions(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
-		return usagef("want a subcommand: get or find")
+		return usagef("want a subcommand: get, find, authorization or list")
 	}
 	switch args[0] {
 	case "get":
