@@ -62,7 +62,8 @@ var (
 // (ErrIncomplete). When it is true, do not pay again: find what the call
 // made with Transactions.FindByMerchantReference (FindAuthorization after
 // an Establish) and make the call again only on ErrNotFound, with the same
-// merchantReference.
+// merchantReference (Disputes.Create: call again with the same
+// IdempotencyKey).
 func OutcomeUnknown(err error) bool {
 	var ne *NetworkError
 	var ae *APIError
