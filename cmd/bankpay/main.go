@@ -156,7 +156,7 @@ func run(ctx context.Context, args []string, e *env) int {
 		fmt.Fprintln(e.stderr, "bankpay: outcome unknown: the request may have reached the service; do not pay again: look it up with "+
 			lookup+", and make the call again only if that exits 4 (not made), with the same -ref")
 	case exitIncomplete:
-		fmt.Fprintln(e.stderr, "bankpay: the lookup could not read the whole list: the transaction may exist; do not pay again, look it up again")
+		fmt.Fprintln(e.stderr, "bankpay: the lookup could not prove it saw every transaction: the transaction may exist; do not pay again, look it up again")
 	}
 	return code
 }
