@@ -234,7 +234,8 @@ func lowerHex(c byte) byte {
 // except the ids the call sent (see maskKeeping).
 type callText struct {
 	s       *secrets
-	private []string // echo forms of the query's values, longest first
+	private []string // echo forms of the query's values and the body's personal ones, longest first
+	words   []string // short personal values and the words of personal values, redacted as whole words
 	ids     []string // the ids the call sent, kept readable
 }
 
@@ -264,12 +265,117 @@ func (c *Client) textOf(req *request) *callText {
 			}
 		}
 	}
+	words, personal := personalValues(req)
+	for _, v := range personal {
+		if !slices.Contains(t.ids, v) {
+			private = append(private, echoForms(v)...)
+			private = append(private, echoForms(strings.ToLower(v))...)
+			private = append(private, echoForms(strings.ToUpper(v))...)
+		}
+	}
 	t.private = sortForms(private)
+	t.words = slices.DeleteFunc(words, func(w string) bool { return slices.Contains(t.ids, w) })
 	return t
 }
 
-// scrub removes the key and the call's query values from text.
-func (t *callText) scrub(text string) string { return scrubForms(t.s.scrub(text), t.private) }
+// personalFields are the body fields that carry a customer's personal data
+// (as the last segment of a dotted form name, or a JSON name at any depth):
+// their values are redacted from errors and log lines, as the query's are.
+var personalFields = []string{"email", "phone", "name", "firstName", "middleName", "lastName", "nameOnAccount", "taxId",
+	"dateOfBirth", "address", "address1", "address2", "city", "zip", "accountNumber", "iban"}
+
+// personalValues returns the values of req's body's personal fields:
+// those of 4 bytes or more whole (personal), and, as whole words, each
+// word of 2 bytes or more of every value that is not all digits (words:
+// "Jane" of "Jane Doe", "Al"; digit runs of 5 or more are masked anyway).
+func personalValues(req *request) (words, personal []string) {
+	add := func(name, v string) {
+		if !slices.ContainsFunc(personalFields, func(f string) bool { return strings.EqualFold(f, name) }) {
+			return
+		}
+		v = strings.TrimSpace(v)
+		if len(v) >= 4 {
+			personal = append(personal, v)
+		}
+		for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' }) {
+			if len(w) >= 2 && strings.ContainsFunc(w, func(r rune) bool { return r < '0' || r > '9' }) {
+				words = append(words, w)
+			}
+		}
+	}
+	switch req.ContentType {
+	case contentTypeForm:
+		if vals, err := url.ParseQuery(string(req.Body)); err == nil {
+			for k, vs := range vals {
+				for _, v := range vs {
+					add(k[strings.LastIndexByte(k, '.')+1:], v)
+				}
+			}
+		}
+	case contentTypeJSON:
+		var doc any
+		if json.Unmarshal(req.Body, &doc) == nil {
+			walkStrings("", doc, add)
+		}
+	}
+	return words, personal
+}
+
+// walkStrings calls f with the name and value of every string in v (a
+// decoded JSON value), the name being that of the member that holds it
+// (or of the array that does).
+func walkStrings(name string, v any, f func(name, value string)) {
+	switch v := v.(type) {
+	case string:
+		f(name, v)
+	case map[string]any:
+		for k, e := range v {
+			walkStrings(k, e, f)
+		}
+	case []any:
+		for _, e := range v {
+			walkStrings(name, e, f)
+		}
+	}
+}
+
+// scrubWords redacts each whole-word occurrence of words in text (no
+// letter or digit on either side), ASCII case folded.
+func scrubWords(text string, words []string) string {
+	for _, w := range words {
+		for from := 0; from+len(w) <= len(text); {
+			i := indexFold(text[from:], w)
+			if i < 0 {
+				break
+			}
+			i += from
+			end := i + len(w)
+			if (i == 0 || !isAlnum(text[i-1])) && (end == len(text) || !isAlnum(text[end])) {
+				text = text[:i] + redacted + text[end:]
+				from = i + len(redacted)
+				continue
+			}
+			from = i + 1
+		}
+	}
+	return text
+}
+
+// indexFold is strings.Index under ASCII case folding.
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+// scrub removes the key, the call's query values and its body's personal
+// values from text.
+func (t *callText) scrub(text string) string {
+	return scrubWords(scrubForms(t.s.scrub(text), t.private), t.words)
+}
 
 // clean is scrub, and masks the digit runs that may be account numbers,
 // tax ids or card numbers, keeping the call's ids.

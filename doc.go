@@ -44,12 +44,13 @@
 // WithTransport can re-send such a request below this rule: a guard below
 // every layer sends each attempt once ("second send of one attempt refused"). Disputes.Create is the
 // exception: it sends an Idempotency-Key, the same on every attempt, and is
-// retried like a read. After an ambiguous failure
-// (*NetworkError with Sent true, or a 2xx response the SDK could not read)
-// the money may have moved: find the transaction with
-// Transactions.FindByMerchantReference (what the call was made against and
-// its merchantReference) before paying again. Only ErrNotFound means it was
-// not made; ErrIncomplete means the lookup could not tell.
+// retried like a read. When OutcomeUnknown(err) holds (a *NetworkError
+// with Sent, a 5xx, or a 2xx response the SDK could not read, of a call
+// that moves money or changes state) the money may have moved: do not pay
+// again; find the transaction with Transactions.FindByMerchantReference
+// (what the call was made against and its merchantReference). Only
+// ErrNotFound means it was not made; ErrIncomplete means the lookup could
+// not tell (OutcomeUnknown still holds).
 //
 // # Security
 //

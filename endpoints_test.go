@@ -375,6 +375,21 @@ func endpoints() []endpoint {
 				_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{OriginalTransactionID: "A1", MerchantReference: "order\n42"})
 				return err
 			}},
+		// One request: an empty list, read whole, is no authorization.
+		{name: "Transactions.FindAuthorization", method: "GET", path: "/transactions",
+			query: "count=100&orderBy=createdAt&payment.merchantReference=order-42&sortOrder=asc&startIndex=0", okResponse: `{"transactions":[]}`, readsBody: true,
+			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
+				_, ok, err := c.Transactions.FindAuthorization(ctx, "order-42", opts...)
+				if err == nil && ok {
+					return errors.New("an authorization found in an empty list")
+				}
+				return err
+			},
+			invalidField: "merchantReference",
+			invalid: func(ctx context.Context, c *Client) error {
+				_, _, err := c.Transactions.FindAuthorization(ctx, "order\n42")
+				return err
+			}},
 		{name: "Payments.Get", method: "GET", path: "/payments/{id}", okResponse: paymentJSON, idIn: inPath, idField: "paymentId", readsBody: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Payments.Get(ctx, id, opts...)

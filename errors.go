@@ -41,15 +41,51 @@ var (
 	ErrRateLimited = errors.New("bankpay: rate limited")
 	// ErrInvalidResponse: a 2xx response whose body could not be decoded
 	// (not JSON, truncated, not the expected shape, or over the size cap).
-	// The service accepted the call: after a deposit, capture or establish,
-	// do not pay again; find the transaction with
-	// Transactions.FindByMerchantReference (see ResponseError).
+	// The service accepted the call: after a call that moves money,
+	// OutcomeUnknown holds; do not pay again (see ResponseError).
 	ErrInvalidResponse = errors.New("bankpay: invalid response")
-	// ErrAmbiguous: Transactions.FindByMerchantReference found more than one
-	// transaction with the merchantReference; read them with
-	// Transactions.List (MerchantReference) and decide.
+	// ErrAmbiguous: Transactions.FindByMerchantReference (or
+	// FindAuthorization) found more than one transaction with the
+	// merchantReference: the call was made, more than once; read them with
+	// Transactions.List (OriginalTransactionID) and decide. Do not pay again.
 	ErrAmbiguous = errors.New("bankpay: more than one match")
 )
+
+// OutcomeUnknown reports whether err leaves unknown whether a call that
+// moves money or changes state (any call but a read: Deposit, Capture,
+// Refund, Reclaim, Cancel, Preauthorize, Establish, …) took effect: a
+// *NetworkError with Sent (the request may have reached the service), a 5xx
+// or code 100 *APIError (ErrServer: a gateway's 502 or 504 does not say the
+// service did not act),
+// or a 2xx response the SDK could not read (ErrInvalidResponse: it was
+// accepted); or a lookup of such a call that could not tell
+// (ErrIncomplete). When it is true, do not pay again: find what the call
+// made with Transactions.FindByMerchantReference (FindAuthorization after
+// an Establish) and make the call again only on ErrNotFound, with the same
+// merchantReference (Disputes.Create: call again with the same
+// IdempotencyKey).
+func OutcomeUnknown(err error) bool {
+	var ne *NetworkError
+	var ae *APIError
+	var re *ResponseError
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, ErrIncomplete):
+		return true
+	case errors.As(err, &ne):
+		return ne.Sent && changesState(ne.Method)
+	case errors.As(err, &ae):
+		return ae.Is(ErrServer) && !ae.Is(ErrDuplicate) && changesState(ae.Method)
+	case errors.As(err, &re):
+		return changesState(re.Method)
+	}
+	return false
+}
+
+// changesState reports whether a call of method may move money or change
+// state: anything but a read.
+func changesState(method string) bool { return method != http.MethodGet && method != http.MethodHead }
 
 // Error codes of the service, found in APIError.Code and APIError.Errors.
 const (
@@ -193,9 +229,10 @@ func invalid(field, reason string) *ValidationError {
 //
 // The service ACCEPTED the call: for a state-changing call (deposit,
 // capture, establish, customer update) the money moved or the state
-// changed, even though the response could not be read. Do not repeat the
-// call: find the transaction with Transactions.FindByMerchantReference (the
-// call's merchantReference), or reconcile from the event notifications.
+// changed, even though the response could not be read (OutcomeUnknown). Do
+// not repeat the call: find the transaction with
+// Transactions.FindByMerchantReference (what the call was made against and
+// its merchantReference), or reconcile from the event notifications.
 type ResponseError struct {
 	StatusCode int
 	Method     string
@@ -223,21 +260,16 @@ func (e *ResponseError) Is(target error) bool { return target == ErrInvalidRespo
 
 // NetworkError is a call that got no HTTP response: connection refused or
 // reset, timeout, or the context ended. Sent reports whether any attempt may
-// have reached the server. When it is true and the call moves money
-// (deposit, capture, establish), its outcome is unknown: do not pay again
-// under a new merchantReference. Call Transactions.FindByMerchantReference
-// with the call's merchantReference: a transaction found is the payment
-// made (do not pay again); on ErrNotFound confirm with Transactions.List
-// and OriginalTransactionID (see FindByMerchantReference), and make the call
-// again only with the same merchantReference (on an account configured for
-// merchantReference idempotency a repeat of one that was made responds
-// ErrDuplicate). When Sent is false nothing reached the service: Sent is
-// false only when no byte of the request could have left (no connection
-// was made, or net/http refused to write the request). A call whose
-// context had ended before it started sends nothing (Attempts 0). A
-// middleware's second send of one attempt, refused by the SDK's guard,
-// says "second send of one attempt refused"; Sent then says whether the first one may have
-// left.
+// have reached the server. When it is true and the call moves money or
+// changes state, its outcome is unknown (OutcomeUnknown): do not pay again;
+// find what it made with Transactions.FindByMerchantReference, and make the
+// call again only on ErrNotFound, with the same merchantReference. When
+// Sent is false nothing reached the service: Sent is false only when no
+// byte of the request could have left (no connection was made, or net/http
+// refused to write the request). A call whose context had ended before it
+// started sends nothing (Attempts 0). A middleware's second send of one
+// attempt, refused by the SDK's guard, says "second send of one attempt
+// refused"; Sent then says whether the first one may have left.
 type NetworkError struct {
 	Method   string
 	Path     string

@@ -15,9 +15,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/bankpay/bankpay-go/models"
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -706,5 +708,128 @@ func TestNetworkError_MasksEchoedNumbers(t *testing.T) {
 	for _, text := range []string{err.Error(), fmt.Sprintf("%+v", err), fmt.Sprint(errors.Unwrap(err)), logs.String()} {
 		assert.NotContains(t, text, "1000001700")
 		assert.NotContains(t, text, "123-45-6789")
+	}
+}
+
+// OutcomeUnknown is the one test of "the call may have acted": for calls
+// that move money or change state, a 5xx, a network error after sending and
+// an unreadable 2xx; a lookup that could not tell. Never for a read, a
+// refusal, a call that was not sent, or an answer of the lookup.
+func TestOutcomeUnknown(t *testing.T) {
+	deposit := func(c *Client) error {
+		_, err := c.Transactions.Deposit(context.Background(), "A1", &DepositParams{MerchantReference: "dep-7", Amount: "10.00"})
+		return err
+	}
+	get := func(c *Client) error {
+		_, err := c.Transactions.Get(context.Background(), "A1")
+		return err
+	}
+	sendFails := func(req *http.Request) (*http.Response, error) {
+		if req.Body != nil {
+			_, _ = io.ReadAll(req.Body) // the request left
+		}
+		return nil, errors.New("connection reset by peer")
+	}
+	for _, tc := range []struct {
+		name    string
+		call    func(*Client) error
+		respond httpmock.Responder
+		want    bool
+	}{
+		{"deposit 502", deposit, jsonResponse(502, `{"errors":[{"code":100,"message":"upstream"}]}`), true},
+		{"deposit 500 code 100", deposit, jsonResponse(500, `{"errors":[{"code":100}]}`), true},
+		{"deposit 400 code 100", deposit, jsonResponse(400, `{"errors":[{"code":100}]}`), true},
+		{"deposit unreadable 200", deposit, jsonResponse(200, `{"transaction":{"transactionId":`), true},
+		{"deposit reset after sending", deposit, sendFails, true},
+		{"deposit 400", deposit, jsonResponse(400, `{"errors":[{"code":200}]}`), false},
+		{"deposit 210", deposit, jsonResponse(400, `{"errors":[{"code":210}]}`), false},
+		{"deposit 404", deposit, jsonResponse(404, `{"errors":[{"code":200}]}`), false},
+		{"get 502", get, jsonResponse(502, `{}`), false},
+		{"get unreadable 200", get, jsonResponse(200, `{"transaction":{"transactionId":`), false},
+		{"get reset", get, sendFails, false},
+	} {
+		c, mock, _ := newTestClient(t, WithMaxRetries(0))
+		mock.RegisterNoResponder(tc.respond)
+		err := tc.call(c)
+		require.Error(t, err, tc.name)
+		assert.Equal(t, tc.want, OutcomeUnknown(err), "%s: %v", tc.name, err)
+		assert.Equal(t, tc.want, OutcomeUnknown(fmt.Errorf("wrapped: %w", err)), tc.name)
+	}
+	assert.False(t, OutcomeUnknown(nil))
+	assert.False(t, OutcomeUnknown(&NetworkError{Method: http.MethodPost, Sent: false, Err: errors.New("refused")}), "not sent")
+	assert.True(t, OutcomeUnknown(&NetworkError{Method: http.MethodPost, Sent: true, Err: context.DeadlineExceeded}))
+	assert.True(t, OutcomeUnknown(&incompleteError{errOrderMoved}), "a lookup that could not tell")
+	assert.False(t, OutcomeUnknown(errNoSuchReference), "not made")
+	assert.False(t, OutcomeUnknown(errAmbiguousReference), "made, more than once")
+	assert.False(t, OutcomeUnknown(invalid("amount", "bad")), "nothing sent")
+}
+
+// A customer's personal values sent in a request body (JSON or form) and
+// echoed by the service reach no error text and no log line: whole, in
+// another case, or a word of them; the ids the call sent stay readable.
+func TestBodyPersonalValuesEchoedNowhere(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		text, ref := string(body), ""
+		if form, err := url.ParseQuery(text); err == nil && !strings.HasPrefix(text, "{") {
+			ref = form.Get("merchantReference")
+			var parts []string
+			for k, vs := range form {
+				parts = append(parts, k+"="+strings.Join(vs, ","))
+			}
+			slices.Sort(parts)
+			text = strings.Join(parts, " ")
+		}
+		echo := "request " + ref + ": " + text + " from " + strings.ToUpper(text) + " for Jane, MARIE, Curie, Doe"
+		if r.Header.Get("X-Shape") == "html" {
+			w.WriteHeader(http.StatusBadGateway)
+			fmt.Fprintf(w, "<html>502: %s</html>", echo)
+			return
+		}
+		quoted, _ := json.Marshal(echo)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprintf(w, `{"errors":[{"code":200,"message":%s,"location":%s}]}`, quoted, quoted)
+	}))
+	defer srv.Close()
+	var logs strings.Builder
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	c, err := NewClient(testCreds, WithBaseURL(srv.URL+"/api/v1"), WithHTTPClient(srv.Client()), WithLogger(logger), WithMaxRetries(0))
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name     string
+		call     func(opts ...Option) error
+		personal []string
+		kept     []string
+	}{
+		{"Customers.Create (JSON)", func(opts ...Option) error {
+			_, err := c.Customers.Create(context.Background(), &CustomerParams{Name: "Jane Doe", ExternalID: "cust-42",
+				Email: "jane.doe@example.com", Phone: "+15125550100", DateOfBirth: "1990-01-02", TaxID: "123-45-6789",
+				Address: &models.Address{Address1: "500 Congress Ave", City: "Austin", State: "TX", Zip: "78701", Country: "US"}}, opts...)
+			return err
+		}, []string{"Jane", "Doe", "jane.doe@example.com", "JANE.DOE@EXAMPLE.COM", "jane.doe", "5125550100", "1990-01-02",
+			"123-45-6789", "Congress", "Austin", "AUSTIN", "78701"}, []string{"/customers"}},
+		{"Transactions.Capture (form)", func(opts ...Option) error {
+			_, err := c.Transactions.Capture(context.Background(), "1002581234567", fullCaptureParams(), opts...)
+			return err
+		}, []string{"Marie", "MARIE", "Curie", "1985-04-12", "1234567890", "Rivoli", "RIVOLI", "Apt 4", "Paris", "75001",
+			"30004000031234567890189", "FR7630004000031234567890143"}, []string{"1002581234567", "mt-2024-0001", "250.00"}},
+	} {
+		for _, shape := range []string{"json", "html"} {
+			logs.Reset()
+			err := tc.call(WithHeader("X-Shape", shape))
+			var ae *APIError
+			require.ErrorAs(t, err, &ae, "%s %s", tc.name, shape)
+			texts := []string{err.Error(), ae.Message, ae.Body, fmt.Sprint(ae.Errors), logs.String()}
+			require.NotEmpty(t, logs.String(), "the warn line")
+			for _, text := range texts {
+				for _, v := range tc.personal {
+					assert.NotContains(t, text, v, "%s %s: %s", tc.name, shape, text)
+				}
+			}
+			for _, id := range tc.kept {
+				assert.Contains(t, err.Error(), id, "%s %s: the call's ids stay readable", tc.name, shape)
+			}
+		}
 	}
 }

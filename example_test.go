@@ -581,9 +581,8 @@ func ExampleTransactionsService_FindByMerchantReference() {
 	srv.LoseResponse(http.MethodPost, "/transactions/"+auth.TransactionID+"/deposit")
 	p := &bankpay.DepositParams{MerchantReference: "payout-77", Amount: "25.00"}
 	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, p)
-	var ne *bankpay.NetworkError
-	if errors.As(err, &ne) && ne.Sent {
-		// The outcome is unknown: find the deposit, made from the
+	if bankpay.OutcomeUnknown(err) {
+		// The deposit may have been made: find it, made from the
 		// authorization, instead of paying again.
 		dep, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{
 			OriginalTransactionID: auth.TransactionID, MerchantReference: p.MerchantReference})

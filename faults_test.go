@@ -402,7 +402,7 @@ func (sc faultScenario) expectation(call faultCall, mode string) want {
 	}
 	// A lookup whose list page is answered 404 could not read the list: it
 	// is ErrIncomplete, never ErrNotFound ("not made, pay again").
-	if call.name == "Transactions.FindByMerchantReference" && sc.name == "404" {
+	if (call.name == "Transactions.FindByMerchantReference" || call.name == "Transactions.FindAuthorization") && sc.name == "404" {
 		return lookupIncomplete(apiErr(1, 404))
 	}
 	if sc.brokenBody && !call.readsBody {

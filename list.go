@@ -104,13 +104,18 @@ func readList[T any](ctx context.Context, c *Client, path string, query url.Valu
 	if err := c.do(ctx, req, lb, opts); err != nil {
 		return nil, err
 	}
-	page := &Page[T]{Items: lb.list.Items, StartIndex: lb.list.StartIndex, ItemsPerPage: lb.list.ItemsPerPage}
-	if !lb.list.HasStart {
-		// The offset asked, unless the response says otherwise (the
-		// transactions list reports none).
+	return pageOf(lb.list, query), nil
+}
+
+// pageOf is the Page of a decoded list asked with query: its StartIndex
+// is the offset asked, unless the response says otherwise (the
+// transactions list reports none).
+func pageOf[T any](list *decode.List[T], query url.Values) *Page[T] {
+	page := &Page[T]{Items: list.Items, StartIndex: list.StartIndex, ItemsPerPage: list.ItemsPerPage}
+	if !list.HasStart {
 		page.StartIndex, _ = strconv.Atoi(query.Get("startIndex"))
 	}
-	return page, nil
+	return page
 }
 
 // listBody decodes a list page (decode.ReadList): the array under key in
@@ -136,6 +141,21 @@ func (l *listBody[T]) decodeBody(ctx context.Context, cfg *config, req *request,
 	logUnset(ctx, cfg, req.Method, req.Path, list.Unset)
 	l.list = list
 	return nil
+}
+
+// decodeList decodes the body raw of a list response read whole by the
+// caller (Transactions.findPage, which also reads the raw items), as
+// listBody does: one with more than limit items (limit > 0) is refused
+// with tooMany, and StartIndex defaults to the offset asked.
+func decodeList[T any](raw []byte, path string, query url.Values, key string, limit int, tooMany func() error) (*Page[T], error) {
+	list, err := decode.ReadList[T](raw, key, limit)
+	if errors.Is(err, decode.ErrTooMany) {
+		err = tooMany()
+	}
+	if err != nil {
+		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path, Err: err}
+	}
+	return pageOf(list, query), nil
 }
 
 // listQuery encodes list params (a struct with `url` tags, dotted nested

@@ -103,8 +103,9 @@ type DepositParams struct {
 //
 // Deposit moves money, so it is not retried once the request may have
 // reached the server, unless WithRetryNonIdempotent is given (only safe
-// with a merchantReference the account treats as an idempotency key). After
-// a *NetworkError with Sent set, read the state back before paying again.
+// with a merchantReference the account treats as an idempotency key). When
+// OutcomeUnknown(err), find it with FindByMerchantReference before paying
+// again.
 func (s *TransactionsService) Deposit(ctx context.Context, transactionID string, p *DepositParams, opts ...Option) (*models.Transaction, error) {
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err

@@ -1,11 +1,17 @@
 package bankpay
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"hash/maphash"
 	"iter"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
@@ -111,149 +117,352 @@ func (s *TransactionsService) ListPage(ctx context.Context, p *TransactionListPa
 
 // FindParams names the transaction FindByMerchantReference looks for: the
 // one a money-moving call made, by the transaction the call was made
-// against and the call's merchantReference.
+// against and the call's merchantReference. Both are required.
 type FindParams struct {
 	// MerchantReference is the merchantReference the call was made with
 	// (required). The transaction found carries it as its own.
 	MerchantReference string
-	// OriginalTransactionID is the transaction the call was made against:
-	// the authorization for Deposit, Capture or Preauthorize, the capture
-	// (or payment) for Refund, the deposit for Reclaim. Empty: the call was
-	// Establish, and the authorization with MerchantReference is looked
-	// for.
+	// OriginalTransactionID is the transaction the call was made against
+	// (required): the authorization for Deposit, Capture or Preauthorize,
+	// the capture (or payment) for Refund, the deposit for Reclaim. An
+	// authorization (Establish) is found with FindAuthorization instead.
 	OriginalTransactionID string
 }
 
 // findPageBudget is the most pages FindByMerchantReference reads (of 100
 // asked: 20,000 transactions, or 10,000 from a server that caps its pages
-// at 50) before it gives up with ErrIncomplete.
+// at 50), over both its scans, before it gives up with ErrIncomplete.
 const findPageBudget = 200
 
 // FindByMerchantReference finds the transaction a money-moving call made:
-// the reconciliation call. When a Deposit, Capture, Refund, Reclaim,
-// Preauthorize or Establish fails with a *NetworkError whose Sent is true,
-// with an ErrInvalidResponse, or with a 5xx *APIError, the service may have
-// acted on it: call FindByMerchantReference with what the call was made
-// against and its merchantReference before paying again.
+// the reconciliation call. When OutcomeUnknown(err) holds for a Deposit,
+// Capture, Refund, Reclaim or Preauthorize, the service may have acted on
+// it: call FindByMerchantReference with what the call was made against and
+// its merchantReference before paying again.
 //
 //	dep, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{
 //		OriginalTransactionID: authorizationID, // what Deposit was called with
 //		MerchantReference:     "payout-42",     // the DepositParams' reference
 //	})
 //
-// With an OriginalTransactionID it reads GET
-// /transactions?originalTransactionId=… (the transactions made from that
-// one, a filter every reading of the OpenAPI agrees on) and keeps those
-// whose own merchantReference is p.MerchantReference; without, it reads GET
-// /transactions?payment.merchantReference=… (the transactions of the
-// payment with that reference) and keeps the authorization that carries it
-// (a transaction made from none). The reference is matched here, not by
-// the server, so the answer is the same whether the server's
-// payment.merchantReference filter matches the payment's reference (as the
-// operator documents) or also each transaction's own. The list is read
-// whole, in creation order, page by page (at most 200 pages).
+// It reads GET /transactions?originalTransactionId=… (the transactions made
+// from that one), whole, in creation order, page by page (at most 200
+// pages), and keeps those whose own merchantReference is
+// p.MerchantReference (matched here, not by the server).
 //
 // The answers:
 //   - a transaction, nil: the call was made; do not make it again.
-//   - an error matching ErrNotFound: the whole list was read and no such
-//     transaction was made. Making the call again is safe; make it with the
-//     same merchantReference, so that a repeat is refused (ErrDuplicate) on
-//     an account configured for idempotency.
+//   - an error matching ErrNotFound: the scan provably saw every
+//     transaction made from OriginalTransactionID, and none carries the
+//     reference: the call was not made. Making it again is safe; make it
+//     with the same merchantReference, so that a repeat is refused
+//     (ErrDuplicate) on an account configured for idempotency.
 //   - an error matching ErrAmbiguous: more than one transaction matches (a
 //     repeat on an account without merchantReference idempotency); none is
 //     returned: read them with List and OriginalTransactionID.
-//   - an error matching ErrIncomplete: the list could not be read to its
-//     end (a page failed, ctx ended, the server misbehaved, or the page
-//     budget ran out). The transaction may exist: do not pay again; look
-//     it up again later. The error wraps the cause (errors.Is with
-//     context.DeadlineExceeded, errors.As with *APIError, …), except that
-//     it never matches ErrNotFound or ErrAmbiguous.
-//   - a *ValidationError: p is nil, its MerchantReference is empty, or a
-//     field has control characters; nothing was sent.
+//   - an error matching ErrIncomplete: the scan could not prove that it saw
+//     every transaction: a page failed, ctx ended, the server misbehaved,
+//     the page budget ran out, the list's order moved while it was read
+//     (a transaction seen twice, on two scans in a row: offset paging over
+//     a moving order can skip one), or a transaction made from the original
+//     has a merchantReference (or id) that could not be read. The
+//     transaction may exist: do not pay again; look it up again later. The
+//     error wraps the cause (errors.Is with context.DeadlineExceeded,
+//     errors.As with *APIError, …), except that it never matches
+//     ErrNotFound or ErrAmbiguous.
+//   - a *ValidationError: p is nil, its MerchantReference or
+//     OriginalTransactionID is empty, or a field has control characters;
+//     nothing was sent.
 func (s *TransactionsService) FindByMerchantReference(ctx context.Context, p *FindParams, opts ...Option) (*models.Transaction, error) {
 	if p == nil {
 		return nil, invalid("params", "must not be nil")
 	}
 	ref, original := p.MerchantReference, p.OriginalTransactionID
-	if err := firstError(required("merchantReference", ref), checkFilter("merchantReference", ref),
+	if err := firstError(required("merchantReference", ref), checkFilter("merchantReference", ref), requiredOriginal(original),
 		checkFilter("originalTransactionId", original)); err != nil {
 		return nil, err
 	}
-	lp := &TransactionListParams{OriginalTransactionID: original, ListRange: ListRange{OrderBy: "createdAt", SortOrder: "asc"}}
-	// match keeps a transaction made from original (one whose list view
-	// has no originalTransactionId is kept unless it is original itself: a
-	// false match reads as "do not pay again", the safe side), or, with no
-	// original, the authorization: a transaction made from none.
-	match := func(t *models.Transaction) bool {
-		if original == "" {
-			return t.OriginalTransactionID == ""
-		}
+	// A transaction made from original (one whose list view has no
+	// originalTransactionId is kept unless it is original itself: a false
+	// match reads as "do not pay again", the safe side).
+	madeFrom := func(t *models.Transaction) bool {
 		return t.OriginalTransactionID == original || (t.OriginalTransactionID == "" && t.TransactionID != original)
 	}
-	if original == "" {
-		lp.MerchantReference = ref
+	found, err := s.find(ctx, &TransactionListParams{OriginalTransactionID: original}, ref, madeFrom, opts)
+	if err == nil && found == nil {
+		return nil, errNoSuchReference
 	}
+	return found, err
+}
+
+// requiredOriginal refuses a lookup with no originalTransactionId: a money
+// call is reconciled against the transaction it was made against.
+func requiredOriginal(original string) error {
+	if original == "" {
+		return invalid("originalTransactionId", "is required: the transaction the call was made against "+
+			"(an authorization is found with Transactions.FindAuthorization)")
+	}
+	return nil
+}
+
+// FindAuthorization finds the authorization (a transaction made from none)
+// whose own merchantReference is merchantReference: after an Establish
+// whose response was lost. It reads GET
+// /transactions?payment.merchantReference=… whole, as
+// FindByMerchantReference does, and answers:
+//   - the authorization, true, nil: it exists.
+//   - nil, false, nil: the scan provably saw every transaction of the
+//     payments with that reference and no authorization has it. This says
+//     nothing of a deposit, capture, refund or reclaim with the reference:
+//     those are found with FindByMerchantReference.
+//   - an error matching ErrAmbiguous, ErrIncomplete or a *ValidationError,
+//     as FindByMerchantReference's.
+func (s *TransactionsService) FindAuthorization(ctx context.Context, merchantReference string, opts ...Option) (*models.Transaction, bool, error) {
+	if err := firstError(required("merchantReference", merchantReference), checkFilter("merchantReference", merchantReference)); err != nil {
+		return nil, false, err
+	}
+	isAuthorization := func(t *models.Transaction) bool { return t.OriginalTransactionID == "" }
+	found, err := s.find(ctx, &TransactionListParams{MerchantReference: merchantReference}, merchantReference, isAuthorization, opts)
+	return found, found != nil, err
+}
+
+// find reads the list of lp in creation order and returns the one
+// transaction that match keeps whose merchantReference is ref, or nil, nil
+// when a scan provably saw every transaction of the list and none matched.
+// A scan that saw a transaction twice, or one without an id, proves
+// nothing (offset paging over a moving order can skip one whenever it
+// shows another twice: a scan of N slots with N distinct ids saw them
+// all): the list is read a second time, within the same page budget, and
+// if that scan proves nothing either, the answer is ErrIncomplete.
+func (s *TransactionsService) find(ctx context.Context, lp *TransactionListParams, ref string, match func(*models.Transaction) bool, opts []Option) (*models.Transaction, error) {
+	lp.ListRange = ListRange{OrderBy: "createdAt", SortOrder: "asc"}
 	q, err := lp.query()
 	if err != nil {
 		return nil, err
 	}
-	var found *models.Transaction
-	// Offset paging over a list that grows as it is read can show a
-	// transaction twice (a newer one shifts the rest down a page): the
-	// second sight is skipped, not counted as another. A whole page's worth
-	// of repeats in a row is a server that repeats a page for every
-	// startIndex, which would keep the loop going until the page budget.
-	seen := map[string]bool{}
-	repeats := 0
-	pages := paginateBudget(ctx, q, findPageBudget, func(ctx context.Context, q url.Values) (*Page[models.Transaction], error) {
-		return transactionList.page(ctx, s.client, q, opts)
+	budget := findPageBudget
+	var sc *findScan
+	for range 2 {
+		if budget <= 0 {
+			break
+		}
+		sc = &findScan{ref: ref, match: match, seen: newIDSet()}
+		if err := s.scan(ctx, q, &budget, sc, opts); err != nil {
+			return nil, err
+		}
+		switch {
+		case sc.found != nil:
+			return sc.found, nil
+		case sc.unreadable:
+			return nil, &incompleteError{errUnreadableReference}
+		case sc.proven():
+			return nil, nil
+		}
+	}
+	return nil, &incompleteError{sc.why()}
+}
+
+// findScan is one read of the list by find.
+type findScan struct {
+	ref   string
+	match func(*models.Transaction) bool
+	seen  *idSet
+
+	found      *models.Transaction
+	repeats    int  // transactions seen again in a row
+	moved      bool // a transaction was seen twice
+	noID       bool // a transaction had no id to tell a repeat by
+	unreadable bool // a transaction match keeps has a reference that could not be read
+}
+
+// proven reports whether the scan saw every transaction of the list.
+func (sc *findScan) proven() bool { return !sc.moved && !sc.noID }
+
+// why is the cause of a scan that proved nothing.
+func (sc *findScan) why() error {
+	if sc.moved {
+		return errOrderMoved
+	}
+	return errNoID
+}
+
+var (
+	errOrderMoved = errors.New("the list's order moved while it was read (a transaction was seen twice, so one may have been skipped)")
+	errNoID       = errors.New("a transaction of the list has no transactionId, so a repeat could not be told from a skip")
+	// errUnreadableReference: a transaction the lookup would keep carries a
+	// merchantReference that is not a string (an array or an object).
+	errUnreadableReference = errors.New("a transaction of the list has a merchantReference that could not be read")
+)
+
+// scan reads the list of q once, page by page, spending *budget.
+func (s *TransactionsService) scan(ctx context.Context, q url.Values, budget *int, sc *findScan, opts []Option) error {
+	var unreadable map[int]bool // indexes of the current page's items whose reference could not be read
+	index := 0
+	pages := paginateBudget(ctx, q, *budget, func(ctx context.Context, q url.Values) (*Page[models.Transaction], error) {
+		*budget--
+		page, bad, err := s.findPage(ctx, q, opts)
+		unreadable, index = bad, 0
+		return page, err
 	})
 	for t, err := range pages {
 		if err != nil {
 			var ve *ValidationError
 			if errors.As(err, &ve) {
-				return nil, err
+				return err
 			}
-			return nil, &incompleteError{err}
+			return &incompleteError{err}
 		}
-		if t.TransactionID != "" {
-			if seen[t.TransactionID] {
-				if repeats++; repeats >= defaultPageSize {
-					return nil, &incompleteError{&ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: transactionList.path,
-						Err: errors.New("the list repeats a page of transactions")}}
-				}
-				continue
-			}
-			seen[t.TransactionID] = true
-			repeats = 0
+		i := index
+		index++
+		if err := sc.add(t, unreadable[i]); err != nil {
+			return err
 		}
-		if t.MerchantReference != ref || !match(t) {
-			continue
-		}
-		if found != nil {
-			return nil, errAmbiguousReference
-		}
-		found = t
 	}
-	if found == nil {
-		if original == "" {
-			return nil, errNoSuchAuthorization
-		}
-		return nil, errNoSuchReference
-	}
-	return found, nil
+	return nil
 }
 
-// ErrIncomplete: Transactions.FindByMerchantReference could not read the
-// whole list (a failed page, the context's end, a misbehaving server, its
-// page budget). It is not "not found": the transaction may exist, so do not
-// pay again; look it up again. The error wraps its cause.
+// add takes the next transaction of the scan; unreadable reports that its
+// merchantReference could not be read.
+func (sc *findScan) add(t *models.Transaction, unreadable bool) error {
+	if t.TransactionID == "" {
+		sc.noID = true
+	} else if !sc.seen.add(t.TransactionID) {
+		sc.moved = true
+		// A whole page's worth of repeats in a row is a server that
+		// repeats a page for every startIndex, which would keep the loop
+		// going until the page budget.
+		if sc.repeats++; sc.repeats >= defaultPageSize {
+			return &incompleteError{&ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: transactionList.path,
+				Err: errors.New("the list repeats a page of transactions")}}
+		}
+		return nil
+	} else {
+		sc.repeats = 0
+	}
+	if !sc.match(t) {
+		return nil
+	}
+	if unreadable {
+		sc.unreadable = true
+		return nil
+	}
+	if t.MerchantReference != sc.ref {
+		return nil
+	}
+	if sc.found != nil {
+		return errAmbiguousReference
+	}
+	found := *t // not a pointer into the page, which it would keep
+	sc.found = &found
+	return nil
+}
+
+// findPage reads one page of the transactions list, and reports which of
+// its items carry a merchantReference the decoder could not read (present,
+// not null, not "", and read as ""): read from the raw items, so that the
+// answer does not depend on how the decoder reports what it skipped. A
+// page whose raw items cannot be lined up with the decoded ones has every
+// item reported.
+func (s *TransactionsService) findPage(ctx context.Context, q url.Values, opts []Option) (*Page[models.Transaction], map[int]bool, error) {
+	r, err := call[json.RawMessage](ctx, s.client, http.MethodGet, transactionList.path, q, nil, "", opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	asked, _ := strconv.Atoi(q.Get("count"))
+	page, err := decodeList[models.Transaction](*r, transactionList.path, q, transactionList.key, asked, func() error {
+		return fmt.Errorf("the page holds more than the %d items asked", asked)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	refs, ok := rawReferences(*r, transactionList.key)
+	bad := map[int]bool{}
+	for i := range page.Items {
+		if !ok || len(refs) != len(page.Items) || unreadableReference(refs[i], page.Items[i].MerchantReference) {
+			bad[i] = true
+		}
+	}
+	return page, bad, nil
+}
+
+// rawReferences returns the raw merchantReference of each item of the list
+// body raw (the array under key, or a bare array), as encoding/json reads a
+// field (name case folded, the last of repeated names). It reports false
+// for a body it cannot line up with the decoded items (two arrays whose
+// names fold to key, say).
+func rawReferences(raw []byte, key string) ([]json.RawMessage, bool) {
+	type item struct {
+		MerchantReference json.RawMessage `json:"merchantReference"`
+	}
+	array := raw
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '[' {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil {
+			return nil, false
+		}
+		array = nil
+		for name, v := range obj {
+			if strings.EqualFold(name, key) {
+				if array != nil {
+					return nil, false
+				}
+				array = v
+			}
+		}
+	}
+	var items []item
+	if json.Unmarshal(array, &items) != nil {
+		return nil, false
+	}
+	refs := make([]json.RawMessage, len(items))
+	for i, it := range items {
+		refs[i] = it.MerchantReference
+	}
+	return refs, true
+}
+
+// unreadableReference reports whether a merchantReference that is there
+// (raw) was read as "" (decoded).
+func unreadableReference(raw json.RawMessage, decoded string) bool {
+	v := strings.TrimSpace(string(raw))
+	return decoded == "" && v != "" && v != "null" && v != `""`
+}
+
+// idSet is the set of transaction ids a scan saw, kept as a 128-bit digest
+// each (two seeded hashes), so that its memory does not grow with the ids'
+// length (the OpenAPI bounds none): 20,000 ids take under 1 MiB, whatever
+// a server sends. Two ids with one digest read as a repeat, which makes the
+// scan prove nothing: the safe side.
+type idSet struct {
+	seeds [2]maphash.Seed
+	ids   map[[2]uint64]struct{}
+}
+
+func newIDSet() *idSet {
+	return &idSet{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, ids: map[[2]uint64]struct{}{}}
+}
+
+// add adds id and reports whether it was new.
+func (s *idSet) add(id string) bool {
+	k := [2]uint64{maphash.String(s.seeds[0], id), maphash.String(s.seeds[1], id)}
+	if _, ok := s.ids[k]; ok {
+		return false
+	}
+	s.ids[k] = struct{}{}
+	return true
+}
+
+// ErrIncomplete: Transactions.FindByMerchantReference (or FindAuthorization)
+// could not prove that it saw the whole list (a failed page, the context's
+// end, a misbehaving server, its page budget, an order that moved while it
+// was read, a reference that could not be read). It is not "not found":
+// the transaction may exist, so do not pay again; look it up again. The
+// error wraps its cause.
 var ErrIncomplete = errors.New("bankpay: lookup incomplete")
 
 var (
-	errNoSuchReference     = &findError{"no transaction made from originalTransactionId has this merchantReference", ErrNotFound}
-	errNoSuchAuthorization = &findError{"no authorization has this merchantReference", ErrNotFound}
-	errAmbiguousReference  = &findError{"more than one transaction has this merchantReference", ErrAmbiguous}
+	errNoSuchReference    = &findError{"no transaction made from originalTransactionId has this merchantReference", ErrNotFound}
+	errAmbiguousReference = &findError{"more than one transaction has this merchantReference", ErrAmbiguous}
 )
 
 // findError is a FindByMerchantReference result that is not a response of

@@ -3,13 +3,14 @@ package bankpay
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -482,9 +483,11 @@ func TestTransactionsFindByOriginal(t *testing.T) {
 	})
 }
 
-func TestTransactionsFindAuthorization(t *testing.T) {
+func TestTransactions_FindAuthorization(t *testing.T) {
 	find := func(c *Client) (*models.Transaction, error) {
-		return c.Transactions.FindByMerchantReference(context.Background(), &FindParams{MerchantReference: "order-42"})
+		got, ok, err := c.Transactions.FindAuthorization(context.Background(), "order-42")
+		assert.Equal(t, got != nil, ok, "found reports whether a transaction is returned")
+		return got, err
 	}
 	t.Run("the authorization, not a transaction made from it", func(t *testing.T) {
 		// Under either reading of payment.merchantReference: the payment's
@@ -501,16 +504,18 @@ func TestTransactionsFindAuthorization(t *testing.T) {
 		assert.Equal(t, 2, n())
 	})
 	t.Run("none", func(t *testing.T) {
+		// A deposit's reference given to the authorization lookup: no
+		// authorization has it, which is no error and never ErrNotFound
+		// (read as "not made": pay again).
 		c, mock, _ := newTestClient(t)
 		pages(t, mock, "/api/v1/transactions",
 			pageStep{findByPayment + "0", findPage(findTxnJSON("D1", "A1", "order-42"))},
 			pageStep{findByPayment + "1", emptyPage},
 		)
-		_, err := find(c)
-		require.ErrorIs(t, err, ErrNotFound)
-		assert.NotErrorIs(t, err, ErrIncomplete)
-		var apiErr *APIError
-		assert.False(t, errors.As(err, &apiErr), "not a response of the service")
+		got, ok, err := c.Transactions.FindAuthorization(context.Background(), "order-42")
+		require.NoError(t, err)
+		assert.False(t, ok)
+		assert.Nil(t, got)
 	})
 	t.Run("a reference with query characters", func(t *testing.T) {
 		// The SDK never sends such a reference, but one made elsewhere is
@@ -520,17 +525,31 @@ func TestTransactionsFindAuthorization(t *testing.T) {
 			pageStep{"count=100&orderBy=createdAt&payment.merchantReference=a%26b%3Dc+d%25&sortOrder=asc&startIndex=0", findPage(findTxnJSON("A1", "", "a&b=c d%"))},
 			pageStep{"count=100&orderBy=createdAt&payment.merchantReference=a%26b%3Dc+d%25&sortOrder=asc&startIndex=1", emptyPage},
 		)
-		got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{MerchantReference: "a&b=c d%"})
+		got, ok, err := c.Transactions.FindAuthorization(context.Background(), "a&b=c d%")
 		require.NoError(t, err)
+		require.True(t, ok)
 		assert.Equal(t, "a&b=c d%", got.MerchantReference)
 	})
+	for _, ref := range []string{"", "x\n"} {
+		checkRejected(t, "merchantReference", func(c *Client) error {
+			_, _, err := c.Transactions.FindAuthorization(context.Background(), ref)
+			return err
+		})
+	}
+}
+
+// The reconciliation of a money call requires the transaction it was made
+// against: without one, a deposit's reference would be looked up among the
+// authorizations and answer ErrNotFound ("not made: pay again").
+func TestTransactions_FindByMerchantReferenceRejects(t *testing.T) {
 	for _, tc := range []struct {
 		field string
 		p     *FindParams
 	}{
 		{"params", nil},
-		{"merchantReference", &FindParams{}},
-		{"merchantReference", &FindParams{MerchantReference: "x\n"}},
+		{"merchantReference", &FindParams{OriginalTransactionID: "A1"}},
+		{"originalTransactionId", &FindParams{MerchantReference: "order-42"}},
+		{"merchantReference", &FindParams{MerchantReference: "x\n", OriginalTransactionID: "A1"}},
 		{"merchantReference", &FindParams{MerchantReference: "\x7f", OriginalTransactionID: "A1"}},
 		{"originalTransactionId", &FindParams{MerchantReference: "r", OriginalTransactionID: "A\x001"}},
 	} {
@@ -550,7 +569,11 @@ func TestListNilContext(t *testing.T) {
 		return nil
 	})
 	checkRejected(t, "ctx", func(c *Client) error {
-		_, err := c.Transactions.FindByMerchantReference(nilCtx, &FindParams{MerchantReference: "order-42"})
+		_, err := c.Transactions.FindByMerchantReference(nilCtx, &FindParams{MerchantReference: "order-42", OriginalTransactionID: "A1"})
+		return err
+	})
+	checkRejected(t, "ctx", func(c *Client) error {
+		_, _, err := c.Transactions.FindAuthorization(nilCtx, "order-42")
 		return err
 	})
 	checkRejected(t, "ctx", func(c *Client) error {
@@ -630,7 +653,7 @@ func TestTransactions_FindByMerchantReferenceRepeatedFullPageLoops(t *testing.T)
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{MerchantReference: "mine"})
+	_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{MerchantReference: "mine", OriginalTransactionID: "A1"})
 	assert.LessOrEqual(t, pages.Load(), int64(3), "FINDING: FindByMerchantReference read %d pages of the same repeated page (err %v); it ends only by the caller's deadline", pages.Load(), err)
 	assert.NotErrorIs(t, err, ErrNotFound, "err %v, want ErrInvalidResponse (never ErrNotFound: that says pay again)", err)
 	assert.ErrorIs(t, err, ErrInvalidResponse, "err %v, want ErrInvalidResponse (never ErrNotFound: that says pay again)", err)
@@ -653,7 +676,164 @@ func TestTransactions_FindByMerchantReferenceShiftedDuplicateIsOne(t *testing.T)
 		}
 		_ = json.NewEncoder(w).Encode(map[string]any{"transactions": items})
 	})
-	got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{MerchantReference: "mine"})
+	got, _, err := c.Transactions.FindAuthorization(context.Background(), "mine")
 	require.NoError(t, err, "got %v, %v; want M", got, err)
 	require.Equal(t, "M", got.TransactionID, "got %v, %v; want M", got, err)
+}
+
+// movingOrderServer serves the 250 transactions made from A1 (t0…t248 and
+// the lost deposit L, reference dep-7) in two orders that differ only by
+// where L stands among ties of one creation time: at 150 in order A, at 50
+// in order B. stable(n) says whether the n-th page read (from 0) is served
+// in order A; otherwise pages alternate A, B, A, …: offset paging then reads
+// page 1 in A (without L), page 2 in B (L has moved into page 1, and A's
+// 100th shows again), and never sees L.
+func movingOrderServer(t *testing.T, stable func(n int) bool) (*Client, *atomic.Int32) {
+	var orderA, orderB []string
+	for i := range 249 {
+		orderA = append(orderA, fmt.Sprintf("t%d", i))
+	}
+	orderB = slices.Clone(orderA)
+	orderA = slices.Insert(orderA, 150, "L")
+	orderB = slices.Insert(orderB, 50, "L")
+	var n atomic.Int32
+	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
+		read := int(n.Add(1)) - 1
+		order := orderA
+		if !stable(read) && read%2 == 1 {
+			order = orderB
+		}
+		start, err := strconv.Atoi(r.URL.Query().Get("startIndex"))
+		assert.NoError(t, err)
+		items := []string{}
+		for i := start; i < min(start+100, len(order)); i++ {
+			ref := "other"
+			if order[i] == "L" {
+				ref = "dep-7"
+			}
+			items = append(items, findTxnJSON(order[i], "A1", ref))
+		}
+		_, _ = io.WriteString(w, findPage(items...))
+	})
+	return c, &n
+}
+
+// Offset paging over an order that moves between page reads (ties ordered
+// differently per query) skips the lost deposit while it shows another
+// transaction twice: that scan proves nothing, and neither does a second
+// one that moves too. ErrIncomplete, never ErrNotFound (which said "not
+// made: pay again" before).
+func TestTransactions_FindByMerchantReferenceMovingOrder(t *testing.T) {
+	c, n := movingOrderServer(t, func(int) bool { return false })
+	got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+	require.ErrorIs(t, err, ErrIncomplete, "got %v", got)
+	assert.NotErrorIs(t, err, ErrNotFound)
+	assert.Contains(t, err.Error(), "seen twice")
+	assert.Equal(t, int32(8), n.Load(), "two scans of 3 pages and the empty one")
+}
+
+// A scan that proves nothing is followed by a second one; when that one is
+// stable, its answer stands: the deposit skipped by the first is found.
+func TestTransactions_FindByMerchantReferenceSecondScanProves(t *testing.T) {
+	c, n := movingOrderServer(t, func(read int) bool { return read >= 4 })
+	got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+	require.NoError(t, err)
+	assert.Equal(t, "L", got.TransactionID)
+	assert.Equal(t, int32(8), n.Load())
+
+	// And a reference no transaction has: the stable second scan proves it.
+	c, _ = movingOrderServer(t, func(read int) bool { return read >= 4 })
+	_, err = c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-8"})
+	require.ErrorIs(t, err, ErrNotFound)
+	assert.NotErrorIs(t, err, ErrIncomplete)
+}
+
+// An item with no transactionId cannot be told from a repeat: the scan
+// proves nothing.
+func TestTransactions_FindByMerchantReferenceItemWithoutID(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	body := findPage(`{"originalTransactionId":"A1","merchantReference":"other"}`, findTxnJSON("t1", "A1", "other"))
+	sequence(t, mock, jsonResponse(200, body), jsonResponse(200, emptyPage), jsonResponse(200, body), jsonResponse(200, emptyPage))
+	_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+	require.ErrorIs(t, err, ErrIncomplete)
+	assert.NotErrorIs(t, err, ErrNotFound)
+}
+
+// A transaction made from the original whose merchantReference cannot be
+// read (an array or an object, left unset by the decoder) may be the one
+// looked for: ErrIncomplete, not ErrNotFound. One of another original does
+// not matter.
+func TestTransactions_FindByMerchantReferenceUnreadableReference(t *testing.T) {
+	for _, ref := range []string{`["dep-7"]`, `{"value":"dep-7"}`} {
+		item := fmt.Sprintf(`{"transactionId":"D7","originalTransactionId":"A1","transactionType":"6","status":"3","amount":"10.00","merchantReference":%s}`, ref)
+		c, mock, _ := newTestClient(t)
+		sequence(t, mock, jsonResponse(200, findPage(findTxnJSON("t1", "A1", "other"), item)), jsonResponse(200, emptyPage))
+		_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+		require.ErrorIs(t, err, ErrIncomplete, ref)
+		assert.NotErrorIs(t, err, ErrNotFound, ref)
+		assert.Contains(t, err.Error(), "merchantReference that could not be read", ref)
+
+		// The same item in the authorization lookup's list is not an
+		// authorization; an authorization with such a reference is.
+		c, mock, _ = newTestClient(t)
+		auth := strings.NewReplacer(`"originalTransactionId":"A1",`, "", `"D7"`, `"A7"`).Replace(item)
+		sequence(t, mock, jsonResponse(200, findPage(item, auth)), jsonResponse(200, emptyPage))
+		_, ok, err := c.Transactions.FindAuthorization(context.Background(), "dep-7")
+		require.ErrorIs(t, err, ErrIncomplete, ref)
+		assert.False(t, ok)
+	}
+	// Of another original (a server that ignores the filter): no matter.
+	c, mock, _ := newTestClient(t)
+	other := `{"transactionId":"D9","originalTransactionId":"A9","merchantReference":["dep-7"]}`
+	sequence(t, mock, jsonResponse(200, findPage(other)), jsonResponse(200, emptyPage))
+	_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+	require.ErrorIs(t, err, ErrNotFound)
+	// A null or empty reference is read: no match.
+	for _, ref := range []string{`null`, `""`} {
+		c, mock, _ := newTestClient(t)
+		item := fmt.Sprintf(`{"transactionId":"D7","originalTransactionId":"A1","merchantReference":%s}`, ref)
+		sequence(t, mock, jsonResponse(200, findPage(item)), jsonResponse(200, emptyPage))
+		_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+		require.ErrorIs(t, err, ErrNotFound, ref)
+	}
+}
+
+// The memory a scan keeps does not grow with the length of the ids: 10 KiB
+// ids on every page (1 MiB a page) grew the set of ids seen by about 1 MiB
+// a page before (1.6 GB within the page budget). Measured as the live heap
+// after a collection, from the server, between the 5th and the 35th page.
+func TestTransactions_FindByMerchantReferenceMemoryBounded(t *testing.T) {
+	const pagesServed = 35
+	var heap [2]uint64
+	pad := strings.Repeat("x", 10<<10)
+	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
+		start, _ := strconv.Atoi(r.URL.Query().Get("startIndex"))
+		page := start / 100
+		if page == 5 || page == pagesServed {
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			heap[min(page/pagesServed, 1)] = ms.HeapAlloc
+		}
+		if page >= pagesServed {
+			_, _ = io.WriteString(w, emptyPage)
+			return
+		}
+		var b strings.Builder
+		b.WriteString(`{"transactions":[`)
+		for i := range 100 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"transactionId":"%d-%s","originalTransactionId":"A1","merchantReference":"other"}`, start+i, pad)
+		}
+		b.WriteString(`]}`)
+		_, _ = io.WriteString(w, b.String())
+	})
+	_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+	require.ErrorIs(t, err, ErrNotFound)
+	require.NotZero(t, heap[1])
+	growth := int64(heap[1]) - int64(heap[0])
+	t.Logf("live heap grew %d KiB over %d pages of 1 MiB", growth>>10, pagesServed-5)
+	assert.Less(t, growth, int64(8<<20), "the scan keeps its ids at full length")
 }

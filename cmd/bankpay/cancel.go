@@ -13,13 +13,21 @@ import (
 // retried once it may have reached the service.
 func runCancel(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("cancel")
-	ref := fs.String("ref", "", "merchantReference of the cancellation")
+	ref := fs.String("ref", "", "merchantReference of the cancellation (default: one is made and printed before sending)")
 	msg := fs.String("message", "", "why, at most 40 characters")
 	c, id, err := e.clientFor(fs, args, "one transaction id (an authorization, or a deposit or capture not yet processed)")
 	if err != nil {
 		return err
 	}
+	if err := e.moneyRef(ref, "cancel"); err != nil {
+		return err
+	}
 	t, err := c.Transactions.Cancel(ctx, id, &bankpay.CancelParams{MerchantReference: *ref, Message: *msg})
+	if bankpay.OutcomeUnknown(err) {
+		// A cancellation makes no transaction of its own: the canceled
+		// one's status says whether it took effect.
+		return &unknownOutcome{err: err, lookup: "bankpay transactions get " + id + " (status 7 Canceled: it took effect)"}
+	}
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,8 @@
 // merchant's engineers otherwise script by hand, on the same SDK.
 //
 //	bankpay [-json] transactions get ID
-//	bankpay [-json] transactions find -ref REF [-original ID]
+//	bankpay [-json] transactions find -original ID -ref REF
+//	bankpay [-json] transactions authorization -ref REF
 //	bankpay [-json] transactions list [-ref REF] [-original ID] [-since TIME] [-status N] [-limit N]
 //	bankpay [-json] refund [-ref REF] [-amount N.NN] TRANSACTION_ID
 //	bankpay [-json] deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID
@@ -25,13 +26,18 @@
 //	1  the service refused or failed the call (an API error), or the network failed before sending
 //	2  usage: a bad flag, argument or input (nothing was sent)
 //	3  a signature did not verify (verify-redirect, verify-notification)
-//	4  not found: the service said so, or transactions find read the whole list
-//	5  outcome unknown: a money-moving request may have reached the service; look it up before retrying
-//	   (bankpay transactions find -original ID -ref REF)
+//	4  not found: the service said so (404), or transactions find provably read every transaction
+//	   made from -original and none has -ref: the call was not made; make it again with the same -ref
+//	5  outcome unknown (bankpay.OutcomeUnknown): a money-moving request may have reached the service;
+//	   do not pay again: look it up with the command printed (transactions find -original ID -ref REF)
+//	   and make it again only on exit 4
 //	6  already done: the service refused a repeat of a money-moving call (code 210); the transaction
 //	   the first call made is printed
-//	7  lookup incomplete: transactions find could not read the whole list (a failed page, the
-//	   timeout, a misbehaving server); the transaction may exist: do not pay again, look again
+//	7  lookup incomplete: transactions find could not prove it read the whole list (a failed page,
+//	   the timeout, a misbehaving server, an order that moved, an unreadable reference); the
+//	   transaction may exist: do not pay again, look again
+//	8  no authorization has -ref (transactions authorization): says nothing of a deposit, capture,
+//	   refund or reclaim, which transactions find looks up
 package main
 
 import (
@@ -60,6 +66,7 @@ const (
 	exitUncertain  = 5
 	exitDone       = 6
 	exitIncomplete = 7
+	exitNoAuth     = 8
 )
 
 // defaultTimeout is how long a command may take, unless -timeout says
@@ -90,7 +97,7 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"transactions":        {"transactions get ID | find -ref REF [-original ID] | list [-ref REF] [-original ID] [-since TIME] [-status N] [-limit N]", runTransactions},
+	"transactions":        {"transactions get ID | find -original ID -ref REF | authorization -ref REF | list [-ref REF] [-original ID] [-since TIME] [-status N] [-limit N]", runTransactions},
 	"refund":              {"refund [-ref REF] [-amount N.NN] TRANSACTION_ID", runRefund},
 	"deposit":             {"deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID", runDeposit},
 	"capture":             {"capture -ref REF -amount N.NN -split-token TOKEN AUTHORIZATION_ID", runCapture},
@@ -142,9 +149,14 @@ func run(ctx context.Context, args []string, e *env) int {
 	}
 	switch code {
 	case exitUncertain:
-		fmt.Fprintln(e.stderr, "bankpay: the request may have reached the service: look the transaction up by its merchant reference before paying again (bankpay transactions find -original ID -ref REF)")
+		lookup := "bankpay transactions find -original ID -ref REF"
+		if uo := (*unknownOutcome)(nil); errors.As(err, &uo) {
+			lookup = uo.lookup
+		}
+		fmt.Fprintln(e.stderr, "bankpay: outcome unknown: the request may have reached the service; do not pay again: look it up with "+
+			lookup+", and make the call again only if that exits 4 (not made), with the same -ref")
 	case exitIncomplete:
-		fmt.Fprintln(e.stderr, "bankpay: the lookup could not read the whole list: the transaction may exist; do not pay again, look it up again")
+		fmt.Fprintln(e.stderr, "bankpay: the lookup could not prove it saw every transaction: the transaction may exist; do not pay again, look it up again")
 	}
 	return code
 }
@@ -160,8 +172,6 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 func exitCode(err error) int {
 	var ue *usageError
 	var ve *bankpay.ValidationError
-	var ne *bankpay.NetworkError
-	var ae *bankpay.APIError
 	var done *alreadyDone
 	switch {
 	case errors.As(err, &ue), errors.As(err, &ve), errors.Is(err, flag.ErrHelp):
@@ -170,24 +180,16 @@ func exitCode(err error) int {
 		return exitBadSig
 	case errors.As(err, &done):
 		return exitDone
+	case errors.Is(err, errNoAuthorization):
+		return exitNoAuth
 	case errors.Is(err, bankpay.ErrIncomplete):
 		return exitIncomplete
 	case errors.Is(err, bankpay.ErrNotFound):
 		return exitNotFound
-	case errors.As(err, &ne) && ne.Sent && ne.Method != "GET",
-		errors.Is(err, bankpay.ErrInvalidResponse) && isMoneyMoving(err),
-		// A 5xx (a gateway's 502 or 504 above all) to a state-changing
-		// call does not say the service did not act on it.
-		errors.As(err, &ae) && ae.StatusCode >= 500 && ae.Method != "GET":
+	case bankpay.OutcomeUnknown(err):
 		return exitUncertain
 	}
 	return exitFailed
-}
-
-// isMoneyMoving reports whether err is about a state-changing call.
-func isMoneyMoving(err error) bool {
-	var re *bankpay.ResponseError
-	return errors.As(err, &re) && re.Method != "GET"
 }
 
 func usage(w io.Writer) {
@@ -201,9 +203,13 @@ func usage(w io.Writer) {
 		fmt.Fprintln(w, "  bankpay "+commands[n].usage)
 	}
 	fmt.Fprintln(w, "credentials: BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY, BANKPAY_MERCHANT_ID; API: BANKPAY_BASE_URL")
-	fmt.Fprintln(w, "exit codes: 0 done, 1 failed, 2 usage, 3 bad signature, 4 not found (find: the whole list read),")
-	fmt.Fprintln(w, "  5 outcome unknown (find it: transactions find -original ID -ref REF), 6 already done (code 210: the")
-	fmt.Fprintln(w, "  transaction made before is printed), 7 lookup incomplete (it may exist: do not pay again, look again)")
+	fmt.Fprintln(w, "money commands (deposit, capture, refund, reclaim, cancel) need a reference: -ref, or one is made and")
+	fmt.Fprintln(w, "  printed before anything is sent")
+	fmt.Fprintln(w, "exit codes: 0 done, 1 failed, 2 usage, 3 bad signature, 4 not found (find: every transaction made from")
+	fmt.Fprintln(w, "  -original read, none has -ref: not made, make it again with the same -ref), 5 outcome unknown")
+	fmt.Fprintln(w, "  (do not pay again: look it up with the command printed, transactions find -original ID -ref REF),")
+	fmt.Fprintln(w, "  6 already done (code 210: the transaction made before is printed), 7 lookup incomplete (it may")
+	fmt.Fprintln(w, "  exist: do not pay again, look again), 8 no authorization has -ref (transactions authorization)")
 }
 
 // credentials reads the merchant's credentials from the environment.

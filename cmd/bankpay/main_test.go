@@ -154,7 +154,8 @@ func TestDepositOutcomeUnknown(t *testing.T) {
 
 	code, _, errOut := c.run("", "deposit", "-ref", "cli-dep-lost", "-amount", "5.00", auth.TransactionID)
 	assert.Equal(t, exitUncertain, code, errOut)
-	assert.Contains(t, errOut, "look the transaction up by its merchant reference before paying again")
+	assert.Contains(t, errOut, "do not pay again: look it up with bankpay transactions find -original "+auth.TransactionID+" -ref cli-dep-lost",
+		"the lookup, with this call's values")
 	// The deposit reached the service once and was not retried: the exit
 	// code tells the script to look it up, not to pay again.
 	assert.EqualValues(t, 1, deposits.Load())
@@ -185,7 +186,8 @@ func TestUsage(t *testing.T) {
 	assert.Contains(t, errOut, "usage: bankpay")
 	code, _, errOut = c.run("", "-h")
 	assert.Equal(t, exitUsage, code)
-	for _, s := range []string{"4 not found", "5 outcome unknown", "6 already done", "7 lookup incomplete", "-timeout", "find -ref REF [-original ID]"} {
+	for _, s := range []string{"4 not found", "5 outcome unknown", "6 already done", "7 lookup incomplete", "8 no authorization", "-timeout",
+		"find -original ID -ref REF", "authorization -ref REF", "need a reference"} {
 		assert.Contains(t, errOut, s)
 	}
 	code, _, errOut = c.run("", "refund-everything")
@@ -353,11 +355,20 @@ func TestTransactionsList(t *testing.T) {
 	code, out, _ = c.run("", "transactions", "find", "-original", auth.TransactionID, "-ref", "cli-list-3")
 	require.Equal(t, exitOK, code)
 	assert.Regexp(t, `merchantReference\s+cli-list-3`, out)
-	code, out, _ = c.run("", "transactions", "find", "-ref", "cli-auth-list")
+	code, out, _ = c.run("", "transactions", "authorization", "-ref", "cli-auth-list")
 	require.Equal(t, exitOK, code, "the authorization, by its reference")
 	assert.Regexp(t, `transactionId\s+`+auth.TransactionID, out)
-	code, _, _ = c.run("", "transactions", "find", "-ref", "no-such-ref")
-	assert.Equal(t, exitNotFound, code)
+	// A deposit's reference is no authorization's: exit 8, never 4 (not
+	// made: pay again).
+	code, _, errOut = c.run("", "transactions", "authorization", "-ref", "cli-list-3")
+	assert.Equal(t, exitNoAuth, code, errOut)
+	assert.Contains(t, errOut, "no authorization has this merchantReference")
+	// find needs the transaction the call was made against: nothing is sent.
+	sent := c.countRequests()
+	code, _, errOut = c.run("", "transactions", "find", "-ref", "cli-list-3")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "transactions authorization -ref REF")
+	assert.Zero(t, sent.Load())
 
 	code, _, errOut = c.run("", "transactions", "list", "-since", "yesterday")
 	assert.Equal(t, exitUsage, code)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 
@@ -34,16 +36,18 @@ func (a *alreadyDone) Unwrap() error { return a.err }
 // reconciliation (Transactions.FindByMerchantReference) and prints it
 // (exit 6, already done). A repeat whose reference no transaction made
 // from original carries (the whole list read) is a refusal: exit 1. A
-// lookup cut short is exit 7. Any other error is returned as it is.
+// lookup cut short is exit 7. An outcome unknown (bankpay.OutcomeUnknown)
+// is exit 5, with the lookup that finds the call. Any other error is
+// returned as it is.
 func (e *env) finishMoneyCall(ctx context.Context, c *bankpay.Client, original, ref string, t *models.Transaction, err error) error {
 	if err == nil {
 		return e.printTransaction(t)
 	}
+	if bankpay.OutcomeUnknown(err) {
+		return &unknownOutcome{err: err, lookup: fmt.Sprintf("bankpay transactions find -original %s -ref %s", original, ref)}
+	}
 	if !errors.Is(err, bankpay.ErrDuplicate) {
 		return err
-	}
-	if ref == "" {
-		return &alreadyDone{err: err, why: "the call had no merchantReference to find the transaction by"}
 	}
 	found, ferr := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, MerchantReference: ref})
 	switch {
@@ -58,4 +62,33 @@ func (e *env) finishMoneyCall(ctx context.Context, c *bankpay.Client, original, 
 		return &alreadyDone{err: err, why: "more than one transaction carries the reference: list them with bankpay transactions list -original " + original}
 	}
 	return fmt.Errorf("the service refused a repeat (%v), and looking up the transaction made before failed: %w", err, ferr)
+}
+
+// unknownOutcome is a money-moving call whose outcome is unknown
+// (bankpay.OutcomeUnknown): exit code 5, with the command that finds what
+// it made.
+type unknownOutcome struct {
+	err    error
+	lookup string // the command that finds what the call made
+}
+
+func (u *unknownOutcome) Error() string { return u.err.Error() }
+
+func (u *unknownOutcome) Unwrap() error { return u.err }
+
+// moneyRef makes sure a money-moving command has a merchantReference, so
+// that its outcome can always be looked up: *ref when -ref gave one,
+// otherwise a new one, set in *ref and printed on standard error before
+// anything is sent.
+func (e *env) moneyRef(ref *string, command string) error {
+	if *ref != "" {
+		return nil
+	}
+	b := make([]byte, 8)
+	if _, err := rand.Read(b); err != nil {
+		return fmt.Errorf("making a merchantReference: %w", err)
+	}
+	*ref = "cli-" + hex.EncodeToString(b)
+	fmt.Fprintf(e.stderr, "bankpay %s: no -ref given: its merchantReference is %s (look the call up by it)\n", command, *ref)
+	return nil
 }

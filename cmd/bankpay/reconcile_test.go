@@ -1,8 +1,14 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,10 +59,12 @@ func TestRepeatIsAlreadyDone(t *testing.T) {
 		{"lookup cut short", []string{"refund", "-ref", "r1", "A1"}, func(string) (int, string) {
 			return 401, `{"errors":[{"code":375,"message":"Access control error"}]}`
 		}, exitIncomplete, "", "lookup incomplete"},
-		{"no reference", []string{"refund", "A1"}, func(string) (int, string) {
-			t.Error("a refund without a reference cannot be looked up: no list read")
-			return 500, ""
-		}, exitDone, "", "no merchantReference"},
+		{"no reference given: one is made", []string{"refund", "A1"}, func(start string) (int, string) {
+			if start == "0" {
+				return 200, `{"transactions":[` + strings.Replace(dep, `"r1"`, `"other"`, 1) + `]}`
+			}
+			return 200, `{"transactions":[]}`
+		}, exitFailed, "", "no transaction made from A1 carries merchantReference \"cli-"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := attackReviewRun(duplicateServer(t, tc.list), tc.args...)
@@ -89,4 +97,50 @@ func TestTimeout(t *testing.T) {
 	require.Less(t, time.Since(start), 30*time.Second)
 	code, _, _ = attackReviewRun(srv, "-timeout", "-1s", "transactions", "get", "T1")
 	assert.Equal(t, exitUsage, code)
+}
+
+// Every money-moving command has a reference when its answer is lost: one
+// made and printed before anything is sent when -ref gives none, and exit
+// 5's lookup names it (with the transaction the call was made against).
+func TestMoneyCommandsAlwaysHaveAReference(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		lookup string // the lookup exit 5 prints, %s for the reference
+	}{
+		{[]string{"reclaim", "-amount", "1.00", "D1"}, "transactions find -original D1 -ref %s"},
+		{[]string{"refund", "-amount", "1.00", "C1"}, "transactions find -original C1 -ref %s"},
+		{[]string{"cancel", "T1"}, "transactions get T1"},
+		{[]string{"deposit", "-ref", "given-1", "-amount", "1.00", "A1"}, "transactions find -original A1 -ref %s"},
+		{[]string{"capture", "-ref", "given-2", "-amount", "1.00", "-split-token", "tok", "A1"}, "transactions find -original A1 -ref %s"},
+	} {
+		var sent []string
+		var printedFirst bool
+		var errOut strings.Builder
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			printedFirst = strings.Contains(errOut.String(), "merchantReference is ")
+			form, _ := url.ParseQuery(string(body))
+			var doc struct {
+				MerchantReference string `json:"merchantReference"`
+			}
+			if json.Unmarshal(body, &doc) != nil {
+				doc.MerchantReference = form.Get("merchantReference")
+			}
+			sent = append(sent, doc.MerchantReference)
+			w.WriteHeader(http.StatusBadGateway) // the answer is lost
+		}))
+		vars := map[string]string{"BANKPAY_ACCESS_ID": "id", "BANKPAY_ACCESS_KEY": "secretkey0123456789", "BANKPAY_MERCHANT_ID": "m", "BANKPAY_BASE_URL": srv.URL}
+		e := &env{getenv: func(k string) string { return vars[k] }, stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errOut}
+		code := run(context.Background(), tc.args, e)
+		srv.Close()
+		assert.Equal(t, exitUncertain, code, "%v: %s", tc.args, errOut.String())
+		require.Len(t, sent, 1, "%v: sent once", tc.args)
+		ref := sent[0]
+		require.NotEmpty(t, ref, "%v: sent with a reference", tc.args)
+		if !slices.Contains(tc.args, "-ref") {
+			assert.True(t, printedFirst, "%v: the reference is printed before the request is sent", tc.args)
+			assert.Contains(t, errOut.String(), "no -ref given: its merchantReference is "+ref, tc.args)
+		}
+		assert.Contains(t, errOut.String(), "look it up with bankpay "+strings.ReplaceAll(tc.lookup, "%s", ref), tc.args)
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -10,12 +11,13 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// runTransactions runs "transactions get ID", "transactions find -ref
-// REF [-original ID]" (the transaction a money-moving call made: after exit
-// code 5, before paying again) and "transactions list".
+// runTransactions runs "transactions get ID", "transactions find
+// -original ID -ref REF" (the transaction a money-moving call made: after
+// exit code 5, before paying again), "transactions authorization -ref REF"
+// and "transactions list".
 func runTransactions(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
-		return usagef("want a subcommand: get or find")
+		return usagef("want a subcommand: get, find, authorization or list")
 	}
 	switch args[0] {
 	case "get":
@@ -30,29 +32,78 @@ func runTransactions(ctx context.Context, e *env, args []string) error {
 		}
 		return e.printTransaction(t)
 	case "find":
-		fs := e.flags("transactions find")
-		ref := fs.String("ref", "", "merchantReference the call was made with (required)")
-		original := fs.String("original", "", "the transaction the call was made against: the authorization for a deposit or capture, "+
-			"the capture for a refund, the deposit for a reclaim (none: find the authorization with -ref)")
-		if err := fs.Parse(args[1:]); err != nil {
-			return err
-		}
-		if fs.NArg() != 0 {
-			return usagef("want no argument but -ref and -original")
-		}
-		c, err := e.client()
-		if err != nil {
-			return err
-		}
-		t, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: *original, MerchantReference: *ref})
-		if err != nil {
-			return err
-		}
-		return e.printTransaction(t)
+		return findTransaction(ctx, e, args[1:])
+	case "authorization":
+		return findAuthorization(ctx, e, args[1:])
 	case "list":
 		return listTransactions(ctx, e, args[1:])
 	}
-	return usagef("unknown subcommand %q: want get, find or list", args[0])
+	return usagef("unknown subcommand %q: want get, find, authorization or list", args[0])
+}
+
+// findTransaction runs "transactions find -original ID -ref REF": the
+// transaction a money-moving command made (exit 0, printed), not made
+// (exit 4: every transaction made from -original was read), or unknown
+// (exit 7). -original is required: without it a deposit's reference would
+// be looked up among the authorizations.
+func findTransaction(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("transactions find")
+	ref := fs.String("ref", "", "merchantReference the call was made with (required)")
+	original := fs.String("original", "", "the transaction the call was made against (required): the authorization for a deposit "+
+		"or capture, the capture for a refund, the deposit for a reclaim (an authorization: transactions authorization -ref REF)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usagef("want no argument but -original and -ref")
+	}
+	if *original == "" || *ref == "" {
+		return usagef("want -original ID and -ref REF: the transaction the call was made against and its reference " +
+			"(an authorization by its reference: transactions authorization -ref REF)")
+	}
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
+	t, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: *original, MerchantReference: *ref})
+	if errors.Is(err, bankpay.ErrNotFound) {
+		return fmt.Errorf("not made: %w (every transaction made from %s was read); make the call again with the same -ref", err, *original)
+	}
+	if err != nil {
+		return err
+	}
+	return e.printTransaction(t)
+}
+
+// errNoAuthorization: transactions authorization read every transaction
+// of the payments with -ref and no authorization has it (exit 8).
+var errNoAuthorization = errors.New("no authorization has this merchantReference " +
+	"(this says nothing of a deposit, capture, refund or reclaim: transactions find -original ID -ref REF looks those up)")
+
+// findAuthorization runs "transactions authorization -ref REF": the
+// authorization (Transactions.FindAuthorization) with that reference,
+// after an establish whose response was lost.
+func findAuthorization(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("transactions authorization")
+	ref := fs.String("ref", "", "merchantReference of the authorization (required)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 || *ref == "" {
+		return usagef("want -ref REF and no argument")
+	}
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
+	t, ok, err := c.Transactions.FindAuthorization(ctx, *ref)
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return errNoAuthorization
+	}
+	return e.printTransaction(t)
 }
 
 // listTransactions runs "transactions list [filters]": every matching
@@ -116,10 +167,13 @@ func listTransactions(ctx context.Context, e *env, args []string) error {
 // never retried once it may have reached the service.
 func runRefund(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("refund")
-	ref := fs.String("ref", "", "merchantReference of the refund")
+	ref := fs.String("ref", "", "merchantReference of the refund (default: one is made and printed before sending)")
 	amount := fs.String("amount", "", "amount N.NN (default: what is left to refund)")
 	c, id, err := e.clientFor(fs, args, "one transaction id (the capture or payment to refund)")
 	if err != nil {
+		return err
+	}
+	if err := e.moneyRef(ref, "refund"); err != nil {
 		return err
 	}
 	t, err := c.Transactions.Refund(ctx, id, &bankpay.RefundParams{MerchantReference: *ref, Amount: models.Amount(*amount)})

@@ -266,9 +266,8 @@ func (s *shop) charge(ctx context.Context, o *order, authID, splitToken string) 
 	}
 	p := &bankpay.CaptureParams{MerchantReference: o.Ref + "-pay", Amount: price, SplitToken: splitToken}
 	capture, err := s.env.Client.Transactions.Capture(ctx, authID, p)
-	var ne *bankpay.NetworkError
 	switch {
-	case errors.Is(err, bankpay.ErrDuplicate), errors.As(err, &ne) && ne.Sent, errors.Is(err, bankpay.ErrInvalidResponse):
+	case errors.Is(err, bankpay.ErrDuplicate), bankpay.OutcomeUnknown(err):
 		// Captured before, or perhaps: look it up rather than pay again.
 		capture, err = s.env.Client.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: authID, MerchantReference: p.MerchantReference})
 		if err != nil {

@@ -64,9 +64,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, p)
 	var ne *bankpay.NetworkError
 	switch {
-	case errors.As(err, &ne) && ne.Sent:
-		env.Result("*bankpay.NetworkError, Sent %t, after %d attempt(s): %v", ne.Sent, ne.Attempts, err)
-		env.Note("the outcome is unknown: the deposit may have been made. Do not pay again under a new reference.")
+	case bankpay.OutcomeUnknown(err):
+		if errors.As(err, &ne) {
+			env.Result("*bankpay.NetworkError, Sent %t, after %d attempt(s): %v", ne.Sent, ne.Attempts, err)
+		}
+		env.Note("bankpay.OutcomeUnknown(err): the deposit may have been made. Do not pay again: find it by its reference.")
 	case err != nil:
 		return fmt.Errorf("deposit: %w", err)
 	case env.Embedded():
@@ -86,8 +88,9 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		// Not made: paying again, with the same merchantReference, is safe.
 		return fmt.Errorf("the deposit was not found, but the sandbox made it")
 	case errors.Is(err, bankpay.ErrIncomplete):
-		// The list could not be read whole: the deposit may exist. Do not
-		// pay again; look it up again later.
+		// The scan could not prove it saw every transaction: the deposit
+		// may exist (OutcomeUnknown still holds). Do not pay again; look it
+		// up again later.
 		return fmt.Errorf("find: %w", err)
 	case err != nil:
 		return fmt.Errorf("find: %w", err)
@@ -104,7 +107,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	if !errors.Is(err, bankpay.ErrNotFound) {
 		return fmt.Errorf("find an unused reference: got %v, want ErrNotFound", err)
 	}
-	env.Result("ErrNotFound: %v (the whole list was read: such a deposit was not made; pay with that same reference)", err)
+	env.Result("ErrNotFound: %v (every transaction made from the authorization was seen: such a deposit was not made; pay with that same reference)", err)
 
 	env.Call("Transactions.List(payment.merchantReference %s)", p.MerchantReference)
 	n := 0

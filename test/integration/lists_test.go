@@ -190,7 +190,16 @@ func testLists(t *testing.T, s *sandbox) {
 		assert.Len(t, page.Items[0].Payment.Account.AccountNumber, 4)
 	})
 	t.Run("find by merchantReference", func(t *testing.T) {
+		// With no original, the authorization lookup: "none" is ErrNotFound
+		// here, to share the table below.
 		find := func(original, ref string) (*models.Transaction, error) {
+			if original == "" {
+				auth, ok, err := c.Transactions.FindAuthorization(ctx, ref)
+				if err == nil && !ok {
+					return nil, bankpay.ErrNotFound
+				}
+				return auth, err
+			}
 			return c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, MerchantReference: ref})
 		}
 		got, err := find(f.auth1.TransactionID, "list-dep-2")

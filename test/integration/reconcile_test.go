@@ -179,8 +179,9 @@ func TestReconcileLostEstablish(t *testing.T) {
 		require.ErrorAs(t, err, &ne)
 		require.True(t, ne.Sent)
 
-		auth, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{MerchantReference: "rec-est"})
+		auth, ok, err := c.Transactions.FindAuthorization(ctx, "rec-est")
 		require.NoError(t, err)
+		require.True(t, ok)
 		assert.Equal(t, models.TypeAuthorize, auth.TransactionType)
 		assert.Equal(t, models.StatusAuthorized, auth.Status)
 		// Repeating it would be refused: the reference was used.
