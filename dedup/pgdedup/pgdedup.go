@@ -227,6 +227,11 @@ func newToken() (string, error) {
 	return hex.EncodeToString(tok[:]), nil
 }
 
+// ClaimTTL is how long a new claim lasts unless extended (Options.ClaimTTL):
+// the webhook handler cancels the callback when its claim runs out, even if
+// it cannot reach the database to extend it.
+func (d *Deduplicator) ClaimTTL() time.Duration { return time.Duration(d.claimTTL) * time.Millisecond }
+
 // Extend implements bankpay.Deduplicator: token's claim of key, while no
 // later claim has replaced it and it is not done, lasts ClaimTTL from now.
 func (d *Deduplicator) Extend(ctx context.Context, key, token string) (time.Duration, error) {
