@@ -143,10 +143,42 @@ type Inbox struct {
 	maxAtt  int
 }
 
+// migrateLock is the key of the PostgreSQL advisory lock Migrate holds:
+// the bytes of "bankpayM", one key for every database and schema.
+const migrateLock int64 = 0x62616e6b7061794d
+
 // Migrate brings River's tables in pool's database up to date with River's
 // own migrator (rivermigrate); run it before New, at start-up or from a
-// deployment step.
+// deployment step. It is safe from many replicas at once: it holds a
+// session-level PostgreSQL advisory lock (pg_advisory_lock) on one of
+// pool's connections while the migrator runs on others, so the replicas
+// migrate one after the other, and the later ones find nothing to do. The
+// pool therefore needs MaxConns of 2 or more, and a session of its own (not
+// a connection pooler in transaction mode); ctx bounds the wait for the
+// lock too.
 func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	if pool == nil {
+		return errors.New("riverinbox: migrate: nil pool")
+	}
+	if pool.Config().MaxConns < 2 {
+		return errors.New("riverinbox: migrate: the pool's MaxConns must be 2 or more (one holds the lock)")
+	}
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("riverinbox: migrate: %w", err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, migrateLock); err != nil {
+		// A canceled wait may leave the session in doubt: drop it.
+		_ = conn.Conn().Close(context.WithoutCancel(ctx))
+		return fmt.Errorf("riverinbox: migrate: lock: %w", err)
+	}
+	defer func() {
+		if _, err := conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, migrateLock); err != nil {
+			// The lock goes with the session.
+			_ = conn.Conn().Close(context.WithoutCancel(ctx))
+		}
+	}()
 	m, err := rivermigrate.New(riverpgxv5.New(pool), nil)
 	if err != nil {
 		return fmt.Errorf("riverinbox: migrate: %w", err)

@@ -39,6 +39,18 @@ func dsn(tb testing.TB) string { return dedupsuite.ServerEnv(tb, dedupsuite.Post
 func freshSchema(tb testing.TB) *pgxpool.Pool {
 	tb.Helper()
 	ctx := context.Background()
+	pool := poolIn(tb, emptySchema(tb))
+	require.NoError(tb, riverinbox.Migrate(ctx, pool))
+	_, err := pool.Exec(ctx, `CREATE TABLE effects (event_id text NOT NULL, at timestamptz NOT NULL DEFAULT now())`)
+	require.NoError(tb, err)
+	return pool
+}
+
+// emptySchema makes an empty schema no other test uses, dropped with the
+// test, and returns its name.
+func emptySchema(tb testing.TB) string {
+	tb.Helper()
+	ctx := context.Background()
 	var b [5]byte
 	_, _ = rand.Read(b[:])
 	schema := "inbox_test_" + hex.EncodeToString(b[:])
@@ -51,11 +63,7 @@ func freshSchema(tb testing.TB) *pgxpool.Pool {
 		assert.NoError(tb, err)
 		admin.Close()
 	})
-	pool := poolIn(tb, schema)
-	require.NoError(tb, riverinbox.Migrate(ctx, pool))
-	_, err = pool.Exec(ctx, `CREATE TABLE effects (event_id text NOT NULL, at timestamptz NOT NULL DEFAULT now())`)
-	require.NoError(tb, err)
-	return pool
+	return schema
 }
 
 // poolIn opens a pool of its own on schema, closed with the test.
@@ -294,4 +302,59 @@ func TestInboxMaxEventAgeWinsOverHandlerOptions(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, post(t, in, body, auth), "older than the 24 h the jobs are kept for")
 	_, n := jobState(t, pool, id)
 	assert.Zero(t, n, "a stale event was queued")
+}
+
+// Replicas starting together each run Migrate on a fresh schema at once
+// (each with its own pool, as separate processes): without a lock, River's
+// migrations raced (duplicate key value violates unique constraint
+// "pg_type_typname_nsp_index") and a replica died. All succeed, and River's
+// tables are there once.
+func TestMigrateConcurrently(t *testing.T) {
+	for round := range 3 {
+		schema := emptySchema(t)
+		const replicas = 6
+		pools := make([]*pgxpool.Pool, replicas)
+		for i := range pools {
+			pools[i] = poolIn(t, schema)
+		}
+		errs := make(chan error, replicas)
+		gate := make(chan struct{})
+		for _, p := range pools {
+			go func() {
+				<-gate
+				errs <- riverinbox.Migrate(context.Background(), p)
+			}()
+		}
+		close(gate)
+		for range replicas {
+			assert.NoError(t, <-errs, "round %d", round)
+		}
+		var jobTables int
+		require.NoError(t, pools[0].QueryRow(context.Background(),
+			`SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename = 'river_job'`, schema).Scan(&jobTables))
+		assert.Equal(t, 1, jobTables)
+		in, err := riverinbox.New(pools[0], creds, effect, riverinbox.Options{})
+		require.NoError(t, err)
+		body, auth := dedupsuite.Notification(t, creds, unique("ev-migrated"), time.Now().Add(-time.Minute))
+		assert.Equal(t, http.StatusOK, post(t, in, body, auth), "an event inserted into the migrated tables")
+	}
+}
+
+// Migrate refuses a pool it would deadlock (the lock holds its only
+// connection) and a canceled context, and leaves the lock free.
+func TestMigrateChecks(t *testing.T) {
+	schema := emptySchema(t)
+	cfg, err := pgxpool.ParseConfig(dsn(t))
+	require.NoError(t, err)
+	cfg.ConnConfig.RuntimeParams["search_path"] = schema
+	cfg.MaxConns = 1
+	one, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	require.NoError(t, err)
+	defer one.Close()
+	assert.ErrorContains(t, riverinbox.Migrate(context.Background(), one), "MaxConns")
+	assert.Error(t, riverinbox.Migrate(context.Background(), nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	assert.ErrorIs(t, riverinbox.Migrate(ctx, poolIn(t, schema)), context.Canceled)
+	require.NoError(t, riverinbox.Migrate(context.Background(), poolIn(t, schema)), "the lock was left taken")
 }
