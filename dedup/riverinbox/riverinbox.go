@@ -6,7 +6,7 @@
 // and backoff, however long it takes.
 //
 //	pool, _ := pgxpool.New(ctx, dsn)
-//	if err := riverinbox.Migrate(ctx, pool); err != nil { … } // River's own migrations
+//	if err := riverinbox.Migrate(ctx, pool); err != nil { … } // River's own migrations, under a lock
 //	in, err := riverinbox.New(pool, creds, func(ctx context.Context, tx pgx.Tx, ev *bankpay.Event) error {
 //		_, err := tx.Exec(ctx, `UPDATE orders SET status = $1 WHERE ref = $2`, …)
 //		return err // nil: committed with the job's completion; an error: retried
@@ -38,6 +38,13 @@
 // Jobs are kept, whatever their state, for at least the handler's max event
 // age plus 10 minutes (twice the allowed clock skew): any delivery the
 // handler accepts meets its job.
+//
+// Accounts: inboxes of several accounts (accessIds) may share a database.
+// Each account's jobs go to its own queue (AccountQueue, unless
+// Options.Queue says otherwise), and a worker refuses a job of another
+// accessId: it snoozes it, neither running nor losing it, so one account's
+// callback never runs another's event. Migrate may run on every replica at
+// start-up: an advisory lock makes them migrate one after the other.
 package riverinbox
 
 import (
