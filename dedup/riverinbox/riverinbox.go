@@ -288,12 +288,13 @@ func New(pool *pgxpool.Pool, creds bankpay.Credentials, fn Func, opts Options) (
 
 // Start starts this replica's workers; ctx bounds the start-up only. See
 // river.Client.Start. With the default queue, it first moves the account's
-// jobs (any state but running) that an earlier version left in the queue
-// every account then shared ("bankpay_events") to the account's queue.
+// jobs still to run (or discarded, for an operator's retry) that an earlier
+// version left in the queue every account then shared ("bankpay_events")
+// to the account's queue.
 func (in *Inbox) Start(ctx context.Context) error {
 	if in.adopt {
 		if _, err := in.pool.Exec(ctx, `UPDATE river_job SET queue = $1
-WHERE queue = $2 AND kind = $3 AND args->>'account' = $4 AND state <> 'running'`,
+WHERE state IN ('available', 'discarded', 'pending', 'retryable', 'scheduled') AND queue = $2 AND kind = $3 AND args->>'account' = $4`,
 			in.queue, legacyQueue, eventArgs{}.Kind(), in.creds.AccessID); err != nil {
 			return fmt.Errorf("riverinbox: start: moving the account's jobs to its queue: %w", err)
 		}
