@@ -55,6 +55,14 @@ func (s ClaimState) name() string {
 // dedup/pgdedup and dedup/redisdedup are two, and internal/dedupsuite is the
 // behavior they share); NewMemoryDeduplicator works within one process.
 // Methods are called concurrently.
+//
+// A Deduplicator whose claims run out by time should also have the method
+// ClaimTTL() time.Duration, returning how long a new claim lasts unless
+// extended (pgdedup's and redisdedup's do): the handler then cancels the
+// callback's context when the claim runs out even if no Extend ever
+// reaches the store. Without it (or when it returns 0) the handler learns
+// the run-out time from the first successful Extend only. A wrapper of a
+// Deduplicator should forward it.
 type Deduplicator interface {
 	// Claim atomically looks key up and, when it is free (never seen,
 	// released, or its claim expired), claims it: it returns ClaimNew and

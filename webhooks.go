@@ -135,8 +135,12 @@ func verifyNotification(macs *sign.MACCache, body []byte, header string, creds C
 // one is released for the next delivery. While the callback runs the
 // handler extends its claim (first after 100 ms, then every third of the
 // store's claim TTL); when the claim is lost anyway, or runs out while the
-// store is out of reach, the callback's context is canceled. See
-// NewMemoryDeduplicator. Handler only.
+// store is out of reach, the callback's context is canceled with the cause
+// "the event's claim was lost". The run-out time is the claim's (the TTL of
+// a store with a ClaimTTL method, counted from before Claim was asked, see
+// Deduplicator), then each successful Extend's: a store unreachable from
+// the first Extend on still cancels the callback when its claim runs out.
+// See NewMemoryDeduplicator. Handler only.
 func WithDeduplicator(d Deduplicator) Option {
 	return option("WithDeduplicator", forHandler, func(cfg *config) {
 		if d == nil || reflect.ValueOf(d).Kind() == reflect.Pointer && reflect.ValueOf(d).IsNil() {
@@ -203,6 +207,7 @@ type webhookHandler struct {
 	maxAge      time.Duration
 	readTimeout time.Duration
 	now         func() time.Time
+	clock       claimClock // times the claim's extensions and run-out
 }
 
 // NewWebhookHandler returns the http.Handler of the merchant's
@@ -227,7 +232,8 @@ func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error
 		panic("bankpay: NewWebhookHandler: " + err.Error())
 	}
 	return &webhookHandler{creds: creds, macs: &sign.MACCache{}, fn: fn, dedup: cfg.dedup, maxBytes: cfg.maxEventBytes,
-		logger: cfg.logger, maxAge: cfg.maxEventAge, readTimeout: cfg.eventReadTimeout, now: cfg.hookNow}
+		logger: cfg.logger, maxAge: cfg.maxEventAge, readTimeout: cfg.eventReadTimeout, now: cfg.hookNow,
+		clock: wallClock{}}
 }
 
 func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -350,6 +356,7 @@ func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 		return http.StatusOK
 	}
 	key := dedupKey(h.creds.AccessID, ev.EventID)
+	claimed := h.clock.Now() // the claim runs out no sooner than its TTL after this
 	st, token, err := h.dedup.Claim(ctx, key)
 	if err != nil {
 		h.log(ctx, slog.LevelError, "bankpay: webhook: de-duplication store failed", ev, err)
@@ -365,7 +372,7 @@ func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 	}
 
 	cbCtx, cancel := context.WithCancelCause(ctx)
-	stop := h.keepClaim(cbCtx, cancel, ev, key, token)
+	stop := h.keepClaim(cbCtx, cancel, ev, key, token, claimed)
 	done := false
 	defer func() {
 		stop()
@@ -394,51 +401,102 @@ func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 // delivery took it).
 var errClaimLost = errors.New("bankpay: webhook: the event's claim was lost")
 
-// keepClaim extends token's claim of key while the callback runs, and
-// cancels the callback's context with errClaimLost when the claim is no
-// longer current. The returned stop ends the extensions and waits for them;
-// it may be called more than once.
-func (h *webhookHandler) keepClaim(ctx context.Context, cancel context.CancelCauseFunc, ev *Event, key, token string) (stop func()) {
+// claimTTLer is the optional method of a Deduplicator whose claims run out
+// by time: the TTL a new claim lasts unless extended (<= 0: unknown). See
+// Deduplicator.
+type claimTTLer interface{ ClaimTTL() time.Duration }
+
+// claimClock is the handler's clock for its claims: the wall clock, or a
+// fake one in tests. It is not WithWebhookClock's, which may be a
+// sandbox's, offset from the store's.
+type claimClock interface {
+	Now() time.Time
+	// TimerAt returns the channel of a timer that fires at t, and its
+	// stop function.
+	TimerAt(t time.Time) (<-chan time.Time, func() bool)
+}
+
+// wallClock is the default claimClock.
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+
+func (wallClock) TimerAt(at time.Time) (<-chan time.Time, func() bool) {
+	t := time.NewTimer(time.Until(at))
+	return t.C, t.Stop
+}
+
+// claimTTL is the TTL of d's new claims, 0 when d does not say.
+func claimTTL(d Deduplicator) time.Duration {
+	if t, ok := d.(claimTTLer); ok {
+		return max(t.ClaimTTL(), 0)
+	}
+	return 0
+}
+
+// extension is the result of one Extend, asked at asked.
+type extension struct {
+	asked time.Time
+	ttl   time.Duration
+	err   error
+}
+
+// keepClaim extends token's claim of key, made at claimed, while the
+// callback runs, and cancels the callback's context with errClaimLost when
+// the claim is no longer current, or at the time it runs out at the store
+// (claimed plus the store's ClaimTTL, then each successful Extend's TTL
+// counted from before it was asked) unless an Extend renewed it by then:
+// the store being out of reach does not keep the callback running past its
+// claim. The returned stop ends the extensions (an Extend under way is
+// canceled) and waits for them; it may be called more than once.
+func (h *webhookHandler) keepClaim(ctx context.Context, cancel context.CancelCauseFunc, ev *Event, key, token string, claimed time.Time) (stop func()) {
 	quit, exited := make(chan struct{}), make(chan struct{})
+	var runsOut time.Time // zero: unknown (the store does not say its TTL)
+	if ttl := claimTTL(h.dedup); ttl > 0 {
+		runsOut = claimed.Add(ttl)
+	}
 	go func() {
 		defer close(exited)
-		t := time.NewTimer(firstExtension)
-		defer t.Stop()
-		// runsOut is when the claim runs out at the store unless extended:
-		// known from the first extension on (the TTL it returned, counted
-		// from before it was asked).
-		var runsOut time.Time
+		next, stopNext := h.clock.TimerAt(claimed.Add(firstExtension))
+		defer func() { stopNext() }()
+		var expiry <-chan time.Time // fires when the claim runs out
+		stopExpiry := func() bool { return false }
+		defer func() { stopExpiry() }()
+		setExpiry := func() {
+			stopExpiry()
+			expiry, stopExpiry = h.clock.TimerAt(runsOut)
+		}
+		if !runsOut.IsZero() {
+			setExpiry()
+		}
+		var pending chan extension // the Extend under way, nil when none
+		ectx, cancelExtend := context.WithCancel(context.WithoutCancel(ctx))
+		defer cancelExtend()
 		for {
 			select {
 			case <-quit:
+				drain(pending, cancelExtend)
 				return
-			case <-t.C:
-			}
-			asked := time.Now()
-			ectx, done := context.WithTimeout(context.WithoutCancel(ctx), extendTimeout)
-			ttl, err := h.dedup.Extend(ectx, key, token)
-			done()
-			switch {
-			case err != nil && !runsOut.IsZero() && !time.Now().Before(runsOut):
-				// The store was out of reach until the claim ran out:
-				// another delivery may hold it now.
-				h.log(ctx, slog.LevelError, "bankpay: webhook: the event's claim ran out while the store was out of reach", ev, err)
+			case <-expiry:
+				h.log(ctx, slog.LevelError, "bankpay: webhook: the event's claim ran out while the store was out of reach", ev, nil)
 				cancel(errClaimLost)
+				drain(pending, cancelExtend)
 				return
-			case err != nil:
-				h.log(ctx, slog.LevelError, "bankpay: webhook: extending the event's claim failed", ev, err)
-				next := firstExtension
-				if !runsOut.IsZero() {
-					next = max(min(next, time.Until(runsOut)), time.Millisecond)
+			case <-next:
+				pending = make(chan extension, 1)
+				go h.extend(ectx, key, token, pending)
+			case r := <-pending:
+				pending = nil
+				delay, lost := h.extended(ctx, ev, r, &runsOut)
+				if lost {
+					cancel(errClaimLost)
+					return
 				}
-				t.Reset(next)
-			case ttl <= 0:
-				h.log(ctx, slog.LevelError, "bankpay: webhook: the event's claim was lost", ev, nil)
-				cancel(errClaimLost)
-				return
-			default:
-				runsOut = asked.Add(ttl)
-				t.Reset(max(ttl/3, time.Millisecond))
+				if r.err == nil {
+					setExpiry()
+				}
+				stopNext()
+				next, stopNext = h.clock.TimerAt(h.clock.Now().Add(delay))
 			}
 		}
 	}()
@@ -446,6 +504,42 @@ func (h *webhookHandler) keepClaim(ctx context.Context, cancel context.CancelCau
 		close(quit)
 		<-exited
 	})
+}
+
+// drain cancels the Extend under way, if any, and waits for it.
+func drain(pending <-chan extension, cancelExtend context.CancelFunc) {
+	if pending != nil {
+		cancelExtend()
+		<-pending
+	}
+}
+
+// extend runs one Extend, bounded by extendTimeout, and sends its result.
+func (h *webhookHandler) extend(ctx context.Context, key, token string, out chan<- extension) {
+	asked := h.clock.Now()
+	ectx, done := context.WithTimeout(ctx, extendTimeout)
+	defer done()
+	ttl, err := h.dedup.Extend(ectx, key, token)
+	out <- extension{asked: asked, ttl: ttl, err: err}
+}
+
+// extended reads an Extend's result: whether the claim is lost and, if
+// not, when to extend next. A renewal moves *runsOut.
+func (h *webhookHandler) extended(ctx context.Context, ev *Event, r extension, runsOut *time.Time) (next time.Duration, lost bool) {
+	switch {
+	case r.err != nil:
+		h.log(ctx, slog.LevelError, "bankpay: webhook: extending the event's claim failed", ev, r.err)
+		next = firstExtension
+		if !runsOut.IsZero() {
+			next = max(min(next, runsOut.Sub(h.clock.Now())), time.Millisecond)
+		}
+		return next, false
+	case r.ttl <= 0:
+		h.log(ctx, slog.LevelError, "bankpay: webhook: the event's claim was lost", ev, nil)
+		return 0, true
+	}
+	*runsOut = r.asked.Add(r.ttl)
+	return max(r.ttl/3, time.Millisecond), false
 }
 
 // dispatch calls fn; a nil fn acknowledges every event.

@@ -28,9 +28,16 @@
 //	);
 //	CREATE INDEX IF NOT EXISTS bankpay_events_expires_at ON bankpay_events (expires_at);
 //
-// Rows whose time is up are reused by the next claim of their eventId and
-// deleted by Purge, which Complete also runs now and then (see
-// Options.PurgeInterval).
+// Rows whose time is up are reused by the next claim of their eventId.
+// Purge, which Complete also runs now and then (see Options.PurgeInterval),
+// deletes a done mark once its time is up, and a claim 24 hours and 10
+// minutes after it ran out (the handler's default retention), as
+// redisdedup keeps its key: until then a late Complete of a claim that ran
+// out and was not taken again (a replica paused past ClaimTTL, or cut off
+// from the database) still records the event done, and the service's
+// re-send does not run the callback again. After that, a Complete of a
+// claim that is no longer in the table changes nothing and returns nil, as
+// for any claim that is no longer current.
 package pgdedup
 
 import (
@@ -55,6 +62,13 @@ const (
 	defaultPurgeInterval = 10 * time.Minute
 	// purgeBatch is how many expired rows one lazy purge deletes at most.
 	purgeBatch = 1000
+	// claimKeep is how long Purge keeps a claim that ran out and was not
+	// claimed again, as redisdedup keeps its key: the handler's default
+	// retention (24 hours' max event age plus twice 5 minutes of allowed
+	// clock skew). A callback that finished after its claim ran out (a
+	// process paused past the TTL, a store out of reach) still completes
+	// it within that time, so a re-send finds the event done.
+	claimKeep = 24*time.Hour + 10*time.Minute
 	// claimAttempts bounds Claim's insert-then-read loop (a row can vanish
 	// or expire between the two statements).
 	claimAttempts = 5
@@ -149,9 +163,13 @@ WHERE event_id = $1 AND owner = $2 AND NOT done`
 CASE WHEN $3 > 0 THEN now() + $3 * interval '1 millisecond' ELSE 'infinity'::timestamptz END
 WHERE event_id = $1 AND owner = $2`
 	d.releaseSQL = `DELETE FROM ` + t + ` WHERE event_id = $1 AND owner = $2 AND NOT done`
-	d.purgeSQL = `DELETE FROM ` + t + ` WHERE expires_at <= now()`
+	// A done mark is purged once expired, a claim claimKeep after it ran
+	// out: until then its token may still complete it (see Complete).
+	expired := `expires_at <= now() AND (done OR expires_at <= now() - ` + fmt.Sprint(claimKeep.Milliseconds()) +
+		` * interval '1 millisecond')`
+	d.purgeSQL = `DELETE FROM ` + t + ` WHERE ` + expired
 	d.purgeBatchSQL = `DELETE FROM ` + t + ` WHERE event_id IN (SELECT event_id FROM ` + t +
-		` WHERE expires_at <= now() LIMIT ` + fmt.Sprint(purgeBatch) + `)`
+		` WHERE ` + expired + ` LIMIT ` + fmt.Sprint(purgeBatch) + `)`
 	return d, nil
 }
 
@@ -227,6 +245,11 @@ func newToken() (string, error) {
 	return hex.EncodeToString(tok[:]), nil
 }
 
+// ClaimTTL is how long a new claim lasts unless extended (Options.ClaimTTL):
+// the webhook handler cancels the callback when its claim runs out, even if
+// it cannot reach the database to extend it.
+func (d *Deduplicator) ClaimTTL() time.Duration { return time.Duration(d.claimTTL) * time.Millisecond }
+
 // Extend implements bankpay.Deduplicator: token's claim of key, while no
 // later claim has replaced it and it is not done, lasts ClaimTTL from now.
 func (d *Deduplicator) Extend(ctx context.Context, key, token string) (time.Duration, error) {
@@ -243,7 +266,9 @@ func (d *Deduplicator) Extend(ctx context.Context, key, token string) (time.Dura
 }
 
 // Complete implements bankpay.Deduplicator: when token is key's current
-// claim, key is marked done for keep (for ever when keep <= 0). Now and
+// claim (it may have run out, if no other delivery claimed the key since;
+// Purge keeps such a claim for 24 hours and 10 minutes), key is marked
+// done for keep (for ever when keep <= 0). Now and
 // then it also purges expired rows (Options.PurgeInterval); that purge's
 // errors are not returned, since the done mark is written.
 func (d *Deduplicator) Complete(ctx context.Context, key, token string, keep time.Duration) error {
@@ -270,8 +295,8 @@ func (d *Deduplicator) Release(ctx context.Context, key, token string) error {
 	return nil
 }
 
-// Purge deletes every expired claim and done mark and returns how many it
-// deleted. Complete purges in batches on its own unless
+// Purge deletes every expired done mark, and every claim that ran out 24
+// hours and 10 minutes ago or more, and returns how many it deleted. Complete purges in batches on its own unless
 // Options.PurgeInterval is negative; call Purge from a periodic job then.
 func (d *Deduplicator) Purge(ctx context.Context) (int64, error) {
 	res, err := d.db.ExecContext(ctx, d.purgeSQL)

@@ -211,7 +211,8 @@ func expired(t *testing.T, db *sql.DB, table string) int {
 	return n
 }
 
-// TestPurge: Purge deletes expired claims and done marks, and only them.
+// TestPurge: Purge deletes expired done marks, and claims that ran out longer
+// ago than the handler's default retention, and only them.
 func TestPurge(t *testing.T) {
 	ctx := context.Background()
 	db := open(t)
@@ -232,12 +233,18 @@ func TestPurge(t *testing.T) {
 	_, _, err = long.Claim(ctx, "kept-claim")
 	require.NoError(t, err)
 
-	require.Eventually(t, func() bool { return expired(t, db, table) == 3 }, 5*time.Second, 20*time.Millisecond)
+	_, _, err = short.Claim(ctx, "ancient") // ran out longer ago than the handler's default retention
+	require.NoError(t, err)
+	_, err = db.ExecContext(ctx, `UPDATE `+table+` SET expires_at = now() - interval '24 hours 11 minutes' WHERE event_id = 'ancient'`)
+	require.NoError(t, err)
+
+	require.Eventually(t, func() bool { return expired(t, db, table) == 4 }, 5*time.Second, 20*time.Millisecond)
 	n, err := long.Purge(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, int64(3), n)
-	assert.Equal(t, 3, rows(t, db, table))
-	for id, want := range map[string]bankpay.ClaimState{"kept-done": bankpay.ClaimDone, "kept-for-ever": bankpay.ClaimDone, "kept-claim": bankpay.ClaimInProgress, "done-1": bankpay.ClaimNew} {
+	assert.Equal(t, int64(3), n, "the expired done marks and the ancient claim")
+	assert.Equal(t, 4, rows(t, db, table), "the abandoned claim is kept for a late Complete")
+	for id, want := range map[string]bankpay.ClaimState{"kept-done": bankpay.ClaimDone, "kept-for-ever": bankpay.ClaimDone,
+		"kept-claim": bankpay.ClaimInProgress, "done-1": bankpay.ClaimNew, "abandoned": bankpay.ClaimNew, "ancient": bankpay.ClaimNew} {
 		st, _, err := short.Claim(ctx, id)
 		require.NoError(t, err)
 		assert.Equal(t, want, st, id)
@@ -258,11 +265,15 @@ func TestLazyPurge(t *testing.T) {
 	short, err := pgdedup.New(db, pgdedup.Options{Table: table, PurgeInterval: -1})
 	require.NoError(t, err)
 	require.NoError(t, short.CreateTable(ctx))
+	brief, err := pgdedup.New(db, pgdedup.Options{Table: table, ClaimTTL: 100 * time.Millisecond, PurgeInterval: -1})
+	require.NoError(t, err)
+	_, _, err = brief.Claim(ctx, "abandoned") // runs out, never taken again
+	require.NoError(t, err)
 	const keep = 200 * time.Millisecond
 	for _, id := range []string{"a", "b", "c"} {
 		process(t, short, id, keep)
 	}
-	require.Eventually(t, func() bool { return expired(t, db, table) == 3 }, 5*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return expired(t, db, table) == 4 }, 5*time.Second, 20*time.Millisecond)
 	process(t, short, "d", keep)
 	assert.True(t, has("a") && has("b") && has("c"), "purged with a negative interval")
 
@@ -271,6 +282,7 @@ func TestLazyPurge(t *testing.T) {
 	process(t, hourly, "e", keep) // the first Complete purges
 	assert.False(t, has("a") || has("b") || has("c"), "not purged")
 	assert.True(t, has("e"))
+	assert.True(t, has("abandoned"), "a claim that ran out is kept for a late Complete")
 
 	process(t, short, "g", keep)
 	require.Eventually(t, func() bool {

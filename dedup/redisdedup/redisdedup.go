@@ -166,6 +166,11 @@ func (d *Deduplicator) Claim(ctx context.Context, key string) (bankpay.ClaimStat
 	return bankpay.ClaimInProgress, "", nil
 }
 
+// ClaimTTL is how long a new claim lasts unless extended (Options.ClaimTTL):
+// the webhook handler cancels the callback when its claim runs out, even if
+// it cannot reach Redis to extend it.
+func (d *Deduplicator) ClaimTTL() time.Duration { return time.Duration(d.claimTTL) * time.Millisecond }
+
 // Extend implements bankpay.Deduplicator: while token's claim is the key's
 // (it may have run out, if no other delivery claimed the key since), it
 // runs out ClaimTTL from now.

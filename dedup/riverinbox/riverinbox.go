@@ -6,7 +6,7 @@
 // and backoff, however long it takes.
 //
 //	pool, _ := pgxpool.New(ctx, dsn)
-//	if err := riverinbox.Migrate(ctx, pool); err != nil { … } // River's own migrations
+//	if err := riverinbox.Migrate(ctx, pool); err != nil { … } // River's own migrations, under a lock
 //	in, err := riverinbox.New(pool, creds, func(ctx context.Context, tx pgx.Tx, ev *bankpay.Event) error {
 //		_, err := tx.Exec(ctx, `UPDATE orders SET status = $1 WHERE ref = $2`, …)
 //		return err // nil: committed with the job's completion; an error: retried
@@ -38,11 +38,20 @@
 // Jobs are kept, whatever their state, for at least the handler's max event
 // age plus 10 minutes (twice the allowed clock skew): any delivery the
 // handler accepts meets its job.
+//
+// Accounts: inboxes of several accounts (accessIds) may share a database.
+// Each account's jobs go to its own queue (AccountQueue, unless
+// Options.Queue says otherwise), and a worker refuses a job of another
+// accessId: it snoozes it, neither running nor losing it, so one account's
+// callback never runs another's event. Migrate may run on every replica at
+// start-up: an advisory lock makes them migrate one after the other.
 package riverinbox
 
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -62,7 +71,9 @@ import (
 
 // Defaults of Options.
 const (
-	defaultQueue                = "bankpay_events"
+	// legacyQueue was every account's queue before queues were per
+	// account; Start moves the account's jobs out of it.
+	legacyQueue                 = "bankpay_events"
 	defaultMaxWorkers           = 10
 	defaultMaxAttempts          = 25
 	defaultMaxEventAge          = 24 * time.Hour
@@ -71,6 +82,9 @@ const (
 	// skewAllowance is twice the 5 minutes an event may be dated ahead of
 	// the handler's clock (see bankpay.WithMaxEventAge).
 	skewAllowance = 10 * time.Minute
+	// refusedSnooze is how long a job of another account, refused by this
+	// inbox's worker, waits before it is available again.
+	refusedSnooze = time.Second
 	// maxBodyBytes is the webhook handler's body cap.
 	maxBodyBytes = 1 << 20
 )
@@ -83,8 +97,14 @@ type Func func(ctx context.Context, tx pgx.Tx, ev *bankpay.Event) error
 
 // Options configure New. The zero value is the defaults.
 type Options struct {
-	// Queue is the River queue of the inbox's jobs; "bankpay_events" when
-	// empty.
+	// Queue is the River queue of the inbox's jobs. When empty it is the
+	// account's own, derived from the accessId ("bankpay_events_" and 16
+	// hex digits of its SHA-256), so that the inboxes of several accounts
+	// on one database never take each other's jobs. Inboxes of different
+	// accounts given the same Queue still never run each other's events
+	// (a worker refuses a job of another accessId: it is snoozed, not run
+	// and not lost, until that account's worker takes it), but they delay
+	// them: give each account its own.
 	Queue string
 	// MaxWorkers is how many callbacks run at once on this replica; 10
 	// when <= 0.
@@ -137,16 +157,59 @@ var allStates = []rivertype.JobState{
 // River workers. Make one per process with New.
 type Inbox struct {
 	client  *river.Client[pgx.Tx]
+	pool    *pgxpool.Pool
 	handler http.Handler
 	creds   bankpay.Credentials
 	queue   string
-	maxAtt  int
+	// adopt: the queue is the default, and Start moves the account's jobs
+	// from the legacy shared queue to it.
+	adopt  bool
+	maxAtt int
 }
+
+// AccountQueue is the default queue of the account with accessID:
+// "bankpay_events_" and the first 16 hex digits of the SHA-256 of accessID.
+func AccountQueue(accessID string) string {
+	sum := sha256.Sum256([]byte(accessID))
+	return legacyQueue + "_" + hex.EncodeToString(sum[:8])
+}
+
+// migrateLock is the key of the PostgreSQL advisory lock Migrate holds:
+// the bytes of "bankpayM", one key for every database and schema.
+const migrateLock int64 = 0x62616e6b7061794d
 
 // Migrate brings River's tables in pool's database up to date with River's
 // own migrator (rivermigrate); run it before New, at start-up or from a
-// deployment step.
+// deployment step. It is safe from many replicas at once: it holds a
+// session-level PostgreSQL advisory lock (pg_advisory_lock) on one of
+// pool's connections while the migrator runs on others, so the replicas
+// migrate one after the other, and the later ones find nothing to do. The
+// pool therefore needs MaxConns of 2 or more, and a session of its own (not
+// a connection pooler in transaction mode); ctx bounds the wait for the
+// lock too.
 func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	if pool == nil {
+		return errors.New("riverinbox: migrate: nil pool")
+	}
+	if pool.Config().MaxConns < 2 {
+		return errors.New("riverinbox: migrate: the pool's MaxConns must be 2 or more (one holds the lock)")
+	}
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("riverinbox: migrate: %w", err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, migrateLock); err != nil {
+		// A canceled wait may leave the session in doubt: drop it.
+		_ = conn.Conn().Close(context.WithoutCancel(ctx))
+		return fmt.Errorf("riverinbox: migrate: lock: %w", err)
+	}
+	defer func() {
+		if _, err := conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, migrateLock); err != nil {
+			// The lock goes with the session.
+			_ = conn.Conn().Close(context.WithoutCancel(ctx))
+		}
+	}()
 	m, err := rivermigrate.New(riverpgxv5.New(pool), nil)
 	if err != nil {
 		return fmt.Errorf("riverinbox: migrate: %w", err)
@@ -165,9 +228,9 @@ func New(pool *pgxpool.Pool, creds bankpay.Credentials, fn Func, opts Options) (
 	if pool == nil || fn == nil {
 		return nil, errors.New("riverinbox: nil pool or callback")
 	}
-	in := &Inbox{creds: creds, queue: opts.Queue, maxAtt: opts.MaxAttempts}
+	in := &Inbox{pool: pool, creds: creds, queue: opts.Queue, maxAtt: opts.MaxAttempts}
 	if in.queue == "" {
-		in.queue = defaultQueue
+		in.queue, in.adopt = AccountQueue(creds.AccessID), true
 	}
 	if in.maxAtt <= 0 {
 		in.maxAtt = defaultMaxAttempts
@@ -196,7 +259,7 @@ func New(pool *pgxpool.Pool, creds bankpay.Credentials, fn Func, opts Options) (
 	keep := maxAge + skewAllowance
 
 	ws := river.NewWorkers()
-	if err := river.AddWorkerSafely(ws, &worker{pool: pool, fn: fn}); err != nil {
+	if err := river.AddWorkerSafely(ws, &worker{pool: pool, fn: fn, account: creds.AccessID, logger: logger}); err != nil {
 		return nil, fmt.Errorf("riverinbox: %w", err)
 	}
 	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
@@ -224,8 +287,18 @@ func New(pool *pgxpool.Pool, creds bankpay.Credentials, fn Func, opts Options) (
 }
 
 // Start starts this replica's workers; ctx bounds the start-up only. See
-// river.Client.Start.
+// river.Client.Start. With the default queue, it first moves the account's
+// jobs still to run (or discarded, for an operator's retry) that an earlier
+// version left in the queue every account then shared ("bankpay_events")
+// to the account's queue.
 func (in *Inbox) Start(ctx context.Context) error {
+	if in.adopt {
+		if _, err := in.pool.Exec(ctx, `UPDATE river_job SET queue = $1
+WHERE state IN ('available', 'discarded', 'pending', 'retryable', 'scheduled') AND queue = $2 AND kind = $3 AND args->>'account' = $4`,
+			in.queue, legacyQueue, eventArgs{}.Kind(), in.creds.AccessID); err != nil {
+			return fmt.Errorf("riverinbox: start: moving the account's jobs to its queue: %w", err)
+		}
+	}
 	if err := in.client.Start(ctx); err != nil {
 		return fmt.Errorf("riverinbox: start: %w", err)
 	}
@@ -321,19 +394,29 @@ func (in *Inbox) enqueue(ctx context.Context, ev *bankpay.Event) error {
 	return nil
 }
 
-// worker runs a job's callback in the transaction that completes it.
+// worker runs a job's callback in the transaction that completes it, for
+// the jobs of its account only.
 type worker struct {
 	river.WorkerDefaults[eventArgs]
-	pool *pgxpool.Pool
-	fn   Func
+	pool    *pgxpool.Pool
+	fn      Func
+	account string // the accessId whose events fn handles
+	logger  *slog.Logger
 }
 
 // errSuperseded is a stale attempt's error: the job was rescued and runs
 // again (or ran) elsewhere.
 var errSuperseded = errors.New("riverinbox: this attempt was superseded")
 
-// Work implements river.Worker.
+// Work implements river.Worker. A job of another account (inboxes of two
+// accounts given one queue) is refused: snoozed, neither run nor counted
+// as an attempt, until its own account's worker takes it.
 func (w *worker) Work(ctx context.Context, job *river.Job[eventArgs]) error {
+	if job.Args.Account != w.account {
+		w.logger.WarnContext(ctx, "riverinbox: a job of another account refused; give each account its own queue",
+			slog.Int64("jobId", job.ID), slog.String("queue", job.Queue))
+		return river.JobSnooze(refusedSnooze)
+	}
 	ev, err := bankpay.ParseEvent(job.Args.Body, job.Args.ContentType)
 	if err != nil {
 		// Verified when inserted: it cannot fail unless the row was

@@ -39,6 +39,18 @@ func dsn(tb testing.TB) string { return dedupsuite.ServerEnv(tb, dedupsuite.Post
 func freshSchema(tb testing.TB) *pgxpool.Pool {
 	tb.Helper()
 	ctx := context.Background()
+	pool := poolIn(tb, emptySchema(tb))
+	require.NoError(tb, riverinbox.Migrate(ctx, pool))
+	_, err := pool.Exec(ctx, `CREATE TABLE effects (event_id text NOT NULL, at timestamptz NOT NULL DEFAULT now())`)
+	require.NoError(tb, err)
+	return pool
+}
+
+// emptySchema makes an empty schema no other test uses, dropped with the
+// test, and returns its name.
+func emptySchema(tb testing.TB) string {
+	tb.Helper()
+	ctx := context.Background()
 	var b [5]byte
 	_, _ = rand.Read(b[:])
 	schema := "inbox_test_" + hex.EncodeToString(b[:])
@@ -51,11 +63,7 @@ func freshSchema(tb testing.TB) *pgxpool.Pool {
 		assert.NoError(tb, err)
 		admin.Close()
 	})
-	pool := poolIn(tb, schema)
-	require.NoError(tb, riverinbox.Migrate(ctx, pool))
-	_, err = pool.Exec(ctx, `CREATE TABLE effects (event_id text NOT NULL, at timestamptz NOT NULL DEFAULT now())`)
-	require.NoError(tb, err)
-	return pool
+	return schema
 }
 
 // poolIn opens a pool of its own on schema, closed with the test.
@@ -107,7 +115,13 @@ func jobState(t *testing.T, pool *pgxpool.Pool, eventID string) (rivertype.JobSt
 // test.
 func start(t *testing.T, pool *pgxpool.Pool, fn riverinbox.Func, opts riverinbox.Options) *riverinbox.Inbox {
 	t.Helper()
-	in, err := riverinbox.New(pool, creds, fn, opts)
+	return startAs(t, pool, creds, fn, opts)
+}
+
+// startAs is start with the account c.
+func startAs(t *testing.T, pool *pgxpool.Pool, c bankpay.Credentials, fn riverinbox.Func, opts riverinbox.Options) *riverinbox.Inbox {
+	t.Helper()
+	in, err := riverinbox.New(pool, c, fn, opts)
 	require.NoError(t, err)
 	require.NoError(t, in.Start(context.Background()))
 	t.Cleanup(func() {
@@ -294,4 +308,200 @@ func TestInboxMaxEventAgeWinsOverHandlerOptions(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, post(t, in, body, auth), "older than the 24 h the jobs are kept for")
 	_, n := jobState(t, pool, id)
 	assert.Zero(t, n, "a stale event was queued")
+}
+
+// Replicas starting together each run Migrate on a fresh schema at once
+// (each with its own pool, as separate processes): without a lock, River's
+// migrations raced (duplicate key value violates unique constraint
+// "pg_type_typname_nsp_index") and a replica died. All succeed, and River's
+// tables are there once.
+func TestMigrateConcurrently(t *testing.T) {
+	for round := range 3 {
+		schema := emptySchema(t)
+		const replicas = 6
+		pools := make([]*pgxpool.Pool, replicas)
+		for i := range pools {
+			pools[i] = poolIn(t, schema)
+		}
+		errs := make(chan error, replicas)
+		gate := make(chan struct{})
+		for _, p := range pools {
+			go func() {
+				<-gate
+				errs <- riverinbox.Migrate(context.Background(), p)
+			}()
+		}
+		close(gate)
+		for range replicas {
+			assert.NoError(t, <-errs, "round %d", round)
+		}
+		var jobTables int
+		require.NoError(t, pools[0].QueryRow(context.Background(),
+			`SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename = 'river_job'`, schema).Scan(&jobTables))
+		assert.Equal(t, 1, jobTables)
+		in, err := riverinbox.New(pools[0], creds, effect, riverinbox.Options{})
+		require.NoError(t, err)
+		body, auth := dedupsuite.Notification(t, creds, unique("ev-migrated"), time.Now().Add(-time.Minute))
+		assert.Equal(t, http.StatusOK, post(t, in, body, auth), "an event inserted into the migrated tables")
+	}
+}
+
+// Migrate refuses a pool it would deadlock (the lock holds its only
+// connection) and a canceled context, and leaves the lock free.
+func TestMigrateChecks(t *testing.T) {
+	schema := emptySchema(t)
+	cfg, err := pgxpool.ParseConfig(dsn(t))
+	require.NoError(t, err)
+	cfg.ConnConfig.RuntimeParams["search_path"] = schema
+	cfg.MaxConns = 1
+	one, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	require.NoError(t, err)
+	defer one.Close()
+	assert.ErrorContains(t, riverinbox.Migrate(context.Background(), one), "MaxConns")
+	assert.Error(t, riverinbox.Migrate(context.Background(), nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	assert.ErrorIs(t, riverinbox.Migrate(ctx, poolIn(t, schema)), context.Canceled)
+	require.NoError(t, riverinbox.Migrate(context.Background(), poolIn(t, schema)), "the lock was left taken")
+}
+
+// recorder is an account's callback: it records the eventIds it ran.
+type recorder struct {
+	mu  sync.Mutex
+	ran map[string]int
+}
+
+func (r *recorder) fn(ctx context.Context, tx pgx.Tx, ev *bankpay.Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ran == nil {
+		r.ran = map[string]int{}
+	}
+	r.ran[ev.EventID]++
+	return effect(ctx, tx, ev)
+}
+
+func (r *recorder) runs() map[string]int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[string]int, len(r.ran))
+	for k, v := range r.ran {
+		out[k] = v
+	}
+	return out
+}
+
+// otherCreds are a second account's, on the same database.
+var otherCreds = bankpay.Credentials{AccessID: "inbox-other-access-id", AccessKey: bankpay.NewSecret("inbox-other-key"), MerchantID: "M2"}
+
+// postEvents posts n new events of c to in and returns their eventIds,
+// each run once.
+func postEvents(t *testing.T, in http.Handler, c bankpay.Credentials, n int) map[string]int {
+	t.Helper()
+	ids := map[string]int{}
+	for range n {
+		id := unique("ev-" + c.MerchantID)
+		body, auth := dedupsuite.Notification(t, c, id, time.Now().Add(-time.Minute))
+		require.Equal(t, http.StatusOK, post(t, in, body, auth))
+		ids[id] = 1
+	}
+	return ids
+}
+
+// Two accounts' inboxes on one database with the default options: each
+// account's events run its own callback only. Y's workers start first and
+// X's events are queued meanwhile (X's inbox accepts them unstarted): they
+// wait for X's workers, and Y never runs them (it ran all 6 of X's events
+// when both shared one queue).
+func TestInboxAccountsSeparated(t *testing.T) {
+	pool := freshSchema(t)
+	var x, y recorder
+	yIn := startAs(t, pool, otherCreds, y.fn, riverinbox.Options{})
+	yEvents := postEvents(t, yIn, otherCreds, 6)
+	xIn, err := riverinbox.New(pool, creds, x.fn, riverinbox.Options{})
+	require.NoError(t, err)
+	xEvents := postEvents(t, xIn, creds, 6)
+	require.Eventually(t, func() bool { return len(y.runs()) == len(yEvents) }, 10*time.Second, 10*time.Millisecond)
+	time.Sleep(300 * time.Millisecond) // Y's workers, polling every 20 ms, would have taken X's jobs by now
+	assert.Equal(t, yEvents, y.runs(), "Y's callback ran another account's events")
+	for id := range xEvents {
+		st, n := jobState(t, pool, id)
+		assert.Equal(t, 1, n)
+		assert.Equal(t, rivertype.JobStateAvailable, st, "X's job before X's workers start")
+	}
+
+	require.NoError(t, xIn.Start(context.Background()))
+	t.Cleanup(func() { _ = xIn.Stop(context.Background()) })
+	require.Eventually(t, func() bool { return len(x.runs()) == len(xEvents) }, 10*time.Second, 10*time.Millisecond)
+	assert.Equal(t, xEvents, x.runs())
+	assert.Equal(t, yEvents, y.runs())
+	assert.NotEqual(t, riverinbox.AccountQueue(creds.AccessID), riverinbox.AccountQueue(otherCreds.AccessID))
+	assert.Equal(t, riverinbox.AccountQueue(creds.AccessID), riverinbox.AccountQueue(creds.AccessID), "deterministic")
+}
+
+// Two accounts' inboxes given one queue: a worker refuses the other
+// account's job (it is neither run nor lost: snoozed, not an attempt), and
+// the job runs once its own account's worker takes it (here after Y's
+// replicas stopped, so that the wait is bounded).
+func TestInboxRefusesAnotherAccountsJob(t *testing.T) {
+	pool := freshSchema(t)
+	var x, y recorder
+	opts := riverinbox.Options{Queue: "shared_events"}
+	yIn := startAs(t, pool, otherCreds, y.fn, opts)
+	xIn, err := riverinbox.New(pool, creds, x.fn, opts)
+	require.NoError(t, err)
+	xEvents := postEvents(t, xIn, creds, 3)
+	require.Eventually(t, func() bool {
+		var refused int
+		err := pool.QueryRow(context.Background(),
+			`SELECT count(*) FROM river_job WHERE args->>'account' = $1 AND (metadata->>'snoozes')::int >= 1`, creds.AccessID).Scan(&refused)
+		return assert.NoError(t, err) && refused == len(xEvents)
+	}, 10*time.Second, 10*time.Millisecond, "Y's workers never saw X's jobs")
+	assert.Empty(t, y.runs(), "Y's callback ran another account's events")
+	for id := range xEvents {
+		st, _ := jobState(t, pool, id)
+		assert.Contains(t, []rivertype.JobState{rivertype.JobStateScheduled, rivertype.JobStateAvailable, rivertype.JobStateRunning}, st)
+		assert.Zero(t, effects(t, pool, id))
+	}
+
+	// Y's replicas go: X's workers take the refused jobs once their snooze
+	// is over (River's scheduler makes them available every 5 s).
+	require.NoError(t, yIn.Stop(context.Background()))
+	require.NoError(t, xIn.Start(context.Background()))
+	t.Cleanup(func() { _ = xIn.Stop(context.Background()) })
+	require.Eventually(t, func() bool { return len(x.runs()) == len(xEvents) }, 20*time.Second, 10*time.Millisecond)
+	assert.Equal(t, xEvents, x.runs())
+	assert.Empty(t, y.runs())
+	for id := range xEvents {
+		require.Eventually(t, func() bool { st, _ := jobState(t, pool, id); return st == rivertype.JobStateCompleted },
+			10*time.Second, 10*time.Millisecond)
+		var attempt int
+		require.NoError(t, pool.QueryRow(context.Background(), `SELECT attempt FROM river_job WHERE args->>'eventId' = $1`, id).Scan(&attempt))
+		assert.Equal(t, 1, attempt, "a refusal counted as an attempt")
+	}
+}
+
+// Jobs that an earlier version left in the queue every account shared
+// ("bankpay_events") are moved to the account's own queue when its inbox
+// starts with the default options, and run there; another account's stay.
+func TestInboxAdoptsLegacyQueue(t *testing.T) {
+	pool := freshSchema(t)
+	legacy := riverinbox.Options{Queue: "bankpay_events"}
+	oldX, err := riverinbox.New(pool, creds, effect, legacy)
+	require.NoError(t, err)
+	xEvents := postEvents(t, oldX, creds, 2)
+	oldY, err := riverinbox.New(pool, otherCreds, effect, legacy)
+	require.NoError(t, err)
+	yEvents := postEvents(t, oldY, otherCreds, 1)
+
+	var x recorder
+	start(t, pool, x.fn, riverinbox.Options{})
+	require.Eventually(t, func() bool { return len(x.runs()) == len(xEvents) }, 10*time.Second, 10*time.Millisecond)
+	assert.Equal(t, xEvents, x.runs())
+	for id := range yEvents {
+		var queue string
+		require.NoError(t, pool.QueryRow(context.Background(), `SELECT queue FROM river_job WHERE args->>'eventId' = $1`, id).Scan(&queue))
+		assert.Equal(t, "bankpay_events", queue, "another account's job was moved")
+		assert.Zero(t, effects(t, pool, id))
+	}
 }

@@ -82,6 +82,8 @@ func Run(t *testing.T, s Store) {
 	t.Run("FutureEventRefused", func(t *testing.T) { testFutureEvent(t, s) })
 	t.Run("DoneMarkExpires", func(t *testing.T) { testDoneMarkExpires(t, s) })
 	t.Run("CanceledContext", func(t *testing.T) { testCanceledContext(t, s) })
+	t.Run("ClaimRunsOutStoreUnreachable", func(t *testing.T) { testClaimRunsOutUnreachable(t, s) })
+	t.Run("LateCompleteAfterPurge", func(t *testing.T) { testLateCompleteAfterPurge(t, s) })
 }
 
 func needShared(t *testing.T, s Store) {
@@ -360,6 +362,15 @@ type killable struct {
 
 // errKilled is a killed replica's store error.
 var errKilled = errors.New("dedupsuite: the replica is dead")
+
+// ClaimTTL forwards the store's, as a wrapper should (see
+// bankpay.Deduplicator).
+func (k *killable) ClaimTTL() time.Duration {
+	if t, ok := k.Deduplicator.(interface{ ClaimTTL() time.Duration }); ok {
+		return t.ClaimTTL()
+	}
+	return 0
+}
 
 func (k *killable) Extend(ctx context.Context, key, token string) (time.Duration, error) {
 	if k.dead.Load() {
@@ -659,4 +670,78 @@ func testCanceledContext(t *testing.T, s Store) {
 	cancel()
 	_, _, err := d.Claim(ctx, unique("ev-canceled"))
 	require.ErrorIs(t, err, context.Canceled)
+}
+
+// testClaimRunsOutUnreachable: replica A claims an event and loses its
+// store before its first Extend (every Extend, and the release, fail). Its
+// callback's context is canceled when the claim runs out at the store (the
+// store's ClaimTTL after the claim), before replica B, which takes the
+// event once the claim ran out, runs the callback: they never run at once.
+func testClaimRunsOutUnreachable(t *testing.T, s Store) {
+	needShared(t, s)
+	const ttl = time.Second
+	newReplica := s.Open(t)
+	a := &killable{Deduplicator: newReplica(Config{ClaimTTL: ttl})}
+	var aStarted, aEnded, bStarted atomic.Int64 // unix nanoseconds
+	var aCause atomic.Value
+	srvs := replicasOver(t, []bankpay.Deduplicator{a, newReplica(longConfig)}, func(i int, ctx context.Context, _ *bankpay.Event) error {
+		if i == 1 {
+			bStarted.CompareAndSwap(0, time.Now().UnixNano())
+			return nil
+		}
+		aStarted.Store(time.Now().UnixNano())
+		a.dead.Store(true) // the store is out of reach from the first Extend on
+		defer func() { aEnded.Store(time.Now().UnixNano()) }()
+		select {
+		case <-ctx.Done():
+			aCause.Store(context.Cause(ctx))
+			return ctx.Err()
+		case <-time.After(5 * ttl):
+			return nil
+		}
+	})
+	body, auth := notification(t, unique("ev-unreachable"))
+	aStatus := make(chan int, 1)
+	go func() { aStatus <- deliver(context.Background(), t, srvs[0], body, auth) }()
+	require.Eventually(t, func() bool { return aStarted.Load() != 0 }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool {
+		return deliver(context.Background(), t, srvs[1], body, auth) == http.StatusOK
+	}, 10*ttl, 25*time.Millisecond, "B never took the event")
+	assert.Equal(t, http.StatusInternalServerError, <-aStatus, "A's callback ran on after its claim ran out")
+	cause, _ := aCause.Load().(error)
+	assert.ErrorContains(t, cause, "claim was lost", "A's callback was not canceled")
+	ran := time.Duration(aEnded.Load() - aStarted.Load())
+	assert.Less(t, ran, ttl+300*time.Millisecond, "A's callback ran %v on a claim of %v", ran, ttl)
+	// A's context is canceled at the claim's end; B claims no sooner. The
+	// margin is the time A's goroutine takes to see it.
+	assert.Less(t, aEnded.Load(), bStarted.Load()+(50*time.Millisecond).Nanoseconds(),
+		"A's callback ran %v after B's started", time.Duration(aEnded.Load()-bStarted.Load()))
+}
+
+// purger is a store that deletes expired rows on request (pgdedup).
+type purger interface {
+	Purge(ctx context.Context) (int64, error)
+}
+
+// testLateCompleteAfterPurge: A's claim runs out (A paused past it) and
+// nobody claims the event again; another replica purges what expired (when
+// the store purges: PostgreSQL). A's late Complete must still record the
+// event done, so that the service's re-send does not run the callback a
+// second time.
+func testLateCompleteAfterPurge(t *testing.T, s Store) {
+	needShared(t, s)
+	ctx := context.Background()
+	const ttl = 300 * time.Millisecond
+	replica := s.Open(t)
+	a, b := replica(Config{ClaimTTL: ttl}), replica(longConfig)
+	id := unique("ev-late-complete")
+	st, tok := claimToken(t, a, id)
+	require.Equal(t, bankpay.ClaimNew, st)
+	time.Sleep(2 * ttl) // the claim ran out; no delivery came meanwhile
+	if p, ok := b.(purger); ok {
+		_, err := p.Purge(ctx)
+		require.NoError(t, err)
+	}
+	require.NoError(t, a.Complete(ctx, id, tok, time.Hour))
+	assert.Equal(t, bankpay.ClaimDone, claim(t, b, id), "the late Complete was lost: the re-send runs the callback again")
 }
