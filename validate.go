@@ -479,3 +479,35 @@ func allOf(s string, n int, ok func(byte) bool) bool {
 }
 
 func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// maxAmountChars is the OpenAPI's limit of an amount the merchant sends
+// (capture, refund, reclaim, preauthorization): "maximum of 10 characters".
+const maxAmountChars = 10
+
+// checkMoneyAmount is checkPositiveAmount within the 10 characters the
+// service reads.
+func checkMoneyAmount(field string, a models.Amount, must bool) error {
+	if err := checkPositiveAmount(field, a, must); err != nil {
+		return err
+	}
+	if len(a) > maxAmountChars {
+		return invalid(field, "must be at most 10 characters, like 9999999.99")
+	}
+	return nil
+}
+
+// minReturnCents is the smallest refund or reclaim the OpenAPI allows
+// ("minimum of 0.99").
+const minReturnCents = 99
+
+// checkReturnAmount is checkMoneyAmount for a refund or reclaim: at least
+// 0.99.
+func checkReturnAmount(field string, a models.Amount, must bool) error {
+	if err := checkMoneyAmount(field, a, must); err != nil || a == "" {
+		return err
+	}
+	if cents, err := a.Cents(); err != nil || cents < minReturnCents {
+		return invalid(field, "must be at least 0.99")
+	}
+	return nil
+}
