@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 
@@ -111,14 +110,6 @@ func (c *Client) Format(f fmt.State, _ rune) {
 		id = c.secrets.creds.AccessID
 	}
 	_, _ = fmt.Fprintf(f, "bankpay.Client{BaseURL:%s AccessID:%s}", c.cfg.baseURL, id)
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // pipeline returns a copy of hc (same Timeout, Jar, redirect policy

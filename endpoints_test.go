@@ -412,7 +412,7 @@ func endpoints() []endpoint {
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				return c.Identity.Void(ctx, id, "name mismatch", opts...)
 			}},
-	}, custacctEndpoints()...)
+	}, customerAndAccountEndpoints()...)
 }
 
 // disbursementBody is the exact JSON body Establish sends for

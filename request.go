@@ -124,7 +124,7 @@ func pathJoin(segments ...string) string {
 
 // call is the pipeline of every service method: newRequest (build), do
 // (send with retries, check) and the decoding of the response as a T,
-// wrapped as key or bare (see decodeResponse), while its body is still in
+// wrapped as key or bare (decodeLogged, decode.go), while its body is still in
 // the pooled buffer. set marks the request with what its endpoint adds
 // (expandable, identityRead, idempotencyKey).
 //
@@ -182,8 +182,9 @@ func (d *decodeInto[T]) decodeBody(ctx context.Context, cfg *config, req *reques
 	return err
 }
 
-// decodeLogged is decodeResponse for a call of req made with cfg: each
-// field left unset is logged (logUnset).
+// decodeLogged decodes body as a T, wrapped as key or bare (decodeUnset),
+// for a call of req made with cfg: each field left unset is logged
+// (logUnset).
 func decodeLogged[T any](ctx context.Context, cfg *config, req *request, body []byte, key string) (*T, error) {
 	v, unset, err := decodeUnset[T](body, key, req.Method, req.Path)
 	if err == nil && len(unset) > 0 {
@@ -304,7 +305,7 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	resp, err := c.retryClient(a).Do(hr)
 	if a.guard != nil {
 		a.guard.disarm() // a send a layer above still tries is refused
-		a.sent = a.guard.maySent()
+		a.sent = a.guard.mayHaveSent()
 	}
 	if cfg.responseInto != nil {
 		*cfg.responseInto = c.handBack(resp)
@@ -516,7 +517,7 @@ func (c *Client) apiError(req *request, resp *http.Response, attempts int) *APIE
 		e.RetryAfter = d
 	}
 	if resp.StatusCode == http.StatusBadRequest {
-		e.also = req.notReady
+		e.extraSentinel = req.notReady
 	}
 	body, err := readCapped(nil, resp.Body, maxErrorBody)
 	if err != nil && !errors.Is(err, errResponseTooLarge) {
