@@ -615,13 +615,6 @@ func (c *Client) handBack(resp *http.Response) *http.Response {
 	return &cp
 }
 
-// closeBody drains a little of what is left, so that the connection can be
-// reused, and closes the body.
-func closeBody(b io.ReadCloser) {
-	_, _ = io.Copy(io.Discard, io.LimitReader(b, 64<<10))
-	_ = b.Close()
-}
-
 // unwrapURLError drops net/http's *url.Error wrapper, whose text repeats the
 // full URL, and keeps its cause.
 func unwrapURLError(err error) error {
