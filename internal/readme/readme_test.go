@@ -149,7 +149,11 @@ func TestReadmeSnippets(t *testing.T) {
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "go mod tidy: %s", out)
-	cmd = exec.Command("go", "test", "-count=1", "-v", ".")
+	args := []string{"test", "-count=1", "-v"}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	cmd = exec.Command("go", append(args, ".")...)
 	cmd.Dir = dir
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
