@@ -96,6 +96,7 @@ func newGuardedClient(t *testing.T, fallback faultinject.Action, opts ...Option)
 	c, err := NewClient(testCreds, append([]Option{WithBaseURL(s.URL + "/api/v1"),
 		WithHTTPClient(&http.Client{Transport: tr, Timeout: 5 * time.Second})}, opts...)...)
 	require.NoError(t, err)
+	c.cfg.waitScale = func(time.Duration) time.Duration { return 0 } // retries without the backoff's sleep
 	return c, s
 }
 
