@@ -1,3 +1,5 @@
+//go:build ignore
+
 // Command filegraph draws the dependency graph of the files of the root
 // package in layers and counts the dependencies that point up and the
 // cycles. A file depends on another when it uses a name declared there
@@ -6,7 +8,10 @@
 // (the services) to the bottom (models); a dependency from a lower layer to
 // a higher one points up.
 //
-//	go run ./internal/tools/filegraph [-v] [layers.txt]
+//	go run internal/tools/filegraph/main.go [-v] [layers.txt]
+//
+// (The ignore build tag keeps it, and the go/types it builds, out of
+// go build, vet and go test ./...)
 //
 // -v lists every dependency; without it, only those that point up.
 package main
