@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 
@@ -113,14 +112,6 @@ func (c *Client) Format(f fmt.State, _ rune) {
 	_, _ = fmt.Fprintf(f, "bankpay.Client{BaseURL:%s AccessID:%s}", c.cfg.baseURL, id)
 }
 
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 // pipeline returns a copy of hc (same Timeout, Jar, redirect policy
 // limited by redirectPolicy; hc is not modified) whose transport is, from
 // the outside in: keepAliveTransport, wrap's middleware (WithTransport),
@@ -194,11 +185,17 @@ func (t keepAliveTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	return resp, err
 }
 
+// drainOnClose is a response body that closeBody closes.
 type drainOnClose struct{ io.ReadCloser }
 
-func (b drainOnClose) Close() error {
-	_, _ = io.Copy(io.Discard, io.LimitReader(b.ReadCloser, maxDrain))
-	return b.ReadCloser.Close()
+func (b drainOnClose) Close() error { return closeBody(b.ReadCloser) }
+
+// closeBody drains up to maxDrain bytes of what is left, so that the
+// connection can be reused, and closes b: the one way a response body is
+// drained.
+func closeBody(b io.ReadCloser) error {
+	_, _ = io.Copy(io.Discard, io.LimitReader(b, maxDrain))
+	return b.Close()
 }
 
 // Close closes the idle connections of the client's transport (with

@@ -48,7 +48,7 @@ func (s *CountriesService) List(ctx context.Context, p *CountryListParams, opts 
 }
 
 func (p *CountryListParams) validate() error {
-	if p.Country != "" && !allOf(p.Country, 2, isUpperASCII) {
+	if p.Country != "" && !allOf(p.Country, 2, isUpper) {
 		return invalid("country", "must be an ISO 3166 alpha-2 code in upper case, like US")
 	}
 	if sub := p.PaymentProviderSubType; sub != "" && !allOf(sub, 4, isDigit) {

@@ -145,8 +145,8 @@ func TestCustomers_UpdateEmptyEnvelope(t *testing.T) {
 }
 
 // Unit tests of Customers.Create, Get, List and Lookup (error mapping,
-// retries and undecodable responses: custacctEndpoints in the dataEndpoints
-// table).
+// retries and undecodable responses: their rows in endpoints(),
+// endpoints_test.go).
 
 func TestCustomers_Create(t *testing.T) {
 	c, mock, _ := newTestClient(t)

@@ -87,21 +87,16 @@ func OutcomeUnknown(err error) bool {
 // state: anything but a read.
 func changesState(method string) bool { return method != http.MethodGet && method != http.MethodHead }
 
-// Error codes of the service, found in APIError.Code and APIError.Errors.
+// Error codes of the service that APIError.Is or the tests name; every code
+// reaches the caller as APIError.Code and APIError.Errors.
 const (
-	codeInternal          = 100 // internal error
-	codeRemote            = 150 // remote error
-	codeInvalidParameter  = 200 // invalid parameter
-	codeDuplicate         = 210 // duplicate request (ignored)
-	codeSecurity          = 300 // security error
-	codeSecurity325       = 325 // security error
-	codeExpiredSplitToken = 326 // expired split token
-	codeInvalidAccount    = 330 // invalid account
-	codeNotEnoughBalance  = 331 // not enough balance
-	codeAccessControl     = 375 // accessId, accessKey or requestSignature invalid
-	codeInvalidSplitToken = 380 // invalid split token
-	codeFraudAnalysis     = 390 // fraud analysis
-	codeSplitToken397     = 397 // invalid split token
+	codeInternal         = 100 // internal error
+	codeInvalidParameter = 200 // invalid parameter
+	codeDuplicate        = 210 // duplicate request (ignored)
+	codeSecurity         = 300 // security error
+	codeTokenizeSecurity = 325 // security error of the tokenize endpoint (HTTP 401)
+	codeNotEnoughBalance = 331 // not enough balance
+	codeAccessControl    = 375 // accessId, accessKey or requestSignature invalid
 )
 
 // ErrorItem is one entry of the service's {"errors":[…]} body. Its texts
@@ -139,7 +134,7 @@ type APIError struct {
 	// the operator's support; empty when there was none.
 	RequestID string
 
-	also error // an extra sentinel the call maps this response to
+	extraSentinel error // a sentinel the call adds to this response's (Is)
 }
 
 // Error returns a one-line description.
@@ -188,7 +183,7 @@ func (e *APIError) Is(target error) bool {
 		return e.StatusCode == http.StatusBadRequest || e.HasCode(codeInvalidParameter)
 	case ErrUnauthorized:
 		return e.StatusCode == http.StatusUnauthorized || e.HasCode(codeSecurity) ||
-			e.HasCode(codeSecurity325) || e.HasCode(codeAccessControl)
+			e.HasCode(codeTokenizeSecurity) || e.HasCode(codeAccessControl)
 	case ErrServer:
 		return e.StatusCode >= 500 || e.HasCode(codeInternal)
 	case ErrDuplicate:
@@ -198,7 +193,7 @@ func (e *APIError) Is(target error) bool {
 	case ErrRateLimited:
 		return e.StatusCode == http.StatusTooManyRequests
 	}
-	return e.also != nil && target == e.also
+	return e.extraSentinel != nil && target == e.extraSentinel
 }
 
 // ValidationError is input the SDK rejected before sending anything.

@@ -63,6 +63,27 @@ var faultCalls = func() []faultCall {
 	return calls
 }()
 
+// faultSlice is the default slice of faultCalls: the first call of each
+// kind (state-changing or not, idempotent, keyed, reading its body), so
+// every column and expectation of the table is exercised. The full table
+// runs with -tags faultmatrix (fullFaultMatrix).
+func faultSlice(calls []faultCall) []faultCall {
+	if fullFaultMatrix {
+		return calls
+	}
+	type kind struct{ mutates, idempotent, keyed, readsBody bool }
+	seen := map[kind]bool{}
+	var out []faultCall
+	for _, c := range calls {
+		k := kind{c.mutates, c.idempotent, c.keyed, c.readsBody}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func intPtr(n int) *int { return &n }
 
 // Modes of a cell: a state-changing call with default settings, the same
@@ -511,7 +532,7 @@ func TestFaultTable(t *testing.T) {
 				mode string
 			}
 			var cells []cell
-			for _, call := range faultCalls {
+			for _, call := range faultSlice(faultCalls) {
 				if call.idempotent {
 					cells = append(cells, cell{call, modeIdempotent})
 				} else if call.mutates {
@@ -864,4 +885,23 @@ func TestWebhookHandlerCapsItsBody(t *testing.T) {
 		assert.LessOrEqual(t, grew, uint64(64<<20), "length %d: %d MiB allocated", length, grew>>20)
 	}
 	assert.Equal(t, int32(0), called.Load(), "the callback ran on a refused notification")
+}
+
+// TestFaultSliceCoversEveryKind: the default slice keeps a call of every
+// kind the full table has, and the full table every call.
+func TestFaultSliceCoversEveryKind(t *testing.T) {
+	slice := faultSlice(faultCalls)
+	kinds := func(calls []faultCall) map[string]bool {
+		m := map[string]bool{}
+		for _, c := range calls {
+			m[fmt.Sprint(c.mutates, c.idempotent, c.keyed, c.readsBody)] = true
+		}
+		return m
+	}
+	assert.Equal(t, kinds(faultCalls), kinds(slice))
+	if fullFaultMatrix {
+		assert.Len(t, slice, len(faultCalls))
+	} else {
+		assert.Less(t, len(slice), len(faultCalls))
+	}
 }

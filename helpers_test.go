@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/faultinject"
+	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
@@ -154,7 +155,7 @@ func isValidation(err error) bool {
 func ptrTo[T any](v T) *T { return &v }
 
 // Fixtures of the customer, account-verification and customer-verification
-// calls, shared by their unit tests and the dataEndpoints table.
+// calls, shared by their unit tests and their rows of endpoints().
 
 const (
 	customerGetJSON  = `{"customer":{"customerId":"3000000001","externalId":"ext-9","merchantId":"1002463580","name":"Jane Doe","email":"jane@example.com","phone":"+15125550100","createdAt":1700000000000,"updatedAt":1700000100000,"vip":"2","address":{"country":"US","zip":"73301"}}}`
@@ -191,9 +192,10 @@ func feedbackParams() *AccountFeedbackParams {
 		Amount: "125.00", Currency: models.USD}
 }
 
-// custacctEndpoints are the rows of the customer, account-verification and
-// customer-verification calls in the endpoints table (endpoints_test.go).
-func custacctEndpoints() []endpoint {
+// customerAndAccountEndpoints are the rows of the customer,
+// account-verification and customer-verification calls in the endpoints
+// table (endpoints_test.go).
+func customerAndAccountEndpoints() []endpoint {
 	return []endpoint{
 		{name: "Accounts.ListSelected", method: "GET", path: "/transactions/{id}/payment/paymentProvider/accounts",
 			okResponse: selectedAccountsJSON, idIn: inPath, readsBody: true,
@@ -315,3 +317,21 @@ func decodeResponse[T any](raw []byte, key, method, path string) (*T, error) {
 
 // authHeader is the client's Authorization header value.
 func (s *secrets) authHeader() string { return s.material().authValue[0] }
+
+// canonicalEstablishData returns the canonical string the requestSignature
+// of d is made over (see SignEstablishData). It holds the signed values of
+// d, which may be personal data: do not log it in production. Like
+// SignEstablishData it refuses, with a *ValidationError naming the field,
+// data with a value that would add pairs to the string (an '&' or ';'
+// followed later by '='), so that no one signs such a string; it makes no
+// other check.
+func canonicalEstablishData(d *models.EstablishData) (string, error) {
+	if d == nil {
+		return "", invalid("establishData", "must not be nil")
+	}
+	msg, split := sign.EstablishMessageChecked(d)
+	if split != "" {
+		return "", splitError(split)
+	}
+	return msg, nil
+}

@@ -2,6 +2,7 @@ package bankpay
 
 import (
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -414,4 +415,14 @@ func WithExpand(fields ...string) Option {
 		}
 		cfg.expand = append(cfg.expand[:len(cfg.expand):len(cfg.expand)], fields...)
 	})
+}
+
+// isLoopback reports whether host is localhost or a loopback address: the
+// only hosts WithBaseURL accepts over plain http.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -71,7 +71,7 @@ func (p *PaymentProviderListParams) query() (url.Values, error) {
 		return url.Values{}, nil
 	}
 	for _, c := range p.Countries {
-		if !allOf(c, 2, isUpperASCII) {
+		if !allOf(c, 2, isUpper) {
 			return nil, invalid("countries", "must be ISO 3166 alpha-2 codes in upper case, like US")
 		}
 	}

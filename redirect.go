@@ -115,18 +115,6 @@ func RedirectQueryOnly() Option {
 	return option("RedirectQueryOnly", forRedirect, func(cfg *config) { cfg.redirect.queryOnly = true })
 }
 
-// redirectRequireAlgorithm accepts only signatures made with a (for a
-// merchant configured for HMAC-SHA512, say); by default both are accepted.
-func redirectRequireAlgorithm(a signatureAlgorithm) Option {
-	return option("redirectRequireAlgorithm", forRedirect, func(cfg *config) {
-		alg, ok := a.internal()
-		if !ok {
-			alg = -1 // matches no signature
-		}
-		cfg.redirect.require = &alg
-	})
-}
-
 // VerifyRedirect checks the requestSignature of a return or cancel URL, as
 // the user's browser requested it (scheme, host, path and query exactly as
 // registered and received), with the access key of creds (the Credentials

@@ -874,3 +874,16 @@ func TestNotificationSignatureNeverVerifiesAsRedirect(t *testing.T) {
 		assert.ErrorIs(t, err, ErrMalformedRedirect)
 	}
 }
+
+// redirectRequireAlgorithm accepts only signatures made with a; by default
+// both are accepted. No exported option sets it: the tests use it to reach
+// checkSignature's algorithm check through VerifyRedirect.
+func redirectRequireAlgorithm(a signatureAlgorithm) Option {
+	return option("redirectRequireAlgorithm", forRedirect, func(cfg *config) {
+		alg, ok := a.internal()
+		if !ok {
+			alg = -1 // matches no signature
+		}
+		cfg.redirect.require = &alg
+	})
+}

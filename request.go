@@ -124,7 +124,7 @@ func pathJoin(segments ...string) string {
 
 // call is the pipeline of every service method: newRequest (build), do
 // (send with retries, check) and the decoding of the response as a T,
-// wrapped as key or bare (see decodeResponse), while its body is still in
+// wrapped as key or bare (decodeLogged, decode.go), while its body is still in
 // the pooled buffer. set marks the request with what its endpoint adds
 // (expandable, identityRead, idempotencyKey).
 //
@@ -182,8 +182,9 @@ func (d *decodeInto[T]) decodeBody(ctx context.Context, cfg *config, req *reques
 	return err
 }
 
-// decodeLogged is decodeResponse for a call of req made with cfg: each
-// field left unset is logged (logUnset).
+// decodeLogged decodes body as a T, wrapped as key or bare (decodeUnset),
+// for a call of req made with cfg: each field left unset is logged
+// (logUnset).
 func decodeLogged[T any](ctx context.Context, cfg *config, req *request, body []byte, key string) (*T, error) {
 	v, unset, err := decodeUnset[T](body, key, req.Method, req.Path)
 	if err == nil && len(unset) > 0 {
@@ -246,13 +247,7 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	if err != nil {
 		return err
 	}
-	// An idempotent call is retried like a read: sent again with the same
-	// key, it gets the first attempt's result, never a second effect.
-	a := &attempt{cfg: cfg, req: req, read: !req.StateChanging || req.Idempotent}
-	// The opt-in applies only to a call the service can recognize when it
-	// comes again: one with a merchantReference. A call without one is
-	// sent as without the opt-in (see WithRetryNonIdempotent).
-	a.retryAll = a.read || (cfg.retryNonIdempotent && req.keyed())
+	a := newAttempt(cfg, req)
 	start := time.Now()
 	if err := ctx.Err(); err != nil {
 		nerr := &NetworkError{Method: req.Method, Path: req.Path, Err: err}
@@ -260,8 +255,46 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 		return nerr
 	}
 
-	// Build.
-	target := cfg.baseURL + req.Path
+	hr, err := a.build(ctx, query)
+	if err != nil {
+		return err
+	}
+	if v != nil {
+		// The 2xx body is read inside the retry loop, so that a read whose
+		// response breaks off is retried like one that got none.
+		hr.SetResponseHandler(func(resp *http.Response) error { return a.readResponse(resp) })
+		defer a.release()
+	}
+	resp, err := c.send(a, hr)
+	if resp != nil {
+		// The retry layer returns the response with an error when the
+		// context ended after it arrived: close it all the same.
+		defer closeBody(resp.Body)
+	}
+	if err := c.check(ctx, a, resp, err, start); err != nil {
+		return err
+	}
+	return c.decodeResult(ctx, a, resp.StatusCode, v)
+}
+
+// newAttempt is the state of a call of req with cfg, before its first
+// attempt.
+func newAttempt(cfg *config, req *request) *attempt {
+	// An idempotent call is retried like a read: sent again with the same
+	// key, it gets the first attempt's result, never a second effect.
+	a := &attempt{cfg: cfg, req: req, read: !req.StateChanging || req.Idempotent}
+	// The opt-in applies only to a call the service can recognize when it
+	// comes again: one with a merchantReference. A call without one is
+	// sent as without the opt-in (see WithRetryNonIdempotent).
+	a.retryAll = a.read || (cfg.retryNonIdempotent && req.keyed())
+	return a
+}
+
+// build is the HTTP request of a's call with query, its context carrying
+// the send guard of a non-idempotent call (a.guard).
+func (a *attempt) build(ctx context.Context, query url.Values) (*retryablehttp.Request, error) {
+	req := a.req
+	target := a.cfg.baseURL + req.Path
 	if len(query) > 0 {
 		target += "?" + query.Encode()
 	}
@@ -284,7 +317,7 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	a.guard = guard
 	hr, err := retryablehttp.NewRequestWithContext(sendCtx, req.Method, target, body)
 	if err != nil {
-		return fmt.Errorf("bankpay: building %s %s: %w", req.Method, req.Path, err)
+		return nil, fmt.Errorf("bankpay: building %s %s: %w", req.Method, req.Path, err)
 	}
 	// Only the retry rule may send a request again: with GetBody, net/http
 	// would replay it by itself, below that rule (HTTP/2 does on a reset
@@ -293,29 +326,28 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 	// The Authorization header is set by the guard, below any middleware
 	// (sendguard.go): no layer of the caller's sees the credentials.
 	a.setHeaders(hr.Header)
-	if v != nil {
-		// The 2xx body is read inside the retry loop, so that a read whose
-		// response breaks off is retried like one that got none.
-		hr.SetResponseHandler(func(resp *http.Response) error { return a.readResponse(resp) })
-		defer a.release()
-	}
+	return hr, nil
+}
 
-	// Send.
+// send runs hr through the retry layer, records whether anything may have
+// reached the server, and hands the response back (WithResponseInto).
+func (c *Client) send(a *attempt, hr *retryablehttp.Request) (*http.Response, error) {
 	resp, err := c.retryClient(a).Do(hr)
 	if a.guard != nil {
 		a.guard.disarm() // a send a layer above still tries is refused
-		a.sent = a.guard.maySent()
+		a.sent = a.guard.mayHaveSent()
 	}
-	if cfg.responseInto != nil {
-		*cfg.responseInto = c.handBack(resp)
+	if a.cfg.responseInto != nil {
+		*a.cfg.responseInto = c.handBack(resp)
 	}
-	if resp != nil {
-		// The retry layer returns the response with an error when the
-		// context ended after it arrived: close it all the same.
-		defer closeBody(resp.Body)
-	}
+	return resp, err
+}
 
-	// Check.
+// check is the error of what send returned, logged: a *ResponseError for
+// a 2xx body cut short, a *NetworkError for no response, an *APIError for
+// a non-2xx response, nil for a 2xx one.
+func (c *Client) check(ctx context.Context, a *attempt, resp *http.Response, err error, start time.Time) error {
+	req, cfg := a.req, a.cfg
 	if err != nil && resp != nil && a.bodyErr != nil && errors.Is(err, a.bodyErr) {
 		return c.responseError(resp.StatusCode, req, a.bodyErr)
 	}
@@ -330,38 +362,43 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 		return apiErr
 	}
 	c.log(ctx, cfg, slog.LevelDebug, "bankpay: response", req, resp.StatusCode, a.count, start, nil)
+	return nil
+}
 
-	// Decode.
+// decodeResult decodes the 2xx body a read (a.body) into v, as do says;
+// status is the response's.
+func (c *Client) decodeResult(ctx context.Context, a *attempt, status int, v any) error {
 	if v == nil {
 		return nil
 	}
-	if resp.StatusCode == http.StatusNoContent {
+	req := a.req
+	if status == http.StatusNoContent {
 		if d, ok := v.(bodyDecoder); ok {
 			// A call that expects a result gets none: its decoder's
 			// error (the same as for an empty JSON document).
-			return d.decodeBody(ctx, cfg, req, nil)
+			return d.decodeBody(ctx, a.cfg, req, nil)
 		}
 		return nil
 	}
 	data, err := a.body, a.bodyErr
 	if err != nil {
-		return c.responseError(resp.StatusCode, req, err)
+		return c.responseError(status, req, err)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return c.responseError(resp.StatusCode, req, errors.New("empty body"))
+		return c.responseError(status, req, errors.New("empty body"))
 	}
 	// The buffer goes back to the pool after this: json.Unmarshal copies
 	// what it keeps, and so does a bodyDecoder (call's). A
 	// *json.RawMessage gets a copy of the body.
 	if d, ok := v.(bodyDecoder); ok {
-		return d.decodeBody(ctx, cfg, req, data)
+		return d.decodeBody(ctx, a.cfg, req, data)
 	}
 	if raw, ok := v.(*json.RawMessage); ok {
 		*raw = append((*raw)[:0], data...)
 		return nil
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return c.responseError(resp.StatusCode, req, err)
+		return c.responseError(status, req, err)
 	}
 	return nil
 }
@@ -516,7 +553,7 @@ func (c *Client) apiError(req *request, resp *http.Response, attempts int) *APIE
 		e.RetryAfter = d
 	}
 	if resp.StatusCode == http.StatusBadRequest {
-		e.also = req.notReady
+		e.extraSentinel = req.notReady
 	}
 	body, err := readCapped(nil, resp.Body, maxErrorBody)
 	if err != nil && !errors.Is(err, errResponseTooLarge) {
@@ -576,13 +613,6 @@ func (c *Client) handBack(resp *http.Response) *http.Response {
 		cp.Request = clean
 	}
 	return &cp
-}
-
-// closeBody drains a little of what is left, so that the connection can be
-// reused, and closes the body.
-func closeBody(b io.ReadCloser) {
-	_, _ = io.Copy(io.Discard, io.LimitReader(b, 64<<10))
-	_ = b.Close()
 }
 
 // unwrapURLError drops net/http's *url.Error wrapper, whose text repeats the

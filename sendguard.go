@@ -79,9 +79,9 @@ func (g *sendGuard) disarm() (unsent bool) {
 	return g.inFlight == 0 && (!g.taken || g.unsent)
 }
 
-// maySent reports whether any send of the call may have left, counting a
+// mayHaveSent reports whether any send of the call may have left, counting a
 // send still under way.
-func (g *sendGuard) maySent() bool {
+func (g *sendGuard) mayHaveSent() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.sent || g.inFlight > 0

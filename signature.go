@@ -119,24 +119,6 @@ func (c *Client) SignEstablishData(d *models.EstablishData) error {
 	return nil
 }
 
-// canonicalEstablishData returns the canonical string the requestSignature
-// of d is made over (see SignEstablishData). It holds the signed values of
-// d, which may be personal data: do not log it in production. Like
-// SignEstablishData it refuses, with a *ValidationError naming the field,
-// data with a value that would add pairs to the string (an '&' or ';'
-// followed later by '='), so that no one signs such a string; it makes no
-// other check.
-func canonicalEstablishData(d *models.EstablishData) (string, error) {
-	if d == nil {
-		return "", invalid("establishData", "must not be nil")
-	}
-	msg, split := sign.EstablishMessageChecked(d)
-	if split != "" {
-		return "", splitError(split)
-	}
-	return msg, nil
-}
-
 // FlattenEstablishData returns the establish data as flat keys, the form the
 // iOS and Android SDKs take: nested fields are dotted ("metadata.flowType",
 // "customer.address.city"), paymentType is its name ("Deferred"), numbers
@@ -201,9 +183,8 @@ func flattenJSON(prefix string, v any, add func(k, v string)) {
 }
 
 // checkSignature verifies sig over message with key in constant time. want,
-// when not nil, is the only algorithm accepted.
-// checkSignature checks sig over message with key; macs may be nil (a
-// fresh HMAC is keyed).
+// when not nil, is the only algorithm accepted; macs may be nil (a fresh
+// HMAC is keyed).
 func checkSignature(macs *sign.MACCache, key, message, sig string, want *sign.Algorithm) error {
 	if sig == "" {
 		return errMissingSignature

@@ -270,6 +270,7 @@ func checkIBAN(field, v string) error {
 	return nil
 }
 
+// isUpper reports whether c is an ASCII capital letter.
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 // checkBankAccount checks an account given as an account number with a
@@ -456,7 +457,7 @@ func checkRemittance(prefix string, r *models.Remittance) error {
 	if r.WithdrawalMethod != "" && !wire.WithdrawalMethod(r.WithdrawalMethod) {
 		return invalid(prefix+".withdrawalMethod", "must be BankDeposit, Cash, DebitCard, DigitalWallet or HomeDelivery")
 	}
-	if r.CountryCorridor != "" && !allOf(r.CountryCorridor, 2, isUpperASCII) {
+	if r.CountryCorridor != "" && !allOf(r.CountryCorridor, 2, isUpper) {
 		return invalid(prefix+".countryCorridor", "must be a two-letter upper-case ISO 3166 country code, like MX")
 	}
 	if r.AccountLastFour != "" && !allOf(r.AccountLastFour, 4, isDigit) {
@@ -478,4 +479,34 @@ func allOf(s string, n int, ok func(byte) bool) bool {
 	return true
 }
 
-func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
+// maxAmountChars is the OpenAPI's limit of an amount the merchant sends
+// (capture, refund, reclaim, preauthorization): "maximum of 10 characters".
+const maxAmountChars = 10
+
+// checkMoneyAmount is checkPositiveAmount within the 10 characters the
+// service reads.
+func checkMoneyAmount(field string, a models.Amount, must bool) error {
+	if err := checkPositiveAmount(field, a, must); err != nil {
+		return err
+	}
+	if len(a) > maxAmountChars {
+		return invalid(field, "must be at most 10 characters, like 9999999.99")
+	}
+	return nil
+}
+
+// minReturnCents is the smallest refund or reclaim the OpenAPI allows
+// ("minimum of 0.99").
+const minReturnCents = 99
+
+// checkReturnAmount is checkMoneyAmount for a refund or reclaim: at least
+// 0.99.
+func checkReturnAmount(field string, a models.Amount, must bool) error {
+	if err := checkMoneyAmount(field, a, must); err != nil || a == "" {
+		return err
+	}
+	if cents, err := a.Cents(); err != nil || cents < minReturnCents {
+		return invalid(field, "must be at least 0.99")
+	}
+	return nil
+}

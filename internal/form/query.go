@@ -141,39 +141,55 @@ func queryFields(t reflect.Type, depth int) ([]*queryField, bool) {
 				return nil, false
 			}
 		}
-		switch {
-		case ft == timeType && unixMilli:
-			f.kind = kindTimeMilli
-		case ft.Kind() != reflect.Pointer && ft.Implements(encoderType) && !f.omitEmpty:
-			f.kind = kindEncoder
-		case reflect.PointerTo(ft).Implements(encoderType), ft.Implements(stringerType), ft.Implements(formatterType), ft.Implements(errorType):
+		var ok bool
+		if f.kind, ok = kindOf(ft, f.omitEmpty, unixMilli); !ok {
 			return nil, false
-		case ft.Kind() == reflect.String:
-			f.kind = kindString
-		case ft.Kind() >= reflect.Int && ft.Kind() <= reflect.Int64:
-			f.kind = kindInt
-		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.String && !ft.Elem().Implements(stringerType):
-			f.kind = kindStrings
-		default:
-			return nil, false
-		}
-		if unixMilli && (f.kind != kindTimeMilli || !f.omitEmpty) {
-			return nil, false // the zero time: go-querystring's UnixNano overflows
 		}
 		out = append(out, f)
 	}
-	// go-querystring encodes the embedded structs after the other fields
-	// (breadth-first): the order of a repeated name's values.
-	direct := make([]*queryField, 0, len(out))
+	return embeddedLast(out), true
+}
+
+// kindOf is how a field of type ft with the tag's options is encoded, or
+// false for one the plan leaves to go-querystring.
+func kindOf(ft reflect.Type, omitEmpty, unixMilli bool) (queryKind, bool) {
+	var k queryKind
+	switch {
+	case ft == timeType && unixMilli:
+		k = kindTimeMilli
+	case ft.Kind() != reflect.Pointer && ft.Implements(encoderType) && !omitEmpty:
+		k = kindEncoder
+	case reflect.PointerTo(ft).Implements(encoderType), ft.Implements(stringerType), ft.Implements(formatterType), ft.Implements(errorType):
+		return 0, false
+	case ft.Kind() == reflect.String:
+		k = kindString
+	case ft.Kind() >= reflect.Int && ft.Kind() <= reflect.Int64:
+		k = kindInt
+	case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.String && !ft.Elem().Implements(stringerType):
+		k = kindStrings
+	default:
+		return 0, false
+	}
+	if unixMilli && (k != kindTimeMilli || !omitEmpty) {
+		return 0, false // the zero time: go-querystring's UnixNano overflows
+	}
+	return k, true
+}
+
+// embeddedLast orders fields as go-querystring encodes them: the embedded
+// structs after the other fields (breadth-first), the order of a repeated
+// name's values.
+func embeddedLast(fields []*queryField) []*queryField {
+	direct := make([]*queryField, 0, len(fields))
 	var embedded []*queryField
-	for _, f := range out {
+	for _, f := range fields {
 		if f.kind == kindEmbedded {
 			embedded = append(embedded, f)
 		} else {
 			direct = append(direct, f)
 		}
 	}
-	return append(direct, embedded...), true
+	return append(direct, embedded...)
 }
 
 // encode adds the values of val's fields to q.

@@ -13,30 +13,41 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// snippet is one ```go block of README.md.
+// snippet is one ```go block of README.md or docs/guide.md.
 type snippet struct {
-	line int
+	line int    // of its first line of code
+	file string // "README" or "docs/guide.md"
 	code string
 }
 
-// readmeSnippets extracts the Go blocks of the README.
+// where names the snippet's first line of code, as "README line N".
+func (sn snippet) where() string { return fmt.Sprintf("%s line %d", sn.file, sn.line) }
+
+// snippetFiles hold the Go blocks the test runs: the README and the guide
+// its service sections moved to.
+var snippetFiles = []struct{ name, path string }{{"README", "../../README.md"}, {"docs/guide.md", "../../docs/guide.md"}}
+
+// readmeSnippets extracts the Go blocks of the README and the guide.
 func readmeSnippets(t *testing.T) []snippet {
-	raw, err := os.ReadFile("../../README.md")
-	require.NoError(t, err)
 	var out []snippet
-	var cur *snippet
-	for i, l := range strings.Split(string(raw), "\n") {
-		switch {
-		case cur == nil && l == "```go":
-			cur = &snippet{line: i + 2}
-		case cur != nil && l == "```":
-			out = append(out, *cur)
-			cur = nil
-		case cur != nil:
-			cur.code += l + "\n"
+	for _, f := range snippetFiles {
+		raw, err := os.ReadFile(f.path)
+		require.NoError(t, err)
+		var cur *snippet
+		n := len(out)
+		for i, l := range strings.Split(string(raw), "\n") {
+			switch {
+			case cur == nil && l == "```go":
+				cur = &snippet{line: i + 2, file: f.name}
+			case cur != nil && l == "```":
+				out = append(out, *cur)
+				cur = nil
+			case cur != nil:
+				cur.code += l + "\n"
+			}
 		}
+		require.Greater(t, len(out), n, "no Go block in %s", f.name)
 	}
-	require.NotEmpty(t, out)
 	return out
 }
 
@@ -83,9 +94,9 @@ func TestReadmeSnippets(t *testing.T) {
 		case strings.HasPrefix(sn.code, "package main"):
 			require.Empty(t, mainFile, "one full program")
 			mainFile = sn.code
-			calls.WriteString(fmt.Sprintf("\tt.Run(\"README line %d (main)\", func(t *testing.T) { s.env(t); main() })\n", sn.line))
+			calls.WriteString(fmt.Sprintf("\tt.Run(\"%s (main)\", func(t *testing.T) { s.env(t); main() })\n", sn.where()))
 		case strings.HasPrefix(sn.code, "func Test"):
-			top.WriteString(fmt.Sprintf("// README line %d\n%s\n", sn.line, sn.code))
+			top.WriteString(fmt.Sprintf("// %s\n%s\n", sn.where(), sn.code))
 		default:
 			setup, ok := "", false
 			for key, s := range setups {
@@ -93,9 +104,9 @@ func TestReadmeSnippets(t *testing.T) {
 					setup, ok = s, true
 				}
 			}
-			require.True(t, ok, "README line %d: a fragment without a set-up in setups:\n%s", sn.line, sn.code)
+			require.True(t, ok, "%s: a fragment without a set-up in setups:\n%s", sn.where(), sn.code)
 			body := topFunc.ReplaceAllStringFunc(sn.code, func(f string) string {
-				top.WriteString(fmt.Sprintf("// README line %d\n%s\n", sn.line, f))
+				top.WriteString(fmt.Sprintf("// %s\n%s\n", sn.where(), f))
 				return ""
 			})
 			var uses []string
@@ -107,7 +118,7 @@ func TestReadmeSnippets(t *testing.T) {
 				}
 			}
 			name := fmt.Sprintf("snippet%d", i)
-			funcs.WriteString(fmt.Sprintf("// README line %d\nfunc %s(t *testing.T, s *setup) error {\n\tctx, c := context.Background(), s.c\n\t_, _ = ctx, c\n", sn.line, name))
+			funcs.WriteString(fmt.Sprintf("// %s\nfunc %s(t *testing.T, s *setup) error {\n\tctx, c := context.Background(), s.c\n\t_, _ = ctx, c\n", sn.where(), name))
 			if setup != "" {
 				funcs.WriteString("\t" + setup + "\n")
 			}
@@ -119,7 +130,7 @@ func TestReadmeSnippets(t *testing.T) {
 				funcs.WriteString("\tif err != nil {\n\t\treturn err\n\t}\n")
 			}
 			funcs.WriteString("\t}\n\treturn nil\n}\n\n")
-			calls.WriteString(fmt.Sprintf("\tt.Run(\"README line %d\", func(t *testing.T) {\n\t\tif err := %s(t, s); err != nil {\n\t\t\tt.Fatal(err)\n\t\t}\n\t})\n", sn.line, name))
+			calls.WriteString(fmt.Sprintf("\tt.Run(\"%s\", func(t *testing.T) {\n\t\tif err := %s(t, s); err != nil {\n\t\t\tt.Fatal(err)\n\t\t}\n\t})\n", sn.where(), name))
 		}
 	}
 	require.NotEmpty(t, mainFile)
@@ -138,7 +149,11 @@ func TestReadmeSnippets(t *testing.T) {
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "go mod tidy: %s", out)
-	cmd = exec.Command("go", "test", "-count=1", "-v", ".")
+	args := []string{"test", "-count=1", "-v"}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	cmd = exec.Command("go", append(args, ".")...)
 	cmd.Dir = dir
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf

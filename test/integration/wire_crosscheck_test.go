@@ -1212,11 +1212,11 @@ func TestWireDocNamesTests(t *testing.T) {
 	assert.Greater(t, rows, 100, "the tables were not read")
 }
 
-// TestWireDocExamplesDisbursementURLs: the README and every example
+// TestWireDocExamplesDisbursementURLs: the README, the guide and every example
 // establish a Disbursement with returnUrl and cancelUrl, which the
 // OpenAPI requires for that establish.
 func TestWireDocExamplesDisbursementURLs(t *testing.T) {
-	files := []string{filepath.Join(repoRoot, "README.md")}
+	files := []string{filepath.Join(repoRoot, "README.md"), filepath.Join(repoRoot, "docs", "guide.md")}
 	for _, pattern := range []string{"examples/*/main.go", "example*_test.go"} {
 		m, err := filepath.Glob(filepath.Join(repoRoot, pattern))
 		require.NoError(t, err)
