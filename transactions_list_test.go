@@ -784,14 +784,14 @@ func TestTransactions_FindByMerchantReferenceUnreadableReference(t *testing.T) {
 	}
 	// Of another original (a server that ignores the filter): no matter.
 	c, mock, _ := newTestClient(t)
-	other := `{"transactionId":"D9","originalTransactionId":"A9","merchantReference":["dep-7"]}`
+	other := `{"transactionId":"D9","originalTransactionId":"A9","transactionType":6,"status":3,"amount":"10.00","merchantReference":["dep-7"]}`
 	sequence(t, mock, jsonResponse(200, findPage(other)), jsonResponse(200, emptyPage))
 	_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
 	require.ErrorIs(t, err, ErrNotFound)
 	// A null or empty reference is read: no match.
 	for _, ref := range []string{`null`, `""`} {
 		c, mock, _ := newTestClient(t)
-		item := fmt.Sprintf(`{"transactionId":"D7","originalTransactionId":"A1","merchantReference":%s}`, ref)
+		item := fmt.Sprintf(`{"transactionId":"D7","originalTransactionId":"A1","transactionType":6,"status":3,"amount":"10.00","merchantReference":%s}`, ref)
 		sequence(t, mock, jsonResponse(200, findPage(item)), jsonResponse(200, emptyPage))
 		_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
 		require.ErrorIs(t, err, ErrNotFound, ref)
@@ -825,7 +825,7 @@ func TestTransactions_FindByMerchantReferenceMemoryBounded(t *testing.T) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			fmt.Fprintf(&b, `{"transactionId":"%d-%s","originalTransactionId":"A1","merchantReference":"other"}`, start+i, pad)
+			fmt.Fprintf(&b, `{"transactionId":"%d-%s","originalTransactionId":"A1","transactionType":6,"status":3,"amount":"10.00","merchantReference":"other"}`, start+i, pad)
 		}
 		b.WriteString(`]}`)
 		_, _ = io.WriteString(w, b.String())
