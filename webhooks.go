@@ -292,13 +292,14 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if age, why := h.outOfWindow(ev); why != "" {
-		if h.logger != nil {
-			h.logger.LogAttrs(ctx, slog.LevelWarn, why,
-				slog.Int("status", http.StatusBadRequest), slog.String("remoteAddr", r.RemoteAddr),
-				slog.String("eventId", ev.EventID), slog.String("eventType", string(ev.EventType)),
-				slog.Time("createdAt", ev.CreatedAt), slog.Duration("age", age), slog.Duration("maxAge", h.maxAge),
-				slog.Duration("maxSkew", maxEventSkew))
+		lg, remote := h.logger, []slog.Attr{slog.String("remoteAddr", r.RemoteAddr)}
+		if lg == nil {
+			lg, remote = slog.Default(), nil // refusals say why by default (see logRefusal)
 		}
+		lg.LogAttrs(ctx, slog.LevelWarn, why, append(append([]slog.Attr{slog.Int("status", http.StatusBadRequest)}, remote...),
+			slog.String("eventId", ev.EventID), slog.String("eventType", string(ev.EventType)),
+			slog.Time("createdAt", ev.CreatedAt), slog.Duration("age", age), slog.Duration("maxAge", h.maxAge),
+			slog.Duration("maxSkew", maxEventSkew))...)
 		h.reply(w, http.StatusBadRequest)
 		return
 	}
@@ -344,7 +345,7 @@ func (h *webhookHandler) retention() time.Duration {
 func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 	if h.dedup == nil {
 		if err := h.dispatch(ctx, ev); err != nil {
-			h.log(ctx, slog.LevelError, "bankpay: webhook: callback failed", ev, err)
+			h.logRefusal(ctx, slog.LevelError, http.StatusInternalServerError, "bankpay: webhook: callback failed", ev, err, true)
 			return http.StatusInternalServerError
 		}
 		return http.StatusOK
@@ -352,7 +353,7 @@ func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 	key := dedupKey(h.creds.AccessID, ev.EventID)
 	st, token, err := h.dedup.Claim(ctx, key)
 	if err != nil {
-		h.log(ctx, slog.LevelError, "bankpay: webhook: de-duplication store failed", ev, err)
+		h.logRefusal(ctx, slog.LevelError, http.StatusInternalServerError, "bankpay: webhook: de-duplication store failed", ev, err, false)
 		return http.StatusInternalServerError
 	}
 	switch st {
@@ -360,7 +361,7 @@ func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 		h.log(ctx, slog.LevelInfo, "bankpay: webhook: duplicate event", ev, nil)
 		return http.StatusOK
 	case ClaimInProgress:
-		h.log(ctx, slog.LevelInfo, "bankpay: webhook: event already in progress", ev, nil)
+		h.logRefusal(ctx, slog.LevelInfo, http.StatusConflict, "bankpay: webhook: event already in progress", ev, nil, false)
 		return http.StatusConflict
 	}
 
@@ -378,7 +379,7 @@ func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 		}
 	}()
 	if err := h.dispatch(cbCtx, ev); err != nil {
-		h.log(ctx, slog.LevelError, "bankpay: webhook: callback failed", ev, err)
+		h.logRefusal(ctx, slog.LevelError, http.StatusInternalServerError, "bankpay: webhook: callback failed", ev, err, true)
 		return http.StatusInternalServerError
 	}
 	done = true
@@ -467,8 +468,38 @@ func (h *webhookHandler) reject(ctx context.Context, w http.ResponseWriter, r *h
 	if h.logger != nil {
 		h.logger.LogAttrs(ctx, slog.LevelWarn, "bankpay: webhook: request rejected",
 			slog.Int("status", status), slog.String("remoteAddr", r.RemoteAddr), slog.String("reason", err.Error()))
+	} else {
+		slog.Default().LogAttrs(ctx, slog.LevelWarn, "bankpay: webhook: request rejected",
+			slog.Int("status", status), slog.String("reason", defaultReason(err)))
 	}
 	h.reply(w, status)
+}
+
+// defaultReason is the reason slog.Default() gets for a rejected request:
+// the error's text, which names no value of the request, except for a
+// malformed event, whose decoding error may quote one of its fields.
+func defaultReason(err error) string {
+	if errors.Is(err, ErrMalformedEvent) {
+		return "malformed event"
+	}
+	return err.Error()
+}
+
+// logRefusal logs why a verified event is refused with status: to the
+// WithLogger logger at level, as log does, or, without one, one line to
+// slog.Default() at warn level with the event's id and type and, when
+// withErr, err's text (the callback's own error; never the store's, whose
+// text may hold its address or user).
+func (h *webhookHandler) logRefusal(ctx context.Context, level slog.Level, status int, msg string, ev *Event, err error, withErr bool) {
+	if h.logger != nil {
+		h.log(ctx, level, msg, ev, err)
+		return
+	}
+	attrs := []slog.Attr{slog.Int("status", status), slog.String("eventId", ev.EventID), slog.String("eventType", string(ev.EventType))}
+	if withErr && err != nil {
+		attrs = append(attrs, slog.String("error", err.Error()))
+	}
+	slog.Default().LogAttrs(ctx, slog.LevelWarn, msg, attrs...)
 }
 
 func (h *webhookHandler) log(ctx context.Context, level slog.Level, msg string, ev *Event, err error) {
