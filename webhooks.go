@@ -180,11 +180,11 @@ func WithMaxEventAge(d time.Duration) Option {
 
 // WithWebhookClock sets the webhook handler's clock (time.Now by default),
 // for tests against a bankpaytest sandbox with its own clock:
-// WithWebhookClock(srv.Now), or, for a standalone sandbox, a function that
-// reads its GET /sandbox/now when called (an offset read only after
-// /sandbox/advance comes too late for the events the advance fires, which
-// are delivered before it answers). The event-age and future-date checks use
-// it. Handler only.
+// WithWebhookClock(srv.Now), or, for a standalone sandbox,
+// bankpaytest.RemoteClock(baseURL, creds), which reads its GET /sandbox/now
+// when called (an offset read only after /sandbox/advance comes too late
+// for the events the advance fires, which are delivered before it answers).
+// The event-age and future-date checks use it. Handler only.
 func WithWebhookClock(now func() time.Time) Option {
 	return option("WithWebhookClock", forHandler, func(cfg *config) {
 		if now != nil {

@@ -16,9 +16,7 @@ import (
 // nowResponse is the response of /sandbox/now and /sandbox/advance: the
 // sandbox's clock, which dates the events it sends. A webhook handler under
 // test against a standalone sandbox follows it (the handler refuses events
-// dated over 5 minutes ahead of its own clock): read GET /sandbox/now after
-// each advance, keep now minus time.Now() as an offset, and give the handler
-// bankpay.WithWebhookClock(func() time.Time { return time.Now().Add(offset) }).
+// dated over 5 minutes ahead of its own clock): RemoteClock reads it.
 type nowResponse struct {
 	Now  models.EpochMillis `json:"now"`
 	Time string             `json:"time"`
