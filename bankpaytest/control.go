@@ -36,6 +36,8 @@ var controlRoutes = []route{
 	{"POST /advance", bodyAny, false, (*Server).controlAdvance},
 	{"POST /flush", bodyAny, false, (*Server).controlFlush},
 	{"GET /events", bodyAny, false, (*Server).controlEvents},
+	{"POST /events/{id}/resend", bodyAny, false, (*Server).controlResend},
+	{"POST /trigger", bodyAny, false, (*Server).controlTrigger},
 	{"POST /authorize", bodyAny, true, (*Server).controlAuthorize},
 	{"GET /customers", bodyAny, true, (*Server).controlCustomer},
 	{"GET /transactions/{id}/feedback", bodyAny, true, (*Server).controlFeedback},
@@ -71,21 +73,6 @@ func (s *Server) controlAdvance(r *http.Request, _ []byte, _ *merchant, _ string
 		return nil, badRequest("d or bankingDays is required")
 	}
 	return s.nowResponse(), nil
-}
-
-func (s *Server) controlEvents(r *http.Request, _ []byte, m *merchant, _ string) (any, *Error) {
-	txnID := r.URL.Query().Get("transactionId")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := []Event{}
-	for _, e := range s.st.events {
-		if e.pub.MerchantID == m.cfg.MerchantID && (txnID == "" || e.pub.TransactionID == txnID) {
-			out = append(out, e.snapshot())
-		}
-	}
-	return struct {
-		Events []Event `json:"events"`
-	}{out}, nil
 }
 
 // controlCustomer serves GET /sandbox/customers?externalId=…|customerId=….
