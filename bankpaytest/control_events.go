@@ -12,6 +12,77 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
+// listenerCatchUp is how long one clock move waits, at most, for the
+// listeners to forward the events it fires.
+const listenerCatchUp = 10 * time.Second
+
+// listenerTTL is how long a listener counts after its last request.
+const listenerTTL = 15 * time.Second
+
+// listener is a program following merchant m's events (bankpay listen):
+// it has handled every event before index next of s.st.events.
+type listener struct {
+	m    *merchant
+	next int
+	seen time.Time // the real time of its last request
+}
+
+// listen records that listener name of m has handled the events up to
+// eventId after (all recorded so far when after is empty: it starts).
+func (s *Server) listen(m *merchant, name, after string) *Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	next := len(s.st.events)
+	if after != "" {
+		next = -1
+		for i, e := range s.st.events {
+			if e.pub.EventID == after && e.pub.MerchantID == m.cfg.MerchantID {
+				next = i + 1
+			}
+		}
+		if next < 0 {
+			return notFound("event")
+		}
+	}
+	if s.listeners == nil {
+		s.listeners = map[string]*listener{}
+	}
+	s.listeners[m.cfg.MerchantID+"/"+name] = &listener{m: m, next: next, seen: time.Now()}
+	return nil
+}
+
+// awaitListeners lets the listeners forward the events recorded so far
+// before the clock moves on, so that a receiver reading the clock
+// (bankpay.WithWebhookClock) sees each event at its time: it waits, with
+// s.mu released, while a live listener has an event of its merchant it has
+// not handled, until the real time until. The caller holds s.mu.
+func (s *Server) awaitListeners(until time.Time) {
+	for s.listenerBehind() && time.Now().Before(until) && !s.st.closed {
+		s.mu.Unlock()
+		select {
+		case <-s.ctx.Done():
+		case <-time.After(eventsPoll):
+		}
+		s.mu.Lock()
+	}
+}
+
+// listenerBehind reports whether a live listener has not handled an event
+// of its merchant. The caller holds s.mu.
+func (s *Server) listenerBehind() bool {
+	for _, l := range s.listeners {
+		if time.Since(l.seen) > listenerTTL {
+			continue
+		}
+		for _, e := range s.st.events[min(l.next, len(s.st.events)):] {
+			if e.pub.MerchantID == l.m.cfg.MerchantID {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // maxEventsWait is the longest GET /sandbox/events?wait=… holds a request.
 const maxEventsWait = 30 * time.Second
 
@@ -34,6 +105,11 @@ func (s *Server) controlEvents(r *http.Request, _ []byte, m *merchant, _ string)
 		wait = d
 	}
 	f := eventFilter{txnID: q.Get("transactionId"), typ: models.EventType(q.Get("type")), after: q.Get("after")}
+	if name := q.Get("listen"); name != "" {
+		if err := s.listen(m, name, f.after); err != nil {
+			return nil, err
+		}
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), wait)
 	defer cancel()
 	for {

@@ -51,10 +51,14 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		var ue *sandboxcmd.UsageError
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(2)
 		}
 		fmt.Fprintln(os.Stderr, "bankpay-sandbox:", err)
+		if errors.As(err, &ue) {
+			os.Exit(2) // usage: a bad flag or argument
+		}
 		os.Exit(1)
 	}
 }

@@ -14,6 +14,10 @@
 //	bankpay verify-redirect URL
 //	bankpay verify-notification -body FILE -authorization HEADER
 //	bankpay sandbox [bankpay-sandbox flags]
+//	bankpay listen -forward-to URL [-type T,…] [-retries 5] [-retry-interval 1s]   (sandbox only)
+//	bankpay [-json] trigger EVENT [-transaction ID]                                  (sandbox only)
+//	bankpay [-json] events list [-transaction ID] [-type T] [-limit N]              (sandbox only)
+//	bankpay [-json] events resend EVENT_ID [-to URL]                                (sandbox only)
 //
 // Credentials come from BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY and
 // BANKPAY_MERCHANT_ID, the API from BANKPAY_BASE_URL (the operator's sandbox
@@ -81,6 +85,7 @@ type env struct {
 	stdout, stderr io.Writer
 	json           bool
 	clientOpts     []bankpay.Option // tests: an HTTP client of the sandbox
+	badFlags       bool             // a subcommand's flags did not parse (exit 2)
 }
 
 // command is one subcommand: it parses its own flags from args.
@@ -101,7 +106,14 @@ var commands = map[string]command{
 	"verify-redirect":     {"verify-redirect URL", runVerifyRedirect},
 	"verify-notification": {"verify-notification -body FILE -authorization HEADER", runVerifyNotification},
 	"sandbox":             {"sandbox [-addr 127.0.0.1:8089] [bankpay-sandbox flags]", runSandbox},
+	"listen":              {"listen -forward-to URL [-type T,…] [-retries 5] [-retry-interval 1s]   (sandbox only)", runListen},
+	"trigger":             {"trigger EVENT [-transaction ID]   (sandbox only; EVENT: " + triggerEventNames + ")", runTrigger},
+	"events":              {"events list [-transaction ID] [-type T] [-limit N] | resend EVENT_ID [-to URL]   (sandbox only)", runEvents},
 }
+
+// longRunning are the commands -timeout does not end: they run until
+// interrupted.
+var longRunning = map[string]bool{"sandbox": true, "listen": true}
 
 // run runs one command line and returns the exit code.
 func run(ctx context.Context, args []string, e *env) int {
@@ -127,7 +139,7 @@ func run(ctx context.Context, args []string, e *env) int {
 		fmt.Fprintln(e.stderr, "bankpay: -timeout must not be negative")
 		return exitUsage
 	}
-	if *timeout > 0 && fs.Arg(0) != "sandbox" {
+	if *timeout > 0 && !longRunning[fs.Arg(0)] {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
@@ -137,6 +149,9 @@ func run(ctx context.Context, args []string, e *env) int {
 		return exitOK
 	}
 	code := exitCode(err)
+	if e.badFlags {
+		code = exitUsage // the flag package's error: a bad flag or value
+	}
 	if !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintf(e.stderr, "bankpay %s: %v\n", fs.Arg(0), err)
 	}
@@ -201,6 +216,9 @@ func usage(w io.Writer) {
 		fmt.Fprintln(w, "  bankpay "+commands[n].usage)
 	}
 	fmt.Fprintln(w, "credentials: BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY, BANKPAY_MERCHANT_ID; API: BANKPAY_BASE_URL")
+	fmt.Fprintln(w, "sandbox only: listen, trigger and events drive a bankpay sandbox (bankpay sandbox, cmd/bankpay-sandbox) through its")
+	fmt.Fprintln(w, "  /sandbox control endpoints: BANKPAY_BASE_URL on a loopback address, or BANKPAY_SANDBOX=1 for one elsewhere;")
+	fmt.Fprintln(w, "  against the service they exit 2 and dial nothing")
 	fmt.Fprintln(w, "exit codes: 0 done, 1 failed, 2 usage, 3 bad signature, 4 not found (find: the whole list read),")
 	fmt.Fprintln(w, "  5 outcome unknown (find it: transactions find -original ID -ref REF), 6 already done (code 210: the")
 	fmt.Fprintln(w, "  transaction made before is printed), 7 lookup incomplete (it may exist: do not pay again, look again)")
@@ -259,5 +277,12 @@ func (e *env) flags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("bankpay "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.BoolVar(&e.json, "json", e.json, "print JSON")
+	// The flag package calls Usage on every error it returns (and on -h):
+	// the command then exits 2.
+	fs.Usage = func() {
+		e.badFlags = true
+		fmt.Fprintf(e.stderr, "usage of bankpay %s:\n", name)
+		fs.PrintDefaults()
+	}
 	return fs
 }
