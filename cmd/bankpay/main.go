@@ -3,7 +3,7 @@
 //
 //	bankpay [-json] transactions get ID
 //	bankpay [-json] transactions find -ref REF [-original ID]
-//	bankpay [-json] transactions list [-ref REF] [-original ID] [-since TIME] [-status N] [-limit N]
+//	bankpay [-json] transactions list [-ref REF] [-original ID] [-since TIME] [-status S,…] [-type T,…] [-limit N]
 //	bankpay [-json] refund [-ref REF] [-amount N.NN] TRANSACTION_ID
 //	bankpay [-json] deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID
 //	bankpay [-json] capture -ref REF -amount N.NN -split-token TOKEN AUTHORIZATION_ID
@@ -95,7 +95,7 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"transactions":        {"transactions get ID | find -ref REF [-original ID] | list [-ref REF] [-original ID] [-since TIME] [-status N] [-limit N]", runTransactions},
+	"transactions":        {"transactions get ID | find -ref REF [-original ID] | list [-ref REF] [-original ID] [-since TIME] [-status S,…] [-type T,…] [-limit N]", runTransactions},
 	"refund":              {"refund [-ref REF] [-amount N.NN] TRANSACTION_ID", runRefund},
 	"deposit":             {"deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID", runDeposit},
 	"capture":             {"capture -ref REF -amount N.NN -split-token TOKEN AUTHORIZATION_ID", runCapture},

@@ -328,7 +328,7 @@ func TestTransactionsList(t *testing.T) {
 	require.Equal(t, exitOK, code, errOut)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 4, out)
-	assert.Regexp(t, `^TRANSACTION\s+TYPE\s+STATUS\s+AMOUNT\s+REFERENCE\s+CREATED`, lines[0])
+	assert.Regexp(t, `^TRANSACTION\s+TYPE\s+STATUS\s+AMOUNT\s+REFERENCE\s+ORIGINAL\s+CREATED`, lines[0])
 	for _, l := range lines[1:] {
 		assert.Regexp(t, `\sDeposit\s+Authorized\s+1.00 USD\s+cli-list-\d`, l)
 	}
