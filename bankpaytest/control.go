@@ -37,6 +37,7 @@ var controlRoutes = []route{
 	{"POST /flush", bodyAny, false, (*Server).controlFlush},
 	{"GET /events", bodyAny, false, (*Server).controlEvents},
 	{"POST /events/{id}/resend", bodyAny, false, (*Server).controlResend},
+	{"DELETE /listeners/{id}", bodyAny, false, (*Server).controlUnlisten},
 	{"POST /trigger", bodyAny, false, (*Server).controlTrigger},
 	{"POST /authorize", bodyAny, true, (*Server).controlAuthorize},
 	{"GET /customers", bodyAny, true, (*Server).controlCustomer},

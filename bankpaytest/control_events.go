@@ -51,6 +51,15 @@ func (s *Server) listen(m *merchant, name, after string) *Error {
 	return nil
 }
 
+// controlUnlisten serves DELETE /sandbox/listeners/{name}: the listener
+// stops (bankpay listen ending); clock moves no longer wait for it.
+func (s *Server) controlUnlisten(_ *http.Request, _ []byte, m *merchant, name string) (any, *Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.listeners, m.cfg.MerchantID+"/"+name)
+	return struct{}{}, nil
+}
+
 // awaitListeners lets the listeners forward the events recorded so far
 // before the clock moves on, so that a receiver reading the clock
 // (bankpay.WithWebhookClock) sees each event at its time: it waits, with

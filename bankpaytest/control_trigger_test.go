@@ -128,3 +128,50 @@ func TestControlEventsFollowAndResend(t *testing.T) {
 	c.control(http.MethodPost, "/events/404/resend?to="+url.QueryEscape(rcv.URL), nil).wantError(t, 404, 200)
 	c.control(http.MethodPost, "/events/"+ev.EventID+"/resend?to=ftp://x", nil).wantError(t, 400, 200)
 }
+
+// TestControlListenerHoldsTheClock: while a listener has not handled the
+// events a clock move fires, the move waits (the clock reads their time),
+// and goes on once it has; a stopped listener is not waited for.
+func TestControlListenerHoldsTheClock(t *testing.T) {
+	srv := newServer(t)
+	c := newAPI(t, srv, srv.Credentials())
+	var list struct{ Events []bankpaytest.Event }
+	c.control(http.MethodGet, "/events?listen=L", nil).wantOK(t, &list)
+	done := make(chan triggered, 1)
+	go func() {
+		var d triggered
+		c.control(http.MethodPost, "/trigger?event=Complete", nil).wantOK(t, &d)
+		done <- d
+	}()
+	after, handled := "", 0
+	for handled < 3 { // Authorize, Process, then Complete
+		q := "/events?listen=L&wait=5s"
+		if after != "" {
+			q += "&after=" + after
+		}
+		c.control(http.MethodGet, q, nil).wantOK(t, &list)
+		require.NotEmpty(t, list.Events)
+		for _, e := range list.Events {
+			var now nowResponse
+			c.control(http.MethodGet, "/now", nil).wantOK(t, &now)
+			assert.WithinDuration(t, e.CreatedAt, now.Now.Time(), time.Second, "%s read at its time", e.EventType)
+			after = e.EventID
+			handled++
+		}
+		select {
+		case <-done:
+			t.Fatalf("the clock moved on before the listener handled %d events", handled)
+		default:
+		}
+	}
+	c.control(http.MethodGet, "/events?listen=L&after="+after, nil).wantOK(t, &list)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the trigger did not end once the listener caught up")
+	}
+	c.control(http.MethodDelete, "/listeners/L", nil).wantOK(t, nil)
+	start := time.Now()
+	c.control(http.MethodPost, "/trigger?event=Complete", nil).wantOK(t, nil)
+	assert.Less(t, time.Since(start), 2*time.Second, "a stopped listener is not waited for")
+}

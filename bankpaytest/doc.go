@@ -252,6 +252,7 @@
 //	                                           handled every event up to after (all, without after): for
 //	                                           15 s after its last request, a clock move waits (10 s at
 //	                                           most) for it to handle the events it fires before moving on
+//	DELETE /sandbox/listeners/{name}           the listener stops; responds with {}
 //	POST /sandbox/events/{id}/resend[?to=URL]  the event sent again as recorded (same body and
 //	                                           Authorization) to URL or its notificationUrl, at once;
 //	                                           responds with {"url":…,"statusCode":…,"event":{…}}

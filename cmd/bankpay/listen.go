@@ -77,6 +77,12 @@ func runListen(ctx context.Context, e *env, args []string) error {
 	if n := len(out.Events); n > 0 {
 		cursor = out.Events[n-1].EventID
 	}
+	defer func() {
+		// Stop the listener, so that the sandbox's clock no longer waits for it.
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_ = ctl.call(sctx, http.MethodDelete, "/listeners/"+name, nil, &struct{}{})
+	}()
 	fmt.Fprintf(e.stderr, "bankpay listen: forwarding the new events of %s to %s (Ctrl-C to stop)\n", ctl.base, *to)
 	f := &forwarder{e: e, to: *to, retries: *retries, interval: *interval, http: &http.Client{Timeout: bankpaytest.DeliveryTimeout}}
 	want := typeSet(*types)
