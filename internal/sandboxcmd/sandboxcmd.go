@@ -19,6 +19,7 @@ import (
 // UsageError is a bad command line: a flag, an argument or a value.
 type UsageError struct{ Err error }
 
+// Error returns the flag package's message.
 func (u *UsageError) Error() string { return u.Err.Error() }
 
 // Unwrap returns the flag package's error (flag.ErrHelp for -h).
