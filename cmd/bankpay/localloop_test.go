@@ -148,8 +148,8 @@ func TestTriggerEachEvent(t *testing.T) {
 	assert.Regexp(t, `EVENT\s+TYPE\s+TRANSACTION`, out)
 	assert.Regexp(t, `\d+\s+Deny\s+\d+`, out)
 	code, _, errOut := c.run("", "trigger", "Nope")
-	assert.Equal(t, exitFailed, code, errOut)
-	assert.Contains(t, errOut, "event must be one of")
+	assert.Equal(t, exitUsage, code, errOut)
+	assert.Contains(t, errOut, "want one event: Authorize, Process, Complete")
 }
 
 // TestEventsListJSONFields pins the fields of events list -json (README,

@@ -22,7 +22,7 @@
 // Credentials come from BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY and
 // BANKPAY_MERCHANT_ID, the API from BANKPAY_BASE_URL (the operator's sandbox
 // when unset). -json prints JSON for scripts; the default is a readable
-// table. Every command but sandbox ends after -timeout (default 2m). Exit
+// table. Every command but sandbox and listen ends after -timeout (default 2m). Exit
 // codes:
 //
 //	0  done
@@ -120,7 +120,7 @@ func run(ctx context.Context, args []string, e *env) int {
 	fs := flag.NewFlagSet("bankpay", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.BoolVar(&e.json, "json", false, "print JSON")
-	timeout := fs.Duration("timeout", defaultTimeout, "end the command after this long (0: no limit; sandbox has none)")
+	timeout := fs.Duration("timeout", defaultTimeout, "end the command after this long (0: no limit; sandbox and listen have none)")
 	fs.Usage = func() { usage(e.stderr) }
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -218,7 +218,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "credentials: BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY, BANKPAY_MERCHANT_ID; API: BANKPAY_BASE_URL")
 	fmt.Fprintln(w, "sandbox only: listen, trigger and events drive a bankpay sandbox (bankpay sandbox, cmd/bankpay-sandbox) through its")
 	fmt.Fprintln(w, "  /sandbox control endpoints: BANKPAY_BASE_URL on a loopback address, or BANKPAY_SANDBOX=1 for one elsewhere;")
-	fmt.Fprintln(w, "  against the service they exit 2 and dial nothing")
+	fmt.Fprintln(w, "  against the service they exit 2 and dial nothing. Endpoints: listen GET /sandbox/events?listen=&after=&wait=,")
+	fmt.Fprintln(w, "  trigger POST /sandbox/trigger?event=, events list GET /sandbox/events, events resend POST /sandbox/events/{id}/resend")
 	fmt.Fprintln(w, "exit codes: 0 done, 1 failed, 2 usage, 3 bad signature, 4 not found (find: the whole list read),")
 	fmt.Fprintln(w, "  5 outcome unknown (find it: transactions find -original ID -ref REF), 6 already done (code 210: the")
 	fmt.Fprintln(w, "  transaction made before is printed), 7 lookup incomplete (it may exist: do not pay again, look again)")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
@@ -19,7 +20,7 @@ func runTrigger(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
+	if len(pos) != 1 || !knownTrigger(pos[0]) {
 		return usagef("want one event: %s", triggerEventNames)
 	}
 	ctl, err := e.sandbox("trigger")
@@ -57,4 +58,15 @@ func (e *env) printEvents(events []bankpaytest.Event) error {
 			v.CreatedAt.Format("2006-01-02T15:04:05Z07:00"), v.Attempts, v.LastStatus, v.Delivered)
 	}
 	return w.Flush()
+}
+
+// knownTrigger reports whether name is an event trigger makes the sandbox
+// emit (any case).
+func knownTrigger(name string) bool {
+	for _, t := range bankpaytest.TriggerEvents {
+		if strings.EqualFold(name, string(t)) {
+			return true
+		}
+	}
+	return false
 }
