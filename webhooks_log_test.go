@@ -33,24 +33,25 @@ func (inProgressStore) Claim(context.Context, string) (ClaimState, string, error
 	return ClaimInProgress, "", nil
 }
 
-// TestWebhookHandlerDefaultLogSaysWhy: without WithLogger, each refusal
-// logs one warn line to slog.Default() with its reason, never the body,
-// the key or personal data; an accepted event logs nothing.
-func TestWebhookHandlerDefaultLogSaysWhy(t *testing.T) {
+// refusalCase is one refusal the handler logs by default: the request,
+// its status, the line's message and the reason it gives.
+type refusalCase struct {
+	name   string
+	h      http.Handler
+	body   string
+	auth   string // "" signs body with hookCreds, "-" sends none
+	status int
+	msg    string // the line's message
+	reason string // in its reason or error attribute ("" when it has none)
+}
+
+// refusalCases are the refusals of TestWebhookHandlerDefaultLogSaysWhy.
+func refusalCases(t *testing.T) []refusalCase {
 	key := hookCreds.AccessKey.Reveal()
-	signed := func(body string) string { return authFor(t, hookCreds.AccessID, key, body) }
 	fresh := eventBody("ev-log", "Authorize")
 	failing := func(context.Context, *Event) error { return errors.New("order service down") }
 	malformed := strings.Replace(fresh, "status=2", "status=two", 1)
-	cases := []struct {
-		name   string
-		h      http.Handler
-		body   string
-		auth   string
-		status int
-		msg    string // the line's message
-		reason string // in its reason or error attribute ("" when it has none)
-	}{
+	return []refusalCase{
 		{"stale", NewWebhookHandler(hookCreds, nil), eventBodyAt("ev-old", "Authorize", time.Now().Add(-25*time.Hour)), "",
 			http.StatusBadRequest, "bankpay: webhook: stale event rejected", ""},
 		{"future-dated", NewWebhookHandler(hookCreds, nil), eventBodyAt("ev-new", "Authorize", time.Now().Add(10*time.Minute)), "",
@@ -74,6 +75,16 @@ func TestWebhookHandlerDefaultLogSaysWhy(t *testing.T) {
 		{"callback failed", NewWebhookHandler(hookCreds, failing), fresh, "",
 			http.StatusInternalServerError, "bankpay: webhook: callback failed", "order service down"},
 	}
+}
+
+// TestWebhookHandlerDefaultLogSaysWhy: without WithLogger, each refusal
+// logs one warn line to slog.Default() with its reason, never the body,
+// the key or personal data; an accepted event logs nothing.
+func TestWebhookHandlerDefaultLogSaysWhy(t *testing.T) {
+	key := hookCreds.AccessKey.Reveal()
+	signed := func(body string) string { return authFor(t, hookCreds.AccessID, key, body) }
+	fresh := eventBody("ev-log", "Authorize")
+	cases := refusalCases(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			buf := captureDefaultLog(t)
