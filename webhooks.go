@@ -217,7 +217,9 @@ type webhookHandler struct {
 // Event, whose typed payload is set: fn's error gets 500, so the service
 // re-sends the event; success gets 200. fn may be nil. Keep fn short and
 // idempotent (the service waits 3 seconds), and confirm money state with
-// Transactions.Get before acting (see the Security section). Options are
+// Transactions.Get before acting (see the Security section). Each refusal
+// says why: without WithLogger, one warn line to slog.Default() with the
+// reason (never the body, the key or personal data). Options are
 // WithDeduplicator, WithLogger, WithMaxEventAge, WithEventReadTimeout and
 // WithWebhookClock; any other panics.
 func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error, opts ...Option) http.Handler {
