@@ -150,7 +150,7 @@ func run(ctx context.Context, args []string, e *env) int {
 	}
 	code := exitCode(err)
 	if e.badFlags {
-		code = exitUsage // the flag package's error: a bad flag or value
+		return exitUsage // the flag package's error, printed with the usage: a bad flag or value
 	}
 	if !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintf(e.stderr, "bankpay %s: %v\n", fs.Arg(0), err)
