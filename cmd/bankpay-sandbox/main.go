@@ -19,8 +19,9 @@
 //	     -H 'Content-Type: application/json' -d @signed-establish-data.json
 //
 // The other control endpoints (now, deny, reverse, dispute, events, flush,
-// customers, feedback, loseResponse) are listed in the bankpaytest package
-// documentation.
+// customers, feedback, loseResponse, and trigger, events/{id}/resend and
+// listeners, which bankpay trigger, events and listen use) are listed in
+// the bankpaytest package documentation.
 //
 // The merchant is configured for VIP tiers and money transfer unless
 // -vip=false or -money-transfer=false. It is configured for merchantReference
