@@ -184,7 +184,10 @@ func WithHTTPClient(hc *http.Client) Option {
 // failures at warn level: method, path, status, attempts and duration, never
 // credentials or bodies. The default logs nothing. Given to
 // NewWebhookHandler, it logs rejected requests and stale events (warn),
-// callback errors (error) and duplicates (info).
+// callback errors (error) and duplicates (info); without it the handler
+// logs each refused notification (400, 401, 408, 409, 413, 500) as one
+// line to slog.Default() at warn level with the reason, never the body,
+// the key or personal data, and nothing for one it accepts.
 func WithLogger(l *slog.Logger) Option {
 	return option("WithLogger", forAPI|forHandler, func(cfg *config) { cfg.logger = l })
 }

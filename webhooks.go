@@ -184,11 +184,11 @@ func WithMaxEventAge(d time.Duration) Option {
 
 // WithWebhookClock sets the webhook handler's clock (time.Now by default),
 // for tests against a bankpaytest sandbox with its own clock:
-// WithWebhookClock(srv.Now), or, for a standalone sandbox, a function that
-// reads its GET /sandbox/now when called (an offset read only after
-// /sandbox/advance comes too late for the events the advance fires, which
-// are delivered before it answers). The event-age and future-date checks use
-// it. Handler only.
+// WithWebhookClock(srv.Now), or, for a standalone sandbox,
+// bankpaytest.RemoteClock(baseURL, creds), which reads its GET /sandbox/now
+// when called (an offset read only after /sandbox/advance comes too late
+// for the events the advance fires, which are delivered before it answers).
+// The event-age and future-date checks use it. Handler only.
 func WithWebhookClock(now func() time.Time) Option {
 	return option("WithWebhookClock", forHandler, func(cfg *config) {
 		if now != nil {
@@ -222,7 +222,9 @@ type webhookHandler struct {
 // Event, whose typed payload is set: fn's error gets 500, so the service
 // re-sends the event; success gets 200. fn may be nil. Keep fn short and
 // idempotent (the service waits 3 seconds), and confirm money state with
-// Transactions.Get before acting (see the Security section). Options are
+// Transactions.Get before acting (see the Security section). Each refusal
+// says why: without WithLogger, one warn line to slog.Default() with the
+// reason (never the body, the key or personal data). Options are
 // WithDeduplicator, WithLogger, WithMaxEventAge, WithEventReadTimeout and
 // WithWebhookClock; any other panics.
 func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error, opts ...Option) http.Handler {
@@ -298,13 +300,14 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if age, why := h.outOfWindow(ev); why != "" {
-		if h.logger != nil {
-			h.logger.LogAttrs(ctx, slog.LevelWarn, why,
-				slog.Int("status", http.StatusBadRequest), slog.String("remoteAddr", r.RemoteAddr),
-				slog.String("eventId", ev.EventID), slog.String("eventType", string(ev.EventType)),
-				slog.Time("createdAt", ev.CreatedAt), slog.Duration("age", age), slog.Duration("maxAge", h.maxAge),
-				slog.Duration("maxSkew", maxEventSkew))
+		lg, remote := h.logger, []slog.Attr{slog.String("remoteAddr", r.RemoteAddr)}
+		if lg == nil {
+			lg, remote = slog.Default(), nil // refusals say why by default (see logRefusal)
 		}
+		lg.LogAttrs(ctx, slog.LevelWarn, why, append(append([]slog.Attr{slog.Int("status", http.StatusBadRequest)}, remote...),
+			slog.String("eventId", ev.EventID), slog.String("eventType", string(ev.EventType)),
+			slog.Time("createdAt", ev.CreatedAt), slog.Duration("age", age), slog.Duration("maxAge", h.maxAge),
+			slog.Duration("maxSkew", maxEventSkew))...)
 		h.reply(w, http.StatusBadRequest)
 		return
 	}
@@ -350,7 +353,7 @@ func (h *webhookHandler) retention() time.Duration {
 func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 	if h.dedup == nil {
 		if err := h.dispatch(ctx, ev); err != nil {
-			h.log(ctx, slog.LevelError, "bankpay: webhook: callback failed", ev, err)
+			h.logRefusal(ctx, slog.LevelError, http.StatusInternalServerError, "bankpay: webhook: callback failed", ev, err, true)
 			return http.StatusInternalServerError
 		}
 		return http.StatusOK
@@ -359,7 +362,7 @@ func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 	claimed := h.clock.Now() // the claim runs out no sooner than its TTL after this
 	st, token, err := h.dedup.Claim(ctx, key)
 	if err != nil {
-		h.log(ctx, slog.LevelError, "bankpay: webhook: de-duplication store failed", ev, err)
+		h.logRefusal(ctx, slog.LevelError, http.StatusInternalServerError, "bankpay: webhook: de-duplication store failed", ev, err, false)
 		return http.StatusInternalServerError
 	}
 	switch st {
@@ -367,7 +370,7 @@ func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 		h.log(ctx, slog.LevelInfo, "bankpay: webhook: duplicate event", ev, nil)
 		return http.StatusOK
 	case ClaimInProgress:
-		h.log(ctx, slog.LevelInfo, "bankpay: webhook: event already in progress", ev, nil)
+		h.logRefusal(ctx, slog.LevelInfo, http.StatusConflict, "bankpay: webhook: event already in progress", ev, nil, false)
 		return http.StatusConflict
 	}
 
@@ -385,7 +388,7 @@ func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
 		}
 	}()
 	if err := h.dispatch(cbCtx, ev); err != nil {
-		h.log(ctx, slog.LevelError, "bankpay: webhook: callback failed", ev, err)
+		h.logRefusal(ctx, slog.LevelError, http.StatusInternalServerError, "bankpay: webhook: callback failed", ev, err, true)
 		return http.StatusInternalServerError
 	}
 	done = true
@@ -561,8 +564,38 @@ func (h *webhookHandler) reject(ctx context.Context, w http.ResponseWriter, r *h
 	if h.logger != nil {
 		h.logger.LogAttrs(ctx, slog.LevelWarn, "bankpay: webhook: request rejected",
 			slog.Int("status", status), slog.String("remoteAddr", r.RemoteAddr), slog.String("reason", err.Error()))
+	} else {
+		slog.Default().LogAttrs(ctx, slog.LevelWarn, "bankpay: webhook: request rejected",
+			slog.Int("status", status), slog.String("reason", defaultReason(err)))
 	}
 	h.reply(w, status)
+}
+
+// defaultReason is the reason slog.Default() gets for a rejected request:
+// the error's text, which names no value of the request, except for a
+// malformed event, whose decoding error may quote one of its fields.
+func defaultReason(err error) string {
+	if errors.Is(err, ErrMalformedEvent) {
+		return "malformed event"
+	}
+	return err.Error()
+}
+
+// logRefusal logs why a verified event is refused with status: to the
+// WithLogger logger at level, as log does, or, without one, one line to
+// slog.Default() at warn level with the event's id and type and, when
+// withErr, err's text (the callback's own error; never the store's, whose
+// text may hold its address or user).
+func (h *webhookHandler) logRefusal(ctx context.Context, level slog.Level, status int, msg string, ev *Event, err error, withErr bool) {
+	if h.logger != nil {
+		h.log(ctx, level, msg, ev, err)
+		return
+	}
+	attrs := []slog.Attr{slog.Int("status", status), slog.String("eventId", ev.EventID), slog.String("eventType", string(ev.EventType))}
+	if withErr && err != nil {
+		attrs = append(attrs, slog.String("error", err.Error()))
+	}
+	slog.Default().LogAttrs(ctx, slog.LevelWarn, msg, attrs...)
 }
 
 func (h *webhookHandler) log(ctx context.Context, level slog.Level, msg string, ev *Event, err error) {

@@ -95,11 +95,13 @@ func (s *Server) advanceTo(t time.Time, told bool) {
 	} else {
 		s.submitMovements(t.Add(-WallClockSubmitDelay))
 	}
+	listenUntil := time.Now().Add(listenerCatchUp)
 	for s.st.timers.Len() > 0 {
 		tm := s.st.timers[0]
 		if tm.at.After(t) {
 			break
 		}
+		s.awaitListeners(listenUntil) // bankpay listen forwards at the events' time (control_events.go)
 		if tm.kind == timerResend && tm.ev.queued > 0 && !s.st.closed {
 			// Decide the re-send once the attempt in flight has a response.
 			s.mu.Unlock()
@@ -113,6 +115,7 @@ func (s *Server) advanceTo(t time.Time, told bool) {
 		}
 		s.fire(tm)
 	}
+	s.awaitListeners(listenUntil)
 	s.st.now = t
 }
 

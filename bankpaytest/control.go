@@ -16,9 +16,7 @@ import (
 // nowResponse is the response of /sandbox/now and /sandbox/advance: the
 // sandbox's clock, which dates the events it sends. A webhook handler under
 // test against a standalone sandbox follows it (the handler refuses events
-// dated over 5 minutes ahead of its own clock): read GET /sandbox/now after
-// each advance, keep now minus time.Now() as an offset, and give the handler
-// bankpay.WithWebhookClock(func() time.Time { return time.Now().Add(offset) }).
+// dated over 5 minutes ahead of its own clock): RemoteClock reads it.
 type nowResponse struct {
 	Now  models.EpochMillis `json:"now"`
 	Time string             `json:"time"`
@@ -38,6 +36,9 @@ var controlRoutes = []route{
 	{"POST /advance", bodyAny, false, (*Server).controlAdvance},
 	{"POST /flush", bodyAny, false, (*Server).controlFlush},
 	{"GET /events", bodyAny, false, (*Server).controlEvents},
+	{"POST /events/{id}/resend", bodyAny, false, (*Server).controlResend},
+	{"DELETE /listeners/{id}", bodyAny, false, (*Server).controlUnlisten},
+	{"POST /trigger", bodyAny, false, (*Server).controlTrigger},
 	{"POST /authorize", bodyAny, true, (*Server).controlAuthorize},
 	{"GET /customers", bodyAny, true, (*Server).controlCustomer},
 	{"GET /transactions/{id}/feedback", bodyAny, true, (*Server).controlFeedback},
@@ -73,21 +74,6 @@ func (s *Server) controlAdvance(r *http.Request, _ []byte, _ *merchant, _ string
 		return nil, badRequest("d or bankingDays is required")
 	}
 	return s.nowResponse(), nil
-}
-
-func (s *Server) controlEvents(r *http.Request, _ []byte, m *merchant, _ string) (any, *Error) {
-	txnID := r.URL.Query().Get("transactionId")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := []Event{}
-	for _, e := range s.st.events {
-		if e.pub.MerchantID == m.cfg.MerchantID && (txnID == "" || e.pub.TransactionID == txnID) {
-			out = append(out, e.snapshot())
-		}
-	}
-	return struct {
-		Events []Event `json:"events"`
-	}{out}, nil
 }
 
 // controlCustomer serves GET /sandbox/customers?externalId=…|customerId=….

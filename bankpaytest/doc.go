@@ -245,7 +245,21 @@
 //	POST /sandbox/transactions/{id}/reverse    Reverse; responds with {"transaction":{…}}
 //	POST /sandbox/transactions/{id}/dispute    Dispute; responds with {"transaction":{…}}
 //	GET  /sandbox/transactions/{id}/feedback   {"feedback":[…]}
-//	GET  /sandbox/events[?transactionId=…]     {"events":[…]}, each as Event encodes
+//	GET  /sandbox/events[?transactionId=…]     {"events":[…]}, each as Event encodes, oldest first; also
+//	                                           type=EVENT_TYPE, after=EVENT_ID (only those recorded after
+//	                                           it) and wait=10s (up to 30s: wait for one when none matches);
+//	                                           listen=NAME registers a listener (bankpay listen) that has
+//	                                           handled every event up to after (all, without after): for
+//	                                           15 s after its last request, a clock move waits (10 s at
+//	                                           most) for it to handle the events it fires before moving on
+//	DELETE /sandbox/listeners/{name}           the listener stops; responds with {}
+//	POST /sandbox/events/{id}/resend[?to=URL]  the event sent again as recorded (same body and
+//	                                           Authorization) to URL or its notificationUrl, at once;
+//	                                           responds with {"url":…,"statusCode":…,"event":{…}}
+//	POST /sandbox/trigger?event=Complete[&transactionId=…]
+//	                                           runs the lifecycle that emits the event (TriggerEvents) on
+//	                                           a new transaction or the given one, moving the clock as it
+//	                                           needs; responds with {"transactionId":…,"events":[…]}
 //	POST /sandbox/flush                        Flush; responds with {}
 //	GET  /sandbox/customers?externalId=…       {"customer":{…}} (or ?customerId=…)
 //	POST /sandbox/loseResponse?method=POST&path=/transactions/{id}/deposit

@@ -271,13 +271,26 @@ func (s *Server) handleFeedback(_ *http.Request, body []byte, m *merchant, id st
 	return s.single(wire.FeedbackEnvelope{Feedback: &echo}, t.view()), nil
 }
 
+// Feedback is identity feedback as the sandbox recorded it (POST
+// /transactions/{id}/feedback): the status and sub-status codes (4 and 559
+// registered, 13 and 558 void) and the description.
+type Feedback struct {
+	Status      int    `json:"status"`
+	SubStatus   int    `json:"subStatus"`
+	Description string `json:"description,omitempty"`
+}
+
 // Feedback returns the feedback recorded for transaction id, oldest first.
-func (s *Server) Feedback(id string) []wire.Feedback {
+func (s *Server) Feedback(id string) []Feedback {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.st.txns[id]
 	if t == nil {
 		return nil
 	}
-	return append([]wire.Feedback(nil), t.feedback...)
+	out := make([]Feedback, len(t.feedback))
+	for i, f := range t.feedback {
+		out[i] = Feedback(f)
+	}
+	return out
 }

@@ -288,14 +288,14 @@ func TestIdentityFeedbackShapes(t *testing.T) {
 	post(ids["sdk-void"], `{"feedback":{"status":13,"subStatus":558,"description":"bad user"},"status":13,"subStatus":558,"description":"bad user"}`).wantOK(t, nil)
 	for _, ref := range []string{"flat-void", "wrapped-void", "sdk-void"} {
 		assert.Equal(t, models.StatusVoided, c.txn(ids[ref]).Status, ref)
-		assert.Equal(t, []wire.Feedback{{Status: 13, SubStatus: 558, Description: "bad user"}}, srv.Feedback(ids[ref]), ref)
+		assert.Equal(t, []bankpaytest.Feedback{{Status: 13, SubStatus: 558, Description: "bad user"}}, srv.Feedback(ids[ref]), ref)
 	}
 	// The OpenAPI's defaults: a flat body that says nothing registers.
 	post(ids["flat-empty"], `{}`).wantOK(t, nil)
 	post(ids["null-wrapper"], `{"feedback":null}`).wantOK(t, nil)
 	for _, ref := range []string{"flat-empty", "null-wrapper"} {
 		assert.Equal(t, models.StatusAuthorized, c.txn(ids[ref]).Status, ref)
-		assert.Equal(t, []wire.Feedback{{Status: 4, SubStatus: 559, Description: "Registered"}}, srv.Feedback(ids[ref]), ref)
+		assert.Equal(t, []bankpaytest.Feedback{{Status: 4, SubStatus: 559, Description: "Registered"}}, srv.Feedback(ids[ref]), ref)
 	}
 	// status 13 alone takes subStatus 559: not a documented pair.
 	post(ids["flat-half"], `{"status":13}`).wantError(t, 400, 200)

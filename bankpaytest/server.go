@@ -73,6 +73,8 @@ type Server struct {
 	st    state
 	// wallOffset is the clock's lead over the real time (WithWallClock).
 	wallOffset time.Duration
+	// listeners follow the events over HTTP (GET /sandbox/events?listen=…).
+	listeners map[string]*listener
 
 	// delivery
 	client    *http.Client

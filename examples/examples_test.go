@@ -27,7 +27,7 @@ var examples = map[string][]string{
 	"disbursement":  {"Transactions.Establish(Disbursement", "status New (0), message Authorized", "status Authorized (2), 0.00 USD", "status Processed (3)", "Tue 2025-01-14", "status Completed (4)", "status Denied (8)", "status Reversed (10)", "disbursement: OK"},
 	"tokenize":      {"the same, unique per merchant", "third-party score 700", "HTTP 401, code 375", "tokenize: OK"},
 	"vip":           {"vip 1", "vip 3", "vip 0 (not VIP)", "vip 2", "HTTP 400, code 200", "vip: OK"},
-	"webhooks":      {"401 Unauthorized", "already processed", "attempts responded 500, 200", "webhooks: OK"},
+	"webhooks":      {"401 Unauthorized", `msg="bankpay: webhook: request rejected" status=401`, "already processed", "attempts responded 500, 200", "webhooks: OK"},
 	"checkout":      {"checkout: charged 25.00 USD with capture", "Completed after events Process, Complete", "checkout: refunded 25.00 USD", "checkout: OK"},
 	"quickstart":    {"Accounts.Tokenize", "status Completed (4)", "VerifyRedirect", "90 days", "quickstart: OK"},
 	"reconcile":     {"*bankpay.NetworkError, Sent true, after 1 attempt(s)", "found: transaction", ": Deposit, status Authorized (2), 75.00 USD", "ErrNotFound", "1 deposit", "pending 75.00", "reconcile: OK"},

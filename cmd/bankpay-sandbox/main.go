@@ -19,8 +19,9 @@
 //	     -H 'Content-Type: application/json' -d @signed-establish-data.json
 //
 // The other control endpoints (now, deny, reverse, dispute, events, flush,
-// customers, feedback, loseResponse) are listed in the bankpaytest package
-// documentation.
+// customers, feedback, loseResponse, and trigger, events/{id}/resend and
+// listeners, which bankpay trigger, events and listen use) are listed in
+// the bankpaytest package documentation.
 //
 // The merchant is configured for VIP tiers and money transfer unless
 // -vip=false or -money-transfer=false. It is configured for merchantReference
@@ -51,10 +52,14 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		var ue *sandboxcmd.UsageError
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(2)
 		}
 		fmt.Fprintln(os.Stderr, "bankpay-sandbox:", err)
+		if errors.As(err, &ue) {
+			os.Exit(2) // usage: a bad flag or argument
+		}
 		os.Exit(1)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/sandboxcmd"
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
 	"github.com/stretchr/testify/assert"
@@ -177,7 +179,12 @@ func TestRunBadFlags(t *testing.T) {
 		{"extra"},
 		{"-nope"},
 	} {
-		assert.Error(t, run(ctx, args, io.Discard, io.Discard), "%v: no error", args)
+		err := run(ctx, args, io.Discard, io.Discard)
+		assert.Error(t, err, "%v: no error", args)
+		var ue *sandboxcmd.UsageError
+		// A bad command line is a usage error (exit 2); an address it
+		// cannot listen on is not.
+		assert.Equal(t, args[0] != "-addr", errors.As(err, &ue), "%v: %v", args, err)
 	}
 }
 

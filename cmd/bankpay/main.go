@@ -4,7 +4,7 @@
 //	bankpay [-json] transactions get ID
 //	bankpay [-json] transactions find -original ID -ref REF
 //	bankpay [-json] transactions authorization -ref REF
-//	bankpay [-json] transactions list [-ref REF] [-original ID] [-since TIME] [-status N] [-limit N]
+//	bankpay [-json] transactions list [-ref REF] [-original ID] [-since TIME] [-status S,…] [-type T,…] [-limit N]
 //	bankpay [-json] refund [-ref REF] [-amount N.NN] TRANSACTION_ID
 //	bankpay [-json] deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID
 //	bankpay [-json] capture -ref REF -amount N.NN -split-token TOKEN AUTHORIZATION_ID
@@ -15,11 +15,15 @@
 //	bankpay verify-redirect URL
 //	bankpay verify-notification -body FILE -authorization HEADER
 //	bankpay sandbox [bankpay-sandbox flags]
+//	bankpay listen -forward-to URL [-type T,…] [-retries 5] [-retry-interval 1s]   (sandbox only)
+//	bankpay [-json] trigger EVENT [-transaction ID]                                  (sandbox only)
+//	bankpay [-json] events list [-transaction ID] [-type T] [-limit N]              (sandbox only)
+//	bankpay [-json] events resend EVENT_ID [-to URL]                                (sandbox only)
 //
 // Credentials come from BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY and
 // BANKPAY_MERCHANT_ID, the API from BANKPAY_BASE_URL (the operator's sandbox
 // when unset). -json prints JSON for scripts; the default is a readable
-// table. Every command but sandbox ends after -timeout (default 2m). Exit
+// table. Every command but sandbox and listen ends after -timeout (default 2m). Exit
 // codes:
 //
 //	0  done
@@ -88,6 +92,7 @@ type env struct {
 	stdout, stderr io.Writer
 	json           bool
 	clientOpts     []bankpay.Option // tests: an HTTP client of the sandbox
+	badFlags       bool             // a subcommand's flags did not parse (exit 2)
 }
 
 // command is one subcommand: it parses its own flags from args.
@@ -97,7 +102,7 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"transactions":        {"transactions get ID | find -original ID -ref REF | authorization -ref REF | list [-ref REF] [-original ID] [-since TIME] [-status N] [-limit N]", runTransactions},
+	"transactions":        {"transactions get ID | find -original ID -ref REF | authorization -ref REF | list [-ref REF] [-original ID] [-since TIME] [-status S,…] [-type T,…] [-limit N]", runTransactions},
 	"refund":              {"refund [-ref REF] [-amount N.NN] TRANSACTION_ID", runRefund},
 	"deposit":             {"deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID", runDeposit},
 	"capture":             {"capture -ref REF -amount N.NN -split-token TOKEN AUTHORIZATION_ID", runCapture},
@@ -108,14 +113,21 @@ var commands = map[string]command{
 	"verify-redirect":     {"verify-redirect URL", runVerifyRedirect},
 	"verify-notification": {"verify-notification -body FILE -authorization HEADER", runVerifyNotification},
 	"sandbox":             {"sandbox [-addr 127.0.0.1:8089] [bankpay-sandbox flags]", runSandbox},
+	"listen":              {"listen -forward-to URL [-type T,…] [-retries 5] [-retry-interval 1s]   (sandbox only)", runListen},
+	"trigger":             {"trigger EVENT [-transaction ID]   (sandbox only; EVENT: " + triggerEventNames + ")", runTrigger},
+	"events":              {"events list [-transaction ID] [-type T] [-limit N] | resend EVENT_ID [-to URL]   (sandbox only)", runEvents},
 }
+
+// longRunning are the commands -timeout does not end: they run until
+// interrupted.
+var longRunning = map[string]bool{"sandbox": true, "listen": true}
 
 // run runs one command line and returns the exit code.
 func run(ctx context.Context, args []string, e *env) int {
 	fs := flag.NewFlagSet("bankpay", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.BoolVar(&e.json, "json", false, "print JSON")
-	timeout := fs.Duration("timeout", defaultTimeout, "end the command after this long (0: no limit; sandbox has none)")
+	timeout := fs.Duration("timeout", defaultTimeout, "end the command after this long (0: no limit; sandbox and listen have none)")
 	fs.Usage = func() { usage(e.stderr) }
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -134,7 +146,7 @@ func run(ctx context.Context, args []string, e *env) int {
 		fmt.Fprintln(e.stderr, "bankpay: -timeout must not be negative")
 		return exitUsage
 	}
-	if *timeout > 0 && fs.Arg(0) != "sandbox" {
+	if *timeout > 0 && !longRunning[fs.Arg(0)] {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
@@ -144,6 +156,9 @@ func run(ctx context.Context, args []string, e *env) int {
 		return exitOK
 	}
 	code := exitCode(err)
+	if e.badFlags {
+		return exitUsage // the flag package's error, printed with the usage: a bad flag or value
+	}
 	if !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintf(e.stderr, "bankpay %s: %v\n", fs.Arg(0), err)
 	}
@@ -205,6 +220,10 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "credentials: BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY, BANKPAY_MERCHANT_ID; API: BANKPAY_BASE_URL")
 	fmt.Fprintln(w, "money commands (deposit, capture, refund, reclaim, cancel) need a reference: -ref, or one is made and")
 	fmt.Fprintln(w, "  printed before anything is sent")
+	fmt.Fprintln(w, "sandbox only: listen, trigger and events drive a bankpay sandbox (bankpay sandbox, cmd/bankpay-sandbox) through its")
+	fmt.Fprintln(w, "  /sandbox control endpoints: BANKPAY_BASE_URL on a loopback address, or BANKPAY_SANDBOX=1 for one elsewhere;")
+	fmt.Fprintln(w, "  against the service they exit 2 and dial nothing. Endpoints: listen GET /sandbox/events?listen=&after=&wait=,")
+	fmt.Fprintln(w, "  trigger POST /sandbox/trigger?event=, events list GET /sandbox/events, events resend POST /sandbox/events/{id}/resend")
 	fmt.Fprintln(w, "exit codes: 0 done, 1 failed, 2 usage, 3 bad signature, 4 not found (find: every transaction made from")
 	fmt.Fprintln(w, "  -original read, none has -ref: not made, make it again with the same -ref), 5 outcome unknown")
 	fmt.Fprintln(w, "  (do not pay again: look it up with the command printed, transactions find -original ID -ref REF),")
@@ -265,5 +284,12 @@ func (e *env) flags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet("bankpay "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.BoolVar(&e.json, "json", e.json, "print JSON")
+	// The flag package calls Usage on every error it returns (and on -h):
+	// the command then exits 2.
+	fs.Usage = func() {
+		e.badFlags = true
+		fmt.Fprintf(e.stderr, "usage of bankpay %s:\n", name)
+		fs.PrintDefaults()
+	}
 	return fs
 }

@@ -93,3 +93,8 @@ func timeString(m models.EpochMillis) string {
 	}
 	return m.Time().Format("2006-01-02T15:04:05.000Z07:00")
 }
+
+// printJSONLine writes v as one line of JSON (a stream of them: listen).
+func (e *env) printJSONLine(v any) error {
+	return json.NewEncoder(e.stdout).Encode(v)
+}

@@ -113,7 +113,10 @@ func listTransactions(ctx context.Context, e *env, args []string) error {
 	ref := fs.String("ref", "", "only the transactions of the payment with this merchantReference (payment.merchantReference: the authorization's)")
 	original := fs.String("original", "", "only the transactions of this authorization (originalTransactionId)")
 	since := fs.String("since", "", "only those created at or after this time (RFC 3339)")
-	status := fs.Int("status", -1, "only this status code (2 Authorized, 4 Completed, …)")
+	status := &codeList[models.TransactionStatus]{what: "status"}
+	fs.Var(status, "status", "only these statuses, by name or code, comma-separated (Authorized or 2, Completed or 4, …)")
+	typ := &codeList[models.TransactionType]{what: "type"}
+	fs.Var(typ, "type", "only these transaction types, by name or code, comma-separated (Deposit or 6, Capture or 3, …)")
 	limit := fs.Int("limit", 100, "print at most this many (0: all)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -129,9 +132,7 @@ func listTransactions(ctx context.Context, e *env, args []string) error {
 		}
 		p.CreatedAtStart = t
 	}
-	if *status >= 0 {
-		p.Statuses = []models.TransactionStatus{models.TransactionStatus(*status)}
-	}
+	p.Statuses, p.TransactionTypes = status.codes, typ.codes
 	c, err := e.client()
 	if err != nil {
 		return err
@@ -154,10 +155,10 @@ func listTransactions(ctx context.Context, e *env, args []string) error {
 		return e.printJSON(out)
 	}
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "TRANSACTION\tTYPE\tSTATUS\tAMOUNT\tREFERENCE\tCREATED")
+	fmt.Fprintln(w, "TRANSACTION\tTYPE\tSTATUS\tAMOUNT\tREFERENCE\tORIGINAL\tCREATED")
 	for _, t := range rows {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s %s\t%s\t%s\n", t.TransactionID, t.TransactionType, t.Status,
-			t.Amount, t.Currency, t.MerchantReference, timeString(t.CreatedAt))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s %s\t%s\t%s\t%s\n", t.TransactionID, t.TransactionType, t.Status,
+			t.Amount, t.Currency, t.MerchantReference, orDash(t.OriginalTransactionID), timeString(t.CreatedAt))
 	}
 	return w.Flush()
 }

@@ -131,9 +131,11 @@ type shop struct {
 
 func newShop(env *exampleenv.Env, base string) *shop {
 	s := &shop{env: env, base: base, orders: map[string]*order{}, byTxn: map[string]*order{}}
-	// The embedded sandbox's clock is fake: judge event age by it.
+	// A sandbox's clock moves ahead of the real time: judge event age by it
+	// (the embedded sandbox's, or a standalone one's read by
+	// bankpaytest.RemoteClock; the real time against the service).
 	s.webhook = bankpay.NewWebhookHandler(env.Creds, s.onEvent,
-		bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)), bankpay.WithWebhookClock(env.Sandbox.Now))
+		bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)), bankpay.WithWebhookClock(env.WebhookClock()))
 	return s
 }
 

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -68,7 +69,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	// production, never from source code (here: the embedded sandbox's).
 	creds := env.Creds
 	rcv := &receiver{}
-	opts := []bankpay.Option{bankpay.WithDeduplicator(&countingDedup{bankpay.NewMemoryDeduplicator(10000), rcv})}
+	opts := []bankpay.Option{bankpay.WithDeduplicator(&countingDedup{bankpay.NewMemoryDeduplicator(10000), rcv}),
+		// The handler says why it refuses a notification (without
+		// WithLogger: one warn line to slog.Default()); here, into the
+		// example's output.
+		bankpay.WithLogger(slog.New(slog.NewTextHandler(env.Out, &slog.HandlerOptions{Level: slog.LevelWarn})))}
 	if env.Sandbox != nil {
 		// The handler refuses events dated over 5 minutes ahead of its
 		// clock: under test it follows the sandbox's, which moves days ahead.

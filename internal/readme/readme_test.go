@@ -63,6 +63,7 @@ var setups = map[string]string{
 	"tier := 2":                                                  "",
 	"cust, err := c.Customers.Create(ctx":                        "",
 	"h := bankpay.NewWebhookHandler(creds":                       "creds, mux := s.creds, http.NewServeMux()",
+	"dev := bankpay.NewWebhookHandler(creds, handle":             "creds, base, handle := s.creds, s.srv.URL, func(context.Context, *bankpay.Event) error { return nil }",
 	"dep, err := c.Transactions.Deposit(ctx, id, p)\nvar apiErr": "id, p := s.disbursement(t), s.deposit()",
 	"c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(base), bankpay.WithRetryNonIdempotent())": "creds, base, id, p := s.creds, s.srv.URL, s.disbursement(t), s.deposit()",
 	"c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(base), bankpay.WithTransport(":            "creds, base, id, p, reqID := s.creds, s.srv.URL, s.disbursement(t), s.deposit(), \"req-1\"",

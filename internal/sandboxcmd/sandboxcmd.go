@@ -16,9 +16,18 @@ import (
 	"github.com/bankpay/bankpay-go/bankpaytest"
 )
 
+// UsageError is a bad command line: a flag, an argument or a value.
+type UsageError struct{ Err error }
+
+// Error returns the flag package's message.
+func (u *UsageError) Error() string { return u.Err.Error() }
+
+// Unwrap returns the flag package's error (flag.ErrHelp for -h).
+func (u *UsageError) Unwrap() error { return u.Err }
+
 // Run parses the command line of the sandbox command (name is the
 // command's, for its messages) and serves the sandbox until ctx is done.
-// It returns flag.ErrHelp for -h.
+// A bad command line is a *UsageError (wrapping flag.ErrHelp for -h).
 func Run(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -41,10 +50,10 @@ func Run(ctx context.Context, name string, args []string, stdout, stderr io.Writ
 			"default: the spec's wrapped shape")
 	providers := fs.Int("identity-providers", 2, "number of identity providers (one data-retrieved event each)")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return &UsageError{err}
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+		return &UsageError{fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))}
 	}
 	opts := []bankpaytest.Option{
 		bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{
@@ -61,7 +70,7 @@ func Run(ctx context.Context, name string, args []string, stdout, stderr io.Writ
 	case *start != "":
 		t, err := time.Parse(time.RFC3339, *start)
 		if err != nil {
-			return fmt.Errorf("-start: %w", err)
+			return &UsageError{fmt.Errorf("-start: %w", err)}
 		}
 		opts = append(opts, bankpaytest.WithStartTime(t))
 	case !*frozen:

@@ -11,7 +11,6 @@ import (
 
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
-	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -122,11 +121,11 @@ func TestIdentity(t *testing.T) {
 				// The merchant's feedback.
 				if tc.eligible {
 					require.NoError(t, s.client.Identity.Register(ctx, id, "registered"))
-					assert.Equal(t, []wire.Feedback{{Status: 4, SubStatus: 559, Description: "registered"}}, s.Feedback(id))
+					assert.Equal(t, []bankpaytest.Feedback{{Status: 4, SubStatus: 559, Description: "registered"}}, s.Feedback(id))
 					assert.Equal(t, models.StatusAuthorized, getStatus(t, s.client, id), "Registered keeps the transaction valid")
 				} else {
 					require.NoError(t, s.client.Identity.Void(ctx, id, "registration failed"))
-					assert.Equal(t, []wire.Feedback{{Status: 13, SubStatus: 558, Description: "registration failed"}}, s.Feedback(id))
+					assert.Equal(t, []bankpaytest.Feedback{{Status: 13, SubStatus: 558, Description: "registration failed"}}, s.Feedback(id))
 					assert.Equal(t, models.StatusVoided, getStatus(t, s.client, id))
 				}
 			})

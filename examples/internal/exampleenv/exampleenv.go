@@ -20,6 +20,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -66,6 +68,7 @@ type Env struct {
 	// Out receives what the example prints (os.Stdout by default).
 	Out io.Writer
 
+	base      string // the API base URL
 	receivers []*Receiver
 }
 
@@ -149,7 +152,29 @@ func Start(opts ...Option) (*Env, error) {
 		return nil, fmt.Errorf("NewClient: %w", err)
 	}
 	env.Client = c
+	env.base = base
 	return env, nil
+}
+
+// WebhookClock is the clock a webhook handler judges event age by: the
+// embedded sandbox's; a standalone sandbox's (bankpay sandbox, on a
+// loopback base URL), read from its /sandbox/now by
+// bankpaytest.RemoteClock, so that its events are accepted after it was
+// advanced; the real time against the service.
+func (e *Env) WebhookClock() func() time.Time {
+	if e.Sandbox != nil {
+		return e.Sandbox.Now
+	}
+	if u, err := url.Parse(e.base); err == nil && isLoopback(u.Hostname()) {
+		return bankpaytest.RemoteClock(e.base, e.Creds)
+	}
+	return time.Now
+}
+
+// isLoopback reports whether host is "localhost" or a loopback IP.
+func isLoopback(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback()
 }
 
 // Embedded reports whether the example runs against the embedded sandbox.

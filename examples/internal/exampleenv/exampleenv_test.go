@@ -79,3 +79,28 @@ func TestRunStopsCleanly(t *testing.T) {
 	err := Run("x", func(context.Context, *Env) error { return boom }, getenv(nil), WithOutput(&out))
 	assert.ErrorIs(t, err, boom, "Run: %v, want boom", err)
 }
+
+// TestWebhookClock: the embedded sandbox's clock; a standalone sandbox's
+// (loopback) read over HTTP, ahead of the real time once advanced; the
+// real time against the service.
+func TestWebhookClock(t *testing.T) {
+	env, err := Start(getenv(nil), WithOutput(&bytes.Buffer{}), WithSandboxOptions(bankpaytest.WithStartTime(time.Now().Add(72*time.Hour))))
+	require.NoError(t, err)
+	defer env.Close()
+	assert.Equal(t, env.Sandbox.Now(), env.WebhookClock()())
+
+	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(time.Now().Add(96 * time.Hour)))
+	defer srv.Close()
+	c := srv.Credentials()
+	vars := map[string]string{EnvAccessID: c.AccessID, EnvAccessKey: c.AccessKey.Reveal(), EnvMerchantID: c.MerchantID, EnvBaseURL: srv.URL}
+	standalone, err := Start(WithOutput(&bytes.Buffer{}), getenv(vars))
+	require.NoError(t, err)
+	defer standalone.Close()
+	assert.WithinDuration(t, srv.Now(), standalone.WebhookClock()(), time.Second, "the standalone sandbox's clock")
+
+	vars[EnvBaseURL] = "https://api.bankpay.example/api/v1"
+	live, err := Start(WithOutput(&bytes.Buffer{}), getenv(vars))
+	require.NoError(t, err)
+	defer live.Close()
+	assert.WithinDuration(t, time.Now(), live.WebhookClock()(), time.Second, "the real time")
+}
