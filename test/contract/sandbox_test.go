@@ -261,11 +261,18 @@ func TestSandbox(t *testing.T) {
 	spec, err := LoadSpec(nil)
 	require.NoError(t, err)
 	val := NewValidators(t, spec)
+	modes := 0
+	defer func() {
+		if modes == 2 {
+			markRan(InSandbox)
+		}
+	}()
 	for _, mode := range []struct {
 		name string
 		opts []bankpaytest.Option
 	}{{"wrapped", nil}, {"bare", []bankpaytest.Option{bankpaytest.WithBareResponses()}}} {
 		t.Run(mode.name, func(t *testing.T) {
+			modes++
 			log, events := sandboxScenario(t, mode.opts...)
 			ops := map[string]int{}
 			shapes := map[string]int{}
