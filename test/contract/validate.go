@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"mime"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 
 	validator "github.com/pb33f/libopenapi-validator"
