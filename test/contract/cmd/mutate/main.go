@@ -263,4 +263,3 @@ func clip(s string, n int) string {
 	}
 	return s
 }
-
