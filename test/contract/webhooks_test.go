@@ -65,10 +65,52 @@ func openAPIEvents(t *testing.T, spec *Spec) []webhookCase {
 					}
 				}
 			}
+			addStandardFields(obj, rand.New(rand.NewSource(seed+1)))
 			out = append(out, webhookCase{name, seed, obj})
 		}
 	}
+	// The spellings and types the spec and the service use beside the
+	// OpenAPI's webhook names, made from the transaction event schema
+	// (Completed) with the standard fields.
+	for _, typ := range otherEventTypes {
+		for i := 0; i < EventsPerType; i++ {
+			seed := seedOf("webhook "+typ, i)
+			v, _, err := Generate(spec.Webhooks["Completed"], seed, All)
+			require.NoError(t, err)
+			obj := v.(map[string]any)
+			obj["eventType"] = typ
+			rng := rand.New(rand.NewSource(seed))
+			for k, n := range map[string]int{"paymentType": 6, "transactionType": 10, "status": 14} {
+				obj[k] = strconv.Itoa(1 + rng.Intn(n))
+			}
+			addStandardFields(obj, rng)
+			out = append(out, webhookCase{typ, seed, obj})
+		}
+	}
 	return out
+}
+
+// otherEventTypes are the event types (and spellings) the service sends
+// that are not the OpenAPI's webhook names.
+var otherEventTypes = []string{"Complete", "Cancel", "Cancelled", "Expire", "Process", "Deny", "Reconcile", "Refund", "Reverse"}
+
+// addStandardFields sets the notification fields of the spec that the
+// OpenAPI's event schemas do not list: accessId, parentObjectId, errorCode,
+// the provider's reasonCode and its message, suggestedRetryAmount.
+func addStandardFields(obj map[string]any, rng *rand.Rand) {
+	w := wordList()
+	word := func() string { return w[rng.Intn(len(w))] }
+	obj["accessId"] = word()
+	obj["parentObjectId"] = strconv.FormatInt(1_000_000_000+rng.Int63n(1_000_000_000), 10)
+	obj["errorCode"] = strconv.Itoa(100 + rng.Intn(900))
+	obj["suggestedRetryAmount"] = fmt.Sprintf("%d.%02d", rng.Intn(1000), rng.Intn(100))
+	ppt, _ := obj["paymentProviderTransaction"].(map[string]any)
+	if ppt == nil {
+		ppt = map[string]any{}
+		obj["paymentProviderTransaction"] = ppt
+	}
+	ppt["reasonCode"] = fmt.Sprintf("R%02d", rng.Intn(100))
+	ppt["reasonCodeMessage"] = word()
 }
 
 // identityEvents makes the spec's two identity events, with the values the
@@ -253,7 +295,7 @@ func TestWebhooks(t *testing.T) {
 	}
 	t.Logf("webhook cases (%d events × %d payloads, and the split-token case, × JSON and form = %d; %d form cases excused as ambiguous):\n%s",
 		len(keys)/2, EventsPerType, 2*len(cases), excused, strings.Join(lines, "\n"))
-	assert.Len(t, keys, 24, "12 events, JSON and form")
+	assert.Len(t, keys, 2*(12+len(otherEventTypes)), "every event type, JSON and form")
 	for k, f := range failures {
 		t.Errorf("%s: %d failed; e.g. %s", k, len(f), clip(f[0]))
 	}
