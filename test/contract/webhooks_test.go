@@ -12,12 +12,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/pb33f/libopenapi/datamodel/high/base"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -299,4 +301,85 @@ func TestWebhooks(t *testing.T) {
 	for k, f := range failures {
 		t.Errorf("%s: %d failed; e.g. %s", k, len(f), clip(f[0]))
 	}
+}
+
+// TestEventFields_bothWays checks the webhook map (EventFields) both ways:
+// every property of every event schema of the OpenAPI (nested objects
+// dotted) is mapped or listed as unread, and every Go field of the event
+// types is read by some mapping (setting it changes what the map reads) or
+// listed as off the wire.
+func TestEventFields_bothWays(t *testing.T) {
+	spec, err := LoadSpec(nil)
+	require.NoError(t, err)
+	for name, schema := range spec.Webhooks {
+		var walk func(prefix string, s *base.Schema)
+		walk = func(prefix string, s *base.Schema) {
+			for k, p := range SchemaProperties(s) {
+				field := join(prefix, k)
+				if p != nil && len(SchemaProperties(p)) > 0 {
+					walk(field, p)
+					continue
+				}
+				_, mapped := EventFields[field]
+				_, unread := UnreadEventFields[field]
+				assert.True(t, mapped || unread, "webhook %s: property %s is neither in EventFields nor unread", name, field)
+			}
+		}
+		walk("", schema)
+	}
+
+	// Each Go field, set on its own, must change what some mapping reads.
+	full := &bankpay.Event{Transaction: &bankpay.TransactionEvent{Refresh: &bankpay.RefreshResult{}, Dispute: &bankpay.DisputeDetails{}},
+		Identity: &bankpay.IdentityEvent{}}
+	read := func() map[string]string {
+		out := map[string]string{}
+		for k, f := range EventFields {
+			out[k], _ = f(full)
+		}
+		return out
+	}
+	base0 := read()
+	var visit func(prefix string, v reflect.Value)
+	visit = func(prefix string, v reflect.Value) {
+		for i := 0; i < v.NumField(); i++ {
+			f := v.Type().Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			path := join(prefix, f.Name)
+			fv := v.Field(i)
+			if fv.Kind() == reflect.Pointer && fv.Type().Elem().Kind() == reflect.Struct && !fv.IsNil() {
+				visit(path, fv.Elem())
+			}
+			if _, off := EventOffWire[path]; off {
+				continue
+			}
+			old := reflect.New(fv.Type()).Elem()
+			old.Set(fv)
+			switch {
+			case fv.Type() == reflect.TypeOf(time.Time{}):
+				fv.Set(reflect.ValueOf(time.UnixMilli(1_772_722_800_123)))
+			case fv.Kind() == reflect.String:
+				fv.SetString("v-" + f.Name)
+			case fv.Kind() == reflect.Int:
+				fv.SetInt(7)
+			case fv.Kind() == reflect.Bool:
+				fv.SetBool(true)
+			case fv.Kind() == reflect.Pointer && fv.Type().Elem().Kind() == reflect.Bool:
+				fv.Set(reflect.ValueOf(bp(true)))
+			default:
+				t.Errorf("event field %s: a %s the check cannot set", path, fv.Type())
+				continue
+			}
+			changed := false
+			for k, v := range read() {
+				if v != base0[k] {
+					changed = true
+				}
+			}
+			assert.True(t, changed, "event field %s is read by no mapping of EventFields and is not listed as off the wire", path)
+			fv.Set(old)
+		}
+	}
+	visit("", reflect.ValueOf(full).Elem())
 }
