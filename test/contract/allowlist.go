@@ -571,6 +571,10 @@ var AllowList = []Difference{
 		Ops:  webhookEventTypes,
 		Line: `json: a body holding "%" whose signature covers it URL-decoded is read URL-decoded`},
 
+	{ID: "establish-metadata-flowtype", Wire: "Establish `metadata.flowType` (request)", Where: InRequest,
+		Ops:  []string{"transactions_post-establish"},
+		Line: `strict/undeclared-property: request property 'flowType' at '$.body.metadata.flowType' is not declared in schema`},
+
 	// Found by the strict walk of every body (before it, the validator's
 	// other errors hid them).
 	{ID: "sandbox-tokenize-echo/merchantId", Wire: "Tokenize response", Where: InSandbox,
