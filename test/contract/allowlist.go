@@ -84,10 +84,6 @@ var AllowList = []Difference{
 		Ops:  []string{"transactions_post-transactions-transactionId-capture"},
 		Line: `form body as JSON: strict/undeclared-property: form field "metadata.remittance.countryCorridor" at $.body['metadata.remittance.countryCorridor'] is not declared`},
 
-	{ID: "preauth-form", Wire: "PreAuthorize request body", Where: InRequest,
-		Ops:  []string{"transactions_post-transactions-transactionId-capture-preauth"},
-		Line: `requestBody/contentType: POST operation request content type 'application/x-www-form-urlencoded' does not exist; The content type 'application/x-www-form-urlencoded' of the POST request submitted has not been defined, it's an unknown type`},
-
 	{ID: "tokenize-customer/customer", Wire: "Tokenize request `customer`", Where: InRequest,
 		Ops:  []string{"accounts_post-accounts-tokenize?-verifyAccount"},
 		Line: `strict/undeclared-property: request property 'customer' at '$.body.customer' is not declared in schema`},
