@@ -157,7 +157,7 @@ func trial(root, dir, openapi string, m *Mutation) result {
 			return result{"caught", "go generate fails: " + firstLines(out, 3), time.Since(start)}
 		}
 	}
-	out, err := command(ctx, filepath.Join(dir, "test", "contract"), openapi, "go", "test", "-count=1", "./...")
+	out, err := command(ctx, filepath.Join(dir, "test", "contract"), openapi, "go", "test", "-count=1", "-timeout=3m", "./...")
 	if err == nil {
 		return result{"missed", "the contract suite passes", time.Since(start)}
 	}
