@@ -266,8 +266,8 @@ func endpoints() []endpoint {
 				_, err := c.Transactions.Refresh(ctx, "1", "")
 				return err
 			}},
-		{name: "Transactions.Preauthorize", method: "POST", path: "/transactions/{id}/capture/preAuth", contentType: "application/x-www-form-urlencoded",
-			body: "amount=10.00&merchantReference=pa&period=2", okResponse: preauthResponseJSON, idIn: inPath, readsBody: true,
+		{name: "Transactions.Preauthorize", method: "POST", path: "/transactions/{id}/capture/preAuth", contentType: "application/json",
+			body: `{"merchantReference":"pa","amount":"10.00","period":2}`, okResponse: preauthResponseJSON, idIn: inPath, readsBody: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Transactions.Preauthorize(ctx, id, &PreauthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 2}, opts...)
 				return err

@@ -186,8 +186,8 @@ func (s *TransactionsService) Cancel(ctx context.Context, transactionID string, 
 	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "cancel"), nil, p, "transaction", opts)
 }
 
-// PreauthorizeParams is the input of Preauthorize, sent form-encoded like
-// Capture's.
+// PreauthorizeParams is the input of Preauthorize, sent as JSON (the
+// OpenAPI's encoding; the spec states none for it).
 type PreauthorizeParams struct {
 	// MerchantReference is the merchant's reference for this
 	// preauthorization (required; '&', '=', '%', '+' and control
@@ -220,7 +220,7 @@ const (
 
 // Preauthorize preauthorizes captures from an authorization, up to Amount
 // in total, for Period hours: POST /transactions/{transactionId}/capture/preAuth,
-// form-encoded. The response is the preauthorization transaction (type 10)
+// a JSON body. The response is the preauthorization transaction (type 10)
 // whose originalTransactionId is transactionID; its ExpiredAt is when it
 // lapses, after which captures are treated as ordinary ones.
 //
@@ -235,7 +235,25 @@ func (s *TransactionsService) Preauthorize(ctx context.Context, transactionID st
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "capture", "preAuth"), nil, formBody{V: p}, "transaction", opts)
+	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "capture", "preAuth"), nil, p.body(), "transaction", opts)
+}
+
+// preauthBody is the JSON body of a preauthorization, as the OpenAPI
+// writes it (the spec states no other encoding; bodies are JSON unless
+// stated): the withdrawal method under its dotted name.
+type preauthBody struct {
+	MerchantReference string        `json:"merchantReference"`
+	Amount            models.Amount `json:"amount"`
+	Period            int           `json:"period"`
+	SplitToken        string        `json:"splitToken,omitempty"`
+	ExternalTier      string        `json:"externalTier,omitempty"`
+	WithdrawalMethod  string        `json:"metadata.remittance.withdrawalMethod,omitempty"`
+	InteractionID     string        `json:"interactionId,omitempty"`
+}
+
+func (p *PreauthorizeParams) body() *preauthBody {
+	return &preauthBody{MerchantReference: p.MerchantReference, Amount: p.Amount, Period: p.Period, SplitToken: p.SplitToken,
+		ExternalTier: p.ExternalTier, WithdrawalMethod: p.WithdrawalMethod, InteractionID: p.InteractionID}
 }
 
 func (p *PreauthorizeParams) validate() error {

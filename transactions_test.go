@@ -609,10 +609,11 @@ const preauthResponseJSON = `{"transaction":{"transactionId":"1002600000020","tr
 
 func TestTransactions_Preauthorize(t *testing.T) {
 	c, mock, _ := newTestClient(t)
-	// Form-encoded, sorted, the split token's '+', '/' and '=' escaped.
-	calls := expect(t, mock, wantRequest{Method: "POST", Path: preauthPath, ContentType: "application/x-www-form-urlencoded",
-		Body: "amount=80.00&externalTier=vip&interactionId=consumerNotPresent&merchantReference=pa-1" +
-			"&metadata.remittance.withdrawalMethod=Cash&period=3&splitToken=c3Bs%2BdG9r%2FZW4%3D"}, 200, preauthResponseJSON)
+	// JSON (the OpenAPI's encoding), the split token as issued, the
+	// withdrawal method under its dotted name.
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: preauthPath, ContentType: "application/json",
+		Body: `{"merchantReference":"pa-1","amount":"80.00","period":3,"splitToken":"c3Bs+dG9r/ZW4=","externalTier":"vip",` +
+			`"metadata.remittance.withdrawalMethod":"Cash","interactionId":"consumerNotPresent"}`}, 200, preauthResponseJSON)
 	pa, err := c.Transactions.Preauthorize(context.Background(), "1002581234567", &PreauthorizeParams{
 		MerchantReference: "pa-1", Amount: "80.00", Period: 3, SplitToken: "c3Bs+dG9r/ZW4=",
 		ExternalTier: "vip", WithdrawalMethod: models.WithdrawalCash, InteractionID: "consumerNotPresent",
@@ -626,9 +627,9 @@ func TestTransactions_Preauthorize(t *testing.T) {
 
 	// The minimum: reference, amount, period.
 	c, mock, _ = newTestClient(t)
-	expect(t, mock, wantRequest{Method: "POST", Path: preauthPath, ContentType: "application/x-www-form-urlencoded",
-		Body: "amount=1.00&merchantReference=pa-2&period=6"}, 200,
-		`{"transactionId":"1002600000021","transactionType":6,"status":2,"amount":"1.00","transactionType":"10","status":"2","preAuthorized":true}`)
+	expect(t, mock, wantRequest{Method: "POST", Path: preauthPath, ContentType: "application/json",
+		Body: `{"merchantReference":"pa-2","amount":"1.00","period":6}`}, 200,
+		`{"transactionId":"1002600000021","transactionType":"10","status":"2","amount":"1.00","preAuthorized":true}`)
 	pa, err = c.Transactions.Preauthorize(context.Background(), "1002581234567", &PreauthorizeParams{MerchantReference: "pa-2", Amount: "1.00", Period: 6})
 	require.NoError(t, err)
 	assert.Equal(t, models.TypePreauthorization, pa.TransactionType)
@@ -667,8 +668,8 @@ func TestTransactions_PreauthorizeRejects(t *testing.T) {
 }
 
 func TestTransactions_PreauthorizeErrors(t *testing.T) {
-	want := wantRequest{Method: "POST", Path: preauthPath, ContentType: "application/x-www-form-urlencoded",
-		Body: "amount=10.00&merchantReference=pa&period=2"}
+	want := wantRequest{Method: "POST", Path: preauthPath, ContentType: "application/json",
+		Body: `{"merchantReference":"pa","amount":"10.00","period":2}`}
 	call := func(c *Client) error {
 		_, err := c.Transactions.Preauthorize(context.Background(), "1002581234567", &PreauthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 2})
 		return err

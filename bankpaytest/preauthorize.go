@@ -1,7 +1,10 @@
 package bankpaytest
 
 import (
+	"encoding/json"
+	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -20,12 +23,12 @@ import (
 // preauthorization (type 10), Authorized with provider status AC107
 // (waiting for capture) and preAuthorized true, no event; at expiredAt,
 // period hours later, it moves to Expired with an Expire event (AC117).
-func (s *Server) handlePreauthorize(_ *http.Request, body []byte, m *merchant, id string) (any, *Error) {
+func (s *Server) handlePreauthorize(r *http.Request, body []byte, m *merchant, id string) (any, *Error) {
 	auth, err := s.authorization(m, id)
 	if err != nil {
 		return nil, err
 	}
-	f, err := parseForm(body)
+	f, err := jsonOrForm(r, body)
 	if err != nil {
 		return nil, err
 	}
@@ -98,4 +101,36 @@ func (s *Server) expirePreauth(t *txn) {
 	}
 	t.rec.PreAuthorized = false
 	s.mustMove(t, models.StatusExpired)
+}
+
+// jsonOrForm reads the fields of a preauthorization: a JSON object (the
+// OpenAPI's encoding, which the SDK sends) or a form (accepted too, as the
+// service's capture family reads one), each value as its text.
+func jsonOrForm(r *http.Request, body []byte) (url.Values, *Error) {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch {
+	case err == nil && mt == "application/x-www-form-urlencoded":
+		return parseForm(body)
+	case err != nil || mt != "application/json":
+		return nil, &Error{Status: http.StatusUnsupportedMediaType, Code: codeInvalidParameter, Message: "Content-Type must be application/json"}
+	}
+	var obj map[string]json.RawMessage
+	if e := decodeJSON(body, &obj); e != nil {
+		return nil, e
+	}
+	out := url.Values{}
+	for k, raw := range obj {
+		var str string
+		if json.Unmarshal(raw, &str) == nil {
+			out.Set(k, str)
+			continue
+		}
+		var n json.Number
+		if json.Unmarshal(raw, &n) == nil {
+			out.Set(k, n.String())
+			continue
+		}
+		return nil, unreadable("JSON parse error: invalid value for %s", k)
+	}
+	return out, nil
 }

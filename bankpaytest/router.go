@@ -33,7 +33,7 @@ var apiRoutes = []route{
 	{"GET /transactions/{id}", bodyNone, true, (*Server).handleGetTransaction},
 	{"POST /transactions/{id}/deposit", bodyForm, true, (*Server).handleDeposit},
 	{"POST /transactions/{id}/capture", bodyForm, true, (*Server).handleCapture},
-	{"POST /transactions/{id}/capture/preAuth", bodyForm, true, (*Server).handlePreauthorize},
+	{"POST /transactions/{id}/capture/preAuth", bodyAny, true, (*Server).handlePreauthorize},
 	{"POST /transactions/{id}/refund", bodyJSON, true, (*Server).handleRefund},
 	{"POST /transactions/{id}/reclaim", bodyJSON, true, (*Server).handleReclaim},
 	{"POST /transactions/{id}/cancel", bodyJSON, true, (*Server).handleCancel},

@@ -18,21 +18,27 @@ type Comparison struct {
 	Mismatches []string
 	// Compared counts the values compared (leaves).
 	Compared int
-	// Unmodelled lists the answer's fields the model has no field for
-	// (JSON paths, array indexes as []), kept or ignored by the SDK.
+	// Unmodelled lists the answer's fields the SDK deliberately does not
+	// read (listed in testdata/unread.txt; JSON paths, array indexes as []).
 	Unmodelled map[string]bool
+	// Unmapped lists the answer's fields neither the field map nor the
+	// unread list has (each is a failure).
+	Unmapped map[string]bool
+
+	fm *FieldMap
 }
 
 // Compare walks the generated answer gen (plain JSON values, numbers as
 // json.Number or float64) beside got, the SDK's result, field by field
-// through got's json tags: every value gen holds for a field the model has
-// must come out equal. Equal means the same text, or the same number (the
+// through the independent field map fm (never got's json tags): every value
+// gen holds for a mapped property must come out equal in the Go field the
+// map names; a property neither mapped nor listed as unread is Unmapped. Equal means the same text, or the same number (the
 // SDK reads "7", 7 and 7.0 into an integer, and keeps a number written into
 // a string field as its digits), or, for an empty or null value, the zero
 // value. An array must keep its length; a value of the wrong shape (an
 // object where the model has a string) is a mismatch.
-func Compare(gen any, got any) Comparison {
-	c := Comparison{Unmodelled: map[string]bool{}}
+func Compare(fm *FieldMap, gen any, got any) Comparison {
+	c := Comparison{Unmodelled: map[string]bool{}, Unmapped: map[string]bool{}, fm: fm}
 	c.walk("", gen, reflect.ValueOf(got))
 	sort.Strings(c.Mismatches)
 	return c
@@ -96,30 +102,39 @@ func (c *Comparison) walk(path string, gen any, got reflect.Value) {
 			}
 			return
 		}
-		fields, texts := jsonFields(got.Type())
+		t := got.Type()
 		for k, v := range obj {
-			idx, ok := fields[k]
+			name, text, ok := c.fm.Lookup(t, k)
 			if !ok {
-				c.Unmodelled[generalise(join(path, k))] = true
+				if c.fm.IsUnread(t, k) {
+					c.Unmodelled[generalise(join(path, k))] = true
+				} else {
+					c.Unmapped[t.String()+" "+k+" (at "+generalise(join(path, k))+")"] = true
+				}
 				continue
 			}
-			if tidx, ok := texts[k]; ok {
-				// The model keeps a value its typed field cannot hold as text
-				// (wire:"text=NAME"): equal when the typed field is, or when
-				// it is unset and the text is the value as sent.
-				sub := Comparison{Unmodelled: c.Unmodelled}
-				sub.walk(join(path, k), v, got.FieldByIndex(idx))
+			fv := got.FieldByName(name)
+			if !fv.IsValid() {
+				c.fail(join(path, k), v, fv, "the map names a field "+t.String()+" has not: "+name)
+				continue
+			}
+			if text != "" {
+				// The model keeps a value its typed field cannot hold as text:
+				// equal when the typed field is, or when it is unset and the
+				// text is the value as sent.
+				sub := Comparison{Unmodelled: c.Unmodelled, Unmapped: c.Unmapped, fm: c.fm}
+				sub.walk(join(path, k), v, fv)
 				c.Compared += sub.Compared
 				if len(sub.Mismatches) == 0 {
 					continue
 				}
-				if got.FieldByIndex(idx).IsZero() && got.FieldByIndex(tidx).String() == scalarText(v) {
+				if fv.IsZero() && got.FieldByName(text).String() == scalarText(v) {
 					continue
 				}
 				c.Mismatches = append(c.Mismatches, sub.Mismatches...)
 				continue
 			}
-			c.walk(join(path, k), v, got.FieldByIndex(idx))
+			c.walk(join(path, k), v, fv)
 		}
 	case reflect.Map:
 		obj, ok := gen.(map[string]any)
@@ -283,50 +298,6 @@ func generalise(p string) string {
 		}
 	}
 	return b.String()
-}
-
-// jsonFields maps the JSON names of t's fields (embedded structs included)
-// to their indexes, as encoding/json names them; texts maps a JSON name to
-// the field that keeps its value as text when the typed field cannot hold
-// it (tag wire:"text=NAME").
-func jsonFields(t reflect.Type) (out, texts map[string][]int) {
-	out, texts = map[string][]int{}, map[string][]int{}
-	var add func(t reflect.Type, prefix []int)
-	add = func(t reflect.Type, prefix []int) {
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			idx := append(append([]int(nil), prefix...), i)
-			tag := f.Tag.Get("json")
-			name, _, _ := strings.Cut(tag, ",")
-			if w, ok := strings.CutPrefix(f.Tag.Get("wire"), "text="); ok {
-				texts[w] = idx
-			}
-			if name == "-" {
-				continue
-			}
-			if f.Anonymous && name == "" {
-				ft := f.Type
-				if ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if ft.Kind() == reflect.Struct {
-					add(ft, idx)
-					continue
-				}
-			}
-			if !f.IsExported() {
-				continue
-			}
-			if name == "" {
-				name = f.Name
-			}
-			if _, dup := out[name]; !dup {
-				out[name] = idx
-			}
-		}
-	}
-	add(t, nil)
-	return out, texts
 }
 
 // ApplyReshape rewrites gen as the SDK reads it where r says the SDK

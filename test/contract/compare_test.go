@@ -25,6 +25,25 @@ type cmpModel struct {
 	List    []cmpInner `json:"list"`
 }
 
+// cmpMap is the field map of the test models.
+func cmpMap(t *testing.T) *FieldMap {
+	t.Helper()
+	m, err := ParseFieldMap([]byte(`
+contract.cmpModel id ID
+contract.cmpModel count Count
+contract.cmpModel tier Tier|TierTxt
+contract.cmpModel - TierTxt the text of a tier
+contract.cmpModel flag Flag
+contract.cmpModel items Items
+contract.cmpModel inner Inner
+contract.cmpModel list List
+contract.cmpInner code Code
+contract.cmpInner label Label
+`), []byte("contract.cmpModel extra not read: a test\n"))
+	require.NoError(t, err)
+	return m
+}
+
 func genOf(t *testing.T, s string) any {
 	t.Helper()
 	d := json.NewDecoder(strings.NewReader(s))
@@ -40,13 +59,13 @@ func TestCompare_equalReadings(t *testing.T) {
 		Inner: &cmpInner{Code: 210}, List: []cmpInner{{Code: 1, Label: "x"}}}
 	gen := genOf(t, `{"id":7,"count":"7.0","tier":"002","flag":true,"items":["a",{"v":"b"}],"inner":{"code":210.0},
 		"list":[{"code":"1","label":"x"}],"extra":{"z":1}}`)
-	c := Compare(gen, got)
+	c := Compare(cmpMap(t), gen, got)
 	assert.Empty(t, c.Mismatches)
 	assert.True(t, c.Unmodelled["extra"])
 	assert.Equal(t, 9, c.Compared) // id count tier flag items×2 inner.code list[0].code,label
 
 	// A tier the typed field cannot hold is kept as text.
-	c = Compare(genOf(t, `{"tier":"gold"}`), cmpModel{TierTxt: "gold"})
+	c = Compare(cmpMap(t), genOf(t, `{"tier":"gold"}`), cmpModel{TierTxt: "gold"})
 	assert.Empty(t, c.Mismatches)
 }
 
@@ -65,7 +84,7 @@ func TestCompare_failsOnDroppedOrChangedValues(t *testing.T) {
 		"plus mangled":   {`{"id":"Ab+cD="}`, cmpModel{ID: "Ab cD="}, "id: sent"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			c := Compare(genOf(t, tc.gen), tc.got)
+			c := Compare(cmpMap(t), genOf(t, tc.gen), tc.got)
 			require.Len(t, c.Mismatches, 1)
 			assert.Contains(t, c.Mismatches[0], tc.want)
 		})

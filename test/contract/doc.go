@@ -5,6 +5,28 @@
 // mode. It is a module of its own so that libopenapi and its validator stay
 // out of the SDK's go.mod.
 //
+// What it proves, and how it cannot fool itself:
+//
+//   - The values of generated answers are compared with what the SDK
+//     decoded through an independent field map (testdata/fieldmap.txt:
+//     each OpenAPI property to its Go field, written by hand, never read
+//     from json tags), so a misspelled or swapped tag fails. Properties
+//     the SDK deliberately does not read are listed with their reasons
+//     (testdata/unread.txt); a property in neither fails, and the map is
+//     checked both ways against the extract's answer schemas and the
+//     models. The webhook map (EventFields) is checked both ways too.
+//   - Undeclared properties are looked for in every request and answer body
+//     by a walk of its own (the validator reports them only when the body
+//     otherwise passes).
+//   - Each difference is one allow-list row naming one exact line (one
+//     property or one value), never a pattern; a row no run uses is stale,
+//     under -run too.
+//   - Every error answer the OpenAPI declares is generated and must come
+//     out as an *APIError with its status, code and message.
+//   - cmd/mutate measures it: it applies each bug of
+//     testdata/mutations.tsv to a copy of the repository and runs this
+//     suite alone (slow: not part of CI).
+//
 // The OpenAPI itself is not committed: testdata/operator-openapi.facts.yml
 // is a facts-only extract of it (paths, methods, parameters, schemas, types,
 // enums, required fields and defaults, no prose). Regenerate it from the

@@ -88,6 +88,22 @@ func Operations() []Operation {
 					Account: &models.Account{AccountNumber: "1000000009", RoutingNumber: "124003116", Type: 1},
 				}))
 			},
+			func(ctx context.Context, c *bankpay.Client) (any, error) { // a Deferred payment with the spec's metadata.flowType
+				return one(c.Transactions.Establish(ctx, &models.EstablishData{
+					Currency: models.USD, Amount: "49.90", MerchantReference: "est-3", Description: "order 3",
+					PaymentType: models.PaymentTypeDeferred, ReturnURL: "https://shop.example/ok", CancelURL: "https://shop.example/no",
+					Metadata: &models.Metadata{FlowType: "standard"},
+					Customer: &models.Customer{ExternalID: ExternalID, Name: "Ada Lovelace", Email: "ada@example.com", Phone: "+12025550143",
+						Address: &models.Address{Address1: "1 Main St", City: "Springfield", State: "IL", Zip: "62701", Country: "US"}},
+				}))
+			},
+			func(ctx context.Context, c *bankpay.Client) (any, error) { // an Instant payment with a display amount
+				return one(c.Transactions.Establish(ctx, &models.EstablishData{
+					Currency: models.CAD, Amount: "12.00", DisplayAmount: "12.00", MerchantReference: "est-4", Description: "order 4",
+					PaymentType: models.PaymentTypeInstant, ReturnURL: "https://shop.example/ok", CancelURL: "https://shop.example/no",
+					NotificationURL: "https://shop.example/hook",
+				}))
+			},
 		}},
 		{"transactions_post-transactions-deposit", []Call{
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
@@ -195,6 +211,9 @@ func Operations() []Operation {
 			func(ctx context.Context, c *bankpay.Client) (any, error) {
 				return tokenized(c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1000001700", RoutingNumber: "124003116", AccountType: 1,
 					Customer: &models.Customer{ExternalID: ExternalID, Name: "John Smith", VIP: ip(0)}, VerifyAccount: true}))
+			},
+			func(ctx context.Context, c *bankpay.Client) (any, error) { // an IBAN instead of a number and routing number
+				return tokenized(c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{IBAN: "GB82WEST12345698765432", NameOnAccount: "Ada Lovelace"}))
 			},
 		}},
 		{"accounts_get-accounts-verify", []Call{

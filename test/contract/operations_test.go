@@ -85,7 +85,7 @@ func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // part returns the part of the answer gen that result was decoded from: the
 // array of a list answer for a slice or a Page, the object under a wrapper
 // key the model has no field for.
-func part(gen any, result any) (any, any) {
+func part(fieldMap *FieldMap, gen any, result any) (any, any) {
 	rv := reflect.ValueOf(result)
 	for rv.Kind() == reflect.Pointer && !rv.IsNil() {
 		rv = rv.Elem()
@@ -112,7 +112,7 @@ func part(gen any, result any) (any, any) {
 	case reflect.Struct:
 		if len(obj) == 1 {
 			for k, v := range obj {
-				if fields, _ := jsonFields(rv.Type()); fields[k] == nil {
+				if _, _, mapped := fieldMap.Lookup(rv.Type(), k); !mapped {
 					if _, isObj := v.(map[string]any); isObj {
 						return v, result
 					}
@@ -142,6 +142,10 @@ func TestOperations(t *testing.T) {
 	spec, err := LoadSpec(nil)
 	require.NoError(t, err)
 	val := NewValidators(t, spec)
+	fieldMap, err := LoadFieldMap()
+	require.NoError(t, err)
+	cov := &MapCoverage{Used: map[string]bool{}}
+	var roots []reflect.Type
 
 	ops := Operations()
 	var have []string
@@ -193,6 +197,15 @@ func TestOperations(t *testing.T) {
 					continue
 				}
 				f.decoded++
+				if result != nil && f.decoded == 1 {
+					// The map against the extract: every property of the
+					// answer's schema mapped or listed as unread.
+					ps, pt := PartSchema(fieldMap, schema, reflect.TypeOf(result))
+					roots = append(roots, pt)
+					for _, p := range fieldMap.CheckSchema(ps, pt, "", cov) {
+						t.Errorf("field map: %s", p)
+					}
+				}
 				if result == nil {
 					f.equal++
 					continue
@@ -202,9 +215,14 @@ func TestOperations(t *testing.T) {
 						markUsed(d.ID)
 					}
 				}
-				g, r := part(gen, result)
-				cmp := Compare(g, r)
+				g, r := part(fieldMap, gen, result)
+				cmp := Compare(fieldMap, g, r)
 				f.compared += cmp.Compared
+				for k := range cmp.Unmapped {
+					nFailed++
+					reason := "a property neither in the field map nor in the unread list: " + k
+					failures[reason] = append(failures[reason], fmt.Sprintf("seed %d %v", seed, mode))
+				}
 				for k := range cmp.Unmodelled {
 					f.unmodelled[k] = true
 				}
@@ -239,6 +257,25 @@ func TestOperations(t *testing.T) {
 				t.Errorf("%d of %d answers failed:%s", nFailed, f.generated, b.String())
 			}
 		})
+	}
+	if len(figures) == len(ops) {
+		markRan(InRequest, InAnswer)
+	}
+	// The map both ways: every Go field of every answer's type is mapped
+	// (or off the wire), and every row is used by some operation's schema.
+	for _, p := range fieldMap.CheckModels(roots...) {
+		t.Errorf("field map: %s", p)
+	}
+	if !t.Failed() {
+		for _, set := range []map[string]map[string]string{fieldMap.Fields, fieldMap.Unread} {
+			for typ, props := range set {
+				for prop := range props {
+					if _, elsewhere := fieldMap.Elsewhere[typ][prop]; !cov.Used[typ+" "+prop] && !elsewhere && !reshapeTarget(op0Reshapes(), typ, prop) {
+						t.Errorf("field map: row %s %s names a property no operation's schema has (stale)", typ, prop)
+					}
+				}
+			}
+		}
 	}
 	var lines []string
 	total := opFigures{}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"sort"
 	"strings"
@@ -71,17 +72,26 @@ func sandboxScenario(t *testing.T, opts ...bankpaytest.Option) ([]exchange, []de
 	hook := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		mu.Lock()
-		events = append(events, delivered{r.Header.Get("Content-Type"), body})
-		mu.Unlock()
+		d := delivered{contentType: r.Header.Get("Content-Type"), body: body}
+		rec := httptest.NewRecorder()
 		bankpay.NewWebhookHandler(s.Credentials(), func(_ context.Context, e *bankpay.Event) error {
+			d.event = e
 			if e.Transaction != nil && e.Transaction.SplitToken != "" {
 				mu.Lock()
 				tokens[e.ObjectID] = e.Transaction.SplitToken
 				mu.Unlock()
 			}
 			return nil
-		}, bankpay.WithWebhookClock(func() time.Time { return s.Now() })).ServeHTTP(w, r)
+		}, bankpay.WithWebhookClock(func() time.Time { return s.Now() })).ServeHTTP(rec, r)
+		d.status = rec.Code
+		mu.Lock()
+		events = append(events, d)
+		mu.Unlock()
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
 	})
 	s = bankpaytest.NewServer(append(opts, bankpaytest.WithStartTime(thursday), bankpaytest.WithEventHandler(hook))...)
 	t.Cleanup(s.Close)
@@ -251,21 +261,31 @@ func sandboxScenario(t *testing.T, opts ...bankpaytest.Option) ([]exchange, []de
 	return append([]exchange(nil), tp.log...), append([]delivered(nil), events...)
 }
 
-// delivered is a notification the sandbox delivered.
+// delivered is a notification the sandbox delivered, the status the SDK's
+// webhook handler answered and the event it handed on (nil if none).
 type delivered struct {
 	contentType string
 	body        []byte
+	status      int
+	event       *bankpay.Event
 }
 
 func TestSandbox(t *testing.T) {
 	spec, err := LoadSpec(nil)
 	require.NoError(t, err)
 	val := NewValidators(t, spec)
+	modes := 0
+	defer func() {
+		if modes == 2 {
+			markRan(InSandbox)
+		}
+	}()
 	for _, mode := range []struct {
 		name string
 		opts []bankpaytest.Option
 	}{{"wrapped", nil}, {"bare", []bankpaytest.Option{bankpaytest.WithBareResponses()}}} {
 		t.Run(mode.name, func(t *testing.T) {
+			modes++
 			log, events := sandboxScenario(t, mode.opts...)
 			ops := map[string]int{}
 			shapes := map[string]int{}
@@ -328,6 +348,20 @@ func TestSandbox(t *testing.T) {
 				require.NoError(t, err)
 				name := fields.Get("eventType")
 				eventTypes[name]++
+				// The SDK's handler accepts the sandbox's own notification and
+				// reads every field into its typed place as sent.
+				if ev.status != http.StatusOK || ev.event == nil {
+					problems = append(problems, fmt.Sprintf("event %s (%s): the webhook handler answered %d: %s", name, mode.name, ev.status, clip(string(ev.body))))
+				} else {
+					for _, d := range checkEvent(fields, ev.event) {
+						problems = append(problems, fmt.Sprintf("event %s (%s): %s", name, mode.name, d))
+					}
+				}
+				for k := range fields {
+					if _, typed := EventFields[k]; !typed {
+						problems = append(problems, fmt.Sprintf("event %s (%s): field %q has no typed place in the map (EventFields)", name, mode.name, k))
+					}
+				}
 				for _, d := range EventDifferences(spec, fields) {
 					if row := Excuse(InSandbox, name, d); row != nil {
 						markUsed(row.ID)

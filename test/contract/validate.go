@@ -2,15 +2,21 @@ package contract
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 
 	validator "github.com/pb33f/libopenapi-validator"
 	"github.com/pb33f/libopenapi-validator/config"
+	verrors "github.com/pb33f/libopenapi-validator/errors"
 	"github.com/pb33f/libopenapi-validator/paths"
+	"github.com/pb33f/libopenapi-validator/strict"
+	"github.com/pb33f/libopenapi/datamodel/high/base"
 )
 
 // Validators validates requests and answers against the contract with
@@ -63,9 +69,13 @@ func (v *Validators) Request(req *http.Request) (string, []string) {
 		req.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	_, errs := v.strict.ValidateHttpRequestSync(req)
-	out := make([]string, 0, len(errs))
-	for _, e := range errs {
-		out = append(out, Describe(e)...)
+	out := withoutUndeclared(errs)
+	if mt, _, _ := mime.ParseMediaType(req.Header.Get("Content-Type")); mt == "application/json" && op != "" {
+		if o := v.spec.Operations[op].Operation; o.RequestBody != nil && o.RequestBody.Content != nil {
+			if j := o.RequestBody.Content.GetOrZero("application/json"); j != nil && j.Schema != nil {
+				out = append(out, Undeclared(j.Schema.Schema(), body, strict.DirectionRequest)...)
+			}
+		}
 	}
 	// A form body where the operation takes JSON is still checked: its
 	// fields, read as the JSON object, against the JSON schema.
@@ -89,10 +99,50 @@ func (v *Validators) Request(req *http.Request) (string, []string) {
 // Answer validates resp, the answer to req, in strict mode against the
 // operation's response schema.
 func (v *Validators) Answer(req *http.Request, resp *http.Response) []string {
+	var body []byte
+	if resp.Body != nil {
+		body, _ = io.ReadAll(resp.Body)
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+	}
 	_, errs := v.strict.ValidateHttpResponse(req, resp)
+	out := withoutUndeclared(errs)
+	if op := v.spec.Operations[v.OperationOf(req)]; op != nil {
+		if s := op.SchemaFor(resp.StatusCode); s != nil {
+			out = append(out, Undeclared(s, body, strict.DirectionResponse)...)
+		}
+	}
+	return out
+}
+
+// withoutUndeclared describes errs but for the validator's undeclared
+// properties of a body: it reports those only when the body otherwise
+// passes, so Undeclared walks every body itself.
+func withoutUndeclared(errs []*verrors.ValidationError) []string {
 	out := make([]string, 0, len(errs))
 	for _, e := range errs {
+		if e.ValidationType == verrors.StrictValidationType && e.ValidationSubType == verrors.StrictSubTypeProperty {
+			continue
+		}
 		out = append(out, Describe(e)...)
 	}
+	return out
+}
+
+// Undeclared is the strict walk of a JSON body against schema on its own,
+// whatever else is wrong with the body: each property the schema does not
+// declare, as the validator writes it ("strict/undeclared-property:
+// response property 'x' at '$.body.x' is not declared in schema"). A body
+// that is not JSON has none.
+func Undeclared(schema *base.Schema, body []byte, dir strict.Direction) []string {
+	var data any
+	if len(bytes.TrimSpace(body)) == 0 || json.Unmarshal(body, &data) != nil {
+		return nil
+	}
+	opts := config.NewValidationOptions(config.WithStrictMode())
+	var out []string
+	for _, u := range strict.ValidateBody(schema, data, dir, opts, 3.1).UndeclaredValues {
+		out = append(out, fmt.Sprintf("strict/undeclared-property: %s property '%s' at '%s' is not declared in schema", dir, u.Name, u.Path))
+	}
+	sort.Strings(out)
 	return out
 }

@@ -151,3 +151,18 @@ func FormBody(fields url.Values) []byte {
 	}
 	return []byte(b.String())
 }
+
+// EventOffWire are the fields of bankpay.Event (and the types it holds)
+// that no single notification field is read into, with why.
+var EventOffWire = map[string]string{
+	"Raw":                   "every field as sent (checked field by field against what was sent)",
+	"Transaction":           "the transaction part: its fields are mapped one by one",
+	"Identity":              "the identity part: its fields are mapped one by one",
+	"Transaction.HasStatus": "whether status was sent (checked through status)",
+	"Transaction.Refresh":   "the refresh part: its fields are mapped one by one",
+	"Transaction.Dispute":   "the dispute part: its fields are mapped one by one",
+}
+
+// UnreadEventFields are the properties of the OpenAPI's event schemas the
+// SDK deliberately does not type, with why (Raw still holds each).
+var UnreadEventFields = map[string]string{}

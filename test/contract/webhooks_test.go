@@ -12,12 +12,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/pb33f/libopenapi/datamodel/high/base"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -65,10 +67,52 @@ func openAPIEvents(t *testing.T, spec *Spec) []webhookCase {
 					}
 				}
 			}
+			addStandardFields(obj, rand.New(rand.NewSource(seed+1)))
 			out = append(out, webhookCase{name, seed, obj})
 		}
 	}
+	// The spellings and types the spec and the service use beside the
+	// OpenAPI's webhook names, made from the transaction event schema
+	// (Completed) with the standard fields.
+	for _, typ := range otherEventTypes {
+		for i := 0; i < EventsPerType; i++ {
+			seed := seedOf("webhook "+typ, i)
+			v, _, err := Generate(spec.Webhooks["Completed"], seed, All)
+			require.NoError(t, err)
+			obj := v.(map[string]any)
+			obj["eventType"] = typ
+			rng := rand.New(rand.NewSource(seed))
+			for k, n := range map[string]int{"paymentType": 6, "transactionType": 10, "status": 14} {
+				obj[k] = strconv.Itoa(1 + rng.Intn(n))
+			}
+			addStandardFields(obj, rng)
+			out = append(out, webhookCase{typ, seed, obj})
+		}
+	}
 	return out
+}
+
+// otherEventTypes are the event types (and spellings) the service sends
+// that are not the OpenAPI's webhook names.
+var otherEventTypes = []string{"Complete", "Cancel", "Cancelled", "Expire", "Process", "Deny", "Reconcile", "Refund", "Reverse"}
+
+// addStandardFields sets the notification fields of the spec that the
+// OpenAPI's event schemas do not list: accessId, parentObjectId, errorCode,
+// the provider's reasonCode and its message, suggestedRetryAmount.
+func addStandardFields(obj map[string]any, rng *rand.Rand) {
+	w := wordList()
+	word := func() string { return w[rng.Intn(len(w))] }
+	obj["accessId"] = word()
+	obj["parentObjectId"] = strconv.FormatInt(1_000_000_000+rng.Int63n(1_000_000_000), 10)
+	obj["errorCode"] = strconv.Itoa(100 + rng.Intn(900))
+	obj["suggestedRetryAmount"] = fmt.Sprintf("%d.%02d", rng.Intn(1000), rng.Intn(100))
+	ppt, _ := obj["paymentProviderTransaction"].(map[string]any)
+	if ppt == nil {
+		ppt = map[string]any{}
+		obj["paymentProviderTransaction"] = ppt
+	}
+	ppt["reasonCode"] = fmt.Sprintf("R%02d", rng.Intn(100))
+	ppt["reasonCodeMessage"] = word()
 }
 
 // identityEvents makes the spec's two identity events, with the values the
@@ -184,6 +228,7 @@ func TestWebhooks(t *testing.T) {
 	spec, err := LoadSpec(nil)
 	require.NoError(t, err)
 	require.Len(t, spec.Webhooks, 10, "the OpenAPI's events")
+	defer markRan(InWebhook)
 	cases := append(openAPIEvents(t, spec), identityEvents()...)
 	// The case: a Base64 split token in a JSON Authorize event keeps
 	// its "+" (the capture needs it as issued).
@@ -252,8 +297,89 @@ func TestWebhooks(t *testing.T) {
 	}
 	t.Logf("webhook cases (%d events × %d payloads, and the split-token case, × JSON and form = %d; %d form cases excused as ambiguous):\n%s",
 		len(keys)/2, EventsPerType, 2*len(cases), excused, strings.Join(lines, "\n"))
-	assert.Len(t, keys, 24, "12 events, JSON and form")
+	assert.Len(t, keys, 2*(12+len(otherEventTypes)), "every event type, JSON and form")
 	for k, f := range failures {
 		t.Errorf("%s: %d failed; e.g. %s", k, len(f), clip(f[0]))
 	}
+}
+
+// TestEventFields_bothWays checks the webhook map (EventFields) both ways:
+// every property of every event schema of the OpenAPI (nested objects
+// dotted) is mapped or listed as unread, and every Go field of the event
+// types is read by some mapping (setting it changes what the map reads) or
+// listed as off the wire.
+func TestEventFields_bothWays(t *testing.T) {
+	spec, err := LoadSpec(nil)
+	require.NoError(t, err)
+	for name, schema := range spec.Webhooks {
+		var walk func(prefix string, s *base.Schema)
+		walk = func(prefix string, s *base.Schema) {
+			for k, p := range SchemaProperties(s) {
+				field := join(prefix, k)
+				if p != nil && len(SchemaProperties(p)) > 0 {
+					walk(field, p)
+					continue
+				}
+				_, mapped := EventFields[field]
+				_, unread := UnreadEventFields[field]
+				assert.True(t, mapped || unread, "webhook %s: property %s is neither in EventFields nor unread", name, field)
+			}
+		}
+		walk("", schema)
+	}
+
+	// Each Go field, set on its own, must change what some mapping reads.
+	full := &bankpay.Event{Transaction: &bankpay.TransactionEvent{Refresh: &bankpay.RefreshResult{}, Dispute: &bankpay.DisputeDetails{}},
+		Identity: &bankpay.IdentityEvent{}}
+	read := func() map[string]string {
+		out := map[string]string{}
+		for k, f := range EventFields {
+			out[k], _ = f(full)
+		}
+		return out
+	}
+	base0 := read()
+	var visit func(prefix string, v reflect.Value)
+	visit = func(prefix string, v reflect.Value) {
+		for i := 0; i < v.NumField(); i++ {
+			f := v.Type().Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			path := join(prefix, f.Name)
+			fv := v.Field(i)
+			if fv.Kind() == reflect.Pointer && fv.Type().Elem().Kind() == reflect.Struct && !fv.IsNil() {
+				visit(path, fv.Elem())
+			}
+			if _, off := EventOffWire[path]; off {
+				continue
+			}
+			old := reflect.New(fv.Type()).Elem()
+			old.Set(fv)
+			switch {
+			case fv.Type() == reflect.TypeOf(time.Time{}):
+				fv.Set(reflect.ValueOf(time.UnixMilli(1_772_722_800_123)))
+			case fv.Kind() == reflect.String:
+				fv.SetString("v-" + f.Name)
+			case fv.Kind() == reflect.Int:
+				fv.SetInt(7)
+			case fv.Kind() == reflect.Bool:
+				fv.SetBool(true)
+			case fv.Kind() == reflect.Pointer && fv.Type().Elem().Kind() == reflect.Bool:
+				fv.Set(reflect.ValueOf(bp(true)))
+			default:
+				t.Errorf("event field %s: a %s the check cannot set", path, fv.Type())
+				continue
+			}
+			changed := false
+			for k, v := range read() {
+				if v != base0[k] {
+					changed = true
+				}
+			}
+			assert.True(t, changed, "event field %s is read by no mapping of EventFields and is not listed as off the wire", path)
+			fv.Set(old)
+		}
+	}
+	visit("", reflect.ValueOf(full).Elem())
 }

@@ -1,0 +1,85 @@
+package contract
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/pb33f/libopenapi/datamodel/high/base"
+	"github.com/pb33f/libopenapi/orderedmap"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type fmInner struct {
+	Code int
+}
+
+type fmModel struct {
+	ID    string
+	Inner *fmInner
+	Notes string
+}
+
+func TestParseFieldMap_rejectsBadRows(t *testing.T) {
+	for name, tc := range map[string]struct{ fields, unread string }{
+		"a row of two words":   {"contract.fmModel id\n", ""},
+		"a property twice":     {"contract.fmModel id ID\ncontract.fmModel id Notes\n", ""},
+		"off-wire, no reason":  {"contract.fmModel - Notes\n", ""},
+		"unread, no reason":    {"", "contract.fmModel extra\n"},
+		"mapped and unread":    {"contract.fmModel id ID\n", "contract.fmModel id not read\n"},
+		"unread listed twice":  {"", "contract.fmModel x a\ncontract.fmModel x b\n"},
+		"off-wire field twice": {"contract.fmModel - Notes a\ncontract.fmModel - Notes b\n", ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := ParseFieldMap([]byte(tc.fields), []byte(tc.unread))
+			assert.Error(t, err)
+		})
+	}
+}
+
+func TestFieldMap_CheckModels(t *testing.T) {
+	m, err := ParseFieldMap([]byte(`
+contract.fmModel id ID
+contract.fmModel inner Inner
+contract.fmModel - Notes kept by the caller
+contract.fmInner code Code
+`), nil)
+	require.NoError(t, err)
+	assert.Empty(t, m.CheckModels(reflect.TypeOf(fmModel{})))
+
+	// A Go field the map leaves out, a row naming a field that does not
+	// exist, a type no answer reaches: each is a problem.
+	m, err = ParseFieldMap([]byte(`
+contract.fmModel id ID
+contract.fmModel inner Innr
+contract.cmpModel id ID
+`), nil)
+	require.NoError(t, err)
+	problems := m.CheckModels(reflect.TypeOf(fmModel{}))
+	assert.Contains(t, problems, `contract.fmModel: property "inner" maps to a field Innr the type does not have`)
+	assert.Contains(t, problems, "contract.fmModel: field Inner is in neither the map nor its off-wire rows")
+	assert.Contains(t, problems, "contract.fmModel: field Notes is in neither the map nor its off-wire rows")
+	assert.Contains(t, problems, "contract.cmpModel: the map names a type no answer reaches")
+}
+
+func TestFieldMap_CheckSchema(t *testing.T) {
+	str := base.CreateSchemaProxy(&base.Schema{Type: []string{"string"}})
+	inner := base.CreateSchemaProxy(&base.Schema{Type: []string{"object"}, Properties: props(map[string]*base.SchemaProxy{"code": str, "extra": str})})
+	schema := &base.Schema{Type: []string{"object"}, Properties: props(map[string]*base.SchemaProxy{"id": str, "inner": inner, "skipped": str})}
+	m, err := ParseFieldMap([]byte("contract.fmModel id ID\ncontract.fmModel inner Inner\ncontract.fmInner code Code\n"),
+		[]byte("contract.fmModel skipped a test\n"))
+	require.NoError(t, err)
+	cov := &MapCoverage{Used: map[string]bool{}}
+	assert.Equal(t, []string{"contract.fmInner extra (at inner.extra): neither mapped to a Go field nor listed as unread"},
+		m.CheckSchema(schema, reflect.TypeOf(fmModel{}), "", cov))
+	assert.True(t, cov.Used["contract.fmModel skipped"])
+	assert.True(t, cov.Used["contract.fmInner code"])
+}
+
+func props(m map[string]*base.SchemaProxy) *orderedmap.Map[string, *base.SchemaProxy] {
+	out := orderedmap.New[string, *base.SchemaProxy]()
+	for k, v := range m {
+		out.Set(k, v)
+	}
+	return out
+}
