@@ -89,8 +89,10 @@ func TestDecoderRows(t *testing.T) {
 			dec := json.NewDecoder(bytes.NewReader([]byte(row.body)))
 			dec.UseNumber()
 			require.NoError(t, dec.Decode(&gen))
-			sent, result := part(gen, got)
-			cmp := Compare(sent, result)
+			fieldMap, err := LoadFieldMap()
+			require.NoError(t, err)
+			sent, result := part(fieldMap, gen, got)
+			cmp := Compare(fieldMap, sent, result)
 			var others []string
 			for _, m := range cmp.Mismatches {
 				// Compare knows no names: the status sent as its name is
