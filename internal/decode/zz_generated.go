@@ -83,6 +83,8 @@ func memberTransaction(d *Decoder, v *models.Transaction, k []byte) bool {
 			v.TransactionID = x
 			if x != "" {
 				d.seen |= 1 << 0
+			} else {
+				d.seen &^= 1 << 0
 			}
 		case bad:
 			return d.fail("transactionId", true)
@@ -137,6 +139,8 @@ func memberTransaction(d *Decoder, v *models.Transaction, k []byte) bool {
 			v.Amount = models.Amount(x)
 			if x != "" {
 				d.seen |= 1 << 2
+			} else {
+				d.seen &^= 1 << 2
 			}
 		case bad:
 			return d.fail("amount", true)
@@ -2002,6 +2006,8 @@ func memberRefreshProcess(d *Decoder, v *wire.RefreshProcess, k []byte) bool {
 			v.ProcessID = x
 			if x != "" {
 				d.seen |= 1 << 0
+			} else {
+				d.seen &^= 1 << 0
 			}
 		case bad:
 			return d.fail("processId", true)

@@ -335,7 +335,9 @@ func (g *generator) fieldCode(f field, bit int) error {
 	case mark != "" && seenIf == "true":
 		g.p("%s", mark)
 	case mark != "":
-		g.p("if %s {\n%s}\n", seenIf, mark)
+		// A repeated member that empties the field (the last one wins, as
+		// in encoding/json) takes back what the first one proved.
+		g.p("if %s {\n%s} else {\nd.seen &^= 1 << %d\n}\n", seenIf, mark, bit)
 	}
 	if ptr {
 		g.p("case empty:\nv.%s = nil\n", f.goName)
