@@ -186,7 +186,9 @@ func (s *TransactionsService) FindByMerchantReference(ctx context.Context, p *Fi
 	// originalTransactionId is kept unless it is original itself: a false
 	// match reads as "do not pay again", the safe side).
 	madeFrom := func(t *models.Transaction) bool {
-		return t.OriginalTransactionID == original || (t.OriginalTransactionID == "" && t.TransactionID != original)
+		// Ids compared without case: a list that writes the original's id
+		// in another case must not hide what was made from it.
+		return strings.EqualFold(t.OriginalTransactionID, original) || (t.OriginalTransactionID == "" && t.TransactionID != original)
 	}
 	found, err := s.find(ctx, &TransactionListParams{OriginalTransactionID: original}, ref, madeFrom, opts)
 	if err == nil && found == nil {
@@ -442,8 +444,12 @@ func newIDSet() *idSet {
 	return &idSet{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, ids: map[[2]uint64]struct{}{}}
 }
 
-// add adds id and reports whether it was new.
+// add adds id and reports whether it was new. Ids are compared without
+// case and surrounding space: a page that writes an id seen before in
+// another case is a repeat (the scan then proves nothing), not a new
+// transaction that would make a skipped one look counted.
 func (s *idSet) add(id string) bool {
+	id = strings.ToLower(strings.TrimSpace(id))
 	k := [2]uint64{maphash.String(s.seeds[0], id), maphash.String(s.seeds[1], id)}
 	if _, ok := s.ids[k]; ok {
 		return false
