@@ -1,0 +1,44 @@
+package bankpay
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestAttack_MoneyCallAnsweredWithTheOriginal: a Deposit, Refund or
+// Reclaim answered with the transaction it was made against (a cached or
+// misrouted read: the authorization itself, its id the path's) is no
+// deposit, refund or reclaim: a success would have the merchant record
+// the authorization's id as the payout's. ErrInvalidResponse (outcome
+// unknown: reconcile), never a success.
+func TestAttack_MoneyCallAnsweredWithTheOriginal(t *testing.T) {
+	const orig = `{"transaction":{"transactionId":"A1","transactionType":1,"status":2,"amount":"10.00"}}`
+	for name, call := range map[string]func(c *Client) error{
+		"Deposit": func(c *Client) error {
+			_, err := c.Transactions.Deposit(context.Background(), "A1", &DepositParams{MerchantReference: "payout-42", Amount: "10.00"})
+			return err
+		},
+		"Refund": func(c *Client) error {
+			_, err := c.Transactions.Refund(context.Background(), "A1", &RefundParams{MerchantReference: "r-1"})
+			return err
+		},
+		"Reclaim": func(c *Client) error {
+			_, err := c.Transactions.Reclaim(context.Background(), "A1", &ReclaimParams{MerchantReference: "rc-1", Amount: "1.00"})
+			return err
+		},
+	} {
+		for _, body := range []string{orig, `{"transactionId":"a1","transactionType":1,"status":2,"amount":"10.00"}`} {
+			c, mock, _ := newTestClient(t)
+			sequence(t, mock, jsonResponse(200, body))
+			err := call(c)
+			require.Error(t, err, "%s answered with the original %s: a success", name, body)
+			var re *ResponseError
+			assert.True(t, errors.As(err, &re), "%s: %v", name, err)
+			assert.True(t, OutcomeUnknown(err), "%s: %v", name, err)
+		}
+	}
+}
