@@ -224,9 +224,23 @@ func (s *TransactionsService) FindAuthorization(ctx context.Context, merchantRef
 		return nil, false, err
 	}
 	isAuthorization := func(t *models.Transaction) bool { return t.OriginalTransactionID == "" }
-	found, err := s.find(ctx, &TransactionListParams{MerchantReference: merchantReference}, merchantReference, isAuthorization, opts)
+	found, err := s.findRef(ctx, &TransactionListParams{MerchantReference: merchantReference}, merchantReference, isAuthorization, authorizationReference, opts)
 	return found, found != nil, err
 }
+
+// authorizationReference is the reference an authorization of the list
+// carries: its own, or, when it has none, its payment's (the one Establish
+// sent, and the one the list was filtered by): a list that writes it only
+// there does not hide the authorization.
+func authorizationReference(t *models.Transaction) string {
+	if t.MerchantReference == "" && t.Payment != nil {
+		return t.Payment.MerchantReference
+	}
+	return t.MerchantReference
+}
+
+// ownReference is a transaction's own merchantReference.
+func ownReference(t *models.Transaction) string { return t.MerchantReference }
 
 // find reads the list of lp in creation order and returns the one
 // transaction that match keeps whose merchantReference is ref, or nil, nil
@@ -237,6 +251,12 @@ func (s *TransactionsService) FindAuthorization(ctx context.Context, merchantRef
 // all): the list is read a second time, within the same page budget, and
 // if that scan proves nothing either, the answer is ErrIncomplete.
 func (s *TransactionsService) find(ctx context.Context, lp *TransactionListParams, ref string, match func(*models.Transaction) bool, opts []Option) (*models.Transaction, error) {
+	return s.findRef(ctx, lp, ref, match, ownReference, opts)
+}
+
+// findRef is find, reading each transaction's reference with refOf.
+func (s *TransactionsService) findRef(ctx context.Context, lp *TransactionListParams, ref string, match func(*models.Transaction) bool,
+	refOf func(*models.Transaction) string, opts []Option) (*models.Transaction, error) {
 	lp.ListRange = ListRange{OrderBy: "createdAt", SortOrder: "asc"}
 	q, err := lp.query()
 	if err != nil {
@@ -248,7 +268,7 @@ func (s *TransactionsService) find(ctx context.Context, lp *TransactionListParam
 		if budget <= 0 {
 			break
 		}
-		sc = &findScan{ref: ref, match: match, seen: newIDSet()}
+		sc = &findScan{ref: ref, match: match, refOf: refOf, seen: newIDSet()}
 		if err := s.scan(ctx, q, &budget, sc, opts); err != nil {
 			return nil, err
 		}
@@ -268,6 +288,7 @@ func (s *TransactionsService) find(ctx context.Context, lp *TransactionListParam
 type findScan struct {
 	ref   string
 	match func(*models.Transaction) bool
+	refOf func(*models.Transaction) string // the reference a transaction carries
 	seen  *idSet
 
 	found      *models.Transaction
@@ -348,7 +369,7 @@ func (sc *findScan) add(t *models.Transaction, unreadable bool) error {
 		sc.unreadable = true
 		return nil
 	}
-	if t.MerchantReference != sc.ref {
+	if sc.refOf(t) != sc.ref {
 		return nil
 	}
 	if sc.found != nil {

@@ -96,3 +96,19 @@ func TestAttack_FindLyingPageFields(t *testing.T) {
 	assert.Equal(t, "t230", got.TransactionID)
 	assert.Equal(t, int32(4), n.Load())
 }
+
+// TestAttack_FindAuthorizationReferenceInPaymentOnly: the list (filtered
+// by payment.merchantReference) shows the authorization with its
+// reference under payment only, none of its own: the lookup answered "no
+// authorization has it" (nil, false, nil) although it listed it, and the
+// merchant establishes again.
+func TestAttack_FindAuthorizationReferenceInPaymentOnly(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	item := `{"transactionId":"A1","transactionType":1,"status":2,"amount":"10.00","payment":{"paymentId":"P1","merchantReference":"order-42"}}`
+	pages(t, mock, "/api/v1/transactions",
+		pageStep{findByPayment + "0", findPage(item)},
+		pageStep{findByPayment + "1", emptyPage},
+	)
+	got, ok, err := c.Transactions.FindAuthorization(context.Background(), "order-42")
+	require.True(t, ok || err != nil, "got %v, %v, %v: an authorization listed reads as none", got, ok, err)
+}
