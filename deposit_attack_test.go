@@ -42,3 +42,23 @@ func TestAttack_MoneyCallAnsweredWithTheOriginal(t *testing.T) {
 		}
 	}
 }
+
+// TestAttack_DepositDuplicateMembers: a Deposit answered with its identity
+// emptied by a repeated member (the last wins, as in encoding/json) is
+// ErrInvalidResponse and OutcomeUnknown, never a deposit with no id or no
+// amount.
+func TestAttack_DepositDuplicateMembers(t *testing.T) {
+	for _, body := range []string{
+		`{"transaction":{"transactionId":"D1","transactionType":6,"status":2,"amount":"10.00","transactionId":""}}`,
+		`{"transaction":{"transactionId":"D1","transactionType":6,"status":2,"amount":"10.00","TransactionID":""}}`,
+		`{"transaction":{"transactionId":"D1","transactionType":6,"status":2,"amount":"10.00","transaction\u0049d":""}}`,
+		`{"transactionId":"D1","transactionType":6,"status":2,"amount":"10.00","amount":""}`,
+	} {
+		c, mock, _ := newTestClient(t)
+		sequence(t, mock, jsonResponse(200, body))
+		txn, err := c.Transactions.Deposit(context.Background(), "A1", &DepositParams{MerchantReference: "payout-42", Amount: "10.00"})
+		require.Error(t, err, "%s: read as %+v", body, txn)
+		assert.ErrorIs(t, err, ErrInvalidResponse, body)
+		assert.True(t, OutcomeUnknown(err), body)
+	}
+}
