@@ -219,6 +219,15 @@ func (d *Decoder) str() (string, res) {
 	}
 }
 
+// id reads a required string field, an identity: a string or a number
+// as written; a boolean is no identity (bad).
+func (d *Decoder) id() (string, res) {
+	if k := d.r.Peek(); k == jsonr.Bool {
+		return "", d.bad(k, "a string")
+	}
+	return d.str()
+}
+
 // integer reads an integer field: a number, a numeric string or a whole
 // double. words, when not nil, reads a code's name.
 func (d *Decoder) integer(want string, words []word) (int64, res) {
