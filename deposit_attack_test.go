@@ -62,3 +62,35 @@ func TestAttack_DepositDuplicateMembers(t *testing.T) {
 		assert.True(t, OutcomeUnknown(err), body)
 	}
 }
+
+// TestAttack_GetAnsweredWithAnother: Transactions.Get(T1) or Cancel(T1)
+// answered with another transaction (a cache or proxy mixing answers up)
+// read as T1's: its status (Completed: ship) taken for T1's.
+func TestAttack_GetAnsweredWithAnother(t *testing.T) {
+	t.Skip("FINDING: Transactions.Get(T1) and Cancel(T1) answered with transaction T2 succeed and return T2 as T1's answer " +
+		"(a status Completed taken for T1's). A check that the answer's transactionId is the one asked (case folded) is a few lines " +
+		"(tried: isThe in transactions.go), but dozens of existing fixtures answer Get(\"1\") or Get(\"a/../customers?x=1\") " +
+		"with another id (retry_test, transactions_test...), so it needs those fixtures reworked: not done here")
+	const other = `{"transaction":{"transactionId":"T2","transactionType":6,"status":4,"amount":"10.00"}}`
+	for name, call := range map[string]func(c *Client) error{
+		"Get": func(c *Client) error {
+			_, err := c.Transactions.Get(context.Background(), "T1")
+			return err
+		},
+		"Cancel": func(c *Client) error {
+			_, err := c.Transactions.Cancel(context.Background(), "T1", nil)
+			return err
+		},
+	} {
+		c, mock, _ := newTestClient(t)
+		sequence(t, mock, jsonResponse(200, other))
+		err := call(c)
+		require.Error(t, err, "%s(T1) answered with T2: a success", name)
+		assert.ErrorIs(t, err, ErrInvalidResponse, name)
+	}
+	// The same transaction, its id in another case, is T1.
+	c, mock, _ := newTestClient(t)
+	sequence(t, mock, jsonResponse(200, `{"transaction":{"transactionId":"t1","transactionType":6,"status":4,"amount":"10.00"}}`))
+	_, err := c.Transactions.Get(context.Background(), "T1")
+	require.NoError(t, err)
+}
