@@ -211,7 +211,8 @@ func requiredOriginal(original string) error {
 // whose own merchantReference is merchantReference: after an Establish
 // whose response was lost. It reads GET
 // /transactions?payment.merchantReference=… whole, as
-// FindByMerchantReference does, and answers:
+// FindByMerchantReference does (an authorization listed without a
+// merchantReference of its own carries its payment's), and answers:
 //   - the authorization, true, nil: it exists.
 //   - nil, false, nil: the scan provably saw every transaction of the
 //     payments with that reference and no authorization has it. This says
