@@ -55,7 +55,7 @@ func (s *TransactionsService) Deposit(ctx context.Context, transactionID string,
 }
 
 // madeFrom checks the answer of a call that makes a new transaction from
-// original (Deposit, Refund, Reclaim) at path: one that is original itself
+// original (Deposit, Capture, Preauthorize, Refund, Reclaim) at path: one that is original itself
 // (its id, in any case: a cached or misrouted read of it) is no new
 // transaction, and a *ResponseError (ErrInvalidResponse, OutcomeUnknown:
 // reconcile), never a success that records the original's id as the new

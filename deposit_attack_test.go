@@ -26,6 +26,14 @@ func TestAttack_MoneyCallAnsweredWithTheOriginal(t *testing.T) {
 			_, err := c.Transactions.Refund(context.Background(), "A1", &RefundParams{MerchantReference: "r-1"})
 			return err
 		},
+		"Capture": func(c *Client) error {
+			_, err := c.Transactions.Capture(context.Background(), "A1", fullCaptureParams())
+			return err
+		},
+		"Preauthorize": func(c *Client) error {
+			_, err := c.Transactions.Preauthorize(context.Background(), "A1", &PreauthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 2})
+			return err
+		},
 		"Reclaim": func(c *Client) error {
 			_, err := c.Transactions.Reclaim(context.Background(), "A1", &ReclaimParams{MerchantReference: "rc-1", Amount: "1.00"})
 			return err

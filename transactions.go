@@ -237,7 +237,8 @@ func (s *TransactionsService) Preauthorize(ctx context.Context, transactionID st
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "capture", "preAuth"), nil, formBody{V: p}, "transaction", opts)
+	path := pathJoin("transactions", transactionID, "capture", "preAuth")
+	return madeFrom(transactionID, path)(call[models.Transaction](ctx, s.client, http.MethodPost, path, nil, formBody{V: p}, "transaction", opts))
 }
 
 func (p *PreauthorizeParams) validate() error {
