@@ -55,7 +55,8 @@ func (s *TransactionsService) Capture(ctx context.Context, transactionID string,
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "capture"), nil, formBody{V: p}, "transaction", opts)
+	path := pathJoin("transactions", transactionID, "capture")
+	return madeFrom(transactionID, path)(call[models.Transaction](ctx, s.client, http.MethodPost, path, nil, formBody{V: p}, "transaction", opts))
 }
 
 func (p *CaptureParams) validate() error {

@@ -6,11 +6,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"html"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Credentials are what the operator issues to a merchant: the accessId and
@@ -126,7 +129,34 @@ func echoForms(v string) []string {
 	if j, err := json.Marshal(v); err == nil {
 		forms = append(forms, string(j[1:len(j)-1]))
 	}
-	return forms
+	return append(forms, asciiEscapes(v)...)
+}
+
+// asciiEscapes are the JSON forms of v that a server writing ASCII only
+// (Python's json.dumps by default) echoes: every non-ASCII character as
+// \uXXXX (a surrogate pair beyond the BMP), hex digits in lower and upper
+// case. None for a v of ASCII only.
+func asciiEscapes(v string) []string {
+	if !strings.ContainsFunc(v, func(r rune) bool { return r >= utf8.RuneSelf }) {
+		return nil
+	}
+	var lower, upper strings.Builder
+	for _, r := range v {
+		if r < utf8.RuneSelf {
+			lower.WriteRune(r)
+			upper.WriteRune(r)
+			continue
+		}
+		units := []rune{r}
+		if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+			units = []rune{r1, r2}
+		}
+		for _, u := range units {
+			fmt.Fprintf(&lower, "\\u%04x", u)
+			fmt.Fprintf(&upper, "\\u%04X", u)
+		}
+	}
+	return []string{lower.String(), upper.String()}
 }
 
 // sortForms sorts forms longest first, without duplicates or empty ones.
@@ -300,6 +330,7 @@ func personalValues(req *request) (words, personal []string) {
 		for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' }) {
 			if len(w) >= 2 && strings.ContainsFunc(w, func(r rune) bool { return r < '0' || r > '9' }) {
 				words = append(words, w)
+				words = append(words, asciiEscapes(w)...)
 			}
 		}
 	}

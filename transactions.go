@@ -106,7 +106,8 @@ func (s *TransactionsService) Refund(ctx context.Context, transactionID string, 
 	); err != nil {
 		return nil, err
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "refund"), nil, p, "transaction", opts)
+	path := pathJoin("transactions", transactionID, "refund")
+	return madeFrom(transactionID, path)(call[models.Transaction](ctx, s.client, http.MethodPost, path, nil, p, "transaction", opts))
 }
 
 // ReclaimParams is the input of Reclaim, sent as JSON.
@@ -140,7 +141,8 @@ func (s *TransactionsService) Reclaim(ctx context.Context, transactionID string,
 	); err != nil {
 		return nil, err
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "reclaim"), nil, p, "transaction", opts)
+	path := pathJoin("transactions", transactionID, "reclaim")
+	return madeFrom(transactionID, path)(call[models.Transaction](ctx, s.client, http.MethodPost, path, nil, p, "transaction", opts))
 }
 
 // CancelParams is the input of Cancel, sent as JSON; every field is
@@ -235,7 +237,8 @@ func (s *TransactionsService) Preauthorize(ctx context.Context, transactionID st
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "capture", "preAuth"), nil, p.body(), "transaction", opts)
+	path := pathJoin("transactions", transactionID, "capture", "preAuth")
+	return madeFrom(transactionID, path)(call[models.Transaction](ctx, s.client, http.MethodPost, path, nil, p.body(), "transaction", opts))
 }
 
 // preauthBody is the JSON body of a preauthorization, as the OpenAPI

@@ -186,7 +186,9 @@ func (s *TransactionsService) FindByMerchantReference(ctx context.Context, p *Fi
 	// originalTransactionId is kept unless it is original itself: a false
 	// match reads as "do not pay again", the safe side).
 	madeFrom := func(t *models.Transaction) bool {
-		return t.OriginalTransactionID == original || (t.OriginalTransactionID == "" && t.TransactionID != original)
+		// Ids compared without case: a list that writes the original's id
+		// in another case must not hide what was made from it.
+		return strings.EqualFold(t.OriginalTransactionID, original) || (t.OriginalTransactionID == "" && t.TransactionID != original)
 	}
 	found, err := s.find(ctx, &TransactionListParams{OriginalTransactionID: original}, ref, madeFrom, opts)
 	if err == nil && found == nil {
@@ -209,7 +211,8 @@ func requiredOriginal(original string) error {
 // whose own merchantReference is merchantReference: after an Establish
 // whose response was lost. It reads GET
 // /transactions?payment.merchantReference=… whole, as
-// FindByMerchantReference does, and answers:
+// FindByMerchantReference does (an authorization listed without a
+// merchantReference of its own carries its payment's), and answers:
 //   - the authorization, true, nil: it exists.
 //   - nil, false, nil: the scan provably saw every transaction of the
 //     payments with that reference and no authorization has it. This says
@@ -222,9 +225,23 @@ func (s *TransactionsService) FindAuthorization(ctx context.Context, merchantRef
 		return nil, false, err
 	}
 	isAuthorization := func(t *models.Transaction) bool { return t.OriginalTransactionID == "" }
-	found, err := s.find(ctx, &TransactionListParams{MerchantReference: merchantReference}, merchantReference, isAuthorization, opts)
+	found, err := s.findRef(ctx, &TransactionListParams{MerchantReference: merchantReference}, merchantReference, isAuthorization, authorizationReference, opts)
 	return found, found != nil, err
 }
+
+// authorizationReference is the reference an authorization of the list
+// carries: its own, or, when it has none, its payment's (the one Establish
+// sent, and the one the list was filtered by): a list that writes it only
+// there does not hide the authorization.
+func authorizationReference(t *models.Transaction) string {
+	if t.MerchantReference == "" && t.Payment != nil {
+		return t.Payment.MerchantReference
+	}
+	return t.MerchantReference
+}
+
+// ownReference is a transaction's own merchantReference.
+func ownReference(t *models.Transaction) string { return t.MerchantReference }
 
 // find reads the list of lp in creation order and returns the one
 // transaction that match keeps whose merchantReference is ref, or nil, nil
@@ -235,6 +252,12 @@ func (s *TransactionsService) FindAuthorization(ctx context.Context, merchantRef
 // all): the list is read a second time, within the same page budget, and
 // if that scan proves nothing either, the answer is ErrIncomplete.
 func (s *TransactionsService) find(ctx context.Context, lp *TransactionListParams, ref string, match func(*models.Transaction) bool, opts []Option) (*models.Transaction, error) {
+	return s.findRef(ctx, lp, ref, match, ownReference, opts)
+}
+
+// findRef is find, reading each transaction's reference with refOf.
+func (s *TransactionsService) findRef(ctx context.Context, lp *TransactionListParams, ref string, match func(*models.Transaction) bool,
+	refOf func(*models.Transaction) string, opts []Option) (*models.Transaction, error) {
 	lp.ListRange = ListRange{OrderBy: "createdAt", SortOrder: "asc"}
 	q, err := lp.query()
 	if err != nil {
@@ -246,7 +269,7 @@ func (s *TransactionsService) find(ctx context.Context, lp *TransactionListParam
 		if budget <= 0 {
 			break
 		}
-		sc = &findScan{ref: ref, match: match, seen: newIDSet()}
+		sc = &findScan{ref: ref, match: match, refOf: refOf, seen: newIDSet()}
 		if err := s.scan(ctx, q, &budget, sc, opts); err != nil {
 			return nil, err
 		}
@@ -266,6 +289,7 @@ func (s *TransactionsService) find(ctx context.Context, lp *TransactionListParam
 type findScan struct {
 	ref   string
 	match func(*models.Transaction) bool
+	refOf func(*models.Transaction) string // the reference a transaction carries
 	seen  *idSet
 
 	found      *models.Transaction
@@ -346,7 +370,7 @@ func (sc *findScan) add(t *models.Transaction, unreadable bool) error {
 		sc.unreadable = true
 		return nil
 	}
-	if t.MerchantReference != sc.ref {
+	if sc.refOf(t) != sc.ref {
 		return nil
 	}
 	if sc.found != nil {
@@ -442,8 +466,12 @@ func newIDSet() *idSet {
 	return &idSet{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, ids: map[[2]uint64]struct{}{}}
 }
 
-// add adds id and reports whether it was new.
+// add adds id and reports whether it was new. Ids are compared without
+// case and surrounding space: a page that writes an id seen before in
+// another case is a repeat (the scan then proves nothing), not a new
+// transaction that would make a skipped one look counted.
 func (s *idSet) add(id string) bool {
+	id = strings.ToLower(strings.TrimSpace(id))
 	k := [2]uint64{maphash.String(s.seeds[0], id), maphash.String(s.seeds[1], id)}
 	if _, ok := s.ids[k]; ok {
 		return false

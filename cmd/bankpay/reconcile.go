@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/models"
@@ -44,7 +45,7 @@ func (e *env) finishMoneyCall(ctx context.Context, c *bankpay.Client, original, 
 		return e.printTransaction(t)
 	}
 	if bankpay.OutcomeUnknown(err) {
-		return &unknownOutcome{err: err, lookup: fmt.Sprintf("bankpay transactions find -original %s -ref %s", original, ref)}
+		return &unknownOutcome{err: err, lookup: fmt.Sprintf("bankpay transactions find -original %s -ref %s", shellWord(original), shellWord(ref))}
 	}
 	if !errors.Is(err, bankpay.ErrDuplicate) {
 		return err
@@ -91,4 +92,16 @@ func (e *env) moneyRef(ref *string, command string) error {
 	*ref = "cli-" + hex.EncodeToString(b)
 	fmt.Fprintf(e.stderr, "bankpay %s: no -ref given: its merchantReference is %s (look the call up by it)\n", command, *ref)
 	return nil
+}
+
+// shellWord is s as one word of a POSIX shell command line, to paste: as
+// it is when it holds only characters no shell reads, otherwise in single
+// quotes (a reference may hold spaces, ';', '$' or quotes).
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.:/@,", r))
+	}) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

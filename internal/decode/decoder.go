@@ -7,7 +7,8 @@
 //   - a code (status, types, payment type) or an integer takes a JSON
 //     number, a numeric string ("02", "+5") or a whole double (1.0), a
 //     code also its name ("Authorized"); an empty string is the zero value;
-//   - a string takes a number or a boolean too, kept as written;
+//   - a string takes a number or a boolean too, kept as written (a
+//     required one, an identity, no boolean, and blanks are empty);
 //   - a boolean takes "true" or "false" too;
 //   - an amount takes a string as is or a number with two decimals;
 //   - null (and "" for a number or a boolean) leaves a field as it is.
@@ -217,6 +218,15 @@ func (d *Decoder) str() (string, res) {
 	default:
 		return "", d.bad(k, "a string")
 	}
+}
+
+// id reads a required string field, an identity: a string or a number
+// as written; a boolean is no identity (bad).
+func (d *Decoder) id() (string, res) {
+	if k := d.r.Peek(); k == jsonr.Bool {
+		return "", d.bad(k, "a string")
+	}
+	return d.str()
 }
 
 // integer reads an integer field: a number, a numeric string or a whole

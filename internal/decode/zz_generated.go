@@ -4,6 +4,7 @@ package decode
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/bankpay/bankpay-go/internal/jsonr"
 	"github.com/bankpay/bankpay-go/internal/wire"
@@ -11,6 +12,7 @@ import (
 )
 
 var _ = bytes.EqualFold
+var _ = strings.TrimSpace
 var _ wire.RefreshProcess
 
 var namesTransaction = [...]string{"transactionId", "transactionType", "originalTransactionId", "payment", "currency", "amount", "paymentProviderTransaction", "status", "statusMessage", "statusCode", "createdAt", "processedAt", "completedAt", "updatedAt", "ppTrxId", "merchantReference", "paymentProcessorType", "recordVersion", "paid", "refunded", "balance", "expiredAt", "preAuthorized", "url"}
@@ -77,12 +79,14 @@ func indexTransaction(k []byte) int {
 func memberTransaction(d *Decoder, v *models.Transaction, k []byte) bool {
 	switch indexTransaction(k) {
 	case 0:
-		x, r := d.str()
+		x, r := d.id()
 		switch r {
 		case ok:
 			v.TransactionID = x
-			if x != "" {
+			if strings.TrimSpace(x) != "" {
 				d.seen |= 1 << 0
+			} else {
+				d.seen &^= 1 << 0
 			}
 		case bad:
 			return d.fail("transactionId", true)
@@ -137,6 +141,8 @@ func memberTransaction(d *Decoder, v *models.Transaction, k []byte) bool {
 			v.Amount = models.Amount(x)
 			if x != "" {
 				d.seen |= 1 << 2
+			} else {
+				d.seen &^= 1 << 2
 			}
 		case bad:
 			return d.fail("amount", true)
@@ -1996,12 +2002,14 @@ func indexRefreshProcess(k []byte) int {
 func memberRefreshProcess(d *Decoder, v *wire.RefreshProcess, k []byte) bool {
 	switch indexRefreshProcess(k) {
 	case 0:
-		x, r := d.str()
+		x, r := d.id()
 		switch r {
 		case ok:
 			v.ProcessID = x
-			if x != "" {
+			if strings.TrimSpace(x) != "" {
 				d.seen |= 1 << 0
+			} else {
+				d.seen &^= 1 << 0
 			}
 		case bad:
 			return d.fail("processId", true)
