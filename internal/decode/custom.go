@@ -133,13 +133,18 @@ func Tokenization(data []byte) (*models.Tokenization, []Unset, error) {
 }
 
 // TokenizationBuf is the storage of one tokenize result: the Tokenization,
-// its account and the account's verification, in one allocation. A
+// its account, the account's verification and that one's scores, in one
+// allocation. A
 // caller that allocates it with its own state (the call's result) reads a
 // response without any further allocation for them.
 type TokenizationBuf struct {
 	tok  models.Tokenization
 	acct models.Account
 	ver  models.Verification
+	// The verification's *int and *bool fields (score, thirdPartyScore,
+	// hasEnoughFunds), lent to the decoder.
+	ints  [2]int
+	bools [1]bool
 
 	acctUsed, verUsed bool // acct, ver hold (or held) a value read
 }
@@ -151,6 +156,7 @@ func (b *TokenizationBuf) Decode(data []byte) (*models.Tokenization, []Unset, er
 	*b = TokenizationBuf{}
 	d := get(data)
 	defer put(d)
+	d.ints, d.bools = b.ints[:], b.bools[:]
 	if k := d.r.Peek(); k != jsonr.Object {
 		d.notKind(k, "an object")
 		if err := d.r.End(); err != nil {
