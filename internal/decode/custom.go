@@ -147,13 +147,17 @@ type TokenizationBuf struct {
 	bools [1]bool
 
 	acctUsed, verUsed bool // acct, ver hold (or held) a value read
+	used              bool // Decode ran: b is to be cleared before the next
 }
 
 // Decode is Tokenization, reading into b (which it clears first): the
 // result points into b. b must not be used for another response while the
 // result is in use.
 func (b *TokenizationBuf) Decode(data []byte) (*models.Tokenization, []Unset, error) {
-	*b = TokenizationBuf{}
+	if b.used { // a new one is zero: no need to write it again
+		*b = TokenizationBuf{}
+	}
+	b.used = true
 	d := get(data)
 	defer put(d)
 	d.ints, d.bools = b.ints[:], b.bools[:]
@@ -283,7 +287,7 @@ func (b *TokenizationBuf) echoAccount(d *Decoder, tok *models.Tokenization) bool
 // memberAccount is memberAccount, reading the first verification into b's
 // storage.
 func (b *TokenizationBuf) memberAccount(d *Decoder, v *models.Account, k []byte) bool {
-	if v.Verification == nil && !b.verUsed {
+	if v.Verification == nil && !b.verUsed && len(k) == len("verification") {
 		if i := indexAccount(k); i >= 0 && namesAccount[i] == "verification" {
 			b.verUsed = true
 			v.Verification = &b.ver
