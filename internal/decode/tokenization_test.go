@@ -141,7 +141,7 @@ var benchTokenization = []byte(`{"nameOnAccount":"A","type":"1","profile":"1","a
 
 func BenchmarkTokenization(b *testing.B) {
 	b.ReportAllocs()
-	for b.Loop() {
+	for i := 0; i < b.N; i++ {
 		if _, _, err := Tokenization(benchTokenization); err != nil {
 			b.Fatal(err)
 		}
@@ -152,7 +152,7 @@ func BenchmarkTokenization(b *testing.B) {
 // tokenizationRef reads it: the cost Tokenization is measured against.
 func BenchmarkTokenizationRef(b *testing.B) {
 	b.ReportAllocs()
-	for b.Loop() {
+	for i := 0; i < b.N; i++ {
 		if _, _, err := tokenizationRef(benchTokenization); err != nil {
 			b.Fatal(err)
 		}
