@@ -88,6 +88,8 @@ var tokenizationBodies = []string{
 	`{}`, `[]`, `null`, ``, `{"token":"tk"`, `{"token":"tk"} x`,
 	`{"customer":{"vip":"x"},"token":"tk"}`,
 	`{"merchantid":"M","ACCOUNT":{"token":"t"}}`,
+	`{"cu\u017ftomer":{"name":"A"},"token":"tk"}`,                                  // ſ folds to s: the echo's customer
+	"{\"cu\xc5\xbftomer\":{\"name\":\"A\"},\"\xe2\x84\xaaey\":1,\"token\":\"tk\"}", // the same, unescaped; the Kelvin sign
 }
 
 func TestTokenizationAgreesWithReference(t *testing.T) {
@@ -98,6 +100,14 @@ func TestTokenizationAgreesWithReference(t *testing.T) {
 		assert.Equal(t, wantUnset, gotUnset, body)
 		assert.Equal(t, wantErr, gotErr, body)
 	}
+}
+
+// TestTokenizationFoldedNames: a name of the echo's that folds to its
+// own only in Unicode (ſ for s) is still the echo's.
+func TestTokenizationFoldedNames(t *testing.T) {
+	got, _, err := Tokenization([]byte("{\"cu\u017ftomer\":{\"name\":\"A\"},\"token\":\"tk\"}"))
+	require.NoError(t, err)
+	assert.Equal(t, &models.Tokenization{Account: &models.Account{Token: "tk"}, Customer: &models.Customer{Name: "A"}}, got)
 }
 
 // TestTokenizationBufReused: a TokenizationBuf read twice holds nothing of
