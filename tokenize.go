@@ -77,20 +77,21 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	body := &models.Tokenization{
-		MerchantID: s.client.secrets.creds.MerchantID,
-		Account: &models.Account{
+	// The body and its account in one allocation.
+	b := &tokenizeBody{
+		account: models.Account{
 			NameOnAccount: p.NameOnAccount,
 			AccountNumber: p.AccountNumber,
 			RoutingNumber: p.RoutingNumber,
 			IBAN:          p.IBAN,
 			Type:          p.AccountType,
 		},
-		Customer: p.Customer,
 	}
+	b.body = models.Tokenization{MerchantID: s.client.secrets.creds.MerchantID, Account: &b.account, Customer: p.Customer}
+	body := &b.body
 	var query url.Values
 	if p.VerifyAccount {
-		query = url.Values{"verifyAccount": {"true"}}
+		query = verifyAccountQuery
 	}
 	r, err := call[tokenizeResponse](ctx, s.client, http.MethodPost, "/accounts/tokenize", query, body, "", opts)
 	if err != nil {
@@ -99,13 +100,30 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 	return r.out, nil
 }
 
+// verifyAccountQuery is the query of a Tokenize that verifies the account.
+// It is never written: the request pipeline only reads a request's query
+// (expandQuery copies it before adding to it), so that every call can
+// share this one instead of allocating its own.
+var verifyAccountQuery = url.Values{"verifyAccount": {"true"}}
+
+// tokenizeBody is Tokenize's request body with its account, allocated
+// together.
+type tokenizeBody struct {
+	body    models.Tokenization
+	account models.Account
+}
+
 // tokenizeResponse reads Tokenize's response in either shape: the spec's
 // echoes merchantId and customer beside the account; the OpenAPI's is the
-// bare account, which has neither.
-type tokenizeResponse struct{ out *models.Tokenization }
+// bare account, which has neither. The result is read into buf, which the
+// call allocates with the response: one allocation for both.
+type tokenizeResponse struct {
+	buf decode.TokenizationBuf
+	out *models.Tokenization
+}
 
 func (r *tokenizeResponse) decodeBody(ctx context.Context, cfg *config, req *request, body []byte) error {
-	out, unset, err := decode.Tokenization(body)
+	out, unset, err := r.buf.Decode(body)
 	if err != nil {
 		return &ResponseError{StatusCode: http.StatusOK, Method: req.Method, Path: req.Path, Err: err}
 	}

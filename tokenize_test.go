@@ -2,6 +2,7 @@ package bankpay
 
 import (
 	"context"
+	"net/url"
 	"strconv"
 	"testing"
 	"time"
@@ -212,4 +213,26 @@ func TestTokenizeRejectsBadAccounts(t *testing.T) {
 		_, err := c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: number, RoutingNumber: routing, IBAN: iban})
 		return err
 	})
+}
+
+// TestTokenizeResultsOwnTheirValues: each call's result (read into storage
+// the call allocates) shares nothing with another call's, and the shared
+// verifyAccount query is never written by a call.
+func TestTokenizeResultsOwnTheirValues(t *testing.T) {
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/accounts/tokenize", RawQuery: "verifyAccount=true",
+		ContentType: "application/json", Body: tokenizeFullBody}, 200, tokenizeResponseJSON)
+
+	first, err := c.Accounts.Tokenize(context.Background(), fullTokenizeParams())
+	require.NoError(t, err)
+	second, err := c.Accounts.Tokenize(context.Background(), fullTokenizeParams(), WithHeader("X-Trace", "t-1"))
+	require.NoError(t, err)
+	require.Equal(t, int32(2), calls.Load())
+	require.NotNil(t, first.Account.Verification)
+	require.NotNil(t, first.Account.Verification.Score)
+	*first.Account.Verification.Score = 1
+	first.Account.Token = "changed"
+	assert.Equal(t, 7, *second.Account.Verification.Score)
+	assert.Equal(t, "tok-7f3a9c1e", second.Account.Token)
+	assert.Equal(t, url.Values{"verifyAccount": {"true"}}, verifyAccountQuery)
 }

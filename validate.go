@@ -275,18 +275,25 @@ func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 // checkBankAccount checks an account given as an account number with a
 // routing number, or as an IBAN (prefix is the wire path of the account
-// object, like "account."). One of the two forms is required.
+// object, like "account."). One of the two forms is required. The field
+// names are joined to prefix only for an error: a valid account costs no
+// allocation.
 func checkBankAccount(prefix, number, routing, iban string) error {
-	if iban != "" {
-		if number != "" || routing != "" {
-			return invalid(prefix+"iban", "give either an IBAN or an account and routing number, not both")
+	var err error
+	switch {
+	case iban != "" && (number != "" || routing != ""):
+		err = invalid("iban", "give either an IBAN or an account and routing number, not both")
+	case iban != "":
+		err = checkIBAN("iban", iban)
+	default:
+		if err = checkDigitString("accountNumber", number, 4, 17); err == nil {
+			err = checkDigitString("routingNumber", routing, 9, 9)
 		}
-		return checkIBAN(prefix+"iban", iban)
 	}
-	if err := checkDigitString(prefix+"accountNumber", number, 4, 17); err != nil {
-		return err
+	if ve, ok := err.(*ValidationError); ok { // the only error the checks return
+		ve.Field = prefix + ve.Field
 	}
-	return checkDigitString(prefix+"routingNumber", routing, 9, 9)
+	return err
 }
 
 // checkDigitString requires v to be lo to hi ASCII digits.

@@ -129,8 +129,38 @@ func memberVerifiedAttributePlain(d *Decoder, v *models.VerifiedAttribute, k []b
 // account is an error, as is an account without its token (required by
 // the OpenAPI, and what the call is for).
 func Tokenization(data []byte) (*models.Tokenization, []Unset, error) {
+	return new(TokenizationBuf).Decode(data)
+}
+
+// TokenizationBuf is the storage of one tokenize result: the Tokenization,
+// its account, the account's verification and that one's scores, in one
+// allocation. A
+// caller that allocates it with its own state (the call's result) reads a
+// response without any further allocation for them.
+type TokenizationBuf struct {
+	tok  models.Tokenization
+	acct models.Account
+	ver  models.Verification
+	// The verification's *int and *bool fields (score, thirdPartyScore,
+	// hasEnoughFunds), lent to the decoder.
+	ints  [2]int
+	bools [1]bool
+
+	acctUsed, verUsed bool // acct, ver hold (or held) a value read
+	used              bool // Decode ran: b is to be cleared before the next
+}
+
+// Decode is Tokenization, reading into b (which it clears first): the
+// result points into b. b must not be used for another response while the
+// result is in use.
+func (b *TokenizationBuf) Decode(data []byte) (*models.Tokenization, []Unset, error) {
+	if b.used { // a new one is zero: no need to write it again
+		*b = TokenizationBuf{}
+	}
+	b.used = true
 	d := get(data)
 	defer put(d)
+	d.ints, d.bools = b.ints[:], b.bools[:]
 	if k := d.r.Peek(); k != jsonr.Object {
 		d.notKind(k, "an object")
 		if err := d.r.End(); err != nil {
@@ -139,16 +169,23 @@ func Tokenization(data []byte) (*models.Tokenization, []Unset, error) {
 		c := d.cause
 		return nil, nil, &c
 	}
-	tok, acct := new(models.Tokenization), new(models.Account)
+	tok := &b.tok
+	var acct *models.Account // the bare account, made on its first member
 	var cause *FieldError
 	echo := false
 	for k, more := d.r.FirstKey(); more; k, more = d.r.NextKey() {
 		var held bool
-		if i := indexTokenization(k); i >= 0 {
-			echo = echo || namesTokenization[i] == "account"
+		switch i := b.echoMember(k); {
+		case i == echoAccount:
+			echo = true
+			held = b.echoAccount(d, tok)
+		case i >= 0:
 			held = memberTokenization(d, tok, k)
-		} else {
-			held = memberAccount(d, acct, k)
+		default:
+			if acct == nil {
+				acct = b.account()
+			}
+			held = b.memberAccount(d, acct, k)
 		}
 		if !held && cause == nil {
 			c := d.cause
@@ -161,6 +198,13 @@ func Tokenization(data []byte) (*models.Tokenization, []Unset, error) {
 	if cause != nil {
 		return nil, nil, cause
 	}
+	return b.result(d, echo, acct)
+}
+
+// result is the Tokenization read, once the shape is known (echo: the
+// spec's; acct: the bare account, nil when no member of it came).
+func (b *TokenizationBuf) result(d *Decoder, echo bool, acct *models.Account) (*models.Tokenization, []Unset, error) {
+	tok := &b.tok
 	if echo {
 		if tok.Account == nil {
 			return nil, nil, errNoAccount
@@ -170,7 +214,7 @@ func Tokenization(data []byte) (*models.Tokenization, []Unset, error) {
 		}
 		return tok, d.unset, nil
 	}
-	if zeroAccount(acct) {
+	if acct == nil || zeroAccount(acct) {
 		return nil, nil, errNoAccount
 	}
 	if acct.Token == "" {
@@ -178,6 +222,78 @@ func Tokenization(data []byte) (*models.Tokenization, []Unset, error) {
 	}
 	tok.Account = acct
 	return tok, d.unset, nil
+}
+
+// echoAccount is the index of "account" in namesTokenization.
+const echoAccount = 1
+
+// echoMember is indexTokenization(k) (-1: a member of the bare account),
+// tried after the account's exact names: the bare account's members, the
+// many, are told without a case-insensitive search of the echo's names.
+// No name of one folds to a name of the other (TestTokenizationNames).
+func (b *TokenizationBuf) echoMember(k []byte) int {
+	switch string(k) {
+	case "merchantId":
+		return 0
+	case "account":
+		return echoAccount
+	case "customer":
+		return 2
+	}
+	if accountName(k) {
+		return -1
+	}
+	return indexTokenization(k)
+}
+
+// accountName reports whether k is exactly one of namesAccount.
+func accountName(k []byte) bool {
+	i := indexAccount(k)
+	return i >= 0 && namesAccount[i] == string(k)
+}
+
+// account is b.acct the first time, a new Account after.
+func (b *TokenizationBuf) account() *models.Account {
+	if b.acctUsed {
+		return new(models.Account)
+	}
+	b.acctUsed = true
+	return &b.acct
+}
+
+// echoAccount reads the echo's account member into tok, as
+// memberTokenization does, into b's storage when it is free.
+func (b *TokenizationBuf) echoAccount(d *Decoder, tok *models.Tokenization) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		tok.Account = nil
+		return true
+	}
+	if tok.Account == nil {
+		tok.Account = b.account()
+	}
+	mark := len(d.unset)
+	d.push("account")
+	held := object(d, tok.Account, b.memberAccount, finishAccount)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		tok.Account = nil
+		d.leftUnset("account")
+	}
+	return true
+}
+
+// memberAccount is memberAccount, reading the first verification into b's
+// storage.
+func (b *TokenizationBuf) memberAccount(d *Decoder, v *models.Account, k []byte) bool {
+	if v.Verification == nil && !b.verUsed && len(k) == len("verification") {
+		if i := indexAccount(k); i >= 0 && namesAccount[i] == "verification" {
+			b.verUsed = true
+			v.Verification = &b.ver
+		}
+	}
+	return memberAccount(d, v, k)
 }
 
 var errNoAccount = errors.New(`response has no "account" object`)

@@ -105,11 +105,42 @@ type Decoder struct {
 	seen  uint64 // the required fields seen of the object being read (bits)
 	text  string // the scalar text of the last value not held (wire:"text=")
 	texty bool
+
+	// ints and bools are storage a caller lends for the *int and *bool
+	// fields read (newInt, newBool), each slot handed out once; they are
+	// dropped with the decoder (put).
+	ints  []int
+	bools []bool
+}
+
+// newInt is a pointer to x, in a slot of d.ints while one is left.
+func (d *Decoder) newInt(x int) *int {
+	var p *int
+	if len(d.ints) > 0 {
+		p, d.ints = &d.ints[0], d.ints[1:]
+	} else {
+		p = new(int) // not &x: x would be on the heap on every call
+	}
+	*p = x
+	return p
+}
+
+// newBool is a pointer to x, in a slot of d.bools while one is left.
+func (d *Decoder) newBool(x bool) *bool {
+	var p *bool
+	if len(d.bools) > 0 {
+		p, d.bools = &d.bools[0], d.bools[1:]
+	} else {
+		p = new(bool)
+	}
+	*p = x
+	return p
 }
 
 func (d *Decoder) reset(data []byte) {
 	d.r.Reset(data)
 	d.path, d.unset, d.text, d.texty, d.seen = d.path[:0], nil, "", false, 0
+	d.ints, d.bools = nil, nil
 }
 
 func (d *Decoder) push(name string) { d.path = append(d.path, seg{name: name}) }

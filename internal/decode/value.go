@@ -20,7 +20,7 @@ func get(data []byte) *Decoder {
 
 func put(d *Decoder) {
 	d.r.Reset(nil)
-	d.unset = nil
+	d.unset, d.ints, d.bools = nil, nil, nil
 	decoders.Put(d)
 }
 

@@ -764,9 +764,7 @@ func memberCustomer(d *Decoder, v *models.Customer, k []byte) bool {
 		x, r := d.integer("an integer", nil)
 		switch r {
 		case ok:
-			p := new(int)
-			*p = int(x)
-			v.VIP = p
+			v.VIP = d.newInt(int(x))
 		case empty:
 			v.VIP = nil
 		case bad:
@@ -2056,9 +2054,7 @@ func memberCustomerLookup(d *Decoder, v *wire.CustomerLookup, k []byte) bool {
 		x, r := d.boolean()
 		switch r {
 		case ok:
-			p := new(bool)
-			*p = x
-			v.Known = p
+			v.Known = d.newBool(x)
 		case empty:
 			v.Known = nil
 		case bad:
@@ -2135,9 +2131,7 @@ func memberPaymentProviderTransaction(d *Decoder, v *models.PaymentProviderTrans
 		x, r := d.boolean()
 		switch r {
 		case ok:
-			p := new(bool)
-			*p = x
-			v.InstantSettle = p
+			v.InstantSettle = d.newBool(x)
 		case empty:
 			v.InstantSettle = nil
 		case bad:
@@ -2555,9 +2549,7 @@ func memberVerification(d *Decoder, v *models.Verification, k []byte) bool {
 		x, r := d.integer("an integer", nil)
 		switch r {
 		case ok:
-			p := new(int)
-			*p = int(x)
-			v.Score = p
+			v.Score = d.newInt(int(x))
 		case empty:
 			v.Score = nil
 		case bad:
@@ -2567,9 +2559,7 @@ func memberVerification(d *Decoder, v *models.Verification, k []byte) bool {
 		x, r := d.integer("an integer", nil)
 		switch r {
 		case ok:
-			p := new(int)
-			*p = int(x)
-			v.ThirdPartyScore = p
+			v.ThirdPartyScore = d.newInt(int(x))
 		case empty:
 			v.ThirdPartyScore = nil
 		case bad:
@@ -2587,9 +2577,7 @@ func memberVerification(d *Decoder, v *models.Verification, k []byte) bool {
 		x, r := d.boolean()
 		switch r {
 		case ok:
-			p := new(bool)
-			*p = x
-			v.HasEnoughFunds = p
+			v.HasEnoughFunds = d.newBool(x)
 		case empty:
 			v.HasEnoughFunds = nil
 		case bad:

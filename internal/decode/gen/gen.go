@@ -329,9 +329,14 @@ func (g *generator) fieldCode(f field, bit int) error {
 		return fmt.Errorf("unsupported type %s", t)
 	}
 	g.p("x, r := %s\nswitch r {\ncase ok:\n", read)
-	if ptr {
+	switch {
+	case ptr && t == reflect.TypeFor[int]():
+		g.p("v.%s = d.newInt(%s)\n", f.goName, conv)
+	case ptr && t == reflect.TypeFor[bool]():
+		g.p("v.%s = d.newBool(%s)\n", f.goName, conv)
+	case ptr:
 		g.p("p := new(%s)\n*p = %s\nv.%s = p\n", typeName(t), conv, f.goName)
-	} else {
+	default:
 		g.p("v.%s = %s\n", f.goName, conv)
 	}
 	switch {
