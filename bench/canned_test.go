@@ -17,6 +17,11 @@ var creds = bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: ban
 
 const txID = "1002581234567"
 
+// authID is the authorization the canned deposit is made against (its
+// OriginalTransactionID): a deposit answered with the transaction it was
+// made from is refused by the SDK.
+const authID = "1002581230000"
+
 // cannedTransaction is a full transaction response: every field the service
 // sends on GET /transactions/{id}.
 func cannedTransaction(typ models.TransactionType) *models.Transaction {
@@ -24,7 +29,7 @@ func cannedTransaction(typ models.TransactionType) *models.Transaction {
 	return &models.Transaction{
 		TransactionID:         txID,
 		TransactionType:       typ,
-		OriginalTransactionID: "1002581230000",
+		OriginalTransactionID: authID,
 		Payment: &models.Payment{
 			PaymentID:   "1002581234500",
 			PaymentType: models.PaymentTypeDeferred,
@@ -125,7 +130,7 @@ func newCannedServer(tb testing.TB, a *answers) *cannedServer {
 
 var (
 	pathTransaction = "/api/v1/transactions/" + txID
-	pathDeposit     = pathTransaction + "/deposit"
+	pathDeposit     = "/api/v1/transactions/" + authID + "/deposit"
 	pathSummary     = pathTransaction + "/accountSummary"
 	pathTokenize    = "/api/v1/accounts/tokenize"
 )

@@ -156,9 +156,9 @@ func (e *pairEnv) call(sh shape, name string) clientCall {
 	case callDeposit:
 		ref, amount := depositParams.MerchantReference, depositParams.Amount
 		return clientCall{
-			sdk:  func() (any, error) { return e.sdk.Transactions.Deposit(ctx, txID, depositParams) },
-			base: pick(spec, func() (any, error) { return e.bare.deposit(ctx, txID, ref, amount) }, func() (any, error) { return e.bare.oaDeposit(ctx, txID, ref, amount) }),
-			ogen: func() (any, error) { return e.ogen.deposit(ctx, txID, ref, string(amount)) },
+			sdk:  func() (any, error) { return e.sdk.Transactions.Deposit(ctx, authID, depositParams) },
+			base: pick(spec, func() (any, error) { return e.bare.deposit(ctx, authID, ref, amount) }, func() (any, error) { return e.bare.oaDeposit(ctx, authID, ref, amount) }),
+			ogen: func() (any, error) { return e.ogen.deposit(ctx, authID, ref, string(amount)) },
 		}
 	case callList:
 		return clientCall{

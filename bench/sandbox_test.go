@@ -113,7 +113,7 @@ func BenchmarkParallel(b *testing.B) {
 			case 0:
 				sinkTx, err = p.sdk.Transactions.Get(ctx, txID)
 			case 1:
-				sinkTx, err = p.sdk.Transactions.Deposit(ctx, txID, depositParams)
+				sinkTx, err = p.sdk.Transactions.Deposit(ctx, authID, depositParams)
 			case 2:
 				sinkSummary, err = p.sdk.Accounts.Summary(ctx, txID)
 			case 3:
@@ -129,7 +129,7 @@ func BenchmarkParallel(b *testing.B) {
 			case 0:
 				_, err = p.bare.getTransaction(ctx, txID)
 			case 1:
-				_, err = p.bare.deposit(ctx, txID, depositParams.MerchantReference, depositParams.Amount)
+				_, err = p.bare.deposit(ctx, authID, depositParams.MerchantReference, depositParams.Amount)
 			case 2:
 				_, err = p.bare.summary(ctx, txID)
 			case 3:
