@@ -375,45 +375,7 @@ func eventFromFields(raw url.Values) (*Event, error) {
 	isRefresh := typ == models.EventRefresh || hasAny(raw, refreshFields...)
 	isDispute := typ == models.EventDispute || hasAny(raw, disputeFields...)
 	if kind == eventKindTransaction || isRefresh || isDispute || hasAny(raw, transactionFields...) {
-		t := &TransactionEvent{
-			StatusMessage:             p.str(wire.EventFieldStatusMessage),
-			ProviderStatus:            models.ProviderStatus(p.str(wire.EventFieldProviderTransactionStatus)),
-			ProviderStatusMessage:     p.str(wire.EventFieldProviderTransactionStatusMsg),
-			ProviderReasonCode:        p.str(wire.EventFieldProviderReasonCode),
-			ProviderReasonCodeMessage: p.str(wire.EventFieldProviderReasonCodeMessage),
-			SplitToken:                p.str(wire.EventFieldSplitToken),
-			ErrorCode:                 p.str(wire.EventFieldErrorCode),
-			SuggestedRetryAmount:      models.Amount(p.str(wire.EventFieldSuggestedRetryAmount)),
-			FIName:                    p.str(wire.EventFieldFIName),
-			CustomerName:              p.str(wire.EventFieldCustomerName),
-		}
-		if s := p.str(wire.EventFieldStatus); s != "" {
-			st, err := parseStatus(s)
-			if err != nil {
-				p.fail(fmt.Errorf("%s: %w", wire.EventFieldStatus, err))
-			}
-			t.Status, t.HasStatus = st, true
-		}
-		if isRefresh {
-			t.Refresh = &RefreshResult{Purpose: p.str(wire.EventFieldRefreshPurpose)}
-			// Informative fields: an unreadable one is left in Raw.
-			t.Refresh.HardRefresh, _ = strconv.ParseBool(strings.TrimSpace(p.str(wire.EventFieldHardRefresh)))
-			if b, err := strconv.ParseBool(strings.TrimSpace(p.str(wire.EventFieldSuccess))); err == nil {
-				t.Refresh.Success = &b
-			}
-		}
-		if isDispute {
-			t.Dispute = &DisputeDetails{
-				Reference:           p.str(wire.EventFieldReference),
-				TransactionID:       p.str(wire.EventFieldTransactionID),
-				TransactionDatetime: p.str(wire.EventFieldTransactionDatetime),
-				ReturnType:          p.str(wire.EventFieldReturnType),
-				CustomerID:          p.str(wire.EventFieldCustomerID),
-				ReturnDatetime:      p.str(wire.EventFieldReturnDatetime),
-				AmountReturned:      models.Amount(p.str(wire.EventFieldAmountReturned)),
-			}
-		}
-		ev.Transaction = t
+		ev.Transaction = transactionEvent(&p, isRefresh, isDispute)
 	}
 	switch kind {
 	case eventKindIdentityDataRetrieved:
@@ -432,6 +394,50 @@ func eventFromFields(raw url.Values) (*Event, error) {
 		return nil, p.err
 	}
 	return ev, nil
+}
+
+// transactionEvent reads the transaction fields of an event from p: its
+// status, and the refresh or dispute details when isRefresh or isDispute.
+func transactionEvent(p *params, isRefresh, isDispute bool) *TransactionEvent {
+	t := &TransactionEvent{
+		StatusMessage:             p.str(wire.EventFieldStatusMessage),
+		ProviderStatus:            models.ProviderStatus(p.str(wire.EventFieldProviderTransactionStatus)),
+		ProviderStatusMessage:     p.str(wire.EventFieldProviderTransactionStatusMsg),
+		ProviderReasonCode:        p.str(wire.EventFieldProviderReasonCode),
+		ProviderReasonCodeMessage: p.str(wire.EventFieldProviderReasonCodeMessage),
+		SplitToken:                p.str(wire.EventFieldSplitToken),
+		ErrorCode:                 p.str(wire.EventFieldErrorCode),
+		SuggestedRetryAmount:      models.Amount(p.str(wire.EventFieldSuggestedRetryAmount)),
+		FIName:                    p.str(wire.EventFieldFIName),
+		CustomerName:              p.str(wire.EventFieldCustomerName),
+	}
+	if s := p.str(wire.EventFieldStatus); s != "" {
+		st, err := parseStatus(s)
+		if err != nil {
+			p.fail(fmt.Errorf("%s: %w", wire.EventFieldStatus, err))
+		}
+		t.Status, t.HasStatus = st, true
+	}
+	if isRefresh {
+		t.Refresh = &RefreshResult{Purpose: p.str(wire.EventFieldRefreshPurpose)}
+		// Informative fields: an unreadable one is left in Raw.
+		t.Refresh.HardRefresh, _ = strconv.ParseBool(strings.TrimSpace(p.str(wire.EventFieldHardRefresh)))
+		if b, err := strconv.ParseBool(strings.TrimSpace(p.str(wire.EventFieldSuccess))); err == nil {
+			t.Refresh.Success = &b
+		}
+	}
+	if isDispute {
+		t.Dispute = &DisputeDetails{
+			Reference:           p.str(wire.EventFieldReference),
+			TransactionID:       p.str(wire.EventFieldTransactionID),
+			TransactionDatetime: p.str(wire.EventFieldTransactionDatetime),
+			ReturnType:          p.str(wire.EventFieldReturnType),
+			CustomerID:          p.str(wire.EventFieldCustomerID),
+			ReturnDatetime:      p.str(wire.EventFieldReturnDatetime),
+			AmountReturned:      models.Amount(p.str(wire.EventFieldAmountReturned)),
+		}
+	}
+	return t
 }
 
 func hasAny(v url.Values, keys ...string) bool {
