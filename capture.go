@@ -2,7 +2,6 @@ package bankpay
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -55,7 +54,7 @@ func (s *TransactionsService) Capture(ctx context.Context, transactionID string,
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "capture"), nil, formBody{V: p}, "transaction", opts)
+	return call[models.Transaction](ctx, s.client, opTransactionsCapture, args{ids: []string{transactionID}, body: p}, opts)
 }
 
 func (p *CaptureParams) validate() error {

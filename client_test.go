@@ -181,10 +181,6 @@ func TestNewRequestBodies(t *testing.T) {
 	assert.False(t, r.StateChanging, "GET marked state-changing")
 }
 
-func TestPathJoin(t *testing.T) {
-	got := pathJoin("transactions", "a/b?c#d", "deposit")
-	assert.Equal(t, "/transactions/a%2Fb%3Fc%23d/deposit", got, "PathJoin = %q", got)
-}
 
 // changelogVersion is the current version CHANGELOG.md names: its first
 // "## [x.y.z]" heading (Unreleased comes before it).

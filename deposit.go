@@ -2,7 +2,6 @@ package bankpay
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -48,7 +47,7 @@ func (s *TransactionsService) Deposit(ctx context.Context, transactionID string,
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "deposit"), nil, formBody{V: p}, "transaction", opts)
+	return call[models.Transaction](ctx, s.client, opTransactionsDeposit, args{ids: []string{transactionID}, body: p}, opts)
 }
 
 func (p *DepositParams) validate() error {

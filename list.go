@@ -38,9 +38,9 @@ type Page[T any] struct {
 // A page holding more items than the count of query asks is refused
 // before it is decoded: a hostile or broken server's 250,000 items in a
 // 0.7 MiB body would otherwise cost hundreds of megabytes.
-func listPage[T any](ctx context.Context, c *Client, path string, query url.Values, key string, opts []Option) (*Page[T], error) {
+func listPage[T any](ctx context.Context, c *Client, op *operation, query url.Values, opts []Option) (*Page[T], error) {
 	asked, _ := strconv.Atoi(query.Get("count"))
-	return readList[T](ctx, c, path, query, key, asked, func() error {
+	return readList[T](ctx, c, op, args{query: query}, asked, func() error {
 		return fmt.Errorf("the page holds more than the %d items asked", asked)
 	}, opts)
 }
@@ -67,12 +67,12 @@ const (
 )
 
 // listWhole reads a list the service returns whole (not paged): the array
-// under key in the response object at path, or a bare array. One with
-// more than limit items is a *ResponseError (ErrInvalidResponse) naming
-// the array, refused before any item is decoded.
-func listWhole[T any](ctx context.Context, c *Client, path string, query url.Values, key string, limit int, opts []Option) ([]T, error) {
-	page, err := readList[T](ctx, c, path, query, key, limit, func() error {
-		return fmt.Errorf("response array %q holds more than %s items, the most this list can hold", key, grouped(limit))
+// under op.key in the response object, or a bare array. One with more
+// than op.limit items is a *ResponseError (ErrInvalidResponse) naming the
+// array, refused before any item is decoded.
+func listWhole[T any](ctx context.Context, c *Client, op *operation, a args, opts []Option) ([]T, error) {
+	page, err := readList[T](ctx, c, op, a, op.limit, func() error {
+		return fmt.Errorf("response array %q holds more than %s items, the most this list can hold", op.key, grouped(op.limit))
 	}, opts)
 	if err != nil {
 		return nil, err
@@ -95,16 +95,12 @@ func grouped(n int) string {
 // array holds more than limit items is refused with tooMany, before the
 // item past limit is decoded. The body is read in one pass while it is
 // still in the pooled buffer (listBody).
-func readList[T any](ctx context.Context, c *Client, path string, query url.Values, key string, limit int, tooMany func() error, opts []Option) (*Page[T], error) {
-	req, err := newRequest(http.MethodGet, path, query, nil)
-	if err != nil {
+func readList[T any](ctx context.Context, c *Client, op *operation, a args, limit int, tooMany func() error, opts []Option) (*Page[T], error) {
+	lb := &listBody[T]{key: op.key, limit: limit, tooMany: tooMany}
+	if err := c.invoke(ctx, op, a, lb, opts); err != nil {
 		return nil, err
 	}
-	lb := &listBody[T]{key: key, limit: limit, tooMany: tooMany}
-	if err := c.do(ctx, req, lb, opts); err != nil {
-		return nil, err
-	}
-	return pageOf(lb.list, query), nil
+	return pageOf(lb.list, a.query), nil
 }
 
 // pageOf is the Page of a decoded list asked with query: its StartIndex
@@ -379,13 +375,12 @@ func (f codeFilter[T]) EncodeValues(key string, v *url.Values) error {
 	return nil
 }
 
-// rangedList is a list paged with a ListRange: its path and the key of
-// its items in a page.
-type rangedList[T any] struct{ path, key string }
+// rangedList is a list paged with a ListRange: its operation.
+type rangedList[T any] struct{ op *operation }
 
 // page reads one page of l at query q.
 func (l rangedList[T]) page(ctx context.Context, c *Client, q url.Values, opts []Option) (*Page[T], error) {
-	return listPage[T](ctx, c, l.path, q, l.key, opts)
+	return listPage[T](ctx, c, l.op, q, opts)
 }
 
 // all iterates over l from query q (or yields err, the params' invalid).

@@ -110,36 +110,16 @@ func newRequest(method, path string, query url.Values, body any) (*request, erro
 	return r, nil
 }
 
-// pathJoin builds an API path from segments, escaping each one so that a
-// "/", "?" or "#" in an id cannot change the path. The caller rejects "."
-// and ".." (see checkID).
-func pathJoin(segments ...string) string {
-	var b strings.Builder
-	for _, s := range segments {
-		b.WriteByte('/')
-		b.WriteString(url.PathEscape(s))
-	}
-	return b.String()
-}
-
-// call is the pipeline of every service method: newRequest (build), do
-// (send with retries, check) and the decoding of the response as a T,
-// wrapped as key or bare (decodeLogged, decode.go), while its body is still in
-// the pooled buffer. set marks the request with what its endpoint adds
-// (expandable, identityRead, idempotencyKey).
+// call is the typed face of invoke for every service method that reads
+// one result: it calls op with a and decodes the response as a T, wrapped
+// as op.key or bare (decodeLogged, decode.go), while its body is still in
+// the pooled buffer.
 //
 // Three Ts are read otherwise: a noContent result reads no body (any 2xx
 // response is success), a json.RawMessage is a copy of the body (for a
 // caller that reads it itself: a list page), and a T whose pointer is a
 // bodyDecoder reads the body itself (Tokenize's two shapes).
-func call[T any](ctx context.Context, c *Client, method, path string, query url.Values, body any, key string, opts []Option, set ...func(*request)) (*T, error) {
-	req, err := newRequest(method, path, query, body)
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range set {
-		f(req)
-	}
+func call[T any](ctx context.Context, c *Client, op *operation, a args, opts []Option) (*T, error) {
 	var v any
 	var d *decodeInto[T]
 	out := (*T)(nil)
@@ -150,10 +130,10 @@ func call[T any](ctx context.Context, c *Client, method, path string, query url.
 		out = new(T)
 		v = out
 	default:
-		d = &decodeInto[T]{key: key}
+		d = &decodeInto[T]{key: op.key}
 		v = d
 	}
-	if err := c.do(ctx, req, v, opts); err != nil {
+	if err := c.invoke(ctx, op, a, v, opts); err != nil {
 		return nil, err
 	}
 	if d != nil {
@@ -191,22 +171,6 @@ func decodeLogged[T any](ctx context.Context, cfg *config, req *request, body []
 		logUnset(ctx, cfg, req.Method, req.Path, unset)
 	}
 	return v, err
-}
-
-// expandable marks a request that takes WithExpand's fields.
-func expandable(r *request) { r.expand = true }
-
-// identityRead marks a read whose 400 response also matches
-// ErrIdentityNotReady, and that takes WithExpand's fields.
-func identityRead(r *request) { r.notReady, r.expand = ErrIdentityNotReady, true }
-
-// idempotencyKey marks a request the service deduplicates by key: it is
-// sent with the key in every attempt and retried like a read.
-func idempotencyKey(key string) func(*request) {
-	return func(r *request) {
-		r.Header = http.Header{"Idempotency-Key": {key}}
-		r.Idempotent = true
-	}
 }
 
 // attempt is the state of one call: its config, and what the retry layer

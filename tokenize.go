@@ -92,7 +92,7 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 	if p.VerifyAccount {
 		query = url.Values{"verifyAccount": {"true"}}
 	}
-	r, err := call[tokenizeResponse](ctx, s.client, http.MethodPost, "/accounts/tokenize", query, body, "", opts)
+	r, err := call[tokenizeResponse](ctx, s.client, opAccountsTokenize, args{query: query, body: body}, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func (s *TransactionsService) Get(ctx context.Context, transactionID string, opt
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodGet, pathJoin("transactions", transactionID), nil, nil, "transaction", opts)
+	return call[models.Transaction](ctx, s.client, opTransactionsGet, args{ids: []string{transactionID}}, opts)
 }
 
 // Establish creates an authorization from establish data, signed with the
@@ -49,7 +49,7 @@ func (s *TransactionsService) Establish(ctx context.Context, d *models.Establish
 	if err := s.client.SignEstablishData(&cp); err != nil { // validates cp first
 		return nil, err
 	}
-	r, err := call[establishResponse](ctx, s.client, http.MethodPost, "/establish", url.Values{"createTransaction": {"true"}}, &cp, "transaction", opts)
+	r, err := call[establishResponse](ctx, s.client, opTransactionsEstablish, args{query: url.Values{"createTransaction": {"true"}}, body: &cp}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +106,7 @@ func (s *TransactionsService) Refund(ctx context.Context, transactionID string, 
 	); err != nil {
 		return nil, err
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "refund"), nil, p, "transaction", opts)
+	return call[models.Transaction](ctx, s.client, opTransactionsRefund, args{ids: []string{transactionID}, body: p}, opts)
 }
 
 // ReclaimParams is the input of Reclaim, sent as JSON.
@@ -140,7 +140,7 @@ func (s *TransactionsService) Reclaim(ctx context.Context, transactionID string,
 	); err != nil {
 		return nil, err
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "reclaim"), nil, p, "transaction", opts)
+	return call[models.Transaction](ctx, s.client, opTransactionsReclaim, args{ids: []string{transactionID}, body: p}, opts)
 }
 
 // CancelParams is the input of Cancel, sent as JSON; every field is
@@ -183,7 +183,7 @@ func (s *TransactionsService) Cancel(ctx context.Context, transactionID string, 
 	if p.Reason < 0 {
 		return nil, invalid("reason", "must not be negative")
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "cancel"), nil, p, "transaction", opts)
+	return call[models.Transaction](ctx, s.client, opTransactionsCancel, args{ids: []string{transactionID}, body: p}, opts)
 }
 
 // PreauthorizeParams is the input of Preauthorize, sent form-encoded like
@@ -235,7 +235,7 @@ func (s *TransactionsService) Preauthorize(ctx context.Context, transactionID st
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "capture", "preAuth"), nil, formBody{V: p}, "transaction", opts)
+	return call[models.Transaction](ctx, s.client, opTransactionsPreauthorize, args{ids: []string{transactionID}, body: p}, opts)
 }
 
 func (p *PreauthorizeParams) validate() error {
@@ -273,13 +273,12 @@ func (s *TransactionsService) Refresh(ctx context.Context, transactionID, splitT
 	if err := firstError(checkID("transactionId", transactionID), required("splitToken", splitToken)); err != nil {
 		return "", err
 	}
-	path := pathJoin("transactions", transactionID, "refresh")
-	r, err := call[wire.RefreshProcess](ctx, s.client, http.MethodPost, path, nil, &wire.RefreshRequest{SplitToken: splitToken}, "refresh", opts)
+	r, err := call[wire.RefreshProcess](ctx, s.client, opTransactionsRefresh, args{ids: []string{transactionID}, body: &wire.RefreshRequest{SplitToken: splitToken}}, opts)
 	if err != nil {
 		return "", err
 	}
 	if r.ProcessID == "" {
-		return "", &ResponseError{StatusCode: http.StatusOK, Method: http.MethodPost, Path: path, Err: errors.New("response has no refresh.processId")}
+		return "", opTransactionsRefresh.resultError(errors.New("response has no refresh.processId"), transactionID)
 	}
 	return r.ProcessID, nil
 }
