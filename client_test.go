@@ -181,7 +181,6 @@ func TestNewRequestBodies(t *testing.T) {
 	assert.False(t, r.StateChanging, "GET marked state-changing")
 }
 
-
 // changelogVersion is the current version CHANGELOG.md names: its first
 // "## [x.y.z]" heading (Unreleased comes before it).
 func changelogVersion(t *testing.T) string {
