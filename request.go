@@ -22,7 +22,7 @@ import (
 // request is one prepared API call.
 type request struct {
 	Method string
-	// Path is relative to the base URL, already escaped (see pathJoin).
+	// Path is relative to the base URL, already escaped (operation.pathFor).
 	Path        string
 	Query       url.Values
 	Body        []byte
