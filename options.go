@@ -14,11 +14,11 @@ import (
 )
 
 // Option configures a Client (NewClient), one call (the last arguments of
-// every service method; a call's options apply over the client's), the
-// webhook handler (NewWebhookHandler) or a redirect check (VerifyRedirect).
-// Each With… says what it configures; given to anything else it is a
-// *ValidationError naming "opts" and nothing is sent (NewWebhookHandler,
-// which returns no error, panics: a mistake to catch at start-up).
+// every service method; a call's options apply over the client's) or a
+// redirect check (VerifyRedirect); the webhook handler takes
+// WebhookOptions, and an Option given to it does not compile. Each With…
+// says what it configures; given to anything else it is a
+// *ValidationError naming "opts" and nothing is sent.
 type Option func(*config)
 
 // target is what an Option configures.
@@ -188,7 +188,10 @@ func WithHTTPClient(hc *http.Client) Option {
 // logs each refused notification (400, 401, 408, 409, 413, 500) as one
 // line to slog.Default() at warn level with the reason, never the body,
 // the key or personal data, and nothing for one it accepts.
-func WithLogger(l *slog.Logger) Option {
+//
+// Its result is both an Option and a WebhookOption (a function type of
+// neither name, assignable to each).
+func WithLogger(l *slog.Logger) func(*config) {
 	return option("WithLogger", forAPI|forHandler, func(cfg *config) { cfg.logger = l })
 }
 

@@ -29,7 +29,8 @@ type request struct {
 	ContentType string
 	// StateChanging marks a call that moves money or changes state: it is
 	// not retried unless it provably never left, or the caller opted in.
-	// newRequest sets it for every method but GET and HEAD.
+	// newRequest sets it for every method but GET and HEAD; an operation
+	// sets it by its retry class (operation.request).
 	StateChanging bool
 	// Header holds this call's own headers (Idempotency-Key), sent with
 	// every attempt; they replace a WithHeader header of the same name.
