@@ -89,6 +89,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		return nil
 	}
 
+	return tierFromEstablish(ctx, env, c, cust, ext)
+}
+
+// tierFromEstablish sets a new customer's tier from establish data, then tries a merchant not configured for VIP tiers.
+func tierFromEstablish(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, cust *models.Customer, ext string) error {
 	env.Section("4. A tier for a new customer from establish data")
 	newExt := exampleenv.Ref("vip-new")
 	d := &models.EstablishData{
