@@ -89,7 +89,7 @@ func (s *AccountsService) Verify(ctx context.Context, p *AccountVerifyParams, op
 // merchantIDNumber is the client's merchantId as a JSON number, as the
 // OpenAPI types it in the verify and feedback bodies; an id that is not a
 // plain decimal number is sent as a string.
-func (c *Client) merchantIDNumber() any {
+func (c *caller) merchantIDNumber() any {
 	id := c.secrets.creds.MerchantID
 	if len(id) == 0 || len(id) > 15 || (id[0] == '0' && id != "0") {
 		return id

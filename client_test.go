@@ -198,7 +198,7 @@ func changelogVersion(t *testing.T) string {
 // tagged), and is a module of go.work.
 func TestVersionIsChangelogs(t *testing.T) {
 	current := changelogVersion(t)
-	assert.Equal(t, current, version, "client.go's version and CHANGELOG.md's current version differ")
+	assert.Equal(t, current, version, "config.go's version and CHANGELOG.md's current version differ")
 
 	c, mock, _ := newTestClient(t)
 	var ua string

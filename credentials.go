@@ -244,8 +244,8 @@ type callText struct {
 var idFields = []string{"transactionId", "originalTransactionId", "paymentId", "eventId", "parentObjectId", "merchantReference"}
 
 // textOf is the cleaner of req's errors and log lines.
-func (c *Client) textOf(req *request) *callText {
-	t := &callText{s: c.secrets}
+func (s *secrets) textOf(req *request) *callText {
+	t := &callText{s: s}
 	for _, seg := range strings.Split(req.Path, "/") {
 		if id, err := url.PathUnescape(seg); err == nil && id != "" {
 			t.ids = append(t.ids, id)

@@ -346,7 +346,7 @@ var disputeFields = []string{wire.EventFieldReference, wire.EventFieldTransactio
 
 // eventFromFields types the fields of a notification.
 func eventFromFields(raw url.Values) (*Event, error) {
-	p := params{v: raw}
+	p := fieldReader{v: raw}
 	ev := &Event{
 		EventID:           p.str(wire.EventFieldEventID),
 		EventType:         models.EventType(p.str(wire.EventFieldEventType)),
@@ -398,7 +398,7 @@ func eventFromFields(raw url.Values) (*Event, error) {
 
 // transactionEvent reads the transaction fields of an event from p: its
 // status, and the refresh or dispute details when isRefresh or isDispute.
-func transactionEvent(p *params, isRefresh, isDispute bool) *TransactionEvent {
+func transactionEvent(p *fieldReader, isRefresh, isDispute bool) *TransactionEvent {
 	t := &TransactionEvent{
 		StatusMessage:             p.str(wire.EventFieldStatusMessage),
 		ProviderStatus:            models.ProviderStatus(p.str(wire.EventFieldProviderTransactionStatus)),
@@ -733,4 +733,43 @@ func clipKey(k string) string {
 		return k[:40] + "…"
 	}
 	return k
+}
+
+// fieldReader reads typed values from url.Values, keeping the first error. A
+// repeated key is an error: its meaning would be ambiguous.
+type fieldReader struct {
+	v   url.Values
+	err error
+}
+
+func (p *fieldReader) str(key string) string {
+	vs := p.v[key]
+	switch {
+	case len(vs) == 0:
+		return ""
+	case len(vs) > 1:
+		p.fail(fmt.Errorf("%s: repeated", key))
+		return ""
+	}
+	return vs[0]
+}
+
+func (p *fieldReader) num(key string) int {
+	s := p.str(key)
+	if s == "" {
+		return 0
+	}
+	w, ok := jsonr.WholeNumber(strings.TrimSpace(s)) // 2, 2.0 and 2e0 are 2
+	n, err := strconv.Atoi(w)
+	if !ok || err != nil {
+		p.fail(fmt.Errorf("%s: not a number", key))
+		return 0
+	}
+	return n
+}
+
+func (p *fieldReader) fail(err error) {
+	if p.err == nil {
+		p.err = err
+	}
 }

@@ -38,39 +38,18 @@ type Page[T any] struct {
 // A page holding more items than the count of query asks is refused
 // before it is decoded: a hostile or broken server's 250,000 items in a
 // 0.7 MiB body would otherwise cost hundreds of megabytes.
-func listPage[T any](ctx context.Context, c *Client, op *operation, query url.Values, opts []Option) (*Page[T], error) {
+func listPage[T any](ctx context.Context, c *caller, op *operation, query url.Values, opts []Option) (*Page[T], error) {
 	asked, _ := strconv.Atoi(query.Get("count"))
 	return readList[T](ctx, c, op, args{query: query}, asked, func() error {
 		return fmt.Errorf("the page holds more than the %d items asked", asked)
 	}, opts)
 }
 
-// Bounds of the lists the service returns whole, in one response, with no
-// count asked (listWhole): the OpenAPI gives no maxItems, so each is the
-// most its list can legitimately hold, with room to spare. The accounts a
-// user selected in one authorization and the attributes compared for one
-// customer verification are a handful; 1,000 of either is already absurd.
-// A merchant's customers may be many, but a decoded item costs about
-// 1.4 KiB of Go structure even when its JSON is an empty object (measured
-// through Customers.List: the struct, and the slice grown by doubling), so
-// an unbounded count of three-byte "{}" items turns the 8 MiB body cap
-// into ~3 GB. 20,000 customers cost about 26 MiB of such structure, under
-// 4 times the body cap (TestUnpagedListBoundedBeforeDecoding), and a list
-// that long is already 4 to 8 MiB of real records (200 to 400 bytes each:
-// ids, name, email, merchant id, timestamps), near the cap itself. A
-// merchant with more customers reads them by externalId or customerId.
-const (
-	maxSelectedAccounts = 1_000
-	maxCustomerMatches  = 1_000
-	maxCountries        = 1_000 // ISO 3166 has 249
-	maxCustomers        = 20_000
-)
-
 // listWhole reads a list the service returns whole (not paged): the array
 // under op.key in the response object, or a bare array. One with more
 // than op.limit items is a *ResponseError (ErrInvalidResponse) naming the
 // array, refused before any item is decoded.
-func listWhole[T any](ctx context.Context, c *Client, op *operation, a args, opts []Option) ([]T, error) {
+func listWhole[T any](ctx context.Context, c *caller, op *operation, a args, opts []Option) ([]T, error) {
 	page, err := readList[T](ctx, c, op, a, op.limit, func() error {
 		return fmt.Errorf("response array %q holds more than %s items, the most this list can hold", op.key, grouped(op.limit))
 	}, opts)
@@ -95,7 +74,7 @@ func grouped(n int) string {
 // array holds more than limit items is refused with tooMany, before the
 // item past limit is decoded. The body is read in one pass while it is
 // still in the pooled buffer (listBody).
-func readList[T any](ctx context.Context, c *Client, op *operation, a args, limit int, tooMany func() error, opts []Option) (*Page[T], error) {
+func readList[T any](ctx context.Context, c *caller, op *operation, a args, limit int, tooMany func() error, opts []Option) (*Page[T], error) {
 	lb := &listBody[T]{key: op.key, limit: limit, tooMany: tooMany}
 	if err := c.invoke(ctx, op, a, lb, opts); err != nil {
 		return nil, err
@@ -379,12 +358,12 @@ func (f codeFilter[T]) EncodeValues(key string, v *url.Values) error {
 type rangedList[T any] struct{ op *operation }
 
 // page reads one page of l at query q.
-func (l rangedList[T]) page(ctx context.Context, c *Client, q url.Values, opts []Option) (*Page[T], error) {
+func (l rangedList[T]) page(ctx context.Context, c *caller, q url.Values, opts []Option) (*Page[T], error) {
 	return listPage[T](ctx, c, l.op, q, opts)
 }
 
 // all iterates over l from query q (or yields err, the params' invalid).
-func (l rangedList[T]) all(ctx context.Context, c *Client, q url.Values, err error, opts []Option) iter.Seq2[*T, error] {
+func (l rangedList[T]) all(ctx context.Context, c *caller, q url.Values, err error, opts []Option) iter.Seq2[*T, error] {
 	if err != nil {
 		return func(yield func(*T, error) bool) { yield(nil, err) }
 	}

@@ -2,6 +2,7 @@ package bankpay
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -63,7 +64,7 @@ const (
 )
 
 // The operations of the API, by service. Bounds of whole lists: see
-// maxSelectedAccounts (list.go).
+// maxSelectedAccounts (below).
 var (
 	opAccountsBalance      = &operation{name: "Accounts.Balance", method: http.MethodGet, path: "/transactions/{transactionId}/payment/paymentProvider/account/balance", key: "accountBalance"}
 	opAccountsUser         = &operation{name: "Accounts.User", method: http.MethodGet, path: "/transactions/{transactionId}/payment/paymentProvider/user", key: "user", expand: true}
@@ -175,7 +176,7 @@ func (op *operation) request(a args) (*request, error) {
 
 // invoke is the one entry point of the pipeline: it prepares the call of
 // op with a and sends it (do: send with retries, check, decode into v).
-func (c *Client) invoke(ctx context.Context, op *operation, a args, v any, opts []Option) error {
+func (c *caller) invoke(ctx context.Context, op *operation, a args, v any, opts []Option) error {
 	req, err := op.request(a)
 	if err != nil {
 		return err
@@ -189,3 +190,56 @@ func (op *operation) resultError(err error, ids ...string) *ResponseError {
 	path, _ := op.pathFor(ids...) // the call was made with these ids: no error
 	return &ResponseError{StatusCode: http.StatusOK, Method: op.method, Path: path, Err: err}
 }
+
+// call is the typed face of invoke for every service method that reads
+// one result: it calls op with a and decodes the response as a T, wrapped
+// as op.key or bare (decodeLogged, decode.go), while its body is still in
+// the pooled buffer.
+//
+// Three Ts are read otherwise: a noContent result reads no body (any 2xx
+// response is success), a json.RawMessage is a copy of the body (for a
+// caller that reads it itself: a list page), and a T whose pointer is a
+// bodyDecoder reads the body itself (Tokenize's two shapes).
+func call[T any](ctx context.Context, c *caller, op *operation, a args, opts []Option) (*T, error) {
+	var v any
+	var d *decodeInto[T]
+	out := (*T)(nil)
+	switch any(out).(type) {
+	case *noContent: // v nil: the body is not read
+		out = new(T)
+	case *json.RawMessage, bodyDecoder:
+		out = new(T)
+		v = out
+	default:
+		d = &decodeInto[T]{key: op.key}
+		v = d
+	}
+	if err := c.invoke(ctx, op, a, v, opts); err != nil {
+		return nil, err
+	}
+	if d != nil {
+		return d.out, nil
+	}
+	return out, nil
+}
+
+// Bounds of the lists the service returns whole, in one response, with no
+// count asked (listWhole): the OpenAPI gives no maxItems, so each is the
+// most its list can legitimately hold, with room to spare. The accounts a
+// user selected in one authorization and the attributes compared for one
+// customer verification are a handful; 1,000 of either is already absurd.
+// A merchant's customers may be many, but a decoded item costs about
+// 1.4 KiB of Go structure even when its JSON is an empty object (measured
+// through Customers.List: the struct, and the slice grown by doubling), so
+// an unbounded count of three-byte "{}" items turns the 8 MiB body cap
+// into ~3 GB. 20,000 customers cost about 26 MiB of such structure, under
+// 4 times the body cap (TestUnpagedListBoundedBeforeDecoding), and a list
+// that long is already 4 to 8 MiB of real records (200 to 400 bytes each:
+// ids, name, email, merchant id, timestamps), near the cap itself. A
+// merchant with more customers reads them by externalId or customerId.
+const (
+	maxSelectedAccounts = 1_000
+	maxCustomerMatches  = 1_000
+	maxCountries        = 1_000 // ISO 3166 has 249
+	maxCustomers        = 20_000
+)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -77,17 +76,6 @@ func (a *attempt) nextWaitCeiling(resp *http.Response, n int) time.Duration {
 		return d
 	}
 	return backoffCeiling(a.cfg.retryWaitMin, a.cfg.retryWaitMax, n)
-}
-
-// neverSent reports whether err proves the request never reached a server:
-// the connection could not be made, or the host could not be resolved.
-func neverSent(err error) bool {
-	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
-		return true
-	}
-	var dns *net.DNSError
-	return errors.As(err, &dns)
 }
 
 // transient reports whether a transport error is worth retrying at all
@@ -191,4 +179,27 @@ func backoffCeiling(minWait, maxWait time.Duration, n int) time.Duration {
 		d = maxWait
 	}
 	return d
+}
+
+// attempt is the state of one call: its config, and what the retry layer
+// saw of its attempts.
+type attempt struct {
+	cfg      *config
+	req      *request
+	retryAll bool // a read, or a state-changing call the caller opted in to retry
+	read     bool // a read or an idempotent call: a 2xx response cut short is retried too
+	count    int
+	sent     bool       // some attempt may have reached the server
+	guard    *sendGuard // a state-changing call's sends (sendguard.go)
+
+	buf     *[]byte // pooled buffer of the 2xx body (see readResponse)
+	body    []byte  // the 2xx body of the last response
+	bodyErr error   // why that body could not be read whole
+}
+
+// setHeaders sets the headers of one attempt of a's call on h (empty):
+// the SDK's, the WithHeader ones, and the call's own (Idempotency-Key),
+// which replace a WithHeader header of the same name.
+func (a *attempt) setHeaders(h http.Header) {
+	setHeaders(h, a.cfg.userAgent, a.req.ContentType, a.cfg.header, a.req.Header)
 }

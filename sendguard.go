@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptrace"
 	"strings"
@@ -300,4 +301,15 @@ func withGuard(ctx context.Context, req *request) (context.Context, *sendGuard) 
 	}
 	g := &sendGuard{once: !req.Idempotent}
 	return context.WithValue(ctx, guardKey{}, g), g
+}
+
+// neverSent reports whether err proves the request never reached a server:
+// the connection could not be made, or the host could not be resolved.
+func neverSent(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns)
 }

@@ -46,7 +46,7 @@ func (s *TransactionsService) Establish(ctx context.Context, d *models.Establish
 	if cp.PaymentType == models.PaymentTypeDisbursement && cp.DeviceType == "" {
 		cp.DeviceType = "web"
 	}
-	if err := s.client.SignEstablishData(&cp); err != nil { // validates cp first
+	if err := s.client.signEstablishData(&cp); err != nil { // validates cp first
 		return nil, err
 	}
 	r, err := call[establishResponse](ctx, s.client, opTransactionsEstablish, args{query: url.Values{"createTransaction": {"true"}}, body: &cp}, opts)

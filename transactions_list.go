@@ -450,14 +450,6 @@ func (s *idSet) add(id string) bool {
 	return true
 }
 
-// ErrIncomplete: Transactions.FindByMerchantReference (or FindAuthorization)
-// could not prove that it saw the whole list (a failed page, the context's
-// end, a misbehaving server, its page budget, an order that moved while it
-// was read, a reference that could not be read). It is not "not found":
-// the transaction may exist, so do not pay again; look it up again. The
-// error wraps its cause.
-var ErrIncomplete = errors.New("bankpay: lookup incomplete")
-
 var (
 	errNoSuchReference    = &findError{"no transaction made from originalTransactionId has this merchantReference", ErrNotFound}
 	errAmbiguousReference = &findError{"more than one transaction has this merchantReference", ErrAmbiguous}
