@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -309,7 +310,7 @@ func rangedQuery(params any, r *ListRange, orderFields func() []string) (url.Val
 	if err := r.validate(orderFields); err != nil {
 		return nil, err
 	}
-	q, err := form.Query(params)
+	q, err := form.Values(params)
 	if err != nil {
 		var ve *ValidationError
 		if errors.As(err, &ve) {
@@ -335,7 +336,7 @@ func rangedQuery(params any, r *ListRange, orderFields func() []string) (url.Val
 }
 
 // codeFilter is a repeated filter of numeric codes, a field of a list's
-// query struct: the encoding (form.Query, as go-querystring does) calls it
+// query struct: go-querystring (form.Values) calls it
 // (query.Encoder) to add one decimal string a code (the OpenAPI's numeric-string enums) under its `url` tag's
 // name, and an unknown code is a *ValidationError naming the filter.
 type codeFilter[T ~int] struct {
@@ -373,19 +374,29 @@ func (l rangedList[T]) all(ctx context.Context, c *caller, q url.Values, err err
 }
 
 // checkTimeRange checks a start / end pair, named as the query names them:
-// neither before 1970, and the end not before the start.
+// neither before 1970 nor after 2262-04-11 (lastEncodableTime), and the end not before the start.
 func checkTimeRange(startName, endName string, start, end time.Time) error {
-	if !start.IsZero() && start.UnixMilli() < 0 {
-		return invalid(startName, "must not be before 1970")
-	}
-	if !end.IsZero() && end.UnixMilli() < 0 {
-		return invalid(endName, "must not be before 1970")
+	for _, t := range []struct {
+		name string
+		t    time.Time
+	}{{startName, start}, {endName, end}} {
+		switch {
+		case t.t.IsZero():
+		case t.t.UnixMilli() < 0:
+			return invalid(t.name, "must not be before 1970")
+		case t.t.After(lastEncodableTime):
+			return invalid(t.name, "must not be after 2262-04-11")
+		}
 	}
 	if !start.IsZero() && !end.IsZero() && end.Before(start) {
 		return invalid(endName, "must not be before "+startName)
 	}
 	return nil
 }
+
+// lastEncodableTime is the last time go-querystring's unixmilli option
+// encodes right (it computes UnixNano()/1e6, which overflows after it).
+var lastEncodableTime = time.Unix(0, math.MaxInt64)
 
 // checkFilter rejects a filter value with control characters (an empty one
 // is no filter).
