@@ -55,7 +55,7 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 		}
 	}
 	c := &Client{caller: &caller{cfg: cfg, secrets: newSecrets(creds), macs: &sign.MACCache{}}}
-	c.hc = pipeline(hc, cfg.wrapTransport, c.secrets)
+	c.hc = layeredClient(hc, cfg.wrapTransport, c.secrets)
 	s := &service{client: c.caller}
 	c.Transactions = (*TransactionsService)(s)
 	c.Accounts = (*AccountsService)(s)
@@ -111,7 +111,7 @@ func (c *Client) Format(f fmt.State, _ rune) {
 	_, _ = fmt.Fprintf(f, "bankpay.Client{BaseURL:%s AccessID:%s}", c.cfg.baseURL, id)
 }
 
-// pipeline returns a copy of hc (same Timeout, Jar, redirect policy
+// layeredClient returns a copy of hc (same Timeout, Jar, redirect policy
 // limited by redirectPolicy; hc is not modified) whose transport is, from
 // the outside in: keepAliveTransport, wrap's middleware (WithTransport),
 // guardTransport (which sets the Authorization header of sec), and hc's
@@ -124,7 +124,7 @@ func (c *Client) Format(f fmt.State, _ rune) {
 // bytes on Close and has no CloseIdleConnections. guardTransport, below any
 // middleware, lets each attempt of a non-idempotent call reach the network
 // once (sendguard.go).
-func pipeline(hc *http.Client, wrap func(http.RoundTripper) http.RoundTripper, sec *secrets) *http.Client {
+func layeredClient(hc *http.Client, wrap func(http.RoundTripper) http.RoundTripper, sec *secrets) *http.Client {
 	cp := *hc
 	base := hc.Transport
 	if base == nil {

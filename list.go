@@ -16,6 +16,7 @@ import (
 
 	"github.com/bankpay/bankpay-go/internal/decode"
 	"github.com/bankpay/bankpay-go/internal/form"
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -106,7 +107,7 @@ type listBody[T any] struct {
 	list    *decode.List[T]
 }
 
-func (l *listBody[T]) decodeBody(ctx context.Context, cfg *config, req *request, body []byte) error {
+func (l *listBody[T]) decodeBody(ctx context.Context, cfg *config, req *pipeline.Request, body []byte) error {
 	list, err := decode.ReadList[T](body, l.key, l.limit)
 	if errors.Is(err, decode.ErrTooMany) {
 		err = l.tooMany()

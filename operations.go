@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 )
 
 // operation is one operation of the API, a row of the table below: what
@@ -141,7 +143,7 @@ func (op *operation) pathFor(ids ...string) (string, error) {
 }
 
 // request prepares a call of op with a.
-func (op *operation) request(a args) (*request, error) {
+func (op *operation) request(a args) (*pipeline.Request, error) {
 	path, err := op.pathFor(a.ids...)
 	if err != nil {
 		return nil, err
@@ -153,16 +155,16 @@ func (op *operation) request(a args) (*request, error) {
 			return nil, fmt.Errorf("bankpay: %s takes no body", op.name)
 		}
 	case bodyForm:
-		body = formBody{V: body}
+		body = pipeline.FormBody{V: body}
 	}
-	r, err := newRequest(op.method, path, a.query, body)
+	r, err := pipeline.NewRequest(op.method, path, a.query, body)
 	if err != nil {
 		return nil, err
 	}
 	r.StateChanging = op.retry != retryRead
-	r.expand = op.expand
+	r.Expand = op.expand
 	if op.notReady {
-		r.notReady = ErrIdentityNotReady
+		r.NotReady = ErrIdentityNotReady
 	}
 	if op.retry == retryKeyed {
 		if a.idempotencyKey == "" {

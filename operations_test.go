@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -130,8 +131,8 @@ func TestOperationRequest(t *testing.T) {
 	r, err := read.request(args{ids: []string{"1"}})
 	require.NoError(t, err)
 	assert.False(t, r.StateChanging)
-	assert.True(t, r.expand)
-	assert.ErrorIs(t, r.notReady, ErrIdentityNotReady)
+	assert.True(t, r.Expand)
+	assert.ErrorIs(t, r.NotReady, ErrIdentityNotReady)
 	_, err = read.request(args{ids: []string{"1"}, body: struct{}{}})
 	assert.ErrorContains(t, err, "takes no body", "a body for an operation that sends none")
 
@@ -142,7 +143,7 @@ func TestOperationRequest(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, r.StateChanging)
 	assert.False(t, r.Idempotent)
-	assert.Equal(t, contentTypeForm, r.ContentType)
+	assert.Equal(t, pipeline.ContentTypeForm, r.ContentType)
 	assert.Equal(t, "merchantReference=R1", string(r.Body))
 
 	keyed := &operation{name: "D.Create", method: http.MethodPost, path: "/d", body: bodyJSON, retry: retryKeyed}
@@ -154,6 +155,6 @@ func TestOperationRequest(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, r.Idempotent)
 	assert.Equal(t, "K1", r.Header.Get("Idempotency-Key"))
-	assert.Equal(t, contentTypeJSON, r.ContentType)
+	assert.Equal(t, pipeline.ContentTypeJSON, r.ContentType)
 	assert.JSONEq(t, `{"a":"b"}`, string(r.Body))
 }

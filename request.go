@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -23,7 +24,7 @@ type noContent struct{}
 // bodyDecoder decodes the 2xx body of a call inside do, before its pooled
 // buffer is released: it must not keep body.
 type bodyDecoder interface {
-	decodeBody(ctx context.Context, cfg *config, req *request, body []byte) error
+	decodeBody(ctx context.Context, cfg *config, req *pipeline.Request, body []byte) error
 }
 
 // decodeInto decodes a body as a T wrapped as key or bare.
@@ -32,7 +33,7 @@ type decodeInto[T any] struct {
 	out *T
 }
 
-func (d *decodeInto[T]) decodeBody(ctx context.Context, cfg *config, req *request, body []byte) (err error) {
+func (d *decodeInto[T]) decodeBody(ctx context.Context, cfg *config, req *pipeline.Request, body []byte) (err error) {
 	d.out, err = decodeLogged[T](ctx, cfg, req, body, d.key)
 	return err
 }
@@ -40,7 +41,7 @@ func (d *decodeInto[T]) decodeBody(ctx context.Context, cfg *config, req *reques
 // decodeLogged decodes body as a T, wrapped as key or bare (decodeUnset),
 // for a call of req made with cfg: each field left unset is logged
 // (logUnset).
-func decodeLogged[T any](ctx context.Context, cfg *config, req *request, body []byte, key string) (*T, error) {
+func decodeLogged[T any](ctx context.Context, cfg *config, req *pipeline.Request, body []byte, key string) (*T, error) {
 	v, unset, err := decodeUnset[T](body, key, req.Method, req.Path)
 	if err == nil && len(unset) > 0 {
 		logUnset(ctx, cfg, req.Method, req.Path, unset)
@@ -53,7 +54,7 @@ func decodeLogged[T any](ctx context.Context, cfg *config, req *request, body []
 // build, send (with retries), check, decode. A non-2xx response is an
 // *APIError; a 2xx one that cannot be decoded a *ResponseError; a call with
 // no response a *NetworkError.
-func (c *caller) do(ctx context.Context, req *request, v any, opts []Option) error {
+func (c *caller) do(ctx context.Context, req *pipeline.Request, v any, opts []Option) error {
 	if ctx == nil {
 		return invalid("ctx", "must not be nil")
 	}
@@ -102,14 +103,14 @@ func (c *caller) do(ctx context.Context, req *request, v any, opts []Option) err
 
 // newAttempt is the state of a call of req with cfg, before its first
 // attempt.
-func newAttempt(cfg *config, req *request) *attempt {
+func newAttempt(cfg *config, req *pipeline.Request) *attempt {
 	// An idempotent call is retried like a read: sent again with the same
 	// key, it gets the first attempt's result, never a second effect.
 	a := &attempt{cfg: cfg, req: req, read: !req.StateChanging || req.Idempotent}
 	// The opt-in applies only to a call the service can recognize when it
 	// comes again: one with a merchantReference. A call without one is
 	// sent as without the opt-in (see WithRetryNonIdempotent).
-	a.retryAll = a.read || (cfg.retryNonIdempotent && req.keyed())
+	a.retryAll = a.read || (cfg.retryNonIdempotent && req.Keyed())
 	return a
 }
 
@@ -229,11 +230,11 @@ func (c *caller) decodeResult(ctx context.Context, a *attempt, status int, v any
 // expandQuery is the query of req with one expand parameter per field
 // (WithExpand), which only a call that takes expand accepts. req.Query is
 // not modified.
-func expandQuery(req *request, fields []string) (url.Values, error) {
+func expandQuery(req *pipeline.Request, fields []string) (url.Values, error) {
 	if len(fields) == 0 {
 		return req.Query, nil
 	}
-	if !req.expand {
+	if !req.Expand {
 		return nil, invalid("expand", "is taken only by Accounts.User, Identity.User, Identity.Detail and Accounts.Verify")
 	}
 	q := make(url.Values, len(req.Query)+1)
@@ -308,14 +309,14 @@ func (a *attempt) release() {
 }
 
 // responseError is a *ResponseError whose text quotes nothing secret.
-func (c *caller) responseError(status int, req *request, err error) *ResponseError {
+func (c *caller) responseError(status int, req *pipeline.Request, err error) *ResponseError {
 	return &ResponseError{StatusCode: status, Method: req.Method, Path: req.Path, Err: err, cause: c.secrets.textOf(req).clean(err.Error())}
 }
 
 // maxErrorBody caps what is read of an error response.
 const maxErrorBody = 64 << 10
 
-func (c *caller) apiError(req *request, resp *http.Response, attempts int) *APIError {
+func (c *caller) apiError(req *pipeline.Request, resp *http.Response, attempts int) *APIError {
 	e := &APIError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Attempts: attempts}
 	id := resp.Header.Get("X-Request-Id")
 	if id == "" {
@@ -330,7 +331,7 @@ func (c *caller) apiError(req *request, resp *http.Response, attempts int) *APIE
 		e.RetryAfter = d
 	}
 	if resp.StatusCode == http.StatusBadRequest {
-		e.extraSentinel = req.notReady
+		e.extraSentinel = req.NotReady
 	}
 	body, err := readCapped(nil, resp.Body, maxErrorBody)
 	if err != nil && !errors.Is(err, errResponseTooLarge) {
@@ -402,7 +403,7 @@ func unwrapURLError(err error) error {
 	return err
 }
 
-func (c *caller) log(ctx context.Context, cfg *config, level slog.Level, msg string, req *request, status, attempts int, start time.Time, err error) {
+func (c *caller) log(ctx context.Context, cfg *config, level slog.Level, msg string, req *pipeline.Request, status, attempts int, start time.Time, err error) {
 	if cfg.logger == nil || !cfg.logger.Enabled(ctx, level) {
 		return
 	}

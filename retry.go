@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -185,7 +186,7 @@ func backoffCeiling(minWait, maxWait time.Duration, n int) time.Duration {
 // saw of its attempts.
 type attempt struct {
 	cfg      *config
-	req      *request
+	req      *pipeline.Request
 	retryAll bool // a read, or a state-changing call the caller opted in to retry
 	read     bool // a read or an idempotent call: a 2xx response cut short is retried too
 	count    int
@@ -201,5 +202,5 @@ type attempt struct {
 // the SDK's, the WithHeader ones, and the call's own (Idempotency-Key),
 // which replace a WithHeader header of the same name.
 func (a *attempt) setHeaders(h http.Header) {
-	setHeaders(h, a.cfg.userAgent, a.req.ContentType, a.cfg.header, a.req.Header)
+	pipeline.SetHeaders(h, a.cfg.userAgent, a.req.ContentType, a.cfg.header, a.req.Header)
 }

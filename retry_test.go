@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,7 +18,7 @@ import (
 
 // postDeposit sends a state-changing POST through the pipeline.
 func postDeposit(c *Client, opts ...Option) error {
-	req, err := newRequest(http.MethodPost, "/transactions/1/deposit", nil, formBody{&struct {
+	req, err := pipeline.NewRequest(http.MethodPost, "/transactions/1/deposit", nil, pipeline.FormBody{V: &struct {
 		Ref string `url:"merchantReference"`
 	}{"dep-1"}})
 	if err != nil {

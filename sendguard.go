@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 )
 
 // errResendRefused: a layer between the SDK and the network (middleware
@@ -295,7 +297,7 @@ func closeRequestBody(req *http.Request) {
 }
 
 // withGuard puts a new guard for req in ctx (a state-changing call only).
-func withGuard(ctx context.Context, req *request) (context.Context, *sendGuard) {
+func withGuard(ctx context.Context, req *pipeline.Request) (context.Context, *sendGuard) {
 	if !req.StateChanging {
 		return ctx, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"github.com/bankpay/bankpay-go/internal/decode"
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -104,7 +105,7 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 // bare account, which has neither.
 type tokenizeResponse struct{ out *models.Tokenization }
 
-func (r *tokenizeResponse) decodeBody(ctx context.Context, cfg *config, req *request, body []byte) error {
+func (r *tokenizeResponse) decodeBody(ctx context.Context, cfg *config, req *pipeline.Request, body []byte) error {
 	out, unset, err := decode.Tokenization(body)
 	if err != nil {
 		return &ResponseError{StatusCode: http.StatusOK, Method: req.Method, Path: req.Path, Err: err}

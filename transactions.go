@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bankpay/bankpay-go/internal/decode"
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -62,7 +63,7 @@ func (s *TransactionsService) Establish(ctx context.Context, d *models.Establish
 // field the OpenAPI requires there).
 type establishResponse struct{ out *models.Transaction }
 
-func (r *establishResponse) decodeBody(ctx context.Context, cfg *config, req *request, body []byte) error {
+func (r *establishResponse) decodeBody(ctx context.Context, cfg *config, req *pipeline.Request, body []byte) error {
 	out, unset, err := decode.Establish(body)
 	if err != nil {
 		return &ResponseError{StatusCode: http.StatusOK, Method: req.Method, Path: req.Path, Err: err}

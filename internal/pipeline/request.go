@@ -1,4 +1,8 @@
-package bankpay
+// Package pipeline is the call pipeline's plumbing that knows nothing of
+// the SDK's public types: the prepared request of a call (its method, path,
+// query, encoded body, headers and retry marks). The root package builds
+// one from an operation's row and sends it.
+package pipeline
 
 import (
 	"encoding/json"
@@ -9,8 +13,8 @@ import (
 	"github.com/bankpay/bankpay-go/internal/form"
 )
 
-// request is one prepared API call.
-type request struct {
+// Request is one prepared API call.
+type Request struct {
 	Method string
 	// Path is relative to the base URL, already escaped (operation.pathFor).
 	Path        string
@@ -19,7 +23,7 @@ type request struct {
 	ContentType string
 	// StateChanging marks a call that moves money or changes state: it is
 	// not retried unless it provably never left, or the caller opted in.
-	// newRequest sets it for every method but GET and HEAD; an operation
+	// NewRequest sets it for every method but GET and HEAD; an operation
 	// sets it by its retry class (operation.request).
 	StateChanging bool
 	// Header holds this call's own headers (Idempotency-Key), sent with
@@ -29,24 +33,24 @@ type request struct {
 	// a key sent in Header: it is retried like a read, with the same key.
 	Idempotent bool
 
-	notReady error // the sentinel a 400 response also matches (identity reads)
-	expand   bool  // the call takes WithExpand's fields as expand parameters
+	NotReady error // the sentinel a 400 response also matches (identity reads)
+	Expand   bool  // the call takes WithExpand's fields as expand parameters
 }
 
-// keyed reports whether the service can recognize the call when it comes
+// Keyed reports whether the service can recognize the call when it comes
 // again: it carries an Idempotency-Key, or a merchantReference at the top
 // of its body. Only such a call is retried under WithRetryNonIdempotent.
-func (r *request) keyed() bool {
-	return r.Idempotent || len(r.bodyFields("merchantReference")) > 0
+func (r *Request) Keyed() bool {
+	return r.Idempotent || len(r.BodyFields("merchantReference")) > 0
 }
 
-// bodyFields returns the non-empty string values of r's top-level body
+// BodyFields returns the non-empty string values of r's top-level body
 // fields named in names, in the order of names: the one reading of a
-// request's own body (keyed, and the ids callText keeps readable).
-func (r *request) bodyFields(names ...string) []string {
+// request's own body (Keyed, and the ids callText keeps readable).
+func (r *Request) BodyFields(names ...string) []string {
 	var vals []string
 	switch r.ContentType {
-	case contentTypeForm:
+	case ContentTypeForm:
 		if v, err := url.ParseQuery(string(r.Body)); err == nil {
 			for _, f := range names {
 				if s := v.Get(f); s != "" {
@@ -54,7 +58,7 @@ func (r *request) bodyFields(names ...string) []string {
 				}
 			}
 		}
-	case contentTypeJSON:
+	case ContentTypeJSON:
 		var m map[string]json.RawMessage
 		if json.Unmarshal(r.Body, &m) == nil {
 			for _, f := range names {
@@ -68,14 +72,14 @@ func (r *request) bodyFields(names ...string) []string {
 	return vals
 }
 
-// formBody marks a params struct to be sent form-encoded with dotted nested
+// FormBody marks a params struct to be sent form-encoded with dotted nested
 // names (beneficiary.address.city) instead of as JSON.
-type formBody struct{ V any }
+type FormBody struct{ V any }
 
-// newRequest prepares a call of the API. body may be nil, url.Values (sent
-// form-encoded), a formBody, or any other value (sent as JSON).
-func newRequest(method, path string, query url.Values, body any) (*request, error) {
-	r := &request{
+// NewRequest prepares a call of the API. body may be nil, url.Values (sent
+// form-encoded), a FormBody, or any other value (sent as JSON).
+func NewRequest(method, path string, query url.Values, body any) (*Request, error) {
+	r := &Request{
 		Method:        method,
 		Path:          path,
 		Query:         query,
@@ -84,30 +88,30 @@ func newRequest(method, path string, query url.Values, body any) (*request, erro
 	switch b := body.(type) {
 	case nil:
 	case url.Values:
-		r.Body, r.ContentType = []byte(b.Encode()), contentTypeForm
-	case formBody:
+		r.Body, r.ContentType = []byte(b.Encode()), ContentTypeForm
+	case FormBody:
 		buf, err := form.Body(b.V)
 		if err != nil {
 			return nil, fmt.Errorf("bankpay: encoding form body: %w", err)
 		}
-		r.Body, r.ContentType = buf, contentTypeForm
+		r.Body, r.ContentType = buf, ContentTypeForm
 	default:
 		buf, err := json.Marshal(b)
 		if err != nil {
 			return nil, fmt.Errorf("bankpay: encoding JSON body: %w", err)
 		}
-		r.Body, r.ContentType = buf, contentTypeJSON
+		r.Body, r.ContentType = buf, ContentTypeJSON
 	}
 	return r, nil
 }
 
-// Content types of request bodies (newRequest).
+// Content types of request bodies (NewRequest).
 const (
-	contentTypeJSON = "application/json"
-	contentTypeForm = "application/x-www-form-urlencoded"
+	ContentTypeJSON = "application/json"
+	ContentTypeForm = "application/x-www-form-urlencoded"
 )
 
-// setHeaders sets the headers of one request (but Authorization, which
+// SetHeaders sets the headers of one request (but Authorization, which
 // guardTransport sets): Accept, User-Agent, Content-Type when there is a
 // body, and each extra header in turn. Every value is this request's own:
 // a middleware that writes h["Accept"][0] changes no other request (nor
@@ -115,7 +119,7 @@ const (
 // WithHeader values. All the values share one array (one allocation besides the
 // map's storage); each slice's capacity is its length, so that an append
 // copies. h must be empty (a new request's).
-func setHeaders(h http.Header, userAgent, contentType string, extra ...http.Header) {
+func SetHeaders(h http.Header, userAgent, contentType string, extra ...http.Header) {
 	n := 3
 	for _, x := range extra {
 		for _, vs := range x {
@@ -128,7 +132,7 @@ func setHeaders(h http.Header, userAgent, contentType string, extra ...http.Head
 		vals = append(vals, vs...)
 		h[k] = vals[i:len(vals):len(vals)]
 	}
-	add("Accept", contentTypeJSON)
+	add("Accept", ContentTypeJSON)
 	add("User-Agent", userAgent)
 	if contentType != "" {
 		add("Content-Type", contentType)
