@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 )
 
 // Sentinel errors, matched with errors.Is against an *APIError (or any error
@@ -527,7 +529,7 @@ func (t *wireText) UnmarshalJSON(b []byte) error {
 
 // errResponseTooLarge: a response larger than the client's cap (see
 // 8 MiB); it comes wrapped in a *ResponseError.
-var errResponseTooLarge = errors.New("bankpay: response too large")
+var errResponseTooLarge = pipeline.ErrTooLarge
 
 // ErrIncomplete: Transactions.FindByMerchantReference (or FindAuthorization)
 // could not prove that it saw the whole list (a failed page, the context's

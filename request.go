@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/pipeline"
@@ -264,21 +263,6 @@ func (c *caller) retryClient(a *attempt) *retryablehttp.Client {
 	}
 }
 
-// bufPool holds the buffers responses are read into; maxPooledBuffer bounds
-// what goes back, so that one huge response does not stay in memory.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
-
-const maxPooledBuffer = 256 << 10
-
-func getBuffer() *[]byte { return bufPool.Get().(*[]byte) }
-
-func putBuffer(b *[]byte) {
-	if cap(*b) <= maxPooledBuffer {
-		*b = (*b)[:0]
-		bufPool.Put(b)
-	}
-}
-
 // readResponse reads the body of a 2xx response into a, capped. A read cut
 // short is returned, for the retry layer to retry a read; a response over
 // the cap is not (it would be as large next time), nor is any failure of a
@@ -289,9 +273,9 @@ func (a *attempt) readResponse(resp *http.Response) error {
 		return nil
 	}
 	if a.buf == nil {
-		a.buf = getBuffer()
+		a.buf = pipeline.GetBuffer()
 	}
-	a.body, a.bodyErr = readCapped((*a.buf)[:0], resp.Body, a.cfg.maxResponseBytes)
+	a.body, a.bodyErr = pipeline.ReadCapped((*a.buf)[:0], resp.Body, a.cfg.maxResponseBytes)
 	*a.buf = a.body[:0]
 	if a.bodyErr != nil && a.read && !errors.Is(a.bodyErr, errResponseTooLarge) {
 		return a.bodyErr
@@ -303,7 +287,7 @@ func (a *attempt) readResponse(resp *http.Response) error {
 // what it keeps, and json.Unmarshaler implementations must too.
 func (a *attempt) release() {
 	if a.buf != nil {
-		putBuffer(a.buf)
+		pipeline.PutBuffer(a.buf)
 		a.buf, a.body = nil, nil
 	}
 }
@@ -333,41 +317,13 @@ func (c *caller) apiError(req *pipeline.Request, resp *http.Response, attempts i
 	if resp.StatusCode == http.StatusBadRequest {
 		e.extraSentinel = req.NotReady
 	}
-	body, err := readCapped(nil, resp.Body, maxErrorBody)
+	body, err := pipeline.ReadCapped(nil, resp.Body, maxErrorBody)
 	if err != nil && !errors.Is(err, errResponseTooLarge) {
 		e.Body = "(body unreadable: " + excerpt(text.clean(err.Error())) + ")"
 		return e
 	}
 	e.parseErrorBody(body, text.clean)
 	return e
-}
-
-// readCapped appends r to dst up to max bytes; more than that is
-// errResponseTooLarge. It reads no more than max+1 bytes.
-func readCapped(dst []byte, r io.Reader, max int64) ([]byte, error) {
-	start := len(dst)
-	for {
-		if len(dst) == cap(dst) {
-			dst = append(dst, 0)[:len(dst)] // grow
-		}
-		room := dst[len(dst):cap(dst)]
-		// Read at most max+1 bytes in all; written so that max+1 cannot
-		// overflow when max is math.MaxInt64.
-		if left := max - int64(len(dst)-start); left < int64(len(room)) {
-			room = room[:left+1]
-		}
-		n, err := r.Read(room)
-		dst = dst[:len(dst)+n]
-		if int64(len(dst)-start) > max {
-			return dst[:start+int(max)], fmt.Errorf("%w (over %d bytes)", errResponseTooLarge, max)
-		}
-		if err == io.EOF {
-			return dst, nil
-		}
-		if err != nil {
-			return dst, err
-		}
-	}
 }
 
 // handBack is the response WithResponseInto gives the caller: a copy whose

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/internal/sign"
 )
 
@@ -272,9 +273,9 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The body is read into a pooled buffer: the event's fields are copied
 	// out of it (the URL-decoded message, or strings of the JSON decoder),
 	// so nothing refers to it afterwards.
-	buf := getBuffer()
-	defer putBuffer(buf)
-	body, err := readCapped(*buf, http.MaxBytesReader(w, r.Body, h.maxBytes), h.maxBytes)
+	buf := pipeline.GetBuffer()
+	defer pipeline.PutBuffer(buf)
+	body, err := pipeline.ReadCapped(*buf, http.MaxBytesReader(w, r.Body, h.maxBytes), h.maxBytes)
 	*buf = body[:0]
 	if err != nil {
 		var tooLarge *http.MaxBytesError
