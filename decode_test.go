@@ -361,7 +361,7 @@ func FuzzErrorBody(f *testing.F) {
 		require.Equal(t, e.HasCode(codeDuplicate), errors.Is(e, ErrDuplicate), "ErrDuplicate mismatch: %+v", e)
 		require.Equal(t, st == 400 || e.HasCode(codeInvalidParameter), errors.Is(e, ErrBadRequest), "ErrBadRequest mismatch for %d %+v", st, e)
 		// A huge Retry-After is never waited for: the retry rule stops.
-		if d, ok := retryAfter(resp); ok && d > defaultMaxRetryAfter && st == 503 {
+		if d, ok := pipeline.RetryAfter(resp); ok && d > defaultMaxRetryAfter && st == 503 {
 			a := &attempt{cfg: &c.cfg, retryAll: true, count: 1}
 			retry, _ := a.checkRetry(context.Background(), resp, nil)
 			require.False(t, retry, "retry after a Retry-After of %v", d)

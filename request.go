@@ -311,7 +311,7 @@ func (c *caller) apiError(req *pipeline.Request, resp *http.Response, attempts i
 	}
 	text := c.secrets.textOf(req)
 	e.RequestID = text.scrub(id) // never the key, even if echoed there
-	if d, ok := retryAfter(resp); ok {
+	if d, ok := pipeline.RetryAfter(resp); ok {
 		e.RetryAfter = d
 	}
 	if resp.StatusCode == http.StatusBadRequest {

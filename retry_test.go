@@ -217,7 +217,7 @@ func TestCancelledContextReturnsPromptly(t *testing.T) {
 func TestJitteredBackoffBounds(t *testing.T) {
 	for n := 0; n < 12; n++ {
 		for i := 0; i < 50; i++ {
-			d := jitteredBackoff(100*time.Millisecond, 2*time.Second, n)
+			d := pipeline.JitteredBackoff(100*time.Millisecond, 2*time.Second, n)
 			hi := 100 * time.Millisecond << n
 			if hi > 2*time.Second {
 				hi = 2 * time.Second
@@ -226,7 +226,7 @@ func TestJitteredBackoffBounds(t *testing.T) {
 			require.LessOrEqual(t, d, hi, "n=%d: %v not in [%v, %v]", n, d, hi/2, hi)
 		}
 	}
-	assert.Equal(t, time.Duration(0), jitteredBackoff(0, 0, 3), "zero bounds must not wait")
+	assert.Equal(t, time.Duration(0), pipeline.JitteredBackoff(0, 0, 3), "zero bounds must not wait")
 }
 
 // Sent remembers every attempt: a deposit whose first attempt reached the

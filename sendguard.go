@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptrace"
 	"strings"
@@ -219,7 +218,7 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	answering(req, resp)
 	left := err == nil || st.connected.Load()
 	if err != nil && !left && !t.traced {
-		left = !neverSent(err)
+		left = !pipeline.NeverSent(err)
 	}
 	g.done(left, resp)
 	return resp, err
@@ -303,15 +302,4 @@ func withGuard(ctx context.Context, req *pipeline.Request) (context.Context, *se
 	}
 	g := &sendGuard{once: !req.Idempotent}
 	return context.WithValue(ctx, guardKey{}, g), g
-}
-
-// neverSent reports whether err proves the request never reached a server:
-// the connection could not be made, or the host could not be resolved.
-func neverSent(err error) bool {
-	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
-		return true
-	}
-	var dns *net.DNSError
-	return errors.As(err, &dns)
 }
