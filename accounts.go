@@ -3,7 +3,6 @@ package bankpay
 import (
 	"context"
 	"errors"
-	"net/http"
 
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -23,14 +22,12 @@ func (s *AccountsService) Balance(ctx context.Context, transactionID string, opt
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := pathJoin("transactions", transactionID, "payment", "paymentProvider", "account", "balance")
-	bal, err := call[models.AccountBalance](ctx, s.client, http.MethodGet, path, nil, nil, "accountBalance", opts)
+	bal, err := call[models.AccountBalance](ctx, s.client, opAccountsBalance, args{ids: []string{transactionID}}, opts)
 	if err != nil {
 		return nil, err
 	}
 	if bal.Account == nil {
-		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path,
-			Err: errors.New(`response has no "accountBalance.account" object`)}
+		return nil, opAccountsBalance.resultError(errors.New(`response has no "accountBalance.account" object`), transactionID)
 	}
 	return bal, nil
 }
@@ -46,8 +43,7 @@ func (s *AccountsService) User(ctx context.Context, transactionID string, opts .
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := pathJoin("transactions", transactionID, "payment", "paymentProvider", "user")
-	return call[models.BankUser](ctx, s.client, http.MethodGet, path, nil, nil, "user", opts, expandable)
+	return call[models.BankUser](ctx, s.client, opAccountsUser, args{ids: []string{transactionID}}, opts)
 }
 
 // Summary reads the cash-flow summary of the user's accounts, with
@@ -61,15 +57,13 @@ func (s *AccountsService) Summary(ctx context.Context, transactionID string, opt
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := pathJoin("transactions", transactionID, "accountSummary")
 	// Bare in the spec and in the OpenAPI: no wrapper key.
-	sum, err := call[models.AccountSummary](ctx, s.client, http.MethodGet, path, nil, nil, "", opts)
+	sum, err := call[models.AccountSummary](ctx, s.client, opAccountsSummary, args{ids: []string{transactionID}}, opts)
 	if err != nil {
 		return nil, err
 	}
 	if sum.Summary == nil {
-		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path,
-			Err: errors.New(`response has no "summary" array`)}
+		return nil, opAccountsSummary.resultError(errors.New(`response has no "summary" array`), transactionID)
 	}
 	return sum, nil
 }
@@ -85,6 +79,5 @@ func (s *AccountsService) ListSelected(ctx context.Context, transactionID string
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := pathJoin("transactions", transactionID, "payment", "paymentProvider", "accounts")
-	return listWhole[models.Account](ctx, s.client, path, nil, "accounts", maxSelectedAccounts, opts)
+	return listWhole[models.Account](ctx, s.client, opAccountsListSelected, args{ids: []string{transactionID}}, opts)
 }

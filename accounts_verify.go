@@ -75,7 +75,7 @@ func (s *AccountsService) Verify(ctx context.Context, p *AccountVerifyParams, op
 		Account: &accountRef{AccountNumber: p.AccountNumber, RoutingNumber: p.RoutingNumber,
 			IBAN: p.IBAN, NameOnAccount: p.NameOnAccount},
 	}
-	acct, err := call[models.Account](ctx, s.client, http.MethodPost, path, nil, body, "account", opts, expandable)
+	acct, err := call[models.Account](ctx, s.client, opAccountsVerify, args{body: body}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func (s *AccountsService) Verify(ctx context.Context, p *AccountVerifyParams, op
 // merchantIDNumber is the client's merchantId as a JSON number, as the
 // OpenAPI types it in the verify and feedback bodies; an id that is not a
 // plain decimal number is sent as a string.
-func (c *Client) merchantIDNumber() any {
+func (c *caller) merchantIDNumber() any {
 	id := c.secrets.creds.MerchantID
 	if len(id) == 0 || len(id) > 15 || (id[0] == '0' && id != "0") {
 		return id
@@ -222,6 +222,6 @@ func (s *AccountsService) Feedback(ctx context.Context, p *AccountFeedbackParams
 	if !p.ReturnDate.IsZero() {
 		body.Feedback.ReturnDate = p.ReturnDate.UnixMilli()
 	}
-	_, err := call[noContent](ctx, s.client, http.MethodPost, "/feedback", nil, body, "", opts)
+	_, err := call[noContent](ctx, s.client, opAccountsFeedback, args{body: body}, opts)
 	return err
 }

@@ -2,7 +2,6 @@ package bankpay
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -55,8 +54,7 @@ func (s *TransactionsService) Capture(ctx context.Context, transactionID string,
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	path := pathJoin("transactions", transactionID, "capture")
-	return madeFrom(transactionID, path)(call[models.Transaction](ctx, s.client, http.MethodPost, path, nil, formBody{V: p}, "transaction", opts))
+	return madeFrom(opTransactionsCapture, transactionID)(call[models.Transaction](ctx, s.client, opTransactionsCapture, args{ids: []string{transactionID}, body: p}, opts))
 }
 
 func (p *CaptureParams) validate() error {

@@ -10,18 +10,8 @@ import (
 	"github.com/hashicorp/go-cleanhttp"
 
 	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/models"
 )
-
-// Base URLs of the service. The sandbox is the default.
-const (
-	SandboxBaseURL    = "https://sandbox.trustly.one/api/v1"
-	ProductionBaseURL = "https://trustly.one/api/v1"
-)
-
-// version is the SDK version sent in the User-Agent ("bankpay-go/" +
-// version): the current version of CHANGELOG.md, the one the store and
-// example modules require (TestVersionIsChangelogs).
-const version = "0.3.0"
 
 // Client calls the service. Create it with NewClient; it is safe for
 // concurrent use. Its credentials are behind a pointer: printing a Client
@@ -38,13 +28,8 @@ type Client struct {
 	PaymentProviders *PaymentProvidersService
 	Disputes         *DisputesService
 
-	cfg     config
-	secrets *secrets       // a pointer, so that %v of a Client shows no key
-	hc      *http.Client   // cfg.httpClient behind keepAlive
-	macs    *sign.MACCache // keyed HMAC states of this client's key
+	*caller // a pointer, so that %v of a Client shows no key
 }
-
-type service struct{ client *Client }
 
 // NewClient returns a Client for the merchant's credentials. Empty
 // credentials or an invalid option are a *ValidationError.
@@ -69,9 +54,9 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 			tr.MaxIdleConnsPerHost = tr.MaxIdleConns
 		}
 	}
-	c := &Client{cfg: cfg, secrets: newSecrets(creds), macs: &sign.MACCache{}}
-	c.hc = pipeline(hc, cfg.wrapTransport, c.secrets)
-	s := &service{client: c}
+	c := &Client{caller: &caller{cfg: cfg, secrets: newSecrets(creds), macs: &sign.MACCache{}}}
+	c.hc = layeredClient(hc, cfg.wrapTransport, c.secrets)
+	s := &service{client: c.caller}
 	c.Transactions = (*TransactionsService)(s)
 	c.Accounts = (*AccountsService)(s)
 	c.Customers = (*CustomersService)(s)
@@ -83,17 +68,31 @@ func NewClient(creds Credentials, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// callConfig is the config of one call: the client's, changed by opts.
-func (c *Client) callConfig(opts []Option) (*config, error) {
-	if len(opts) == 0 {
-		return &c.cfg, nil
-	}
-	cfg := c.cfg
-	cfg.target = forCall
-	if err := cfg.apply(opts); err != nil {
-		return nil, err
-	}
-	return &cfg, nil
+// SignEstablishData fills d's AccessID and MerchantID from the client's
+// credentials and sets RequestSignature (HMAC-SHA1 by default, see
+// WithHMACSHA512) over d's signed fields. The JSON of d is then what
+// the front-end SDKs take (FlattenEstablishData: the mobile SDKs' flat
+// form). Call it on the server only. Invalid data is a *ValidationError
+// naming the field, and d is left unchanged; a signed value may not contain
+// '&' or ';' followed later by '=' (see the Security section).
+//
+// For example, accessId A48B73F694C4C8EE6306, merchantId 110005514, access
+// key "my-access-key" and the establish data of ExampleClient_SignEstablishData
+// have the canonical string (signed fields in the service's order, nested
+// keys dotted, values not URL-encoded, empty values left out; the URLs,
+// metadata, kycType, beneficiary and deviceType are never signed)
+//
+//	accessId=A48B73F694C4C8EE6306&merchantId=110005514&description=Order 42&currency=USD&amount=10.00&merchantReference=ref-42&paymentType=Deferred&customer.name=Jane Doe&customer.address.city=Austin&customer.address.country=US
+//
+// and the requestSignature
+//
+//	bKKk8jN+SU93sX+ckaBV2kjzKZU=
+//
+// or, with WithHMACSHA512(),
+//
+//	HmacSHA512:EcJv3My02jKhVTn5udCQF2rS15A3SmrdcOUSvjeHQ0BQxxOjZWlHLLSTJjw0DYc1qKWAdzsxPMJAZZXxmISRnQ==
+func (c *Client) SignEstablishData(d *models.EstablishData) error {
+	return c.signEstablishData(d)
 }
 
 // Format prints the client as its base URL and accessId, with every verb,
@@ -112,7 +111,7 @@ func (c *Client) Format(f fmt.State, _ rune) {
 	_, _ = fmt.Fprintf(f, "bankpay.Client{BaseURL:%s AccessID:%s}", c.cfg.baseURL, id)
 }
 
-// pipeline returns a copy of hc (same Timeout, Jar, redirect policy
+// layeredClient returns a copy of hc (same Timeout, Jar, redirect policy
 // limited by redirectPolicy; hc is not modified) whose transport is, from
 // the outside in: keepAliveTransport, wrap's middleware (WithTransport),
 // guardTransport (which sets the Authorization header of sec), and hc's
@@ -125,7 +124,7 @@ func (c *Client) Format(f fmt.State, _ rune) {
 // bytes on Close and has no CloseIdleConnections. guardTransport, below any
 // middleware, lets each attempt of a non-idempotent call reach the network
 // once (sendguard.go).
-func pipeline(hc *http.Client, wrap func(http.RoundTripper) http.RoundTripper, sec *secrets) *http.Client {
+func layeredClient(hc *http.Client, wrap func(http.RoundTripper) http.RoundTripper, sec *secrets) *http.Client {
 	cp := *hc
 	base := hc.Transport
 	if base == nil {
@@ -170,8 +169,6 @@ func redirectPolicy(policy func(*http.Request, []*http.Request) error) func(*htt
 	}
 }
 
-const maxDrain = 64 << 10
-
 // keepAliveTransport is the outermost transport of a Client; next is the
 // rest of the chain, base its innermost transport (whose idle connections
 // Close closes).
@@ -189,14 +186,6 @@ func (t keepAliveTransport) RoundTrip(req *http.Request) (*http.Response, error)
 type drainOnClose struct{ io.ReadCloser }
 
 func (b drainOnClose) Close() error { return closeBody(b.ReadCloser) }
-
-// closeBody drains up to maxDrain bytes of what is left, so that the
-// connection can be reused, and closes b: the one way a response body is
-// drained.
-func closeBody(b io.ReadCloser) error {
-	_, _ = io.Copy(io.Discard, io.LimitReader(b, maxDrain))
-	return b.Close()
-}
 
 // Close closes the idle connections of the client's transport (with
 // WithHTTPClient, of that client's transport). Calls in flight finish, and

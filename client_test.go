@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -144,7 +145,7 @@ func TestLoggerWritesNoSecrets(t *testing.T) {
 func TestDoRejectsNilContext(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expectNoRequest(t, mock)
-	req, _ := newRequest(http.MethodGet, "/transactions/1", nil, nil)
+	req, _ := pipeline.NewRequest(http.MethodGet, "/transactions/1", nil, nil)
 	//lint:ignore SA1012 the nil context is the point of the test
 	err := c.do(nil, req, nil, nil) //nolint:staticcheck
 	require.True(t, isValidation(err), "err = %v", err)
@@ -165,25 +166,20 @@ func TestNewRequestBodies(t *testing.T) {
 	}{
 		{nil, "", ""},
 		{map[string]int{"a": 1}, "application/json", `{"a":1}`},
-		{formBody{&outer{&inner{"Austin"}}}, "application/x-www-form-urlencoded", "beneficiary.city=Austin"},
+		{pipeline.FormBody{V: &outer{&inner{"Austin"}}}, "application/x-www-form-urlencoded", "beneficiary.city=Austin"},
 	} {
-		r, err := newRequest(http.MethodPost, "/x", nil, tc.body)
+		r, err := pipeline.NewRequest(http.MethodPost, "/x", nil, tc.body)
 		require.NoError(t, err)
 		assert.Equal(t, tc.contentType, r.ContentType, "NewRequest(%v) = %+v", tc.body, r)
 		assert.Equal(t, tc.want, string(r.Body), "NewRequest(%v) = %+v", tc.body, r)
 		assert.True(t, r.StateChanging, "NewRequest(%v) = %+v", tc.body, r)
 	}
-	_, err := newRequest(http.MethodPost, "/x", nil, make(chan int))
+	_, err := pipeline.NewRequest(http.MethodPost, "/x", nil, make(chan int))
 	assert.Error(t, err, "unencodable JSON body accepted")
-	_, err = newRequest(http.MethodPost, "/x", nil, formBody{42})
+	_, err = pipeline.NewRequest(http.MethodPost, "/x", nil, pipeline.FormBody{V: 42})
 	assert.Error(t, err, "unencodable form body accepted")
-	r, _ := newRequest(http.MethodGet, "/x", nil, nil)
+	r, _ := pipeline.NewRequest(http.MethodGet, "/x", nil, nil)
 	assert.False(t, r.StateChanging, "GET marked state-changing")
-}
-
-func TestPathJoin(t *testing.T) {
-	got := pathJoin("transactions", "a/b?c#d", "deposit")
-	assert.Equal(t, "/transactions/a%2Fb%3Fc%23d/deposit", got, "PathJoin = %q", got)
 }
 
 // changelogVersion is the current version CHANGELOG.md names: its first
@@ -203,7 +199,7 @@ func changelogVersion(t *testing.T) string {
 // tagged), and is a module of go.work.
 func TestVersionIsChangelogs(t *testing.T) {
 	current := changelogVersion(t)
-	assert.Equal(t, current, version, "client.go's version and CHANGELOG.md's current version differ")
+	assert.Equal(t, current, version, "config.go's version and CHANGELOG.md's current version differ")
 
 	c, mock, _ := newTestClient(t)
 	var ua string
@@ -319,7 +315,7 @@ func TestDefaultClientFollowsNoRedirect(t *testing.T) {
 	c, err := NewClient(testCreds, WithBaseURL(srv.URL+"/api/v1"), WithMaxRetries(0))
 	require.NoError(t, err)
 	defer func() { _ = c.Close() }()
-	req, err := newRequest(http.MethodGet, "/redirected-get", nil, nil)
+	req, err := pipeline.NewRequest(http.MethodGet, "/redirected-get", nil, nil)
 	require.NoError(t, err)
 	var out map[string]any
 	err = c.do(context.Background(), req, &out, nil)

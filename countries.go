@@ -44,7 +44,7 @@ func (s *CountriesService) List(ctx context.Context, p *CountryListParams, opts 
 	if err != nil {
 		return nil, err
 	}
-	return listWhole[models.Country](ctx, s.client, "/countries", q, "countries", maxCountries, opts)
+	return listWhole[models.Country](ctx, s.client, opCountriesList, args{query: q}, opts)
 }
 
 func (p *CountryListParams) validate() error {

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 )
 
 // Credentials are what the operator issues to a merchant: the accessId and
@@ -274,8 +276,8 @@ type callText struct {
 var idFields = []string{"transactionId", "originalTransactionId", "paymentId", "eventId", "parentObjectId", "merchantReference"}
 
 // textOf is the cleaner of req's errors and log lines.
-func (c *Client) textOf(req *request) *callText {
-	t := &callText{s: c.secrets}
+func (s *secrets) textOf(req *pipeline.Request) *callText {
+	t := &callText{s: s}
 	for _, seg := range strings.Split(req.Path, "/") {
 		if id, err := url.PathUnescape(seg); err == nil && id != "" {
 			t.ids = append(t.ids, id)
@@ -286,7 +288,7 @@ func (c *Client) textOf(req *request) *callText {
 			t.ids = append(t.ids, v)
 		}
 	}
-	t.ids = append(t.ids, req.bodyFields(idFields...)...)
+	t.ids = append(t.ids, req.BodyFields(idFields...)...)
 	var private []string
 	for _, vs := range req.Query {
 		for _, v := range vs {
@@ -318,7 +320,7 @@ var personalFields = []string{"email", "phone", "name", "firstName", "middleName
 // those of 4 bytes or more whole (personal), and, as whole words, each
 // word of 2 bytes or more of every value that is not all digits (words:
 // "Jane" of "Jane Doe", "Al"; digit runs of 5 or more are masked anyway).
-func personalValues(req *request) (words, personal []string) {
+func personalValues(req *pipeline.Request) (words, personal []string) {
 	add := func(name, v string) {
 		if !slices.ContainsFunc(personalFields, func(f string) bool { return strings.EqualFold(f, name) }) {
 			return
@@ -335,7 +337,7 @@ func personalValues(req *request) (words, personal []string) {
 		}
 	}
 	switch req.ContentType {
-	case contentTypeForm:
+	case pipeline.ContentTypeForm:
 		if vals, err := url.ParseQuery(string(req.Body)); err == nil {
 			for k, vs := range vals {
 				for _, v := range vs {
@@ -343,7 +345,7 @@ func personalValues(req *request) (words, personal []string) {
 				}
 			}
 		}
-	case contentTypeJSON:
+	case pipeline.ContentTypeJSON:
 		var doc any
 		if json.Unmarshal(req.Body, &doc) == nil {
 			walkStrings("", doc, add)

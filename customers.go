@@ -2,7 +2,6 @@ package bankpay
 
 import (
 	"context"
-	"net/http"
 	"net/url"
 
 	"github.com/bankpay/bankpay-go/internal/wire"
@@ -74,7 +73,7 @@ func (s *CustomersService) Update(ctx context.Context, customerID string, p *Cus
 	if err := pinID(&body.CustomerID, customerID, "customerId"); err != nil {
 		return nil, err
 	}
-	return call[models.Customer](ctx, s.client, http.MethodPost, pathJoin("customers", customerID), nil, body, "customer", opts)
+	return call[models.Customer](ctx, s.client, opCustomersUpdate, args{ids: []string{customerID}, body: body}, opts)
 }
 
 // UpdateByExternalID updates the customer record the merchant knows as
@@ -90,7 +89,7 @@ func (s *CustomersService) UpdateByExternalID(ctx context.Context, externalID st
 	if err := pinID(&body.ExternalID, externalID, "externalId"); err != nil {
 		return nil, err
 	}
-	return call[models.Customer](ctx, s.client, http.MethodPost, "/customers", url.Values{"externalId": {externalID}}, body, "customer", opts)
+	return call[models.Customer](ctx, s.client, opCustomersUpdateByExternalID, args{query: url.Values{"externalId": {externalID}}, body: body}, opts)
 }
 
 // pinID fills the body's id field from the id the call names, and refuses
@@ -161,7 +160,7 @@ func (s *CustomersService) Create(ctx context.Context, p *CustomerParams, opts .
 			}
 		}
 	}
-	return call[models.Customer](ctx, s.client, http.MethodPost, "/customers", nil, s.body(p), "customer", opts)
+	return call[models.Customer](ctx, s.client, opCustomersCreate, args{body: s.body(p)}, opts)
 }
 
 // Get reads the customer record customerID (the service's id):
@@ -171,7 +170,7 @@ func (s *CustomersService) Get(ctx context.Context, customerID string, opts ...O
 	if err := checkID("customerId", customerID); err != nil {
 		return nil, err
 	}
-	return call[models.Customer](ctx, s.client, http.MethodGet, pathJoin("customers", customerID), nil, nil, "customer", opts)
+	return call[models.Customer](ctx, s.client, opCustomersGet, args{ids: []string{customerID}}, opts)
 }
 
 // CustomerListParams filters CustomersService.List. Empty fields are not
@@ -205,7 +204,7 @@ func (s *CustomersService) List(ctx context.Context, p *CustomerListParams, opts
 			return nil, err
 		}
 	}
-	return listWhole[models.Customer](ctx, s.client, "/customers", q, "customers", maxCustomers, opts)
+	return listWhole[models.Customer](ctx, s.client, opCustomersList, args{query: q}, opts)
 }
 
 // lookupResponse is the body of GET /customers/lookup.
@@ -227,8 +226,7 @@ func (s *CustomersService) Lookup(ctx context.Context, email, phone string, opts
 	if phone != "" {
 		q.Set("phone", phone)
 	}
-	const path = "/customers/lookup"
-	r, err := call[lookupResponse](ctx, s.client, http.MethodGet, path, q, nil, "", opts)
+	r, err := call[lookupResponse](ctx, s.client, opCustomersLookup, args{query: q}, opts)
 	if err != nil {
 		return false, err
 	}

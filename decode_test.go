@@ -20,6 +20,7 @@ import (
 
 	"github.com/bankpay/bankpay-go/internal/decode"
 	"github.com/bankpay/bankpay-go/internal/form"
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 	"github.com/jarcoal/httpmock"
@@ -304,7 +305,7 @@ func FuzzFormEncoder(f *testing.F) {
 			require.Equal(t, v, vs[0], "field %s = %q, want %q", k, vs, v)
 		}
 		// The request the pipeline builds carries the same body.
-		req, err := newRequest(http.MethodPost, "/x", nil, formBody{V: p})
+		req, err := pipeline.NewRequest(http.MethodPost, "/x", nil, pipeline.FormBody{V: p})
 		require.NoError(t, err, "NewRequest: %v, body %q", err, req.Body)
 		require.True(t, bytes.Equal(req.Body, body), "NewRequest: %v, body %q", err, req.Body)
 		require.Equal(t, "application/x-www-form-urlencoded", req.ContentType, "NewRequest: %v, body %q", err, req.Body)
@@ -340,7 +341,7 @@ func FuzzErrorBody(f *testing.F) {
 		}
 		c, err := NewClient(testCreds)
 		require.NoError(t, err)
-		e := c.apiError(&request{Method: http.MethodPost, Path: "/transactions/1/deposit"}, resp, 1)
+		e := c.apiError(&pipeline.Request{Method: http.MethodPost, Path: "/transactions/1/deposit"}, resp, 1)
 		require.GreaterOrEqual(t, e.RetryAfter, time.Duration(0), "RetryAfter %v", e.RetryAfter)
 		const short = maxExcerpt + len("…")
 		require.LessOrEqual(t, len(e.Message), short, "message of %d bytes, body excerpt of %d", len(e.Message), len(e.Body))
@@ -360,7 +361,7 @@ func FuzzErrorBody(f *testing.F) {
 		require.Equal(t, e.HasCode(codeDuplicate), errors.Is(e, ErrDuplicate), "ErrDuplicate mismatch: %+v", e)
 		require.Equal(t, st == 400 || e.HasCode(codeInvalidParameter), errors.Is(e, ErrBadRequest), "ErrBadRequest mismatch for %d %+v", st, e)
 		// A huge Retry-After is never waited for: the retry rule stops.
-		if d, ok := retryAfter(resp); ok && d > defaultMaxRetryAfter && st == 503 {
+		if d, ok := pipeline.RetryAfter(resp); ok && d > defaultMaxRetryAfter && st == 503 {
 			a := &attempt{cfg: &c.cfg, retryAll: true, count: 1}
 			retry, _ := a.checkRetry(context.Background(), resp, nil)
 			require.False(t, retry, "retry after a Retry-After of %v", d)

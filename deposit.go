@@ -3,7 +3,6 @@ package bankpay
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 
 	"github.com/bankpay/bankpay-go/models"
@@ -50,21 +49,19 @@ func (s *TransactionsService) Deposit(ctx context.Context, transactionID string,
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	path := pathJoin("transactions", transactionID, "deposit")
-	return madeFrom(transactionID, path)(call[models.Transaction](ctx, s.client, http.MethodPost, path, nil, formBody{V: p}, "transaction", opts))
+	return madeFrom(opTransactionsDeposit, transactionID)(call[models.Transaction](ctx, s.client, opTransactionsDeposit, args{ids: []string{transactionID}, body: p}, opts))
 }
 
 // madeFrom checks the answer of a call that makes a new transaction from
-// original (Deposit, Capture, Preauthorize, Refund, Reclaim) at path: one that is original itself
-// (its id, in any case: a cached or misrouted read of it) is no new
-// transaction, and a *ResponseError (ErrInvalidResponse, OutcomeUnknown:
-// reconcile), never a success that records the original's id as the new
-// one's.
-func madeFrom(original, path string) func(*models.Transaction, error) (*models.Transaction, error) {
+// original (Deposit, Capture, Preauthorize, Refund, Reclaim): one that is
+// original itself (its id, in any case: a cached or misrouted read of it)
+// is no new transaction, and a *ResponseError (ErrInvalidResponse,
+// OutcomeUnknown: reconcile), never a success that records the original's
+// id as the new one's.
+func madeFrom(op *operation, original string) func(*models.Transaction, error) (*models.Transaction, error) {
 	return func(t *models.Transaction, err error) (*models.Transaction, error) {
 		if err == nil && strings.EqualFold(strings.TrimSpace(t.TransactionID), original) {
-			return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodPost, Path: path,
-				Err: errors.New("the response is the transaction the call was made against, not the one it made")}
+			return nil, op.resultError(errors.New("the response is the transaction the call was made against, not the one it made"), original)
 		}
 		return t, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/bankpay/bankpay-go/models"
@@ -52,7 +51,7 @@ func (s *DisputesService) Create(ctx context.Context, p *DisputeParams, opts ...
 	if key == "" {
 		key = newIdempotencyKey()
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodPost, "/collections/recovery/dispute", nil, p, "transaction", opts, idempotencyKey(key))
+	return call[models.Transaction](ctx, s.client, opDisputesCreate, args{body: p, idempotencyKey: key}, opts)
 }
 
 func (p *DisputeParams) validate() error {

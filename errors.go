@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 )
 
 // Sentinel errors, matched with errors.Is against an *APIError (or any error
@@ -527,4 +529,12 @@ func (t *wireText) UnmarshalJSON(b []byte) error {
 
 // errResponseTooLarge: a response larger than the client's cap (see
 // 8 MiB); it comes wrapped in a *ResponseError.
-var errResponseTooLarge = errors.New("bankpay: response too large")
+var errResponseTooLarge = pipeline.ErrTooLarge
+
+// ErrIncomplete: Transactions.FindByMerchantReference (or FindAuthorization)
+// could not prove that it saw the whole list (a failed page, the context's
+// end, a misbehaving server, its page budget, an order that moved while it
+// was read, a reference that could not be read). It is not "not found":
+// the transaction may exist, so do not pay again; look it up again. The
+// error wraps its cause.
+var ErrIncomplete = errors.New("bankpay: lookup incomplete")

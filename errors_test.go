@@ -19,6 +19,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/models"
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
@@ -313,7 +314,7 @@ func TestNetworkError_EchoRedacted(t *testing.T) {
 	require.NoError(t, err)
 	defer func() { _ = c.Close() }()
 	for _, path := range []string{"/echo/line", "/echo/status"} {
-		req, err := newRequest(http.MethodGet, path, nil, nil)
+		req, err := pipeline.NewRequest(http.MethodGet, path, nil, nil)
 		require.NoError(t, err)
 		err = c.do(context.Background(), req, nil, nil)
 		var ne *NetworkError
@@ -495,7 +496,7 @@ func TestMask_EchoedSecretsRedacted(t *testing.T) {
 
 			var texts []string
 			for _, path := range []string{"/echo/items", "/echo/bare", "/echo/html"} {
-				req, err := newRequest(http.MethodGet, path, nil, nil)
+				req, err := pipeline.NewRequest(http.MethodGet, path, nil, nil)
 				require.NoError(t, err)
 				err = c.do(context.Background(), req, &struct{}{}, nil)
 				var ae *APIError

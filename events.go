@@ -346,7 +346,7 @@ var disputeFields = []string{wire.EventFieldReference, wire.EventFieldTransactio
 
 // eventFromFields types the fields of a notification.
 func eventFromFields(raw url.Values) (*Event, error) {
-	p := params{v: raw}
+	p := fieldReader{v: raw}
 	ev := &Event{
 		EventID:           p.str(wire.EventFieldEventID),
 		EventType:         models.EventType(p.str(wire.EventFieldEventType)),
@@ -375,45 +375,7 @@ func eventFromFields(raw url.Values) (*Event, error) {
 	isRefresh := typ == models.EventRefresh || hasAny(raw, refreshFields...)
 	isDispute := typ == models.EventDispute || hasAny(raw, disputeFields...)
 	if kind == eventKindTransaction || isRefresh || isDispute || hasAny(raw, transactionFields...) {
-		t := &TransactionEvent{
-			StatusMessage:             p.str(wire.EventFieldStatusMessage),
-			ProviderStatus:            models.ProviderStatus(p.str(wire.EventFieldProviderTransactionStatus)),
-			ProviderStatusMessage:     p.str(wire.EventFieldProviderTransactionStatusMsg),
-			ProviderReasonCode:        p.str(wire.EventFieldProviderReasonCode),
-			ProviderReasonCodeMessage: p.str(wire.EventFieldProviderReasonCodeMessage),
-			SplitToken:                p.str(wire.EventFieldSplitToken),
-			ErrorCode:                 p.str(wire.EventFieldErrorCode),
-			SuggestedRetryAmount:      models.Amount(p.str(wire.EventFieldSuggestedRetryAmount)),
-			FIName:                    p.str(wire.EventFieldFIName),
-			CustomerName:              p.str(wire.EventFieldCustomerName),
-		}
-		if s := p.str(wire.EventFieldStatus); s != "" {
-			st, err := parseStatus(s)
-			if err != nil {
-				p.fail(fmt.Errorf("%s: %w", wire.EventFieldStatus, err))
-			}
-			t.Status, t.HasStatus = st, true
-		}
-		if isRefresh {
-			t.Refresh = &RefreshResult{Purpose: p.str(wire.EventFieldRefreshPurpose)}
-			// Informative fields: an unreadable one is left in Raw.
-			t.Refresh.HardRefresh, _ = strconv.ParseBool(strings.TrimSpace(p.str(wire.EventFieldHardRefresh)))
-			if b, err := strconv.ParseBool(strings.TrimSpace(p.str(wire.EventFieldSuccess))); err == nil {
-				t.Refresh.Success = &b
-			}
-		}
-		if isDispute {
-			t.Dispute = &DisputeDetails{
-				Reference:           p.str(wire.EventFieldReference),
-				TransactionID:       p.str(wire.EventFieldTransactionID),
-				TransactionDatetime: p.str(wire.EventFieldTransactionDatetime),
-				ReturnType:          p.str(wire.EventFieldReturnType),
-				CustomerID:          p.str(wire.EventFieldCustomerID),
-				ReturnDatetime:      p.str(wire.EventFieldReturnDatetime),
-				AmountReturned:      models.Amount(p.str(wire.EventFieldAmountReturned)),
-			}
-		}
-		ev.Transaction = t
+		ev.Transaction = transactionEvent(&p, isRefresh, isDispute)
 	}
 	switch kind {
 	case eventKindIdentityDataRetrieved:
@@ -432,6 +394,50 @@ func eventFromFields(raw url.Values) (*Event, error) {
 		return nil, p.err
 	}
 	return ev, nil
+}
+
+// transactionEvent reads the transaction fields of an event from p: its
+// status, and the refresh or dispute details when isRefresh or isDispute.
+func transactionEvent(p *fieldReader, isRefresh, isDispute bool) *TransactionEvent {
+	t := &TransactionEvent{
+		StatusMessage:             p.str(wire.EventFieldStatusMessage),
+		ProviderStatus:            models.ProviderStatus(p.str(wire.EventFieldProviderTransactionStatus)),
+		ProviderStatusMessage:     p.str(wire.EventFieldProviderTransactionStatusMsg),
+		ProviderReasonCode:        p.str(wire.EventFieldProviderReasonCode),
+		ProviderReasonCodeMessage: p.str(wire.EventFieldProviderReasonCodeMessage),
+		SplitToken:                p.str(wire.EventFieldSplitToken),
+		ErrorCode:                 p.str(wire.EventFieldErrorCode),
+		SuggestedRetryAmount:      models.Amount(p.str(wire.EventFieldSuggestedRetryAmount)),
+		FIName:                    p.str(wire.EventFieldFIName),
+		CustomerName:              p.str(wire.EventFieldCustomerName),
+	}
+	if s := p.str(wire.EventFieldStatus); s != "" {
+		st, err := parseStatus(s)
+		if err != nil {
+			p.fail(fmt.Errorf("%s: %w", wire.EventFieldStatus, err))
+		}
+		t.Status, t.HasStatus = st, true
+	}
+	if isRefresh {
+		t.Refresh = &RefreshResult{Purpose: p.str(wire.EventFieldRefreshPurpose)}
+		// Informative fields: an unreadable one is left in Raw.
+		t.Refresh.HardRefresh, _ = strconv.ParseBool(strings.TrimSpace(p.str(wire.EventFieldHardRefresh)))
+		if b, err := strconv.ParseBool(strings.TrimSpace(p.str(wire.EventFieldSuccess))); err == nil {
+			t.Refresh.Success = &b
+		}
+	}
+	if isDispute {
+		t.Dispute = &DisputeDetails{
+			Reference:           p.str(wire.EventFieldReference),
+			TransactionID:       p.str(wire.EventFieldTransactionID),
+			TransactionDatetime: p.str(wire.EventFieldTransactionDatetime),
+			ReturnType:          p.str(wire.EventFieldReturnType),
+			CustomerID:          p.str(wire.EventFieldCustomerID),
+			ReturnDatetime:      p.str(wire.EventFieldReturnDatetime),
+			AmountReturned:      models.Amount(p.str(wire.EventFieldAmountReturned)),
+		}
+	}
+	return t
 }
 
 func hasAny(v url.Values, keys ...string) bool {
@@ -727,4 +733,43 @@ func clipKey(k string) string {
 		return k[:40] + "…"
 	}
 	return k
+}
+
+// fieldReader reads typed values from url.Values, keeping the first error. A
+// repeated key is an error: its meaning would be ambiguous.
+type fieldReader struct {
+	v   url.Values
+	err error
+}
+
+func (p *fieldReader) str(key string) string {
+	vs := p.v[key]
+	switch {
+	case len(vs) == 0:
+		return ""
+	case len(vs) > 1:
+		p.fail(fmt.Errorf("%s: repeated", key))
+		return ""
+	}
+	return vs[0]
+}
+
+func (p *fieldReader) num(key string) int {
+	s := p.str(key)
+	if s == "" {
+		return 0
+	}
+	w, ok := jsonr.WholeNumber(strings.TrimSpace(s)) // 2, 2.0 and 2e0 are 2
+	n, err := strconv.Atoi(w)
+	if !ok || err != nil {
+		p.fail(fmt.Errorf("%s: not a number", key))
+		return 0
+	}
+	return n
+}
+
+func (p *fieldReader) fail(err error) {
+	if p.err == nil {
+		p.err = err
+	}
 }

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/faultinject"
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -683,7 +684,7 @@ func TestMaxResponseBytesWithoutLimit(t *testing.T) {
 	require.NoError(t, err, "%+v, %v", txn, err)
 	require.Equal(t, "1002600000000001", txn.TransactionID, "%+v, %v", txn, err)
 	for _, max := range []int64{1, 5, 4 << 10, math.MaxInt64} {
-		got, err := readCapped(nil, strings.NewReader("hello"), max)
+		got, err := pipeline.ReadCapped(nil, strings.NewReader("hello"), max)
 		if max < 5 {
 			assert.ErrorIs(t, err, errResponseTooLarge, "max %d: %q, %v", max, got, err)
 			assert.Equal(t, max, int64(len(got)), "max %d: %q, %v", max, got, err)

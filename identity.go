@@ -3,7 +3,6 @@ package bankpay
 import (
 	"context"
 	"errors"
-	"net/http"
 
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
@@ -29,7 +28,7 @@ func (s *IdentityService) User(ctx context.Context, transactionID string, opts .
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return call[models.IdentityUser](ctx, s.client, http.MethodGet, pathJoin("transactions", transactionID, "user"), nil, nil, "user", opts, identityRead)
+	return call[models.IdentityUser](ctx, s.client, opIdentityUser, args{ids: []string{transactionID}}, opts)
 }
 
 // Detail reads how each identity attribute was verified, useful when the
@@ -44,7 +43,7 @@ func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return call[models.VerificationDetail](ctx, s.client, http.MethodGet, pathJoin("transactions", transactionID, "user", "detail"), nil, nil, "detail", opts, identityRead)
+	return call[models.VerificationDetail](ctx, s.client, opIdentityDetail, args{ids: []string{transactionID}}, opts)
 }
 
 // CustomerVerification reads how the customer data the merchant holds for
@@ -59,14 +58,12 @@ func (s *IdentityService) CustomerVerification(ctx context.Context, transactionI
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	path := pathJoin("transactions", transactionID, "payment", "customer", "verify")
-	matches, err := listWhole[models.CustomerMatch](ctx, s.client, path, nil, "matches", maxCustomerMatches, opts)
+	matches, err := listWhole[models.CustomerMatch](ctx, s.client, opIdentityCustomerVerification, args{ids: []string{transactionID}}, opts)
 	if err != nil {
 		return nil, err
 	}
 	if matches == nil {
-		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path,
-			Err: errors.New(`response has no "matches" array`)}
+		return nil, opIdentityCustomerVerification.resultError(errors.New(`response has no "matches" array`), transactionID)
 	}
 	return matches, nil
 }
@@ -86,8 +83,7 @@ func (s *IdentityService) sendFeedback(ctx context.Context, transactionID string
 	if err := checkFeedback(fb); err != nil {
 		return err
 	}
-	path := pathJoin("transactions", transactionID, "feedback")
-	_, err := call[noContent](ctx, s.client, http.MethodPost, path, nil, wire.NewFeedbackBody(fb), "", opts)
+	_, err := call[noContent](ctx, s.client, opIdentityFeedback, args{ids: []string{transactionID}, body: wire.NewFeedbackBody(fb)}, opts)
 	return err
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/bankpay/bankpay-go/internal/decode"
 	"github.com/bankpay/bankpay-go/internal/form"
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -38,41 +40,20 @@ type Page[T any] struct {
 // A page holding more items than the count of query asks is refused
 // before it is decoded: a hostile or broken server's 250,000 items in a
 // 0.7 MiB body would otherwise cost hundreds of megabytes.
-func listPage[T any](ctx context.Context, c *Client, path string, query url.Values, key string, opts []Option) (*Page[T], error) {
+func listPage[T any](ctx context.Context, c *caller, op *operation, query url.Values, opts []Option) (*Page[T], error) {
 	asked, _ := strconv.Atoi(query.Get("count"))
-	return readList[T](ctx, c, path, query, key, asked, func() error {
+	return readList[T](ctx, c, op, args{query: query}, asked, func() error {
 		return fmt.Errorf("the page holds more than the %d items asked", asked)
 	}, opts)
 }
 
-// Bounds of the lists the service returns whole, in one response, with no
-// count asked (listWhole): the OpenAPI gives no maxItems, so each is the
-// most its list can legitimately hold, with room to spare. The accounts a
-// user selected in one authorization and the attributes compared for one
-// customer verification are a handful; 1,000 of either is already absurd.
-// A merchant's customers may be many, but a decoded item costs about
-// 1.4 KiB of Go structure even when its JSON is an empty object (measured
-// through Customers.List: the struct, and the slice grown by doubling), so
-// an unbounded count of three-byte "{}" items turns the 8 MiB body cap
-// into ~3 GB. 20,000 customers cost about 26 MiB of such structure, under
-// 4 times the body cap (TestUnpagedListBoundedBeforeDecoding), and a list
-// that long is already 4 to 8 MiB of real records (200 to 400 bytes each:
-// ids, name, email, merchant id, timestamps), near the cap itself. A
-// merchant with more customers reads them by externalId or customerId.
-const (
-	maxSelectedAccounts = 1_000
-	maxCustomerMatches  = 1_000
-	maxCountries        = 1_000 // ISO 3166 has 249
-	maxCustomers        = 20_000
-)
-
 // listWhole reads a list the service returns whole (not paged): the array
-// under key in the response object at path, or a bare array. One with
-// more than limit items is a *ResponseError (ErrInvalidResponse) naming
-// the array, refused before any item is decoded.
-func listWhole[T any](ctx context.Context, c *Client, path string, query url.Values, key string, limit int, opts []Option) ([]T, error) {
-	page, err := readList[T](ctx, c, path, query, key, limit, func() error {
-		return fmt.Errorf("response array %q holds more than %s items, the most this list can hold", key, grouped(limit))
+// under op.key in the response object, or a bare array. One with more
+// than op.limit items is a *ResponseError (ErrInvalidResponse) naming the
+// array, refused before any item is decoded.
+func listWhole[T any](ctx context.Context, c *caller, op *operation, a args, opts []Option) ([]T, error) {
+	page, err := readList[T](ctx, c, op, a, op.limit, func() error {
+		return fmt.Errorf("response array %q holds more than %s items, the most this list can hold", op.key, grouped(op.limit))
 	}, opts)
 	if err != nil {
 		return nil, err
@@ -95,16 +76,12 @@ func grouped(n int) string {
 // array holds more than limit items is refused with tooMany, before the
 // item past limit is decoded. The body is read in one pass while it is
 // still in the pooled buffer (listBody).
-func readList[T any](ctx context.Context, c *Client, path string, query url.Values, key string, limit int, tooMany func() error, opts []Option) (*Page[T], error) {
-	req, err := newRequest(http.MethodGet, path, query, nil)
-	if err != nil {
+func readList[T any](ctx context.Context, c *caller, op *operation, a args, limit int, tooMany func() error, opts []Option) (*Page[T], error) {
+	lb := &listBody[T]{key: op.key, limit: limit, tooMany: tooMany}
+	if err := c.invoke(ctx, op, a, lb, opts); err != nil {
 		return nil, err
 	}
-	lb := &listBody[T]{key: key, limit: limit, tooMany: tooMany}
-	if err := c.do(ctx, req, lb, opts); err != nil {
-		return nil, err
-	}
-	return pageOf(lb.list, query), nil
+	return pageOf(lb.list, a.query), nil
 }
 
 // pageOf is the Page of a decoded list asked with query: its StartIndex
@@ -130,7 +107,7 @@ type listBody[T any] struct {
 	list    *decode.List[T]
 }
 
-func (l *listBody[T]) decodeBody(ctx context.Context, cfg *config, req *request, body []byte) error {
+func (l *listBody[T]) decodeBody(ctx context.Context, cfg *config, req *pipeline.Request, body []byte) error {
 	list, err := decode.ReadList[T](body, l.key, l.limit)
 	if errors.Is(err, decode.ErrTooMany) {
 		err = l.tooMany()
@@ -334,7 +311,7 @@ func rangedQuery(params any, r *ListRange, orderFields func() []string) (url.Val
 	if err := r.validate(orderFields); err != nil {
 		return nil, err
 	}
-	q, err := form.Query(params)
+	q, err := form.Values(params)
 	if err != nil {
 		var ve *ValidationError
 		if errors.As(err, &ve) {
@@ -360,7 +337,7 @@ func rangedQuery(params any, r *ListRange, orderFields func() []string) (url.Val
 }
 
 // codeFilter is a repeated filter of numeric codes, a field of a list's
-// query struct: the encoding (form.Query, as go-querystring does) calls it
+// query struct: go-querystring (form.Values) calls it
 // (query.Encoder) to add one decimal string a code (the OpenAPI's numeric-string enums) under its `url` tag's
 // name, and an unknown code is a *ValidationError naming the filter.
 type codeFilter[T ~int] struct {
@@ -379,17 +356,16 @@ func (f codeFilter[T]) EncodeValues(key string, v *url.Values) error {
 	return nil
 }
 
-// rangedList is a list paged with a ListRange: its path and the key of
-// its items in a page.
-type rangedList[T any] struct{ path, key string }
+// rangedList is a list paged with a ListRange: its operation.
+type rangedList[T any] struct{ op *operation }
 
 // page reads one page of l at query q.
-func (l rangedList[T]) page(ctx context.Context, c *Client, q url.Values, opts []Option) (*Page[T], error) {
-	return listPage[T](ctx, c, l.path, q, l.key, opts)
+func (l rangedList[T]) page(ctx context.Context, c *caller, q url.Values, opts []Option) (*Page[T], error) {
+	return listPage[T](ctx, c, l.op, q, opts)
 }
 
 // all iterates over l from query q (or yields err, the params' invalid).
-func (l rangedList[T]) all(ctx context.Context, c *Client, q url.Values, err error, opts []Option) iter.Seq2[*T, error] {
+func (l rangedList[T]) all(ctx context.Context, c *caller, q url.Values, err error, opts []Option) iter.Seq2[*T, error] {
 	if err != nil {
 		return func(yield func(*T, error) bool) { yield(nil, err) }
 	}
@@ -399,19 +375,29 @@ func (l rangedList[T]) all(ctx context.Context, c *Client, q url.Values, err err
 }
 
 // checkTimeRange checks a start / end pair, named as the query names them:
-// neither before 1970, and the end not before the start.
+// neither before 1970 nor after 2262-04-11 (lastEncodableTime), and the end not before the start.
 func checkTimeRange(startName, endName string, start, end time.Time) error {
-	if !start.IsZero() && start.UnixMilli() < 0 {
-		return invalid(startName, "must not be before 1970")
-	}
-	if !end.IsZero() && end.UnixMilli() < 0 {
-		return invalid(endName, "must not be before 1970")
+	for _, t := range []struct {
+		name string
+		t    time.Time
+	}{{startName, start}, {endName, end}} {
+		switch {
+		case t.t.IsZero():
+		case t.t.UnixMilli() < 0:
+			return invalid(t.name, "must not be before 1970")
+		case t.t.After(lastEncodableTime):
+			return invalid(t.name, "must not be after 2262-04-11")
+		}
 	}
 	if !start.IsZero() && !end.IsZero() && end.Before(start) {
 		return invalid(endName, "must not be before "+startName)
 	}
 	return nil
 }
+
+// lastEncodableTime is the last time go-querystring's unixmilli option
+// encodes right (it computes UnixNano()/1e6, which overflows after it).
+var lastEncodableTime = time.Unix(0, math.MaxInt64)
 
 // checkFilter rejects a filter value with control characters (an empty one
 // is no filter).

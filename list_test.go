@@ -107,7 +107,7 @@ func oversizedPage(n int) []byte {
 // ErrInvalidResponse, refused before its items are decoded: the call
 // allocates a small multiple of the body (reading it), not the ~400 MiB
 // of 250,000 decoded transactions. Most of the figure is the pipeline's
-// read of the body into a growing buffer (readCapped: a body this large is
+// read of the body into a growing buffer (pipeline.ReadCapped: a body this large is
 // not pooled); the count of the items allocates nothing.
 func TestListPageRefusesAnOversizedPage(t *testing.T) {
 	body := oversizedPage(250_000)

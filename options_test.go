@@ -1,10 +1,15 @@
 package bankpay
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -97,27 +102,37 @@ func TestCallOptionsRejected(t *testing.T) {
 	assert.EqualValues(t, 1, calls.Load())
 }
 
-// One Option type configures a client, a call, the webhook handler and a
-// redirect check; each option given where it does not apply is refused
-// (NewWebhookHandler panics), naming the option and what it was given to.
+// An Option configures a client, a call or a redirect check, each option
+// given where it does not apply is refused, naming the option and what it
+// was given to; the webhook handler takes WebhookOptions, which are not
+// Options (nor the other way round: the compiler refuses either), and
+// WithLogger is both.
 func TestOptionTargets(t *testing.T) {
 	clientOnly := []Option{WithHTTPClient(&http.Client{}), WithTransport(func(rt http.RoundTripper) http.RoundTripper { return rt }), WithHMACSHA512()}
 	api := []Option{WithBaseURL(testBaseURL), WithMaxRetries(1), WithRetryBackoff(0, 0), WithUserAgent("x"),
 		WithRetryNonIdempotent(), WithHeader("X-Request-Id", "1"), WithTimeout(time.Second)}
-	handler := []Option{WithDeduplicator(NewMemoryDeduplicator(1)), WithEventReadTimeout(time.Second), WithMaxEventAge(time.Hour), WithWebhookClock(time.Now)}
+	handler := []WebhookOption{WithDeduplicator(NewMemoryDeduplicator(1)), WithEventReadTimeout(time.Second), WithMaxEventAge(time.Hour), WithWebhookClock(time.Now)}
 	redirect := []Option{RedirectExpectReference("r"), RedirectQueryOnly()}
 
-	for _, o := range append(append([]Option{}, handler...), redirect...) {
+	optionT, webhookT := reflect.TypeOf(Option(nil)), reflect.TypeOf(WebhookOption(nil))
+	assert.False(t, webhookT.AssignableTo(optionT), "a WebhookOption given where an Option goes compiles")
+	assert.False(t, optionT.AssignableTo(webhookT), "an Option given to the handler compiles")
+	loggerT := reflect.TypeOf(WithLogger(nil))
+	assert.True(t, loggerT.AssignableTo(optionT) && loggerT.AssignableTo(webhookT), "WithLogger configures both")
+
+	// An option converted to the other type is still refused.
+	asOptions := append([]Option{}, redirect...)
+	for _, o := range handler {
+		asOptions = append(asOptions, Option(o))
+	}
+	for _, o := range asOptions {
 		_, err := NewClient(testCreds, o)
 		var ve *ValidationError
 		require.ErrorAs(t, err, &ve)
 		assert.Equal(t, "opts", ve.Field)
 		assert.Contains(t, ve.Reason, "does not configure a Client")
 	}
-	for _, o := range append(append(append([]Option{}, clientOnly...), api...), redirect...) {
-		assert.Panics(t, func() { NewWebhookHandler(testCreds, nil, o) })
-	}
-	for _, o := range append(append(append([]Option{}, clientOnly...), api...), handler...) {
+	for _, o := range append(append(append([]Option{}, clientOnly...), api...), asOptions[len(redirect):]...) {
 		r, err := VerifyRedirect("https://shop.example/return?a=1&requestSignature=x", keyCreds("key"), o)
 		assert.Nil(t, r)
 		var ve *ValidationError
@@ -127,20 +142,52 @@ func TestOptionTargets(t *testing.T) {
 	// Where they apply, they are accepted.
 	_, err := NewClient(testCreds, append(append([]Option{}, clientOnly...), api...)...)
 	require.NoError(t, err)
-	assert.NotPanics(t, func() { NewWebhookHandler(testCreds, nil, append(handler, WithLogger(nil))...) })
 	_, err = VerifyRedirect("https://shop.example/return?a=1&requestSignature=x", keyCreds("key"), redirect...)
 	assert.NotContains(t, err.Error(), "does not configure")
-	assert.PanicsWithValue(t, "bankpay: NewWebhookHandler: bankpay: invalid opts: WithBaseURL does not configure the webhook handler",
-		func() { NewWebhookHandler(testCreds, nil, WithBaseURL(testBaseURL)) })
+}
+
+// TestNewWebhookHandler_ConvertedOptionRefusesEveryRequest: an Option
+// converted to a WebhookOption does not panic; the handler answers every
+// notification 500 (the service re-sends it) and logs why, and the
+// callback never runs.
+func TestNewWebhookHandler_ConvertedOptionRefusesEveryRequest(t *testing.T) {
+	for _, o := range []Option{WithBaseURL(testBaseURL), WithTimeout(time.Second), RedirectQueryOnly()} {
+		var logs bytes.Buffer
+		called := false
+		var h http.Handler
+		require.NotPanics(t, func() {
+			h = NewWebhookHandler(testCreds, func(context.Context, *Event) error { called = true; return nil },
+				WebhookOption(o), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+		})
+		body := "eventId=1&eventType=Authorize&createdAt=1"
+		req := httptest.NewRequest(http.MethodPost, "/hook", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		assert.Equal(t, http.StatusInternalServerError, rec.Code)
+		assert.False(t, called)
+		assert.Contains(t, logs.String(), "does not configure the webhook handler")
+	}
 }
 
 // A nil Deduplicator (or a typed nil one) would turn de-duplication off, or
-// panic on every request: NewWebhookHandler refuses it at start-up.
+// panic on every request: the handler refuses every notification with 500
+// (the service re-sends it) and logs why; the callback never runs.
 func TestWithDeduplicatorNil(t *testing.T) {
 	var typedNil *countingStore
 	for _, d := range []Deduplicator{nil, typedNil} {
-		assert.PanicsWithValue(t, "bankpay: NewWebhookHandler: bankpay: invalid deduplicator: must not be nil",
-			func() { NewWebhookHandler(testCreds, nil, WithDeduplicator(d)) })
+		var logs bytes.Buffer
+		called := false
+		var h http.Handler
+		require.NotPanics(t, func() {
+			h = NewWebhookHandler(testCreds, func(context.Context, *Event) error { called = true; return nil },
+				WithDeduplicator(d), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+		})
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/hook", strings.NewReader("eventId=1")))
+		assert.Equal(t, http.StatusInternalServerError, rec.Code)
+		assert.False(t, called)
+		assert.Contains(t, logs.String(), "invalid deduplicator: must not be nil")
 	}
 }
 

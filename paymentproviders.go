@@ -62,7 +62,7 @@ func (s *PaymentProvidersService) List(ctx context.Context, p *PaymentProviderLi
 }
 
 func (s *PaymentProvidersService) page(ctx context.Context, q url.Values, opts []Option) (*Page[models.PaymentProvider], error) {
-	return listPage[models.PaymentProvider](ctx, s.client, "/paymentProviders", q, "paymentProviders", opts)
+	return listPage[models.PaymentProvider](ctx, s.client, opPaymentProvidersList, q, opts)
 }
 
 // query validates p and encodes it.

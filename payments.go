@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"iter"
-	"net/http"
 	"net/url"
 
 	"github.com/bankpay/bankpay-go/internal/wire"
@@ -24,14 +23,12 @@ func (s *PaymentsService) Get(ctx context.Context, paymentID string, opts ...Opt
 	if err := checkID("paymentId", paymentID); err != nil {
 		return nil, err
 	}
-	path := pathJoin("payments", paymentID)
-	p, err := call[models.Payment](ctx, s.client, http.MethodGet, path, nil, nil, "payment", opts)
+	p, err := call[models.Payment](ctx, s.client, opPaymentsGet, args{ids: []string{paymentID}}, opts)
 	if err != nil {
 		return nil, err
 	}
 	if p.PaymentID == "" {
-		return nil, &ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: path,
-			Err: errors.New(`response has no "paymentId"`)}
+		return nil, opPaymentsGet.resultError(errors.New(`response has no "paymentId"`), paymentID)
 	}
 	return p, nil
 }
@@ -58,7 +55,7 @@ type PaymentListParams struct {
 }
 
 // paymentList is GET /payments, {"payments":[…],"startIndex":…,…}.
-var paymentList = rangedList[models.Payment]{"/payments", "payments"}
+var paymentList = rangedList[models.Payment]{opPaymentsList}
 
 // paymentQuery is PaymentListParams as the query sends it: the code
 // filters as codes.

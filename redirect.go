@@ -8,9 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bankpay/bankpay-go/internal/jsonr"
 	"github.com/bankpay/bankpay-go/internal/sign"
-	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -88,13 +86,6 @@ type Redirect struct {
 	// parameter fails the check. Treat them as untrusted hints and confirm
 	// what they say (instant payout availability) with Transactions.Get.
 	Unsigned url.Values
-}
-
-// redirectConfig is VerifyRedirect's part of the config.
-type redirectConfig struct {
-	queryOnly bool
-	require   *sign.Algorithm
-	expectRef *string
 }
 
 // RedirectExpectReference fails the check with ErrReferenceMismatch (and a
@@ -353,39 +344,6 @@ func checkServiceOrder(query string) error {
 	return nil
 }
 
-// reservedRedirectKey reports whether k may not be a query parameter of a
-// returnUrl or cancelUrl: a redirect parameter, the signature, or a key
-// VerifyRedirect refuses.
-func reservedRedirectKey(k string) bool {
-	switch k {
-	case "transactionId", "merchantReference", "transactionType", "status", "payment.paymentType",
-		"payment.paymentProvider.type", "panel", "payment.paymentProviderTransaction.status",
-		"payment.account.verified", "payment.paymentProvider.instantPayoutAvailable",
-		"instantPayoutAvailable", "instantPayoutAvail":
-		return true
-	}
-	return notRedirectKey(k)
-}
-
-// notRedirectKey reports whether k never belongs to a redirect's signed
-// part: the signature itself, a key of establish data or of notifications.
-func notRedirectKey(k string) bool {
-	return k == "requestSignature" || sign.IsEstablishKey(k) || isNotificationKey(k)
-}
-
-// isNotificationKey reports whether k is a field of event notifications
-// that redirects never carry.
-func isNotificationKey(k string) bool {
-	switch k {
-	case wire.EventFieldEventID, wire.EventFieldEventType, wire.EventFieldObjectID,
-		wire.EventFieldObjectType, wire.EventFieldParentObjectID, wire.EventFieldCreatedAt,
-		wire.EventFieldSplitToken, wire.EventFieldProviderTransactionStatus,
-		wire.EventFieldProviderTransactionStatusMsg:
-		return true
-	}
-	return false
-}
-
 // keyFault keeps the fault of the smallest key among those reported.
 type keyFault struct {
 	key string
@@ -495,42 +453,3 @@ func addQueryValue(m url.Values, vals []string, key, value string) (url.Values, 
 }
 
 const maxFastQueryParams = 64
-
-// params reads typed values from url.Values, keeping the first error. A
-// repeated key is an error: its meaning would be ambiguous.
-type params struct {
-	v   url.Values
-	err error
-}
-
-func (p *params) str(key string) string {
-	vs := p.v[key]
-	switch {
-	case len(vs) == 0:
-		return ""
-	case len(vs) > 1:
-		p.fail(fmt.Errorf("%s: repeated", key))
-		return ""
-	}
-	return vs[0]
-}
-
-func (p *params) num(key string) int {
-	s := p.str(key)
-	if s == "" {
-		return 0
-	}
-	w, ok := jsonr.WholeNumber(strings.TrimSpace(s)) // 2, 2.0 and 2e0 are 2
-	n, err := strconv.Atoi(w)
-	if !ok || err != nil {
-		p.fail(fmt.Errorf("%s: not a number", key))
-		return 0
-	}
-	return n
-}
-
-func (p *params) fail(err error) {
-	if p.err == nil {
-		p.err = err
-	}
-}

@@ -11,156 +11,11 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/hashicorp/go-retryablehttp"
-
-	"github.com/bankpay/bankpay-go/internal/form"
 )
-
-// request is one prepared API call.
-type request struct {
-	Method string
-	// Path is relative to the base URL, already escaped (see pathJoin).
-	Path        string
-	Query       url.Values
-	Body        []byte
-	ContentType string
-	// StateChanging marks a call that moves money or changes state: it is
-	// not retried unless it provably never left, or the caller opted in.
-	// newRequest sets it for every method but GET and HEAD.
-	StateChanging bool
-	// Header holds this call's own headers (Idempotency-Key), sent with
-	// every attempt; they replace a WithHeader header of the same name.
-	Header http.Header
-	// Idempotent marks a state-changing call the service deduplicates by
-	// a key sent in Header: it is retried like a read, with the same key.
-	Idempotent bool
-
-	notReady error // the sentinel a 400 response also matches (identity reads)
-	expand   bool  // the call takes WithExpand's fields as expand parameters
-}
-
-// keyed reports whether the service can recognize the call when it comes
-// again: it carries an Idempotency-Key, or a merchantReference at the top
-// of its body. Only such a call is retried under WithRetryNonIdempotent.
-func (r *request) keyed() bool {
-	return r.Idempotent || len(r.bodyFields("merchantReference")) > 0
-}
-
-// bodyFields returns the non-empty string values of r's top-level body
-// fields named in names, in the order of names: the one reading of a
-// request's own body (keyed, and the ids callText keeps readable).
-func (r *request) bodyFields(names ...string) []string {
-	var vals []string
-	switch r.ContentType {
-	case contentTypeForm:
-		if v, err := url.ParseQuery(string(r.Body)); err == nil {
-			for _, f := range names {
-				if s := v.Get(f); s != "" {
-					vals = append(vals, s)
-				}
-			}
-		}
-	case contentTypeJSON:
-		var m map[string]json.RawMessage
-		if json.Unmarshal(r.Body, &m) == nil {
-			for _, f := range names {
-				var s string
-				if json.Unmarshal(m[f], &s) == nil && s != "" {
-					vals = append(vals, s)
-				}
-			}
-		}
-	}
-	return vals
-}
-
-// formBody marks a params struct to be sent form-encoded with dotted nested
-// names (beneficiary.address.city) instead of as JSON.
-type formBody struct{ V any }
-
-// newRequest prepares a call of the API. body may be nil, url.Values (sent
-// form-encoded), a formBody, or any other value (sent as JSON).
-func newRequest(method, path string, query url.Values, body any) (*request, error) {
-	r := &request{
-		Method:        method,
-		Path:          path,
-		Query:         query,
-		StateChanging: method != http.MethodGet && method != http.MethodHead,
-	}
-	switch b := body.(type) {
-	case nil:
-	case url.Values:
-		r.Body, r.ContentType = []byte(b.Encode()), contentTypeForm
-	case formBody:
-		buf, err := form.Body(b.V)
-		if err != nil {
-			return nil, fmt.Errorf("bankpay: encoding form body: %w", err)
-		}
-		r.Body, r.ContentType = buf, contentTypeForm
-	default:
-		buf, err := json.Marshal(b)
-		if err != nil {
-			return nil, fmt.Errorf("bankpay: encoding JSON body: %w", err)
-		}
-		r.Body, r.ContentType = buf, contentTypeJSON
-	}
-	return r, nil
-}
-
-// pathJoin builds an API path from segments, escaping each one so that a
-// "/", "?" or "#" in an id cannot change the path. The caller rejects "."
-// and ".." (see checkID).
-func pathJoin(segments ...string) string {
-	var b strings.Builder
-	for _, s := range segments {
-		b.WriteByte('/')
-		b.WriteString(url.PathEscape(s))
-	}
-	return b.String()
-}
-
-// call is the pipeline of every service method: newRequest (build), do
-// (send with retries, check) and the decoding of the response as a T,
-// wrapped as key or bare (decodeLogged, decode.go), while its body is still in
-// the pooled buffer. set marks the request with what its endpoint adds
-// (expandable, identityRead, idempotencyKey).
-//
-// Three Ts are read otherwise: a noContent result reads no body (any 2xx
-// response is success), a json.RawMessage is a copy of the body (for a
-// caller that reads it itself: a list page), and a T whose pointer is a
-// bodyDecoder reads the body itself (Tokenize's two shapes).
-func call[T any](ctx context.Context, c *Client, method, path string, query url.Values, body any, key string, opts []Option, set ...func(*request)) (*T, error) {
-	req, err := newRequest(method, path, query, body)
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range set {
-		f(req)
-	}
-	var v any
-	var d *decodeInto[T]
-	out := (*T)(nil)
-	switch any(out).(type) {
-	case *noContent: // v nil: the body is not read
-		out = new(T)
-	case *json.RawMessage, bodyDecoder:
-		out = new(T)
-		v = out
-	default:
-		d = &decodeInto[T]{key: key}
-		v = d
-	}
-	if err := c.do(ctx, req, v, opts); err != nil {
-		return nil, err
-	}
-	if d != nil {
-		return d.out, nil
-	}
-	return out, nil
-}
 
 // noContent is the result of a call whose 2xx body is not read.
 type noContent struct{}
@@ -168,7 +23,7 @@ type noContent struct{}
 // bodyDecoder decodes the 2xx body of a call inside do, before its pooled
 // buffer is released: it must not keep body.
 type bodyDecoder interface {
-	decodeBody(ctx context.Context, cfg *config, req *request, body []byte) error
+	decodeBody(ctx context.Context, cfg *config, req *pipeline.Request, body []byte) error
 }
 
 // decodeInto decodes a body as a T wrapped as key or bare.
@@ -177,7 +32,7 @@ type decodeInto[T any] struct {
 	out *T
 }
 
-func (d *decodeInto[T]) decodeBody(ctx context.Context, cfg *config, req *request, body []byte) (err error) {
+func (d *decodeInto[T]) decodeBody(ctx context.Context, cfg *config, req *pipeline.Request, body []byte) (err error) {
 	d.out, err = decodeLogged[T](ctx, cfg, req, body, d.key)
 	return err
 }
@@ -185,7 +40,7 @@ func (d *decodeInto[T]) decodeBody(ctx context.Context, cfg *config, req *reques
 // decodeLogged decodes body as a T, wrapped as key or bare (decodeUnset),
 // for a call of req made with cfg: each field left unset is logged
 // (logUnset).
-func decodeLogged[T any](ctx context.Context, cfg *config, req *request, body []byte, key string) (*T, error) {
+func decodeLogged[T any](ctx context.Context, cfg *config, req *pipeline.Request, body []byte, key string) (*T, error) {
 	v, unset, err := decodeUnset[T](body, key, req.Method, req.Path)
 	if err == nil && len(unset) > 0 {
 		logUnset(ctx, cfg, req.Method, req.Path, unset)
@@ -193,44 +48,12 @@ func decodeLogged[T any](ctx context.Context, cfg *config, req *request, body []
 	return v, err
 }
 
-// expandable marks a request that takes WithExpand's fields.
-func expandable(r *request) { r.expand = true }
-
-// identityRead marks a read whose 400 response also matches
-// ErrIdentityNotReady, and that takes WithExpand's fields.
-func identityRead(r *request) { r.notReady, r.expand = ErrIdentityNotReady, true }
-
-// idempotencyKey marks a request the service deduplicates by key: it is
-// sent with the key in every attempt and retried like a read.
-func idempotencyKey(key string) func(*request) {
-	return func(r *request) {
-		r.Header = http.Header{"Idempotency-Key": {key}}
-		r.Idempotent = true
-	}
-}
-
-// attempt is the state of one call: its config, and what the retry layer
-// saw of its attempts.
-type attempt struct {
-	cfg      *config
-	req      *request
-	retryAll bool // a read, or a state-changing call the caller opted in to retry
-	read     bool // a read or an idempotent call: a 2xx response cut short is retried too
-	count    int
-	sent     bool       // some attempt may have reached the server
-	guard    *sendGuard // a state-changing call's sends (sendguard.go)
-
-	buf     *[]byte // pooled buffer of the 2xx body (see readResponse)
-	body    []byte  // the 2xx body of the last response
-	bodyErr error   // why that body could not be read whole
-}
-
 // do sends req and decodes its JSON response into v (nil: not read; a
 // bodyDecoder; a *json.RawMessage: a copy; anything else: json.Unmarshal):
 // build, send (with retries), check, decode. A non-2xx response is an
 // *APIError; a 2xx one that cannot be decoded a *ResponseError; a call with
 // no response a *NetworkError.
-func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) error {
+func (c *caller) do(ctx context.Context, req *pipeline.Request, v any, opts []Option) error {
 	if ctx == nil {
 		return invalid("ctx", "must not be nil")
 	}
@@ -279,14 +102,14 @@ func (c *Client) do(ctx context.Context, req *request, v any, opts []Option) err
 
 // newAttempt is the state of a call of req with cfg, before its first
 // attempt.
-func newAttempt(cfg *config, req *request) *attempt {
+func newAttempt(cfg *config, req *pipeline.Request) *attempt {
 	// An idempotent call is retried like a read: sent again with the same
 	// key, it gets the first attempt's result, never a second effect.
 	a := &attempt{cfg: cfg, req: req, read: !req.StateChanging || req.Idempotent}
 	// The opt-in applies only to a call the service can recognize when it
 	// comes again: one with a merchantReference. A call without one is
 	// sent as without the opt-in (see WithRetryNonIdempotent).
-	a.retryAll = a.read || (cfg.retryNonIdempotent && req.keyed())
+	a.retryAll = a.read || (cfg.retryNonIdempotent && req.Keyed())
 	return a
 }
 
@@ -331,7 +154,7 @@ func (a *attempt) build(ctx context.Context, query url.Values) (*retryablehttp.R
 
 // send runs hr through the retry layer, records whether anything may have
 // reached the server, and hands the response back (WithResponseInto).
-func (c *Client) send(a *attempt, hr *retryablehttp.Request) (*http.Response, error) {
+func (c *caller) send(a *attempt, hr *retryablehttp.Request) (*http.Response, error) {
 	resp, err := c.retryClient(a).Do(hr)
 	if a.guard != nil {
 		a.guard.disarm() // a send a layer above still tries is refused
@@ -346,13 +169,13 @@ func (c *Client) send(a *attempt, hr *retryablehttp.Request) (*http.Response, er
 // check is the error of what send returned, logged: a *ResponseError for
 // a 2xx body cut short, a *NetworkError for no response, an *APIError for
 // a non-2xx response, nil for a 2xx one.
-func (c *Client) check(ctx context.Context, a *attempt, resp *http.Response, err error, start time.Time) error {
+func (c *caller) check(ctx context.Context, a *attempt, resp *http.Response, err error, start time.Time) error {
 	req, cfg := a.req, a.cfg
 	if err != nil && resp != nil && a.bodyErr != nil && errors.Is(err, a.bodyErr) {
 		return c.responseError(resp.StatusCode, req, a.bodyErr)
 	}
 	if err != nil {
-		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: a.sent, Attempts: a.count, Err: c.textOf(req).redactErr(unwrapURLError(err))}
+		nerr := &NetworkError{Method: req.Method, Path: req.Path, Sent: a.sent, Attempts: a.count, Err: c.secrets.textOf(req).redactErr(unwrapURLError(err))}
 		c.log(ctx, cfg, slog.LevelWarn, "bankpay: no response", req, 0, a.count, start, nerr)
 		return nerr
 	}
@@ -367,7 +190,7 @@ func (c *Client) check(ctx context.Context, a *attempt, resp *http.Response, err
 
 // decodeResult decodes the 2xx body a read (a.body) into v, as do says;
 // status is the response's.
-func (c *Client) decodeResult(ctx context.Context, a *attempt, status int, v any) error {
+func (c *caller) decodeResult(ctx context.Context, a *attempt, status int, v any) error {
 	if v == nil {
 		return nil
 	}
@@ -406,11 +229,11 @@ func (c *Client) decodeResult(ctx context.Context, a *attempt, status int, v any
 // expandQuery is the query of req with one expand parameter per field
 // (WithExpand), which only a call that takes expand accepts. req.Query is
 // not modified.
-func expandQuery(req *request, fields []string) (url.Values, error) {
+func expandQuery(req *pipeline.Request, fields []string) (url.Values, error) {
 	if len(fields) == 0 {
 		return req.Query, nil
 	}
-	if !req.expand {
+	if !req.Expand {
 		return nil, invalid("expand", "is taken only by Accounts.User, Identity.User, Identity.Detail and Accounts.Verify")
 	}
 	q := make(url.Values, len(req.Query)+1)
@@ -425,7 +248,7 @@ func expandQuery(req *request, fields []string) (url.Values, error) {
 // limits, the retry rule (retry.go) and its backoff. Its ErrorHandler hands
 // back the last response or transport error as they are, so that the caller
 // gets the typed error of the last attempt, not a generic "giving up".
-func (c *Client) retryClient(a *attempt) *retryablehttp.Client {
+func (c *caller) retryClient(a *attempt) *retryablehttp.Client {
 	return &retryablehttp.Client{
 		HTTPClient:     c.hc,
 		RetryWaitMin:   a.cfg.retryWaitMin,
@@ -440,67 +263,6 @@ func (c *Client) retryClient(a *attempt) *retryablehttp.Client {
 	}
 }
 
-// Content types of request bodies (newRequest).
-const (
-	contentTypeJSON = "application/json"
-	contentTypeForm = "application/x-www-form-urlencoded"
-)
-
-// setHeaders sets the headers of one request (but Authorization, which
-// guardTransport sets): Accept, User-Agent, Content-Type when there is a
-// body, and each extra header in turn. Every value is this request's own:
-// a middleware that writes h["Accept"][0] changes no other request (nor
-// another attempt of its call: each retry gets new ones), nor the client's
-// WithHeader values. All the values share one array (one allocation besides the
-// map's storage); each slice's capacity is its length, so that an append
-// copies. h must be empty (a new request's).
-func setHeaders(h http.Header, userAgent, contentType string, extra ...http.Header) {
-	n := 3
-	for _, x := range extra {
-		for _, vs := range x {
-			n += len(vs)
-		}
-	}
-	vals := make([]string, 0, n)
-	add := func(k string, vs ...string) {
-		i := len(vals)
-		vals = append(vals, vs...)
-		h[k] = vals[i:len(vals):len(vals)]
-	}
-	add("Accept", contentTypeJSON)
-	add("User-Agent", userAgent)
-	if contentType != "" {
-		add("Content-Type", contentType)
-	}
-	for _, x := range extra { // a later one replaces an earlier one's name
-		for k, vs := range x {
-			add(k, vs...)
-		}
-	}
-}
-
-// setHeaders sets the headers of one attempt of a's call on h (empty):
-// the SDK's, the WithHeader ones, and the call's own (Idempotency-Key),
-// which replace a WithHeader header of the same name.
-func (a *attempt) setHeaders(h http.Header) {
-	setHeaders(h, a.cfg.userAgent, a.req.ContentType, a.cfg.header, a.req.Header)
-}
-
-// bufPool holds the buffers responses are read into; maxPooledBuffer bounds
-// what goes back, so that one huge response does not stay in memory.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
-
-const maxPooledBuffer = 256 << 10
-
-func getBuffer() *[]byte { return bufPool.Get().(*[]byte) }
-
-func putBuffer(b *[]byte) {
-	if cap(*b) <= maxPooledBuffer {
-		*b = (*b)[:0]
-		bufPool.Put(b)
-	}
-}
-
 // readResponse reads the body of a 2xx response into a, capped. A read cut
 // short is returned, for the retry layer to retry a read; a response over
 // the cap is not (it would be as large next time), nor is any failure of a
@@ -511,9 +273,9 @@ func (a *attempt) readResponse(resp *http.Response) error {
 		return nil
 	}
 	if a.buf == nil {
-		a.buf = getBuffer()
+		a.buf = pipeline.GetBuffer()
 	}
-	a.body, a.bodyErr = readCapped((*a.buf)[:0], resp.Body, a.cfg.maxResponseBytes)
+	a.body, a.bodyErr = pipeline.ReadCapped((*a.buf)[:0], resp.Body, a.cfg.maxResponseBytes)
 	*a.buf = a.body[:0]
 	if a.bodyErr != nil && a.read && !errors.Is(a.bodyErr, errResponseTooLarge) {
 		return a.bodyErr
@@ -525,20 +287,20 @@ func (a *attempt) readResponse(resp *http.Response) error {
 // what it keeps, and json.Unmarshaler implementations must too.
 func (a *attempt) release() {
 	if a.buf != nil {
-		putBuffer(a.buf)
+		pipeline.PutBuffer(a.buf)
 		a.buf, a.body = nil, nil
 	}
 }
 
 // responseError is a *ResponseError whose text quotes nothing secret.
-func (c *Client) responseError(status int, req *request, err error) *ResponseError {
-	return &ResponseError{StatusCode: status, Method: req.Method, Path: req.Path, Err: err, cause: c.textOf(req).clean(err.Error())}
+func (c *caller) responseError(status int, req *pipeline.Request, err error) *ResponseError {
+	return &ResponseError{StatusCode: status, Method: req.Method, Path: req.Path, Err: err, cause: c.secrets.textOf(req).clean(err.Error())}
 }
 
 // maxErrorBody caps what is read of an error response.
 const maxErrorBody = 64 << 10
 
-func (c *Client) apiError(req *request, resp *http.Response, attempts int) *APIError {
+func (c *caller) apiError(req *pipeline.Request, resp *http.Response, attempts int) *APIError {
 	e := &APIError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Attempts: attempts}
 	id := resp.Header.Get("X-Request-Id")
 	if id == "" {
@@ -547,15 +309,15 @@ func (c *Client) apiError(req *request, resp *http.Response, attempts int) *APIE
 	if len(id) > 128 {
 		id = id[:128]
 	}
-	text := c.textOf(req)
+	text := c.secrets.textOf(req)
 	e.RequestID = text.scrub(id) // never the key, even if echoed there
-	if d, ok := retryAfter(resp); ok {
+	if d, ok := pipeline.RetryAfter(resp); ok {
 		e.RetryAfter = d
 	}
 	if resp.StatusCode == http.StatusBadRequest {
-		e.extraSentinel = req.notReady
+		e.extraSentinel = req.NotReady
 	}
-	body, err := readCapped(nil, resp.Body, maxErrorBody)
+	body, err := pipeline.ReadCapped(nil, resp.Body, maxErrorBody)
 	if err != nil && !errors.Is(err, errResponseTooLarge) {
 		e.Body = "(body unreadable: " + excerpt(text.clean(err.Error())) + ")"
 		return e
@@ -564,39 +326,11 @@ func (c *Client) apiError(req *request, resp *http.Response, attempts int) *APIE
 	return e
 }
 
-// readCapped appends r to dst up to max bytes; more than that is
-// errResponseTooLarge. It reads no more than max+1 bytes.
-func readCapped(dst []byte, r io.Reader, max int64) ([]byte, error) {
-	start := len(dst)
-	for {
-		if len(dst) == cap(dst) {
-			dst = append(dst, 0)[:len(dst)] // grow
-		}
-		room := dst[len(dst):cap(dst)]
-		// Read at most max+1 bytes in all; written so that max+1 cannot
-		// overflow when max is math.MaxInt64.
-		if left := max - int64(len(dst)-start); left < int64(len(room)) {
-			room = room[:left+1]
-		}
-		n, err := r.Read(room)
-		dst = dst[:len(dst)+n]
-		if int64(len(dst)-start) > max {
-			return dst[:start+int(max)], fmt.Errorf("%w (over %d bytes)", errResponseTooLarge, max)
-		}
-		if err == io.EOF {
-			return dst, nil
-		}
-		if err != nil {
-			return dst, err
-		}
-	}
-}
-
 // handBack is the response WithResponseInto gives the caller: a copy whose
 // request (and those of the redirects before it) carries no credentials
 // (no Authorization or Proxy-Authorization header, no body) and whose
 // headers are scrubbed of any echo of the key.
-func (c *Client) handBack(resp *http.Response) *http.Response {
+func (c *caller) handBack(resp *http.Response) *http.Response {
 	if resp == nil {
 		return nil
 	}
@@ -625,7 +359,7 @@ func unwrapURLError(err error) error {
 	return err
 }
 
-func (c *Client) log(ctx context.Context, cfg *config, level slog.Level, msg string, req *request, status, attempts int, start time.Time, err error) {
+func (c *caller) log(ctx context.Context, cfg *config, level slog.Level, msg string, req *pipeline.Request, status, attempts int, start time.Time, err error) {
 	if cfg.logger == nil || !cfg.logger.Enabled(ctx, level) {
 		return
 	}
@@ -639,7 +373,7 @@ func (c *Client) log(ctx context.Context, cfg *config, level slog.Level, msg str
 		attrs = append(attrs, slog.Int("status", status))
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error", c.textOf(req).clean(err.Error())))
+		attrs = append(attrs, slog.String("error", c.secrets.textOf(req).clean(err.Error())))
 	}
 	cfg.logger.LogAttrs(ctx, level, msg, attrs...)
 }
@@ -656,3 +390,13 @@ func checkID(field, id string) error {
 	}
 	return nil
 }
+
+// closeBody drains up to maxDrain bytes of what is left, so that the
+// connection can be reused, and closes b: the one way a response body is
+// drained.
+func closeBody(b io.ReadCloser) error {
+	_, _ = io.Copy(io.Discard, io.LimitReader(b, maxDrain))
+	return b.Close()
+}
+
+const maxDrain = 64 << 10

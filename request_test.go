@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/faultinject"
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
@@ -99,11 +100,11 @@ func TestOptInIgnoredWithoutMerchantReference(t *testing.T) {
 		`{"amount":"1.00"}`:                         false,
 		`{"customer":{"merchantReference":"r"}}`:    false,
 	} {
-		assert.Equal(t, want, (&request{Body: []byte(body), ContentType: "application/json"}).keyed(), body)
+		assert.Equal(t, want, (&pipeline.Request{Body: []byte(body), ContentType: "application/json"}).Keyed(), body)
 	}
-	assert.True(t, (&request{Body: []byte("amount=1.00&merchantReference=r"), ContentType: "application/x-www-form-urlencoded"}).keyed())
-	assert.False(t, (&request{Body: []byte("amount=1.00&merchantReference="), ContentType: "application/x-www-form-urlencoded"}).keyed())
-	assert.True(t, (&request{Idempotent: true}).keyed(), "an Idempotency-Key")
+	assert.True(t, (&pipeline.Request{Body: []byte("amount=1.00&merchantReference=r"), ContentType: "application/x-www-form-urlencoded"}).Keyed())
+	assert.False(t, (&pipeline.Request{Body: []byte("amount=1.00&merchantReference="), ContentType: "application/x-www-form-urlencoded"}).Keyed())
+	assert.True(t, (&pipeline.Request{Idempotent: true}).Keyed(), "an Idempotency-Key")
 }
 
 // Every request gets headers of its own: a middleware that writes the
@@ -146,7 +147,7 @@ func TestSetHeaders_PerRequest(t *testing.T) {
 	// Each request reached the network with the middleware's change, and
 	// the values the middleware found were the SDK's, whatever it wrote
 	// into the requests before.
-	wantCT := []string{contentTypeForm, contentTypeJSON, ""}
+	wantCT := []string{pipeline.ContentTypeForm, pipeline.ContentTypeJSON, ""}
 	for i, h := range found {
 		assert.Equal(t, []string{"application/json"}, h["Accept"], "request %d", i)
 		assert.Equal(t, []string{"bankpay-go/" + version}, h["User-Agent"], "request %d", i)
@@ -163,7 +164,7 @@ func TestSetHeaders_PerRequest(t *testing.T) {
 	// the SDK's values.
 	assert.Equal(t, []string{"r1"}, c.cfg.header["X-Request-Id"])
 	h := http.Header{}
-	setHeaders(h, c.cfg.userAgent, contentTypeForm, c.cfg.header)
+	pipeline.SetHeaders(h, c.cfg.userAgent, pipeline.ContentTypeForm, c.cfg.header)
 	assert.Equal(t, http.Header{"Accept": {"application/json"}, "User-Agent": {"bankpay-go/" + version},
 		"Content-Type": {"application/x-www-form-urlencoded"}, "X-Request-Id": {"r1"}}, h)
 
@@ -229,7 +230,7 @@ func TestSetHeaders_PerRequest(t *testing.T) {
 // when it thinks nothing was sent or the request is replayable; the server
 // must see the request once, and Sent must be true.
 func TestSendGuard_H1KeepAliveCloseStateChangingSentOnce(t *testing.T) {
-	for name, body := range map[string]any{"form": formBody{V: struct {
+	for name, body := range map[string]any{"form": pipeline.FormBody{V: struct {
 		Amount string `url:"amount"`
 	}{"10.00"}}, "none": nil} {
 		t.Run(name, func(t *testing.T) {
@@ -269,7 +270,7 @@ func TestSendGuard_H1KeepAliveCloseStateChangingSentOnce(t *testing.T) {
 			defer func() { _ = c.Close() }()
 			_, err = c.Transactions.Get(context.Background(), "T1") // a kept-alive connection
 			require.NoError(t, err)
-			req, err := newRequest(http.MethodPost, "/transactions/T1/deposit", nil, body)
+			req, err := pipeline.NewRequest(http.MethodPost, "/transactions/T1/deposit", nil, body)
 			require.NoError(t, err)
 			err = c.do(context.Background(), req, nil, nil)
 			var ne *NetworkError
@@ -287,12 +288,12 @@ func TestSendGuard_H1KeepAliveCloseStateChangingSentOnce(t *testing.T) {
 // HTTP/2 transport on a stream reset with PROTOCOL_ERROR whatever GetBody
 // says: a nil body is always "rewindable". The server must see it once.
 func TestSendGuard_H2ResetBodylessPostSentOnce(t *testing.T) {
-	for name, body := range map[string]any{"nil": nil, "emptyForm": formBody{V: struct{}{}}} {
+	for name, body := range map[string]any{"nil": nil, "emptyForm": pipeline.FormBody{V: struct{}{}}} {
 		t.Run(name, func(t *testing.T) {
 			s := faultinject.NewH2Server(faultinject.H2Reset())
 			defer s.Close()
 			c := newH2Client(t, s)
-			req, err := newRequest(http.MethodPost, "/transactions/T1/cancel", nil, body)
+			req, err := pipeline.NewRequest(http.MethodPost, "/transactions/T1/cancel", nil, body)
 			require.NoError(t, err)
 			require.True(t, req.StateChanging)
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)

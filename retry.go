@@ -2,16 +2,11 @@ package bankpay
 
 import (
 	"context"
-	"errors"
 	"log/slog"
-	"math/rand/v2"
-	"net"
 	"net/http"
-	"net/url"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -24,7 +19,7 @@ import (
 // of this retry) would outlast the context's deadline: the caller gets the
 // last response now instead of a deadline error later.
 func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	unsent := resp == nil && neverSent(err)
+	unsent := resp == nil && pipeline.NeverSent(err)
 	if a.guard != nil {
 		// The guard saw what reached the network, whatever a layer above
 		// made of the error.
@@ -45,15 +40,15 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 	}
 	retry := false
 	if err != nil {
-		retry = (unsent || a.retryAll) && transient(err)
-		if d, ok := retryAfter(seen); ok && d > a.cfg.maxRetryAfter {
+		retry = (unsent || a.retryAll) && pipeline.Transient(err)
+		if d, ok := pipeline.RetryAfter(seen); ok && d > a.cfg.maxRetryAfter {
 			return false, nil
 		}
 	} else {
 		switch resp.StatusCode {
 		case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
 			http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-			if d, ok := retryAfter(resp); ok && d > a.cfg.maxRetryAfter {
+			if d, ok := pipeline.RetryAfter(resp); ok && d > a.cfg.maxRetryAfter {
 				return false, nil
 			}
 			retry = a.retryAll
@@ -73,61 +68,10 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 // nextWaitCeiling is the longest the n-th retry (from 0) waits: the
 // Retry-After of resp, or the cap of the jittered backoff.
 func (a *attempt) nextWaitCeiling(resp *http.Response, n int) time.Duration {
-	if d, ok := retryAfter(resp); ok {
+	if d, ok := pipeline.RetryAfter(resp); ok {
 		return d
 	}
-	return backoffCeiling(a.cfg.retryWaitMin, a.cfg.retryWaitMax, n)
-}
-
-// neverSent reports whether err proves the request never reached a server:
-// the connection could not be made, or the host could not be resolved.
-func neverSent(err error) bool {
-	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
-		return true
-	}
-	var dns *net.DNSError
-	return errors.As(err, &dns)
-}
-
-// transient reports whether a transport error is worth retrying at all
-// (not a bad certificate, a bad URL or too many redirects).
-func transient(err error) bool {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		msg := ue.Err.Error()
-		if strings.Contains(msg, "certificate") || strings.Contains(msg, "stopped after") ||
-			strings.Contains(msg, "unsupported protocol scheme") || strings.Contains(msg, "net/http: invalid header") {
-			return false
-		}
-	}
-	return true
-}
-
-// retryAfter reads a Retry-After header in seconds or as an HTTP date.
-func retryAfter(resp *http.Response) (time.Duration, bool) {
-	if resp == nil {
-		return 0, false
-	}
-	v := resp.Header.Get("Retry-After")
-	if v == "" {
-		return 0, false
-	}
-	if secs, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
-		const year = uint64(365 * 24 * time.Hour / time.Second)
-		if err != nil || secs > year {
-			secs = year // an absurd value still says "not soon"
-		}
-		return time.Duration(secs) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		d := time.Until(t)
-		if d < 0 {
-			d = 0
-		}
-		return d, true
-	}
-	return 0, false
+	return pipeline.BackoffCeiling(a.cfg.retryWaitMin, a.cfg.retryWaitMax, n)
 }
 
 // backoff waits the server's Retry-After (already known to be under the cap)
@@ -136,9 +80,9 @@ func (a *attempt) backoff(minWait, maxWait time.Duration, n int, resp *http.Resp
 	if resp == nil && a.guard != nil {
 		resp = a.guard.lastAnswer() // the server's answer, under a layer's error
 	}
-	d, ok := retryAfter(resp)
+	d, ok := pipeline.RetryAfter(resp)
 	if !ok {
-		d = jitteredBackoff(minWait, maxWait, n)
+		d = pipeline.JitteredBackoff(minWait, maxWait, n)
 	}
 	if a.cfg.waitScale != nil {
 		return a.cfg.waitScale(d)
@@ -163,32 +107,25 @@ func (a *attempt) logAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
 	}
 }
 
-// jitteredBackoff is "equal jitter" exponential backoff: the n-th retry
-// (from 0) waits between half and all of min·2ⁿ, capped at max.
-func jitteredBackoff(minWait, maxWait time.Duration, n int) time.Duration {
-	d := backoffCeiling(minWait, maxWait, n)
-	if d <= 0 {
-		return 0
-	}
-	half := d / 2
-	if half <= 0 {
-		return d
-	}
-	return half + rand.N(d-half+1)
+// attempt is the state of one call: its config, and what the retry layer
+// saw of its attempts.
+type attempt struct {
+	cfg      *config
+	req      *pipeline.Request
+	retryAll bool // a read, or a state-changing call the caller opted in to retry
+	read     bool // a read or an idempotent call: a 2xx response cut short is retried too
+	count    int
+	sent     bool       // some attempt may have reached the server
+	guard    *sendGuard // a state-changing call's sends (sendguard.go)
+
+	buf     *[]byte // pooled buffer of the 2xx body (see readResponse)
+	body    []byte  // the 2xx body of the last response
+	bodyErr error   // why that body could not be read whole
 }
 
-// backoffCeiling is the longest wait of the n-th retry (from 0): min·2ⁿ,
-// capped at max.
-func backoffCeiling(minWait, maxWait time.Duration, n int) time.Duration {
-	if maxWait <= 0 {
-		return 0
-	}
-	d := minWait
-	for i := 0; i < n && d < maxWait; i++ {
-		d *= 2
-	}
-	if d > maxWait || d <= 0 {
-		d = maxWait
-	}
-	return d
+// setHeaders sets the headers of one attempt of a's call on h (empty):
+// the SDK's, the WithHeader ones, and the call's own (Idempotency-Key),
+// which replace a WithHeader header of the same name.
+func (a *attempt) setHeaders(h http.Header) {
+	pipeline.SetHeaders(h, a.cfg.userAgent, a.req.ContentType, a.cfg.header, a.req.Header)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,7 +18,7 @@ import (
 
 // postDeposit sends a state-changing POST through the pipeline.
 func postDeposit(c *Client, opts ...Option) error {
-	req, err := newRequest(http.MethodPost, "/transactions/1/deposit", nil, formBody{&struct {
+	req, err := pipeline.NewRequest(http.MethodPost, "/transactions/1/deposit", nil, pipeline.FormBody{V: &struct {
 		Ref string `url:"merchantReference"`
 	}{"dep-1"}})
 	if err != nil {
@@ -216,7 +217,7 @@ func TestCancelledContextReturnsPromptly(t *testing.T) {
 func TestJitteredBackoffBounds(t *testing.T) {
 	for n := 0; n < 12; n++ {
 		for i := 0; i < 50; i++ {
-			d := jitteredBackoff(100*time.Millisecond, 2*time.Second, n)
+			d := pipeline.JitteredBackoff(100*time.Millisecond, 2*time.Second, n)
 			hi := 100 * time.Millisecond << n
 			if hi > 2*time.Second {
 				hi = 2 * time.Second
@@ -225,7 +226,7 @@ func TestJitteredBackoffBounds(t *testing.T) {
 			require.LessOrEqual(t, d, hi, "n=%d: %v not in [%v, %v]", n, d, hi/2, hi)
 		}
 	}
-	assert.Equal(t, time.Duration(0), jitteredBackoff(0, 0, 3), "zero bounds must not wait")
+	assert.Equal(t, time.Duration(0), pipeline.JitteredBackoff(0, 0, 3), "zero bounds must not wait")
 }
 
 // Sent remembers every attempt: a deposit whose first attempt reached the

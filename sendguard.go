@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 )
 
 // errResendRefused: a layer between the SDK and the network (middleware
@@ -216,7 +218,7 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	answering(req, resp)
 	left := err == nil || st.connected.Load()
 	if err != nil && !left && !t.traced {
-		left = !neverSent(err)
+		left = !pipeline.NeverSent(err)
 	}
 	g.done(left, resp)
 	return resp, err
@@ -294,7 +296,7 @@ func closeRequestBody(req *http.Request) {
 }
 
 // withGuard puts a new guard for req in ctx (a state-changing call only).
-func withGuard(ctx context.Context, req *request) (context.Context, *sendGuard) {
+func withGuard(ctx context.Context, req *pipeline.Request) (context.Context, *sendGuard) {
 	if !req.StateChanging {
 		return ctx, nil
 	}

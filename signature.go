@@ -80,30 +80,8 @@ func withSignatureAlgorithm(a signatureAlgorithm) Option {
 	})
 }
 
-// SignEstablishData fills d's AccessID and MerchantID from the client's
-// credentials and sets RequestSignature (HMAC-SHA1 by default, see
-// WithHMACSHA512) over d's signed fields. The JSON of d is then what
-// the front-end SDKs take (FlattenEstablishData: the mobile SDKs' flat
-// form). Call it on the server only. Invalid data is a *ValidationError
-// naming the field, and d is left unchanged; a signed value may not contain
-// '&' or ';' followed later by '=' (see the Security section).
-//
-// For example, accessId A48B73F694C4C8EE6306, merchantId 110005514, access
-// key "my-access-key" and the establish data of ExampleClient_SignEstablishData
-// have the canonical string (signed fields in the service's order, nested
-// keys dotted, values not URL-encoded, empty values left out; the URLs,
-// metadata, kycType, beneficiary and deviceType are never signed)
-//
-//	accessId=A48B73F694C4C8EE6306&merchantId=110005514&description=Order 42&currency=USD&amount=10.00&merchantReference=ref-42&paymentType=Deferred&customer.name=Jane Doe&customer.address.city=Austin&customer.address.country=US
-//
-// and the requestSignature
-//
-//	bKKk8jN+SU93sX+ckaBV2kjzKZU=
-//
-// or, with WithHMACSHA512(),
-//
-//	HmacSHA512:EcJv3My02jKhVTn5udCQF2rS15A3SmrdcOUSvjeHQ0BQxxOjZWlHLLSTJjw0DYc1qKWAdzsxPMJAZZXxmISRnQ==
-func (c *Client) SignEstablishData(d *models.EstablishData) error {
+// signEstablishData is Client.SignEstablishData.
+func (c *caller) signEstablishData(d *models.EstablishData) error {
 	if err := validateEstablishFields(d); err != nil {
 		return err
 	}

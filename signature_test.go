@@ -56,7 +56,7 @@ func signingClient(t *testing.T, id, key, merchant string, opts ...Option) *Clie
 }
 
 func TestSignEstablishDataGodocExample(t *testing.T) {
-	src, err := os.ReadFile("signature.go")
+	src, err := os.ReadFile("client.go")
 	require.NoError(t, err)
 	for _, s := range []string{exampleCanonical, exampleSHA1, exampleSHA512} {
 		assert.Contains(t, string(src), "//\t"+s+"\n", "the godoc of SignEstablishData does not show %q", s)

@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"github.com/bankpay/bankpay-go/internal/decode"
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -93,7 +94,7 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 	if p.VerifyAccount {
 		query = verifyAccountQuery
 	}
-	r, err := call[tokenizeResponse](ctx, s.client, http.MethodPost, "/accounts/tokenize", query, body, "", opts)
+	r, err := call[tokenizeResponse](ctx, s.client, opAccountsTokenize, args{query: query, body: body}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +123,7 @@ type tokenizeResponse struct {
 	out *models.Tokenization
 }
 
-func (r *tokenizeResponse) decodeBody(ctx context.Context, cfg *config, req *request, body []byte) error {
+func (r *tokenizeResponse) decodeBody(ctx context.Context, cfg *config, req *pipeline.Request, body []byte) error {
 	out, unset, err := r.buf.Decode(body)
 	if err != nil {
 		return &ResponseError{StatusCode: http.StatusOK, Method: req.Method, Path: req.Path, Err: err}

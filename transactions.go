@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bankpay/bankpay-go/internal/decode"
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -27,7 +28,7 @@ func (s *TransactionsService) Get(ctx context.Context, transactionID string, opt
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodGet, pathJoin("transactions", transactionID), nil, nil, "transaction", opts)
+	return call[models.Transaction](ctx, s.client, opTransactionsGet, args{ids: []string{transactionID}}, opts)
 }
 
 // Establish creates an authorization from establish data, signed with the
@@ -46,10 +47,10 @@ func (s *TransactionsService) Establish(ctx context.Context, d *models.Establish
 	if cp.PaymentType == models.PaymentTypeDisbursement && cp.DeviceType == "" {
 		cp.DeviceType = "web"
 	}
-	if err := s.client.SignEstablishData(&cp); err != nil { // validates cp first
+	if err := s.client.signEstablishData(&cp); err != nil { // validates cp first
 		return nil, err
 	}
-	r, err := call[establishResponse](ctx, s.client, http.MethodPost, "/establish", url.Values{"createTransaction": {"true"}}, &cp, "transaction", opts)
+	r, err := call[establishResponse](ctx, s.client, opTransactionsEstablish, args{query: url.Values{"createTransaction": {"true"}}, body: &cp}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +63,7 @@ func (s *TransactionsService) Establish(ctx context.Context, d *models.Establish
 // field the OpenAPI requires there).
 type establishResponse struct{ out *models.Transaction }
 
-func (r *establishResponse) decodeBody(ctx context.Context, cfg *config, req *request, body []byte) error {
+func (r *establishResponse) decodeBody(ctx context.Context, cfg *config, req *pipeline.Request, body []byte) error {
 	out, unset, err := decode.Establish(body)
 	if err != nil {
 		return &ResponseError{StatusCode: http.StatusOK, Method: req.Method, Path: req.Path, Err: err}
@@ -106,8 +107,7 @@ func (s *TransactionsService) Refund(ctx context.Context, transactionID string, 
 	); err != nil {
 		return nil, err
 	}
-	path := pathJoin("transactions", transactionID, "refund")
-	return madeFrom(transactionID, path)(call[models.Transaction](ctx, s.client, http.MethodPost, path, nil, p, "transaction", opts))
+	return madeFrom(opTransactionsRefund, transactionID)(call[models.Transaction](ctx, s.client, opTransactionsRefund, args{ids: []string{transactionID}, body: p}, opts))
 }
 
 // ReclaimParams is the input of Reclaim, sent as JSON.
@@ -141,8 +141,7 @@ func (s *TransactionsService) Reclaim(ctx context.Context, transactionID string,
 	); err != nil {
 		return nil, err
 	}
-	path := pathJoin("transactions", transactionID, "reclaim")
-	return madeFrom(transactionID, path)(call[models.Transaction](ctx, s.client, http.MethodPost, path, nil, p, "transaction", opts))
+	return madeFrom(opTransactionsReclaim, transactionID)(call[models.Transaction](ctx, s.client, opTransactionsReclaim, args{ids: []string{transactionID}, body: p}, opts))
 }
 
 // CancelParams is the input of Cancel, sent as JSON; every field is
@@ -185,7 +184,7 @@ func (s *TransactionsService) Cancel(ctx context.Context, transactionID string, 
 	if p.Reason < 0 {
 		return nil, invalid("reason", "must not be negative")
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "cancel"), nil, p, "transaction", opts)
+	return call[models.Transaction](ctx, s.client, opTransactionsCancel, args{ids: []string{transactionID}, body: p}, opts)
 }
 
 // PreauthorizeParams is the input of Preauthorize, sent as JSON (the
@@ -237,8 +236,7 @@ func (s *TransactionsService) Preauthorize(ctx context.Context, transactionID st
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	path := pathJoin("transactions", transactionID, "capture", "preAuth")
-	return madeFrom(transactionID, path)(call[models.Transaction](ctx, s.client, http.MethodPost, path, nil, p.body(), "transaction", opts))
+	return madeFrom(opTransactionsPreauthorize, transactionID)(call[models.Transaction](ctx, s.client, opTransactionsPreauthorize, args{ids: []string{transactionID}, body: p.body()}, opts))
 }
 
 // preauthBody is the JSON body of a preauthorization, as the OpenAPI
@@ -294,13 +292,12 @@ func (s *TransactionsService) Refresh(ctx context.Context, transactionID, splitT
 	if err := firstError(checkID("transactionId", transactionID), required("splitToken", splitToken)); err != nil {
 		return "", err
 	}
-	path := pathJoin("transactions", transactionID, "refresh")
-	r, err := call[wire.RefreshProcess](ctx, s.client, http.MethodPost, path, nil, &wire.RefreshRequest{SplitToken: splitToken}, "refresh", opts)
+	r, err := call[wire.RefreshProcess](ctx, s.client, opTransactionsRefresh, args{ids: []string{transactionID}, body: &wire.RefreshRequest{SplitToken: splitToken}}, opts)
 	if err != nil {
 		return "", err
 	}
 	if r.ProcessID == "" {
-		return "", &ResponseError{StatusCode: http.StatusOK, Method: http.MethodPost, Path: path, Err: errors.New("response has no refresh.processId")}
+		return "", opTransactionsRefresh.resultError(errors.New("response has no refresh.processId"), transactionID)
 	}
 	return r.ProcessID, nil
 }

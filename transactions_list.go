@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"iter"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -54,7 +53,7 @@ type TransactionListParams struct {
 }
 
 // transactionList is GET /transactions, {"transactions":[…]}.
-var transactionList = rangedList[models.Transaction]{"/transactions", "transactions"}
+var transactionList = rangedList[models.Transaction]{opTransactionsList}
 
 // transactionQuery is TransactionListParams as the query sends it: the
 // code filters as codes.
@@ -356,8 +355,7 @@ func (sc *findScan) add(t *models.Transaction, unreadable bool) error {
 		// repeats a page for every startIndex, which would keep the loop
 		// going until the page budget.
 		if sc.repeats++; sc.repeats >= defaultPageSize {
-			return &incompleteError{&ResponseError{StatusCode: http.StatusOK, Method: http.MethodGet, Path: transactionList.path,
-				Err: errors.New("the list repeats a page of transactions")}}
+			return &incompleteError{opTransactionsList.resultError(errors.New("the list repeats a page of transactions"))}
 		}
 		return nil
 	} else {
@@ -388,18 +386,18 @@ func (sc *findScan) add(t *models.Transaction, unreadable bool) error {
 // page whose raw items cannot be lined up with the decoded ones has every
 // item reported.
 func (s *TransactionsService) findPage(ctx context.Context, q url.Values, opts []Option) (*Page[models.Transaction], map[int]bool, error) {
-	r, err := call[json.RawMessage](ctx, s.client, http.MethodGet, transactionList.path, q, nil, "", opts)
+	r, err := call[json.RawMessage](ctx, s.client, opTransactionsList, args{query: q}, opts)
 	if err != nil {
 		return nil, nil, err
 	}
 	asked, _ := strconv.Atoi(q.Get("count"))
-	page, err := decodeList[models.Transaction](*r, transactionList.path, q, transactionList.key, asked, func() error {
+	page, err := decodeList[models.Transaction](*r, opTransactionsList.path, q, opTransactionsList.key, asked, func() error {
 		return fmt.Errorf("the page holds more than the %d items asked", asked)
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	refs, ok := rawReferences(*r, transactionList.key)
+	refs, ok := rawReferences(*r, opTransactionsList.key)
 	bad := map[int]bool{}
 	for i := range page.Items {
 		if !ok || len(refs) != len(page.Items) || unreadableReference(refs[i], page.Items[i].MerchantReference) {
@@ -479,14 +477,6 @@ func (s *idSet) add(id string) bool {
 	s.ids[k] = struct{}{}
 	return true
 }
-
-// ErrIncomplete: Transactions.FindByMerchantReference (or FindAuthorization)
-// could not prove that it saw the whole list (a failed page, the context's
-// end, a misbehaving server, its page budget, an order that moved while it
-// was read, a reference that could not be read). It is not "not found":
-// the transaction may exist, so do not pay again; look it up again. The
-// error wraps its cause.
-var ErrIncomplete = errors.New("bankpay: lookup incomplete")
 
 var (
 	errNoSuchReference    = &findError{"no transaction made from originalTransactionId has this merchantReference", ErrNotFound}

@@ -517,3 +517,36 @@ func checkReturnAmount(field string, a models.Amount, must bool) error {
 	}
 	return nil
 }
+
+// reservedRedirectKey reports whether k may not be a query parameter of a
+// returnUrl or cancelUrl: a redirect parameter, the signature, or a key
+// VerifyRedirect refuses.
+func reservedRedirectKey(k string) bool {
+	switch k {
+	case "transactionId", "merchantReference", "transactionType", "status", "payment.paymentType",
+		"payment.paymentProvider.type", "panel", "payment.paymentProviderTransaction.status",
+		"payment.account.verified", "payment.paymentProvider.instantPayoutAvailable",
+		"instantPayoutAvailable", "instantPayoutAvail":
+		return true
+	}
+	return notRedirectKey(k)
+}
+
+// notRedirectKey reports whether k never belongs to a redirect's signed
+// part: the signature itself, a key of establish data or of notifications.
+func notRedirectKey(k string) bool {
+	return k == "requestSignature" || sign.IsEstablishKey(k) || isNotificationKey(k)
+}
+
+// isNotificationKey reports whether k is a field of event notifications
+// that redirects never carry.
+func isNotificationKey(k string) bool {
+	switch k {
+	case wire.EventFieldEventID, wire.EventFieldEventType, wire.EventFieldObjectID,
+		wire.EventFieldObjectType, wire.EventFieldParentObjectID, wire.EventFieldCreatedAt,
+		wire.EventFieldSplitToken, wire.EventFieldProviderTransactionStatus,
+		wire.EventFieldProviderTransactionStatusMsg:
+		return true
+	}
+	return false
+}

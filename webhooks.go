@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/internal/sign"
 )
 
@@ -141,34 +142,34 @@ func verifyNotification(macs *sign.MACCache, body []byte, header string, creds C
 // Deduplicator), then each successful Extend's: a store unreachable from
 // the first Extend on still cancels the callback when its claim runs out.
 // See NewMemoryDeduplicator. Handler only.
-func WithDeduplicator(d Deduplicator) Option {
-	return option("WithDeduplicator", forHandler, func(cfg *config) {
+func WithDeduplicator(d Deduplicator) WebhookOption {
+	return WebhookOption(option("WithDeduplicator", forHandler, func(cfg *config) {
 		if d == nil || reflect.ValueOf(d).Kind() == reflect.Pointer && reflect.ValueOf(d).IsNil() {
 			cfg.fail(invalid("deduplicator", "must not be nil"))
 			return
 		}
 		cfg.dedup = d
-	})
+	}))
 }
 
 // withMaxEventBytes sets the body cap (1 MiB by default; 413 beyond). Tests only.
-func withMaxEventBytes(n int64) Option {
-	return option("withMaxEventBytes", forHandler, func(cfg *config) {
+func withMaxEventBytes(n int64) WebhookOption {
+	return WebhookOption(option("withMaxEventBytes", forHandler, func(cfg *config) {
 		if n > 0 {
 			cfg.maxEventBytes = n
 		}
-	})
+	}))
 }
 
 // WithEventReadTimeout sets how long the webhook handler waits for a
 // request's body (5s by default; 408 beyond), whatever the server's own
 // timeouts. Handler only.
-func WithEventReadTimeout(d time.Duration) Option {
-	return option("WithEventReadTimeout", forHandler, func(cfg *config) {
+func WithEventReadTimeout(d time.Duration) WebhookOption {
+	return WebhookOption(option("WithEventReadTimeout", forHandler, func(cfg *config) {
 		if d > 0 {
 			cfg.eventReadTimeout = d
 		}
-	})
+	}))
 }
 
 // WithMaxEventAge sets how old (by its signed createdAt) an event may be:
@@ -178,8 +179,8 @@ func WithEventReadTimeout(d time.Duration) Option {
 // 5 minutes ahead of the handler's clock gets 400 too, whatever the max age.
 // A Deduplicator keeps done marks for the max age plus 10 minutes (twice
 // that skew), or as long as it can when the check is off. Handler only.
-func WithMaxEventAge(d time.Duration) Option {
-	return option("WithMaxEventAge", forHandler, func(cfg *config) { cfg.maxEventAge = d })
+func WithMaxEventAge(d time.Duration) WebhookOption {
+	return WebhookOption(option("WithMaxEventAge", forHandler, func(cfg *config) { cfg.maxEventAge = d }))
 }
 
 // WithWebhookClock sets the webhook handler's clock (time.Now by default),
@@ -189,13 +190,19 @@ func WithMaxEventAge(d time.Duration) Option {
 // when called (an offset read only after /sandbox/advance comes too late
 // for the events the advance fires, which are delivered before it answers).
 // The event-age and future-date checks use it. Handler only.
-func WithWebhookClock(now func() time.Time) Option {
-	return option("WithWebhookClock", forHandler, func(cfg *config) {
+func WithWebhookClock(now func() time.Time) WebhookOption {
+	return WebhookOption(option("WithWebhookClock", forHandler, func(cfg *config) {
 		if now != nil {
 			cfg.hookNow = now
 		}
-	})
+	}))
 }
+
+// WebhookOption configures the webhook handler (NewWebhookHandler): an
+// option of the handler given to NewClient, a call or VerifyRedirect, or
+// an Option given to the handler, does not compile. WithLogger configures
+// both.
+type WebhookOption func(*config)
 
 type webhookHandler struct {
 	creds       Credentials
@@ -208,6 +215,7 @@ type webhookHandler struct {
 	readTimeout time.Duration
 	now         func() time.Time
 	clock       claimClock // times the claim's extensions and run-out
+	misuse      error      // an option converted from one of another kind: every request gets 500
 }
 
 // NewWebhookHandler returns the http.Handler of the merchant's
@@ -225,17 +233,22 @@ type webhookHandler struct {
 // Transactions.Get before acting (see the Security section). Each refusal
 // says why: without WithLogger, one warn line to slog.Default() with the
 // reason (never the body, the key or personal data). Options are
-// WithDeduplicator, WithLogger, WithMaxEventAge, WithEventReadTimeout and
-// WithWebhookClock; any other panics.
-func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error, opts ...Option) http.Handler {
+// WebhookOptions: WithDeduplicator, WithLogger, WithMaxEventAge,
+// WithEventReadTimeout and WithWebhookClock; an Option does not compile
+// here. (An Option converted to a WebhookOption, or a nil Deduplicator, is
+// refused at run time, as empty credentials are: every request gets 500
+// and the reason is logged.)
+func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error, opts ...WebhookOption) http.Handler {
 	cfg := config{target: forHandler, maxEventBytes: defaultMaxEventBytes, maxEventAge: defaultMaxEventAge,
 		eventReadTimeout: defaultEventReadTimeout, hookNow: time.Now}
-	if err := cfg.apply(opts); err != nil {
-		panic("bankpay: NewWebhookHandler: " + err.Error())
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
 	}
 	return &webhookHandler{creds: creds, macs: &sign.MACCache{}, fn: fn, dedup: cfg.dedup, maxBytes: cfg.maxEventBytes,
 		logger: cfg.logger, maxAge: cfg.maxEventAge, readTimeout: cfg.eventReadTimeout, now: cfg.hookNow,
-		clock: wallClock{}}
+		clock: wallClock{}, misuse: cfg.err}
 }
 
 func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -243,6 +256,10 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		h.reply(w, http.StatusMethodNotAllowed)
+		return
+	}
+	if h.misuse != nil {
+		h.reject(ctx, w, r, http.StatusInternalServerError, fmt.Errorf("bankpay: NewWebhookHandler: %w", h.misuse))
 		return
 	}
 	if r.ContentLength > h.maxBytes {
@@ -256,9 +273,9 @@ func (h *webhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The body is read into a pooled buffer: the event's fields are copied
 	// out of it (the URL-decoded message, or strings of the JSON decoder),
 	// so nothing refers to it afterwards.
-	buf := getBuffer()
-	defer putBuffer(buf)
-	body, err := readCapped(*buf, http.MaxBytesReader(w, r.Body, h.maxBytes), h.maxBytes)
+	buf := pipeline.GetBuffer()
+	defer pipeline.PutBuffer(buf)
+	body, err := pipeline.ReadCapped(*buf, http.MaxBytesReader(w, r.Body, h.maxBytes), h.maxBytes)
 	*buf = body[:0]
 	if err != nil {
 		var tooLarge *http.MaxBytesError

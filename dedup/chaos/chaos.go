@@ -135,7 +135,7 @@ func RunReplica() error {
 			_, err := tx.Exec(ctx, `INSERT INTO effects (event_id, replica) VALUES ($1, $2)`, ev.EventID, id)
 			return err
 		}, riverinbox.Options{MaxWorkers: 20, JobTimeout: r.Slow + 2*time.Second, RescueStuckJobsAfter: r.Slow + 3*time.Second,
-			HandlerOptions: []bankpay.Option{clock}})
+			HandlerOptions: []bankpay.WebhookOption{clock}})
 		if err != nil {
 			return err
 		}

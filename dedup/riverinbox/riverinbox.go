@@ -128,7 +128,7 @@ type Options struct {
 	MaxEventAge time.Duration
 	// HandlerOptions are given to bankpay.NewWebhookHandler: WithLogger,
 	// WithEventReadTimeout, WithWebhookClock.
-	HandlerOptions []bankpay.Option
+	HandlerOptions []bankpay.WebhookOption
 	// Logger is River's logger; nothing is logged when nil.
 	Logger *slog.Logger
 }

@@ -301,7 +301,7 @@ func TestInboxWorkerReadsWhatWasVerified(t *testing.T) {
 func TestInboxMaxEventAgeWinsOverHandlerOptions(t *testing.T) {
 	pool := freshSchema(t)
 	in, err := riverinbox.New(pool, creds, effect, riverinbox.Options{
-		HandlerOptions: []bankpay.Option{bankpay.WithMaxEventAge(0)}})
+		HandlerOptions: []bankpay.WebhookOption{bankpay.WithMaxEventAge(0)}})
 	require.NoError(t, err)
 	id := unique("ev-old")
 	body, auth := dedupsuite.Notification(t, creds, id, time.Now().Add(-30*time.Hour))

@@ -70,9 +70,15 @@ func selfTest(base string) error {
 		return fmt.Errorf("selftest: return page %q", between(result, "<main>", "</main>"))
 	}
 
+	return followOrder(hc, base+"/orders/"+url.PathEscape(d.MerchantReference))
+}
+
+// followOrder does what the order page's script does: it follows the
+// order until the capture exists, waits 3 banking days, then refunds it.
+func followOrder(hc *http.Client, order string) error {
 	// The order page's script: follow the order until the capture exists.
-	order := base + "/orders/" + url.PathEscape(d.MerchantReference)
 	var o orderJSON
+	var err error
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if o, err = getOrder(hc, http.MethodGet, order); err != nil {
 			return err

@@ -85,6 +85,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 	env.Result("%s", exampleenv.DescribeTxn(dep))
 
+	return followDeposit(ctx, env, c, events, auth, dep)
+}
+
+// followDeposit follows the deposit through Authorized, Processed and Completed, then plays the network's other outcomes.
+func followDeposit(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, events *exampleenv.Receiver, auth, dep *models.Transaction) error {
 	env.Section("3. Authorized -> Processed -> Completed")
 	if err := env.Advance(ctx, time.Hour); err != nil {
 		return err
@@ -111,6 +116,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	if env.Sandbox == nil {
 		return nil
 	}
+	return deniedAndReversed(ctx, env, c, events, auth, dep)
+}
+
+// deniedAndReversed plays the network denying and reversing deposits with the sandbox's test hooks.
+func deniedAndReversed(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, events *exampleenv.Receiver, auth, dep *models.Transaction) error {
 	env.Section("4. Denied and Reversed (sandbox test hooks)")
 	dp2 := &bankpay.DepositParams{MerchantReference: exampleenv.Ref("disb"), Amount: "10.00"}
 	env.Call("Transactions.Deposit(%s, amount %s, ref %s)", auth.TransactionID, dp2.Amount, dp2.MerchantReference)

@@ -82,6 +82,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		return err
 	}
 
+	return disputeAndRecover(ctx, env, c, events, capture)
+}
+
+// disputeAndRecover plays the user's bank returning the capture (a Dispute event), then recovers it.
+func disputeAndRecover(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, events *exampleenv.Receiver, capture *models.Transaction) error {
 	env.Section("3. The user's bank returns it: a Dispute event")
 	if env.Sandbox == nil {
 		return fmt.Errorf("waiting for a return: %w", exampleenv.ErrNeedsSandboxClock)
@@ -106,6 +111,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	env.Result("Dispute: transaction %s, returnType %s, amountReturned %s, reference %s",
 		disputed, dispute.Raw.Get("returnType"), returned, dispute.Raw.Get("reference"))
 
+	return recoverDispute(ctx, env, c, disputed, returned)
+}
+
+// recoverDispute recovers the returned amount of the disputed transaction with Disputes.Create, once whatever the repeats, and follows the recovery to Completed.
+func recoverDispute(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, disputed string, returned models.Amount) error {
 	env.Section("4. Recover it")
 	rp := &bankpay.DisputeParams{TransactionID: disputed, Amount: returned, IdempotencyKey: "recover-" + disputed}
 	env.Call("Disputes.Create(transaction %s, amount %s, Idempotency-Key %s)", rp.TransactionID, rp.Amount, rp.IdempotencyKey)

@@ -64,6 +64,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 	env.Result("refused by the SDK, nothing sent: field %s %s", ve.Field, ve.Reason)
 
+	return captureTransfer(ctx, env, r)
+}
+
+// captureTransfer captures the transfer against the authorization r, then asks for more than it allows.
+func captureTransfer(ctx context.Context, env *exampleenv.Env, r *bankpay.Redirect) error {
 	env.Section("3. Capture the transfer")
 	p := &bankpay.CaptureParams{
 		MerchantReference: exampleenv.Ref("imt"),

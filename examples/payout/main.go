@@ -82,6 +82,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	pp := auth.Payment.PaymentProvider
 	env.Result("bank %s (%s), instantPayoutAvailable %t", pp.Name, pp.PaymentProviderID, pp.InstantPayoutAvailable)
 
+	return payOut(ctx, env, c, events, auth, pp)
+}
+
+// payOut deposits against the verified authorization and follows the deposit's events.
+func payOut(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, events *exampleenv.Receiver, auth *models.Transaction, pp *models.PaymentProvider) error {
 	env.Section("4. Pay out with a deposit")
 	p := &bankpay.DepositParams{
 		MerchantReference:    exampleenv.Ref("payout"),

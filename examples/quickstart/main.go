@@ -94,22 +94,32 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		return fmt.Errorf("the deposit is %s with events %v, want Completed", dep.Status, exampleenv.EventTypes(events.EventsFor(dep.TransactionID)))
 	}
 
+	return typedErrors(ctx, env, c, events, auth.TransactionID)
+}
+
+// typedErrors shows an API error and a validation error, then goes on with the instant payout.
+func typedErrors(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, events *exampleenv.Receiver, authID string) error {
 	env.Section("Errors are typed")
 	env.Call("Accounts.Tokenize(account 1003750000) - a sandbox error trigger")
-	_, err = c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1003750000", RoutingNumber: bankpaytest.SandboxRoutingNumber})
+	_, err := c.Accounts.Tokenize(ctx, &bankpay.TokenizeParams{AccountNumber: "1003750000", RoutingNumber: bankpaytest.SandboxRoutingNumber})
 	var apiErr *bankpay.APIError
 	if !errors.As(err, &apiErr) || !errors.Is(err, bankpay.ErrUnauthorized) {
 		return fmt.Errorf("error trigger: got %v, want ErrUnauthorized", err)
 	}
 	env.Result("errors.Is(err, bankpay.ErrUnauthorized): HTTP %d, code %d", apiErr.StatusCode, apiErr.Code)
-	env.Call("Transactions.Deposit(%s) with amount %q", auth.TransactionID, "12.5")
-	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, &bankpay.DepositParams{MerchantReference: exampleenv.Ref("qs"), Amount: "12.5"})
+	env.Call("Transactions.Deposit(%s) with amount %q", authID, "12.5")
+	_, err = c.Transactions.Deposit(ctx, authID, &bankpay.DepositParams{MerchantReference: exampleenv.Ref("qs"), Amount: "12.5"})
 	var ve *bankpay.ValidationError
 	if !errors.As(err, &ve) {
 		return fmt.Errorf("bad amount: got %v, want a *bankpay.ValidationError", err)
 	}
 	env.Result("*bankpay.ValidationError on %s, nothing sent: %s", ve.Field, ve.Reason)
 
+	return instantPayout(ctx, env, c, events)
+}
+
+// instantPayout has the user authorize at their bank, then pays out instantly when the bank allows it.
+func instantPayout(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, events *exampleenv.Receiver) error {
 	env.Section("The user authorizes at their bank; verify the redirect; pay out instantly")
 	r, err := env.Authorization(ctx, &models.EstablishData{
 		Currency:          models.USD,
@@ -123,7 +133,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	if err != nil {
 		return err
 	}
-	ref = exampleenv.Ref("qs-payout")
+	ref := exampleenv.Ref("qs-payout")
 	env.Call("Transactions.Deposit(%s, 60.00, instantPayoutRequest %t)", r.TransactionID, r.InstantPayoutAvailable)
 	payout, err := c.Transactions.Deposit(ctx, r.TransactionID, &bankpay.DepositParams{
 		MerchantReference: ref, Amount: "60.00", InstantPayoutRequest: r.InstantPayoutAvailable,
@@ -133,8 +143,13 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 	env.Result("%s", exampleenv.DescribeTxn(payout))
 
+	return accountData(ctx, env, c, events)
+}
+
+// accountData reads the account and its 7/30/90-day cash-flow figures after a Retrieval authorization.
+func accountData(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, events *exampleenv.Receiver) error {
 	env.Section("Account and cash-flow data after a Retrieval authorization")
-	r, err = env.Authorization(ctx, &models.EstablishData{
+	r, err := env.Authorization(ctx, &models.EstablishData{
 		Currency:          models.USD,
 		Amount:            "0.00",
 		MerchantReference: exampleenv.Ref("qs-retrieval"),

@@ -77,6 +77,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		env.Result("deposit made")
 	}
 
+	return findDeposit(ctx, env, c, auth, p)
+}
+
+// findDeposit finds the deposit whose response was lost by its authorization and merchantReference, then checks it was paid once.
+func findDeposit(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, auth *models.Transaction, p *bankpay.DepositParams) error {
 	env.Section("3. Find the deposit from its authorization and merchantReference")
 	env.Call("Transactions.FindByMerchantReference(originalTransactionId %s, ref %s)", auth.TransactionID, p.MerchantReference)
 	dep, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{
@@ -122,9 +127,14 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		return fmt.Errorf("%d transactions by the deposit's reference, want none (the operator's filter)", n)
 	}
 
+	return paidOnce(ctx, env, c, auth, p)
+}
+
+// paidOnce lists the authorization's deposits (one) and reads its payment.
+func paidOnce(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, auth *models.Transaction, p *bankpay.DepositParams) error {
 	env.Section("4. The authorization's deposits: paid once")
 	env.Call("Transactions.List(originalTransactionId %s, transactionType Deposit)", auth.TransactionID)
-	n = 0
+	n := 0
 	for t, err := range c.Transactions.List(ctx, &bankpay.TransactionListParams{
 		OriginalTransactionID: auth.TransactionID,
 		TransactionTypes:      []models.TransactionType{models.TypeDeposit},

@@ -80,6 +80,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		return err
 	}
 
+	return refundPart(ctx, env, c, events, capture)
+}
+
+// refundPart refunds part of the capture, then the rest.
+func refundPart(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, events *exampleenv.Receiver, capture *models.Transaction) error {
 	env.Section("3. Refund part of it")
 	part := &bankpay.RefundParams{MerchantReference: exampleenv.Ref("order-1042-rf1"), Amount: "30.00"}
 	env.Call("Transactions.Refund(%s, %s, ref %s)", capture.TransactionID, part.Amount, part.MerchantReference)
@@ -103,6 +108,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	}
 	env.Result("HTTP %d, code %d: %s", apiErr.StatusCode, apiErr.Code, apiErr.Message)
 
+	return refundRest(ctx, env, c, events, capture, r1)
+}
+
+// refundRest refunds what the first refund left, then follows both refunds to the customer's account.
+func refundRest(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, events *exampleenv.Receiver, capture, r1 *models.Transaction) error {
 	env.Section("4. Refund the rest")
 	env.Call("Transactions.Refund(%s, no amount: the balance)", capture.TransactionID)
 	r2, err := c.Transactions.Refund(ctx, capture.TransactionID, nil)

@@ -76,10 +76,15 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		}
 	}
 
+	return tokenizeErrors(ctx, env, c, routing)
+}
+
+// tokenizeErrors shows the typed errors of the sandbox's error triggers.
+func tokenizeErrors(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, routing string) error {
 	env.Section("3. Errors")
-	p = &bankpay.TokenizeParams{AccountNumber: "12ab", RoutingNumber: routing}
+	p := &bankpay.TokenizeParams{AccountNumber: "12ab", RoutingNumber: routing}
 	env.Call("Accounts.Tokenize(account %q)", p.AccountNumber)
-	_, err = c.Accounts.Tokenize(ctx, p)
+	_, err := c.Accounts.Tokenize(ctx, p)
 	var ve *bankpay.ValidationError
 	if !errors.As(err, &ve) {
 		return fmt.Errorf("tokenize a malformed account: got %v, want a *bankpay.ValidationError", err)

@@ -89,6 +89,11 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 		return nil
 	}
 
+	return tierFromEstablish(ctx, env, c, ext)
+}
+
+// tierFromEstablish sets a new customer's tier from establish data, then tries a merchant not configured for VIP tiers.
+func tierFromEstablish(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, ext string) error {
 	env.Section("4. A tier for a new customer from establish data")
 	newExt := exampleenv.Ref("vip-new")
 	d := &models.EstablishData{
@@ -110,7 +115,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	if !ok {
 		return fmt.Errorf("no customer %s after the authorization", newExt)
 	}
-	cust = &rec
+	cust := &rec
 	env.Printf("[sandbox] customer record: %s\n", show(cust))
 	if cust.VIP == nil || *cust.VIP != 2 {
 		return fmt.Errorf("customer from establish data: %s, want vip 2", show(cust))

@@ -69,7 +69,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	// production, never from source code (here: the embedded sandbox's).
 	creds := env.Creds
 	rcv := &receiver{}
-	opts := []bankpay.Option{bankpay.WithDeduplicator(&countingDedup{bankpay.NewMemoryDeduplicator(10000), rcv}),
+	opts := []bankpay.WebhookOption{bankpay.WithDeduplicator(&countingDedup{bankpay.NewMemoryDeduplicator(10000), rcv}),
 		// The handler says why it refuses a notification (without
 		// WithLogger: one warn line to slog.Default()); here, into the
 		// example's output.

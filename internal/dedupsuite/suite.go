@@ -225,12 +225,12 @@ func replicas(t *testing.T, newReplica func(Config) bankpay.Deduplicator, cfgs [
 }
 
 // replicasOver is replicas with the given Deduplicators.
-func replicasOver(t *testing.T, ds []bankpay.Deduplicator, fn func(int, context.Context, *bankpay.Event) error, opts ...bankpay.Option) []*httptest.Server {
+func replicasOver(t *testing.T, ds []bankpay.Deduplicator, fn func(int, context.Context, *bankpay.Event) error, opts ...bankpay.WebhookOption) []*httptest.Server {
 	t.Helper()
 	srvs := make([]*httptest.Server, len(ds))
 	for i := range srvs {
 		h := bankpay.NewWebhookHandler(creds, func(ctx context.Context, ev *bankpay.Event) error { return fn(i, ctx, ev) },
-			append([]bankpay.Option{bankpay.WithDeduplicator(ds[i])}, opts...)...)
+			append([]bankpay.WebhookOption{bankpay.WithDeduplicator(ds[i])}, opts...)...)
 		srvs[i] = httptest.NewServer(h)
 		t.Cleanup(srvs[i].Close)
 	}

@@ -87,6 +87,14 @@ func Run(ctx context.Context, name string, args []string, stdout, stderr io.Writ
 	srv := bankpaytest.NewServer(append(opts, bankpaytest.WithAnyEventAddress(), bankpaytest.WithListener(ln))...)
 	defer srv.Close()
 
+	printBanner(stdout, srv, clock, *bare)
+	<-ctx.Done()
+	return nil
+}
+
+// printBanner writes what the sandbox listens on, its merchant's
+// credentials and configuration, and how to use it.
+func printBanner(stdout io.Writer, srv *bankpaytest.Server, clock string, bare bool) {
 	c := srv.Credentials()
 	m := srv.Merchants()[0]
 	fmt.Fprintf(stdout, `bankpay sandbox (not the real service)
@@ -111,11 +119,8 @@ the sandbox bank's password is demo.
 
 Press Ctrl+C to stop.
 `, clock, srv.Now().Format(time.RFC3339), srv.URL, srv.ControlURL, srv.ScriptURL(), c.AccessID, c.AccessKey.Reveal(), c.MerchantID,
-		!m.NoVIP, !m.NoMoneyTransfer, !m.NoReferenceIdempotency, responseShape(*bare), bankpaytest.SandboxRoutingNumber,
+		!m.NoVIP, !m.NoMoneyTransfer, !m.NoReferenceIdempotency, responseShape(bare), bankpaytest.SandboxRoutingNumber,
 		srv.URL, c.AccessID, c.AccessKey.Reveal(), c.MerchantID, srv.ControlURL, srv.ScriptURL(), c.AccessID)
-
-	<-ctx.Done()
-	return nil
 }
 
 // responseShape names the response shape the banner shows.

@@ -238,7 +238,7 @@ func startWithInbox(t *testing.T, sh shape, opts ...bankpaytest.Option) (*sandbo
 	return s, in
 }
 
-func startInbox(t *testing.T, creds bankpay.Credentials, opts ...bankpay.Option) *inbox {
+func startInbox(t *testing.T, creds bankpay.Credentials, opts ...bankpay.WebhookOption) *inbox {
 	t.Helper()
 	in := &inbox{}
 	record := func(ev *bankpay.Event, via string) error {
@@ -252,7 +252,7 @@ func startInbox(t *testing.T, creds bankpay.Credentials, opts ...bankpay.Option)
 		in.typed = append(in.typed, via)
 		return nil
 	}
-	opts = append([]bankpay.Option{bankpay.WithWebhookClock(in.now)}, opts...)
+	opts = append([]bankpay.WebhookOption{bankpay.WithWebhookClock(in.now)}, opts...)
 	h := bankpay.NewWebhookHandler(creds, func(_ context.Context, ev *bankpay.Event) error {
 		switch {
 		case ev.EventType == models.EventCustomerIdentityVerified:

@@ -214,21 +214,7 @@ func (n *normalizer) value(x any, t reflect.Type, path string, at []step) (any, 
 	if reflect.PointerTo(t).Implements(unmarshalerType) {
 		// The type has its own decoder (Amount, codes, ProviderStatus,
 		// VerifiedAttribute): run it to check the value.
-		raw, err := json.Marshal(x)
-		if err != nil {
-			return nil, err
-		}
-		dst := reflect.New(t).Interface().(json.Unmarshaler)
-		if err := dst.UnmarshalJSON(raw); err != nil {
-			var fe *FieldError
-			if errors.As(err, &fe) {
-				inner := *fe
-				inner.Path = join(path, fe.Path)
-				return nil, &inner
-			}
-			return nil, &FieldError{Path: path, Want: "a valid " + t.Name(), Got: kind(x)}
-		}
-		return x, nil
+		return checkUnmarshal(x, t, path)
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -246,35 +232,14 @@ func (n *normalizer) value(x any, t reflect.Type, path string, at []step) (any, 
 		}
 		return json.Number(w), nil
 	case reflect.Float32, reflect.Float64:
-		switch v := x.(type) {
-		case json.Number:
-			return v, nil
-		case string:
-			if v == "" {
-				return nil, nil
-			}
-			if n := strings.TrimSpace(v); json.Valid([]byte(n)) && (n[0] == '-' || (n[0] >= '0' && n[0] <= '9')) {
-				return json.Number(n), nil
-			}
-		}
-		return nil, &FieldError{Path: path, Want: "a number", Got: kind(x)}
+		return number(x, path)
 	case reflect.String:
 		if s, ok := scalarText(x); ok {
 			return s, nil
 		}
 		return nil, &FieldError{Path: path, Want: "a string", Got: kind(x)}
 	case reflect.Bool:
-		switch v := x.(type) {
-		case bool:
-			return v, nil
-		case string:
-			if b, err := strconv.ParseBool(strings.TrimSpace(v)); err == nil {
-				return b, nil
-			} else if v == "" {
-				return nil, nil
-			}
-		}
-		return nil, &FieldError{Path: path, Want: "a boolean", Got: kind(x)}
+		return boolean(x, path)
 	case reflect.Slice, reflect.Array:
 		arr, ok := x.([]any)
 		if !ok {
@@ -309,6 +274,59 @@ func (n *normalizer) value(x any, t reflect.Type, path string, at []step) (any, 
 		return obj, n.object(obj, t, path, at)
 	}
 	return x, nil
+}
+
+// checkUnmarshal runs the json.Unmarshaler of t on x, to check it: x, or
+// the error naming path.
+func checkUnmarshal(x any, t reflect.Type, path string) (any, error) {
+	raw, err := json.Marshal(x)
+	if err != nil {
+		return nil, err
+	}
+	dst := reflect.New(t).Interface().(json.Unmarshaler)
+	if err := dst.UnmarshalJSON(raw); err != nil {
+		var fe *FieldError
+		if errors.As(err, &fe) {
+			inner := *fe
+			inner.Path = join(path, fe.Path)
+			return nil, &inner
+		}
+		return nil, &FieldError{Path: path, Want: "a valid " + t.Name(), Got: kind(x)}
+	}
+	return x, nil
+}
+
+// number is x read as a JSON number: a number, or a string holding one
+// ("" is nil).
+func number(x any, path string) (any, error) {
+	switch v := x.(type) {
+	case json.Number:
+		return v, nil
+	case string:
+		if v == "" {
+			return nil, nil
+		}
+		if n := strings.TrimSpace(v); json.Valid([]byte(n)) && (n[0] == '-' || (n[0] >= '0' && n[0] <= '9')) {
+			return json.Number(n), nil
+		}
+	}
+	return nil, &FieldError{Path: path, Want: "a number", Got: kind(x)}
+}
+
+// boolean is x read as a boolean: a bool, or a string holding one ("" is
+// nil).
+func boolean(x any, path string) (any, error) {
+	switch v := x.(type) {
+	case bool:
+		return v, nil
+	case string:
+		if b, err := strconv.ParseBool(strings.TrimSpace(v)); err == nil {
+			return b, nil
+		} else if v == "" {
+			return nil, nil
+		}
+	}
+	return nil, &FieldError{Path: path, Want: "a boolean", Got: kind(x)}
 }
 
 // object normalizes the members of obj, a JSON object read into struct type
