@@ -23,5 +23,5 @@ func runCapture(ctx context.Context, e *env, args []string) error {
 	}
 	t, err := c.Transactions.Capture(ctx, id, &bankpay.CaptureParams{
 		MerchantReference: *ref, Amount: models.Amount(*amount), SplitToken: *token})
-	return e.finishMoneyCall(ctx, c, id, *ref, t, err)
+	return e.finishMoneyCall(ctx, c, id, *ref, models.TypeCapture, t, err)
 }
