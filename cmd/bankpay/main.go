@@ -17,7 +17,7 @@
 //	bankpay sandbox [bankpay-sandbox flags]
 //	bankpay listen -forward-to URL [-type T,…] [-retries 5] [-retry-interval 1s]   (sandbox only)
 //	bankpay [-json] trigger EVENT [-transaction ID]                                  (sandbox only)
-//	bankpay [-json] events list [-transaction ID] [-type T] [-limit N]              (sandbox only)
+//	bankpay [-json] events list [-transaction ID] [-type T,…] [-limit N]              (sandbox only)
 //	bankpay [-json] events resend EVENT_ID [-to URL]                                (sandbox only)
 //
 // Credentials come from BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY and
@@ -117,7 +117,7 @@ var commands = map[string]command{
 	"sandbox":             {"sandbox [-addr 127.0.0.1:8089] [bankpay-sandbox flags]", runSandbox},
 	"listen":              {"listen -forward-to URL [-type T,…] [-retries 5] [-retry-interval 1s]   (sandbox only)", runListen},
 	"trigger":             {"trigger EVENT [-transaction ID]   (sandbox only; EVENT: " + triggerEventNames + ")", runTrigger},
-	"events":              {"events list [-transaction ID] [-type T] [-limit N] | resend EVENT_ID [-to URL]   (sandbox only)", runEvents},
+	"events":              {"events list [-transaction ID] [-type T,…] [-limit N] | resend EVENT_ID [-to URL]   (sandbox only)", runEvents},
 }
 
 // longRunning are the commands -timeout does not end: they run until
