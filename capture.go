@@ -19,7 +19,9 @@ type CaptureParams struct {
 	// characters are refused, see VerifyNotification).
 	MerchantReference string `url:"merchantReference"`
 	// Amount is the amount to capture, N.NN, greater than 0.00, at most 10
-	// characters (required).
+	// characters (required: an empty one is a *ValidationError and nothing
+	// is sent, although the OpenAPI says an omitted amount captures the
+	// most allowed and the sandbox captures what remains).
 	Amount models.Amount `url:"amount"`
 	// SplitToken is the token of the authorization's Authorize event: a
 	// guaranteed payment without it fails. Form encoding escapes it.
@@ -64,6 +66,11 @@ func (p *CaptureParams) validate() error {
 	beneficiary := requiredBeneficiary
 	if p.SplitToken != "" { // a Pay capture: a beneficiary is checked when given
 		beneficiary = checkBeneficiary
+	} else if p.Beneficiary == nil {
+		beneficiary = func(prefix string, _ *models.Beneficiary) error {
+			return invalid(prefix+".name", "is required for a money transfer; to capture a payment of a Pay authorization "+
+				"give splitToken (the token of its Authorize event) instead")
+		}
 	}
 	if err := firstError(
 		checkMerchantReference("merchantReference", p.MerchantReference, true),

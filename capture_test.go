@@ -226,3 +226,15 @@ func TestTransactions_CapturePayRejects(t *testing.T) {
 		})
 	}
 }
+
+// A capture with neither a split token nor a beneficiary names both ways
+// out: a beneficiary for a money transfer, or splitToken for a payment.
+func TestCaptureNeitherTokenNorBeneficiaryReason(t *testing.T) {
+	c, _, _ := newTestClient(t)
+	_, err := c.Transactions.Capture(context.Background(), "A1", &CaptureParams{MerchantReference: "p", Amount: "1.00"})
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "beneficiary.name", ve.Field)
+	assert.Contains(t, ve.Reason, "money transfer")
+	assert.Contains(t, ve.Reason, "splitToken")
+}

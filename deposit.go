@@ -16,9 +16,10 @@ type DepositParams struct {
 	// reference makes the deposit idempotent: a repeat responds code 210
 	// (ErrDuplicate) instead of paying twice.
 	MerchantReference string `url:"merchantReference"`
-	// Amount is the amount to pay out, N.NN, greater than 0.00. When empty,
-	// the service uses the full authorization amount; it is required when
-	// the authorization was established with amount 0.00.
+	// Amount is the amount to pay out, N.NN, greater than 0.00, at most 10
+	// characters. When empty, the service uses the full authorization
+	// amount; it is required when the authorization was established with
+	// amount 0.00.
 	Amount models.Amount `url:"amount,omitempty"`
 	// InstantPayoutRequest asks for an instant payout (payout use case).
 	InstantPayoutRequest bool `url:"instantPayoutRequest,omitempty"`
@@ -73,7 +74,7 @@ func (p *DepositParams) validate() error {
 	}
 	if err := firstError(
 		checkMerchantReference("merchantReference", p.MerchantReference, true),
-		checkPositiveAmount("amount", p.Amount, false),
+		checkMoneyAmount("amount", p.Amount, false),
 		checkAmount("authorizationAmount", p.AuthorizationAmount, false),
 		checkText("externalTier", p.ExternalTier),
 	); err != nil {

@@ -172,3 +172,41 @@ func TestDepositExternalTier(t *testing.T) {
 		return err
 	})
 }
+
+// A deposit's amount is capped at the OpenAPI's 10 characters, as
+// capture's, refund's and reclaim's are: a longer one is a
+// *ValidationError on amount and nothing is sent.
+func TestTransactions_DepositAmountChars(t *testing.T) {
+	for _, a := range []models.Amount{"10000000.00", "99999999999.99"} {
+		checkRejected(t, "amount", func(c *Client) error {
+			_, err := c.Transactions.Deposit(context.Background(), "A1", &DepositParams{MerchantReference: "r", Amount: a})
+			return err
+		})
+	}
+	c, mock, _ := newTestClient(t)
+	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/A1/deposit",
+		ContentType: "application/x-www-form-urlencoded", Body: "amount=9999999.99&merchantReference=r"}, 200, depositResponseJSON)
+	_, err := c.Transactions.Deposit(context.Background(), "A1", &DepositParams{MerchantReference: "r", Amount: "9999999.99"})
+	require.NoError(t, err, "10 characters are sent")
+	assert.Equal(t, int32(1), calls.Load())
+}
+
+// A negative amount says so (it said "must be a decimal with two places").
+func TestNegativeAmountReason(t *testing.T) {
+	c, _, _ := newTestClient(t)
+	_, err := c.Transactions.Deposit(context.Background(), "A1", &DepositParams{MerchantReference: "r", Amount: "-1.00"})
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "amount", ve.Field)
+	assert.Contains(t, ve.Reason, "must be positive")
+	_, err = c.Transactions.Refund(context.Background(), "C1", &RefundParams{Amount: "-1.00"})
+	require.ErrorAs(t, err, &ve)
+	assert.Contains(t, ve.Reason, "must be positive")
+	_, err = c.Transactions.Deposit(context.Background(), "A1", &DepositParams{MerchantReference: "r", Amount: "1.00", AuthorizationAmount: "-1.00"})
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "authorizationAmount", ve.Field)
+	assert.Equal(t, "must not be negative", ve.Reason)
+	_, err = c.Transactions.Deposit(context.Background(), "A1", &DepositParams{MerchantReference: "r", Amount: "-1"})
+	require.ErrorAs(t, err, &ve)
+	assert.Contains(t, ve.Reason, "two places", "a malformed amount is still called malformed")
+}

@@ -359,12 +359,13 @@ func endpoints() []endpoint {
 				}
 				return nil
 			}},
-		// One request: an empty list, read whole, is ErrNotFound (the
-		// answers are tested in transactions_list_test.go).
+		// Its list read (findMadeFrom; the read of the original before it,
+		// and the answers, are tested in transactions_list_test.go), one
+		// request: an empty list, read whole, is ErrNotFound.
 		{name: "Transactions.FindByMerchantReference", method: "GET", path: "/transactions",
 			query: "count=100&orderBy=createdAt&originalTransactionId=A1&sortOrder=asc&startIndex=0", okResponse: `{"transactions":[]}`, readsBody: true,
 			call: func(ctx context.Context, c *Client, _ string, opts ...Option) error {
-				_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{OriginalTransactionID: "A1", MerchantReference: "order-42"}, opts...)
+				_, err := c.Transactions.findMadeFrom(ctx, "A1", models.TypeDeposit, "order-42", opts)
 				if errors.Is(err, ErrNotFound) {
 					return nil
 				}
@@ -372,7 +373,7 @@ func endpoints() []endpoint {
 			},
 			invalidField: "merchantReference",
 			invalid: func(ctx context.Context, c *Client) error {
-				_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{OriginalTransactionID: "A1", MerchantReference: "order\n42"})
+				_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{OriginalTransactionID: "A1", MerchantReference: "order\n42", Type: models.TypeDeposit})
 				return err
 			}},
 		// One request: an empty list, read whole, is no authorization.

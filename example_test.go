@@ -582,10 +582,10 @@ func ExampleTransactionsService_FindByMerchantReference() {
 	p := &bankpay.DepositParams{MerchantReference: "payout-77", Amount: "25.00"}
 	_, err = c.Transactions.Deposit(ctx, auth.TransactionID, p)
 	if bankpay.OutcomeUnknown(err) {
-		// The deposit may have been made: find it, made from the
-		// authorization, instead of paying again.
+		// The deposit may have been made: find it, a deposit made from
+		// the authorization, instead of paying again.
 		dep, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{
-			OriginalTransactionID: auth.TransactionID, MerchantReference: p.MerchantReference})
+			OriginalTransactionID: auth.TransactionID, Type: models.TypeDeposit, MerchantReference: p.MerchantReference})
 		switch {
 		case errors.Is(err, bankpay.ErrNotFound):
 			fmt.Println("not made: pay again with the same merchantReference")

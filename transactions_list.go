@@ -9,6 +9,7 @@ import (
 	"hash/maphash"
 	"iter"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -116,16 +117,48 @@ func (s *TransactionsService) ListPage(ctx context.Context, p *TransactionListPa
 
 // FindParams names the transaction FindByMerchantReference looks for: the
 // one a money-moving call made, by the transaction the call was made
-// against and the call's merchantReference. Both are required.
+// against, the type of transaction the call makes and the call's
+// merchantReference. All three are required.
 type FindParams struct {
 	// MerchantReference is the merchantReference the call was made with
 	// (required). The transaction found carries it as its own.
 	MerchantReference string
 	// OriginalTransactionID is the transaction the call was made against
-	// (required): the authorization for Deposit, Capture or Preauthorize,
-	// the capture (or payment) for Refund, the deposit for Reclaim. An
-	// authorization (Establish) is found with FindAuthorization instead.
+	// (required): the authorization for Deposit or Preauthorize, the
+	// authorization (or a preauthorization) for Capture, the capture (or
+	// payment) for Refund, the deposit for Reclaim. An authorization
+	// (Establish) is found with FindAuthorization instead.
 	OriginalTransactionID string
+	// Type is the type of transaction the call makes (required):
+	// models.TypeDeposit, TypeCapture, TypeRefund, TypeReclaim or
+	// TypePreauthorization. Only transactions of this type made from
+	// OriginalTransactionID are matched. The zero value (TypeExternal) is
+	// unset: a *ValidationError on "type".
+	Type models.TransactionType
+}
+
+// findParents is, for each Type a lookup takes, the types of transaction
+// the call is made against (the OpenAPI's path parameter of each call;
+// Refund's Pay from the service's documentation of Refund).
+var findParents = map[models.TransactionType][]models.TransactionType{
+	models.TypeDeposit:          {models.TypeAuthorize},
+	models.TypeCapture:          {models.TypeAuthorize, models.TypePreauthorization},
+	models.TypePreauthorization: {models.TypeAuthorize},
+	models.TypeRefund:           {models.TypeCapture, models.TypePay},
+	models.TypeReclaim:          {models.TypeDeposit},
+}
+
+// checkFindType refuses a lookup without a Type, or of a type no money call
+// makes.
+func checkFindType(typ models.TransactionType) error {
+	const kinds = "models.TypeDeposit, TypeCapture, TypeRefund, TypeReclaim or TypePreauthorization"
+	if typ == models.TypeExternal {
+		return invalid("type", "is required: the type of transaction the call makes ("+kinds+")")
+	}
+	if _, ok := findParents[typ]; !ok {
+		return invalid("type", "must be "+kinds)
+	}
+	return nil
 }
 
 // findPageBudget is the most pages FindByMerchantReference reads (of 100
@@ -140,19 +173,21 @@ const findPageBudget = 200
 // its merchantReference before paying again.
 //
 //	dep, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{
-//		OriginalTransactionID: authorizationID, // what Deposit was called with
-//		MerchantReference:     "payout-42",     // the DepositParams' reference
+//		OriginalTransactionID: authorizationID,    // what Deposit was called with
+//		Type:                  models.TypeDeposit, // what Deposit makes
+//		MerchantReference:     "payout-42",        // the DepositParams' reference
 //	})
 //
-// It reads GET /transactions?originalTransactionId=… (the transactions made
-// from that one), whole, in creation order, page by page (at most 200
-// pages), and keeps those whose own merchantReference is
+// It reads the original, then GET /transactions?originalTransactionId=…
+// (the transactions made from that one), whole, in creation order, page by page (at most 200
+// pages), and keeps those of type p.Type whose own merchantReference is
 // p.MerchantReference (matched here, not by the server).
 //
 // The answers:
 //   - a transaction, nil: the call was made; do not make it again.
-//   - an error matching ErrNotFound: the scan provably saw every
-//     transaction made from OriginalTransactionID, and none carries the
+//   - an error matching ErrNotFound: OriginalTransactionID is a
+//     transaction of a type that p.Type is made from, the scan provably saw
+//     every transaction made from it, and none of type p.Type carries the
 //     reference: the call was not made. Making it again is safe; make it
 //     with the same merchantReference, so that a repeat is refused
 //     (ErrDuplicate) on an account configured for idempotency.
@@ -170,8 +205,15 @@ const findPageBudget = 200
 //     errors.As with *APIError, …), except that it never matches
 //     ErrNotFound or ErrAmbiguous.
 //   - a *ValidationError: p is nil, its MerchantReference or
-//     OriginalTransactionID is empty, or a field has control characters;
-//     nothing was sent.
+//     OriginalTransactionID is empty, its Type is unset or not one a money
+//     call makes, or a field has control characters (nothing was sent); or
+//     the original transaction is of a type a transaction of p.Type is not
+//     made from (Field "originalTransactionId"; only the original was
+//     read, nothing was concluded: look up again with the right one).
+//
+// The original transaction is read first (GET /transactions/{id}): when it
+// does not exist (404) or cannot be read, the answer is ErrIncomplete,
+// never ErrNotFound: a wrong OriginalTransactionID proves nothing.
 func (s *TransactionsService) FindByMerchantReference(ctx context.Context, p *FindParams, opts ...Option) (*models.Transaction, error) {
 	if p == nil {
 		return nil, invalid("params", "must not be nil")
@@ -181,13 +223,27 @@ func (s *TransactionsService) FindByMerchantReference(ctx context.Context, p *Fi
 		checkFilter("originalTransactionId", original)); err != nil {
 		return nil, err
 	}
-	// A transaction made from original (one whose list view has no
+	if err := checkFindType(p.Type); err != nil {
+		return nil, err
+	}
+	if err := s.checkOriginal(ctx, original, p.Type, opts); err != nil {
+		return nil, err
+	}
+	return s.findMadeFrom(ctx, original, p.Type, ref, opts)
+}
+
+// findMadeFrom is FindByMerchantReference's list read, once the original
+// is known to be one a transaction of type typ is made from: the one
+// transaction of type typ made from original whose reference is ref.
+func (s *TransactionsService) findMadeFrom(ctx context.Context, original string, typ models.TransactionType, ref string, opts []Option) (*models.Transaction, error) {
+	// A transaction of typ made from original (one whose list view has no
 	// originalTransactionId is kept unless it is original itself: a false
 	// match reads as "do not pay again", the safe side).
 	madeFrom := func(t *models.Transaction) bool {
 		// Ids compared without case: a list that writes the original's id
 		// in another case must not hide what was made from it.
-		return strings.EqualFold(t.OriginalTransactionID, original) || (t.OriginalTransactionID == "" && t.TransactionID != original)
+		return t.TransactionType == typ &&
+			(strings.EqualFold(t.OriginalTransactionID, original) || (t.OriginalTransactionID == "" && t.TransactionID != original))
 	}
 	found, err := s.find(ctx, &TransactionListParams{OriginalTransactionID: original}, ref, madeFrom, opts)
 	if err == nil && found == nil {
@@ -195,6 +251,46 @@ func (s *TransactionsService) FindByMerchantReference(ctx context.Context, p *Fi
 	}
 	return found, err
 }
+
+// checkOriginal reads the original transaction and checks that a
+// transaction of type typ is made from one of its type: a list of the
+// transactions made from an id that does not exist, or from the wrong
+// transaction (the authorization given for a refund), is empty of the one
+// looked for, which proves nothing. An original that cannot be read is
+// ErrIncomplete (never ErrNotFound, even on a 404); one of the wrong type
+// is a *ValidationError on originalTransactionId.
+func (s *TransactionsService) checkOriginal(ctx context.Context, original string, typ models.TransactionType, opts []Option) error {
+	t, err := s.Get(ctx, original, opts...)
+	if err != nil {
+		var ve *ValidationError
+		if errors.As(err, &ve) {
+			return err
+		}
+		return &incompleteError{&originalError{err}}
+	}
+	parents := findParents[typ]
+	if slices.Contains(parents, t.TransactionType) {
+		return nil
+	}
+	names := make([]string, len(parents))
+	for i, pt := range parents {
+		names[i] = fmt.Sprintf("%s (%d)", pt, int(pt))
+	}
+	return invalid("originalTransactionId", fmt.Sprintf("is of type %s (%d), and a %s is made from one of type %s: "+
+		"give the transaction the call was made against (nothing was concluded: the %s may exist)",
+		t.TransactionType, int(t.TransactionType), typ, strings.Join(names, " or "), typ))
+}
+
+// originalError is the cause of a lookup whose original transaction could
+// not be read.
+type originalError struct{ err error }
+
+func (e *originalError) Error() string {
+	return "the original transaction could not be read (check OriginalTransactionID: it must be the transaction " +
+		"the call was made against): " + e.err.Error()
+}
+
+func (e *originalError) Unwrap() error { return e.err }
 
 // requiredOriginal refuses a lookup with no originalTransactionId: a money
 // call is reconciled against the transaction it was made against.
@@ -479,7 +575,7 @@ func (s *idSet) add(id string) bool {
 }
 
 var (
-	errNoSuchReference    = &findError{"no transaction made from originalTransactionId has this merchantReference", ErrNotFound}
+	errNoSuchReference    = &findError{"no transaction of this type made from originalTransactionId has this merchantReference", ErrNotFound}
 	errAmbiguousReference = &findError{"more than one transaction has this merchantReference", ErrAmbiguous}
 )
 

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/bankpay/bankpay-go/models"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -57,7 +58,7 @@ func caseServer(t *testing.T, orig string) (*Client, *atomic.Int32) {
 // again) for a deposit that was made.
 func TestAttack_FindIDsChangeCase(t *testing.T) {
 	c, _ := caseServer(t, "A1")
-	got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+	got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7", Type: models.TypeDeposit})
 	require.NotErrorIs(t, err, ErrNotFound, "got %v: a made deposit reads as not made", got)
 }
 
@@ -66,10 +67,10 @@ func TestAttack_FindIDsChangeCase(t *testing.T) {
 // originalTransactionId "a1": it must not be dropped as made from another
 // transaction, which answers ErrNotFound.
 func TestAttack_FindOriginalChangesCase(t *testing.T) {
-	c, mock, _ := newTestClient(t)
+	c, mock := findClient(t)
 	item := `{"transactionId":"D7","originalTransactionId":"a1","transactionType":6,"status":3,"amount":"10.00","merchantReference":"dep-7"}`
 	sequence(t, mock, jsonResponse(200, findPage(findTxnJSON("t1", "A1", "other"), item)), jsonResponse(200, emptyPage))
-	got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+	got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7", Type: models.TypeDeposit})
 	require.NotErrorIs(t, err, ErrNotFound, "got %v: a made deposit reads as not made", got)
 }
 
@@ -91,7 +92,7 @@ func TestAttack_FindLyingPageFields(t *testing.T) {
 		}
 		_, _ = io.WriteString(w, `{"startIndex":0,"itemsPerPage":1,"transactions":[`+strings.Join(items, ",")+`]}`)
 	})
-	got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+	got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7", Type: models.TypeDeposit})
 	require.NoError(t, err)
 	assert.Equal(t, "t230", got.TransactionID)
 	assert.Equal(t, int32(4), n.Load())

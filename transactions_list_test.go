@@ -371,14 +371,28 @@ const (
 
 var emptyPage = `{"transactions":[]}`
 
+// originalTxnJSON is a transaction id of type typ, as GET
+// /transactions/{id} answers.
+func originalTxnJSON(id string, typ models.TransactionType) string {
+	return fmt.Sprintf(`{"transaction":{"transactionId":%q,"transactionType":%d,"status":2,"amount":"10.00"}}`, id, int(typ))
+}
+
+// findClient is a test client whose GET /transactions/A1 answers an
+// authorization, the original of the lookups of this file.
+func findClient(t *testing.T) (*Client, *httpmock.MockTransport) {
+	c, mock, _ := newTestClient(t)
+	mock.RegisterResponder(http.MethodGet, testBaseURL+"/transactions/A1", jsonResponse(200, originalTxnJSON("A1", models.TypeAuthorize)))
+	return c, mock
+}
+
 func TestTransactionsFindByOriginal(t *testing.T) {
 	find := func(c *Client) (*models.Transaction, error) {
-		return c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+		return c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7", Type: models.TypeDeposit})
 	}
 	t.Run("found on a capped page", func(t *testing.T) {
 		// A server that returns 50 of the 100 asked, with no itemsPerPage:
 		// the next page starts at 50, and the list ends at an empty page.
-		c, mock, _ := newTestClient(t)
+		c, mock := findClient(t)
 		n := pages(t, mock, "/api/v1/transactions",
 			pageStep{findByOriginal + "0", findPage(others(1, 50, "A1")...)},
 			pageStep{findByOriginal + "50", findPage(append(others(51, 20, "A1"), findTxnJSON("D7", "A1", "dep-7"))...)},
@@ -390,7 +404,7 @@ func TestTransactionsFindByOriginal(t *testing.T) {
 		assert.Equal(t, 3, n(), "read to the empty page: a second D7 would be ErrAmbiguous")
 	})
 	t.Run("not found after the whole list", func(t *testing.T) {
-		c, mock, _ := newTestClient(t)
+		c, mock := findClient(t)
 		n := pages(t, mock, "/api/v1/transactions",
 			pageStep{findByOriginal + "0", findPage(others(1, 30, "A1")...)},
 			pageStep{findByOriginal + "30", emptyPage},
@@ -402,7 +416,7 @@ func TestTransactionsFindByOriginal(t *testing.T) {
 		assert.Equal(t, 2, n())
 	})
 	t.Run("several", func(t *testing.T) {
-		c, mock, _ := newTestClient(t)
+		c, mock := findClient(t)
 		pages(t, mock, "/api/v1/transactions",
 			pageStep{findByOriginal + "0", findPage(findTxnJSON("D1", "A1", "dep-7"), findTxnJSON("D2", "A1", "dep-7"))},
 			pageStep{findByOriginal + "2", emptyPage},
@@ -416,7 +430,7 @@ func TestTransactionsFindByOriginal(t *testing.T) {
 		// The reference matched under another transaction, and the
 		// authorization itself, are not the deposit; one whose list view
 		// has no originalTransactionId is kept (the safe side).
-		c, mock, _ := newTestClient(t)
+		c, mock := findClient(t)
 		pages(t, mock, "/api/v1/transactions",
 			pageStep{findByOriginal + "0", findPage(findTxnJSON("A1", "", "dep-7"), findTxnJSON("D1", "A9", "dep-7"), findTxnJSON("D2", "", "dep-7"))},
 			pageStep{findByOriginal + "3", emptyPage},
@@ -430,7 +444,7 @@ func TestTransactionsFindByOriginal(t *testing.T) {
 			status int
 			is     error
 		}{{401, ErrUnauthorized}, {404, nil}, {400, ErrBadRequest}} {
-			c, mock, _ := newTestClient(t)
+			c, mock := findClient(t)
 			sequence(t, mock, jsonResponse(200, findPage(others(1, 50, "A1")...)),
 				jsonResponse(tc.status, `{"errors":[{"message":"no"}]}`))
 			_, err := find(c)
@@ -445,7 +459,7 @@ func TestTransactionsFindByOriginal(t *testing.T) {
 		}
 	})
 	t.Run("a page holding more than asked", func(t *testing.T) {
-		c, mock, _ := newTestClient(t)
+		c, mock := findClient(t)
 		sequence(t, mock, jsonResponse(200, findPage(others(1, 101, "A1")...)))
 		_, err := find(c)
 		require.ErrorIs(t, err, ErrIncomplete)
@@ -453,21 +467,21 @@ func TestTransactionsFindByOriginal(t *testing.T) {
 		assert.NotErrorIs(t, err, ErrNotFound)
 	})
 	t.Run("the context ends", func(t *testing.T) {
-		c, mock, _ := newTestClient(t)
+		c, mock := findClient(t)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 			cancel() // after this page
 			return jsonResponse(200, findPage(others(1, 50, "A1")...))(req)
 		})
-		_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+		_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7", Type: models.TypeDeposit})
 		require.ErrorIs(t, err, ErrIncomplete)
 		assert.ErrorIs(t, err, context.Canceled)
 		assert.NotErrorIs(t, err, ErrNotFound)
 	})
 	t.Run("the page budget", func(t *testing.T) {
 		// A server that returns fresh pages forever.
-		c, mock, _ := newTestClient(t)
+		c, mock := findClient(t)
 		var n atomic.Int32
 		mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 			start, err := strconv.Atoi(req.URL.Query().Get("startIndex"))
@@ -552,6 +566,10 @@ func TestTransactions_FindByMerchantReferenceRejects(t *testing.T) {
 		{"merchantReference", &FindParams{MerchantReference: "x\n", OriginalTransactionID: "A1"}},
 		{"merchantReference", &FindParams{MerchantReference: "\x7f", OriginalTransactionID: "A1"}},
 		{"originalTransactionId", &FindParams{MerchantReference: "r", OriginalTransactionID: "A\x001"}},
+		{"type", &FindParams{MerchantReference: "r", OriginalTransactionID: "A1"}},
+		{"type", &FindParams{MerchantReference: "r", OriginalTransactionID: "A1", Type: models.TypeExternal}},
+		{"type", &FindParams{MerchantReference: "r", OriginalTransactionID: "A1", Type: models.TypeAuthorize}},
+		{"type", &FindParams{MerchantReference: "r", OriginalTransactionID: "A1", Type: models.TransactionType(99)}},
 	} {
 		checkRejected(t, tc.field, func(c *Client) error {
 			_, err := c.Transactions.FindByMerchantReference(context.Background(), tc.p)
@@ -569,7 +587,7 @@ func TestListNilContext(t *testing.T) {
 		return nil
 	})
 	checkRejected(t, "ctx", func(c *Client) error {
-		_, err := c.Transactions.FindByMerchantReference(nilCtx, &FindParams{MerchantReference: "order-42", OriginalTransactionID: "A1"})
+		_, err := c.Transactions.FindByMerchantReference(nilCtx, &FindParams{MerchantReference: "order-42", OriginalTransactionID: "A1", Type: models.TypeDeposit})
 		return err
 	})
 	checkRejected(t, "ctx", func(c *Client) error {
@@ -629,7 +647,13 @@ func TestListParamsSendOnlyOfferedNames(t *testing.T) {
 }
 
 func attackReviewClient(t *testing.T, h http.HandlerFunc) *Client {
-	srv := httptest.NewServer(h)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/transactions/A1") { // the original of the lookups: an authorization
+			_, _ = io.WriteString(w, originalTxnJSON("A1", models.TypeAuthorize))
+			return
+		}
+		h(w, r)
+	}))
 	t.Cleanup(srv.Close)
 	c, err := NewClient(Credentials{AccessID: "id", AccessKey: NewSecret("key0123456789abcdef"), MerchantID: "m"},
 		WithBaseURL(srv.URL), WithRetryBackoff(0, 0))
@@ -651,7 +675,7 @@ func TestTransactions_FindByMerchantReferenceRepeatedFullPageLoops(t *testing.T)
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{MerchantReference: "mine", OriginalTransactionID: "A1"})
+	_, err := c.Transactions.FindByMerchantReference(ctx, &FindParams{MerchantReference: "mine", OriginalTransactionID: "A1", Type: models.TypeDeposit})
 	assert.LessOrEqual(t, pages.Load(), int64(3), "FINDING: FindByMerchantReference read %d pages of the same repeated page (err %v); it ends only by the caller's deadline", pages.Load(), err)
 	assert.NotErrorIs(t, err, ErrNotFound, "err %v, want ErrInvalidResponse (never ErrNotFound: that says pay again)", err)
 	assert.ErrorIs(t, err, ErrInvalidResponse, "err %v, want ErrInvalidResponse (never ErrNotFound: that says pay again)", err)
@@ -723,7 +747,7 @@ func movingOrderServer(t *testing.T, stable func(n int) bool) (*Client, *atomic.
 // made: pay again" before).
 func TestTransactions_FindByMerchantReferenceMovingOrder(t *testing.T) {
 	c, n := movingOrderServer(t, func(int) bool { return false })
-	got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+	got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7", Type: models.TypeDeposit})
 	require.ErrorIs(t, err, ErrIncomplete, "got %v", got)
 	assert.NotErrorIs(t, err, ErrNotFound)
 	assert.Contains(t, err.Error(), "seen twice")
@@ -734,14 +758,14 @@ func TestTransactions_FindByMerchantReferenceMovingOrder(t *testing.T) {
 // stable, its answer stands: the deposit skipped by the first is found.
 func TestTransactions_FindByMerchantReferenceSecondScanProves(t *testing.T) {
 	c, n := movingOrderServer(t, func(read int) bool { return read >= 4 })
-	got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+	got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7", Type: models.TypeDeposit})
 	require.NoError(t, err)
 	assert.Equal(t, "L", got.TransactionID)
 	assert.Equal(t, int32(8), n.Load())
 
 	// And a reference no transaction has: the stable second scan proves it.
 	c, _ = movingOrderServer(t, func(read int) bool { return read >= 4 })
-	_, err = c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-8"})
+	_, err = c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-8", Type: models.TypeDeposit})
 	require.ErrorIs(t, err, ErrNotFound)
 	assert.NotErrorIs(t, err, ErrIncomplete)
 }
@@ -749,10 +773,10 @@ func TestTransactions_FindByMerchantReferenceSecondScanProves(t *testing.T) {
 // An item with no transactionId cannot be told from a repeat: the scan
 // proves nothing.
 func TestTransactions_FindByMerchantReferenceItemWithoutID(t *testing.T) {
-	c, mock, _ := newTestClient(t)
+	c, mock := findClient(t)
 	body := findPage(`{"originalTransactionId":"A1","merchantReference":"other"}`, findTxnJSON("t1", "A1", "other"))
 	sequence(t, mock, jsonResponse(200, body), jsonResponse(200, emptyPage), jsonResponse(200, body), jsonResponse(200, emptyPage))
-	_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+	_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7", Type: models.TypeDeposit})
 	require.ErrorIs(t, err, ErrIncomplete)
 	assert.NotErrorIs(t, err, ErrNotFound)
 }
@@ -764,9 +788,9 @@ func TestTransactions_FindByMerchantReferenceItemWithoutID(t *testing.T) {
 func TestTransactions_FindByMerchantReferenceUnreadableReference(t *testing.T) {
 	for _, ref := range []string{`["dep-7"]`, `{"value":"dep-7"}`} {
 		item := fmt.Sprintf(`{"transactionId":"D7","originalTransactionId":"A1","transactionType":"6","status":"3","amount":"10.00","merchantReference":%s}`, ref)
-		c, mock, _ := newTestClient(t)
+		c, mock := findClient(t)
 		sequence(t, mock, jsonResponse(200, findPage(findTxnJSON("t1", "A1", "other"), item)), jsonResponse(200, emptyPage))
-		_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+		_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7", Type: models.TypeDeposit})
 		require.ErrorIs(t, err, ErrIncomplete, ref)
 		assert.NotErrorIs(t, err, ErrNotFound, ref)
 		assert.Contains(t, err.Error(), "merchantReference that could not be read", ref)
@@ -781,17 +805,17 @@ func TestTransactions_FindByMerchantReferenceUnreadableReference(t *testing.T) {
 		assert.False(t, ok)
 	}
 	// Of another original (a server that ignores the filter): no matter.
-	c, mock, _ := newTestClient(t)
+	c, mock := findClient(t)
 	other := `{"transactionId":"D9","originalTransactionId":"A9","transactionType":6,"status":3,"amount":"10.00","merchantReference":["dep-7"]}`
 	sequence(t, mock, jsonResponse(200, findPage(other)), jsonResponse(200, emptyPage))
-	_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+	_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7", Type: models.TypeDeposit})
 	require.ErrorIs(t, err, ErrNotFound)
 	// A null or empty reference is read: no match.
 	for _, ref := range []string{`null`, `""`} {
-		c, mock, _ := newTestClient(t)
+		c, mock := findClient(t)
 		item := fmt.Sprintf(`{"transactionId":"D7","originalTransactionId":"A1","transactionType":6,"status":3,"amount":"10.00","merchantReference":%s}`, ref)
 		sequence(t, mock, jsonResponse(200, findPage(item)), jsonResponse(200, emptyPage))
-		_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+		_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7", Type: models.TypeDeposit})
 		require.ErrorIs(t, err, ErrNotFound, ref)
 	}
 }
@@ -828,10 +852,114 @@ func TestTransactions_FindByMerchantReferenceMemoryBounded(t *testing.T) {
 		b.WriteString(`]}`)
 		_, _ = io.WriteString(w, b.String())
 	})
-	_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7"})
+	_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7", Type: models.TypeDeposit})
 	require.ErrorIs(t, err, ErrNotFound)
 	require.NotZero(t, heap[1])
 	growth := int64(heap[1]) - int64(heap[0])
 	t.Logf("live heap grew %d KiB over %d pages of 1 MiB", growth>>10, pagesServed-5)
 	assert.Less(t, growth, int64(8<<20), "the scan keeps its ids at full length")
+}
+
+// A wrong OriginalTransactionID proves nothing: one that does not exist
+// (404) or cannot be read is ErrIncomplete, never ErrNotFound ("not made:
+// pay again", which it was before: its list of children is empty), and
+// nothing but the original is read.
+func TestTransactions_FindByMerchantReferenceOriginalUnreadable(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		body   string
+		is     error
+	}{
+		{404, `{"errors":[{"code":404,"message":"transaction not found"}]}`, nil},
+		{401, `{"errors":[{"code":300,"message":"security error"}]}`, ErrUnauthorized},
+		{500, `{"errors":[{"code":100,"message":"internal error"}]}`, ErrServer},
+		{200, `<html>ok</html>`, ErrInvalidResponse},
+	} {
+		c, mock, _ := newTestClient(t, WithMaxRetries(0))
+		mock.RegisterResponder(http.MethodGet, testBaseURL+"/transactions/X9", jsonResponse(tc.status, tc.body))
+		lists := expectNoRequest(t, mock)
+		_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "X9", MerchantReference: "dep-7", Type: models.TypeDeposit})
+		require.ErrorIs(t, err, ErrIncomplete, "%d", tc.status)
+		assert.NotErrorIs(t, err, ErrNotFound, "%d: a wrong original says nothing of the deposit", tc.status)
+		assert.True(t, OutcomeUnknown(err), "%d", tc.status)
+		assert.Contains(t, err.Error(), "check OriginalTransactionID", "%d", tc.status)
+		if tc.is != nil {
+			assert.ErrorIs(t, err, tc.is, "%d", tc.status)
+		}
+		if tc.status != 200 {
+			var apiErr *APIError
+			require.ErrorAs(t, err, &apiErr, "%d: the cause is there for errors.As", tc.status)
+			assert.Equal(t, tc.status, apiErr.StatusCode)
+		}
+		assert.Zero(t, lists.Load(), "%d: no list read", tc.status)
+	}
+}
+
+// The original must be of a type the looked-for type is made from (the
+// OpenAPI's path parameter of each call): the authorization given for a
+// refund (made from the capture, so never among the authorization's
+// children) is a *ValidationError on originalTransactionId saying which
+// original the type needs, and no list is read.
+func TestTransactions_FindByMerchantReferenceOriginalType(t *testing.T) {
+	types := []models.TransactionType{models.TypeAuthorize, models.TypePay, models.TypeCapture, models.TypeRefund,
+		models.TypeDeposit, models.TypeReclaim, models.TypePreauthorization}
+	parents := map[models.TransactionType][]models.TransactionType{
+		models.TypeDeposit:          {models.TypeAuthorize},
+		models.TypeCapture:          {models.TypeAuthorize, models.TypePreauthorization},
+		models.TypePreauthorization: {models.TypeAuthorize},
+		models.TypeRefund:           {models.TypeCapture, models.TypePay},
+		models.TypeReclaim:          {models.TypeDeposit},
+	}
+	for typ, ok := range parents {
+		for _, orig := range types {
+			c, mock, _ := newTestClient(t)
+			mock.RegisterResponder(http.MethodGet, testBaseURL+"/transactions/O1", jsonResponse(200, originalTxnJSON("O1", orig)))
+			lists := sequence(t, mock, jsonResponse(200, emptyPage))
+			_, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "O1", MerchantReference: "r-1", Type: typ})
+			if slices.Contains(ok, orig) {
+				require.ErrorIs(t, err, ErrNotFound, "%s from %s", typ, orig)
+				assert.Equal(t, int32(1), lists.Load(), "%s from %s", typ, orig)
+				continue
+			}
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve, "%s from %s", typ, orig)
+			assert.Equal(t, "originalTransactionId", ve.Field)
+			assert.NotErrorIs(t, err, ErrNotFound, "%s from %s", typ, orig)
+			assert.Contains(t, ve.Reason, "is of type "+orig.String(), "%s from %s", typ, orig)
+			assert.Contains(t, ve.Reason, "nothing was concluded")
+			for _, p := range ok {
+				assert.Contains(t, ve.Reason, p.String(), "%s from %s names the original it needs", typ, orig)
+			}
+			assert.Zero(t, lists.Load(), "%s from %s: no list read", typ, orig)
+		}
+	}
+}
+
+// Only transactions of the type looked for match: a refund's reference on
+// a deposit made from the same original (a server that mixes them) is not
+// the refund, and a refund with it is.
+func TestTransactions_FindByMerchantReferenceMatchesType(t *testing.T) {
+	item := func(id string, typ models.TransactionType) string {
+		return fmt.Sprintf(`{"transactionId":%q,"originalTransactionId":"C1","transactionType":%d,"status":3,"amount":"1.00","merchantReference":"ref-1"}`, id, int(typ))
+	}
+	for _, tc := range []struct {
+		items []string
+		want  string
+	}{
+		{[]string{item("D1", models.TypeDeposit), item("P1", models.TypePreauthorization)}, ""},
+		{[]string{item("D1", models.TypeDeposit), item("R1", models.TypeRefund)}, "R1"},
+	} {
+		c, mock, _ := newTestClient(t)
+		mock.RegisterResponder(http.MethodGet, testBaseURL+"/transactions/C1", jsonResponse(200, originalTxnJSON("C1", models.TypeCapture)))
+		sequence(t, mock, jsonResponse(200, findPage(tc.items...)), jsonResponse(200, emptyPage))
+		got, err := c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "C1", MerchantReference: "ref-1", Type: models.TypeRefund})
+		if tc.want == "" {
+			require.ErrorIs(t, err, ErrNotFound)
+			assert.Contains(t, err.Error(), "no transaction of this type")
+			continue
+		}
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, got.TransactionID)
+		assert.Equal(t, models.TypeRefund, got.TransactionType)
+	}
 }

@@ -69,15 +69,32 @@ func checkAmount(field string, a models.Amount, must bool) error {
 		return err
 	}
 	if _, err := models.ParseAmount(string(a)); err != nil {
+		if negativeAmount(a) {
+			return invalid(field, "must not be negative")
+		}
 		return &ValidationError{Field: field, Reason: "must be a decimal with two places, like 10.00"}
 	}
 	return nil
+}
+
+// negativeAmount reports whether a is a well-formed amount with a minus
+// sign ("-1.00"), which ParseAmount refuses as it refuses any malformed one.
+func negativeAmount(a models.Amount) bool {
+	rest, neg := strings.CutPrefix(string(a), "-")
+	if !neg {
+		return false
+	}
+	_, err := models.ParseAmount(rest)
+	return err == nil
 }
 
 // checkPositiveAmount is checkAmount for an amount that moves money: it must
 // also be above zero (the service refuses a deposit or capture of 0.00,
 // which ParseAmount accepts; ParseAmount already refuses a minus sign).
 func checkPositiveAmount(field string, a models.Amount, must bool) error {
+	if negativeAmount(a) {
+		return invalid(field, "must be positive (greater than 0.00), like 10.00")
+	}
 	if err := checkAmount(field, a, must); err != nil {
 		return err
 	}
@@ -352,6 +369,7 @@ func validateEstablishFields(d *models.EstablishData) error {
 		checkMerchantReference("merchantReference", d.MerchantReference, false),
 		checkCurrency("currency", d.Currency, moneyMoving),
 		checkAmount("amount", d.Amount, moneyMoving),
+		checkAmountChars("amount", d.Amount),
 		checkEstablishPaymentType(d.PaymentType),
 		checkAmount("displayAmount", d.DisplayAmount, false),
 		checkAmount("minimumBalance", d.MinimumBalance, false),
@@ -487,7 +505,8 @@ func allOf(s string, n int, ok func(byte) bool) bool {
 }
 
 // maxAmountChars is the OpenAPI's limit of an amount the merchant sends
-// (capture, refund, reclaim, preauthorization): "maximum of 10 characters".
+// (deposit, capture, refund, reclaim, preauthorization: "maximum of 10
+// characters"; establish: "10 characters").
 const maxAmountChars = 10
 
 // checkMoneyAmount is checkPositiveAmount within the 10 characters the
@@ -496,6 +515,12 @@ func checkMoneyAmount(field string, a models.Amount, must bool) error {
 	if err := checkPositiveAmount(field, a, must); err != nil {
 		return err
 	}
+	return checkAmountChars(field, a)
+}
+
+// checkAmountChars refuses an amount longer than the 10 characters the
+// service reads.
+func checkAmountChars(field string, a models.Amount) error {
 	if len(a) > maxAmountChars {
 		return invalid(field, "must be at most 10 characters, like 9999999.99")
 	}

@@ -375,3 +375,17 @@ func TestValidateEstablishDataRetrievalNeedsNoAmount(t *testing.T) {
 	require.ErrorAs(t, err, &ve, "Deferred without currency: %v", err)
 	require.Equal(t, "currency", ve.Field, "Deferred without currency: %v", err)
 }
+
+// An establish amount is capped at the OpenAPI's 10 characters (a
+// Disbursement's, as the others'): a *ValidationError on amount, nothing
+// sent; 10 characters pass.
+func TestEstablishAmountChars(t *testing.T) {
+	d := validDisbursement()
+	d.Amount = "10000000.00"
+	checkRejected(t, "amount", func(c *Client) error {
+		_, err := c.Transactions.Establish(context.Background(), &d)
+		return err
+	})
+	d.Amount = "9999999.99"
+	assert.NoError(t, validateEstablishData(&d))
+}

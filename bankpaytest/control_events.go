@@ -216,7 +216,7 @@ func (s *Server) controlResend(r *http.Request, _ []byte, m *merchant, id string
 		target = to
 		code, err = s.dial(r.Context(), to, body, auth)
 	case target == "":
-		return nil, badRequest("the event has no notification URL: give to=URL")
+		return nil, badRequest("the event has no notification URL: give the query parameter to=URL")
 	default:
 		code, err = s.post(target, body, auth)
 	}

@@ -262,9 +262,11 @@
 //	                                           needs; responds with {"transactionId":…,"events":[…]}
 //	POST /sandbox/flush                        Flush; responds with {}
 //	GET  /sandbox/customers?externalId=…       {"customer":{…}} (or ?customerId=…)
-//	POST /sandbox/loseResponse?method=POST&path=/transactions/{id}/deposit
-//	                                           LoseResponse: the next such API request takes
-//	                                           effect and its connection is reset; responds with {}
+//	POST /sandbox/loseResponse?method=POST&path=/transactions/1002581234567/deposit
+//	                                           LoseResponse: the next API request with that method
+//	                                           and that literal path (the transaction's id in it,
+//	                                           below /api/v1; no pattern) takes effect and its
+//	                                           connection is reset; responds with {}
 //
 // # Lists
 //

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -315,7 +316,8 @@ func TestErrorString(t *testing.T) {
 
 // By default the sandbox dials only loopback addresses: an event for any
 // other notificationUrl is recorded as not delivered, with why, at once and
-// without a DNS look-up; WithEventHandler receives every event in process.
+// without a DNS look-up; WithEventHandler receives in process every event
+// that has a notificationUrl.
 func TestDeliveryIsHermetic(t *testing.T) {
 	srv := newServer(t, bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{NotificationURL: "https://shop.example/bankpay/events"}))
 	newAPI(t, srv, srv.Credentials()).establish("hermetic", "1.00")
@@ -353,5 +355,21 @@ func TestDeliveryIsHermetic(t *testing.T) {
 	assert.Equal(t, "shop.example Basic ", got[0][:len("shop.example Basic ")])
 	for _, e := range srv2.Events() {
 		assert.True(t, e.Delivered)
+	}
+}
+
+// WithEventHandler delivers only the events that have a notificationUrl
+// (as its doc says): with none on the transaction or the merchant, the
+// events are recorded and h receives none.
+func TestEventHandlerNeedsNotificationURL(t *testing.T) {
+	var n atomic.Int32
+	srv := newServer(t, bankpaytest.WithEventHandler(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { n.Add(1) })))
+	newAPI(t, srv, srv.Credentials()).establish("no-url", "1.00")
+	flush(t, srv)
+	require.NotEmpty(t, srv.Events(), "recorded")
+	assert.Zero(t, n.Load(), "delivered to the handler without a notificationUrl")
+	for _, e := range srv.Events() {
+		assert.False(t, e.Delivered)
+		assert.Empty(t, e.URL)
 	}
 }

@@ -77,9 +77,12 @@ func WithDeliveryClient(hc *http.Client) Option {
 	return func(c *config) { c.client = hc }
 }
 
-// WithEventHandler delivers every event notification to h, in process,
-// whatever its notificationUrl: a test's webhook handler receives the
-// sandbox's events without a listener or a DNS look-up.
+// WithEventHandler delivers event notifications to h, in process, whatever
+// their notificationUrl: a test's webhook handler receives the sandbox's
+// events without a listener or a DNS look-up. Only an event that has a
+// notificationUrl is delivered (its transaction's, from the establish data,
+// or else Merchant.NotificationURL): an event with neither, as the service
+// would, is recorded (Server.Events) and never delivered, to h or anywhere.
 func WithEventHandler(h http.Handler) Option {
 	return func(c *config) { c.handler = h }
 }

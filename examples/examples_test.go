@@ -30,7 +30,7 @@ var examples = map[string][]string{
 	"webhooks":      {"401 Unauthorized", `msg="bankpay: webhook: request rejected" status=401`, "already processed", "attempts responded 500, 200", "webhooks: OK"},
 	"checkout":      {"checkout: charged 25.00 USD with capture", "Completed after events Process, Complete", "checkout: refunded 25.00 USD", "checkout: OK"},
 	"quickstart":    {"Accounts.Tokenize", "status Completed (4)", "VerifyRedirect", "90 days", "quickstart: OK"},
-	"reconcile":     {"*bankpay.NetworkError, Sent true, after 1 attempt(s)", "found: transaction", ": Deposit, status Authorized (2), 75.00 USD", "ErrNotFound", "1 deposit", "pending 75.00", "reconcile: OK"},
+	"reconcile":     {"*bankpay.NetworkError, Sent true, after 1 attempt(s)", "found: transaction", ": Deposit, status Authorized (2), 75.00 USD", "ErrNotFound", "*bankpay.ValidationError: bankpay: invalid originalTransactionId", "1 deposit", "pending 75.00", "reconcile: OK"},
 	"refund":        {"Transactions.Refund", "paid 75.00, refunded 30.00, balance 45.00", "status PartiallyRefunded (11)", "code 331", "status Refunded (12)", "event Refund", "refund: OK"},
 	"disputes":      {"3 countries: US", "6 providers", "event Dispute", "returnType R10, amountReturned 120.00", "Representment, status Authorized (2)", "recovered once", "HTTP 400, code 200", "Representment, status Completed (4)", "disputes: OK"},
 	"customers":     {"Customers.Create", "1 customer(s)", "known: false", "known: true", "customer.name: no match", "customer.email: match", "customers: OK"},

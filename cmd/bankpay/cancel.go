@@ -25,8 +25,11 @@ func runCancel(ctx context.Context, e *env, args []string) error {
 	t, err := c.Transactions.Cancel(ctx, id, &bankpay.CancelParams{MerchantReference: *ref, Message: *msg})
 	if bankpay.OutcomeUnknown(err) {
 		// A cancellation makes no transaction of its own: the canceled
-		// one's status says whether it took effect.
-		return &unknownOutcome{err: err, lookup: "bankpay transactions get " + id + " (status 7 Canceled: it took effect)"}
+		// one's status says whether it took effect (get exits 0 either
+		// way).
+		return &unknownOutcome{err: err, lookup: "bankpay transactions get " + id,
+			then: "if its status is Canceled (7), the cancel was made: do not cancel again; any other status: it was not made: " +
+				"cancel again while the transaction can still be canceled (not yet processed)"}
 	}
 	if err != nil {
 		return err

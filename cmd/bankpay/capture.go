@@ -21,7 +21,13 @@ func runCapture(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *token == "" {
+		// Without it the SDK takes the capture for a money transfer, which
+		// needs a beneficiary the command has no flags for.
+		return usagef("-split-token is required: the splitToken of the authorization's Authorize event " +
+			"(a money-transfer capture, with a beneficiary, is made with the SDK's Transactions.Capture)")
+	}
 	t, err := c.Transactions.Capture(ctx, id, &bankpay.CaptureParams{
 		MerchantReference: *ref, Amount: models.Amount(*amount), SplitToken: *token})
-	return e.finishMoneyCall(ctx, c, id, *ref, t, err)
+	return e.finishMoneyCall(ctx, c, id, *ref, models.TypeCapture, t, err)
 }

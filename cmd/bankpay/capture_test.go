@@ -92,4 +92,10 @@ func TestCapture(t *testing.T) {
 		assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
 	}
 	assert.Zero(t, sent.Load(), "nothing was sent")
+	// Without -split-token the message names it, not a beneficiary the
+	// command has no flag for.
+	code, _, errOut = c.run("", "capture", "-ref", "cli-cap-6", "-amount", "1.50", auth.TransactionID)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "-split-token is required")
+	assert.NotContains(t, errOut, "beneficiary.name")
 }

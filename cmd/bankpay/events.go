@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/models"
 )
 
 // runEvents runs "events list" and "events resend EVENT_ID [-to URL]" on
@@ -29,7 +32,7 @@ func runEvents(ctx context.Context, e *env, args []string) error {
 func listEvents(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("events list")
 	txn := fs.String("transaction", "", "only the events of this transaction")
-	typ := fs.String("type", "", "only the events of this type (Complete, Deny, …)")
+	typ := fs.String("type", "", "only the events of these types, comma-separated, any case (Complete or Completed, Deny, …)")
 	limit := fs.Int("limit", 0, "print only the last N (0: all)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -37,6 +40,10 @@ func listEvents(ctx context.Context, e *env, args []string) error {
 	}
 	if len(pos) != 0 || *limit < 0 {
 		return usagef("want no arguments, only flags (-limit not negative)")
+	}
+	want, err := parseEventTypes(*typ)
+	if err != nil {
+		return err
 	}
 	ctl, err := e.sandbox("events list")
 	if err != nil {
@@ -46,20 +53,66 @@ func listEvents(ctx context.Context, e *env, args []string) error {
 	if *txn != "" {
 		q.Set("transactionId", *txn)
 	}
-	if *typ != "" {
-		q.Set("type", *typ)
-	}
 	var out struct {
 		Events []bankpaytest.Event `json:"events"`
 	}
 	if err := ctl.call(ctx, "GET", "/events", q, &out); err != nil {
 		return err
 	}
-	evs := out.Events
+	var evs []bankpaytest.Event
+	for _, ev := range out.Events {
+		if want.has(ev.EventType) {
+			evs = append(evs, ev)
+		}
+	}
 	if *limit > 0 && len(evs) > *limit {
 		evs = evs[len(evs)-*limit:]
 	}
 	return e.printEvents(evs)
+}
+
+// eventTypes is the set of event types a -type flag keeps, in canonical
+// spelling (models.EventType.Canonical); nil keeps every event.
+type eventTypes map[models.EventType]bool
+
+// has reports whether the set keeps an event of type t.
+func (s eventTypes) has(t models.EventType) bool {
+	return s == nil || s[t.Canonical()]
+}
+
+// knownEventTypes are the event types -type takes.
+var knownEventTypes = []models.EventType{models.EventEstablish, models.EventAuthorize, models.EventDataReady, models.EventUpdate,
+	models.EventProcess, models.EventComplete, models.EventCancel, models.EventExpire, models.EventFailed, models.EventDeny,
+	models.EventDispute, models.EventReconcile, models.EventRefund, models.EventReverse, models.EventRefresh,
+	models.EventVerifyCustomer, models.EventConsentRevoked, models.EventIdentityVerificationDataRetrieved,
+	models.EventCustomerIdentityVerified}
+
+// parseEventTypes reads a comma-separated -type: each an event type in any
+// case, or its other spelling (Completed, Cancelled, Expired). An unknown
+// one is a usage error naming it (exit 2), not a filter that keeps nothing.
+func parseEventTypes(list string) (eventTypes, error) {
+	if strings.TrimSpace(list) == "" {
+		return nil, nil
+	}
+	set := eventTypes{}
+	for _, part := range strings.Split(list, ",") {
+		part = strings.TrimSpace(part)
+		found := false
+		for _, t := range slices.Concat(knownEventTypes, []models.EventType{"Completed", "Cancelled", "Expired"}) {
+			if strings.EqualFold(part, string(t)) {
+				set[t.Canonical()], found = true, true
+				break
+			}
+		}
+		if !found {
+			names := make([]string, len(knownEventTypes))
+			for i, t := range knownEventTypes {
+				names[i] = string(t)
+			}
+			return nil, usagef("-type: unknown event type %q: want %s (comma-separated, any case)", part, strings.Join(names, ", "))
+		}
+	}
+	return set, nil
 }
 
 // resendEvent sends a recorded event again, as recorded (POST
@@ -90,6 +143,9 @@ func resendEvent(ctx context.Context, e *env, args []string) error {
 		Event      bankpaytest.Event `json:"event"`
 	}
 	if err := ctl.call(ctx, "POST", "/events/"+url.PathEscape(pos[0])+"/resend", q, &out); err != nil {
+		if *to == "" && strings.Contains(err.Error(), "has no notification URL") {
+			return usagef("event %s has no notification URL to send it to: give -to URL", pos[0])
+		}
 		return err
 	}
 	if e.json {

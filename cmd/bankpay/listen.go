@@ -39,6 +39,8 @@ type deliveryLine struct {
 // the service delivers it (the recorded body, form-encoded, with its signed
 // Authorization), in order, retried on anything but 200; a line per
 // attempt. It ends when ctx is done (Ctrl-C) or the sandbox cannot be read.
+// The sandbox still delivers each event to its notificationUrl too: an
+// endpoint that is also -forward-to receives each event twice.
 func runListen(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("listen")
 	to := fs.String("forward-to", "", "the local endpoint to deliver to, such as http://localhost:8080/bankpay/events (required)")
@@ -58,6 +60,10 @@ func runListen(ctx context.Context, e *env, args []string) error {
 		return usagef("-forward-to: want an http(s) URL")
 	case *retries < 0 || *interval <= 0:
 		return usagef("-retries must not be negative and -retry-interval must be positive")
+	}
+	want, err := parseEventTypes(*types)
+	if err != nil {
+		return err
 	}
 	ctl, err := e.sandbox("listen")
 	if err != nil {
@@ -85,7 +91,6 @@ func runListen(ctx context.Context, e *env, args []string) error {
 	}()
 	fmt.Fprintf(e.stderr, "bankpay listen: forwarding the new events of %s to %s (Ctrl-C to stop)\n", ctl.base, *to)
 	f := &forwarder{e: e, to: *to, retries: *retries, interval: *interval, http: &http.Client{Timeout: bankpaytest.DeliveryTimeout}}
-	want := typeSet(*types)
 	for {
 		q := url.Values{"wait": {listenWait}, "listen": {name}}
 		if cursor != "" {
@@ -100,7 +105,7 @@ func runListen(ctx context.Context, e *env, args []string) error {
 		}
 		for _, ev := range out.Events {
 			cursor = ev.EventID
-			if want != nil && !want[strings.ToLower(string(ev.EventType))] {
+			if !want.has(ev.EventType) {
 				continue
 			}
 			if !f.deliver(ctx, ev) {
@@ -108,18 +113,6 @@ func runListen(ctx context.Context, e *env, args []string) error {
 			}
 		}
 	}
-}
-
-// typeSet is the lower-cased set of a comma-separated list, nil when empty.
-func typeSet(list string) map[string]bool {
-	if strings.TrimSpace(list) == "" {
-		return nil
-	}
-	set := map[string]bool{}
-	for _, t := range strings.Split(list, ",") {
-		set[strings.ToLower(strings.TrimSpace(t))] = true
-	}
-	return set
 }
 
 // forwarder delivers events to the local endpoint.

@@ -244,3 +244,54 @@ func TestEventsUsage(t *testing.T) {
 		}
 	}
 }
+
+// events list -type takes a comma-separated list, any case, and the other
+// spellings (Completed); an unknown type is exit 2 naming it, not an empty
+// list. events resend of an event without a notification URL names -to.
+func TestEventsListTypes(t *testing.T) {
+	c := newCLI(t)
+	for _, ev := range []string{"Process", "Deny"} {
+		code, _, errOut := c.run("", "trigger", ev)
+		require.Equal(t, exitOK, code, errOut)
+	}
+	count := func(args ...string) (int, map[string]int, string) {
+		code, out, errOut := c.run("", append([]string{"-json", "events", "list"}, args...)...)
+		var evs []eventView
+		if code == exitOK {
+			require.NoError(t, json.Unmarshal([]byte(out), &evs), out)
+		}
+		n := map[string]int{}
+		for _, e := range evs {
+			n[e.EventType]++
+		}
+		return code, n, errOut
+	}
+	_, all, _ := count()
+	require.NotZero(t, all["Process"])
+	require.NotZero(t, all["Deny"])
+	code, got, errOut := count("-type", "process,DENY")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, map[string]int{"Process": all["Process"], "Deny": all["Deny"]}, got)
+
+	code, _, errOut = c.run("", "trigger", "Complete")
+	require.Equal(t, exitOK, code, errOut)
+	code, got, errOut = count("-type", "Completed")
+	require.Equal(t, exitOK, code, errOut)
+	assert.NotZero(t, got["Complete"], "Completed is Complete")
+
+	code, _, errOut = count("-type", "Process,Nope")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, `unknown event type "Nope"`)
+
+	// An event of a transaction without a notification URL: -to, not to=.
+	code, out, errOut := c.run("", "-json", "trigger", "Authorize")
+	require.Equal(t, exitOK, code, errOut)
+	var evs []eventView
+	require.NoError(t, json.Unmarshal([]byte(out), &evs), out)
+	require.NotEmpty(t, evs)
+	require.Empty(t, evs[0].URL, "trigger's transaction has no notification URL")
+	code, _, errOut = c.run("", "events", "resend", evs[0].EventID)
+	assert.Equal(t, exitUsage, code, errOut)
+	assert.Contains(t, errOut, "give -to URL")
+	assert.NotContains(t, errOut, "to=URL")
+}

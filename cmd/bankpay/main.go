@@ -2,7 +2,7 @@
 // merchant's engineers otherwise script by hand, on the same SDK.
 //
 //	bankpay [-json] transactions get ID
-//	bankpay [-json] transactions find -original ID -ref REF
+//	bankpay [-json] transactions find -original ID -ref REF -type deposit|capture|refund|reclaim|preauthorize
 //	bankpay [-json] transactions authorization -ref REF
 //	bankpay [-json] transactions list [-ref REF] [-original ID] [-since TIME] [-status S,…] [-type T,…] [-limit N]
 //	bankpay [-json] refund [-ref REF] [-amount N.NN] TRANSACTION_ID
@@ -17,7 +17,7 @@
 //	bankpay sandbox [bankpay-sandbox flags]
 //	bankpay listen -forward-to URL [-type T,…] [-retries 5] [-retry-interval 1s]   (sandbox only)
 //	bankpay [-json] trigger EVENT [-transaction ID]                                  (sandbox only)
-//	bankpay [-json] events list [-transaction ID] [-type T] [-limit N]              (sandbox only)
+//	bankpay [-json] events list [-transaction ID] [-type T,…] [-limit N]              (sandbox only)
 //	bankpay [-json] events resend EVENT_ID [-to URL]                                (sandbox only)
 //
 // Credentials come from BANKPAY_ACCESS_ID, BANKPAY_ACCESS_KEY and
@@ -33,13 +33,15 @@
 //	4  not found: the service said so (404), or transactions find provably read every transaction
 //	   made from -original and none has -ref: the call was not made; make it again with the same -ref
 //	5  outcome unknown (bankpay.OutcomeUnknown): a money-moving request may have reached the service;
-//	   do not pay again: look it up with the command printed (transactions find -original ID -ref REF)
-//	   and make it again only on exit 4
+//	   do not pay again: look it up with the command printed (transactions find -original ID -ref REF
+//	   -type TYPE) and make it again only on exit 4 (after cancel: transactions get ID; status Canceled:
+//	   it was made, any other: cancel again)
 //	6  already done: the service refused a repeat of a money-moving call (code 210); the transaction
 //	   the first call made is printed
 //	7  lookup incomplete: transactions find could not prove it read the whole list (a failed page,
-//	   the timeout, a misbehaving server, an order that moved, an unreadable reference); the
-//	   transaction may exist: do not pay again, look again
+//	   the timeout, a misbehaving server, an order that moved, an unreadable reference, an -original
+//	   that could not be read or does not exist: check it); the transaction may exist: do not pay
+//	   again, look again
 //	8  no authorization has -ref (transactions authorization): says nothing of a deposit, capture,
 //	   refund or reclaim, which transactions find looks up
 package main
@@ -102,7 +104,7 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"transactions":        {"transactions get ID | find -original ID -ref REF | authorization -ref REF | list [-ref REF] [-original ID] [-since TIME] [-status S,…] [-type T,…] [-limit N]", runTransactions},
+	"transactions":        {"transactions get ID | find -original ID -ref REF -type TYPE | authorization -ref REF | list [-ref REF] [-original ID] [-since TIME] [-status S,…] [-type T,…] [-limit N]", runTransactions},
 	"refund":              {"refund [-ref REF] [-amount N.NN] TRANSACTION_ID", runRefund},
 	"deposit":             {"deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID", runDeposit},
 	"capture":             {"capture -ref REF -amount N.NN -split-token TOKEN AUTHORIZATION_ID", runCapture},
@@ -115,7 +117,7 @@ var commands = map[string]command{
 	"sandbox":             {"sandbox [-addr 127.0.0.1:8089] [bankpay-sandbox flags]", runSandbox},
 	"listen":              {"listen -forward-to URL [-type T,…] [-retries 5] [-retry-interval 1s]   (sandbox only)", runListen},
 	"trigger":             {"trigger EVENT [-transaction ID]   (sandbox only; EVENT: " + triggerEventNames + ")", runTrigger},
-	"events":              {"events list [-transaction ID] [-type T] [-limit N] | resend EVENT_ID [-to URL]   (sandbox only)", runEvents},
+	"events":              {"events list [-transaction ID] [-type T,…] [-limit N] | resend EVENT_ID [-to URL]   (sandbox only)", runEvents},
 }
 
 // longRunning are the commands -timeout does not end: they run until
@@ -164,12 +166,16 @@ func run(ctx context.Context, args []string, e *env) int {
 	}
 	switch code {
 	case exitUncertain:
-		lookup := "bankpay transactions find -original ID -ref REF"
+		lookup := "bankpay transactions find -original ID -ref REF -type TYPE"
+		then := "make the call again only if that exits 4 (not made), with the same -ref"
 		if uo := (*unknownOutcome)(nil); errors.As(err, &uo) {
 			lookup = uo.lookup
+			if uo.then != "" {
+				then = uo.then
+			}
 		}
 		fmt.Fprintln(e.stderr, "bankpay: outcome unknown: the request may have reached the service; do not pay again: look it up with "+
-			lookup+", and make the call again only if that exits 4 (not made), with the same -ref")
+			lookup+", and "+then)
 	case exitIncomplete:
 		fmt.Fprintln(e.stderr, "bankpay: the lookup could not prove it saw every transaction: the transaction may exist; do not pay again, look it up again")
 	}
@@ -226,7 +232,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "  trigger POST /sandbox/trigger?event=, events list GET /sandbox/events, events resend POST /sandbox/events/{id}/resend")
 	fmt.Fprintln(w, "exit codes: 0 done, 1 failed, 2 usage, 3 bad signature, 4 not found (find: every transaction made from")
 	fmt.Fprintln(w, "  -original read, none has -ref: not made, make it again with the same -ref), 5 outcome unknown")
-	fmt.Fprintln(w, "  (do not pay again: look it up with the command printed, transactions find -original ID -ref REF),")
+	fmt.Fprintln(w, "  (do not pay again: look it up with the command printed, transactions find -original ID -ref REF -type TYPE),")
 	fmt.Fprintln(w, "  6 already done (code 210: the transaction made before is printed), 7 lookup incomplete (it may")
 	fmt.Fprintln(w, "  exist: do not pay again, look again), 8 no authorization has -ref (transactions authorization)")
 }

@@ -154,20 +154,20 @@ func TestDepositOutcomeUnknown(t *testing.T) {
 
 	code, _, errOut := c.run("", "deposit", "-ref", "cli-dep-lost", "-amount", "5.00", auth.TransactionID)
 	assert.Equal(t, exitUncertain, code, errOut)
-	assert.Contains(t, errOut, "do not pay again: look it up with bankpay transactions find -original "+auth.TransactionID+" -ref cli-dep-lost",
+	assert.Contains(t, errOut, "do not pay again: look it up with bankpay transactions find -original "+auth.TransactionID+" -ref cli-dep-lost -type deposit",
 		"the lookup, with this call's values")
 	// The deposit reached the service once and was not retried: the exit
 	// code tells the script to look it up, not to pay again.
 	assert.EqualValues(t, 1, deposits.Load())
 
 	// Looked up from its authorization by its reference: it was made.
-	code, out, errOut := c.run("", "transactions", "find", "-original", auth.TransactionID, "-ref", "cli-dep-lost")
+	code, out, errOut := c.run("", "transactions", "find", "-original", auth.TransactionID, "-ref", "cli-dep-lost", "-type", "deposit")
 	require.Equal(t, exitOK, code, errOut)
 	assert.Regexp(t, `type\s+Deposit \(6\)`, out)
 	assert.Regexp(t, `merchantReference\s+cli-dep-lost`, out)
 	assert.Regexp(t, `originalTransactionId\s+`+auth.TransactionID, out)
 	// A reference never used: not found, the whole list read (pay with it).
-	code, _, _ = c.run("", "transactions", "find", "-original", auth.TransactionID, "-ref", "cli-dep-never")
+	code, _, _ = c.run("", "transactions", "find", "-original", auth.TransactionID, "-ref", "cli-dep-never", "-type", "deposit")
 	assert.Equal(t, exitNotFound, code)
 	code, _, _ = c.run("", "transactions", "find")
 	assert.Equal(t, exitUsage, code, "-ref is required")
@@ -352,7 +352,7 @@ func TestTransactionsList(t *testing.T) {
 	require.Equal(t, exitOK, code)
 	assert.Equal(t, "[]\n", out)
 
-	code, out, _ = c.run("", "transactions", "find", "-original", auth.TransactionID, "-ref", "cli-list-3")
+	code, out, _ = c.run("", "transactions", "find", "-original", auth.TransactionID, "-ref", "cli-list-3", "-type", "6")
 	require.Equal(t, exitOK, code)
 	assert.Regexp(t, `merchantReference\s+cli-list-3`, out)
 	code, out, _ = c.run("", "transactions", "authorization", "-ref", "cli-auth-list")
@@ -365,7 +365,7 @@ func TestTransactionsList(t *testing.T) {
 	assert.Contains(t, errOut, "no authorization has this merchantReference")
 	// find needs the transaction the call was made against: nothing is sent.
 	sent := c.countRequests()
-	code, _, errOut = c.run("", "transactions", "find", "-ref", "cli-list-3")
+	code, _, errOut = c.run("", "transactions", "find", "-ref", "cli-list-3", "-type", "deposit")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "transactions authorization -ref REF")
 	assert.Zero(t, sent.Load())

@@ -22,5 +22,5 @@ func runReclaim(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	t, err := c.Transactions.Reclaim(ctx, id, &bankpay.ReclaimParams{MerchantReference: *ref, Amount: models.Amount(*amount)})
-	return e.finishMoneyCall(ctx, c, id, *ref, t, err)
+	return e.finishMoneyCall(ctx, c, id, *ref, models.TypeReclaim, t, err)
 }

@@ -31,7 +31,8 @@ func (a *alreadyDone) Error() string {
 func (a *alreadyDone) Unwrap() error { return a.err }
 
 // finishMoneyCall ends a money-moving call (deposit, refund, capture,
-// reclaim) made against original with merchantReference ref: it prints the
+// reclaim) made against original with merchantReference ref, which makes a
+// transaction of type typ: it prints the
 // transaction made, or, when the service refused the call as a repeat
 // (ErrDuplicate), finds the transaction the first call made by
 // reconciliation (Transactions.FindByMerchantReference) and prints it
@@ -40,17 +41,18 @@ func (a *alreadyDone) Unwrap() error { return a.err }
 // lookup cut short is exit 7. An outcome unknown (bankpay.OutcomeUnknown)
 // is exit 5, with the lookup that finds the call. Any other error is
 // returned as it is.
-func (e *env) finishMoneyCall(ctx context.Context, c *bankpay.Client, original, ref string, t *models.Transaction, err error) error {
+func (e *env) finishMoneyCall(ctx context.Context, c *bankpay.Client, original, ref string, typ models.TransactionType, t *models.Transaction, err error) error {
 	if err == nil {
 		return e.printTransaction(t)
 	}
 	if bankpay.OutcomeUnknown(err) {
-		return &unknownOutcome{err: err, lookup: fmt.Sprintf("bankpay transactions find -original %s -ref %s", shellWord(original), shellWord(ref))}
+		return &unknownOutcome{err: err, lookup: fmt.Sprintf("bankpay transactions find -original %s -ref %s -type %s",
+			shellWord(original), shellWord(ref), findTypeName(typ))}
 	}
 	if !errors.Is(err, bankpay.ErrDuplicate) {
 		return err
 	}
-	found, ferr := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, MerchantReference: ref})
+	found, ferr := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, Type: typ, MerchantReference: ref})
 	switch {
 	case ferr == nil:
 		if perr := e.printTransaction(found); perr != nil {
@@ -58,7 +60,7 @@ func (e *env) finishMoneyCall(ctx context.Context, c *bankpay.Client, original, 
 		}
 		return &alreadyDone{err: err, shown: true}
 	case errors.Is(ferr, bankpay.ErrNotFound):
-		return fmt.Errorf("%w; no transaction made from %s carries merchantReference %q: the reference was used for another one, and this call moved nothing", err, original, ref)
+		return fmt.Errorf("%w; no %s made from %s carries merchantReference %q: the reference was used for another one, and this call moved nothing", err, findTypeName(typ), original, ref)
 	case errors.Is(ferr, bankpay.ErrAmbiguous):
 		return &alreadyDone{err: err, why: "more than one transaction carries the reference: list them with bankpay transactions list -original " + original}
 	}
@@ -71,6 +73,9 @@ func (e *env) finishMoneyCall(ctx context.Context, c *bankpay.Client, original, 
 type unknownOutcome struct {
 	err    error
 	lookup string // the command that finds what the call made
+	// then says what to do with the lookup's answer; empty: make the call
+	// again only if the lookup exits 4 (transactions find).
+	then string
 }
 
 func (u *unknownOutcome) Error() string { return u.err.Error() }

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -17,13 +19,19 @@ import (
 )
 
 // A fake service whose money-moving calls are refused as repeats (400,
-// code 210) and whose GET /transactions answers list (by startIndex).
+// code 210), whose GET /transactions answers list (by startIndex) and whose
+// GET /transactions/A1 and /transactions/C1 answer an authorization and a
+// capture (the originals of the lookups).
 func duplicateServer(t *testing.T, list func(start string) (int, string)) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		if r.Method == http.MethodPost {
 			w.WriteHeader(http.StatusBadRequest)
 			_, _ = w.Write([]byte(`{"errors":[{"code":210,"message":"duplicate merchantReference"}]}`))
+			return
+		}
+		if typ, ok := map[string]int{"A1": 1, "C1": 3}[path.Base(r.URL.Path)]; ok && r.Method == http.MethodGet {
+			_, _ = fmt.Fprintf(w, `{"transaction":{"transactionId":%q,"transactionType":%d,"status":4,"amount":"10.00"}}`, path.Base(r.URL.Path), typ)
 			return
 		}
 		status, body := list(r.URL.Query().Get("startIndex"))
@@ -56,15 +64,15 @@ func TestRepeatIsAlreadyDone(t *testing.T) {
 			}
 			return 200, `{"transactions":[]}`
 		}, exitDone, "", "more than one transaction"},
-		{"lookup cut short", []string{"refund", "-ref", "r1", "A1"}, func(string) (int, string) {
+		{"lookup cut short", []string{"refund", "-ref", "r1", "C1"}, func(string) (int, string) {
 			return 401, `{"errors":[{"code":375,"message":"Access control error"}]}`
 		}, exitIncomplete, "", "lookup incomplete"},
-		{"no reference given: one is made", []string{"refund", "A1"}, func(start string) (int, string) {
+		{"no reference given: one is made", []string{"refund", "C1"}, func(start string) (int, string) {
 			if start == "0" {
 				return 200, `{"transactions":[` + strings.Replace(dep, `"r1"`, `"other"`, 1) + `]}`
 			}
 			return 200, `{"transactions":[]}`
-		}, exitFailed, "", "no transaction made from A1 carries merchantReference \"cli-"},
+		}, exitFailed, "", "no refund made from C1 carries merchantReference \"cli-"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := attackReviewRun(duplicateServer(t, tc.list), tc.args...)
@@ -107,11 +115,11 @@ func TestMoneyCommandsAlwaysHaveAReference(t *testing.T) {
 		args   []string
 		lookup string // the lookup exit 5 prints, %s for the reference
 	}{
-		{[]string{"reclaim", "-amount", "1.00", "D1"}, "transactions find -original D1 -ref %s"},
-		{[]string{"refund", "-amount", "1.00", "C1"}, "transactions find -original C1 -ref %s"},
-		{[]string{"cancel", "T1"}, "transactions get T1"},
-		{[]string{"deposit", "-ref", "given-1", "-amount", "1.00", "A1"}, "transactions find -original A1 -ref %s"},
-		{[]string{"capture", "-ref", "given-2", "-amount", "1.00", "-split-token", "tok", "A1"}, "transactions find -original A1 -ref %s"},
+		{[]string{"reclaim", "-amount", "1.00", "D1"}, "transactions find -original D1 -ref %s -type reclaim, and make the call again only if that exits 4"},
+		{[]string{"refund", "-amount", "1.00", "C1"}, "transactions find -original C1 -ref %s -type refund, and make the call again only if that exits 4"},
+		{[]string{"cancel", "T1"}, "transactions get T1, and if its status is Canceled (7), the cancel was made"},
+		{[]string{"deposit", "-ref", "given-1", "-amount", "1.00", "A1"}, "transactions find -original A1 -ref %s -type deposit, and"},
+		{[]string{"capture", "-ref", "given-2", "-amount", "1.00", "-split-token", "tok", "A1"}, "transactions find -original A1 -ref %s -type capture, and"},
 	} {
 		var sent []string
 		var printedFirst bool

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 )
 
 // runTransactions runs "transactions get ID", "transactions find
-// -original ID -ref REF" (the transaction a money-moving call made: after
+// -original ID -ref REF -type TYPE" (the transaction a money-moving call made: after
 // exit code 5, before paying again), "transactions authorization -ref REF"
 // and "transactions list".
 func runTransactions(ctx context.Context, e *env, args []string) error {
@@ -41,44 +42,86 @@ func runTransactions(ctx context.Context, e *env, args []string) error {
 	return usagef("unknown subcommand %q: want get, find, authorization or list", args[0])
 }
 
-// findTransaction runs "transactions find -original ID -ref REF": the
-// transaction a money-moving command made (exit 0, printed), not made
-// (exit 4: every transaction made from -original was read), or unknown
-// (exit 7). -original is required: without it a deposit's reference would
-// be looked up among the authorizations.
+// findTransaction runs "transactions find -original ID -ref REF -type
+// TYPE": the transaction of type TYPE a money-moving command made (exit 0,
+// printed), not made (exit 4: -original is of a type TYPE is made from and
+// every transaction made from it was read), or unknown (exit 7, also when
+// -original cannot be read). -original of a type TYPE is not made from is
+// exit 2, nothing concluded. All three are required: without -original a
+// deposit's reference would be looked up among the authorizations, and
+// without -type a wrong -original would read as "not made".
 func findTransaction(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("transactions find")
 	ref := fs.String("ref", "", "merchantReference the call was made with (required)")
 	original := fs.String("original", "", "the transaction the call was made against (required): the authorization for a deposit "+
 		"or capture, the capture for a refund, the deposit for a reclaim (an authorization: transactions authorization -ref REF)")
+	typ := fs.String("type", "", "the type of transaction the call makes (required): deposit, capture, refund, reclaim "+
+		"or preauthorize, by name or number (6, 3, 4, 7, 10)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
-		return usagef("want no argument but -original and -ref")
+		return usagef("want no argument but -original, -ref and -type")
 	}
-	if *original == "" || *ref == "" {
-		return usagef("want -original ID and -ref REF: the transaction the call was made against and its reference " +
-			"(an authorization by its reference: transactions authorization -ref REF)")
+	if *original == "" || *ref == "" || *typ == "" {
+		return usagef("want -original ID, -ref REF and -type TYPE: the transaction the call was made against, its reference " +
+			"and the type of transaction it makes (an authorization by its reference: transactions authorization -ref REF)")
+	}
+	t, err := parseFindType(*typ)
+	if err != nil {
+		return err
 	}
 	c, err := e.client()
 	if err != nil {
 		return err
 	}
-	t, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: *original, MerchantReference: *ref})
+	found, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: *original, Type: t, MerchantReference: *ref})
 	if errors.Is(err, bankpay.ErrNotFound) {
 		return fmt.Errorf("not made: %w (every transaction made from %s was read); make the call again with the same -ref", err, *original)
 	}
 	if err != nil {
 		return err
 	}
-	return e.printTransaction(t)
+	return e.printTransaction(found)
+}
+
+// findTypes are the types transactions find -type takes, by the name of
+// the command that makes each.
+var findTypes = map[string]models.TransactionType{
+	"deposit": models.TypeDeposit, "capture": models.TypeCapture, "refund": models.TypeRefund,
+	"reclaim": models.TypeReclaim, "preauthorize": models.TypePreauthorization,
+}
+
+// parseFindType reads -type: a command's name (deposit, …, preauthorize),
+// a type's name (Preauthorization) or its number; anything else, or a
+// type no money call makes, is exit 2 naming the value.
+func parseFindType(s string) (models.TransactionType, error) {
+	t, ok := findTypes[strings.ToLower(strings.TrimSpace(s))]
+	if !ok {
+		t, ok = parseCode[models.TransactionType](strings.TrimSpace(s))
+	}
+	for _, v := range findTypes {
+		if ok && v == t {
+			return t, nil
+		}
+	}
+	return 0, usagef("-type %q: want deposit, capture, refund, reclaim or preauthorize (or 6, 3, 4, 7, 10)", s)
+}
+
+// findTypeName is the -type name of t, as transactions find takes it.
+func findTypeName(t models.TransactionType) string {
+	for name, v := range findTypes {
+		if v == t {
+			return name
+		}
+	}
+	return fmt.Sprint(int(t))
 }
 
 // errNoAuthorization: transactions authorization read every transaction
 // of the payments with -ref and no authorization has it (exit 8).
 var errNoAuthorization = errors.New("no authorization has this merchantReference " +
-	"(this says nothing of a deposit, capture, refund or reclaim: transactions find -original ID -ref REF looks those up)")
+	"(this says nothing of a deposit, capture, refund or reclaim: transactions find -original ID -ref REF -type TYPE looks those up)")
 
 // findAuthorization runs "transactions authorization -ref REF": the
 // authorization (Transactions.FindAuthorization) with that reference,
@@ -178,7 +221,7 @@ func runRefund(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	t, err := c.Transactions.Refund(ctx, id, &bankpay.RefundParams{MerchantReference: *ref, Amount: models.Amount(*amount)})
-	return e.finishMoneyCall(ctx, c, id, *ref, t, err)
+	return e.finishMoneyCall(ctx, c, id, *ref, models.TypeRefund, t, err)
 }
 
 // runDeposit runs "deposit -ref REF [-amount N.NN] [-instant] AUTHORIZATION_ID".
@@ -194,5 +237,5 @@ func runDeposit(ctx context.Context, e *env, args []string) error {
 	}
 	t, err := c.Transactions.Deposit(ctx, id, &bankpay.DepositParams{
 		MerchantReference: *ref, Amount: models.Amount(*amount), InstantPayoutRequest: *instant})
-	return e.finishMoneyCall(ctx, c, id, *ref, t, err)
+	return e.finishMoneyCall(ctx, c, id, *ref, models.TypeDeposit, t, err)
 }

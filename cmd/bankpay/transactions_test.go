@@ -79,13 +79,13 @@ func TestFindLostCalls(t *testing.T) {
 			require.ErrorAs(t, call("cli-lost"), &ne)
 			require.True(t, ne.Sent)
 
-			code, out, errOut := c.run("", "transactions", "find", "-original", original, "-ref", "cli-lost")
+			code, out, errOut := c.run("", "transactions", "find", "-original", original, "-ref", "cli-lost", "-type", tc.path)
 			require.Equal(t, exitOK, code, errOut)
 			assert.Regexp(t, fmt.Sprintf(`type\s+%s \(%d\)`, tc.typ, int(tc.typ)), out)
 			assert.Regexp(t, `merchantReference\s+cli-lost`, out)
 			assert.Regexp(t, `originalTransactionId\s+`+original, out)
 
-			code, _, errOut = c.run("", "transactions", "find", "-original", original, "-ref", "cli-never")
+			code, _, errOut = c.run("", "transactions", "find", "-original", original, "-ref", "cli-never", "-type", tc.path)
 			assert.Equal(t, exitNotFound, code, errOut)
 		})
 	}
@@ -151,10 +151,14 @@ func TestFindIncomplete(t *testing.T) {
 					}
 					return
 				}
+				if strings.HasSuffix(r.URL.Path, "/transactions/A1") { // the original, an authorization
+					_, _ = w.Write([]byte(`{"transaction":{"transactionId":"A1","transactionType":1,"status":2,"amount":"10.00"}}`))
+					return
+				}
 				handler(w, r)
 			}))
 			t.Cleanup(func() { close(stop); srv.Close() })
-			args := []string{"transactions", "find", "-original", "A1", "-ref", "mine"}
+			args := []string{"transactions", "find", "-original", "A1", "-ref", "mine", "-type", "deposit"}
 			if name == "a server that hangs" {
 				args = append([]string{"-timeout", "200ms"}, args...)
 			}
@@ -165,4 +169,51 @@ func TestFindIncomplete(t *testing.T) {
 			assert.Less(t, time.Since(start), time.Minute)
 		})
 	}
+}
+
+// transactions find needs -type, by a command's name, a type's name or its
+// number; an -original of a type the call is not made from is exit 2
+// naming it (never 4: the authorization given for a reclaim has no
+// reclaims), and one that does not exist exit 7 (never 4).
+func TestFindTypeAndOriginal(t *testing.T) {
+	c := newCLI(t)
+	auth := c.disbursement("cli-ft").TransactionID
+	_, err := c.srv.Client().Transactions.Deposit(context.Background(), auth, &bankpay.DepositParams{MerchantReference: "cli-ft-1", Amount: "1.00"})
+	require.NoError(t, err)
+	find := func(original, ref string, typ ...string) (int, string, string) {
+		args := []string{"transactions", "find", "-original", original, "-ref", ref}
+		if len(typ) > 0 {
+			args = append(args, "-type", typ[0])
+		}
+		return c.run("", args...)
+	}
+	for _, typ := range []string{"deposit", "Deposit", "6"} {
+		code, out, errOut := find(auth, "cli-ft-1", typ)
+		require.Equal(t, exitOK, code, "%s: %s", typ, errOut)
+		assert.Regexp(t, `merchantReference\s+cli-ft-1`, out)
+	}
+	for _, typ := range []string{"preauthorize", "Preauthorization", "10", "capture"} {
+		code, _, errOut := find(auth, "cli-ft-1", typ)
+		assert.Equal(t, exitNotFound, code, "%s: no transaction of that type has the reference: %s", typ, errOut)
+	}
+
+	code, _, errOut := find(auth, "cli-ft-1", "reclaim")
+	assert.Equal(t, exitUsage, code, errOut)
+	assert.Contains(t, errOut, "originalTransactionId")
+	assert.Contains(t, errOut, "Deposit (6)", "names the original a reclaim needs")
+	assert.Contains(t, errOut, "nothing was concluded")
+
+	code, _, errOut = find("999999999999999", "cli-ft-1", "deposit")
+	assert.Equal(t, exitIncomplete, code, errOut)
+	assert.Contains(t, errOut, "check OriginalTransactionID")
+
+	sent := c.countRequests()
+	for _, typ := range []string{"bogus", "authorize", "1", "deposit,capture", ""} {
+		code, _, errOut := find(auth, "cli-ft-1", typ)
+		assert.Equal(t, exitUsage, code, "%q: %s", typ, errOut)
+		assert.Contains(t, errOut, "-type", typ)
+	}
+	code, _, _ = find(auth, "cli-ft-1")
+	assert.Equal(t, exitUsage, code, "-type is required")
+	assert.Zero(t, sent.Load(), "nothing sent")
 }

@@ -271,7 +271,7 @@ func (s *shop) charge(ctx context.Context, o *order, authID, splitToken string) 
 	switch {
 	case errors.Is(err, bankpay.ErrDuplicate), bankpay.OutcomeUnknown(err):
 		// Captured before, or perhaps: look it up rather than pay again.
-		capture, err = s.env.Client.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: authID, MerchantReference: p.MerchantReference})
+		capture, err = s.env.Client.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: authID, Type: models.TypeCapture, MerchantReference: p.MerchantReference})
 		if err != nil {
 			return fmt.Errorf("find capture %s: %w", p.MerchantReference, err) // 500: the event comes again
 		}

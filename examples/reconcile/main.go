@@ -83,9 +83,10 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 // findDeposit finds the deposit whose response was lost by its authorization and merchantReference, then checks it was paid once.
 func findDeposit(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, auth *models.Transaction, p *bankpay.DepositParams) error {
 	env.Section("3. Find the deposit from its authorization and merchantReference")
-	env.Call("Transactions.FindByMerchantReference(originalTransactionId %s, ref %s)", auth.TransactionID, p.MerchantReference)
+	env.Call("Transactions.FindByMerchantReference(originalTransactionId %s, type Deposit, ref %s)", auth.TransactionID, p.MerchantReference)
 	dep, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{
 		OriginalTransactionID: auth.TransactionID, // what Deposit was called with
+		Type:                  models.TypeDeposit, // what Deposit makes
 		MerchantReference:     p.MerchantReference,
 	})
 	switch {
@@ -106,13 +107,24 @@ func findDeposit(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, au
 	}
 	env.Note("the deposit was made: record %s against the order and do not pay again", dep.TransactionID)
 
-	env.Call("Transactions.FindByMerchantReference(originalTransactionId %s, a reference never used)", auth.TransactionID)
+	env.Call("Transactions.FindByMerchantReference(originalTransactionId %s, type Deposit, a reference never used)", auth.TransactionID)
 	_, err = c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{
-		OriginalTransactionID: auth.TransactionID, MerchantReference: exampleenv.Ref("rec-never")})
+		OriginalTransactionID: auth.TransactionID, Type: models.TypeDeposit, MerchantReference: exampleenv.Ref("rec-never")})
 	if !errors.Is(err, bankpay.ErrNotFound) {
 		return fmt.Errorf("find an unused reference: got %v, want ErrNotFound", err)
 	}
 	env.Result("ErrNotFound: %v (every transaction made from the authorization was seen: such a deposit was not made; pay with that same reference)", err)
+
+	// The wrong original proves nothing: a reclaim is made from the
+	// deposit, never from the authorization.
+	env.Call("Transactions.FindByMerchantReference(originalTransactionId %s, type Reclaim, ref %s)", auth.TransactionID, p.MerchantReference)
+	_, err = c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{
+		OriginalTransactionID: auth.TransactionID, Type: models.TypeReclaim, MerchantReference: p.MerchantReference})
+	var ve *bankpay.ValidationError
+	if !errors.As(err, &ve) || ve.Field != "originalTransactionId" || errors.Is(err, bankpay.ErrNotFound) {
+		return fmt.Errorf("find a reclaim from the authorization: got %v, want a *ValidationError on originalTransactionId", err)
+	}
+	env.Result("*bankpay.ValidationError: %v (not ErrNotFound: nothing was concluded)", err)
 
 	env.Call("Transactions.List(payment.merchantReference %s)", p.MerchantReference)
 	n := 0

@@ -68,7 +68,7 @@ var setups = map[string]string{
 	"c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(base), bankpay.WithRetryNonIdempotent())": "creds, base, id, p := s.creds, s.srv.URL, s.disbursement(t), s.deposit()",
 	"c, err := bankpay.NewClient(creds, bankpay.WithBaseURL(base), bankpay.WithTransport(":            "creds, base, id, p, reqID := s.creds, s.srv.URL, s.disbursement(t), s.deposit(), \"req-1\"",
 	"for txn, err := range c.Transactions.List(ctx":                                                   "id, p := s.disbursement(t), s.deposit(); if _, err := c.Transactions.Deposit(ctx, id, p); err != nil { return err }; ref := p.MerchantReference",
-	"OriginalTransactionID: id, // the authorization Deposit was called with":                         "id, p := s.disbursement(t), s.deposit()",
+	"// the authorization Deposit was called with":                                                    "id, p := s.disbursement(t), s.deposit()",
 }
 
 var (

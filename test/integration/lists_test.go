@@ -200,7 +200,7 @@ func testLists(t *testing.T, s *sandbox) {
 				}
 				return auth, err
 			}
-			return c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, MerchantReference: ref})
+			return c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, Type: models.TypeDeposit, MerchantReference: ref})
 		}
 		got, err := find(f.auth1.TransactionID, "list-dep-2")
 		require.NoError(t, err)
@@ -294,7 +294,7 @@ func testPayments(t *testing.T, s *sandbox) {
 	// The reclaim belongs to the payment: listed with it, found from the
 	// deposit by its reference.
 	assert.Contains(t, txnIDs(collect(t, c.Transactions.List(ctx, &bankpay.TransactionListParams{MerchantReference: "list-auth-1"}))), rc.TransactionID)
-	found, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: f.dep2.TransactionID, MerchantReference: "list-rc-1"})
+	found, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: f.dep2.TransactionID, Type: models.TypeReclaim, MerchantReference: "list-rc-1"})
 	require.NoError(t, err)
 	assert.Equal(t, rc.TransactionID, found.TransactionID)
 

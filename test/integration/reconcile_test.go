@@ -136,7 +136,7 @@ func TestReconcileLostResponses(t *testing.T) {
 				assert.Equal(t, 1, ne.Attempts, "a money-moving call is not retried")
 
 				// Not paying again: find it, on the second page of 50.
-				got, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, MerchantReference: "rec-lost"})
+				got, err := c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, Type: lc.typ, MerchantReference: "rec-lost"})
 				require.NoError(t, err)
 				assert.Equal(t, lc.typ, got.TransactionType)
 				assert.Equal(t, original, got.OriginalTransactionID)
@@ -154,7 +154,7 @@ func TestReconcileLostResponses(t *testing.T) {
 				// A call whose request never took effect is not found: making it
 				// with that reference is safe, and made once; a repeat of the
 				// lost one is refused.
-				_, err = c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, MerchantReference: "rec-next"})
+				_, err = c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, Type: lc.typ, MerchantReference: "rec-next"})
 				require.ErrorIs(t, err, bankpay.ErrNotFound)
 				assert.NotErrorIs(t, err, bankpay.ErrIncomplete)
 				_, err = lc.call(ctx, c, original, "rec-next")
@@ -206,19 +206,70 @@ func TestReconcileIncomplete(t *testing.T) {
 		c, err := bankpay.NewClient(s.Credentials(), bankpay.WithBaseURL(s.URL), bankpay.WithMaxRetries(0),
 			bankpay.WithTransport(func(rt http.RoundTripper) http.RoundTripper {
 				return roundTripFunc(func(r *http.Request) (*http.Response, error) {
-					if pages++; pages > 1 {
+					if pages++; pages > 2 { // the original, then the first page
 						return nil, fmt.Errorf("connection refused")
 					}
 					return rt.RoundTrip(r)
 				})
 			}))
 		require.NoError(t, err)
-		_, err = c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: auth.TransactionID, MerchantReference: "rec-none"})
+		_, err = c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: auth.TransactionID, Type: models.TypeDeposit, MerchantReference: "rec-none"})
 		require.ErrorIs(t, err, bankpay.ErrIncomplete)
 		assert.NotErrorIs(t, err, bankpay.ErrNotFound)
 		var ne *bankpay.NetworkError
 		assert.ErrorAs(t, err, &ne)
-		assert.Equal(t, 2, pages, "cut short after the first page was read (a failing first page proves less)")
+		assert.Equal(t, 3, pages, "cut short after the original and the first page were read (a failing first page proves less)")
+	})
+}
+
+// A refund whose response was lost, looked up with the wrong original:
+// the authorization (the refund is made from the capture, so the
+// authorization's children never include it) or an id that does not
+// exist. Neither is ErrNotFound ("not made: make the call again", which
+// both were): the authorization is a *ValidationError naming
+// originalTransactionId, the unknown id ErrIncomplete; the right original
+// finds the refund.
+func TestReconcileWrongOriginal(t *testing.T) {
+	eachShape(t, func(t *testing.T, sh shape) {
+		s := startSandbox(t, sh, bankpaytest.WithStartTime(thursday))
+		ctx := context.Background()
+		c := s.client
+		var refund lostCall
+		for _, lc := range reconcileCalls() {
+			if lc.typ == models.TypeRefund {
+				refund = lc
+			}
+		}
+		cp, err := c.Transactions.Get(ctx, refund.setup(t, s)) // a completed capture, with refunds made from it
+		require.NoError(t, err)
+		auth := cp.OriginalTransactionID
+		require.NotEmpty(t, auth)
+		s.LoseResponse(http.MethodPost, "/transactions/"+cp.TransactionID+"/refund")
+		_, err = c.Transactions.Refund(ctx, cp.TransactionID, &bankpay.RefundParams{MerchantReference: "rec-refund", Amount: "1.00"})
+		require.True(t, bankpay.OutcomeUnknown(err), "%v", err)
+
+		find := func(original string) (*models.Transaction, error) {
+			return c.Transactions.FindByMerchantReference(ctx, &bankpay.FindParams{OriginalTransactionID: original, Type: models.TypeRefund, MerchantReference: "rec-refund"})
+		}
+		_, err = find(auth)
+		require.NotErrorIs(t, err, bankpay.ErrNotFound, "the authorization given for a refund proves nothing")
+		var ve *bankpay.ValidationError
+		require.ErrorAs(t, err, &ve)
+		assert.Equal(t, "originalTransactionId", ve.Field)
+		assert.Contains(t, ve.Reason, "Capture")
+
+		_, err = find("999999999999999")
+		require.NotErrorIs(t, err, bankpay.ErrNotFound, "an id that does not exist proves nothing")
+		require.ErrorIs(t, err, bankpay.ErrIncomplete)
+		assert.Contains(t, err.Error(), "check OriginalTransactionID")
+		var ae *bankpay.APIError
+		require.ErrorAs(t, err, &ae)
+		assert.Equal(t, http.StatusNotFound, ae.StatusCode)
+
+		got, err := find(cp.TransactionID)
+		require.NoError(t, err)
+		assert.Equal(t, models.TypeRefund, got.TransactionType)
+		assert.Equal(t, cp.TransactionID, got.OriginalTransactionID)
 	})
 }
 
