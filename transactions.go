@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/bankpay/bankpay-go/internal/decode"
@@ -27,7 +28,22 @@ func (s *TransactionsService) Get(ctx context.Context, transactionID string, opt
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodGet, pathJoin("transactions", transactionID), nil, nil, "transaction", opts)
+	path := pathJoin("transactions", transactionID)
+	return isThe(transactionID, http.MethodGet, path)(call[models.Transaction](ctx, s.client, http.MethodGet, path, nil, nil, "transaction", opts))
+}
+
+// isThe refuses an answer about another transaction than the one asked (a
+// cache or proxy mixing answers up), so that its status is never taken for
+// the asked one's: a *ResponseError (ErrInvalidResponse). Ids compare as
+// the reconciliation lookup compares them: trimmed, case folded.
+func isThe(asked, method, path string) func(*models.Transaction, error) (*models.Transaction, error) {
+	return func(t *models.Transaction, err error) (*models.Transaction, error) {
+		if err == nil && !strings.EqualFold(strings.TrimSpace(t.TransactionID), strings.TrimSpace(asked)) {
+			return nil, &ResponseError{StatusCode: http.StatusOK, Method: method, Path: path,
+				Err: errors.New("the response is about another transaction than the one asked")}
+		}
+		return t, err
+	}
 }
 
 // Establish creates an authorization from establish data, signed with the
@@ -185,7 +201,8 @@ func (s *TransactionsService) Cancel(ctx context.Context, transactionID string, 
 	if p.Reason < 0 {
 		return nil, invalid("reason", "must not be negative")
 	}
-	return call[models.Transaction](ctx, s.client, http.MethodPost, pathJoin("transactions", transactionID, "cancel"), nil, p, "transaction", opts)
+	path := pathJoin("transactions", transactionID, "cancel")
+	return isThe(transactionID, http.MethodPost, path)(call[models.Transaction](ctx, s.client, http.MethodPost, path, nil, p, "transaction", opts))
 }
 
 // PreauthorizeParams is the input of Preauthorize, sent as JSON (the
