@@ -92,6 +92,7 @@ type env struct {
 	stdout, stderr io.Writer
 	json           bool
 	clientOpts     []bankpay.Option // tests: an HTTP client of the sandbox
+	ctlHTTP        httpDoer         // tests: the HTTP client of the sandbox's control endpoints
 	badFlags       bool             // a subcommand's flags did not parse (exit 2)
 }
 
