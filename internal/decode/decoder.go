@@ -211,10 +211,7 @@ func (d *Decoder) notDecimal(name string) bool {
 // else is none: words ("abc", "NaN"), blanks, "1,00", "0x10", and a JSON
 // number that cannot be written out in cents (1e400, kept as written).
 func decimal(s string) bool {
-	if strings.HasPrefix(s, "-") {
-		s = s[1:]
-	}
-	whole, frac, point := strings.Cut(s, ".")
+	whole, frac, point := strings.Cut(strings.TrimPrefix(s, "-"), ".")
 	return whole != "" && allDigits(whole) && (!point || frac != "" && allDigits(frac))
 }
 
