@@ -96,7 +96,7 @@ func TestUserAgentOption(t *testing.T) {
 	var ua string
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 		ua = req.Header.Get("User-Agent")
-		return jsonResponse(200, authorizationJSON)(req)
+		return jsonResponse(200, aboutID(authorizationJSON, "1"))(req)
 	})
 	_, err := c.Transactions.Get(context.Background(), "1")
 	require.NoError(t, err)
@@ -205,7 +205,7 @@ func TestVersionIsChangelogs(t *testing.T) {
 	var ua string
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 		ua = req.Header.Get("User-Agent")
-		return jsonResponse(200, authorizationJSON)(req)
+		return jsonResponse(200, aboutID(authorizationJSON, "1"))(req)
 	})
 	_, err := c.Transactions.Get(context.Background(), "1")
 	require.NoError(t, err)
@@ -361,7 +361,7 @@ func TestRedirectElsewhereNotFollowedWithCredentials(t *testing.T) {
 					mu.Lock()
 					reached = append(reached, r.URL.String()+" "+r.Header.Get("Authorization"))
 					mu.Unlock()
-					return jsonResponse(http.StatusOK, faultTxn)(r)
+					return jsonResponse(http.StatusOK, aboutID(faultTxn, "T1"))(r)
 				})
 				hc := &http.Client{Transport: mock, CheckRedirect: policy}
 				c, err := NewClient(testCreds, WithBaseURL(testBaseURL), WithHTTPClient(hc), WithMaxRetries(0))
@@ -369,7 +369,7 @@ func TestRedirectElsewhereNotFollowedWithCredentials(t *testing.T) {
 				tx, err := c.Transactions.Get(context.Background(), "T1")
 				if strings.HasPrefix(target, origin) {
 					require.NoError(t, err)
-					assert.Equal(t, "1002600000000001", tx.TransactionID)
+					assert.Equal(t, "T1", tx.TransactionID)
 					require.Len(t, reached, 1)
 				} else {
 					var ae *APIError

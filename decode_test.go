@@ -189,7 +189,11 @@ func TestLeftUnsetAfterStateChange(t *testing.T) {
 					var logs bytes.Buffer
 					logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 					c, mock, _ := newTestClient(t, WithLogger(logger))
-					body := `{"transactionId":"R1","transactionType":4,"status":1,"amount":"5.00",` + tc.fields + `}`
+					id := "R1"
+					if name == "Cancel" { // answered with the transaction canceled
+						id = "T1"
+					}
+					body := `{"transactionId":"` + id + `","transactionType":4,"status":1,"amount":"5.00",` + tc.fields + `}`
 					prefix := ""
 					if wrapped {
 						body, prefix = `{"transaction":`+body+`}`, "transaction."
@@ -197,7 +201,7 @@ func TestLeftUnsetAfterStateChange(t *testing.T) {
 					sequence(t, mock, jsonResponse(200, body))
 					tr, err := call(c)
 					require.NoError(t, err, "a 2xx after the state changed is never a failure")
-					assert.Equal(t, "R1", tr.TransactionID)
+					assert.Equal(t, id, tr.TransactionID)
 					assert.Equal(t, models.StatusPending, tr.Status)
 					assert.Equal(t, models.TypeRefund, tr.TransactionType)
 					assert.Equal(t, models.Amount("5.00"), tr.Amount)

@@ -42,7 +42,10 @@ type endpoint struct {
 	// idempotent marks a POST sent with an Idempotency-Key, the same on
 	// every attempt: retried like a read.
 	idempotent bool
-	call       func(ctx context.Context, c *Client, id string, opts ...Option) error
+	// answersAsked marks a call whose answer must be the transaction
+	// asked (Get, Cancel): answer(id) is okResponse about id.
+	answersAsked bool
+	call         func(ctx context.Context, c *Client, id string, opts ...Option) error
 	// invalid makes the call with bad params (nil when the id is the only
 	// input); it must fail with a *ValidationError on invalidField.
 	invalid      func(ctx context.Context, c *Client) error
@@ -62,6 +65,14 @@ func (e endpoint) want(id string) wantRequest {
 	return wantRequest{Method: e.method, Path: "/api/v1" + e.pathFor(id),
 		RawQuery: strings.ReplaceAll(e.query, "{id}", url.QueryEscape(id)), ContentType: e.contentType,
 		Body: strings.ReplaceAll(e.body, "{id}", jsonContent(id))}
+}
+
+// answer is the endpoint's successful answer to a call with id.
+func (e endpoint) answer(id string) string {
+	if e.answersAsked {
+		return aboutID(e.okResponse, id)
+	}
+	return e.okResponse
 }
 
 func (e endpoint) pathFor(id string) string {
@@ -97,7 +108,7 @@ func jsonContent(s string) string {
 // endpoints is every method of the SDK that sends a request.
 func endpoints() []endpoint {
 	return append([]endpoint{
-		{name: "Transactions.Get", method: "GET", path: "/transactions/{id}", okResponse: faultTxn, idIn: inPath, readsBody: true,
+		{name: "Transactions.Get", method: "GET", path: "/transactions/{id}", okResponse: faultTxn, idIn: inPath, readsBody: true, answersAsked: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Transactions.Get(ctx, id, opts...)
 				return err
@@ -245,7 +256,7 @@ func endpoints() []endpoint {
 				return err
 			}},
 		{name: "Transactions.Cancel", method: "POST", path: "/transactions/{id}/cancel", contentType: "application/json",
-			body: `{"merchantReference":"ord-9","message":"customer revoked access","reason":3}`, okResponse: refundResponseJSON, idIn: inPath, readsBody: true,
+			body: `{"merchantReference":"ord-9","message":"customer revoked access","reason":3}`, okResponse: refundResponseJSON, idIn: inPath, readsBody: true, answersAsked: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Transactions.Cancel(ctx, id, &CancelParams{MerchantReference: "ord-9", Message: "customer revoked access", Reason: 3}, opts...)
 				return err
@@ -457,7 +468,7 @@ func TestEndpointsRequest(t *testing.T) {
 	for _, ep := range endpoints() {
 		t.Run(ep.name, func(t *testing.T) {
 			c, mock, _ := newTestClient(t)
-			calls := expect(t, mock, ep.want("1002581234567"), 200, ep.okResponse)
+			calls := expect(t, mock, ep.want("1002581234567"), 200, ep.answer("1002581234567"))
 			require.NoError(t, ep.call(context.Background(), c, "1002581234567"))
 			assert.Equal(t, int32(1), calls.Load(), "calls")
 		})
@@ -544,7 +555,7 @@ func TestEndpointsRetry(t *testing.T) {
 			c, mock, w := newTestClient(t)
 			calls := sequence(t, mock,
 				jsonResponse(503, `{"errors":[{"code":100,"message":"unavailable"}]}`, "Retry-After", "1"),
-				jsonResponse(200, ep.okResponse))
+				jsonResponse(200, ep.answer("T1")))
 			err := ep.call(context.Background(), c, "T1")
 			if ep.retried() {
 				require.NoError(t, err)
@@ -558,7 +569,7 @@ func TestEndpointsRetry(t *testing.T) {
 			c, mock, _ = newTestClient(t)
 			calls = sequence(t, mock,
 				jsonResponse(503, `{"errors":[{"code":100,"message":"unavailable"}]}`),
-				jsonResponse(200, ep.okResponse))
+				jsonResponse(200, ep.answer("T1")))
 			err = ep.call(context.Background(), c, "T1", WithRetryNonIdempotent())
 			if !ep.keyed() {
 				// Nothing the service could recognize a repeat by: the
@@ -585,7 +596,7 @@ func TestEndpointsEscapeID(t *testing.T) {
 			want := ep.want(id)
 			require.True(t, strings.Contains(want.Path+"?"+want.RawQuery, "a%2F..%2Fb%3Fx%3D1%23f") || strings.Contains(want.Path, "a%2F..%2Fb%3Fx=1%23f"),
 				"test path %s?%s", want.Path, want.RawQuery)
-			calls := expect(t, mock, want, 200, ep.okResponse)
+			calls := expect(t, mock, want, 200, ep.answer(id))
 			require.NoError(t, ep.call(context.Background(), c, id))
 			assert.Equal(t, int32(1), calls.Load(), "calls")
 		})
@@ -662,7 +673,7 @@ func TestEndpointsLog(t *testing.T) {
 		t.Run(ep.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			c, mock, _ := newTestClient(t, WithLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))))
-			expect(t, mock, ep.want("T1"), 200, ep.okResponse)
+			expect(t, mock, ep.want("T1"), 200, ep.answer("T1"))
 			require.NoError(t, ep.call(context.Background(), c, "T1"))
 			out := buf.String()
 			assert.Contains(t, out, "method="+ep.method)

@@ -56,7 +56,7 @@ const faultTxn = `{"transaction":{"transactionId":"1002600000000001","transactio
 var faultCalls = func() []faultCall {
 	var calls []faultCall
 	for _, ep := range endpoints() {
-		calls = append(calls, faultCall{ep.name, ep.mutates(), ep.idempotent, ep.keyed(), ep.readsBody, ep.okResponse,
+		calls = append(calls, faultCall{ep.name, ep.mutates(), ep.idempotent, ep.keyed(), ep.readsBody, ep.answer("1002600000000001"),
 			func(ctx context.Context, c *Client, o ...Option) error {
 				return ep.call(ctx, c, "1002600000000001", o...)
 			}})
@@ -680,7 +680,7 @@ func TestMaxResponseBytesWithoutLimit(t *testing.T) {
 	defer tr.CloseIdleConnections()
 	c, err := NewClient(testCreds, WithBaseURL(s.URL+"/api/v1"), WithHTTPClient(&http.Client{Transport: tr}), withMaxResponseBytes(math.MaxInt64))
 	require.NoError(t, err)
-	txn, err := c.Transactions.Get(context.Background(), "1")
+	txn, err := c.Transactions.Get(context.Background(), "1002600000000001")
 	require.NoError(t, err, "%+v, %v", txn, err)
 	require.Equal(t, "1002600000000001", txn.TransactionID, "%+v, %v", txn, err)
 	for _, max := range []int64{1, 5, 4 << 10, math.MaxInt64} {

@@ -245,7 +245,7 @@ func TestWithHeaderRefusesWhatNetHTTPWouldNotWrite(t *testing.T) {
 	var got http.Header
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 		got = req.Header.Clone()
-		return jsonResponse(200, faultTxn)(req)
+		return jsonResponse(200, aboutID(faultTxn, "T1"))(req)
 	})
 	_, err := c.Transactions.Get(context.Background(), "T1")
 	require.NoError(t, err)

@@ -37,7 +37,7 @@ func TestResponseIntoCarriesNoCredentials(t *testing.T) {
 		}
 		w.Header().Set("X-Echo", r.Header.Get("Authorization"))
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = fmt.Fprint(w, faultTxn)
+		_, _ = fmt.Fprint(w, aboutID(faultTxn, "T1")) // the answer about T1, wherever it moved
 	}))
 	defer ts.Close()
 	c, err := NewClient(testCreds, WithBaseURL(ts.URL+"/api/v1"), WithHTTPClient(ts.Client()))
@@ -82,6 +82,10 @@ func TestOptInIgnoredWithoutMerchantReference(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
+			ok := ok
+			if name == "Cancel" { // answered with the transaction canceled
+				ok = aboutID(ok, "1")
+			}
 			c, mock, _ := newTestClient(t, WithRetryNonIdempotent())
 			n := sequence(t, mock, jsonResponse(503, errorJSON), jsonResponse(200, ok))
 			err := call(c, "")
@@ -116,6 +120,9 @@ func TestSetHeaders_PerRequest(t *testing.T) {
 	var seen []http.Header
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 		seen = append(seen, req.Header.Clone())
+		if req.Method == http.MethodGet { // Get("T1") is answered about T1
+			return httpmock.NewStringResponse(http.StatusOK, aboutID(faultTxn, "T1")), nil
+		}
 		return httpmock.NewStringResponse(http.StatusOK, faultTxn), nil
 	})
 	var found []http.Header // what the middleware found, before it wrote
@@ -260,7 +267,8 @@ func TestSendGuard_H1KeepAliveCloseStateChangingSentOnce(t *testing.T) {
 								mu.Unlock()
 								return // closed, no response
 							}
-							fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(faultTxn), faultTxn)
+							ok := aboutID(faultTxn, "T1") // the answer to Get("T1")
+							fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(ok), ok)
 						}
 					}(conn)
 				}
@@ -385,7 +393,7 @@ func TestSendGuard_H2ReadsStillRetry(t *testing.T) {
 		"503":   faultinject.H2Respond(http.StatusServiceUnavailable, errorJSON),
 	} {
 		t.Run(name, func(t *testing.T) {
-			s := faultinject.NewH2Server(first, faultinject.H2Respond(http.StatusOK, faultTxn))
+			s := faultinject.NewH2Server(first, faultinject.H2Respond(http.StatusOK, aboutID(faultTxn, "T1")))
 			defer s.Close()
 			c := newH2Client(t, s)
 			tx, err := c.Transactions.Get(context.Background(), "T1")
@@ -444,10 +452,12 @@ func (s *connServer) serve(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, body)
 	}
 	switch {
-	case path == "/transactions/ok", path == "/transactions/ok/deposit":
+	case path == "/transactions/ok":
+		response(200, aboutID(faultTxn, "ok"))
+	case path == "/transactions/ok/deposit":
 		response(200, faultTxn)
 	case path == "/transactions/big":
-		response(200, `{"transaction":{"transactionId":"1","transactionType":6,"status":2,"amount":"1.00","description":"`+strings.Repeat("d", 100<<10)+`"}}`)
+		response(200, `{"transaction":{"transactionId":"big","transactionType":6,"status":2,"amount":"1.00","description":"`+strings.Repeat("d", 100<<10)+`"}}`)
 	case path == "/transactions/missing":
 		response(404, `{"errors":[{"code":200,"message":"not found"}]}`)
 	case strings.HasPrefix(path, "/transactions/flaky-"):
@@ -456,7 +466,7 @@ func (s *connServer) serve(w http.ResponseWriter, r *http.Request) {
 		s.seen[path] = true
 		s.mu.Unlock()
 		if again {
-			response(200, faultTxn)
+			response(200, aboutID(faultTxn, strings.TrimPrefix(path, "/transactions/")))
 		} else {
 			response(503, `{"errors":[{"code":100,"message":"`+strings.Repeat("busy ", 2<<10)+`"}]}`)
 		}
@@ -468,7 +478,7 @@ func (s *connServer) serve(w http.ResponseWriter, r *http.Request) {
 		case <-s.pairs:
 		case <-time.After(5 * time.Second):
 		}
-		response(200, faultTxn)
+		response(200, aboutID(faultTxn, "pair"))
 	case path == "/transactions/dup/deposit":
 		response(400, duplicateJSON)
 	case path == "/transactions/boom/deposit":

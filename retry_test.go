@@ -37,7 +37,7 @@ func resetAfterSend(*http.Request) (*http.Response, error) {
 
 func TestGetRetriedOn503(t *testing.T) {
 	c, mock, w := newTestClient(t)
-	calls := sequence(t, mock, jsonResponse(503, `{"errors":[{"code":100}]}`), jsonResponse(200, authorizationJSON))
+	calls := sequence(t, mock, jsonResponse(503, `{"errors":[{"code":100}]}`), jsonResponse(200, aboutID(authorizationJSON, "1")))
 	_, err := c.Transactions.Get(context.Background(), "1")
 	require.NoError(t, err)
 	require.Equal(t, int32(2), calls.Load(), "calls = %d, waits = %v", calls.Load(), w.list)
@@ -49,7 +49,7 @@ func TestGetRetriedOn503(t *testing.T) {
 func TestGetRetriedOnEveryTransientStatus(t *testing.T) {
 	for _, status := range []int{429, 500, 502, 503, 504} {
 		c, mock, _ := newTestClient(t)
-		calls := sequence(t, mock, jsonResponse(status, `{}`), jsonResponse(200, authorizationJSON))
+		calls := sequence(t, mock, jsonResponse(status, `{}`), jsonResponse(200, aboutID(authorizationJSON, "1")))
 		_, err := c.Transactions.Get(context.Background(), "1")
 		assert.NoError(t, err, "status %d: err %v, calls %d", status, err, calls.Load())
 		assert.Equal(t, int32(2), calls.Load(), "status %d: err %v, calls %d", status, err, calls.Load())
@@ -148,7 +148,7 @@ func TestDepositRetriedWithOptIn(t *testing.T) {
 
 func TestRetryAfterObeyedUnderCap(t *testing.T) {
 	c, mock, w := newTestClient(t, withMaxRetryAfter(10*time.Second))
-	calls := sequence(t, mock, jsonResponse(429, `{}`, "Retry-After", "7"), jsonResponse(200, authorizationJSON))
+	calls := sequence(t, mock, jsonResponse(429, `{}`, "Retry-After", "7"), jsonResponse(200, aboutID(authorizationJSON, "1")))
 	_, err := c.Transactions.Get(context.Background(), "1")
 	require.NoError(t, err, "err %v calls %d", err, calls.Load())
 	require.Equal(t, int32(2), calls.Load(), "err %v calls %d", err, calls.Load())

@@ -202,7 +202,7 @@ func TestSendGuard_RefusesARequestThatLostItsContext(t *testing.T) {
 	require.ErrorAs(t, err, &ne)
 	assert.False(t, ne.Sent, "nothing left")
 	assert.Equal(t, 0, s.Requests())
-	_, err = c.Transactions.Get(context.Background(), "T1")
+	_, err = c.Transactions.Get(context.Background(), "1002600000000001") // faultTxn's
 	require.NoError(t, err)
 	assert.Equal(t, 1, s.Requests())
 }
@@ -285,10 +285,11 @@ func (s *headerSpy) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // getAndDeposit makes a read and a state-changing call through c, both
-// answered 200: the two kinds of request a spying middleware must see.
+// answered 200 with faultTxn (the read asks for its transaction): the two
+// kinds of request a spying middleware must see.
 func getAndDeposit(t *testing.T, c *Client) {
 	t.Helper()
-	_, err := c.Transactions.Get(context.Background(), "T1")
+	_, err := c.Transactions.Get(context.Background(), "1002600000000001")
 	require.NoError(t, err)
 	_, err = c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "dep-spy", Amount: "10.00"})
 	require.NoError(t, err)

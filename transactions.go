@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/bankpay/bankpay-go/internal/decode"
@@ -28,7 +29,20 @@ func (s *TransactionsService) Get(ctx context.Context, transactionID string, opt
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return call[models.Transaction](ctx, s.client, opTransactionsGet, args{ids: []string{transactionID}}, opts)
+	return isThe(opTransactionsGet, transactionID)(call[models.Transaction](ctx, s.client, opTransactionsGet, args{ids: []string{transactionID}}, opts))
+}
+
+// isThe refuses an answer about another transaction than the one asked (a
+// cache or proxy mixing answers up), so that its status is never taken for
+// the asked one's: a *ResponseError (ErrInvalidResponse). Ids compare as
+// the reconciliation lookup compares them: trimmed, case folded.
+func isThe(op *operation, asked string) func(*models.Transaction, error) (*models.Transaction, error) {
+	return func(t *models.Transaction, err error) (*models.Transaction, error) {
+		if err == nil && !strings.EqualFold(strings.TrimSpace(t.TransactionID), strings.TrimSpace(asked)) {
+			return nil, op.resultError(errors.New("the response is about another transaction than the one asked"), asked)
+		}
+		return t, err
+	}
 }
 
 // Establish creates an authorization from establish data, signed with the
@@ -184,7 +198,7 @@ func (s *TransactionsService) Cancel(ctx context.Context, transactionID string, 
 	if p.Reason < 0 {
 		return nil, invalid("reason", "must not be negative")
 	}
-	return call[models.Transaction](ctx, s.client, opTransactionsCancel, args{ids: []string{transactionID}, body: p}, opts)
+	return isThe(opTransactionsCancel, transactionID)(call[models.Transaction](ctx, s.client, opTransactionsCancel, args{ids: []string{transactionID}, body: p}, opts))
 }
 
 // PreauthorizeParams is the input of Preauthorize, sent as JSON (the

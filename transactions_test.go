@@ -54,7 +54,7 @@ func TestTransactions_Get(t *testing.T) {
 
 func TestTransactions_GetEscapesID(t *testing.T) {
 	c, mock, _ := newTestClient(t)
-	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/a%2F..%2Fcustomers%3Fx=1"}, 200, authorizationJSON)
+	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/transactions/a%2F..%2Fcustomers%3Fx=1"}, 200, aboutID(authorizationJSON, "a/../customers?x=1"))
 	_, err := c.Transactions.Get(context.Background(), "a/../customers?x=1")
 	require.NoError(t, err)
 }
@@ -449,6 +449,10 @@ func TestStateChangingNotRetried(t *testing.T) {
 	ok := `{"transaction":{"transactionId":"9","transactionType":6,"status":2,"amount":"1.00","transactionType":4,"status":2},"refresh":{"processId":"p-1"}}`
 	for name, call := range calls {
 		t.Run(name, func(t *testing.T) {
+			ok := ok
+			if name == "Cancel" { // answered with the transaction canceled
+				ok = aboutID(ok, "1")
+			}
 			c, mock, w := newTestClient(t)
 			n := sequence(t, mock, jsonResponse(503, `{}`), jsonResponse(200, ok))
 			err := call(c)

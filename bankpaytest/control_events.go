@@ -188,12 +188,19 @@ type resendResponse struct {
 // recorded event sent again, as it was (same body and Authorization), to
 // URL or where it was delivered, at once; the attempt is recorded with the
 // event's. The sandbox dials what Server dials (loopback only, unless
-// WithAnyEventAddress); to= always dials, WithEventHandler or not.
+// WithAnyEventAddress); to= always dials, WithEventHandler or not, and only
+// a loopback address unless WithResendToAnyAddress (400 otherwise, nothing
+// dialled).
 func (s *Server) controlResend(r *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
 	to := r.URL.Query().Get("to")
 	if to != "" {
-		if u, err := url.Parse(to); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		u, err := url.Parse(to)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return nil, badRequest("to must be an http or https URL")
+		}
+		if !s.anyResend && !isLoopbackHost(u.Hostname()) {
+			return nil, badRequest("to must be a loopback address (127.0.0.1, [::1], localhost); " +
+				"a sandbox started with WithResendToAnyAddress (bankpay-sandbox -resend-any-address) sends anywhere")
 		}
 	}
 	s.mu.Lock()
@@ -244,7 +251,7 @@ func (s *Server) dial(ctx context.Context, target, body, auth string) (int, erro
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Authorization", auth)
 	req.Header.Set("User-Agent", "bankpay-sandbox")
-	if !s.anyHost && !isLoopbackHost(req.URL.Hostname()) {
+	if !s.anyHost && !s.anyResend && !isLoopbackHost(req.URL.Hostname()) {
 		return 0, fmt.Errorf("not delivered: %s is not a loopback address; bankpaytest dials only loopback (WithAnyEventAddress: anywhere)", req.URL.Host)
 	}
 	resp, err := s.client.Do(req)

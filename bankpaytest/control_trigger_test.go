@@ -175,3 +175,80 @@ func TestControlListenerHoldsTheClock(t *testing.T) {
 	c.control(http.MethodPost, "/trigger?event=Complete", nil).wantOK(t, nil)
 	assert.Less(t, time.Since(start), 2*time.Second, "a stopped listener is not waited for")
 }
+
+// hostRecorder is a delivery transport that records the hosts it is asked
+// to dial and answers 204 without dialling.
+type hostRecorder struct {
+	mu    sync.Mutex
+	hosts []string
+}
+
+func (h *hostRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
+	h.mu.Lock()
+	h.hosts = append(h.hosts, r.URL.Host)
+	h.mu.Unlock()
+	return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody, Request: r}, nil
+}
+
+func (h *hostRecorder) dialled() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.hosts...)
+}
+
+// TestControlResendOnlyToLoopback: resend?to=URL relays the merchant's
+// signed event only to a loopback address by default, even where the
+// sandbox delivers anywhere (as cmd/bankpay-sandbox does): another host
+// answers 400 and nothing is dialled or recorded; WithResendToAnyAddress
+// allows it.
+func TestControlResendOnlyToLoopback(t *testing.T) {
+	for _, any := range []bool{false, true} {
+		rec := &hostRecorder{}
+		opts := []bankpaytest.Option{bankpaytest.WithAnyEventAddress(), bankpaytest.WithDeliveryClient(&http.Client{Transport: rec})}
+		if any {
+			opts = append(opts, bankpaytest.WithResendToAnyAddress())
+		}
+		srv := newServer(t, opts...)
+		c := newAPI(t, srv, srv.Credentials())
+		var tr triggered
+		c.control(http.MethodPost, "/trigger?event=Authorize", nil).wantOK(t, &tr)
+		ev := tr.Events[len(tr.Events)-1]
+		require.Empty(t, ev.URL, "no notification URL: only the resends below are dialled")
+		remote := []string{"http://receiver.example/hook", "https://192.0.2.7/hook", "http://[2001:db8::1]:8080/hook",
+			"http://127.0.0.1.nip.io/hook", "http://localhost.example/hook", "http://0.0.0.0/hook"}
+		for _, to := range remote {
+			r := c.control(http.MethodPost, "/events/"+ev.EventID+"/resend?to="+url.QueryEscape(to), nil)
+			if !any {
+				r.wantError(t, http.StatusBadRequest, 200)
+				continue
+			}
+			var rs struct {
+				URL        string `json:"url"`
+				StatusCode int    `json:"statusCode"`
+			}
+			r.wantOK(t, &rs)
+			assert.Equal(t, http.StatusNoContent, rs.StatusCode, to)
+		}
+		var list struct{ Events []bankpaytest.Event }
+		c.control(http.MethodGet, "/events", nil).wantOK(t, &list)
+		var attempts int
+		for _, e := range list.Events {
+			if e.EventID == ev.EventID {
+				attempts = len(e.Attempts)
+			}
+		}
+		dialled := rec.dialled()
+		if !any {
+			assert.Empty(t, dialled, "a resend to another host was dialled")
+			assert.Equal(t, len(ev.Attempts), attempts, "a refused resend is no attempt")
+		} else {
+			assert.Len(t, dialled, len(remote), "WithResendToAnyAddress: every host dialled")
+			assert.Equal(t, len(ev.Attempts)+len(remote), attempts)
+		}
+		for _, to := range []string{"http://127.0.0.1:1/hook", "http://localhost:1/hook", "http://[::1]:1/hook", "http://127.9.9.9/hook"} {
+			var rs struct{ StatusCode int }
+			c.control(http.MethodPost, "/events/"+ev.EventID+"/resend?to="+url.QueryEscape(to), nil).wantOK(t, &rs)
+			assert.Equal(t, http.StatusNoContent, rs.StatusCode, "loopback %s: sent", to)
+		}
+	}
+}

@@ -255,7 +255,9 @@
 //	DELETE /sandbox/listeners/{name}           the listener stops; responds with {}
 //	POST /sandbox/events/{id}/resend[?to=URL]  the event sent again as recorded (same body and
 //	                                           Authorization) to URL or its notificationUrl, at once;
-//	                                           responds with {"url":…,"statusCode":…,"event":{…}}
+//	                                           responds with {"url":…,"statusCode":…,"event":{…}}; URL
+//	                                           must be a loopback address (400 otherwise) unless
+//	                                           WithResendToAnyAddress
 //	POST /sandbox/trigger?event=Complete[&transactionId=…]
 //	                                           runs the lifecycle that emits the event (TriggerEvents) on
 //	                                           a new transaction or the given one, moving the clock as it

@@ -19,6 +19,7 @@ type config struct {
 	bare      bool
 	handler   http.Handler
 	anyHost   bool
+	anyResend bool
 	wall      bool
 }
 
@@ -94,6 +95,17 @@ func WithEventHandler(h http.Handler) Option {
 // server for real applications, sets it.
 func WithAnyEventAddress() Option {
 	return func(c *config) { c.anyHost = true }
+}
+
+// WithResendToAnyAddress lets POST /sandbox/events/{id}/resend?to=URL
+// send an event to any host. By default to= must name a loopback address
+// (127.0.0.0/8, [::1], localhost) and any other answers 400 with nothing
+// dialled, WithAnyEventAddress or not: the resend posts the merchant's
+// signed events wherever whoever holds the credentials says, so a sandbox
+// reachable from elsewhere (cmd/bankpay-sandbox) would relay them to any
+// host. cmd/bankpay-sandbox sets it with -resend-any-address.
+func WithResendToAnyAddress() Option {
+	return func(c *config) { c.anyResend = true }
 }
 
 // WithBareResponses responds with single objects bare, as the operator's

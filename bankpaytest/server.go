@@ -81,6 +81,7 @@ type Server struct {
 	ownClient bool
 	handler   http.Handler // WithEventHandler
 	anyHost   bool         // WithAnyEventAddress
+	anyResend bool         // WithResendToAnyAddress
 	queue     []delivery
 	pending   int           // queued plus in-flight attempts
 	idle      chan struct{} // closed when pending drops to 0
@@ -177,6 +178,7 @@ func NewServer(opts ...Option) *Server {
 	}
 	// A caller-supplied delivery client chooses where it dials.
 	s.handler, s.anyHost = cfg.handler, cfg.anyHost || cfg.client != nil
+	s.anyResend = cfg.anyResend
 	s.client = cfg.client
 	if s.client == nil {
 		s.ownClient = true

@@ -94,6 +94,7 @@ type env struct {
 	stdout, stderr io.Writer
 	json           bool
 	clientOpts     []bankpay.Option // tests: an HTTP client of the sandbox
+	ctlHTTP        httpDoer         // tests: the HTTP client of the sandbox's control endpoints
 	badFlags       bool             // a subcommand's flags did not parse (exit 2)
 }
 
@@ -227,7 +228,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "money commands (deposit, capture, refund, reclaim, cancel) need a reference: -ref, or one is made and")
 	fmt.Fprintln(w, "  printed before anything is sent")
 	fmt.Fprintln(w, "sandbox only: listen, trigger and events drive a bankpay sandbox (bankpay sandbox, cmd/bankpay-sandbox) through its")
-	fmt.Fprintln(w, "  /sandbox control endpoints: BANKPAY_BASE_URL on a loopback address, or BANKPAY_SANDBOX=1 for one elsewhere;")
+	fmt.Fprintln(w, "  /sandbox control endpoints: BANKPAY_BASE_URL on a loopback address, or BANKPAY_SANDBOX=1 for one elsewhere (https only);")
 	fmt.Fprintln(w, "  against the service they exit 2 and dial nothing. Endpoints: listen GET /sandbox/events?listen=&after=&wait=,")
 	fmt.Fprintln(w, "  trigger POST /sandbox/trigger?event=, events list GET /sandbox/events, events resend POST /sandbox/events/{id}/resend")
 	fmt.Fprintln(w, "exit codes: 0 done, 1 failed, 2 usage, 3 bad signature, 4 not found (find: every transaction made from")

@@ -29,13 +29,20 @@ var triggerEventNames = func() string {
 type sandboxCtl struct {
 	base  string // the control URL, …/sandbox
 	creds bankpay.Credentials
-	http  *http.Client
+	http  httpDoer
+}
+
+// httpDoer sends a request: an *http.Client.
+type httpDoer interface {
+	Do(*http.Request) (*http.Response, error)
 }
 
 // sandbox returns the control client of the sandbox BANKPAY_BASE_URL
-// names: a loopback address, or any with BANKPAY_SANDBOX=1. Anything else
-// (the service, or no BANKPAY_BASE_URL: the operator's sandbox) is a usage
-// error, and nothing is dialled: the command is sandbox-only.
+// names: a loopback address, or any with BANKPAY_SANDBOX=1 over https (the
+// merchant's key is sent with every control call: plain http:// to another
+// host would send it in the clear). Anything else (the service, or no
+// BANKPAY_BASE_URL: the operator's sandbox) is a usage error, and nothing
+// is dialled: the command is sandbox-only.
 func (e *env) sandbox(cmd string) (*sandboxCtl, error) {
 	base := e.getenv("BANKPAY_BASE_URL")
 	u, err := url.Parse(base)
@@ -48,6 +55,10 @@ func (e *env) sandbox(cmd string) (*sandboxCtl, error) {
 	case !isLoopback(u.Hostname()) && e.getenv("BANKPAY_SANDBOX") != "1":
 		return nil, usagef("%s is sandbox-only: BANKPAY_BASE_URL (%s) is not a loopback address, so it may be the live service; "+
 			"for a bankpay sandbox on another host set BANKPAY_SANDBOX=1; nothing was sent", cmd, u.Host)
+	case !isLoopback(u.Hostname()) && u.Scheme != "https":
+		return nil, usagef("%s: BANKPAY_BASE_URL (%s) is plain http:// to a host that is not a loopback address: "+
+			"the access key would cross the network unencrypted; serve the sandbox over https:// (or reach it through "+
+			"a loopback address, such as an SSH tunnel); nothing was sent", cmd, u.Host)
 	}
 	creds, err := e.credentials()
 	if err != nil {
@@ -55,7 +66,11 @@ func (e *env) sandbox(cmd string) (*sandboxCtl, error) {
 	}
 	ctl := strings.TrimRight(base, "/")
 	ctl = strings.TrimSuffix(ctl, "/api/v1") + "/sandbox"
-	return &sandboxCtl{base: ctl, creds: creds, http: &http.Client{}}, nil
+	var hc httpDoer = &http.Client{}
+	if e.ctlHTTP != nil {
+		hc = e.ctlHTTP
+	}
+	return &sandboxCtl{base: ctl, creds: creds, http: hc}, nil
 }
 
 func isLoopback(host string) bool {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -128,11 +129,26 @@ func TestTokenization(t *testing.T) {
 	}
 }
 
+// decimalAmount is what a transaction's amount must be to be readable: a
+// decimal, "10", "10.5", "-1.25" (written apart from the decoder's check).
+var decimalAmount = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
+
+// requireUnreadableAmount: a transaction whose amount encoding/json reads
+// as no decimal amount ("abc", "NaN", 1e400 kept as written) is an error of
+// its identity in the decoder.
+func requireUnreadableAmount(t *testing.T, err error, data []byte) {
+	t.Helper()
+	var fe *FieldError
+	require.True(t, errors.As(err, &fe), "an unreadable amount read as present: %v: %s", err, data)
+	require.True(t, fe.Required, "%v: %s", err, data)
+}
+
 // FuzzDecodeAgreesWithJSON: on the seed's shape (wrapped, integer codes)
 // the decoder reads what encoding/json reads wherever encoding/json reads
-// the response, except a response without a transaction's identity, which
-// encoding/json reads as zero values and the decoder refuses. Never a
-// panic.
+// the response, except a response without a transaction's readable
+// identity, which encoding/json reads as zero values (or an amount that is
+// no amount) and the decoder refuses: an amount that is no decimal must
+// be an error. Never a panic.
 func FuzzDecodeAgreesWithJSON(f *testing.F) {
 	for _, s := range []string{
 		`{"transaction":{` + ident + `}}`,
@@ -142,6 +158,9 @@ func FuzzDecodeAgreesWithJSON(f *testing.F) {
 		`{"transaction":{` + ident + `,"payment":null,"payment":{"paymentId":"2"}}}`,
 		`{"transaction":{` + ident + `}} `,
 		`{"transaction":{` + ident + `,"amount":1e2,"paid":-0.5,"balance":0.001}}`,
+		`{"transaction":{` + ident + `,"amount":"abc"}}`,
+		`{"transaction":{` + ident + `,"amount":1e400}}`,
+		`{"transaction":{` + ident + `,"amount":"NaN","amount":"10.5"}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -149,6 +168,10 @@ func FuzzDecodeAgreesWithJSON(f *testing.F) {
 		got, _, err := Value[models.Transaction](data, "transaction")
 		var env wire.TransactionEnvelope
 		if json.Unmarshal(data, &env) != nil || env.Transaction == nil {
+			return
+		}
+		if a := env.Transaction.Amount; a != "" && !decimalAmount.MatchString(string(a)) {
+			requireUnreadableAmount(t, err, data)
 			return
 		}
 		var fe *FieldError
@@ -165,6 +188,7 @@ func FuzzListAgreesWithJSON(f *testing.F) {
 	f.Add([]byte(`{"transactions":[{` + ident + `},{` + ident + `,"status":3}],"startIndex":2,"itemsPerPage":2}`))
 	f.Add([]byte(`{"transactions":[]}`))
 	f.Add([]byte(`{"TRANSACTIONS":[{` + ident + `}],"itemsPerPage":0}`))
+	f.Add([]byte(`{"transactions":[{` + ident + `},{` + ident + `,"amount":" "}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := ReadList[models.Transaction](data, "transactions", 0)
 		var env struct {
@@ -173,6 +197,12 @@ func FuzzListAgreesWithJSON(f *testing.F) {
 		}
 		if json.Unmarshal(data, &env) != nil || env.Transactions == nil {
 			return
+		}
+		for _, item := range env.Transactions {
+			if item.Amount != "" && !decimalAmount.MatchString(string(item.Amount)) {
+				requireUnreadableAmount(t, err, data)
+				return
+			}
 		}
 		var fe *FieldError
 		if errors.As(err, &fe) && fe.Required && fe.Got == "" {

@@ -10,7 +10,9 @@
 //   - a string takes a number or a boolean too, kept as written (a
 //     required one, an identity, no boolean, and blanks are empty);
 //   - a boolean takes "true" or "false" too;
-//   - an amount takes a string as is or a number with two decimals;
+//   - an amount takes a string as is or a number with two decimals; a
+//     required one (a transaction's) must be a decimal amount, "10",
+//     "10.5" or "10.00" (decimal), or its object is unreadable;
 //   - null (and "" for a number or a boolean) leaves a field as it is.
 //
 // A value no reading fits is never a silent zero: the field is left unset
@@ -224,6 +226,33 @@ func (d *Decoder) fail(name string, required bool) bool {
 func (d *Decoder) missing(name, want string) bool {
 	d.cause = FieldError{Path: d.pathTo(name), Want: want, Required: true}
 	return false
+}
+
+// notDecimal fails the object for its required amount name, present but
+// no decimal amount (the last value read: a repeated member wins, as in
+// encoding/json).
+func (d *Decoder) notDecimal(name string) bool {
+	d.cause = FieldError{Path: d.pathTo(name), Want: "a decimal amount", Got: "a value that is none", Required: true}
+	return false
+}
+
+// decimal reports whether an amount read is a decimal amount, as
+// models.Amount holds one: an optional minus, digits, and optionally a
+// point and digits ("10", "10.5", "10.00", "-1.25", "0.125"). Anything
+// else is none: words ("abc", "NaN"), blanks, "1,00", "0x10", and a JSON
+// number that cannot be written out in cents (1e400, kept as written).
+func decimal(s string) bool {
+	whole, frac, point := strings.Cut(strings.TrimPrefix(s, "-"), ".")
+	return whole != "" && allDigits(whole) && (!point || frac != "" && allDigits(frac))
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // notKind skips a value that is not of the kind wanted (an object, an

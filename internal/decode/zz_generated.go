@@ -318,6 +318,9 @@ func finishTransaction(d *Decoder, v *models.Transaction, seen uint64) bool {
 	if seen&(1<<2) == 0 {
 		return d.missing("amount", "a valid Amount")
 	}
+	if !decimal(string(v.Amount)) {
+		return d.notDecimal("amount")
+	}
 	if seen&(1<<3) == 0 {
 		return d.missing("status", "an integer")
 	}

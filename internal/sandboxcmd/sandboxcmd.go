@@ -49,6 +49,9 @@ func Run(ctx context.Context, name string, args []string, stdout, stderr io.Writ
 		"respond with single objects bare, as the operator's OpenAPI shows them (a Transaction, not {\"transaction\":…});\n"+
 			"default: the spec's wrapped shape")
 	providers := fs.Int("identity-providers", 2, "number of identity providers (one data-retrieved event each)")
+	resendAny := fs.Bool("resend-any-address", false,
+		"let POST /sandbox/events/{id}/resend?to=URL send signed events to any host (default: loopback addresses only,\n"+
+			"anything else answers 400)")
 	if err := fs.Parse(args); err != nil {
 		return &UsageError{err}
 	}
@@ -79,6 +82,9 @@ func Run(ctx context.Context, name string, args []string, stdout, stderr io.Writ
 	}
 	if *bare {
 		opts = append(opts, bankpaytest.WithBareResponses())
+	}
+	if *resendAny {
+		opts = append(opts, bankpaytest.WithResendToAnyAddress())
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

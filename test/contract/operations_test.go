@@ -138,6 +138,40 @@ func findingOf(reason string) string {
 	return ""
 }
 
+// fitIdentity makes a generated answer's transactions readable as the SDK
+// requires of a transaction's identity (issue 25: "required means
+// present"), with values the contract's schema allows (strings): an
+// amount is a decimal ("12.34", the OpenAPI's words "2 decimal places"),
+// never a word of the list, and the answer of Get or Cancel is about the
+// transaction asked (TxnID). The transactions are the objects with a
+// transactionId: the answer itself, the one under "transaction" and the
+// items under "transactions".
+func fitIdentity(opID string, gen any, seed int64) {
+	root, ok := gen.(map[string]any)
+	if !ok {
+		return
+	}
+	txns := []any{root, root["transaction"]}
+	if items, ok := root["transactions"].([]any); ok {
+		txns = append(txns, items...)
+	}
+	for i, v := range txns {
+		txn, ok := v.(map[string]any)
+		if _, isTxn := txn["transactionId"]; !ok || !isTxn {
+			continue // not a transaction
+		}
+		if a, ok := txn["amount"].(string); ok && !decimalAmount.MatchString(a) {
+			txn["amount"] = fmt.Sprintf("%d.%02d", (seed>>8)%10000+int64(i), seed%100)
+		}
+		if opID == "transactions_get-transaction" || opID == "transactions_post-transactions-cancel" {
+			txn["transactionId"] = TxnID
+		}
+	}
+}
+
+// decimalAmount is an amount the SDK reads as a transaction's.
+var decimalAmount = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
+
 func TestOperations(t *testing.T) {
 	spec, err := LoadSpec(nil)
 	require.NoError(t, err)
@@ -178,6 +212,7 @@ func TestOperations(t *testing.T) {
 				if whole > 0 {
 					markUsed("number-whole")
 				}
+				fitIdentity(op.ID, gen, seed)
 				body, err := json.Marshal(gen)
 				require.NoError(t, err)
 				rec.mu.Lock()

@@ -536,7 +536,7 @@ func TestXCheckIdentityAnswers(t *testing.T) {
 func TestXCheckWrongTypes(t *testing.T) {
 	ctx := context.Background()
 	type call func(*bankpay.Client) error
-	get := func(c *bankpay.Client) error { _, err := c.Transactions.Get(ctx, xcTxnID); return err }
+	get := func(c *bankpay.Client) error { _, err := c.Transactions.Get(ctx, "X1"); return err } // the bodies' transaction
 	balance := func(c *bankpay.Client) error { _, err := c.Accounts.Balance(ctx, xcAuthID); return err }
 	summary := func(c *bankpay.Client) error { _, err := c.Accounts.Summary(ctx, xcAuthID); return err }
 	user := func(c *bankpay.Client) error { _, err := c.Accounts.User(ctx, xcAuthID); return err }
@@ -614,7 +614,7 @@ func TestXCheckUnknownValuesNeverFail(t *testing.T) {
 	ctx := context.Background()
 	// Unknown codes of every enum the SDK types, unknown fields and
 	// objects at every level, and unknown string enums (country, subType).
-	const body = `{"transactionId":"X1","transactionType":"42","status":"99","amount":"1.00","statusCode":"ZZ",
+	const body = `{"transactionId":"XC7Q2M9R4T1V8W3","transactionType":"42","status":"99","amount":"1.00","statusCode":"ZZ",
  "payment":{"paymentType":"9","paymentProvider":{"type":"77","subType":"9999","country":"ZZ"},"account":{"type":"-7","profile":"5"},
    "newThing":{"deep":[{"x":null}]}},
  "paymentProviderTransaction":{"status":"ZZ999","paymentProcessor":{"type":"99"}},"currency":"EUR","nextGen":[1,2]}`

@@ -187,6 +187,9 @@ func (g *generator) structType(t reflect.Type) error {
 	g.p("func finish%s(d *Decoder, v *%s, seen uint64) bool {\n", n, q)
 	for i, f := range required {
 		g.p("if seen&(1<<%d) == 0 {\nreturn d.missing(%q, %q)\n}\n", i, f.name, want(f.typ))
+		if f.typ == amountType { // the last value read must be an amount
+			g.p("if !decimal(string(v.%s)) {\nreturn d.notDecimal(%q)\n}\n", f.goName, f.name)
+		}
 	}
 	g.p("return true\n}\n\n")
 	// decode
