@@ -13,7 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// readmeCLI is the README's Operations CLI section.
+// readmeCLI is the README's Operations CLI section followed by
+// docs/cli.md, the page it links for each flag and -json field.
 func readmeCLI(t *testing.T) string {
 	raw, err := os.ReadFile("../../README.md")
 	require.NoError(t, err)
@@ -22,7 +23,11 @@ func readmeCLI(t *testing.T) string {
 	require.GreaterOrEqual(t, start, 0)
 	end := strings.Index(s[start+1:], "\n## ")
 	require.Greater(t, end, 0)
-	return s[start : start+1+end]
+	section := s[start : start+1+end]
+	require.Contains(t, section, "(docs/cli.md)", "the README's CLI section links docs/cli.md")
+	detail, err := os.ReadFile("../../docs/cli.md")
+	require.NoError(t, err)
+	return section + "\n" + string(detail)
 }
 
 // jsonTags are the JSON names of struct v's fields.
