@@ -10,6 +10,8 @@
 package tolerant
 
 import (
+	"github.com/bankpay/bankpay-go/internal/jsonr"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -455,64 +457,7 @@ func WholeNumber(x any) (string, bool) {
 	default:
 		return "", false
 	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		// Canonical digits: "02" and "+5" are read by ParseInt but are no
-		// JSON number literal.
-		return strconv.FormatInt(n, 10), true
-	}
-	return wholeOfDecimal(s)
-}
-
-// wholeOfDecimal reads a JSON-style number (-?digits(.digits)?([eE][+-]?digits)?)
-// that has no fraction and fits an int64 ("2.0", "2e1", "-1.50e2"), without
-// building big numbers for huge exponents.
-func wholeOfDecimal(s string) (string, bool) {
-	neg := strings.HasPrefix(s, "-")
-	mant, exp := strings.TrimPrefix(s, "-"), 0
-	if i := strings.IndexAny(mant, "eE"); i >= 0 {
-		e, err := strconv.Atoi(mant[i+1:])
-		if err != nil || e > 30 || e < -30 {
-			return "", false
-		}
-		mant, exp = mant[:i], e
-	}
-	whole, frac, dot := strings.Cut(mant, ".")
-	if whole == "" || (dot && frac == "") || !allDigits(whole) || !allDigits(frac) {
-		return "", false
-	}
-	digits, point := whole+frac, len(whole)+exp
-	if point < 0 { // all fractional: whole only when zero
-		if strings.Trim(digits, "0") == "" {
-			return "0", true
-		}
-		return "", false
-	}
-	for len(digits) < point {
-		digits += "0"
-	}
-	if strings.Trim(digits[point:], "0") != "" {
-		return "", false // a fraction
-	}
-	out := strings.TrimLeft(digits[:point], "0")
-	if out == "" {
-		out = "0"
-	}
-	if neg && out != "0" {
-		out = "-" + out
-	}
-	if _, err := strconv.ParseInt(out, 10, 64); err != nil {
-		return "", false
-	}
-	return out, true
-}
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return jsonr.WholeNumber(s)
 }
 
 // kind names the JSON kind of a decoded value, never the value itself.
