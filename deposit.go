@@ -2,8 +2,6 @@ package bankpay
 
 import (
 	"context"
-	"errors"
-	"strings"
 
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -51,21 +49,6 @@ func (s *TransactionsService) Deposit(ctx context.Context, transactionID string,
 		return nil, err
 	}
 	return madeFrom(opTransactionsDeposit, transactionID)(call[models.Transaction](ctx, s.client, opTransactionsDeposit, args{ids: []string{transactionID}, body: p}, opts))
-}
-
-// madeFrom checks the answer of a call that makes a new transaction from
-// original (Deposit, Capture, Preauthorize, Refund, Reclaim): one that is
-// original itself (its id, in any case: a cached or misrouted read of it)
-// is no new transaction, and a *ResponseError (ErrInvalidResponse,
-// OutcomeUnknown: reconcile), never a success that records the original's
-// id as the new one's.
-func madeFrom(op *operation, original string) func(*models.Transaction, error) (*models.Transaction, error) {
-	return func(t *models.Transaction, err error) (*models.Transaction, error) {
-		if err == nil && strings.EqualFold(strings.TrimSpace(t.TransactionID), original) {
-			return nil, op.resultError(errors.New("the response is the transaction the call was made against, not the one it made"), original)
-		}
-		return t, err
-	}
 }
 
 func (p *DepositParams) validate() error {

@@ -32,6 +32,21 @@ func (s *TransactionsService) Get(ctx context.Context, transactionID string, opt
 	return isThe(opTransactionsGet, transactionID)(call[models.Transaction](ctx, s.client, opTransactionsGet, args{ids: []string{transactionID}}, opts))
 }
 
+// madeFrom checks the answer of a call that makes a new transaction from
+// original (Deposit, Capture, Preauthorize, Refund, Reclaim): one that is
+// original itself (its id, in any case: a cached or misrouted read of it)
+// is no new transaction, and a *ResponseError (ErrInvalidResponse,
+// OutcomeUnknown: reconcile), never a success that records the original's
+// id as the new one's.
+func madeFrom(op *operation, original string) func(*models.Transaction, error) (*models.Transaction, error) {
+	return func(t *models.Transaction, err error) (*models.Transaction, error) {
+		if err == nil && strings.EqualFold(strings.TrimSpace(t.TransactionID), original) {
+			return nil, op.resultError(errors.New("the response is the transaction the call was made against, not the one it made"), original)
+		}
+		return t, err
+	}
+}
+
 // isThe refuses an answer about another transaction than the one asked (a
 // cache or proxy mixing answers up), so that its status is never taken for
 // the asked one's: a *ResponseError (ErrInvalidResponse). Ids compare as
