@@ -267,12 +267,12 @@ func (s *Server) handleListTransactions(r *http.Request, _ []byte, m *merchant, 
 	}
 	order(matches, p, transactionKey)
 	page := window(matches, p)
-	out := make([]*models.Transaction, len(page))
+	out := make([]*transactionAnswer, len(page))
 	for i, t := range page {
-		out[i] = t.view()
+		out[i] = s.answer(t, t.view())
 	}
 	return struct {
-		Transactions []*models.Transaction `json:"transactions"`
+		Transactions []*transactionAnswer `json:"transactions"`
 	}{out}, nil
 }
 
