@@ -81,6 +81,13 @@ func (s *Server) answer(t *txn, v *models.Transaction) *transactionAnswer {
 func answerAs(t *txn, v *models.Transaction, str bool) *transactionAnswer {
 	var p *paymentAnswer
 	if v.Payment != nil {
+		// The payment's state is its authorization's (see fillPayment).
+		auth := authorizationOf(t)
+		tot := totals(t.m, auth)[auth]
+		if tot == nil {
+			tot = &paymentTotals{}
+		}
+		fillPayment(v.Payment, auth, tot)
 		p = &paymentAnswer{Payment: v.Payment, PaymentType: code{int(v.Payment.PaymentType), str}}
 	}
 	a := &transactionAnswer{
