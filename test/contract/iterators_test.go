@@ -145,15 +145,25 @@ func TestIterators(t *testing.T) {
 	for _, tc := range []struct {
 		op   string
 		read func(c *bankpay.Client) []any
+		page func(c *bankpay.Client) (start, perPage int, err error) // ListPage at startIndex 7
 	}{
 		{"transactions_list-transactions", func(c *bankpay.Client) []any {
 			return anys(collect(t, c.Transactions.List(ctx, &bankpay.TransactionListParams{ListRange: bankpay.ListRange{Count: 100}})))
+		}, func(c *bankpay.Client) (int, int, error) {
+			pg, err := c.Transactions.ListPage(ctx, &bankpay.TransactionListParams{ListRange: bankpay.ListRange{StartIndex: 7, Count: 100}})
+			return pageMeta(pg, err)
 		}},
 		{"payments_list-payments", func(c *bankpay.Client) []any {
 			return anys(collect(t, c.Payments.List(ctx, &bankpay.PaymentListParams{ListRange: bankpay.ListRange{Count: 100}})))
+		}, func(c *bankpay.Client) (int, int, error) {
+			pg, err := c.Payments.ListPage(ctx, &bankpay.PaymentListParams{ListRange: bankpay.ListRange{StartIndex: 7, Count: 100}})
+			return pageMeta(pg, err)
 		}},
 		{"paymentProviders_get-paymentProviders", func(c *bankpay.Client) []any {
 			return anys(collect(t, c.PaymentProviders.List(ctx, &bankpay.PaymentProviderListParams{Count: 100})))
+		}, func(c *bankpay.Client) (int, int, error) {
+			pg, err := c.PaymentProviders.ListPage(ctx, &bankpay.PaymentProviderListParams{StartIndex: 7, Count: 100})
+			return pageMeta(pg, err)
 		}},
 	} {
 		t.Run(tc.op, func(t *testing.T) {
@@ -179,9 +189,43 @@ func TestIterators(t *testing.T) {
 				compared += cmp.Compared
 			}
 			assert.Positive(t, compared, "values compared")
+
+			// The page metadata, by value: startIndex and itemsPerPage as
+			// the answer gives them (the offset asked, and 0, when it
+			// gives none).
+			for i, pg := range pages {
+				_, c := servePages(t, val, key, pages[i:i+1])
+				start, per, err := tc.page(c)
+				require.NoError(t, err)
+				wantStart, wantPer := 7, 0
+				if v, ok := pg["startIndex"]; ok {
+					wantStart = wholeOf(t, v)
+				}
+				if v, ok := pg["itemsPerPage"]; ok {
+					wantPer = wholeOf(t, v)
+				}
+				assert.Equal(t, wantStart, start, "page %d startIndex (sent %v)", i, pg["startIndex"])
+				assert.Equal(t, wantPer, per, "page %d itemsPerPage (sent %v)", i, pg["itemsPerPage"])
+			}
 			t.Logf("%d pages, %d items, %d values compared", len(pages), len(items), compared)
 		})
 	}
+}
+
+// wholeOf is a generated whole number (json.Number, float64, "3.0").
+func wholeOf(t *testing.T, v any) int {
+	t.Helper()
+	f, err := strconv.ParseFloat(fmt.Sprint(v), 64)
+	require.NoError(t, err)
+	return int(f)
+}
+
+// pageMeta is a page's StartIndex and ItemsPerPage.
+func pageMeta[T any](pg *bankpay.Page[T], err error) (int, int, error) {
+	if err != nil {
+		return 0, 0, err
+	}
+	return pg.StartIndex, pg.ItemsPerPage, nil
 }
 
 // anys is a slice of pointers as []any.
