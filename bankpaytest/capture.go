@@ -87,7 +87,7 @@ func (s *Server) handleCapture(_ *http.Request, body []byte, m *merchant, id str
 	c := s.newMovement(m, auth, models.TypeCapture, refCapture, ref, amount, cents, "")
 	c.noSplitToken = token == "" && m.cfg.GuaranteedPayments
 	v := c.view()
-	return s.single(wire.TransactionEnvelope{Transaction: v}, v), nil
+	return s.transactionBody(c, v), nil
 }
 
 // minMoveCents is the smallest capture or deposit: the OpenAPI gives both

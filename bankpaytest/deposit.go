@@ -3,7 +3,6 @@ package bankpaytest
 import (
 	"net/http"
 
-	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -67,7 +66,7 @@ func (s *Server) handleDeposit(_ *http.Request, body []byte, m *merchant, id str
 	}
 	d := s.newMovement(m, auth, models.TypeDeposit, refDeposit, ref, amount, cents, processor)
 	v := d.view()
-	return s.single(wire.TransactionEnvelope{Transaction: v}, v), nil
+	return s.transactionBody(d, v), nil
 }
 
 // checkWithinMaximum refuses cents more when the authorization has a

@@ -168,7 +168,7 @@ func (s *Server) handleDispute(r *http.Request, body []byte, m *merchant, _ stri
 	}
 	rep := s.newRecovery(t, amount, cents)
 	v := rep.view()
-	resp := s.single(wire.TransactionEnvelope{Transaction: v}, v)
+	resp := s.transactionBody(rep, v)
 	m.disputes.keys[key] = &recoveryRecord{transactionID: b.TransactionID, amount: b.Amount, response: resp}
 	return resp, nil
 }

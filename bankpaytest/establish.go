@@ -135,6 +135,7 @@ func (s *Server) handleEstablish(r *http.Request, body []byte, m *merchant, _ st
 		Verified:      sa.Verified,
 	}
 	t := s.createAuthorization(m, &d, acct, OutcomeAuthorize)
+	t.ip = clientIP(r)
 	// The spec: "The abbreviated Disbursement establish response shows
 	// status 0 with message Authorized". The record, as GET
 	// /transactions/{id} and the Authorize event show it, is Authorized (2).

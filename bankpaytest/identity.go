@@ -266,9 +266,9 @@ func (s *Server) handleFeedback(_ *http.Request, body []byte, m *merchant, id st
 	if void {
 		s.mustMove(t, models.StatusVoided)
 	}
-	echo := *f
-	// The OpenAPI responds with the authorization itself.
-	return s.single(wire.FeedbackEnvelope{Feedback: &echo}, t.view()), nil
+	// The spec does not show the answer; the OpenAPI's is the
+	// authorization itself, a bare Transaction, in either shape.
+	return answerAs(t, t.view(), true), nil
 }
 
 // Feedback is identity feedback as the sandbox recorded it (POST

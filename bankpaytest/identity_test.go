@@ -239,12 +239,19 @@ func TestIdentityFeedback(t *testing.T) {
 		t.Run(name, func(t *testing.T) { send(reg.TransactionID, f).wantError(t, 400, 200) })
 	}
 
-	var echo wire.FeedbackEnvelope
-	send(reg.TransactionID, &wire.Feedback{Status: 4, SubStatus: 559, Description: "registered"}).wantOK(t, &echo)
-	require.NotNil(t, echo.Feedback, "echo %+v", echo.Feedback)
-	require.Equal(t, 4, echo.Feedback.Status, "echo %+v", echo.Feedback)
-	require.Equal(t, 559, echo.Feedback.SubStatus, "echo %+v", echo.Feedback)
-	require.Equal(t, "registered", echo.Feedback.Description, "echo %+v", echo.Feedback)
+	// The answer is the authorization, a bare Transaction as the OpenAPI
+	// types it (the spec does not show one).
+	var answer struct {
+		TransactionID   string `json:"transactionId"`
+		TransactionType string `json:"transactionType"`
+		Status          string `json:"status"`
+		Balance         string `json:"balance"`
+	}
+	send(reg.TransactionID, &wire.Feedback{Status: 4, SubStatus: 559, Description: "registered"}).wantOK(t, &answer)
+	require.Equal(t, reg.TransactionID, answer.TransactionID, "answer %+v", answer)
+	require.Equal(t, "1", answer.TransactionType, "answer %+v", answer)
+	require.Equal(t, "2", answer.Status, "answer %+v", answer)
+	require.Equal(t, "0.00", answer.Balance, "answer %+v", answer)
 	fb := srv.Feedback(reg.TransactionID)
 	require.Len(t, fb, 1, "recorded %+v", fb)
 	require.Equal(t, 559, fb[0].SubStatus, "recorded %+v", fb)

@@ -267,12 +267,12 @@ func (s *Server) handleListTransactions(r *http.Request, _ []byte, m *merchant, 
 	}
 	order(matches, p, transactionKey)
 	page := window(matches, p)
-	out := make([]*models.Transaction, len(page))
+	out := make([]*transactionAnswer, len(page))
 	for i, t := range page {
-		out[i] = t.view()
+		out[i] = s.answer(t, t.view())
 	}
 	return struct {
-		Transactions []*models.Transaction `json:"transactions"`
+		Transactions []*transactionAnswer `json:"transactions"`
 	}{out}, nil
 }
 
@@ -339,10 +339,21 @@ func (s *Server) paymentView(m *merchant, a *txn, tot *paymentTotals) *models.Pa
 		tot = &paymentTotals{}
 	}
 	p := *a.view().Payment
-	p.MerchantReference = a.rec.MerchantReference
+	fillPayment(&p, a, tot)
 	if a.data != nil {
 		p.Description = a.data.Description
 	}
+	if rec := m.customers[a.customerID]; rec != nil {
+		p.Customer = &models.Customer{CustomerID: rec.c.CustomerID, ExternalID: rec.c.ExternalID, Name: rec.c.Name, Email: rec.c.Email}
+	}
+	return &p
+}
+
+// fillPayment sets the OpenAPI's required state of payment p of
+// authorization a from tot (see totals): its reference, the authorization's
+// status, the totals, its times and record version.
+func fillPayment(p *models.Payment, a *txn, tot *paymentTotals) {
+	p.MerchantReference = a.rec.MerchantReference
 	st := a.rec.Status
 	p.AuthorizationStatus = &st
 	p.AuthorizationStatusMessage = a.rec.StatusMessage
@@ -354,10 +365,6 @@ func (s *Server) paymentView(m *merchant, a *txn, tot *paymentTotals) *models.Pa
 	p.CreatedAt = a.rec.CreatedAt
 	p.UpdatedAt = max(a.rec.UpdatedAt, tot.updatedAt)
 	p.RecordVersion = a.rec.RecordVersion + tot.versions
-	if rec := m.customers[a.customerID]; rec != nil {
-		p.Customer = &models.Customer{CustomerID: rec.c.CustomerID, ExternalID: rec.c.ExternalID, Name: rec.c.Name, Email: rec.c.Email}
-	}
-	return &p
 }
 
 func paymentKey(p *models.Payment, field string) int64 {
@@ -417,14 +424,15 @@ func (s *Server) handleListPayments(r *http.Request, _ []byte, m *merchant, _ st
 	}
 	order(matches, p, paymentKey)
 	page := window(matches, p)
-	if page == nil {
-		page = []*models.Payment{}
+	out := make([]*paymentAnswer, len(page))
+	for i, v := range page {
+		out[i] = &paymentAnswer{Payment: v, PaymentType: code{int(v.PaymentType), s.bare}}
 	}
 	return struct {
-		Payments     []*models.Payment `json:"payments"`
-		StartIndex   int               `json:"startIndex"`
-		ItemsPerPage int               `json:"itemsPerPage"`
-	}{page, p.start, min(p.count, PageCap)}, nil
+		Payments     []*paymentAnswer `json:"payments"`
+		StartIndex   int              `json:"startIndex"`
+		ItemsPerPage int              `json:"itemsPerPage"`
+	}{out, p.start, min(p.count, PageCap)}, nil
 }
 
 // handleGetPayment serves GET /payments/{id}: the payment of the
@@ -435,5 +443,6 @@ func (s *Server) handleGetPayment(_ *http.Request, _ []byte, m *merchant, id str
 	if t == nil || t.m != m || t.rec.TransactionType != models.TypeAuthorize {
 		return nil, notFound("payment")
 	}
-	return s.paymentView(m, t, totals(m, t)[t]), nil
+	v := s.paymentView(m, t, totals(m, t)[t])
+	return &paymentAnswer{Payment: v, PaymentType: code{int(v.PaymentType), s.bare}}, nil
 }

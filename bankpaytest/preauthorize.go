@@ -90,7 +90,7 @@ func (s *Server) handlePreauthorize(r *http.Request, body []byte, m *merchant, i
 	m.refs[refKey{refPreauth, ref}] = true
 	s.schedule(&timer{at: expires, kind: timerPreauthExpire, t: t})
 	v := t.view()
-	return s.single(wire.TransactionEnvelope{Transaction: v}, v), nil
+	return s.transactionBody(t, v), nil
 }
 
 // expirePreauth ends preauthorization t's period, unless it was canceled.

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"unicode/utf8"
 
-	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -114,7 +113,7 @@ func (s *Server) newReturn(m *merchant, t *txn, typ models.TransactionType, kind
 		}
 	}
 	v := child.view()
-	return s.single(wire.TransactionEnvelope{Transaction: v}, v), nil
+	return s.transactionBody(child, v), nil
 }
 
 // totals fills the paid, refunded and balance totals of a Completed (or
@@ -186,7 +185,7 @@ func (s *Server) handleCancel(_ *http.Request, body []byte, m *merchant, id stri
 		t.rec.PreAuthorized = false
 	}
 	v := t.view()
-	return s.single(wire.TransactionEnvelope{Transaction: v}, v), nil
+	return s.transactionBody(t, v), nil
 }
 
 // paidFrom reports whether a deposit or capture of authorization auth has

@@ -51,6 +51,7 @@ type txn struct {
 	feedback   []wire.Feedback
 	hist       *history
 	splitToken string // of the Authorize event, for captures and refreshes
+	ip         string // the client's address (answer.go), of an authorization
 
 	// deposit and capture (usedCents: refunds or reclaims of it), refund,
 	// reclaim and preauthorization
@@ -146,7 +147,7 @@ func (s *Server) handleGetTransaction(_ *http.Request, _ []byte, m *merchant, id
 		return nil, err
 	}
 	v := t.view()
-	return s.single(wire.TransactionEnvelope{Transaction: v}, v), nil
+	return s.transactionBody(t, v), nil
 }
 
 // Transaction returns transaction id as GET /transactions/{id} shows it.

@@ -23,6 +23,12 @@
 //     under -run too.
 //   - Every error answer the OpenAPI declares is generated and must come
 //     out as an *APIError with its status, code and message.
+//   - The List iterators, FindAuthorization and FindByMerchantReference
+//     read finite lists of generated pages ending with an empty one; items
+//     and page metadata are compared by value.
+//   - A form notification whose value holds "&" then "=" is read as the
+//     URL-decoded body the documented signature covers (a field it names
+//     twice: a malformed event, 400), asserted, not excused.
 //   - cmd/mutate measures it: it applies each bug of
 //     testdata/mutations.tsv to a copy of the repository and runs this
 //     suite alone (slow: not part of CI).
