@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -25,7 +26,10 @@ const PagesPerList = 3
 // validated against the contract, and answered with the next page of
 // pages (the last one empty); a request after it is a failure.
 type pager struct {
-	val      *Validators
+	val *Validators
+	// single answers a read of one transaction (GET /transactions/{id}:
+	// the lookup reads its original first), when not nil.
+	single   []byte
 	mu       sync.Mutex
 	pages    [][]byte
 	starts   []string // the startIndex of each request
@@ -42,6 +46,11 @@ func (p *pager) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			continue
 		}
 		p.problems = append(p.problems, fmt.Sprintf("%s %s (%s): %s", req.Method, req.URL, opID, d))
+	}
+	if p.single != nil && strings.HasPrefix(req.URL.Path, "/api/v1/transactions/") {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(p.single)
+		return
 	}
 	n := len(p.starts)
 	p.starts = append(p.starts, req.URL.Query().Get("startIndex"))
@@ -65,6 +74,7 @@ func listPages(t *testing.T, spec *Spec, op string, prep func(i int, item map[st
 	for seed := seedOf("iterate "+op, 0); len(pages) < PagesPerList; seed++ {
 		gen, whole, err := Generate(schema, seed, Mode(len(pages)%2))
 		require.NoError(t, err)
+		fitIdentity(op, gen, seed)
 		if whole > 0 {
 			markUsed("number-whole")
 		}
@@ -262,10 +272,13 @@ func TestFind(t *testing.T) {
 				}
 				return found, err
 			}},
-		{"FindByMerchantReference", func(item map[string]any) { item["originalTransactionId"] = original },
+		{"FindByMerchantReference", func(item map[string]any) {
+			item["originalTransactionId"] = original
+			item["transactionType"] = "6" // a deposit, the Type sought
+		},
 			func(c *bankpay.Client) (*models.Transaction, error) {
 				return c.Transactions.FindByMerchantReference(context.Background(),
-					&bankpay.FindParams{MerchantReference: ref, OriginalTransactionID: original})
+					&bankpay.FindParams{MerchantReference: ref, OriginalTransactionID: original, Type: models.TypeDeposit})
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -283,6 +296,8 @@ func TestFind(t *testing.T) {
 			})
 			require.GreaterOrEqual(t, sought, 0)
 			p, c := servePages(t, val, key, pages)
+			// The original, an authorization, which the lookup reads first.
+			p.single = []byte(`{"transactionId":"` + original + `","transactionType":"1","status":"2","amount":"10.00","currency":"USD"}`)
 			found, err := tc.find(c)
 			require.NoError(t, err)
 			p.mu.Lock()
