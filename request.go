@@ -85,7 +85,7 @@ func (c *caller) do(ctx context.Context, req *pipeline.Request, v any, opts []Op
 	if v != nil {
 		// The 2xx body is read inside the retry loop, so that a read whose
 		// response breaks off is retried like one that got none.
-		hr.SetResponseHandler(func(resp *http.Response) error { return a.readResponse(resp) })
+		hr.SetResponseHandler(a.readResponse)
 		defer a.release()
 	}
 	resp, err := c.send(a, hr)
@@ -119,7 +119,7 @@ func (a *attempt) build(ctx context.Context, query url.Values) (*retryablehttp.R
 	req := a.req
 	target := a.cfg.baseURL + req.Path
 	if len(query) > 0 {
-		target += "?" + query.Encode()
+		target = joinQuery(a.cfg.baseURL, req.Path, query)
 	}
 	var body any
 	if req.Body != nil {
@@ -135,9 +135,14 @@ func (a *attempt) build(ctx context.Context, query url.Values) (*retryablehttp.R
 		body = []byte{}
 	}
 	// The guard below every transport layer sends each attempt of a
-	// non-idempotent call once, and knows whether anything left.
-	sendCtx, guard := withGuard(ctx, req)
-	a.guard = guard
+	// non-idempotent call once, and knows whether anything left. The
+	// context carries the attempt itself: the guard, and the retry rule
+	// and attempt hook (retryHooks), find it there.
+	if req.StateChanging {
+		a.g.once = !req.Idempotent
+		a.guard = &a.g
+	}
+	sendCtx := context.WithValue(ctx, attemptKey{}, a)
 	hr, err := retryablehttp.NewRequestWithContext(sendCtx, req.Method, target, body)
 	if err != nil {
 		return nil, fmt.Errorf("bankpay: building %s %s: %w", req.Method, req.Path, err)
@@ -248,19 +253,41 @@ func expandQuery(req *pipeline.Request, fields []string) (url.Values, error) {
 // limits, the retry rule (retry.go) and its backoff. Its ErrorHandler hands
 // back the last response or transport error as they are, so that the caller
 // gets the typed error of the last attempt, not a generic "giving up".
+//
+// The client is a's own (a field of the attempt: no allocation of its own);
+// the retry rule and the attempt hook find a in the request's context
+// (retryHooks), so that only Backoff is a method value.
 func (c *caller) retryClient(a *attempt) *retryablehttp.Client {
-	return &retryablehttp.Client{
+	a.rc = retryablehttp.Client{
 		HTTPClient:     c.hc,
 		RetryWaitMin:   a.cfg.retryWaitMin,
 		RetryWaitMax:   a.cfg.retryWaitMax,
 		RetryMax:       a.cfg.maxRetries,
-		CheckRetry:     a.checkRetry,
+		CheckRetry:     checkRetryOf,
 		Backoff:        a.backoff,
-		RequestLogHook: a.logAttempt,
-		ErrorHandler: func(resp *http.Response, err error, _ int) (*http.Response, error) {
-			return resp, err
-		},
+		RequestLogHook: logAttemptOf,
+		ErrorHandler:   passLastAttempt,
 	}
+	return &a.rc
+}
+
+// passLastAttempt is the retry client's ErrorHandler: the last response or
+// transport error, as they are.
+func passLastAttempt(resp *http.Response, err error, _ int) (*http.Response, error) {
+	return resp, err
+}
+
+// joinQuery is base+path with query, in one allocation when query is one
+// name with one value that need no escaping (?verifyAccount=true).
+func joinQuery(base, path string, query url.Values) string {
+	if len(query) == 1 {
+		for k, vs := range query {
+			if len(vs) == 1 && url.QueryEscape(k) == k && url.QueryEscape(vs[0]) == vs[0] {
+				return base + path + "?" + k + "=" + vs[0]
+			}
+		}
+	}
+	return base + path + "?" + query.Encode()
 }
 
 // readResponse reads the body of a 2xx response into a, capped. A read cut

@@ -90,6 +90,34 @@ func (a *attempt) backoff(minWait, maxWait time.Duration, n int, resp *http.Resp
 	return d
 }
 
+// attemptKey is the context key of a call's *attempt (build).
+type attemptKey struct{}
+
+// attemptOf is the attempt whose request has ctx, or nil.
+func attemptOf(ctx context.Context) *attempt {
+	a, _ := ctx.Value(attemptKey{}).(*attempt)
+	return a
+}
+
+// checkRetryOf is the retry client's CheckRetry: the retry rule of the
+// call whose request has ctx (checkRetry). A request without one is not
+// retried.
+func checkRetryOf(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	a := attemptOf(ctx)
+	if a == nil {
+		return false, err
+	}
+	return a.checkRetry(ctx, resp, err)
+}
+
+// logAttemptOf is the retry client's RequestLogHook: logAttempt of the
+// call whose request req is.
+func logAttemptOf(l retryablehttp.Logger, req *http.Request, n int) {
+	if a := attemptOf(req.Context()); a != nil {
+		a.logAttempt(l, req, n)
+	}
+}
+
 func (a *attempt) logAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
 	a.count = n + 1
 	if n > 0 {
@@ -115,8 +143,10 @@ type attempt struct {
 	retryAll bool // a read, or a state-changing call the caller opted in to retry
 	read     bool // a read or an idempotent call: a 2xx response cut short is retried too
 	count    int
-	sent     bool       // some attempt may have reached the server
-	guard    *sendGuard // a state-changing call's sends (sendguard.go)
+	sent     bool                 // some attempt may have reached the server
+	guard    *sendGuard           // a state-changing call's sends (sendguard.go): &g, or nil
+	g        sendGuard            // the guard's storage, allocated with the attempt
+	rc       retryablehttp.Client // the call's retry client (retryClient)
 
 	buf     *[]byte // pooled buffer of the 2xx body (see readResponse)
 	body    []byte  // the 2xx body of the last response

@@ -24,9 +24,6 @@ import (
 // message. It is unexported: what a caller acts on is NetworkError.Sent.
 var errResendRefused = errors.New("bankpay: second send of one attempt refused")
 
-// guardKey is the context key of a call's *sendGuard.
-type guardKey struct{}
-
 // sendGuard is the record one state-changing call keeps of its sends,
 // shared through the request's context with guardTransport, the innermost
 // transport of every Client. Whatever the layers above it do, a
@@ -184,7 +181,10 @@ func sameOrigin(req *http.Request) bool {
 
 // RoundTrip implements http.RoundTripper.
 func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	g, _ := req.Context().Value(guardKey{}).(*sendGuard)
+	var g *sendGuard
+	if a := attemptOf(req.Context()); a != nil {
+		g = a.guard
+	}
 	if g == nil {
 		if req.Method == http.MethodGet || req.Method == http.MethodHead {
 			resp, err := t.base.RoundTrip(t.authorized(hideAuthorization(req.Context()), req))
@@ -293,13 +293,4 @@ func closeRequestBody(req *http.Request) {
 	if req.Body != nil {
 		_ = req.Body.Close()
 	}
-}
-
-// withGuard puts a new guard for req in ctx (a state-changing call only).
-func withGuard(ctx context.Context, req *pipeline.Request) (context.Context, *sendGuard) {
-	if !req.StateChanging {
-		return ctx, nil
-	}
-	g := &sendGuard{once: !req.Idempotent}
-	return context.WithValue(ctx, guardKey{}, g), g
 }
