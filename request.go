@@ -54,6 +54,11 @@ func decodeLogged[T any](ctx context.Context, cfg *config, req *pipeline.Request
 // *APIError; a 2xx one that cannot be decoded a *ResponseError; a call with
 // no response a *NetworkError.
 func (c *caller) do(ctx context.Context, req *pipeline.Request, v any, opts []Option) error {
+	return c.doAttempt(ctx, new(attempt), req, v, opts)
+}
+
+// doAttempt is do with a, a new attempt, for the call's state.
+func (c *caller) doAttempt(ctx context.Context, a *attempt, req *pipeline.Request, v any, opts []Option) error {
 	if ctx == nil {
 		return invalid("ctx", "must not be nil")
 	}
@@ -70,7 +75,7 @@ func (c *caller) do(ctx context.Context, req *pipeline.Request, v any, opts []Op
 	if err != nil {
 		return err
 	}
-	a := newAttempt(cfg, req)
+	a.init(cfg, req)
 	start := time.Now()
 	if err := ctx.Err(); err != nil {
 		nerr := &NetworkError{Method: req.Method, Path: req.Path, Err: err}
@@ -100,17 +105,16 @@ func (c *caller) do(ctx context.Context, req *pipeline.Request, v any, opts []Op
 	return c.decodeResult(ctx, a, resp.StatusCode, v)
 }
 
-// newAttempt is the state of a call of req with cfg, before its first
-// attempt.
-func newAttempt(cfg *config, req *pipeline.Request) *attempt {
+// init makes a, a new attempt, the state of a call of req with cfg, before
+// its first attempt.
+func (a *attempt) init(cfg *config, req *pipeline.Request) {
 	// An idempotent call is retried like a read: sent again with the same
 	// key, it gets the first attempt's result, never a second effect.
-	a := &attempt{cfg: cfg, req: req, read: !req.StateChanging || req.Idempotent}
+	a.cfg, a.req, a.read = cfg, req, !req.StateChanging || req.Idempotent
 	// The opt-in applies only to a call the service can recognize when it
 	// comes again: one with a merchantReference. A call without one is
 	// sent as without the opt-in (see WithRetryNonIdempotent).
 	a.retryAll = a.read || (cfg.retryNonIdempotent && req.Keyed())
-	return a
 }
 
 // build is the HTTP request of a's call with query, its context carrying

@@ -147,6 +147,7 @@ type attempt struct {
 	guard    *sendGuard           // a state-changing call's sends (sendguard.go): &g, or nil
 	g        sendGuard            // the guard's storage, allocated with the attempt
 	rc       retryablehttp.Client // the call's retry client (retryClient)
+	request  pipeline.Request     // the call's request, when invoke made it (req)
 
 	buf     *[]byte // pooled buffer of the 2xx body (see readResponse)
 	body    []byte  // the 2xx body of the last response
