@@ -126,9 +126,7 @@ func (a *attempt) build(ctx context.Context, query url.Values) (*retryablehttp.R
 		target = joinQuery(a.cfg.baseURL, req.Path, query)
 	}
 	var body any
-	if req.Body != nil {
-		body = req.Body
-	} else if req.StateChanging {
+	if req.Body != nil || req.StateChanging {
 		// Never a nil body for a state-changing call: net/http's HTTP/2
 		// transport replays a request without a body by itself, whatever
 		// GetBody says, on every stream the server resets with
@@ -136,12 +134,12 @@ func (a *attempt) build(ctx context.Context, query url.Values) (*retryablehttp.R
 		// second). An empty body that is not http.NoBody makes it give up
 		// instead. Over HTTP/1.1 such a POST goes out chunked, with an
 		// empty body, instead of with Content-Length: 0.
-		body = []byte{}
+		body = retryablehttp.ReaderFunc(a.bodyReader)
 	}
 	// The guard below every transport layer sends each attempt of a
 	// non-idempotent call once, and knows whether anything left. The
 	// context carries the attempt itself: the guard, and the retry rule
-	// and attempt hook (retryHooks), find it there.
+	// and attempt hook (checkRetryOf, logAttemptOf), find it there.
 	if req.StateChanging {
 		a.g.once = !req.Idempotent
 		a.guard = &a.g
@@ -160,6 +158,28 @@ func (a *attempt) build(ctx context.Context, query url.Values) (*retryablehttp.R
 	a.setHeaders(hr.Header)
 	return hr, nil
 }
+
+// bodyReader is the retry layer's reader of a's body (req.Body, or
+// empty), read from the start. Its first two readers, the retry layer's
+// length probe (which reads nothing) and the first attempt's, are a's own
+// (attempt.body0); each later attempt gets a new one, since the transport
+// may still be reading the one before when the retry rule sends again.
+func (a *attempt) bodyReader() (io.Reader, error) {
+	a.bodyReads++
+	r := &a.body0
+	if a.bodyReads > 2 {
+		r = new(attemptBody)
+	}
+	r.Reset(a.req.Body)
+	return r, nil
+}
+
+// attemptBody is the body of one attempt. It is an io.ReadCloser, so that
+// the retry layer sends it as it is.
+type attemptBody struct{ bytes.Reader }
+
+// Close implements io.Closer: there is nothing to release.
+func (*attemptBody) Close() error { return nil }
 
 // send runs hr through the retry layer, records whether anything may have
 // reached the server, and hands the response back (WithResponseInto).
@@ -260,7 +280,8 @@ func expandQuery(req *pipeline.Request, fields []string) (url.Values, error) {
 //
 // The client is a's own (a field of the attempt: no allocation of its own);
 // the retry rule and the attempt hook find a in the request's context
-// (retryHooks), so that only Backoff is a method value.
+// (checkRetryOf, logAttemptOf); Backoff, a method value, is set by the
+// retry rule when it first retries.
 func (c *caller) retryClient(a *attempt) *retryablehttp.Client {
 	a.rc = retryablehttp.Client{
 		HTTPClient:     c.hc,
@@ -268,7 +289,6 @@ func (c *caller) retryClient(a *attempt) *retryablehttp.Client {
 		RetryWaitMax:   a.cfg.retryWaitMax,
 		RetryMax:       a.cfg.maxRetries,
 		CheckRetry:     checkRetryOf,
-		Backoff:        a.backoff,
 		RequestLogHook: logAttemptOf,
 		ErrorHandler:   passLastAttempt,
 	}
