@@ -446,6 +446,9 @@ func checkID(field, id string) error {
 // connection can be reused, and closes b: the one way a response body is
 // drained.
 func closeBody(b io.ReadCloser) error {
+	if d, ok := b.(drainOnClose); ok {
+		return d.Close() // it drains itself: once is enough
+	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(b, maxDrain))
 	return b.Close()
 }
