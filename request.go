@@ -164,22 +164,18 @@ func (a *attempt) build(ctx context.Context, query url.Values) (*retryablehttp.R
 // length probe (which reads nothing) and the first attempt's, are a's own
 // (attempt.body0); each later attempt gets a new one, since the transport
 // may still be reading the one before when the retry rule sends again.
+// It is a *bytes.Reader, which net/http knows to be in memory: it writes
+// the headers and the body together, not the headers first (a separate
+// small write, which costs a round of delayed acknowledgement).
 func (a *attempt) bodyReader() (io.Reader, error) {
 	a.bodyReads++
 	r := &a.body0
 	if a.bodyReads > 2 {
-		r = new(attemptBody)
+		r = new(bytes.Reader)
 	}
 	r.Reset(a.req.Body)
 	return r, nil
 }
-
-// attemptBody is the body of one attempt. It is an io.ReadCloser, so that
-// the retry layer sends it as it is.
-type attemptBody struct{ bytes.Reader }
-
-// Close implements io.Closer: there is nothing to release.
-func (*attemptBody) Close() error { return nil }
 
 // send runs hr through the retry layer, records whether anything may have
 // reached the server, and hands the response back (WithResponseInto).

@@ -1,6 +1,7 @@
 package bankpay
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
@@ -154,7 +155,7 @@ type attempt struct {
 	g         sendGuard            // the guard's storage, allocated with the attempt
 	rc        retryablehttp.Client // the call's retry client (retryClient)
 	request   pipeline.Request     // the call's request, when invoke made it (req)
-	body0     attemptBody          // the first attempt's body (bodyReader)
+	body0     bytes.Reader         // the first attempt's body (bodyReader)
 	bodyReads int                  // readers of the body made so far
 
 	buf     *[]byte // pooled buffer of the 2xx body (see readResponse)
