@@ -142,24 +142,23 @@ func (op *operation) pathFor(ids ...string) (string, error) {
 	return strings.Join(segs, "/"), nil
 }
 
-// request prepares a call of op with a.
-func (op *operation) request(a args) (*pipeline.Request, error) {
+// request prepares a call of op with a in r.
+func (op *operation) request(r *pipeline.Request, a args) error {
 	path, err := op.pathFor(a.ids...)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	body := a.body
 	switch op.body {
 	case bodyNone:
 		if body != nil {
-			return nil, fmt.Errorf("bankpay: %s takes no body", op.name)
+			return fmt.Errorf("bankpay: %s takes no body", op.name)
 		}
 	case bodyForm:
 		body = pipeline.FormBody{V: body}
 	}
-	r, err := pipeline.NewRequest(op.method, path, a.query, body)
-	if err != nil {
-		return nil, err
+	if err := r.Init(op.method, path, a.query, body); err != nil {
+		return err
 	}
 	r.StateChanging = op.retry != retryRead
 	r.Expand = op.expand
@@ -168,22 +167,23 @@ func (op *operation) request(a args) (*pipeline.Request, error) {
 	}
 	if op.retry == retryKeyed {
 		if a.idempotencyKey == "" {
-			return nil, invalid("idempotencyKey", "must not be empty")
+			return invalid("idempotencyKey", "must not be empty")
 		}
 		r.Header = http.Header{"Idempotency-Key": {a.idempotencyKey}}
 		r.Idempotent = true
 	}
-	return r, nil
+	return nil
 }
 
 // invoke is the one entry point of the pipeline: it prepares the call of
 // op with a and sends it (do: send with retries, check, decode into v).
 func (c *caller) invoke(ctx context.Context, op *operation, a args, v any, opts []Option) error {
-	req, err := op.request(a)
-	if err != nil {
+	// The request and the state of its call in one allocation.
+	at := new(attempt)
+	if err := op.request(&at.request, a); err != nil {
 		return err
 	}
-	return c.do(ctx, req, v, opts)
+	return c.doAttempt(ctx, at, &at.request, v, opts)
 }
 
 // resultError is the *ResponseError of a 2xx response to a call of op

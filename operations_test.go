@@ -128,16 +128,16 @@ func TestOperationPathFor(t *testing.T) {
 
 func TestOperationRequest(t *testing.T) {
 	read := &operation{name: "T.Get", method: http.MethodGet, path: "/t/{id}", expand: true, notReady: true}
-	r, err := read.request(args{ids: []string{"1"}})
+	r, err := requestOf(read, args{ids: []string{"1"}})
 	require.NoError(t, err)
 	assert.False(t, r.StateChanging)
 	assert.True(t, r.Expand)
 	assert.ErrorIs(t, r.NotReady, ErrIdentityNotReady)
-	_, err = read.request(args{ids: []string{"1"}, body: struct{}{}})
+	_, err = requestOf(read, args{ids: []string{"1"}, body: struct{}{}})
 	assert.ErrorContains(t, err, "takes no body", "a body for an operation that sends none")
 
 	form := &operation{name: "T.Deposit", method: http.MethodPost, path: "/t", body: bodyForm, retry: retryUnlessSent}
-	r, err = form.request(args{body: &struct {
+	r, err = requestOf(form, args{body: &struct {
 		Ref string `url:"merchantReference"`
 	}{"R1"}})
 	require.NoError(t, err)
@@ -147,14 +147,23 @@ func TestOperationRequest(t *testing.T) {
 	assert.Equal(t, "merchantReference=R1", string(r.Body))
 
 	keyed := &operation{name: "D.Create", method: http.MethodPost, path: "/d", body: bodyJSON, retry: retryKeyed}
-	_, err = keyed.request(args{body: map[string]string{}})
+	_, err = requestOf(keyed, args{body: map[string]string{}})
 	var verr *ValidationError
 	require.ErrorAs(t, err, &verr, "a keyed operation without its key")
 	assert.Equal(t, "idempotencyKey", verr.Field)
-	r, err = keyed.request(args{body: map[string]string{"a": "b"}, idempotencyKey: "K1"})
+	r, err = requestOf(keyed, args{body: map[string]string{"a": "b"}, idempotencyKey: "K1"})
 	require.NoError(t, err)
 	assert.True(t, r.Idempotent)
 	assert.Equal(t, "K1", r.Header.Get("Idempotency-Key"))
 	assert.Equal(t, pipeline.ContentTypeJSON, r.ContentType)
 	assert.JSONEq(t, `{"a":"b"}`, string(r.Body))
+}
+
+// requestOf is the request op prepares with a (operation.request).
+func requestOf(op *operation, a args) (*pipeline.Request, error) {
+	r := new(pipeline.Request)
+	if err := op.request(r, a); err != nil {
+		return nil, err
+	}
+	return r, nil
 }

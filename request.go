@@ -54,6 +54,11 @@ func decodeLogged[T any](ctx context.Context, cfg *config, req *pipeline.Request
 // *APIError; a 2xx one that cannot be decoded a *ResponseError; a call with
 // no response a *NetworkError.
 func (c *caller) do(ctx context.Context, req *pipeline.Request, v any, opts []Option) error {
+	return c.doAttempt(ctx, new(attempt), req, v, opts)
+}
+
+// doAttempt is do with a, a new attempt, for the call's state.
+func (c *caller) doAttempt(ctx context.Context, a *attempt, req *pipeline.Request, v any, opts []Option) error {
 	if ctx == nil {
 		return invalid("ctx", "must not be nil")
 	}
@@ -70,7 +75,7 @@ func (c *caller) do(ctx context.Context, req *pipeline.Request, v any, opts []Op
 	if err != nil {
 		return err
 	}
-	a := newAttempt(cfg, req)
+	a.init(cfg, req)
 	start := time.Now()
 	if err := ctx.Err(); err != nil {
 		nerr := &NetworkError{Method: req.Method, Path: req.Path, Err: err}
@@ -85,7 +90,7 @@ func (c *caller) do(ctx context.Context, req *pipeline.Request, v any, opts []Op
 	if v != nil {
 		// The 2xx body is read inside the retry loop, so that a read whose
 		// response breaks off is retried like one that got none.
-		hr.SetResponseHandler(func(resp *http.Response) error { return a.readResponse(resp) })
+		hr.SetResponseHandler(a.readResponse)
 		defer a.release()
 	}
 	resp, err := c.send(a, hr)
@@ -100,17 +105,16 @@ func (c *caller) do(ctx context.Context, req *pipeline.Request, v any, opts []Op
 	return c.decodeResult(ctx, a, resp.StatusCode, v)
 }
 
-// newAttempt is the state of a call of req with cfg, before its first
-// attempt.
-func newAttempt(cfg *config, req *pipeline.Request) *attempt {
+// init makes a, a new attempt, the state of a call of req with cfg, before
+// its first attempt.
+func (a *attempt) init(cfg *config, req *pipeline.Request) {
 	// An idempotent call is retried like a read: sent again with the same
 	// key, it gets the first attempt's result, never a second effect.
-	a := &attempt{cfg: cfg, req: req, read: !req.StateChanging || req.Idempotent}
+	a.cfg, a.req, a.read = cfg, req, !req.StateChanging || req.Idempotent
 	// The opt-in applies only to a call the service can recognize when it
 	// comes again: one with a merchantReference. A call without one is
 	// sent as without the opt-in (see WithRetryNonIdempotent).
 	a.retryAll = a.read || (cfg.retryNonIdempotent && req.Keyed())
-	return a
 }
 
 // build is the HTTP request of a's call with query, its context carrying
@@ -119,12 +123,10 @@ func (a *attempt) build(ctx context.Context, query url.Values) (*retryablehttp.R
 	req := a.req
 	target := a.cfg.baseURL + req.Path
 	if len(query) > 0 {
-		target += "?" + query.Encode()
+		target = joinQuery(a.cfg.baseURL, req.Path, query)
 	}
 	var body any
-	if req.Body != nil {
-		body = req.Body
-	} else if req.StateChanging {
+	if req.Body != nil || req.StateChanging {
 		// Never a nil body for a state-changing call: net/http's HTTP/2
 		// transport replays a request without a body by itself, whatever
 		// GetBody says, on every stream the server resets with
@@ -132,12 +134,17 @@ func (a *attempt) build(ctx context.Context, query url.Values) (*retryablehttp.R
 		// second). An empty body that is not http.NoBody makes it give up
 		// instead. Over HTTP/1.1 such a POST goes out chunked, with an
 		// empty body, instead of with Content-Length: 0.
-		body = []byte{}
+		body = retryablehttp.ReaderFunc(a.bodyReader)
 	}
 	// The guard below every transport layer sends each attempt of a
-	// non-idempotent call once, and knows whether anything left.
-	sendCtx, guard := withGuard(ctx, req)
-	a.guard = guard
+	// non-idempotent call once, and knows whether anything left. The
+	// context carries the attempt itself: the guard, and the retry rule
+	// and attempt hook (checkRetryOf, logAttemptOf), find it there.
+	if req.StateChanging {
+		a.g.once = !req.Idempotent
+		a.guard = &a.g
+	}
+	sendCtx := context.WithValue(ctx, attemptKey{}, a)
 	hr, err := retryablehttp.NewRequestWithContext(sendCtx, req.Method, target, body)
 	if err != nil {
 		return nil, fmt.Errorf("bankpay: building %s %s: %w", req.Method, req.Path, err)
@@ -150,6 +157,24 @@ func (a *attempt) build(ctx context.Context, query url.Values) (*retryablehttp.R
 	// (sendguard.go): no layer of the caller's sees the credentials.
 	a.setHeaders(hr.Header)
 	return hr, nil
+}
+
+// bodyReader is the retry layer's reader of a's body (req.Body, or
+// empty), read from the start. Its first two readers, the retry layer's
+// length probe (which reads nothing) and the first attempt's, are a's own
+// (attempt.body0); each later attempt gets a new one, since the transport
+// may still be reading the one before when the retry rule sends again.
+// It is a *bytes.Reader, which net/http knows to be in memory: it writes
+// the headers and the body together, not the headers first (a separate
+// small write, which costs a round of delayed acknowledgement).
+func (a *attempt) bodyReader() (io.Reader, error) {
+	a.bodyReads++
+	r := &a.body0
+	if a.bodyReads > 2 {
+		r = new(bytes.Reader)
+	}
+	r.Reset(a.req.Body)
+	return r, nil
 }
 
 // send runs hr through the retry layer, records whether anything may have
@@ -248,19 +273,41 @@ func expandQuery(req *pipeline.Request, fields []string) (url.Values, error) {
 // limits, the retry rule (retry.go) and its backoff. Its ErrorHandler hands
 // back the last response or transport error as they are, so that the caller
 // gets the typed error of the last attempt, not a generic "giving up".
+//
+// The client is a's own (a field of the attempt: no allocation of its own);
+// the retry rule and the attempt hook find a in the request's context
+// (checkRetryOf, logAttemptOf); Backoff, a method value, is set by the
+// retry rule when it first retries.
 func (c *caller) retryClient(a *attempt) *retryablehttp.Client {
-	return &retryablehttp.Client{
+	a.rc = retryablehttp.Client{
 		HTTPClient:     c.hc,
 		RetryWaitMin:   a.cfg.retryWaitMin,
 		RetryWaitMax:   a.cfg.retryWaitMax,
 		RetryMax:       a.cfg.maxRetries,
-		CheckRetry:     a.checkRetry,
-		Backoff:        a.backoff,
-		RequestLogHook: a.logAttempt,
-		ErrorHandler: func(resp *http.Response, err error, _ int) (*http.Response, error) {
-			return resp, err
-		},
+		CheckRetry:     checkRetryOf,
+		RequestLogHook: logAttemptOf,
+		ErrorHandler:   passLastAttempt,
 	}
+	return &a.rc
+}
+
+// passLastAttempt is the retry client's ErrorHandler: the last response or
+// transport error, as they are.
+func passLastAttempt(resp *http.Response, err error, _ int) (*http.Response, error) {
+	return resp, err
+}
+
+// joinQuery is base+path with query, in one allocation when query is one
+// name with one value that need no escaping (?verifyAccount=true).
+func joinQuery(base, path string, query url.Values) string {
+	if len(query) == 1 {
+		for k, vs := range query {
+			if len(vs) == 1 && url.QueryEscape(k) == k && url.QueryEscape(vs[0]) == vs[0] {
+				return base + path + "?" + k + "=" + vs[0]
+			}
+		}
+	}
+	return base + path + "?" + query.Encode()
 }
 
 // readResponse reads the body of a 2xx response into a, capped. A read cut
@@ -395,6 +442,9 @@ func checkID(field, id string) error {
 // connection can be reused, and closes b: the one way a response body is
 // drained.
 func closeBody(b io.ReadCloser) error {
+	if d, ok := b.(drainOnClose); ok {
+		return d.Close() // it drains itself: once is enough
+	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(b, maxDrain))
 	return b.Close()
 }

@@ -1,6 +1,7 @@
 package bankpay
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
@@ -90,6 +91,40 @@ func (a *attempt) backoff(minWait, maxWait time.Duration, n int, resp *http.Resp
 	return d
 }
 
+// attemptKey is the context key of a call's *attempt (build).
+type attemptKey struct{}
+
+// attemptOf is the attempt whose request has ctx, or nil.
+func attemptOf(ctx context.Context) *attempt {
+	a, _ := ctx.Value(attemptKey{}).(*attempt)
+	return a
+}
+
+// checkRetryOf is the retry client's CheckRetry: the retry rule of the
+// call whose request has ctx (checkRetry). A request without one is not
+// retried.
+func checkRetryOf(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	a := attemptOf(ctx)
+	if a == nil {
+		return false, err
+	}
+	retry, cerr := a.checkRetry(ctx, resp, err)
+	if retry && a.rc.Backoff == nil {
+		// The retry client asks the backoff only after the retry rule
+		// said to retry: a call that is never retried allocates none.
+		a.rc.Backoff = a.backoff
+	}
+	return retry, cerr
+}
+
+// logAttemptOf is the retry client's RequestLogHook: logAttempt of the
+// call whose request req is.
+func logAttemptOf(l retryablehttp.Logger, req *http.Request, n int) {
+	if a := attemptOf(req.Context()); a != nil {
+		a.logAttempt(l, req, n)
+	}
+}
+
 func (a *attempt) logAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
 	a.count = n + 1
 	if n > 0 {
@@ -110,13 +145,18 @@ func (a *attempt) logAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
 // attempt is the state of one call: its config, and what the retry layer
 // saw of its attempts.
 type attempt struct {
-	cfg      *config
-	req      *pipeline.Request
-	retryAll bool // a read, or a state-changing call the caller opted in to retry
-	read     bool // a read or an idempotent call: a 2xx response cut short is retried too
-	count    int
-	sent     bool       // some attempt may have reached the server
-	guard    *sendGuard // a state-changing call's sends (sendguard.go)
+	cfg       *config
+	req       *pipeline.Request
+	retryAll  bool // a read, or a state-changing call the caller opted in to retry
+	read      bool // a read or an idempotent call: a 2xx response cut short is retried too
+	count     int
+	sent      bool                 // some attempt may have reached the server
+	guard     *sendGuard           // a state-changing call's sends (sendguard.go): &g, or nil
+	g         sendGuard            // the guard's storage, allocated with the attempt
+	rc        retryablehttp.Client // the call's retry client (retryClient)
+	request   pipeline.Request     // the call's request, when invoke made it (req)
+	body0     bytes.Reader         // the first attempt's body (bodyReader)
+	bodyReads int                  // readers of the body made so far
 
 	buf     *[]byte // pooled buffer of the 2xx body (see readResponse)
 	body    []byte  // the 2xx body of the last response

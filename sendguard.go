@@ -24,9 +24,6 @@ import (
 // message. It is unexported: what a caller acts on is NetworkError.Sent.
 var errResendRefused = errors.New("bankpay: second send of one attempt refused")
 
-// guardKey is the context key of a call's *sendGuard.
-type guardKey struct{}
-
 // sendGuard is the record one state-changing call keeps of its sends,
 // shared through the request's context with guardTransport, the innermost
 // transport of every Client. Whatever the layers above it do, a
@@ -50,6 +47,10 @@ type sendGuard struct {
 	// still bounds the retry rule (a Retry-After of a day is not retried).
 	answerStatus int // 0: none
 	answerHeader http.Header
+	// trace is the sendTrace of a send that starts when none is in
+	// flight (take): a non-idempotent call's sends are one at a time, so
+	// they share it rather than allocate one each.
+	trace sendTrace
 }
 
 // arm opens a new attempt of the SDK's retry loop: one more send is allowed.
@@ -89,19 +90,30 @@ func (g *sendGuard) mayHaveSent() bool {
 	return g.sent || g.inFlight > 0
 }
 
-// take starts a send; false refuses it.
-func (g *sendGuard) take() bool {
+// take starts a send and returns its sendTrace; nil refuses it. A send
+// that starts with none in flight gets the guard's own trace, reset; one
+// beside another send (a layer above sends in parallel) a new one, so
+// that no send reads another's connection.
+func (g *sendGuard) take() *sendTrace {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.once {
 		if !g.permit {
-			return false
+			return nil
 		}
 		g.permit = false
 	}
 	g.taken, g.unsent = true, false
 	g.inFlight++
-	return true
+	if g.inFlight > 1 {
+		return newSendTrace()
+	}
+	st := &g.trace
+	if st.trace.GotConn == nil {
+		st.trace.GotConn = st.gotConn
+	}
+	st.connected.Store(false)
+	return st
 }
 
 // done ends a send; left reports whether it may have reached the network,
@@ -184,7 +196,10 @@ func sameOrigin(req *http.Request) bool {
 
 // RoundTrip implements http.RoundTripper.
 func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	g, _ := req.Context().Value(guardKey{}).(*sendGuard)
+	var g *sendGuard
+	if a := attemptOf(req.Context()); a != nil {
+		g = a.guard
+	}
 	if g == nil {
 		if req.Method == http.MethodGet || req.Method == http.MethodHead {
 			resp, err := t.base.RoundTrip(t.authorized(hideAuthorization(req.Context()), req))
@@ -197,12 +212,11 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeRequestBody(req)
 		return nil, refused(req, "the request lost the SDK's context")
 	}
-	if !g.take() {
+	st := g.take()
+	if st == nil {
 		closeRequestBody(req)
 		return nil, refused(req, "sent again by a layer above the SDK's transport")
 	}
-	st := &sendTrace{}
-	st.trace.GotConn = st.gotConn
 	out := t.authorized(httptrace.WithClientTrace(hideAuthorization(req.Context()), &st.trace), req)
 	if g.once {
 		// Only the SDK's retry rule sends a non-idempotent request again:
@@ -273,6 +287,12 @@ type sendTrace struct {
 	connected atomic.Bool
 }
 
+func newSendTrace() *sendTrace {
+	st := &sendTrace{}
+	st.trace.GotConn = st.gotConn
+	return st
+}
+
 func (st *sendTrace) gotConn(httptrace.GotConnInfo) { st.connected.Store(true) }
 
 // refused is the error of a refused send, naming the request (method and
@@ -293,13 +313,4 @@ func closeRequestBody(req *http.Request) {
 	if req.Body != nil {
 		_ = req.Body.Close()
 	}
-}
-
-// withGuard puts a new guard for req in ctx (a state-changing call only).
-func withGuard(ctx context.Context, req *pipeline.Request) (context.Context, *sendGuard) {
-	if !req.StateChanging {
-		return ctx, nil
-	}
-	g := &sendGuard{once: !req.Idempotent}
-	return context.WithValue(ctx, guardKey{}, g), g
 }

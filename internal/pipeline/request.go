@@ -79,7 +79,17 @@ type FormBody struct{ V any }
 // NewRequest prepares a call of the API. body may be nil, url.Values (sent
 // form-encoded), a FormBody, or any other value (sent as JSON).
 func NewRequest(method, path string, query url.Values, body any) (*Request, error) {
-	r := &Request{
+	r := new(Request)
+	if err := r.Init(method, path, query, body); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Init prepares r, a zero Request held by the caller, as NewRequest
+// prepares a new one.
+func (r *Request) Init(method, path string, query url.Values, body any) error {
+	*r = Request{
 		Method:        method,
 		Path:          path,
 		Query:         query,
@@ -92,17 +102,17 @@ func NewRequest(method, path string, query url.Values, body any) (*Request, erro
 	case FormBody:
 		buf, err := form.Body(b.V)
 		if err != nil {
-			return nil, fmt.Errorf("bankpay: encoding form body: %w", err)
+			return fmt.Errorf("bankpay: encoding form body: %w", err)
 		}
 		r.Body, r.ContentType = buf, ContentTypeForm
 	default:
 		buf, err := json.Marshal(b)
 		if err != nil {
-			return nil, fmt.Errorf("bankpay: encoding JSON body: %w", err)
+			return fmt.Errorf("bankpay: encoding JSON body: %w", err)
 		}
 		r.Body, r.ContentType = buf, ContentTypeJSON
 	}
-	return r, nil
+	return nil
 }
 
 // Content types of request bodies (NewRequest).
