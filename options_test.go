@@ -314,6 +314,11 @@ func TestWithResponseIntoAndRequestID(t *testing.T) {
 	require.NotNil(t, resp)
 	assert.Equal(t, 200, resp.StatusCode)
 	assert.Equal(t, "rq-1", resp.Header.Get("X-Request-Id"))
+	require.NotNil(t, resp.Request)
+	// The request handed back keeps nothing of the call's context (which
+	// holds the call's state and its body): a context of its own.
+	assert.Equal(t, context.Background(), resp.Request.Context())
+	assert.Nil(t, resp.Request.Body)
 
 	resp = nil
 	_, err = c.Transactions.Get(context.Background(), "T1", WithResponseInto(&resp))

@@ -385,7 +385,10 @@ func (c *caller) handBack(resp *http.Response) *http.Response {
 	cp.Header = c.secrets.scrubHeader(resp.Header)
 	cp.Trailer = c.secrets.scrubHeader(resp.Trailer)
 	if r := resp.Request; r != nil {
-		clean := r.Clone(context.WithoutCancel(r.Context()))
+		// A context of its own: the call's context holds its state (the
+		// request body, with a tokenize's account number), which the
+		// merchant's copy must not keep reachable.
+		clean := r.Clone(context.Background())
 		clean.Header.Del("Authorization")
 		clean.Header.Del("Proxy-Authorization")
 		clean.Header = c.secrets.scrubHeader(clean.Header)
