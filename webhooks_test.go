@@ -1477,3 +1477,280 @@ func TestVerifyNotification_ReturnsWhatItChecked(t *testing.T) {
 	assert.Empty(t, ev.Raw.Get("splitToken"), "VerifyNotification's event holds a field that was not signed as a field")
 	assert.Equal(t, seen.Raw, ev.Raw)
 }
+
+// fakeClock is a claimClock whose time moves only by Advance.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer
+}
+
+type fakeTimer struct {
+	at      time.Time
+	c       chan time.Time
+	stopped bool
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(1_700_000_000, 0)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) TimerAt(at time.Time) (<-chan time.Time, func() bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &fakeTimer{at: at, c: make(chan time.Time, 1)}
+	if !at.After(c.now) {
+		t.c <- c.now
+		t.stopped = true
+	} else {
+		c.timers = append(c.timers, t)
+	}
+	return t.c, func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		was := t.stopped
+		t.stopped = true
+		return !was
+	}
+}
+
+// Advance moves the clock by d and fires the timers due.
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	live := c.timers[:0]
+	for _, t := range c.timers {
+		switch {
+		case t.stopped:
+		case !t.at.After(c.now):
+			t.stopped = true
+			t.c <- c.now
+		default:
+			live = append(live, t)
+		}
+	}
+	c.timers = live
+}
+
+// unreachableStore is a Deduplicator with a claim TTL whose Extend succeeds
+// for the first okExtends calls and then fails: the store out of reach.
+type unreachableStore struct {
+	ttl       time.Duration
+	okExtends int32
+	extends   atomic.Int32
+	released  atomic.Bool
+}
+
+func (s *unreachableStore) ClaimTTL() time.Duration { return s.ttl }
+
+func (s *unreachableStore) Claim(context.Context, string) (ClaimState, string, error) {
+	return ClaimNew, "tok", nil
+}
+
+func (s *unreachableStore) Extend(context.Context, string, string) (time.Duration, error) {
+	if s.extends.Add(1) > s.okExtends {
+		return 0, errors.New("store out of reach")
+	}
+	return s.ttl, nil
+}
+
+func (s *unreachableStore) Complete(context.Context, string, string, time.Duration) error {
+	return errors.New("store out of reach")
+}
+
+func (s *unreachableStore) Release(context.Context, string, string) error {
+	s.released.Store(true)
+	return nil
+}
+
+// The store is out of reach from the first Extend on: the handler knows
+// when the claim runs out from Claim (the store's ClaimTTL) and cancels the
+// callback then, not a step later (it ran 600 ms past a 1 s claim). When an
+// Extend succeeded first, the claim runs out its TTL after that Extend was
+// asked.
+func TestWebhookHandlerCancelsAtClaimExpiry(t *testing.T) {
+	const ttl = time.Second
+	for _, tc := range []struct {
+		name      string
+		okExtends int32
+		runsOut   time.Duration // after the claim
+	}{
+		{"every Extend fails", 0, ttl},
+		{"one Extend succeeds", 1, firstExtension + ttl},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clock := newFakeClock()
+			s := &unreachableStore{ttl: ttl, okExtends: tc.okExtends}
+			started, canceled := make(chan struct{}), make(chan error, 1)
+			h := NewWebhookHandler(hookCreds, func(ctx context.Context, _ *Event) error {
+				close(started)
+				select {
+				case <-ctx.Done():
+					canceled <- context.Cause(ctx)
+					return ctx.Err()
+				case <-time.After(10 * time.Second):
+					return nil
+				}
+			}, WithDeduplicator(s)).(*webhookHandler)
+			h.clock = clock
+			resp := make(chan *httptest.ResponseRecorder, 1)
+			go func() { resp <- postSigned(t, h, eventBody("ev-unreachable", "Authorize")) }()
+			<-started
+
+			step := 10 * time.Millisecond
+			var elapsed time.Duration
+			for elapsed+step < tc.runsOut {
+				clock.Advance(step)
+				elapsed += step
+				if elapsed == firstExtension && tc.okExtends > 0 {
+					// The extension is asked at this instant.
+					require.Eventually(t, func() bool { return s.extends.Load() == 1 }, 5*time.Second, time.Millisecond)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			time.Sleep(50 * time.Millisecond)
+			select {
+			case err := <-canceled:
+				t.Fatalf("canceled %v before the claim ran out: %v", elapsed, err)
+			default:
+			}
+			clock.Advance(tc.runsOut - elapsed)
+			select {
+			case err := <-canceled:
+				assert.ErrorIs(t, err, errClaimLost)
+			case <-time.After(5 * time.Second):
+				t.Fatal("the callback ran on after its claim ran out")
+			}
+			w := <-resp
+			assert.Equal(t, http.StatusInternalServerError, w.Code)
+			assert.True(t, s.released.Load(), "the failed callback's claim is released")
+			assert.Greater(t, s.extends.Load(), tc.okExtends, "extensions were tried")
+		})
+	}
+}
+
+// captureDefaultLog points slog.Default() at a buffer for the test and
+// restores it after. Tests that use it must not run in parallel with
+// others (none of this package's do).
+func captureDefaultLog(t *testing.T) *syncBuffer {
+	t.Helper()
+	old := slog.Default()
+	var buf syncBuffer
+	slog.SetDefault(slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	t.Cleanup(func() { slog.SetDefault(old) })
+	return &buf
+}
+
+// inProgressStore claims every event as held by another delivery.
+type inProgressStore struct{ failingStore }
+
+func (inProgressStore) Claim(context.Context, string) (ClaimState, string, error) {
+	return ClaimInProgress, "", nil
+}
+
+// refusalCase is one refusal the handler logs by default: the request,
+// its status, the line's message and the reason it gives.
+type refusalCase struct {
+	name   string
+	h      http.Handler
+	body   string
+	auth   string // "" signs body with hookCreds, "-" sends none
+	status int
+	msg    string // the line's message
+	reason string // in its reason or error attribute ("" when it has none)
+}
+
+// refusalCases are the refusals of TestWebhookHandlerDefaultLogSaysWhy.
+func refusalCases(t *testing.T) []refusalCase {
+	key := hookCreds.AccessKey.Reveal()
+	fresh := eventBody("ev-log", "Authorize")
+	failing := func(context.Context, *Event) error { return errors.New("order service down") }
+	malformed := strings.Replace(fresh, "status=2", "status=two", 1)
+	return []refusalCase{
+		{"stale", NewWebhookHandler(hookCreds, nil), eventBodyAt("ev-old", "Authorize", time.Now().Add(-25*time.Hour)), "",
+			http.StatusBadRequest, "bankpay: webhook: stale event rejected", ""},
+		{"future-dated", NewWebhookHandler(hookCreds, nil), eventBodyAt("ev-new", "Authorize", time.Now().Add(10*time.Minute)), "",
+			http.StatusBadRequest, "bankpay: webhook: future-dated event rejected", ""},
+		{"bad signature", NewWebhookHandler(hookCreds, nil), fresh, authFor(t, hookCreds.AccessID, "another-key", fresh),
+			http.StatusUnauthorized, "bankpay: webhook: request rejected", "invalid signature"},
+		{"wrong accessId", NewWebhookHandler(hookCreds, nil), fresh, authFor(t, "someone-else", key, fresh),
+			http.StatusUnauthorized, "bankpay: webhook: request rejected", "wrong accessId"},
+		{"no signature", NewWebhookHandler(hookCreds, nil), fresh, "-",
+			http.StatusUnauthorized, "bankpay: webhook: request rejected", "no Authorization header"},
+		{"malformed", NewWebhookHandler(hookCreds, nil), malformed, "",
+			http.StatusBadRequest, "bankpay: webhook: request rejected", "malformed event"},
+		{"too large", NewWebhookHandler(hookCreds, nil, withMaxEventBytes(64)), fresh, "",
+			http.StatusRequestEntityTooLarge, "bankpay: webhook: request rejected", "body over the cap"},
+		{"no credentials", NewWebhookHandler(Credentials{}, nil), fresh, "",
+			http.StatusInternalServerError, "bankpay: webhook: request rejected", "accessId and accessKey are required"},
+		{"store unreachable", NewWebhookHandler(hookCreds, nil, WithDeduplicator(failingStore{claimErr: errors.New("dial redis://user:pw@db")})), fresh, "",
+			http.StatusInternalServerError, "bankpay: webhook: de-duplication store failed", ""},
+		{"in progress", NewWebhookHandler(hookCreds, nil, WithDeduplicator(inProgressStore{})), fresh, "",
+			http.StatusConflict, "bankpay: webhook: event already in progress", ""},
+		{"callback failed", NewWebhookHandler(hookCreds, failing), fresh, "",
+			http.StatusInternalServerError, "bankpay: webhook: callback failed", "order service down"},
+	}
+}
+
+// TestWebhookHandlerDefaultLogSaysWhy: without WithLogger, each refusal
+// logs one warn line to slog.Default() with its reason, never the body,
+// the key or personal data; an accepted event logs nothing.
+func TestWebhookHandlerDefaultLogSaysWhy(t *testing.T) {
+	key := hookCreds.AccessKey.Reveal()
+	signed := func(body string) string { return authFor(t, hookCreds.AccessID, key, body) }
+	fresh := eventBody("ev-log", "Authorize")
+	cases := refusalCases(t)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			buf := captureDefaultLog(t)
+			auth := tc.auth
+			switch auth {
+			case "":
+				auth = signed(tc.body)
+			case "-":
+				auth = ""
+			}
+			w := post(t, tc.h, tc.body, auth, formType)
+			require.Equal(t, tc.status, w.Code)
+			lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+			require.Len(t, lines, 1, "one line: %s", buf.String())
+			var line map[string]any
+			require.NoError(t, json.Unmarshal([]byte(lines[0]), &line), lines[0])
+			assert.Equal(t, "WARN", line["level"], lines[0])
+			assert.Equal(t, tc.msg, line["msg"], lines[0])
+			assert.EqualValues(t, tc.status, line["status"], lines[0])
+			if tc.reason != "" {
+				got, _ := line["reason"].(string)
+				if got == "" {
+					got, _ = line["error"].(string)
+				}
+				assert.Contains(t, got, tc.reason, lines[0])
+			}
+			for _, secret := range []string{key, "order-42", "two", "pw@db", "redis", tc.body, auth, "remoteAddr"} {
+				if secret != "" {
+					assert.NotContains(t, lines[0], secret)
+				}
+			}
+		})
+	}
+	t.Run("accepted is quiet", func(t *testing.T) {
+		buf := captureDefaultLog(t)
+		w := postSigned(t, NewWebhookHandler(hookCreds, nil, WithDeduplicator(NewMemoryDeduplicator(100))), fresh)
+		require.Equal(t, http.StatusOK, w.Code)
+		assert.Empty(t, buf.String())
+	})
+	t.Run("WithLogger keeps the default quiet", func(t *testing.T) {
+		buf := captureDefaultLog(t)
+		var own syncBuffer
+		h := NewWebhookHandler(hookCreds, nil, WithLogger(slog.New(slog.NewTextHandler(&own, nil))))
+		w := post(t, h, fresh, "", formType)
+		require.Equal(t, http.StatusUnauthorized, w.Code)
+		assert.Empty(t, buf.String())
+		assert.Contains(t, own.String(), "request rejected")
+	})
+}
