@@ -1,6 +1,8 @@
 package models
 
 import (
+	"github.com/bankpay/bankpay-go/internal/jsonr"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -84,7 +86,7 @@ func (a Amount) Cents() (int64, error) {
 // UnmarshalJSON accepts a JSON string or a JSON number (some responses carry
 // numbers). A number is read as the decimal it is, never through a float:
 // 12.5 gives "12.50" and 1e2 "100.00". One that is not a whole number of
-// cents (0.125), or has an exponent beyond ±maxAmountExponent, is kept as
+// cents (0.125), or has an exponent beyond ±40, is kept as
 // written, so that Validate and Cents refuse it instead of rounding money.
 func (a *Amount) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
@@ -107,46 +109,10 @@ func (a *Amount) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// maxAmountExponent bounds the exponent of a JSON number amount that is
-// written out in full.
-const maxAmountExponent = 40
-
-// amountOfNumber writes a JSON number (-?int(.frac)?([eE][+-]?exp)?) with
-// exactly two places, or returns it as written when it has more significant
-// places than two or a huge exponent.
-func amountOfNumber(n string) Amount {
-	neg := strings.HasPrefix(n, "-")
-	mant, exp := strings.TrimPrefix(n, "-"), 0
-	if i := strings.IndexAny(mant, "eE"); i >= 0 {
-		e, err := strconv.Atoi(mant[i+1:])
-		if err != nil || e > maxAmountExponent || e < -maxAmountExponent {
-			return Amount(n)
-		}
-		mant, exp = mant[:i], e
-	}
-	whole, frac, _ := strings.Cut(mant, ".")
-	digits := whole + frac
-	point := len(whole) + exp // the decimal point's position in digits
-	if point < 0 {
-		digits, point = strings.Repeat("0", -point)+digits, 0
-	}
-	if point > len(digits) {
-		digits += strings.Repeat("0", point-len(digits))
-	}
-	whole = strings.TrimLeft(digits[:point], "0")
-	frac = strings.TrimRight(digits[point:], "0")
-	if len(frac) > 2 {
-		return Amount(n) // a fraction of a cent: not rounded
-	}
-	if whole == "" {
-		whole = "0"
-	}
-	frac += strings.Repeat("0", 2-len(frac))
-	if neg && (whole != "0" || frac != "00") {
-		whole = "-" + whole
-	}
-	return Amount(whole + "." + frac)
-}
+// amountOfNumber writes a JSON number with exactly two places
+// (jsonr.AmountOfNumber, which the SDK's decoder uses too), or returns it as
+// written when it has more significant places than two or a huge exponent.
+func amountOfNumber(n string) Amount { return Amount(jsonr.AmountOfNumber(n)) }
 
 func clip(s string) string {
 	if len(s) > 24 {

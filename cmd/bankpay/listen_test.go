@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -20,24 +19,6 @@ import (
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/models"
 )
-
-// lockedBuffer is a bytes.Buffer safe to read while a command writes it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // hookServer is a merchant's endpoint: NewWebhookHandler with a
 // deduplicator and the sandbox's clock, counting callbacks; the first
@@ -86,7 +67,7 @@ func TestListenForwards(t *testing.T) {
 	hs := newHookServer(t, c.srv)
 	hs.fail.Store(1)
 	ctx, cancel := context.WithCancel(context.Background())
-	var out, errOut lockedBuffer
+	var out, errOut syncBuffer
 	e := &env{getenv: func(k string) string { return c.vars[k] }, stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
 	done := make(chan int, 1)
 	go func() {

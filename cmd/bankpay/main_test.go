@@ -544,7 +544,7 @@ func TestReadmeLocalLoop(t *testing.T) {
 		args := strings.Fields(strings.TrimPrefix(line, "go run ./cmd/bankpay"))
 		require.NotEmpty(t, args, line)
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-		var out, errOut lockedBuffer
+		var out, errOut syncBuffer
 		code := run(ctx, args, &env{getenv: func(k string) string { return c.vars[k] }, stdin: strings.NewReader(""), stdout: &out, stderr: &errOut})
 		cancel()
 		assert.NotEqual(t, exitUsage, code, "%s: %s", line, errOut.String())
