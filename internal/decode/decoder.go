@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bankpay/bankpay-go/internal/jsonr"
 )
@@ -319,6 +320,26 @@ func (d *Decoder) integer(want string, words []word) (int64, res) {
 	default:
 		return 0, d.bad(k, want)
 	}
+}
+
+// foldIndex is the index of the name in names (all ASCII) that k matches
+// without case, as encoding/json matches a member's name when no name is
+// exactly k, or -1. An ASCII k matches only names of its length; any other
+// k may fold to ASCII ("\u212a" is K) and is compared with each.
+func foldIndex(k []byte, names []string) int {
+	ascii := true
+	for _, c := range k {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	for i, n := range names {
+		if (!ascii || len(n) == len(k)) && bytes.EqualFold(k, []byte(n)) {
+			return i
+		}
+	}
+	return -1
 }
 
 // word is the name of a code.

@@ -162,6 +162,9 @@ func FuzzDecodeAgreesWithJSON(f *testing.F) {
 		`{"transaction":{` + ident + `,"amount":"abc"}}`,
 		`{"transaction":{` + ident + `,"amount":1e400}}`,
 		`{"transaction":{` + ident + `,"amount":"NaN","amount":"10.5"}}`,
+		// names matched without case: ASCII, and runes that fold to ASCII
+		// (U+017F is s, U+212A is k) in names of another length
+		`{"transaction":{` + ident + `,"MERCHANTREFERENCE":"m","paymentProviderTransaction":{"\u017ftatus":"x"},"payment":{"ban\u212a":"b","PaymentId":"p"}}}`,
 	} {
 		f.Add([]byte(s))
 	}

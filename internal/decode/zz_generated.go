@@ -3,7 +3,6 @@
 package decode
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/bankpay/bankpay-go/internal/jsonr"
@@ -11,7 +10,6 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-var _ = bytes.EqualFold
 var _ = strings.TrimSpace
 var _ wire.RefreshProcess
 
@@ -68,242 +66,356 @@ func indexTransaction(k []byte) int {
 	case "url":
 		return 23
 	}
-	for i, n := range namesTransaction {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesTransaction[:])
 }
 
 func memberTransaction(d *Decoder, v *models.Transaction, k []byte) bool {
 	switch indexTransaction(k) {
 	case 0:
-		x, r := d.id()
-		switch r {
-		case ok:
-			v.TransactionID = x
-			if strings.TrimSpace(x) != "" {
-				d.seen |= 1 << 0
-			} else {
-				d.seen &^= 1 << 0
-			}
-		case bad:
-			return d.fail("transactionId", true)
-		}
+		return fieldTransactionTransactionID(d, v)
 	case 1:
-		x, r := d.integer("an integer", wordsTransactionType[:])
-		switch r {
-		case ok:
-			v.TransactionType = models.TransactionType(x)
-			d.seen |= 1 << 1
-		case bad:
-			return d.fail("transactionType", true)
-		}
+		return fieldTransactionTransactionType(d, v)
 	case 2:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.OriginalTransactionID = x
-		case bad:
-			d.leftUnset("originalTransactionId")
-		}
+		return fieldTransactionOriginalTransactionID(d, v)
 	case 3:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.Payment = nil
-			break
-		}
-		if v.Payment == nil {
-			v.Payment = new(models.Payment)
-		}
-		mark := len(d.unset)
-		d.push("payment")
-		held := decodePayment(d, v.Payment)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.Payment = nil
-			d.leftUnset("payment")
-		}
+		return fieldTransactionPayment(d, v)
 	case 4:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Currency = models.Currency(x)
-		case bad:
-			d.leftUnset("currency")
-		}
+		return fieldTransactionCurrency(d, v)
 	case 5:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.Amount = models.Amount(x)
-			if x != "" {
-				d.seen |= 1 << 2
-			} else {
-				d.seen &^= 1 << 2
-			}
-		case bad:
-			return d.fail("amount", true)
-		}
+		return fieldTransactionAmount(d, v)
 	case 6:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.PaymentProviderTransaction = nil
-			break
-		}
-		if v.PaymentProviderTransaction == nil {
-			v.PaymentProviderTransaction = new(models.PaymentProviderTransaction)
-		}
-		mark := len(d.unset)
-		d.push("paymentProviderTransaction")
-		held := decodePaymentProviderTransaction(d, v.PaymentProviderTransaction)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.PaymentProviderTransaction = nil
-			d.leftUnset("paymentProviderTransaction")
-		}
+		return fieldTransactionPaymentProviderTransaction(d, v)
 	case 7:
-		x, r := d.integer("an integer", wordsTransactionStatus[:])
-		switch r {
-		case ok:
-			v.Status = models.TransactionStatus(x)
-			d.seen |= 1 << 3
-		case bad:
-			return d.fail("status", true)
-		}
+		return fieldTransactionStatus(d, v)
 	case 8:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.StatusMessage = x
-		case bad:
-			d.leftUnset("statusMessage")
-		}
+		return fieldTransactionStatusMessage(d, v)
 	case 9:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.StatusCode = x
-		case bad:
-			d.leftUnset("statusCode")
-		}
+		return fieldTransactionStatusCode(d, v)
 	case 10:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.CreatedAt = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("createdAt")
-		}
+		return fieldTransactionCreatedAt(d, v)
 	case 11:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.ProcessedAt = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("processedAt")
-		}
+		return fieldTransactionProcessedAt(d, v)
 	case 12:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.CompletedAt = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("completedAt")
-		}
+		return fieldTransactionCompletedAt(d, v)
 	case 13:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.UpdatedAt = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("updatedAt")
-		}
+		return fieldTransactionUpdatedAt(d, v)
 	case 14:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.PPTrxID = x
-		case bad:
-			d.leftUnset("ppTrxId")
-		}
+		return fieldTransactionPPTrxID(d, v)
 	case 15:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.MerchantReference = x
-		case bad:
-			d.leftUnset("merchantReference")
-		}
+		return fieldTransactionMerchantReference(d, v)
 	case 16:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.PaymentProcessorType = x
-		case bad:
-			d.leftUnset("paymentProcessorType")
-		}
+		return fieldTransactionPaymentProcessorType(d, v)
 	case 17:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.RecordVersion = int(x)
-		case bad:
-			d.leftUnset("recordVersion")
-		}
+		return fieldTransactionRecordVersion(d, v)
 	case 18:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.Paid = models.Amount(x)
-		case bad:
-			d.leftUnset("paid")
-		}
+		return fieldTransactionPaid(d, v)
 	case 19:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.Refunded = models.Amount(x)
-		case bad:
-			d.leftUnset("refunded")
-		}
+		return fieldTransactionRefunded(d, v)
 	case 20:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.Balance = models.Amount(x)
-		case bad:
-			d.leftUnset("balance")
-		}
+		return fieldTransactionBalance(d, v)
 	case 21:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.ExpiredAt = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("expiredAt")
-		}
+		return fieldTransactionExpiredAt(d, v)
 	case 22:
-		x, r := d.boolean()
-		switch r {
-		case ok:
-			v.PreAuthorized = x
-		case bad:
-			d.leftUnset("preAuthorized")
-		}
+		return fieldTransactionPreAuthorized(d, v)
 	case 23:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.URL = x
-		case bad:
-			d.leftUnset("url")
+		return fieldTransactionURL(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldTransactionTransactionID(d *Decoder, v *models.Transaction) bool {
+	x, r := d.id()
+	switch r {
+	case ok:
+		v.TransactionID = x
+		if strings.TrimSpace(x) != "" {
+			d.seen |= 1 << 0
+		} else {
+			d.seen &^= 1 << 0
 		}
-	default:
-		d.r.Skip()
+	case bad:
+		return d.fail("transactionId", true)
+	}
+	return true
+}
+
+func fieldTransactionTransactionType(d *Decoder, v *models.Transaction) bool {
+	x, r := d.integer("an integer", wordsTransactionType[:])
+	switch r {
+	case ok:
+		v.TransactionType = models.TransactionType(x)
+		d.seen |= 1 << 1
+	case bad:
+		return d.fail("transactionType", true)
+	}
+	return true
+}
+
+func fieldTransactionOriginalTransactionID(d *Decoder, v *models.Transaction) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.OriginalTransactionID = x
+	case bad:
+		d.leftUnset("originalTransactionId")
+	}
+	return true
+}
+
+func fieldTransactionPayment(d *Decoder, v *models.Transaction) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.Payment = nil
+		return true
+	}
+	if v.Payment == nil {
+		v.Payment = new(models.Payment)
+	}
+	mark := len(d.unset)
+	d.push("payment")
+	held := decodePayment(d, v.Payment)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.Payment = nil
+		d.leftUnset("payment")
+	}
+	return true
+}
+
+func fieldTransactionCurrency(d *Decoder, v *models.Transaction) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Currency = models.Currency(x)
+	case bad:
+		d.leftUnset("currency")
+	}
+	return true
+}
+
+func fieldTransactionAmount(d *Decoder, v *models.Transaction) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.Amount = models.Amount(x)
+		if x != "" {
+			d.seen |= 1 << 2
+		} else {
+			d.seen &^= 1 << 2
+		}
+	case bad:
+		return d.fail("amount", true)
+	}
+	return true
+}
+
+func fieldTransactionPaymentProviderTransaction(d *Decoder, v *models.Transaction) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.PaymentProviderTransaction = nil
+		return true
+	}
+	if v.PaymentProviderTransaction == nil {
+		v.PaymentProviderTransaction = new(models.PaymentProviderTransaction)
+	}
+	mark := len(d.unset)
+	d.push("paymentProviderTransaction")
+	held := decodePaymentProviderTransaction(d, v.PaymentProviderTransaction)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.PaymentProviderTransaction = nil
+		d.leftUnset("paymentProviderTransaction")
+	}
+	return true
+}
+
+func fieldTransactionStatus(d *Decoder, v *models.Transaction) bool {
+	x, r := d.integer("an integer", wordsTransactionStatus[:])
+	switch r {
+	case ok:
+		v.Status = models.TransactionStatus(x)
+		d.seen |= 1 << 3
+	case bad:
+		return d.fail("status", true)
+	}
+	return true
+}
+
+func fieldTransactionStatusMessage(d *Decoder, v *models.Transaction) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.StatusMessage = x
+	case bad:
+		d.leftUnset("statusMessage")
+	}
+	return true
+}
+
+func fieldTransactionStatusCode(d *Decoder, v *models.Transaction) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.StatusCode = x
+	case bad:
+		d.leftUnset("statusCode")
+	}
+	return true
+}
+
+func fieldTransactionCreatedAt(d *Decoder, v *models.Transaction) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.CreatedAt = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("createdAt")
+	}
+	return true
+}
+
+func fieldTransactionProcessedAt(d *Decoder, v *models.Transaction) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.ProcessedAt = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("processedAt")
+	}
+	return true
+}
+
+func fieldTransactionCompletedAt(d *Decoder, v *models.Transaction) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.CompletedAt = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("completedAt")
+	}
+	return true
+}
+
+func fieldTransactionUpdatedAt(d *Decoder, v *models.Transaction) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.UpdatedAt = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("updatedAt")
+	}
+	return true
+}
+
+func fieldTransactionPPTrxID(d *Decoder, v *models.Transaction) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.PPTrxID = x
+	case bad:
+		d.leftUnset("ppTrxId")
+	}
+	return true
+}
+
+func fieldTransactionMerchantReference(d *Decoder, v *models.Transaction) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.MerchantReference = x
+	case bad:
+		d.leftUnset("merchantReference")
+	}
+	return true
+}
+
+func fieldTransactionPaymentProcessorType(d *Decoder, v *models.Transaction) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.PaymentProcessorType = x
+	case bad:
+		d.leftUnset("paymentProcessorType")
+	}
+	return true
+}
+
+func fieldTransactionRecordVersion(d *Decoder, v *models.Transaction) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.RecordVersion = int(x)
+	case bad:
+		d.leftUnset("recordVersion")
+	}
+	return true
+}
+
+func fieldTransactionPaid(d *Decoder, v *models.Transaction) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.Paid = models.Amount(x)
+	case bad:
+		d.leftUnset("paid")
+	}
+	return true
+}
+
+func fieldTransactionRefunded(d *Decoder, v *models.Transaction) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.Refunded = models.Amount(x)
+	case bad:
+		d.leftUnset("refunded")
+	}
+	return true
+}
+
+func fieldTransactionBalance(d *Decoder, v *models.Transaction) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.Balance = models.Amount(x)
+	case bad:
+		d.leftUnset("balance")
+	}
+	return true
+}
+
+func fieldTransactionExpiredAt(d *Decoder, v *models.Transaction) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.ExpiredAt = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("expiredAt")
+	}
+	return true
+}
+
+func fieldTransactionPreAuthorized(d *Decoder, v *models.Transaction) bool {
+	x, r := d.boolean()
+	switch r {
+	case ok:
+		v.PreAuthorized = x
+	case bad:
+		d.leftUnset("preAuthorized")
+	}
+	return true
+}
+
+func fieldTransactionURL(d *Decoder, v *models.Transaction) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.URL = x
+	case bad:
+		d.leftUnset("url")
 	}
 	return true
 }
@@ -384,228 +496,332 @@ func indexPayment(k []byte) int {
 	case "recordVersion":
 		return 21
 	}
-	for i, n := range namesPayment {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesPayment[:])
 }
 
 func memberPayment(d *Decoder, v *models.Payment, k []byte) bool {
 	switch indexPayment(k) {
 	case 0:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.PaymentID = x
-		case bad:
-			d.leftUnset("paymentId")
-		}
+		return fieldPaymentPaymentID(d, v)
 	case 1:
-		x, r := d.integer("an integer", wordsPaymentType[:])
-		switch r {
-		case ok:
-			v.PaymentType = models.PaymentType(x)
-		case bad:
-			d.leftUnset("paymentType")
-		}
+		return fieldPaymentPaymentType(d, v)
 	case 2:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.MerchantID = x
-		case bad:
-			d.leftUnset("merchantId")
-		}
+		return fieldPaymentMerchantID(d, v)
 	case 3:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.ReturnURL = x
-		case bad:
-			d.leftUnset("returnUrl")
-		}
+		return fieldPaymentReturnURL(d, v)
 	case 4:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.CancelURL = x
-		case bad:
-			d.leftUnset("cancelUrl")
-		}
+		return fieldPaymentCancelURL(d, v)
 	case 5:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.Amount = models.Amount(x)
-		case bad:
-			d.leftUnset("amount")
-		}
+		return fieldPaymentAmount(d, v)
 	case 6:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Currency = models.Currency(x)
-		case bad:
-			d.leftUnset("currency")
-		}
+		return fieldPaymentCurrency(d, v)
 	case 7:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.Account = nil
-			break
-		}
-		if v.Account == nil {
-			v.Account = new(models.PaymentAccount)
-		}
-		mark := len(d.unset)
-		d.push("account")
-		held := decodePaymentAccount(d, v.Account)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.Account = nil
-			d.leftUnset("account")
-		}
+		return fieldPaymentAccount(d, v)
 	case 8:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.PaymentProvider = nil
-			break
-		}
-		if v.PaymentProvider == nil {
-			v.PaymentProvider = new(models.PaymentProvider)
-		}
-		mark := len(d.unset)
-		d.push("paymentProvider")
-		held := decodePaymentProvider(d, v.PaymentProvider)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.PaymentProvider = nil
-			d.leftUnset("paymentProvider")
-		}
+		return fieldPaymentPaymentProvider(d, v)
 	case 9:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.MerchantReference = x
-		case bad:
-			d.leftUnset("merchantReference")
-		}
+		return fieldPaymentMerchantReference(d, v)
 	case 10:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Description = x
-		case bad:
-			d.leftUnset("description")
-		}
+		return fieldPaymentDescription(d, v)
 	case 11:
-		x, r := d.integer("an integer", wordsTransactionStatus[:])
-		switch r {
-		case ok:
-			p := new(models.TransactionStatus)
-			*p = models.TransactionStatus(x)
-			v.AuthorizationStatus = p
-		case empty:
-			v.AuthorizationStatus = nil
-		case bad:
-			d.leftUnset("authorizationStatus")
-		}
+		return fieldPaymentAuthorizationStatus(d, v)
 	case 12:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.AuthorizationStatusMessage = x
-		case bad:
-			d.leftUnset("authorizationStatusMessage")
-		}
+		return fieldPaymentAuthorizationStatusMessage(d, v)
 	case 13:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.Pending = models.Amount(x)
-		case bad:
-			d.leftUnset("pending")
-		}
+		return fieldPaymentPending(d, v)
 	case 14:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.Paid = models.Amount(x)
-		case bad:
-			d.leftUnset("paid")
-		}
+		return fieldPaymentPaid(d, v)
 	case 15:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.Refunded = models.Amount(x)
-		case bad:
-			d.leftUnset("refunded")
-		}
+		return fieldPaymentRefunded(d, v)
 	case 16:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.Reversed = models.Amount(x)
-		case bad:
-			d.leftUnset("reversed")
-		}
+		return fieldPaymentReversed(d, v)
 	case 17:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.Balance = models.Amount(x)
-		case bad:
-			d.leftUnset("balance")
-		}
+		return fieldPaymentBalance(d, v)
 	case 18:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.Customer = nil
-			break
-		}
-		if v.Customer == nil {
-			v.Customer = new(models.Customer)
-		}
-		mark := len(d.unset)
-		d.push("customer")
-		held := decodeCustomer(d, v.Customer)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.Customer = nil
-			d.leftUnset("customer")
-		}
+		return fieldPaymentCustomer(d, v)
 	case 19:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.CreatedAt = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("createdAt")
-		}
+		return fieldPaymentCreatedAt(d, v)
 	case 20:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.UpdatedAt = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("updatedAt")
-		}
+		return fieldPaymentUpdatedAt(d, v)
 	case 21:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.RecordVersion = int(x)
-		case bad:
-			d.leftUnset("recordVersion")
-		}
-	default:
-		d.r.Skip()
+		return fieldPaymentRecordVersion(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldPaymentPaymentID(d *Decoder, v *models.Payment) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.PaymentID = x
+	case bad:
+		d.leftUnset("paymentId")
+	}
+	return true
+}
+
+func fieldPaymentPaymentType(d *Decoder, v *models.Payment) bool {
+	x, r := d.integer("an integer", wordsPaymentType[:])
+	switch r {
+	case ok:
+		v.PaymentType = models.PaymentType(x)
+	case bad:
+		d.leftUnset("paymentType")
+	}
+	return true
+}
+
+func fieldPaymentMerchantID(d *Decoder, v *models.Payment) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.MerchantID = x
+	case bad:
+		d.leftUnset("merchantId")
+	}
+	return true
+}
+
+func fieldPaymentReturnURL(d *Decoder, v *models.Payment) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.ReturnURL = x
+	case bad:
+		d.leftUnset("returnUrl")
+	}
+	return true
+}
+
+func fieldPaymentCancelURL(d *Decoder, v *models.Payment) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.CancelURL = x
+	case bad:
+		d.leftUnset("cancelUrl")
+	}
+	return true
+}
+
+func fieldPaymentAmount(d *Decoder, v *models.Payment) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.Amount = models.Amount(x)
+	case bad:
+		d.leftUnset("amount")
+	}
+	return true
+}
+
+func fieldPaymentCurrency(d *Decoder, v *models.Payment) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Currency = models.Currency(x)
+	case bad:
+		d.leftUnset("currency")
+	}
+	return true
+}
+
+func fieldPaymentAccount(d *Decoder, v *models.Payment) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.Account = nil
+		return true
+	}
+	if v.Account == nil {
+		v.Account = new(models.PaymentAccount)
+	}
+	mark := len(d.unset)
+	d.push("account")
+	held := decodePaymentAccount(d, v.Account)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.Account = nil
+		d.leftUnset("account")
+	}
+	return true
+}
+
+func fieldPaymentPaymentProvider(d *Decoder, v *models.Payment) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.PaymentProvider = nil
+		return true
+	}
+	if v.PaymentProvider == nil {
+		v.PaymentProvider = new(models.PaymentProvider)
+	}
+	mark := len(d.unset)
+	d.push("paymentProvider")
+	held := decodePaymentProvider(d, v.PaymentProvider)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.PaymentProvider = nil
+		d.leftUnset("paymentProvider")
+	}
+	return true
+}
+
+func fieldPaymentMerchantReference(d *Decoder, v *models.Payment) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.MerchantReference = x
+	case bad:
+		d.leftUnset("merchantReference")
+	}
+	return true
+}
+
+func fieldPaymentDescription(d *Decoder, v *models.Payment) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Description = x
+	case bad:
+		d.leftUnset("description")
+	}
+	return true
+}
+
+func fieldPaymentAuthorizationStatus(d *Decoder, v *models.Payment) bool {
+	x, r := d.integer("an integer", wordsTransactionStatus[:])
+	switch r {
+	case ok:
+		p := new(models.TransactionStatus)
+		*p = models.TransactionStatus(x)
+		v.AuthorizationStatus = p
+	case empty:
+		v.AuthorizationStatus = nil
+	case bad:
+		d.leftUnset("authorizationStatus")
+	}
+	return true
+}
+
+func fieldPaymentAuthorizationStatusMessage(d *Decoder, v *models.Payment) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.AuthorizationStatusMessage = x
+	case bad:
+		d.leftUnset("authorizationStatusMessage")
+	}
+	return true
+}
+
+func fieldPaymentPending(d *Decoder, v *models.Payment) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.Pending = models.Amount(x)
+	case bad:
+		d.leftUnset("pending")
+	}
+	return true
+}
+
+func fieldPaymentPaid(d *Decoder, v *models.Payment) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.Paid = models.Amount(x)
+	case bad:
+		d.leftUnset("paid")
+	}
+	return true
+}
+
+func fieldPaymentRefunded(d *Decoder, v *models.Payment) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.Refunded = models.Amount(x)
+	case bad:
+		d.leftUnset("refunded")
+	}
+	return true
+}
+
+func fieldPaymentReversed(d *Decoder, v *models.Payment) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.Reversed = models.Amount(x)
+	case bad:
+		d.leftUnset("reversed")
+	}
+	return true
+}
+
+func fieldPaymentBalance(d *Decoder, v *models.Payment) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.Balance = models.Amount(x)
+	case bad:
+		d.leftUnset("balance")
+	}
+	return true
+}
+
+func fieldPaymentCustomer(d *Decoder, v *models.Payment) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.Customer = nil
+		return true
+	}
+	if v.Customer == nil {
+		v.Customer = new(models.Customer)
+	}
+	mark := len(d.unset)
+	d.push("customer")
+	held := decodeCustomer(d, v.Customer)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.Customer = nil
+		d.leftUnset("customer")
+	}
+	return true
+}
+
+func fieldPaymentCreatedAt(d *Decoder, v *models.Payment) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.CreatedAt = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("createdAt")
+	}
+	return true
+}
+
+func fieldPaymentUpdatedAt(d *Decoder, v *models.Payment) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.UpdatedAt = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("updatedAt")
+	}
+	return true
+}
+
+func fieldPaymentRecordVersion(d *Decoder, v *models.Payment) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.RecordVersion = int(x)
+	case bad:
+		d.leftUnset("recordVersion")
 	}
 	return true
 }
@@ -661,179 +877,258 @@ func indexCustomer(k []byte) int {
 	case "updatedAt":
 		return 16
 	}
-	for i, n := range namesCustomer {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesCustomer[:])
 }
 
 func memberCustomer(d *Decoder, v *models.Customer, k []byte) bool {
 	switch indexCustomer(k) {
 	case 0:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.CustomerID = x
-		case bad:
-			d.leftUnset("customerId")
-		}
+		return fieldCustomerCustomerID(d, v)
 	case 1:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.ExternalID = x
-		case bad:
-			d.leftUnset("externalId")
-		}
+		return fieldCustomerExternalID(d, v)
 	case 2:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Name = x
-		case bad:
-			d.leftUnset("name")
-		}
+		return fieldCustomerName(d, v)
 	case 3:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Email = x
-		case bad:
-			d.leftUnset("email")
-		}
+		return fieldCustomerEmail(d, v)
 	case 4:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Phone = x
-		case bad:
-			d.leftUnset("phone")
-		}
+		return fieldCustomerPhone(d, v)
 	case 5:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.DateOfBirth = x
-		case bad:
-			d.leftUnset("dateOfBirth")
-		}
+		return fieldCustomerDateOfBirth(d, v)
 	case 6:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.TaxID = x
-		case bad:
-			d.leftUnset("taxId")
-		}
+		return fieldCustomerTaxID(d, v)
 	case 7:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.DriverLicense = nil
-			break
-		}
-		if v.DriverLicense == nil {
-			v.DriverLicense = new(models.DriverLicense)
-		}
-		mark := len(d.unset)
-		d.push("driverLicense")
-		held := decodeDriverLicense(d, v.DriverLicense)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.DriverLicense = nil
-			d.leftUnset("driverLicense")
-		}
+		return fieldCustomerDriverLicense(d, v)
 	case 8:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.Address = nil
-			break
-		}
-		if v.Address == nil {
-			v.Address = new(models.Address)
-		}
-		mark := len(d.unset)
-		d.push("address")
-		held := decodeAddress(d, v.Address)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.Address = nil
-			d.leftUnset("address")
-		}
+		return fieldCustomerAddress(d, v)
 	case 9:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.VIP = d.newInt(int(x))
-		case empty:
-			v.VIP = nil
-		case bad:
-			d.leftUnset("vip")
-			if d.texty {
-				v.VIPText = d.text
-			}
-		}
+		return fieldCustomerVIP(d, v)
 	case 10:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.Balance = models.Amount(x)
-		case bad:
-			d.leftUnset("balance")
-		}
+		return fieldCustomerBalance(d, v)
 	case 11:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Currency = x
-		case bad:
-			d.leftUnset("currency")
-		}
+		return fieldCustomerCurrency(d, v)
 	case 12:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.EnrollDate = x
-		case bad:
-			d.leftUnset("enrollDate")
-		}
+		return fieldCustomerEnrollDate(d, v)
 	case 13:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.ExternalTier = x
-		case bad:
-			d.leftUnset("externalTier")
-		}
+		return fieldCustomerExternalTier(d, v)
 	case 14:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.MerchantID = x
-		case bad:
-			d.leftUnset("merchantId")
-		}
+		return fieldCustomerMerchantID(d, v)
 	case 15:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.CreatedAt = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("createdAt")
-		}
+		return fieldCustomerCreatedAt(d, v)
 	case 16:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.UpdatedAt = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("updatedAt")
+		return fieldCustomerUpdatedAt(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldCustomerCustomerID(d *Decoder, v *models.Customer) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.CustomerID = x
+	case bad:
+		d.leftUnset("customerId")
+	}
+	return true
+}
+
+func fieldCustomerExternalID(d *Decoder, v *models.Customer) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.ExternalID = x
+	case bad:
+		d.leftUnset("externalId")
+	}
+	return true
+}
+
+func fieldCustomerName(d *Decoder, v *models.Customer) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Name = x
+	case bad:
+		d.leftUnset("name")
+	}
+	return true
+}
+
+func fieldCustomerEmail(d *Decoder, v *models.Customer) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Email = x
+	case bad:
+		d.leftUnset("email")
+	}
+	return true
+}
+
+func fieldCustomerPhone(d *Decoder, v *models.Customer) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Phone = x
+	case bad:
+		d.leftUnset("phone")
+	}
+	return true
+}
+
+func fieldCustomerDateOfBirth(d *Decoder, v *models.Customer) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.DateOfBirth = x
+	case bad:
+		d.leftUnset("dateOfBirth")
+	}
+	return true
+}
+
+func fieldCustomerTaxID(d *Decoder, v *models.Customer) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.TaxID = x
+	case bad:
+		d.leftUnset("taxId")
+	}
+	return true
+}
+
+func fieldCustomerDriverLicense(d *Decoder, v *models.Customer) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.DriverLicense = nil
+		return true
+	}
+	if v.DriverLicense == nil {
+		v.DriverLicense = new(models.DriverLicense)
+	}
+	mark := len(d.unset)
+	d.push("driverLicense")
+	held := decodeDriverLicense(d, v.DriverLicense)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.DriverLicense = nil
+		d.leftUnset("driverLicense")
+	}
+	return true
+}
+
+func fieldCustomerAddress(d *Decoder, v *models.Customer) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.Address = nil
+		return true
+	}
+	if v.Address == nil {
+		v.Address = new(models.Address)
+	}
+	mark := len(d.unset)
+	d.push("address")
+	held := decodeAddress(d, v.Address)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.Address = nil
+		d.leftUnset("address")
+	}
+	return true
+}
+
+func fieldCustomerVIP(d *Decoder, v *models.Customer) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.VIP = d.newInt(int(x))
+	case empty:
+		v.VIP = nil
+	case bad:
+		d.leftUnset("vip")
+		if d.texty {
+			v.VIPText = d.text
 		}
-	default:
-		d.r.Skip()
+	}
+	return true
+}
+
+func fieldCustomerBalance(d *Decoder, v *models.Customer) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.Balance = models.Amount(x)
+	case bad:
+		d.leftUnset("balance")
+	}
+	return true
+}
+
+func fieldCustomerCurrency(d *Decoder, v *models.Customer) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Currency = x
+	case bad:
+		d.leftUnset("currency")
+	}
+	return true
+}
+
+func fieldCustomerEnrollDate(d *Decoder, v *models.Customer) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.EnrollDate = x
+	case bad:
+		d.leftUnset("enrollDate")
+	}
+	return true
+}
+
+func fieldCustomerExternalTier(d *Decoder, v *models.Customer) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.ExternalTier = x
+	case bad:
+		d.leftUnset("externalTier")
+	}
+	return true
+}
+
+func fieldCustomerMerchantID(d *Decoder, v *models.Customer) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.MerchantID = x
+	case bad:
+		d.leftUnset("merchantId")
+	}
+	return true
+}
+
+func fieldCustomerCreatedAt(d *Decoder, v *models.Customer) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.CreatedAt = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("createdAt")
+	}
+	return true
+}
+
+func fieldCustomerUpdatedAt(d *Decoder, v *models.Customer) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.UpdatedAt = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("updatedAt")
 	}
 	return true
 }
@@ -863,60 +1158,74 @@ func indexAccountBalance(k []byte) int {
 	case "currency":
 		return 3
 	}
-	for i, n := range namesAccountBalance {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesAccountBalance[:])
 }
 
 func memberAccountBalance(d *Decoder, v *models.AccountBalance, k []byte) bool {
 	switch indexAccountBalance(k) {
 	case 0:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.Account = nil
-			break
-		}
-		if v.Account == nil {
-			v.Account = new(models.Account)
-		}
-		mark := len(d.unset)
-		d.push("account")
-		held := decodeAccount(d, v.Account)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.Account = nil
-			d.leftUnset("account")
-		}
+		return fieldAccountBalanceAccount(d, v)
 	case 1:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.Amount = models.Amount(x)
-		case bad:
-			d.leftUnset("amount")
-		}
+		return fieldAccountBalanceAmount(d, v)
 	case 2:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.Available = models.Amount(x)
-		case bad:
-			d.leftUnset("available")
-		}
+		return fieldAccountBalanceAvailable(d, v)
 	case 3:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Currency = models.Currency(x)
-		case bad:
-			d.leftUnset("currency")
-		}
-	default:
-		d.r.Skip()
+		return fieldAccountBalanceCurrency(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldAccountBalanceAccount(d *Decoder, v *models.AccountBalance) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.Account = nil
+		return true
+	}
+	if v.Account == nil {
+		v.Account = new(models.Account)
+	}
+	mark := len(d.unset)
+	d.push("account")
+	held := decodeAccount(d, v.Account)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.Account = nil
+		d.leftUnset("account")
+	}
+	return true
+}
+
+func fieldAccountBalanceAmount(d *Decoder, v *models.AccountBalance) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.Amount = models.Amount(x)
+	case bad:
+		d.leftUnset("amount")
+	}
+	return true
+}
+
+func fieldAccountBalanceAvailable(d *Decoder, v *models.AccountBalance) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.Available = models.Amount(x)
+	case bad:
+		d.leftUnset("available")
+	}
+	return true
+}
+
+func fieldAccountBalanceCurrency(d *Decoder, v *models.AccountBalance) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Currency = models.Currency(x)
+	case bad:
+		d.leftUnset("currency")
 	}
 	return true
 }
@@ -944,49 +1253,58 @@ func indexAccountSummary(k []byte) int {
 	case "summary":
 		return 2
 	}
-	for i, n := range namesAccountSummary {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesAccountSummary[:])
 }
 
 func memberAccountSummary(d *Decoder, v *models.AccountSummary, k []byte) bool {
 	switch indexAccountSummary(k) {
 	case 0:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.CustomerID = x
-		case bad:
-			d.leftUnset("customerId")
-		}
+		return fieldAccountSummaryCustomerID(d, v)
 	case 1:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.LastUpdated = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("lastUpdated")
-		}
+		return fieldAccountSummaryLastUpdated(d, v)
 	case 2:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.Summary = nil
-			break
-		}
-		mark := len(d.unset)
-		d.push("summary")
-		held := slice(d, &v.Summary, decodeAccountEntry)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.Summary = nil
-			d.leftUnset("summary")
-		}
-	default:
-		d.r.Skip()
+		return fieldAccountSummarySummary(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldAccountSummaryCustomerID(d *Decoder, v *models.AccountSummary) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.CustomerID = x
+	case bad:
+		d.leftUnset("customerId")
+	}
+	return true
+}
+
+func fieldAccountSummaryLastUpdated(d *Decoder, v *models.AccountSummary) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.LastUpdated = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("lastUpdated")
+	}
+	return true
+}
+
+func fieldAccountSummarySummary(d *Decoder, v *models.AccountSummary) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.Summary = nil
+		return true
+	}
+	mark := len(d.unset)
+	d.push("summary")
+	held := slice(d, &v.Summary, decodeAccountEntry)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.Summary = nil
+		d.leftUnset("summary")
 	}
 	return true
 }
@@ -1040,166 +1358,240 @@ func indexAccount(k []byte) int {
 	case "virtualAccountRoutingPair":
 		return 15
 	}
-	for i, n := range namesAccount {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesAccount[:])
 }
 
 func memberAccount(d *Decoder, v *models.Account, k []byte) bool {
 	switch indexAccount(k) {
 	case 0:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.NameOnAccount = x
-		case bad:
-			d.leftUnset("nameOnAccount")
-		}
+		return fieldAccountNameOnAccount(d, v)
 	case 1:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Name = x
-		case bad:
-			d.leftUnset("name")
-		}
+		return fieldAccountName(d, v)
 	case 2:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.Type = int(x)
-		case bad:
-			return d.fail("type", false)
-		}
+		return fieldAccountType(d, v)
 	case 3:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.Profile = int(x)
-		case bad:
-			return d.fail("profile", false)
-		}
+		return fieldAccountProfile(d, v)
 	case 4:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.AccountNumber = x
-		case bad:
-			d.leftUnset("accountNumber")
-		}
+		return fieldAccountAccountNumber(d, v)
 	case 5:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.RoutingNumber = x
-		case bad:
-			d.leftUnset("routingNumber")
-		}
+		return fieldAccountRoutingNumber(d, v)
 	case 6:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.IBAN = x
-		case bad:
-			d.leftUnset("iban")
-		}
+		return fieldAccountIBAN(d, v)
 	case 7:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.ProviderID = x
-		case bad:
-			d.leftUnset("providerId")
-		}
+		return fieldAccountProviderID(d, v)
 	case 8:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.PaymentProvider = nil
-			break
-		}
-		if v.PaymentProvider == nil {
-			v.PaymentProvider = new(models.PaymentProvider)
-		}
-		mark := len(d.unset)
-		d.push("paymentProvider")
-		held := decodePaymentProvider(d, v.PaymentProvider)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.PaymentProvider = nil
-			d.leftUnset("paymentProvider")
-		}
+		return fieldAccountPaymentProvider(d, v)
 	case 9:
-		x, r := d.boolean()
-		switch r {
-		case ok:
-			v.Verified = x
-		case bad:
-			d.leftUnset("verified")
-		}
+		return fieldAccountVerified(d, v)
 	case 10:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Token = x
-		case bad:
-			d.leftUnset("token")
-		}
+		return fieldAccountToken(d, v)
 	case 11:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.Verification = nil
-			break
-		}
-		if v.Verification == nil {
-			v.Verification = new(models.Verification)
-		}
-		mark := len(d.unset)
-		d.push("verification")
-		held := decodeVerification(d, v.Verification)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.Verification = nil
-			d.leftUnset("verification")
-		}
+		return fieldAccountVerification(d, v)
 	case 12:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.AccountID = x
-		case bad:
-			d.leftUnset("accountId")
-		}
+		return fieldAccountAccountID(d, v)
 	case 13:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Country = x
-		case bad:
-			d.leftUnset("country")
-		}
+		return fieldAccountCountry(d, v)
 	case 14:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.AccountNumberLastFour = x
-		case bad:
-			d.leftUnset("accountNumberLastFour")
-		}
+		return fieldAccountAccountNumberLastFour(d, v)
 	case 15:
-		x, r := d.boolean()
-		switch r {
-		case ok:
-			v.VirtualAccountRoutingPair = x
-		case bad:
-			d.leftUnset("virtualAccountRoutingPair")
-		}
-	default:
-		d.r.Skip()
+		return fieldAccountVirtualAccountRoutingPair(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldAccountNameOnAccount(d *Decoder, v *models.Account) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.NameOnAccount = x
+	case bad:
+		d.leftUnset("nameOnAccount")
+	}
+	return true
+}
+
+func fieldAccountName(d *Decoder, v *models.Account) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Name = x
+	case bad:
+		d.leftUnset("name")
+	}
+	return true
+}
+
+func fieldAccountType(d *Decoder, v *models.Account) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.Type = int(x)
+	case bad:
+		return d.fail("type", false)
+	}
+	return true
+}
+
+func fieldAccountProfile(d *Decoder, v *models.Account) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.Profile = int(x)
+	case bad:
+		return d.fail("profile", false)
+	}
+	return true
+}
+
+func fieldAccountAccountNumber(d *Decoder, v *models.Account) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.AccountNumber = x
+	case bad:
+		d.leftUnset("accountNumber")
+	}
+	return true
+}
+
+func fieldAccountRoutingNumber(d *Decoder, v *models.Account) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.RoutingNumber = x
+	case bad:
+		d.leftUnset("routingNumber")
+	}
+	return true
+}
+
+func fieldAccountIBAN(d *Decoder, v *models.Account) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.IBAN = x
+	case bad:
+		d.leftUnset("iban")
+	}
+	return true
+}
+
+func fieldAccountProviderID(d *Decoder, v *models.Account) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.ProviderID = x
+	case bad:
+		d.leftUnset("providerId")
+	}
+	return true
+}
+
+func fieldAccountPaymentProvider(d *Decoder, v *models.Account) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.PaymentProvider = nil
+		return true
+	}
+	if v.PaymentProvider == nil {
+		v.PaymentProvider = new(models.PaymentProvider)
+	}
+	mark := len(d.unset)
+	d.push("paymentProvider")
+	held := decodePaymentProvider(d, v.PaymentProvider)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.PaymentProvider = nil
+		d.leftUnset("paymentProvider")
+	}
+	return true
+}
+
+func fieldAccountVerified(d *Decoder, v *models.Account) bool {
+	x, r := d.boolean()
+	switch r {
+	case ok:
+		v.Verified = x
+	case bad:
+		d.leftUnset("verified")
+	}
+	return true
+}
+
+func fieldAccountToken(d *Decoder, v *models.Account) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Token = x
+	case bad:
+		d.leftUnset("token")
+	}
+	return true
+}
+
+func fieldAccountVerification(d *Decoder, v *models.Account) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.Verification = nil
+		return true
+	}
+	if v.Verification == nil {
+		v.Verification = new(models.Verification)
+	}
+	mark := len(d.unset)
+	d.push("verification")
+	held := decodeVerification(d, v.Verification)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.Verification = nil
+		d.leftUnset("verification")
+	}
+	return true
+}
+
+func fieldAccountAccountID(d *Decoder, v *models.Account) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.AccountID = x
+	case bad:
+		d.leftUnset("accountId")
+	}
+	return true
+}
+
+func fieldAccountCountry(d *Decoder, v *models.Account) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Country = x
+	case bad:
+		d.leftUnset("country")
+	}
+	return true
+}
+
+func fieldAccountAccountNumberLastFour(d *Decoder, v *models.Account) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.AccountNumberLastFour = x
+	case bad:
+		d.leftUnset("accountNumberLastFour")
+	}
+	return true
+}
+
+func fieldAccountVirtualAccountRoutingPair(d *Decoder, v *models.Account) bool {
+	x, r := d.boolean()
+	switch r {
+	case ok:
+		v.VirtualAccountRoutingPair = x
+	case bad:
+		d.leftUnset("virtualAccountRoutingPair")
 	}
 	return true
 }
@@ -1227,62 +1619,71 @@ func indexTokenization(k []byte) int {
 	case "customer":
 		return 2
 	}
-	for i, n := range namesTokenization {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesTokenization[:])
 }
 
 func memberTokenization(d *Decoder, v *models.Tokenization, k []byte) bool {
 	switch indexTokenization(k) {
 	case 0:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.MerchantID = x
-		case bad:
-			d.leftUnset("merchantId")
-		}
+		return fieldTokenizationMerchantID(d, v)
 	case 1:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.Account = nil
-			break
-		}
-		if v.Account == nil {
-			v.Account = new(models.Account)
-		}
-		mark := len(d.unset)
-		d.push("account")
-		held := decodeAccount(d, v.Account)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.Account = nil
-			d.leftUnset("account")
-		}
+		return fieldTokenizationAccount(d, v)
 	case 2:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.Customer = nil
-			break
-		}
-		if v.Customer == nil {
-			v.Customer = new(models.Customer)
-		}
-		mark := len(d.unset)
-		d.push("customer")
-		held := decodeCustomer(d, v.Customer)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.Customer = nil
-			d.leftUnset("customer")
-		}
-	default:
-		d.r.Skip()
+		return fieldTokenizationCustomer(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldTokenizationMerchantID(d *Decoder, v *models.Tokenization) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.MerchantID = x
+	case bad:
+		d.leftUnset("merchantId")
+	}
+	return true
+}
+
+func fieldTokenizationAccount(d *Decoder, v *models.Tokenization) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.Account = nil
+		return true
+	}
+	if v.Account == nil {
+		v.Account = new(models.Account)
+	}
+	mark := len(d.unset)
+	d.push("account")
+	held := decodeAccount(d, v.Account)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.Account = nil
+		d.leftUnset("account")
+	}
+	return true
+}
+
+func fieldTokenizationCustomer(d *Decoder, v *models.Tokenization) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.Customer = nil
+		return true
+	}
+	if v.Customer == nil {
+		v.Customer = new(models.Customer)
+	}
+	mark := len(d.unset)
+	d.push("customer")
+	held := decodeCustomer(d, v.Customer)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.Customer = nil
+		d.leftUnset("customer")
 	}
 	return true
 }
@@ -1318,91 +1719,120 @@ func indexBankUser(k []byte) int {
 	case "updatedAt":
 		return 6
 	}
-	for i, n := range namesBankUser {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesBankUser[:])
 }
 
 func memberBankUser(d *Decoder, v *models.BankUser, k []byte) bool {
 	switch indexBankUser(k) {
 	case 0:
-		d.push("name")
-		r := d.strs(&v.Name, true)
-		d.pop()
-		if r == bad {
-			v.Name = nil
-			d.leftUnset("name")
-		}
+		return fieldBankUserName(d, v)
 	case 1:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.Address = nil
-			break
-		}
-		mark := len(d.unset)
-		d.push("address")
-		held := slice(d, &v.Address, decodeAddress)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.Address = nil
-			d.leftUnset("address")
-		}
+		return fieldBankUserAddress(d, v)
 	case 2:
-		d.push("phone")
-		r := d.strs(&v.Phone, true)
-		d.pop()
-		if r == bad {
-			v.Phone = nil
-			d.leftUnset("phone")
-		}
+		return fieldBankUserPhone(d, v)
 	case 3:
-		d.push("email")
-		r := d.strs(&v.Email, true)
-		d.pop()
-		if r == bad {
-			v.Email = nil
-			d.leftUnset("email")
-		}
+		return fieldBankUserEmail(d, v)
 	case 4:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.SegmentedName = nil
-			break
-		}
-		if v.SegmentedName == nil {
-			v.SegmentedName = new(models.SegmentedName)
-		}
-		mark := len(d.unset)
-		d.push("segmentedName")
-		held := decodeSegmentedName(d, v.SegmentedName)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.SegmentedName = nil
-			d.leftUnset("segmentedName")
-		}
+		return fieldBankUserSegmentedName(d, v)
 	case 5:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.CreatedAt = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("createdAt")
-		}
+		return fieldBankUserCreatedAt(d, v)
 	case 6:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.UpdatedAt = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("updatedAt")
-		}
-	default:
-		d.r.Skip()
+		return fieldBankUserUpdatedAt(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldBankUserName(d *Decoder, v *models.BankUser) bool {
+	d.push("name")
+	r := d.strs(&v.Name, true)
+	d.pop()
+	if r == bad {
+		v.Name = nil
+		d.leftUnset("name")
+	}
+	return true
+}
+
+func fieldBankUserAddress(d *Decoder, v *models.BankUser) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.Address = nil
+		return true
+	}
+	mark := len(d.unset)
+	d.push("address")
+	held := slice(d, &v.Address, decodeAddress)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.Address = nil
+		d.leftUnset("address")
+	}
+	return true
+}
+
+func fieldBankUserPhone(d *Decoder, v *models.BankUser) bool {
+	d.push("phone")
+	r := d.strs(&v.Phone, true)
+	d.pop()
+	if r == bad {
+		v.Phone = nil
+		d.leftUnset("phone")
+	}
+	return true
+}
+
+func fieldBankUserEmail(d *Decoder, v *models.BankUser) bool {
+	d.push("email")
+	r := d.strs(&v.Email, true)
+	d.pop()
+	if r == bad {
+		v.Email = nil
+		d.leftUnset("email")
+	}
+	return true
+}
+
+func fieldBankUserSegmentedName(d *Decoder, v *models.BankUser) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.SegmentedName = nil
+		return true
+	}
+	if v.SegmentedName == nil {
+		v.SegmentedName = new(models.SegmentedName)
+	}
+	mark := len(d.unset)
+	d.push("segmentedName")
+	held := decodeSegmentedName(d, v.SegmentedName)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.SegmentedName = nil
+		d.leftUnset("segmentedName")
+	}
+	return true
+}
+
+func fieldBankUserCreatedAt(d *Decoder, v *models.BankUser) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.CreatedAt = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("createdAt")
+	}
+	return true
+}
+
+func fieldBankUserUpdatedAt(d *Decoder, v *models.BankUser) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.UpdatedAt = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("updatedAt")
 	}
 	return true
 }
@@ -1448,141 +1878,195 @@ func indexIdentityUser(k []byte) int {
 	case "updatedAt":
 		return 11
 	}
-	for i, n := range namesIdentityUser {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesIdentityUser[:])
 }
 
 func memberIdentityUser(d *Decoder, v *models.IdentityUser, k []byte) bool {
 	switch indexIdentityUser(k) {
 	case 0:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Name = x
-		case bad:
-			d.leftUnset("name")
-		}
+		return fieldIdentityUserName(d, v)
 	case 1:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.Address = nil
-			break
-		}
-		mark := len(d.unset)
-		d.push("address")
-		held := slice(d, &v.Address, decodeAddress)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.Address = nil
-			d.leftUnset("address")
-		}
+		return fieldIdentityUserAddress(d, v)
 	case 2:
-		d.push("phone")
-		r := d.strs(&v.Phone, false)
-		d.pop()
-		if r == bad {
-			v.Phone = nil
-			d.leftUnset("phone")
-		}
+		return fieldIdentityUserPhone(d, v)
 	case 3:
-		d.push("email")
-		r := d.strs(&v.Email, false)
-		d.pop()
-		if r == bad {
-			v.Email = nil
-			d.leftUnset("email")
-		}
+		return fieldIdentityUserEmail(d, v)
 	case 4:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.DateOfBirth = x
-		case bad:
-			d.leftUnset("dateOfBirth")
-		}
+		return fieldIdentityUserDateOfBirth(d, v)
 	case 5:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.TaxID = x
-		case bad:
-			d.leftUnset("taxId")
-		}
+		return fieldIdentityUserTaxID(d, v)
 	case 6:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.DriverLicense = nil
-			break
-		}
-		if v.DriverLicense == nil {
-			v.DriverLicense = new(models.DriverLicense)
-		}
-		mark := len(d.unset)
-		d.push("driverLicense")
-		held := decodeDriverLicense(d, v.DriverLicense)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.DriverLicense = nil
-			d.leftUnset("driverLicense")
-		}
+		return fieldIdentityUserDriverLicense(d, v)
 	case 7:
-		x, r := d.boolean()
-		switch r {
-		case ok:
-			v.Eligible = x
-		case bad:
-			return d.fail("eligible", false)
-		}
+		return fieldIdentityUserEligible(d, v)
 	case 8:
-		x, r := d.boolean()
-		switch r {
-		case ok:
-			v.Deceased = x
-		case bad:
-			d.leftUnset("deceased")
-		}
+		return fieldIdentityUserDeceased(d, v)
 	case 9:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.SegmentedName = nil
-			break
-		}
-		if v.SegmentedName == nil {
-			v.SegmentedName = new(models.SegmentedName)
-		}
-		mark := len(d.unset)
-		d.push("segmentedName")
-		held := decodeSegmentedName(d, v.SegmentedName)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.SegmentedName = nil
-			d.leftUnset("segmentedName")
-		}
+		return fieldIdentityUserSegmentedName(d, v)
 	case 10:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.CreatedAt = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("createdAt")
-		}
+		return fieldIdentityUserCreatedAt(d, v)
 	case 11:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.UpdatedAt = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("updatedAt")
-		}
-	default:
-		d.r.Skip()
+		return fieldIdentityUserUpdatedAt(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldIdentityUserName(d *Decoder, v *models.IdentityUser) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Name = x
+	case bad:
+		d.leftUnset("name")
+	}
+	return true
+}
+
+func fieldIdentityUserAddress(d *Decoder, v *models.IdentityUser) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.Address = nil
+		return true
+	}
+	mark := len(d.unset)
+	d.push("address")
+	held := slice(d, &v.Address, decodeAddress)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.Address = nil
+		d.leftUnset("address")
+	}
+	return true
+}
+
+func fieldIdentityUserPhone(d *Decoder, v *models.IdentityUser) bool {
+	d.push("phone")
+	r := d.strs(&v.Phone, false)
+	d.pop()
+	if r == bad {
+		v.Phone = nil
+		d.leftUnset("phone")
+	}
+	return true
+}
+
+func fieldIdentityUserEmail(d *Decoder, v *models.IdentityUser) bool {
+	d.push("email")
+	r := d.strs(&v.Email, false)
+	d.pop()
+	if r == bad {
+		v.Email = nil
+		d.leftUnset("email")
+	}
+	return true
+}
+
+func fieldIdentityUserDateOfBirth(d *Decoder, v *models.IdentityUser) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.DateOfBirth = x
+	case bad:
+		d.leftUnset("dateOfBirth")
+	}
+	return true
+}
+
+func fieldIdentityUserTaxID(d *Decoder, v *models.IdentityUser) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.TaxID = x
+	case bad:
+		d.leftUnset("taxId")
+	}
+	return true
+}
+
+func fieldIdentityUserDriverLicense(d *Decoder, v *models.IdentityUser) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.DriverLicense = nil
+		return true
+	}
+	if v.DriverLicense == nil {
+		v.DriverLicense = new(models.DriverLicense)
+	}
+	mark := len(d.unset)
+	d.push("driverLicense")
+	held := decodeDriverLicense(d, v.DriverLicense)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.DriverLicense = nil
+		d.leftUnset("driverLicense")
+	}
+	return true
+}
+
+func fieldIdentityUserEligible(d *Decoder, v *models.IdentityUser) bool {
+	x, r := d.boolean()
+	switch r {
+	case ok:
+		v.Eligible = x
+	case bad:
+		return d.fail("eligible", false)
+	}
+	return true
+}
+
+func fieldIdentityUserDeceased(d *Decoder, v *models.IdentityUser) bool {
+	x, r := d.boolean()
+	switch r {
+	case ok:
+		v.Deceased = x
+	case bad:
+		d.leftUnset("deceased")
+	}
+	return true
+}
+
+func fieldIdentityUserSegmentedName(d *Decoder, v *models.IdentityUser) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.SegmentedName = nil
+		return true
+	}
+	if v.SegmentedName == nil {
+		v.SegmentedName = new(models.SegmentedName)
+	}
+	mark := len(d.unset)
+	d.push("segmentedName")
+	held := decodeSegmentedName(d, v.SegmentedName)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.SegmentedName = nil
+		d.leftUnset("segmentedName")
+	}
+	return true
+}
+
+func fieldIdentityUserCreatedAt(d *Decoder, v *models.IdentityUser) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.CreatedAt = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("createdAt")
+	}
+	return true
+}
+
+func fieldIdentityUserUpdatedAt(d *Decoder, v *models.IdentityUser) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.UpdatedAt = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("updatedAt")
 	}
 	return true
 }
@@ -1608,48 +2092,52 @@ func indexVerificationDetail(k []byte) int {
 	case "attribute":
 		return 1
 	}
-	for i, n := range namesVerificationDetail {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesVerificationDetail[:])
 }
 
 func memberVerificationDetail(d *Decoder, v *models.VerificationDetail, k []byte) bool {
 	switch indexVerificationDetail(k) {
 	case 0:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.Verification = nil
-			break
-		}
-		mark := len(d.unset)
-		d.push("verification")
-		held := slice(d, &v.Verification, decodeVerificationResult)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.Verification = nil
-			d.leftUnset("verification")
-		}
+		return fieldVerificationDetailVerification(d, v)
 	case 1:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.Attribute = nil
-			break
-		}
-		mark := len(d.unset)
-		d.push("attribute")
-		held := slice(d, &v.Attribute, decodeVerifiedAttribute)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.Attribute = nil
-			d.leftUnset("attribute")
-		}
-	default:
-		d.r.Skip()
+		return fieldVerificationDetailAttribute(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldVerificationDetailVerification(d *Decoder, v *models.VerificationDetail) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.Verification = nil
+		return true
+	}
+	mark := len(d.unset)
+	d.push("verification")
+	held := slice(d, &v.Verification, decodeVerificationResult)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.Verification = nil
+		d.leftUnset("verification")
+	}
+	return true
+}
+
+func fieldVerificationDetailAttribute(d *Decoder, v *models.VerificationDetail) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.Attribute = nil
+		return true
+	}
+	mark := len(d.unset)
+	d.push("attribute")
+	held := slice(d, &v.Attribute, decodeVerifiedAttribute)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.Attribute = nil
+		d.leftUnset("attribute")
 	}
 	return true
 }
@@ -1677,42 +2165,51 @@ func indexCustomerMatch(k []byte) int {
 	case "source":
 		return 2
 	}
-	for i, n := range namesCustomerMatch {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesCustomerMatch[:])
 }
 
 func memberCustomerMatch(d *Decoder, v *models.CustomerMatch, k []byte) bool {
 	switch indexCustomerMatch(k) {
 	case 0:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Attribute = x
-		case bad:
-			d.leftUnset("attribute")
-		}
+		return fieldCustomerMatchAttribute(d, v)
 	case 1:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.Result = int(x)
-		case bad:
-			return d.fail("result", false)
-		}
+		return fieldCustomerMatchResult(d, v)
 	case 2:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.Source = int(x)
-		case bad:
-			d.leftUnset("source")
-		}
-	default:
-		d.r.Skip()
+		return fieldCustomerMatchSource(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldCustomerMatchAttribute(d *Decoder, v *models.CustomerMatch) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Attribute = x
+	case bad:
+		d.leftUnset("attribute")
+	}
+	return true
+}
+
+func fieldCustomerMatchResult(d *Decoder, v *models.CustomerMatch) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.Result = int(x)
+	case bad:
+		return d.fail("result", false)
+	}
+	return true
+}
+
+func fieldCustomerMatchSource(d *Decoder, v *models.CustomerMatch) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.Source = int(x)
+	case bad:
+		d.leftUnset("source")
 	}
 	return true
 }
@@ -1750,82 +2247,116 @@ func indexCountry(k []byte) int {
 	case "enabled":
 		return 7
 	}
-	for i, n := range namesCountry {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesCountry[:])
 }
 
 func memberCountry(d *Decoder, v *models.Country, k []byte) bool {
 	switch indexCountry(k) {
 	case 0:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.NumericCode = int(x)
-		case bad:
-			d.leftUnset("numericCode")
-		}
+		return fieldCountryNumericCode(d, v)
 	case 1:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Alpha2Code = x
-		case bad:
-			d.leftUnset("alpha2Code")
-		}
+		return fieldCountryAlpha2Code(d, v)
 	case 2:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Alpha3Code = x
-		case bad:
-			d.leftUnset("alpha3Code")
-		}
+		return fieldCountryAlpha3Code(d, v)
 	case 3:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Name = x
-		case bad:
-			d.leftUnset("name")
-		}
+		return fieldCountryName(d, v)
 	case 4:
-		d.push("currencies")
-		r := d.strs(&v.Currencies, false)
-		d.pop()
-		if r == bad {
-			v.Currencies = nil
-			d.leftUnset("currencies")
-		}
+		return fieldCountryCurrencies(d, v)
 	case 5:
-		d.push("paymentTypes")
-		r := d.strs(&v.PaymentTypes, false)
-		d.pop()
-		if r == bad {
-			v.PaymentTypes = nil
-			d.leftUnset("paymentTypes")
-		}
+		return fieldCountryPaymentTypes(d, v)
 	case 6:
-		d.push("paymentProviderSubtypes")
-		r := d.strs(&v.PaymentProviderSubtypes, false)
-		d.pop()
-		if r == bad {
-			v.PaymentProviderSubtypes = nil
-			d.leftUnset("paymentProviderSubtypes")
-		}
+		return fieldCountryPaymentProviderSubtypes(d, v)
 	case 7:
-		x, r := d.boolean()
-		switch r {
-		case ok:
-			v.Enabled = x
-		case bad:
-			d.leftUnset("enabled")
-		}
-	default:
-		d.r.Skip()
+		return fieldCountryEnabled(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldCountryNumericCode(d *Decoder, v *models.Country) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.NumericCode = int(x)
+	case bad:
+		d.leftUnset("numericCode")
+	}
+	return true
+}
+
+func fieldCountryAlpha2Code(d *Decoder, v *models.Country) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Alpha2Code = x
+	case bad:
+		d.leftUnset("alpha2Code")
+	}
+	return true
+}
+
+func fieldCountryAlpha3Code(d *Decoder, v *models.Country) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Alpha3Code = x
+	case bad:
+		d.leftUnset("alpha3Code")
+	}
+	return true
+}
+
+func fieldCountryName(d *Decoder, v *models.Country) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Name = x
+	case bad:
+		d.leftUnset("name")
+	}
+	return true
+}
+
+func fieldCountryCurrencies(d *Decoder, v *models.Country) bool {
+	d.push("currencies")
+	r := d.strs(&v.Currencies, false)
+	d.pop()
+	if r == bad {
+		v.Currencies = nil
+		d.leftUnset("currencies")
+	}
+	return true
+}
+
+func fieldCountryPaymentTypes(d *Decoder, v *models.Country) bool {
+	d.push("paymentTypes")
+	r := d.strs(&v.PaymentTypes, false)
+	d.pop()
+	if r == bad {
+		v.PaymentTypes = nil
+		d.leftUnset("paymentTypes")
+	}
+	return true
+}
+
+func fieldCountryPaymentProviderSubtypes(d *Decoder, v *models.Country) bool {
+	d.push("paymentProviderSubtypes")
+	r := d.strs(&v.PaymentProviderSubtypes, false)
+	d.pop()
+	if r == bad {
+		v.PaymentProviderSubtypes = nil
+		d.leftUnset("paymentProviderSubtypes")
+	}
+	return true
+}
+
+func fieldCountryEnabled(d *Decoder, v *models.Country) bool {
+	x, r := d.boolean()
+	switch r {
+	case ok:
+		v.Enabled = x
+	case bad:
+		d.leftUnset("enabled")
 	}
 	return true
 }
@@ -1867,108 +2398,152 @@ func indexPaymentProvider(k []byte) int {
 	case "address":
 		return 9
 	}
-	for i, n := range namesPaymentProvider {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesPaymentProvider[:])
 }
 
 func memberPaymentProvider(d *Decoder, v *models.PaymentProvider, k []byte) bool {
 	switch indexPaymentProvider(k) {
 	case 0:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.PaymentProviderID = x
-		case bad:
-			d.leftUnset("paymentProviderId")
-		}
+		return fieldPaymentProviderPaymentProviderID(d, v)
 	case 1:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.Type = int(x)
-		case bad:
-			d.leftUnset("type")
-		}
+		return fieldPaymentProviderType(d, v)
 	case 2:
-		x, r := d.boolean()
-		switch r {
-		case ok:
-			v.InstantPayoutAvailable = x
-		case bad:
-			d.leftUnset("instantPayoutAvailable")
-		}
+		return fieldPaymentProviderInstantPayoutAvailable(d, v)
 	case 3:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Name = x
-		case bad:
-			d.leftUnset("name")
-		}
+		return fieldPaymentProviderName(d, v)
 	case 4:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Country = x
-		case bad:
-			d.leftUnset("country")
-		}
+		return fieldPaymentProviderCountry(d, v)
 	case 5:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Swift = x
-		case bad:
-			d.leftUnset("swift")
-		}
+		return fieldPaymentProviderSwift(d, v)
 	case 6:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.RoutingNumber = x
-		case bad:
-			d.leftUnset("routingNumber")
-		}
+		return fieldPaymentProviderRoutingNumber(d, v)
 	case 7:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.SubType = x
-		case bad:
-			d.leftUnset("subType")
-		}
+		return fieldPaymentProviderSubType(d, v)
 	case 8:
-		x, r := d.boolean()
-		switch r {
-		case ok:
-			v.InstantPayment = x
-		case bad:
-			d.leftUnset("instantPayment")
-		}
+		return fieldPaymentProviderInstantPayment(d, v)
 	case 9:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.Address = nil
-			break
-		}
-		if v.Address == nil {
-			v.Address = new(models.Address)
-		}
-		mark := len(d.unset)
-		d.push("address")
-		held := decodeAddress(d, v.Address)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.Address = nil
-			d.leftUnset("address")
-		}
-	default:
-		d.r.Skip()
+		return fieldPaymentProviderAddress(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldPaymentProviderPaymentProviderID(d *Decoder, v *models.PaymentProvider) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.PaymentProviderID = x
+	case bad:
+		d.leftUnset("paymentProviderId")
+	}
+	return true
+}
+
+func fieldPaymentProviderType(d *Decoder, v *models.PaymentProvider) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.Type = int(x)
+	case bad:
+		d.leftUnset("type")
+	}
+	return true
+}
+
+func fieldPaymentProviderInstantPayoutAvailable(d *Decoder, v *models.PaymentProvider) bool {
+	x, r := d.boolean()
+	switch r {
+	case ok:
+		v.InstantPayoutAvailable = x
+	case bad:
+		d.leftUnset("instantPayoutAvailable")
+	}
+	return true
+}
+
+func fieldPaymentProviderName(d *Decoder, v *models.PaymentProvider) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Name = x
+	case bad:
+		d.leftUnset("name")
+	}
+	return true
+}
+
+func fieldPaymentProviderCountry(d *Decoder, v *models.PaymentProvider) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Country = x
+	case bad:
+		d.leftUnset("country")
+	}
+	return true
+}
+
+func fieldPaymentProviderSwift(d *Decoder, v *models.PaymentProvider) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Swift = x
+	case bad:
+		d.leftUnset("swift")
+	}
+	return true
+}
+
+func fieldPaymentProviderRoutingNumber(d *Decoder, v *models.PaymentProvider) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.RoutingNumber = x
+	case bad:
+		d.leftUnset("routingNumber")
+	}
+	return true
+}
+
+func fieldPaymentProviderSubType(d *Decoder, v *models.PaymentProvider) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.SubType = x
+	case bad:
+		d.leftUnset("subType")
+	}
+	return true
+}
+
+func fieldPaymentProviderInstantPayment(d *Decoder, v *models.PaymentProvider) bool {
+	x, r := d.boolean()
+	switch r {
+	case ok:
+		v.InstantPayment = x
+	case bad:
+		d.leftUnset("instantPayment")
+	}
+	return true
+}
+
+func fieldPaymentProviderAddress(d *Decoder, v *models.PaymentProvider) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.Address = nil
+		return true
+	}
+	if v.Address == nil {
+		v.Address = new(models.Address)
+	}
+	mark := len(d.unset)
+	d.push("address")
+	held := decodeAddress(d, v.Address)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.Address = nil
+		d.leftUnset("address")
 	}
 	return true
 }
@@ -1992,31 +2567,30 @@ func indexRefreshProcess(k []byte) int {
 	case "processId":
 		return 0
 	}
-	for i, n := range namesRefreshProcess {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesRefreshProcess[:])
 }
 
 func memberRefreshProcess(d *Decoder, v *wire.RefreshProcess, k []byte) bool {
 	switch indexRefreshProcess(k) {
 	case 0:
-		x, r := d.id()
-		switch r {
-		case ok:
-			v.ProcessID = x
-			if strings.TrimSpace(x) != "" {
-				d.seen |= 1 << 0
-			} else {
-				d.seen &^= 1 << 0
-			}
-		case bad:
-			return d.fail("processId", true)
+		return fieldRefreshProcessProcessID(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldRefreshProcessProcessID(d *Decoder, v *wire.RefreshProcess) bool {
+	x, r := d.id()
+	switch r {
+	case ok:
+		v.ProcessID = x
+		if strings.TrimSpace(x) != "" {
+			d.seen |= 1 << 0
+		} else {
+			d.seen &^= 1 << 0
 		}
-	default:
-		d.r.Skip()
+	case bad:
+		return d.fail("processId", true)
 	}
 	return true
 }
@@ -2043,28 +2617,27 @@ func indexCustomerLookup(k []byte) int {
 	case "isInTrustlyNetwork":
 		return 0
 	}
-	for i, n := range namesCustomerLookup {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesCustomerLookup[:])
 }
 
 func memberCustomerLookup(d *Decoder, v *wire.CustomerLookup, k []byte) bool {
 	switch indexCustomerLookup(k) {
 	case 0:
-		x, r := d.boolean()
-		switch r {
-		case ok:
-			v.Known = d.newBool(x)
-		case empty:
-			v.Known = nil
-		case bad:
-			d.leftUnset("isInTrustlyNetwork")
-		}
-	default:
-		d.r.Skip()
+		return fieldCustomerLookupKnown(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldCustomerLookupKnown(d *Decoder, v *wire.CustomerLookup) bool {
+	x, r := d.boolean()
+	switch r {
+	case ok:
+		v.Known = d.newBool(x)
+	case empty:
+		v.Known = nil
+	case bad:
+		d.leftUnset("isInTrustlyNetwork")
 	}
 	return true
 }
@@ -2096,70 +2669,89 @@ func indexPaymentProviderTransaction(k []byte) int {
 	case "paymentProcessor":
 		return 4
 	}
-	for i, n := range namesPaymentProviderTransaction {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesPaymentProviderTransaction[:])
 }
 
 func memberPaymentProviderTransaction(d *Decoder, v *models.PaymentProviderTransaction, k []byte) bool {
 	switch indexPaymentProviderTransaction(k) {
 	case 0:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.PaymentProviderTransactionID = x
-		case bad:
-			d.leftUnset("paymentProviderTransactionId")
-		}
+		return fieldPaymentProviderTransactionPaymentProviderTransactionID(d, v)
 	case 1:
-		x, r := d.providerStatus()
-		switch r {
-		case ok:
-			v.Status = models.ProviderStatus(x)
-		case bad:
-			d.leftUnset("status")
-		}
+		return fieldPaymentProviderTransactionStatus(d, v)
 	case 2:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.StatusMessage = x
-		case bad:
-			d.leftUnset("statusMessage")
-		}
+		return fieldPaymentProviderTransactionStatusMessage(d, v)
 	case 3:
-		x, r := d.boolean()
-		switch r {
-		case ok:
-			v.InstantSettle = d.newBool(x)
-		case empty:
-			v.InstantSettle = nil
-		case bad:
-			d.leftUnset("instantSettle")
-		}
+		return fieldPaymentProviderTransactionInstantSettle(d, v)
 	case 4:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.PaymentProcessor = nil
-			break
-		}
-		if v.PaymentProcessor == nil {
-			v.PaymentProcessor = new(models.PaymentProcessor)
-		}
-		mark := len(d.unset)
-		d.push("paymentProcessor")
-		held := decodePaymentProcessor(d, v.PaymentProcessor)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.PaymentProcessor = nil
-			d.leftUnset("paymentProcessor")
-		}
-	default:
-		d.r.Skip()
+		return fieldPaymentProviderTransactionPaymentProcessor(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldPaymentProviderTransactionPaymentProviderTransactionID(d *Decoder, v *models.PaymentProviderTransaction) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.PaymentProviderTransactionID = x
+	case bad:
+		d.leftUnset("paymentProviderTransactionId")
+	}
+	return true
+}
+
+func fieldPaymentProviderTransactionStatus(d *Decoder, v *models.PaymentProviderTransaction) bool {
+	x, r := d.providerStatus()
+	switch r {
+	case ok:
+		v.Status = models.ProviderStatus(x)
+	case bad:
+		d.leftUnset("status")
+	}
+	return true
+}
+
+func fieldPaymentProviderTransactionStatusMessage(d *Decoder, v *models.PaymentProviderTransaction) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.StatusMessage = x
+	case bad:
+		d.leftUnset("statusMessage")
+	}
+	return true
+}
+
+func fieldPaymentProviderTransactionInstantSettle(d *Decoder, v *models.PaymentProviderTransaction) bool {
+	x, r := d.boolean()
+	switch r {
+	case ok:
+		v.InstantSettle = d.newBool(x)
+	case empty:
+		v.InstantSettle = nil
+	case bad:
+		d.leftUnset("instantSettle")
+	}
+	return true
+}
+
+func fieldPaymentProviderTransactionPaymentProcessor(d *Decoder, v *models.PaymentProviderTransaction) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.PaymentProcessor = nil
+		return true
+	}
+	if v.PaymentProcessor == nil {
+		v.PaymentProcessor = new(models.PaymentProcessor)
+	}
+	mark := len(d.unset)
+	d.push("paymentProcessor")
+	held := decodePaymentProcessor(d, v.PaymentProcessor)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.PaymentProcessor = nil
+		d.leftUnset("paymentProcessor")
 	}
 	return true
 }
@@ -2191,58 +2783,77 @@ func indexPaymentAccount(k []byte) int {
 	case "verified":
 		return 4
 	}
-	for i, n := range namesPaymentAccount {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesPaymentAccount[:])
 }
 
 func memberPaymentAccount(d *Decoder, v *models.PaymentAccount, k []byte) bool {
 	switch indexPaymentAccount(k) {
 	case 0:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Name = x
-		case bad:
-			d.leftUnset("name")
-		}
+		return fieldPaymentAccountName(d, v)
 	case 1:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.Type = int(x)
-		case bad:
-			return d.fail("type", false)
-		}
+		return fieldPaymentAccountType(d, v)
 	case 2:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.AccountNumber = x
-		case bad:
-			d.leftUnset("accountNumber")
-		}
+		return fieldPaymentAccountAccountNumber(d, v)
 	case 3:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.RoutingNumber = x
-		case bad:
-			d.leftUnset("routingNumber")
-		}
+		return fieldPaymentAccountRoutingNumber(d, v)
 	case 4:
-		x, r := d.boolean()
-		switch r {
-		case ok:
-			v.Verified = x
-		case bad:
-			d.leftUnset("verified")
-		}
-	default:
-		d.r.Skip()
+		return fieldPaymentAccountVerified(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldPaymentAccountName(d *Decoder, v *models.PaymentAccount) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Name = x
+	case bad:
+		d.leftUnset("name")
+	}
+	return true
+}
+
+func fieldPaymentAccountType(d *Decoder, v *models.PaymentAccount) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.Type = int(x)
+	case bad:
+		return d.fail("type", false)
+	}
+	return true
+}
+
+func fieldPaymentAccountAccountNumber(d *Decoder, v *models.PaymentAccount) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.AccountNumber = x
+	case bad:
+		d.leftUnset("accountNumber")
+	}
+	return true
+}
+
+func fieldPaymentAccountRoutingNumber(d *Decoder, v *models.PaymentAccount) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.RoutingNumber = x
+	case bad:
+		d.leftUnset("routingNumber")
+	}
+	return true
+}
+
+func fieldPaymentAccountVerified(d *Decoder, v *models.PaymentAccount) bool {
+	x, r := d.boolean()
+	switch r {
+	case ok:
+		v.Verified = x
+	case bad:
+		d.leftUnset("verified")
 	}
 	return true
 }
@@ -2268,34 +2879,38 @@ func indexDriverLicense(k []byte) int {
 	case "state":
 		return 1
 	}
-	for i, n := range namesDriverLicense {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesDriverLicense[:])
 }
 
 func memberDriverLicense(d *Decoder, v *models.DriverLicense, k []byte) bool {
 	switch indexDriverLicense(k) {
 	case 0:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Number = x
-		case bad:
-			d.leftUnset("number")
-		}
+		return fieldDriverLicenseNumber(d, v)
 	case 1:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.State = x
-		case bad:
-			d.leftUnset("state")
-		}
-	default:
-		d.r.Skip()
+		return fieldDriverLicenseState(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldDriverLicenseNumber(d *Decoder, v *models.DriverLicense) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Number = x
+	case bad:
+		d.leftUnset("number")
+	}
+	return true
+}
+
+func fieldDriverLicenseState(d *Decoder, v *models.DriverLicense) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.State = x
+	case bad:
+		d.leftUnset("state")
 	}
 	return true
 }
@@ -2329,66 +2944,90 @@ func indexAddress(k []byte) int {
 	case "country":
 		return 5
 	}
-	for i, n := range namesAddress {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesAddress[:])
 }
 
 func memberAddress(d *Decoder, v *models.Address, k []byte) bool {
 	switch indexAddress(k) {
 	case 0:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Address1 = x
-		case bad:
-			d.leftUnset("address1")
-		}
+		return fieldAddressAddress1(d, v)
 	case 1:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Address2 = x
-		case bad:
-			d.leftUnset("address2")
-		}
+		return fieldAddressAddress2(d, v)
 	case 2:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.City = x
-		case bad:
-			d.leftUnset("city")
-		}
+		return fieldAddressCity(d, v)
 	case 3:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.State = x
-		case bad:
-			d.leftUnset("state")
-		}
+		return fieldAddressState(d, v)
 	case 4:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Zip = x
-		case bad:
-			d.leftUnset("zip")
-		}
+		return fieldAddressZip(d, v)
 	case 5:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Country = x
-		case bad:
-			d.leftUnset("country")
-		}
-	default:
-		d.r.Skip()
+		return fieldAddressCountry(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldAddressAddress1(d *Decoder, v *models.Address) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Address1 = x
+	case bad:
+		d.leftUnset("address1")
+	}
+	return true
+}
+
+func fieldAddressAddress2(d *Decoder, v *models.Address) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Address2 = x
+	case bad:
+		d.leftUnset("address2")
+	}
+	return true
+}
+
+func fieldAddressCity(d *Decoder, v *models.Address) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.City = x
+	case bad:
+		d.leftUnset("city")
+	}
+	return true
+}
+
+func fieldAddressState(d *Decoder, v *models.Address) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.State = x
+	case bad:
+		d.leftUnset("state")
+	}
+	return true
+}
+
+func fieldAddressZip(d *Decoder, v *models.Address) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Zip = x
+	case bad:
+		d.leftUnset("zip")
+	}
+	return true
+}
+
+func fieldAddressCountry(d *Decoder, v *models.Address) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Country = x
+	case bad:
+		d.leftUnset("country")
 	}
 	return true
 }
@@ -2422,73 +3061,97 @@ func indexAccountEntry(k []byte) int {
 	case "aggregations":
 		return 5
 	}
-	for i, n := range namesAccountEntry {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesAccountEntry[:])
 }
 
 func memberAccountEntry(d *Decoder, v *models.AccountEntry, k []byte) bool {
 	switch indexAccountEntry(k) {
 	case 0:
-		x, r := d.boolean()
-		switch r {
-		case ok:
-			v.SelectedAccount = x
-		case bad:
-			d.leftUnset("selectedAccount")
-		}
+		return fieldAccountEntrySelectedAccount(d, v)
 	case 1:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Currency = models.Currency(x)
-		case bad:
-			d.leftUnset("currency")
-		}
+		return fieldAccountEntryCurrency(d, v)
 	case 2:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.NameOnAccount = x
-		case bad:
-			d.leftUnset("nameOnAccount")
-		}
+		return fieldAccountEntryNameOnAccount(d, v)
 	case 3:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.AccountNumber = x
-		case bad:
-			d.leftUnset("accountNumber")
-		}
+		return fieldAccountEntryAccountNumber(d, v)
 	case 4:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.RoutingNumber = x
-		case bad:
-			d.leftUnset("routingNumber")
-		}
+		return fieldAccountEntryRoutingNumber(d, v)
 	case 5:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.Aggregations = nil
-			break
-		}
-		mark := len(d.unset)
-		d.push("aggregations")
-		held := slice(d, &v.Aggregations, decodeAggregation)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.Aggregations = nil
-			d.leftUnset("aggregations")
-		}
-	default:
-		d.r.Skip()
+		return fieldAccountEntryAggregations(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldAccountEntrySelectedAccount(d *Decoder, v *models.AccountEntry) bool {
+	x, r := d.boolean()
+	switch r {
+	case ok:
+		v.SelectedAccount = x
+	case bad:
+		d.leftUnset("selectedAccount")
+	}
+	return true
+}
+
+func fieldAccountEntryCurrency(d *Decoder, v *models.AccountEntry) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Currency = models.Currency(x)
+	case bad:
+		d.leftUnset("currency")
+	}
+	return true
+}
+
+func fieldAccountEntryNameOnAccount(d *Decoder, v *models.AccountEntry) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.NameOnAccount = x
+	case bad:
+		d.leftUnset("nameOnAccount")
+	}
+	return true
+}
+
+func fieldAccountEntryAccountNumber(d *Decoder, v *models.AccountEntry) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.AccountNumber = x
+	case bad:
+		d.leftUnset("accountNumber")
+	}
+	return true
+}
+
+func fieldAccountEntryRoutingNumber(d *Decoder, v *models.AccountEntry) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.RoutingNumber = x
+	case bad:
+		d.leftUnset("routingNumber")
+	}
+	return true
+}
+
+func fieldAccountEntryAggregations(d *Decoder, v *models.AccountEntry) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.Aggregations = nil
+		return true
+	}
+	mark := len(d.unset)
+	d.push("aggregations")
+	held := slice(d, &v.Aggregations, decodeAggregation)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.Aggregations = nil
+		d.leftUnset("aggregations")
 	}
 	return true
 }
@@ -2522,72 +3185,96 @@ func indexVerification(k []byte) int {
 	case "hasEnoughFunds":
 		return 5
 	}
-	for i, n := range namesVerification {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesVerification[:])
 }
 
 func memberVerification(d *Decoder, v *models.Verification, k []byte) bool {
 	switch indexVerification(k) {
 	case 0:
-		x, r := d.boolean()
-		switch r {
-		case ok:
-			v.Verified = x
-		case bad:
-			return d.fail("verified", false)
-		}
+		return fieldVerificationVerified(d, v)
 	case 1:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.Type = int(x)
-		case bad:
-			d.leftUnset("type")
-		}
+		return fieldVerificationType(d, v)
 	case 2:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.Score = d.newInt(int(x))
-		case empty:
-			v.Score = nil
-		case bad:
-			d.leftUnset("score")
-		}
+		return fieldVerificationScore(d, v)
 	case 3:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.ThirdPartyScore = d.newInt(int(x))
-		case empty:
-			v.ThirdPartyScore = nil
-		case bad:
-			d.leftUnset("thirdPartyScore")
-		}
+		return fieldVerificationThirdPartyScore(d, v)
 	case 4:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.VerificationDate = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("verificationDate")
-		}
+		return fieldVerificationVerificationDate(d, v)
 	case 5:
-		x, r := d.boolean()
-		switch r {
-		case ok:
-			v.HasEnoughFunds = d.newBool(x)
-		case empty:
-			v.HasEnoughFunds = nil
-		case bad:
-			d.leftUnset("hasEnoughFunds")
-		}
-	default:
-		d.r.Skip()
+		return fieldVerificationHasEnoughFunds(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldVerificationVerified(d *Decoder, v *models.Verification) bool {
+	x, r := d.boolean()
+	switch r {
+	case ok:
+		v.Verified = x
+	case bad:
+		return d.fail("verified", false)
+	}
+	return true
+}
+
+func fieldVerificationType(d *Decoder, v *models.Verification) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.Type = int(x)
+	case bad:
+		d.leftUnset("type")
+	}
+	return true
+}
+
+func fieldVerificationScore(d *Decoder, v *models.Verification) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.Score = d.newInt(int(x))
+	case empty:
+		v.Score = nil
+	case bad:
+		d.leftUnset("score")
+	}
+	return true
+}
+
+func fieldVerificationThirdPartyScore(d *Decoder, v *models.Verification) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.ThirdPartyScore = d.newInt(int(x))
+	case empty:
+		v.ThirdPartyScore = nil
+	case bad:
+		d.leftUnset("thirdPartyScore")
+	}
+	return true
+}
+
+func fieldVerificationVerificationDate(d *Decoder, v *models.Verification) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.VerificationDate = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("verificationDate")
+	}
+	return true
+}
+
+func fieldVerificationHasEnoughFunds(d *Decoder, v *models.Verification) bool {
+	x, r := d.boolean()
+	switch r {
+	case ok:
+		v.HasEnoughFunds = d.newBool(x)
+	case empty:
+		v.HasEnoughFunds = nil
+	case bad:
+		d.leftUnset("hasEnoughFunds")
 	}
 	return true
 }
@@ -2619,58 +3306,77 @@ func indexSegmentedName(k []byte) int {
 	case "suffix":
 		return 4
 	}
-	for i, n := range namesSegmentedName {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesSegmentedName[:])
 }
 
 func memberSegmentedName(d *Decoder, v *models.SegmentedName, k []byte) bool {
 	switch indexSegmentedName(k) {
 	case 0:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Title = x
-		case bad:
-			d.leftUnset("title")
-		}
+		return fieldSegmentedNameTitle(d, v)
 	case 1:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.FirstName = x
-		case bad:
-			d.leftUnset("firstName")
-		}
+		return fieldSegmentedNameFirstName(d, v)
 	case 2:
-		d.push("middleName")
-		r := d.strs(&v.MiddleName, false)
-		d.pop()
-		if r == bad {
-			v.MiddleName = nil
-			d.leftUnset("middleName")
-		}
+		return fieldSegmentedNameMiddleName(d, v)
 	case 3:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.LastName = x
-		case bad:
-			d.leftUnset("lastName")
-		}
+		return fieldSegmentedNameLastName(d, v)
 	case 4:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Suffix = x
-		case bad:
-			d.leftUnset("suffix")
-		}
-	default:
-		d.r.Skip()
+		return fieldSegmentedNameSuffix(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldSegmentedNameTitle(d *Decoder, v *models.SegmentedName) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Title = x
+	case bad:
+		d.leftUnset("title")
+	}
+	return true
+}
+
+func fieldSegmentedNameFirstName(d *Decoder, v *models.SegmentedName) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.FirstName = x
+	case bad:
+		d.leftUnset("firstName")
+	}
+	return true
+}
+
+func fieldSegmentedNameMiddleName(d *Decoder, v *models.SegmentedName) bool {
+	d.push("middleName")
+	r := d.strs(&v.MiddleName, false)
+	d.pop()
+	if r == bad {
+		v.MiddleName = nil
+		d.leftUnset("middleName")
+	}
+	return true
+}
+
+func fieldSegmentedNameLastName(d *Decoder, v *models.SegmentedName) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.LastName = x
+	case bad:
+		d.leftUnset("lastName")
+	}
+	return true
+}
+
+func fieldSegmentedNameSuffix(d *Decoder, v *models.SegmentedName) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Suffix = x
+	case bad:
+		d.leftUnset("suffix")
 	}
 	return true
 }
@@ -2698,49 +3404,58 @@ func indexVerificationResult(k []byte) int {
 	case "reasons":
 		return 2
 	}
-	for i, n := range namesVerificationResult {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesVerificationResult[:])
 }
 
 func memberVerificationResult(d *Decoder, v *models.VerificationResult, k []byte) bool {
 	switch indexVerificationResult(k) {
 	case 0:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.VerificationName = x
-		case bad:
-			d.leftUnset("verificationName")
-		}
+		return fieldVerificationResultVerificationName(d, v)
 	case 1:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.Result = int(x)
-		case bad:
-			d.leftUnset("result")
-		}
+		return fieldVerificationResultResult(d, v)
 	case 2:
-		if d.r.Peek() == jsonr.Null {
-			d.r.Null()
-			v.Reasons = nil
-			break
-		}
-		mark := len(d.unset)
-		d.push("reasons")
-		held := slice(d, &v.Reasons, decodeVerificationReason)
-		d.pop()
-		if !held {
-			d.unset = d.unset[:mark]
-			v.Reasons = nil
-			d.leftUnset("reasons")
-		}
-	default:
-		d.r.Skip()
+		return fieldVerificationResultReasons(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldVerificationResultVerificationName(d *Decoder, v *models.VerificationResult) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.VerificationName = x
+	case bad:
+		d.leftUnset("verificationName")
+	}
+	return true
+}
+
+func fieldVerificationResultResult(d *Decoder, v *models.VerificationResult) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.Result = int(x)
+	case bad:
+		d.leftUnset("result")
+	}
+	return true
+}
+
+func fieldVerificationResultReasons(d *Decoder, v *models.VerificationResult) bool {
+	if d.r.Peek() == jsonr.Null {
+		d.r.Null()
+		v.Reasons = nil
+		return true
+	}
+	mark := len(d.unset)
+	d.push("reasons")
+	held := slice(d, &v.Reasons, decodeVerificationReason)
+	d.pop()
+	if !held {
+		d.unset = d.unset[:mark]
+		v.Reasons = nil
+		d.leftUnset("reasons")
 	}
 	return true
 }
@@ -2772,58 +3487,77 @@ func indexAttributeVerification(k []byte) int {
 	case "verifiedAt":
 		return 4
 	}
-	for i, n := range namesAttributeVerification {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesAttributeVerification[:])
 }
 
 func memberAttributeVerification(d *Decoder, v *models.AttributeVerification, k []byte) bool {
 	switch indexAttributeVerification(k) {
 	case 0:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.TrustedEntity = x
-		case bad:
-			d.leftUnset("trustedEntity")
-		}
+		return fieldAttributeVerificationTrustedEntity(d, v)
 	case 1:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.VerificationType = int(x)
-		case bad:
-			d.leftUnset("verificationType")
-		}
+		return fieldAttributeVerificationVerificationType(d, v)
 	case 2:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.VerificationMethod = int(x)
-		case bad:
-			d.leftUnset("verificationMethod")
-		}
+		return fieldAttributeVerificationVerificationMethod(d, v)
 	case 3:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.Result = int(x)
-		case bad:
-			d.leftUnset("result")
-		}
+		return fieldAttributeVerificationResult(d, v)
 	case 4:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.VerifiedAt = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("verifiedAt")
-		}
-	default:
-		d.r.Skip()
+		return fieldAttributeVerificationVerifiedAt(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldAttributeVerificationTrustedEntity(d *Decoder, v *models.AttributeVerification) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.TrustedEntity = x
+	case bad:
+		d.leftUnset("trustedEntity")
+	}
+	return true
+}
+
+func fieldAttributeVerificationVerificationType(d *Decoder, v *models.AttributeVerification) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.VerificationType = int(x)
+	case bad:
+		d.leftUnset("verificationType")
+	}
+	return true
+}
+
+func fieldAttributeVerificationVerificationMethod(d *Decoder, v *models.AttributeVerification) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.VerificationMethod = int(x)
+	case bad:
+		d.leftUnset("verificationMethod")
+	}
+	return true
+}
+
+func fieldAttributeVerificationResult(d *Decoder, v *models.AttributeVerification) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.Result = int(x)
+	case bad:
+		d.leftUnset("result")
+	}
+	return true
+}
+
+func fieldAttributeVerificationVerifiedAt(d *Decoder, v *models.AttributeVerification) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.VerifiedAt = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("verifiedAt")
 	}
 	return true
 }
@@ -2847,26 +3581,25 @@ func indexPaymentProcessor(k []byte) int {
 	case "paymentProcessorId":
 		return 0
 	}
-	for i, n := range namesPaymentProcessor {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesPaymentProcessor[:])
 }
 
 func memberPaymentProcessor(d *Decoder, v *models.PaymentProcessor, k []byte) bool {
 	switch indexPaymentProcessor(k) {
 	case 0:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.PaymentProcessorID = x
-		case bad:
-			d.leftUnset("paymentProcessorId")
-		}
-	default:
-		d.r.Skip()
+		return fieldPaymentProcessorPaymentProcessorID(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldPaymentProcessorPaymentProcessorID(d *Decoder, v *models.PaymentProcessor) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.PaymentProcessorID = x
+	case bad:
+		d.leftUnset("paymentProcessorId")
 	}
 	return true
 }
@@ -2920,146 +3653,220 @@ func indexAggregation(k []byte) int {
 	case "nsfFeeAmountTotal":
 		return 15
 	}
-	for i, n := range namesAggregation {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesAggregation[:])
 }
 
 func memberAggregation(d *Decoder, v *models.Aggregation, k []byte) bool {
 	switch indexAggregation(k) {
 	case 0:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.Days = int(x)
-		case bad:
-			d.leftUnset("days")
-		}
+		return fieldAggregationDays(d, v)
 	case 1:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.ActivityEarliestDate = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("activityEarliestDate")
-		}
+		return fieldAggregationActivityEarliestDate(d, v)
 	case 2:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.ActivityLatestDate = models.EpochMillis(x)
-		case bad:
-			d.leftUnset("activityLatestDate")
-		}
+		return fieldAggregationActivityLatestDate(d, v)
 	case 3:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.BalanceMax = models.Amount(x)
-		case bad:
-			d.leftUnset("balanceMax")
-		}
+		return fieldAggregationBalanceMax(d, v)
 	case 4:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.BalanceMin = models.Amount(x)
-		case bad:
-			d.leftUnset("balanceMin")
-		}
+		return fieldAggregationBalanceMin(d, v)
 	case 5:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.BalanceAvg = models.Amount(x)
-		case bad:
-			d.leftUnset("balanceAvg")
-		}
+		return fieldAggregationBalanceAvg(d, v)
 	case 6:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.DepositCount = int(x)
-		case bad:
-			d.leftUnset("depositCount")
-		}
+		return fieldAggregationDepositCount(d, v)
 	case 7:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.DepositAmountTotal = models.Amount(x)
-		case bad:
-			d.leftUnset("depositAmountTotal")
-		}
+		return fieldAggregationDepositAmountTotal(d, v)
 	case 8:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.DepositAmountMax = models.Amount(x)
-		case bad:
-			d.leftUnset("depositAmountMax")
-		}
+		return fieldAggregationDepositAmountMax(d, v)
 	case 9:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.WithdrawalCount = int(x)
-		case bad:
-			d.leftUnset("withdrawalCount")
-		}
+		return fieldAggregationWithdrawalCount(d, v)
 	case 10:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.WithdrawalAmountTotal = models.Amount(x)
-		case bad:
-			d.leftUnset("withdrawalAmountTotal")
-		}
+		return fieldAggregationWithdrawalAmountTotal(d, v)
 	case 11:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.WithdrawalAmountMax = models.Amount(x)
-		case bad:
-			d.leftUnset("withdrawalAmountMax")
-		}
+		return fieldAggregationWithdrawalAmountMax(d, v)
 	case 12:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.OverdraftCount = int(x)
-		case bad:
-			d.leftUnset("overdraftCount")
-		}
+		return fieldAggregationOverdraftCount(d, v)
 	case 13:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.OverdraftAmountTotal = models.Amount(x)
-		case bad:
-			d.leftUnset("overdraftAmountTotal")
-		}
+		return fieldAggregationOverdraftAmountTotal(d, v)
 	case 14:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.NSFCount = int(x)
-		case bad:
-			d.leftUnset("nsfCount")
-		}
+		return fieldAggregationNSFCount(d, v)
 	case 15:
-		x, r := d.amount()
-		switch r {
-		case ok:
-			v.NSFFeeAmountTotal = models.Amount(x)
-		case bad:
-			d.leftUnset("nsfFeeAmountTotal")
-		}
-	default:
-		d.r.Skip()
+		return fieldAggregationNSFFeeAmountTotal(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldAggregationDays(d *Decoder, v *models.Aggregation) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.Days = int(x)
+	case bad:
+		d.leftUnset("days")
+	}
+	return true
+}
+
+func fieldAggregationActivityEarliestDate(d *Decoder, v *models.Aggregation) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.ActivityEarliestDate = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("activityEarliestDate")
+	}
+	return true
+}
+
+func fieldAggregationActivityLatestDate(d *Decoder, v *models.Aggregation) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.ActivityLatestDate = models.EpochMillis(x)
+	case bad:
+		d.leftUnset("activityLatestDate")
+	}
+	return true
+}
+
+func fieldAggregationBalanceMax(d *Decoder, v *models.Aggregation) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.BalanceMax = models.Amount(x)
+	case bad:
+		d.leftUnset("balanceMax")
+	}
+	return true
+}
+
+func fieldAggregationBalanceMin(d *Decoder, v *models.Aggregation) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.BalanceMin = models.Amount(x)
+	case bad:
+		d.leftUnset("balanceMin")
+	}
+	return true
+}
+
+func fieldAggregationBalanceAvg(d *Decoder, v *models.Aggregation) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.BalanceAvg = models.Amount(x)
+	case bad:
+		d.leftUnset("balanceAvg")
+	}
+	return true
+}
+
+func fieldAggregationDepositCount(d *Decoder, v *models.Aggregation) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.DepositCount = int(x)
+	case bad:
+		d.leftUnset("depositCount")
+	}
+	return true
+}
+
+func fieldAggregationDepositAmountTotal(d *Decoder, v *models.Aggregation) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.DepositAmountTotal = models.Amount(x)
+	case bad:
+		d.leftUnset("depositAmountTotal")
+	}
+	return true
+}
+
+func fieldAggregationDepositAmountMax(d *Decoder, v *models.Aggregation) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.DepositAmountMax = models.Amount(x)
+	case bad:
+		d.leftUnset("depositAmountMax")
+	}
+	return true
+}
+
+func fieldAggregationWithdrawalCount(d *Decoder, v *models.Aggregation) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.WithdrawalCount = int(x)
+	case bad:
+		d.leftUnset("withdrawalCount")
+	}
+	return true
+}
+
+func fieldAggregationWithdrawalAmountTotal(d *Decoder, v *models.Aggregation) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.WithdrawalAmountTotal = models.Amount(x)
+	case bad:
+		d.leftUnset("withdrawalAmountTotal")
+	}
+	return true
+}
+
+func fieldAggregationWithdrawalAmountMax(d *Decoder, v *models.Aggregation) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.WithdrawalAmountMax = models.Amount(x)
+	case bad:
+		d.leftUnset("withdrawalAmountMax")
+	}
+	return true
+}
+
+func fieldAggregationOverdraftCount(d *Decoder, v *models.Aggregation) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.OverdraftCount = int(x)
+	case bad:
+		d.leftUnset("overdraftCount")
+	}
+	return true
+}
+
+func fieldAggregationOverdraftAmountTotal(d *Decoder, v *models.Aggregation) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.OverdraftAmountTotal = models.Amount(x)
+	case bad:
+		d.leftUnset("overdraftAmountTotal")
+	}
+	return true
+}
+
+func fieldAggregationNSFCount(d *Decoder, v *models.Aggregation) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.NSFCount = int(x)
+	case bad:
+		d.leftUnset("nsfCount")
+	}
+	return true
+}
+
+func fieldAggregationNSFFeeAmountTotal(d *Decoder, v *models.Aggregation) bool {
+	x, r := d.amount()
+	switch r {
+	case ok:
+		v.NSFFeeAmountTotal = models.Amount(x)
+	case bad:
+		d.leftUnset("nsfFeeAmountTotal")
 	}
 	return true
 }
@@ -3085,34 +3892,38 @@ func indexVerificationReason(k []byte) int {
 	case "reason":
 		return 1
 	}
-	for i, n := range namesVerificationReason {
-		if bytes.EqualFold(k, []byte(n)) {
-			return i
-		}
-	}
-	return -1
+	return foldIndex(k, namesVerificationReason[:])
 }
 
 func memberVerificationReason(d *Decoder, v *models.VerificationReason, k []byte) bool {
 	switch indexVerificationReason(k) {
 	case 0:
-		x, r := d.integer("an integer", nil)
-		switch r {
-		case ok:
-			v.Code = int(x)
-		case bad:
-			d.leftUnset("code")
-		}
+		return fieldVerificationReasonCode(d, v)
 	case 1:
-		x, r := d.str()
-		switch r {
-		case ok:
-			v.Reason = x
-		case bad:
-			d.leftUnset("reason")
-		}
-	default:
-		d.r.Skip()
+		return fieldVerificationReasonReason(d, v)
+	}
+	d.r.Skip()
+	return true
+}
+
+func fieldVerificationReasonCode(d *Decoder, v *models.VerificationReason) bool {
+	x, r := d.integer("an integer", nil)
+	switch r {
+	case ok:
+		v.Code = int(x)
+	case bad:
+		d.leftUnset("code")
+	}
+	return true
+}
+
+func fieldVerificationReasonReason(d *Decoder, v *models.VerificationReason) bool {
+	x, r := d.str()
+	switch r {
+	case ok:
+		v.Reason = x
+	case bad:
+		d.leftUnset("reason")
 	}
 	return true
 }

@@ -100,8 +100,10 @@ var ErrTooDeep = errors.New("invalid JSON: nested too deep")
 
 func (r *Reader) space() {
 	for r.pos < len(r.buf) {
-		switch r.buf[r.pos] {
-		case ' ', '\t', '\n', '\r':
+		switch c := r.buf[r.pos]; {
+		case c > ' ': // what follows space is nearly always here
+			return
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			r.pos++
 		default:
 			return
@@ -271,8 +273,15 @@ func (r *Reader) NextElem() bool {
 func (r *Reader) scanString() (start, end int, plain bool) {
 	r.pos++
 	start, plain = r.pos, true
-	for i := r.pos; i < len(r.buf); i++ {
-		switch c := r.buf[i]; {
+	b := r.buf
+	for i := r.pos; i < len(b); i++ {
+		for i < len(b) && plainByte[b[i]] { // the run of plain bytes, one look-up each
+			i++
+		}
+		if i == len(b) {
+			break
+		}
+		switch c := b[i]; {
 		case c == '"':
 			r.pos = i + 1
 			return start, i, plain
@@ -295,6 +304,15 @@ func (r *Reader) scanString() (start, end int, plain bool) {
 	r.fail("string not closed")
 	return 0, 0, false
 }
+
+// plainByte marks the bytes a plain string is made of: printable ASCII
+// other than '"' and '\\'.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // String reads a string value.
 func (r *Reader) String() (string, bool) {
