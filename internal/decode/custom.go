@@ -175,7 +175,7 @@ func (b *TokenizationBuf) Decode(data []byte) (*models.Tokenization, []Unset, er
 	echo := false
 	for k, more := d.r.FirstKey(); more; k, more = d.r.NextKey() {
 		var held bool
-		switch i := b.echoMember(k); {
+		switch i, ai := b.echoMember(k); {
 		case i == echoAccount:
 			echo = true
 			held = b.echoAccount(d, tok)
@@ -185,7 +185,7 @@ func (b *TokenizationBuf) Decode(data []byte) (*models.Tokenization, []Unset, er
 			if acct == nil {
 				acct = b.account()
 			}
-			held = b.memberAccount(d, acct, k)
+			held = b.accountAt(d, acct, ai)
 		}
 		if !held && cause == nil {
 			c := d.cause
@@ -227,29 +227,28 @@ func (b *TokenizationBuf) result(d *Decoder, echo bool, acct *models.Account) (*
 // echoAccount is the index of "account" in namesTokenization.
 const echoAccount = 1
 
-// echoMember is indexTokenization(k) (-1: a member of the bare account),
-// tried after the account's exact names: the bare account's members, the
-// many, are told without a case-insensitive search of the echo's names.
-// No name of one folds to a name of the other (TestTokenizationNames).
-func (b *TokenizationBuf) echoMember(k []byte) int {
+// echoMember is indexTokenization(k), or -1 for a member of the bare
+// account, whose indexAccount is ai: tried after the account's exact
+// names, so that the bare account's members, the many, are told without a
+// case-insensitive search of the echo's names. No name of one folds to a
+// name of the other (TestTokenizationNames).
+func (b *TokenizationBuf) echoMember(k []byte) (i, ai int) {
 	switch string(k) {
 	case "merchantId":
-		return 0
+		return 0, -1
 	case "account":
-		return echoAccount
+		return echoAccount, -1
 	case "customer":
-		return 2
+		return 2, -1
 	}
-	if accountName(k) {
-		return -1
+	ai = indexAccount(k)
+	if ai >= 0 && namesAccount[ai] == string(k) {
+		return -1, ai
 	}
-	return indexTokenization(k)
-}
-
-// accountName reports whether k is exactly one of namesAccount.
-func accountName(k []byte) bool {
-	i := indexAccount(k)
-	return i >= 0 && namesAccount[i] == string(k)
+	if i = indexTokenization(k); i >= 0 {
+		return i, -1
+	}
+	return -1, ai
 }
 
 // account is b.acct the first time, a new Account after.
@@ -287,13 +286,17 @@ func (b *TokenizationBuf) echoAccount(d *Decoder, tok *models.Tokenization) bool
 // memberAccount is memberAccount, reading the first verification into b's
 // storage.
 func (b *TokenizationBuf) memberAccount(d *Decoder, v *models.Account, k []byte) bool {
-	if v.Verification == nil && !b.verUsed && len(k) == len("verification") {
-		if i := indexAccount(k); i >= 0 && namesAccount[i] == "verification" {
-			b.verUsed = true
-			v.Verification = &b.ver
-		}
+	return b.accountAt(d, v, indexAccount(k))
+}
+
+// accountAt is memberAccountAt (i: the member's indexAccount), reading the
+// first verification into b's storage.
+func (b *TokenizationBuf) accountAt(d *Decoder, v *models.Account, i int) bool {
+	if i >= 0 && v.Verification == nil && !b.verUsed && namesAccount[i] == "verification" {
+		b.verUsed = true
+		v.Verification = &b.ver
 	}
-	return memberAccount(d, v, k)
+	return memberAccountAt(d, v, i)
 }
 
 var errNoAccount = errors.New(`response has no "account" object`)

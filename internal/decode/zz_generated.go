@@ -1362,7 +1362,11 @@ func indexAccount(k []byte) int {
 }
 
 func memberAccount(d *Decoder, v *models.Account, k []byte) bool {
-	switch indexAccount(k) {
+	return memberAccountAt(d, v, indexAccount(k))
+}
+
+func memberAccountAt(d *Decoder, v *models.Account, i int) bool {
+	switch i {
 	case 0:
 		return fieldAccountNameOnAccount(d, v)
 	case 1:

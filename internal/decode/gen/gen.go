@@ -41,6 +41,12 @@ var handWritten = map[reflect.Type]bool{
 	reflect.TypeFor[models.VerifiedAttribute](): true,
 }
 
+// byIndex are the types whose member function a hand-written decoder
+// calls with the index of a name it already has (memberTAt).
+var byIndex = map[reflect.Type]bool{
+	reflect.TypeFor[models.Account](): true,
+}
+
 var (
 	amountType   = reflect.TypeFor[models.Amount]()
 	providerType = reflect.TypeFor[models.ProviderStatus]()
@@ -168,7 +174,13 @@ func (g *generator) structType(t reflect.Type) error {
 	// member: the index of the name, then the field's own reader (one
 	// small function per field, so that none grows with the type)
 	g.p("func member%s(d *Decoder, v *%s, k []byte) bool {\n", n, q)
-	g.p("switch index%s(k) {\n", n)
+	if byIndex[t] {
+		g.p("return member%sAt(d, v, index%s(k))\n}\n\n", n, n)
+		g.p("func member%sAt(d *Decoder, v *%s, i int) bool {\n", n, q)
+		g.p("switch i {\n")
+	} else {
+		g.p("switch index%s(k) {\n", n)
+	}
 	for i, f := range fs {
 		g.p("case %d:\nreturn field%s%s(d, v)\n", i, n, f.goName)
 	}
