@@ -6,9 +6,11 @@
 package jsonr
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 )
 
 // MaxDepth is the deepest nesting a reader accepts (encoding/json's limit).
@@ -275,9 +277,7 @@ func (r *Reader) scanString() (start, end int, plain bool) {
 	start, plain = r.pos, true
 	b := r.buf
 	for i := r.pos; i < len(b); i++ {
-		for i < len(b) && plainByte[b[i]] { // the run of plain bytes, one look-up each
-			i++
-		}
+		i = plainRun(b, i)
 		if i == len(b) {
 			break
 		}
@@ -303,6 +303,27 @@ func (r *Reader) scanString() (start, end int, plain bool) {
 	}
 	r.fail("string not closed")
 	return 0, 0, false
+}
+
+// plainRun is the end of the run of plain bytes (plainByte) of b from i:
+// eight at a time while eight are left (the first byte that is not plain
+// sets the high bit of its byte of m, and no byte before it does: a
+// borrow only carries upwards), then one look-up each.
+func plainRun(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		low := x - 0x2020202020202020                           // below ' '
+		quote := (x ^ 0x2222222222222222) - 0x0101010101010101  // '"'
+		escape := (x ^ 0x5c5c5c5c5c5c5c5c) - 0x0101010101010101 // '\\'
+		m := (low | quote | escape | x) & 0x8080808080808080    // x: not ASCII
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for i < len(b) && plainByte[b[i]] {
+		i++
+	}
+	return i
 }
 
 // plainByte marks the bytes a plain string is made of: printable ASCII

@@ -50,3 +50,24 @@ func FuzzSkip(f *testing.F) {
 		require.Equal(t, json.Valid(data), err == nil, "%q: %v", data, err)
 	})
 }
+
+// The run of plain bytes ends at the first byte that is not plain, at
+// every offset from an eight-byte boundary, for every byte.
+func TestPlainRun(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for at := 0; at < 20; at++ {
+			b := []byte("abcdefghijklmnopqrstuvwxyz")
+			b[at] = byte(c)
+			want := len(b)
+			for i, x := range b {
+				if !plainByte[x] {
+					want = i
+					break
+				}
+			}
+			for from := 0; from <= at; from++ {
+				require.Equal(t, want, plainRun(b, from), "byte %#x at %d, from %d", c, at, from)
+			}
+		}
+	}
+}
