@@ -3,12 +3,12 @@ package bankpay
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
 	"github.com/hashicorp/go-cleanhttp"
 
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -130,7 +130,7 @@ func layeredClient(hc *http.Client, wrap func(http.RoundTripper) http.RoundTripp
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	var rt http.RoundTripper = newGuardTransport(base, sec)
+	var rt http.RoundTripper = pipeline.NewGuardTransport(base, sec)
 	if wrap != nil {
 		rt = wrap(rt)
 	}
@@ -177,15 +177,10 @@ type keepAliveTransport struct{ next, base http.RoundTripper }
 func (t keepAliveTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
 	if resp != nil && resp.Body != nil && resp.Body != http.NoBody {
-		resp.Body = drainOnClose{resp.Body}
+		resp.Body = pipeline.DrainOnClose{ReadCloser: resp.Body}
 	}
 	return resp, err
 }
-
-// drainOnClose is a response body that closeBody closes.
-type drainOnClose struct{ io.ReadCloser }
-
-func (b drainOnClose) Close() error { return closeBody(b.ReadCloser) }
 
 // Close closes the idle connections of the client's transport (with
 // WithHTTPClient, of that client's transport). Calls in flight finish, and

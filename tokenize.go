@@ -2,6 +2,7 @@ package bankpay
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/url"
 
@@ -123,12 +124,13 @@ type tokenizeResponse struct {
 	out *models.Tokenization
 }
 
-func (r *tokenizeResponse) decodeBody(ctx context.Context, cfg *config, req *pipeline.Request, body []byte) error {
+// DecodeBody implements pipeline.Decoder.
+func (r *tokenizeResponse) DecodeBody(ctx context.Context, logger *slog.Logger, req *pipeline.Request, body []byte) error {
 	out, unset, err := r.buf.Decode(body)
 	if err != nil {
 		return &ResponseError{StatusCode: http.StatusOK, Method: req.Method, Path: req.Path, Err: err}
 	}
-	logUnset(ctx, cfg, req.Method, req.Path, unset)
+	pipeline.LogUnset(ctx, logger, req.Method, req.Path, unset)
 	r.out = out
 	return nil
 }
