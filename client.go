@@ -123,7 +123,7 @@ func (c *Client) Format(f fmt.State, _ rune) {
 // every other call of a shared Client with them; it drains up to maxDrain
 // bytes on Close and has no CloseIdleConnections. guardTransport, below any
 // middleware, lets each attempt of a non-idempotent call reach the network
-// once (sendguard.go).
+// once (internal/pipeline/sendguard.go).
 func layeredClient(hc *http.Client, wrap func(http.RoundTripper) http.RoundTripper, sec *secrets) *http.Client {
 	cp := *hc
 	base := hc.Transport

@@ -50,7 +50,7 @@ const (
 )
 
 // retryClass is when an operation's attempt may be sent again
-// (retry.go).
+// (internal/pipeline: attempt.go).
 type retryClass uint8
 
 const (

@@ -93,7 +93,7 @@ func (a *Call) backoff(minWait, maxWait time.Duration, n int, resp *http.Respons
 // attemptKey is the context key of a call's *Call (build).
 type attemptKey struct{}
 
-// attemptOf is the attempt whose request has ctx, or nil.
+// attemptOf is the Call whose request has ctx, or nil.
 func attemptOf(ctx context.Context) *Call {
 	a, _ := ctx.Value(attemptKey{}).(*Call)
 	return a

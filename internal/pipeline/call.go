@@ -183,7 +183,7 @@ func (a *Call) build(ctx context.Context, query url.Values) (*retryablehttp.Requ
 // bodyReader is the retry layer's reader of a's body (req.Body, or
 // empty), read from the start. Its first two readers, the retry layer's
 // length probe (which reads nothing) and the first attempt's, are a's own
-// (attempt.body0); each later attempt gets a new one, since the transport
+// (Call.body0); each later attempt gets a new one, since the transport
 // may still be reading the one before when the retry rule sends again.
 // It is a *bytes.Reader, which net/http knows to be in memory: it writes
 // the headers and the body together, not the headers first (a separate
@@ -285,7 +285,7 @@ func (a *Call) badResponse(status int, err error) error {
 }
 
 // retryClient is the one place go-retryablehttp is configured: the call's
-// limits, the retry rule (retry.go) and its backoff. Its ErrorHandler hands
+// limits, the retry rule (attempt.go: checkRetry) and its backoff. Its ErrorHandler hands
 // back the last response or transport error as they are, so that the caller
 // gets the typed error of the last attempt, not a generic "giving up".
 //
