@@ -281,6 +281,7 @@ type traceCtx struct {
 	parent, filtered *httptrace.ClientTrace
 }
 
+// Value is the context's value of key, the filtered trace for the parent.
 func (c *traceCtx) Value(key any) any {
 	v := c.Context.Value(key)
 	if t, ok := v.(*httptrace.ClientTrace); ok && t == c.parent {
@@ -311,10 +312,12 @@ func refused(req *http.Request, why string) error {
 
 type resendError struct{ method, path, why string }
 
+// Error names the refused request and why.
 func (e *resendError) Error() string {
 	return ErrResendRefused.Error() + ": " + e.method + " " + e.path + ": " + e.why
 }
 
+// Is matches ErrResendRefused.
 func (e *resendError) Is(target error) bool { return target == ErrResendRefused }
 
 func closeRequestBody(req *http.Request) {
