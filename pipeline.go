@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/url"
 
 	"github.com/bankpay/bankpay-go/internal/pipeline"
 )
 
 // send sends call, its Request prepared, with the client's config changed
-// by opts, and decodes the response into v (pipeline.Call.Do says how). A
+// by opts (WithExpand only for a call that takes expand), and decodes the response into v (pipeline.Call.Do says how). A
 // non-2xx response is an *APIError; a 2xx one that cannot be decoded a
 // *ResponseError; a call with no response a *NetworkError (reporter).
 func (c *caller) send(ctx context.Context, call *pipeline.Call, v any, opts []Option) error {
@@ -21,9 +20,8 @@ func (c *caller) send(ctx context.Context, call *pipeline.Call, v any, opts []Op
 	if err != nil {
 		return err
 	}
-	req := &call.Request
-	if req.Query, err = expandQuery(req, cfg.expand); err != nil {
-		return err
+	if len(cfg.expand) > 0 && !call.Request.Expand {
+		return invalid("expand", "is taken only by Accounts.User, Identity.User, Identity.Detail and Accounts.Verify")
 	}
 	return call.Do(ctx, pipeline.Config{
 		HTTPClient:         c.hc,
@@ -39,27 +37,10 @@ func (c *caller) send(ctx context.Context, call *pipeline.Call, v any, opts []Op
 		RetryNonIdempotent: cfg.retryNonIdempotent,
 		Timeout:            cfg.timeout,
 		ResponseInto:       cfg.responseInto,
+		Expand:             cfg.expand,
 		WaitScale:          cfg.waitScale,
 		Reporter:           (*reporter)(c.secrets),
 	}, v)
-}
-
-// expandQuery is the query of req with one expand parameter per field
-// (WithExpand), which only a call that takes expand accepts. req.Query is
-// not modified.
-func expandQuery(req *pipeline.Request, fields []string) (url.Values, error) {
-	if len(fields) == 0 {
-		return req.Query, nil
-	}
-	if !req.Expand {
-		return nil, invalid("expand", "is taken only by Accounts.User, Identity.User, Identity.Detail and Accounts.Verify")
-	}
-	q := make(url.Values, len(req.Query)+1)
-	for k, v := range req.Query {
-		q[k] = v
-	}
-	q["expand"] = append(q["expand"][:len(q["expand"]):len(q["expand"])], fields...)
-	return q, nil
 }
 
 // reporter is the pipeline's pipeline.Reporter: the client's secrets, which

@@ -104,8 +104,8 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 
 // verifyAccountQuery is the query of a Tokenize that verifies the account.
 // It is never written: the request pipeline only reads a request's query
-// (expandQuery copies it before adding to it), so that every call can
-// share this one instead of allocating its own.
+// (internal/pipeline's expandQuery copies it before adding to it), so that
+// every call can share this one instead of allocating its own.
 var verifyAccountQuery = url.Values{"verifyAccount": {"true"}}
 
 // tokenizeBody is Tokenize's request body with its account, allocated

@@ -32,6 +32,9 @@ type Config struct {
 	RetryNonIdempotent bool
 	Timeout            time.Duration   // bounds the whole call (WithTimeout)
 	ResponseInto       **http.Response // WithResponseInto
+	// Expand is the fields of the response to expand (WithExpand), sent
+	// as expand parameters, the request's query untouched (expandQuery).
+	Expand []string
 	// WaitScale is a test hook: the fake clock of the retry layer, given
 	// each computed wait and returning the one slept (nil: as computed).
 	WaitScale func(time.Duration) time.Duration
@@ -104,7 +107,7 @@ func (a *Call) Do(ctx context.Context, cfg Config, v any) error {
 	if err := ctx.Err(); err != nil {
 		return a.fail(ctx, start, Failure{Kind: Ended, Err: err})
 	}
-	hr, err := a.build(ctx, a.Request.Query)
+	hr, err := a.build(ctx, expandQuery(a.req.Query, cfg.Expand))
 	if err != nil {
 		return err
 	}
@@ -124,6 +127,20 @@ func (a *Call) Do(ctx context.Context, cfg Config, v any) error {
 		return err
 	}
 	return a.decodeResult(ctx, resp.StatusCode, v)
+}
+
+// expandQuery is query with one expand parameter per field: a copy, when
+// there are any (query is not modified).
+func expandQuery(query url.Values, fields []string) url.Values {
+	if len(fields) == 0 {
+		return query
+	}
+	q := make(url.Values, len(query)+1)
+	for k, v := range query {
+		q[k] = v
+	}
+	q["expand"] = append(q["expand"][:len(q["expand"]):len(q["expand"])], fields...)
+	return q
 }
 
 // init makes a, a new attempt, the state of a call of req, before its
