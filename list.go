@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"log/slog"
 	"math"
 	"net/http"
 	"net/url"
@@ -99,7 +100,7 @@ func pageOf[T any](list *decode.List[T], query url.Values) *Page[T] {
 // the response object, or a bare array, with startIndex and itemsPerPage
 // when the object has them. An item whose identity cannot be read fails
 // the page, naming its index; any other field an item cannot hold is left
-// unset and logged (logUnset).
+// unset and logged (pipeline.LogUnset).
 type listBody[T any] struct {
 	key     string
 	limit   int
@@ -107,7 +108,8 @@ type listBody[T any] struct {
 	list    *decode.List[T]
 }
 
-func (l *listBody[T]) decodeBody(ctx context.Context, cfg *config, req *pipeline.Request, body []byte) error {
+// DecodeBody implements pipeline.Decoder.
+func (l *listBody[T]) DecodeBody(ctx context.Context, logger *slog.Logger, req *pipeline.Request, body []byte) error {
 	list, err := decode.ReadList[T](body, l.key, l.limit)
 	if errors.Is(err, decode.ErrTooMany) {
 		err = l.tooMany()
@@ -115,7 +117,7 @@ func (l *listBody[T]) decodeBody(ctx context.Context, cfg *config, req *pipeline
 	if err != nil {
 		return &ResponseError{StatusCode: http.StatusOK, Method: req.Method, Path: req.Path, Err: err}
 	}
-	logUnset(ctx, cfg, req.Method, req.Path, list.Unset)
+	pipeline.LogUnset(ctx, logger, req.Method, req.Path, list.Unset)
 	l.list = list
 	return nil
 }

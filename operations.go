@@ -50,7 +50,7 @@ const (
 )
 
 // retryClass is when an operation's attempt may be sent again
-// (retry.go).
+// (internal/pipeline: attempt.go).
 type retryClass uint8
 
 const (
@@ -176,15 +176,19 @@ func (op *operation) request(r *pipeline.Request, a args) error {
 }
 
 // invoke is the one entry point of the pipeline: it prepares the call of
-// op with a and sends it (do: send with retries, check, decode into v).
+// op with a and sends it (send, then pipeline.Call.Do: send with retries,
+// check, decode into v).
 func (c *caller) invoke(ctx context.Context, op *operation, a args, v any, opts []Option) error {
 	// The request and the state of its call in one allocation.
-	at := new(attempt)
-	if err := op.request(&at.request, a); err != nil {
+	call := new(pipeline.Call)
+	if err := op.request(&call.Request, a); err != nil {
 		return err
 	}
-	return c.doAttempt(ctx, at, &at.request, v, opts)
+	return c.send(ctx, call, v, opts)
 }
+
+// noContent is the result of a call whose 2xx body is not read.
+type noContent struct{}
 
 // resultError is the *ResponseError of a 2xx response to a call of op
 // made with ids whose result lacks what the call needs (err says what).
@@ -201,7 +205,7 @@ func (op *operation) resultError(err error, ids ...string) *ResponseError {
 // Three Ts are read otherwise: a noContent result reads no body (any 2xx
 // response is success), a json.RawMessage is a copy of the body (for a
 // caller that reads it itself: a list page), and a T whose pointer is a
-// bodyDecoder reads the body itself (Tokenize's two shapes).
+// pipeline.Decoder reads the body itself (Tokenize's two shapes).
 func call[T any](ctx context.Context, c *caller, op *operation, a args, opts []Option) (*T, error) {
 	var v any
 	var d *decodeInto[T]
@@ -209,7 +213,7 @@ func call[T any](ctx context.Context, c *caller, op *operation, a args, opts []O
 	switch any(out).(type) {
 	case *noContent: // v nil: the body is not read
 		out = new(T)
-	case *json.RawMessage, bodyDecoder:
+	case *json.RawMessage, pipeline.Decoder:
 		out = new(T)
 		v = out
 	default:

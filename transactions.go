@@ -3,6 +3,7 @@ package bankpay
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -92,12 +93,13 @@ func (s *TransactionsService) Establish(ctx context.Context, d *models.Establish
 // field the OpenAPI requires there).
 type establishResponse struct{ out *models.Transaction }
 
-func (r *establishResponse) decodeBody(ctx context.Context, cfg *config, req *pipeline.Request, body []byte) error {
+// DecodeBody implements pipeline.Decoder.
+func (r *establishResponse) DecodeBody(ctx context.Context, logger *slog.Logger, req *pipeline.Request, body []byte) error {
 	out, unset, err := decode.Establish(body)
 	if err != nil {
 		return &ResponseError{StatusCode: http.StatusOK, Method: req.Method, Path: req.Path, Err: err}
 	}
-	logUnset(ctx, cfg, req.Method, req.Path, unset)
+	pipeline.LogUnset(ctx, logger, req.Method, req.Path, unset)
 	r.out = out
 	return nil
 }
