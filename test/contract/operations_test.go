@@ -22,6 +22,7 @@ import (
 	"testing"
 
 	"github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/models"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -175,6 +176,30 @@ func fitIdentity(opID string, gen any, seed int64) {
 
 // decimalAmount is an amount the SDK reads as a transaction's.
 var decimalAmount = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
+
+// TestOperationRows: the SDK's operation rows (internal/ops, which the SDK
+// calls with and the sandbox routes) against the OpenAPI, which is
+// independent of them: each row of an operation has the method and path
+// of its operationId, and every row is in exactly one operation, so a
+// typo in a row's method or path fails here.
+func TestOperationRows(t *testing.T) {
+	spec, err := LoadSpec(nil)
+	require.NoError(t, err)
+	owner := map[*ops.Op]string{}
+	for _, op := range Operations() {
+		want := spec.Operations[op.ID]
+		require.NotNil(t, want, "%s: not an operation of the OpenAPI", op.ID)
+		assert.NotEmpty(t, op.Rows, "%s: no row of the SDK", op.ID)
+		for _, row := range op.Rows {
+			assert.Equal(t, want.Method+" "+want.Path, row.Method+" "+row.Path, "%s: the row of %s", op.ID, row.Name)
+			assert.NotContains(t, owner, row, "%s: also the row of %s", row.Name, owner[row])
+			owner[row] = op.ID
+		}
+	}
+	for _, row := range ops.All() {
+		assert.Contains(t, owner, row, "%s (%s %s): in no operation of the contract", row.Name, row.Method, row.Path)
+	}
+}
 
 func TestOperations(t *testing.T) {
 	spec, err := LoadSpec(nil)
