@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/bankpay/bankpay-go/internal/ops"
@@ -41,10 +42,8 @@ type apiRoute struct {
 
 // apiRoutes are the service's endpoints, below /api/v1, one a pattern:
 // two rows with one method and path share a route (Customers.Create and
-// UpdateByExternalID: POST /customers), and GET /customers/lookup is
-// served by GET /customers/{id} (its own pattern would conflict with the
-// 405 of POST /customers/{id}). TestAPIRoutesServeEveryRow checks that
-// every row reaches a route.
+// UpdateByExternalID: POST /customers). TestAPIRoutesServeEveryRow checks
+// that every row reaches its route.
 var apiRoutes = []apiRoute{
 	{ops.TransactionsEstablish, bodyJSON, (*Server).handleEstablish},
 	{ops.TransactionsGet, bodyNone, (*Server).handleGetTransaction},
@@ -64,7 +63,8 @@ var apiRoutes = []apiRoute{
 	{ops.CustomersCreate, bodyJSON, (*Server).handleCustomerByExternalID}, // and UpdateByExternalID
 	{ops.CustomersUpdate, bodyJSON, (*Server).handleCustomerByID},
 	{ops.CustomersList, bodyNone, (*Server).handleListCustomers},
-	{ops.CustomersGet, bodyNone, (*Server).handleGetCustomer}, // and Lookup
+	{ops.CustomersGet, bodyNone, (*Server).handleGetCustomer},
+	{ops.CustomersLookup, bodyNone, (*Server).handleLookupCustomer},
 	{ops.AccountsTokenize, bodyJSON, (*Server).handleTokenize},
 	{ops.CountriesList, bodyNone, (*Server).handleCountries},
 	{ops.PaymentProvidersList, bodyNone, (*Server).handleProviders},
@@ -123,24 +123,36 @@ func (s *Server) newMux() http.Handler {
 	})
 }
 
-// mount registers routes below prefix: each pattern, its path without a
-// method (405 for the other methods) and prefix+"/" (404).
+// mount registers routes below prefix, and prefix+"/" for every other
+// path and method: 405 with Allow for a path a route serves with other
+// methods, 404 for an unknown one.
 func (s *Server) mount(mux *http.ServeMux, prefix string, routes []route) {
-	allow := map[string][]string{}
-	var paths []string
 	for _, rt := range routes {
 		method, path, _ := strings.Cut(rt.pattern, " ")
 		mux.Handle(method+" "+prefix+path, s.serve(rt, method))
-		if allow[path] == nil {
-			paths = append(paths, path)
+	}
+	mux.HandleFunc(prefix+"/", func(w http.ResponseWriter, r *http.Request) {
+		if allow := allowed(mux, prefix, routes, r); allow != "" {
+			s.refuse(w, r, methodNotAllowed(), allow)
+			return
 		}
-		allow[path] = append(allow[path], method)
+		s.unknown(w, r)
+	})
+}
+
+// allowed lists the methods, in the order of routes, whose route serves
+// r's path ("" for none).
+func allowed(mux *http.ServeMux, prefix string, routes []route, r *http.Request) string {
+	var methods []string
+	for _, rt := range routes {
+		method, path, _ := strings.Cut(rt.pattern, " ")
+		probe := r.Clone(r.Context())
+		probe.Method = method
+		if _, p := mux.Handler(probe); p == method+" "+prefix+path && !slices.Contains(methods, method) {
+			methods = append(methods, method)
+		}
 	}
-	for _, path := range paths {
-		methods := strings.Join(allow[path], ", ")
-		mux.HandleFunc(prefix+path, func(w http.ResponseWriter, r *http.Request) { s.refuse(w, r, methodNotAllowed(), methods) })
-	}
-	mux.HandleFunc(prefix+"/", s.unknown)
+	return strings.Join(methods, ", ")
 }
 
 // readRequestBody reads the body of a request that may have one, before
