@@ -2,7 +2,9 @@ package bankpay
 
 import (
 	"net/http"
+	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/bankpay/bankpay-go/internal/ops"
@@ -92,4 +94,34 @@ func requestOf(op *operation, a args) (*pipeline.Request, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// TestContributingDiff: the diff of the smallest operation in
+// CONTRIBUTING.md is the code as it is: each hunk's lines after the
+// change (context and added) appear, in order and together, in its file.
+func TestContributingDiff(t *testing.T) {
+	doc, err := os.ReadFile("CONTRIBUTING.md")
+	require.NoError(t, err)
+	_, block, ok := strings.Cut(string(doc), "```diff\n")
+	require.True(t, ok, "CONTRIBUTING.md has a diff")
+	block, _, _ = strings.Cut(block, "```")
+	files := strings.Split(block, "--- a/")[1:]
+	require.GreaterOrEqual(t, len(files), 5, "the method, the row, the sandbox's route and handler, the contract's entry")
+	for _, f := range files {
+		name, rest, _ := strings.Cut(f, "\n")
+		src, err := os.ReadFile(name)
+		require.NoError(t, err, name)
+		for _, hunk := range strings.Split(rest, "\n@@")[1:] {
+			var after []string
+			for _, l := range strings.Split(hunk, "\n")[1:] {
+				if strings.HasPrefix(l, " ") || strings.HasPrefix(l, "+") {
+					after = append(after, l[1:])
+				} else if l == "" {
+					after = append(after, l)
+				}
+			}
+			text := strings.TrimRight(strings.Join(after, "\n"), "\n")
+			assert.Contains(t, string(src), text, "%s: a hunk of CONTRIBUTING.md's diff is not the code", name)
+		}
+	}
 }
