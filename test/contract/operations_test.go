@@ -62,6 +62,8 @@ type recorder struct {
 	problems []string
 	seen     map[string]bool
 	requests int
+	// sent is the method and path of the last request.
+	sent string
 }
 
 func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
@@ -70,6 +72,7 @@ func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.requests++
+	r.sent = req.Method + " " + strings.TrimPrefix(req.URL.Path, "/api/v1")
 	opID, errs := r.val.Request(req)
 	for _, d := range errs {
 		if row := Excuse(InRequest, opID, d); row != nil {
@@ -201,6 +204,24 @@ func TestOperationRows(t *testing.T) {
 	}
 }
 
+// sentByRow reports whether sent ("METHOD /path", below the base URL) is
+// the method and path of one of rows, its {name} segments filled.
+func sentByRow(rows []*ops.Op, sent string) bool {
+	method, path, _ := strings.Cut(sent, " ")
+	got := strings.Split(path, "/")
+	for _, row := range rows {
+		want := strings.Split(row.Path, "/")
+		match := row.Method == method && len(want) == len(got)
+		for i := 0; match && i < len(want); i++ {
+			match = want[i] == got[i] || (strings.HasPrefix(want[i], "{") && got[i] != "")
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
 func TestOperations(t *testing.T) {
 	spec, err := LoadSpec(nil)
 	require.NoError(t, err)
@@ -245,11 +266,15 @@ func TestOperations(t *testing.T) {
 				body, err := json.Marshal(gen)
 				require.NoError(t, err)
 				rec.mu.Lock()
-				rec.body = body
+				rec.body, rec.sent = body, ""
 				rec.mu.Unlock()
 				f.generated++
 				call := op.Calls[i%len(op.Calls)]
 				result, err := call(context.Background(), c)
+				rec.mu.Lock()
+				sent := rec.sent
+				rec.mu.Unlock()
+				assert.True(t, sentByRow(op.Rows, sent), "%q is not the method and path of a row of %s", sent, op.ID)
 				if err != nil {
 					reason := "fails to decode: " + err.Error()
 					if f := findingOf(reason); f != "" {
