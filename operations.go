@@ -21,7 +21,7 @@ type operation = ops.Op
 
 // args are one call's values: the ids that fill its operation's path, in
 // order, its query, its body (params to encode as the operation says) and
-// the Idempotency-Key of a retryKeyed operation.
+// the Idempotency-Key of an ops.RetryKeyed operation.
 type args struct {
 	ids            []string
 	query          url.Values
