@@ -49,12 +49,12 @@ func listPage[T any](ctx context.Context, c *caller, op *operation, query url.Va
 }
 
 // listWhole reads a list the service returns whole (not paged): the array
-// under op.key in the response object, or a bare array. One with more
-// than op.limit items is a *ResponseError (ErrInvalidResponse) naming the
+// under op.Key in the response object, or a bare array. One with more
+// than op.Limit items is a *ResponseError (ErrInvalidResponse) naming the
 // array, refused before any item is decoded.
 func listWhole[T any](ctx context.Context, c *caller, op *operation, a args, opts []Option) ([]T, error) {
-	page, err := readList[T](ctx, c, op, a, op.limit, func() error {
-		return fmt.Errorf("response array %q holds more than %s items, the most this list can hold", op.key, grouped(op.limit))
+	page, err := readList[T](ctx, c, op, a, op.Limit, func() error {
+		return fmt.Errorf("response array %q holds more than %s items, the most this list can hold", op.Key, grouped(op.Limit))
 	}, opts)
 	if err != nil {
 		return nil, err
@@ -78,7 +78,7 @@ func grouped(n int) string {
 // item past limit is decoded. The body is read in one pass while it is
 // still in the pooled buffer (listBody).
 func readList[T any](ctx context.Context, c *caller, op *operation, a args, limit int, tooMany func() error, opts []Option) (*Page[T], error) {
-	lb := &listBody[T]{key: op.key, limit: limit, tooMany: tooMany}
+	lb := &listBody[T]{key: op.Key, limit: limit, tooMany: tooMany}
 	if err := c.invoke(ctx, op, a, lb, opts); err != nil {
 		return nil, err
 	}

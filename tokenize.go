@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/bankpay/bankpay-go/internal/decode"
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -95,7 +96,7 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 	if p.VerifyAccount {
 		query = verifyAccountQuery
 	}
-	r, err := call[tokenizeResponse](ctx, s.client, opAccountsTokenize, args{query: query, body: body}, opts)
+	r, err := call[tokenizeResponse](ctx, s.client, ops.AccountsTokenize, args{query: query, body: body}, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ import (
 // Request is one prepared API call.
 type Request struct {
 	Method string
-	// Path is relative to the base URL, already escaped (operation.pathFor).
+	// Path is relative to the base URL, already escaped (ops.Op.Fill).
 	Path        string
 	Query       url.Values
 	Body        []byte
