@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -22,12 +23,12 @@ func (s *AccountsService) Balance(ctx context.Context, transactionID string, opt
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	bal, err := call[models.AccountBalance](ctx, s.client, opAccountsBalance, args{ids: []string{transactionID}}, opts)
+	bal, err := call[models.AccountBalance](ctx, s.client, ops.AccountsBalance, args{ids: []string{transactionID}}, opts)
 	if err != nil {
 		return nil, err
 	}
 	if bal.Account == nil {
-		return nil, opAccountsBalance.resultError(errors.New(`response has no "accountBalance.account" object`), transactionID)
+		return nil, resultError(ops.AccountsBalance, errors.New(`response has no "accountBalance.account" object`), transactionID)
 	}
 	return bal, nil
 }
@@ -43,7 +44,7 @@ func (s *AccountsService) User(ctx context.Context, transactionID string, opts .
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return call[models.BankUser](ctx, s.client, opAccountsUser, args{ids: []string{transactionID}}, opts)
+	return call[models.BankUser](ctx, s.client, ops.AccountsUser, args{ids: []string{transactionID}}, opts)
 }
 
 // Summary reads the cash-flow summary of the user's accounts, with
@@ -58,12 +59,12 @@ func (s *AccountsService) Summary(ctx context.Context, transactionID string, opt
 		return nil, err
 	}
 	// Bare in the spec and in the OpenAPI: no wrapper key.
-	sum, err := call[models.AccountSummary](ctx, s.client, opAccountsSummary, args{ids: []string{transactionID}}, opts)
+	sum, err := call[models.AccountSummary](ctx, s.client, ops.AccountsSummary, args{ids: []string{transactionID}}, opts)
 	if err != nil {
 		return nil, err
 	}
 	if sum.Summary == nil {
-		return nil, opAccountsSummary.resultError(errors.New(`response has no "summary" array`), transactionID)
+		return nil, resultError(ops.AccountsSummary, errors.New(`response has no "summary" array`), transactionID)
 	}
 	return sum, nil
 }
@@ -79,5 +80,5 @@ func (s *AccountsService) ListSelected(ctx context.Context, transactionID string
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return listWhole[models.Account](ctx, s.client, opAccountsListSelected, args{ids: []string{transactionID}}, opts)
+	return listWhole[models.Account](ctx, s.client, ops.AccountsListSelected, args{ids: []string{transactionID}}, opts)
 }

@@ -3,6 +3,7 @@ package bankpay
 import (
 	"context"
 
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -56,7 +57,7 @@ func (s *TransactionsService) Capture(ctx context.Context, transactionID string,
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return madeFrom(opTransactionsCapture, transactionID)(call[models.Transaction](ctx, s.client, opTransactionsCapture, args{ids: []string{transactionID}, body: p}, opts))
+	return madeFrom(ops.TransactionsCapture, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsCapture, args{ids: []string{transactionID}, body: p}, opts))
 }
 
 func (p *CaptureParams) validate() error {

@@ -3,12 +3,12 @@ package bankpay
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
 	"github.com/hashicorp/go-cleanhttp"
 
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -123,14 +123,14 @@ func (c *Client) Format(f fmt.State, _ rune) {
 // every other call of a shared Client with them; it drains up to maxDrain
 // bytes on Close and has no CloseIdleConnections. guardTransport, below any
 // middleware, lets each attempt of a non-idempotent call reach the network
-// once (sendguard.go).
+// once (internal/pipeline/sendguard.go).
 func layeredClient(hc *http.Client, wrap func(http.RoundTripper) http.RoundTripper, sec *secrets) *http.Client {
 	cp := *hc
 	base := hc.Transport
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	var rt http.RoundTripper = newGuardTransport(base, sec)
+	var rt http.RoundTripper = pipeline.NewGuardTransport(base, sec)
 	if wrap != nil {
 		rt = wrap(rt)
 	}
@@ -177,15 +177,10 @@ type keepAliveTransport struct{ next, base http.RoundTripper }
 func (t keepAliveTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
 	if resp != nil && resp.Body != nil && resp.Body != http.NoBody {
-		resp.Body = drainOnClose{resp.Body}
+		resp.Body = pipeline.DrainOnClose{ReadCloser: resp.Body}
 	}
 	return resp, err
 }
-
-// drainOnClose is a response body that closeBody closes.
-type drainOnClose struct{ io.ReadCloser }
-
-func (b drainOnClose) Close() error { return closeBody(b.ReadCloser) }
 
 // Close closes the idle connections of the client's transport (with
 // WithHTTPClient, of that client's transport). Calls in flight finish, and

@@ -99,10 +99,10 @@ type secretMaterial struct {
 	forms     []string // longest first
 }
 
-// authValue is the value of the Authorization header as a header's slice;
+// AuthValue is the value of the Authorization header as a header's slice;
 // net/http and RoundTrippers do not modify a request's headers, and its
 // capacity is its length, so that an append copies.
-func (s *secrets) authValue() []string { return s.material().authValue }
+func (s *secrets) AuthValue() []string { return s.material().authValue }
 
 func newSecrets(creds Credentials) *secrets {
 	key := creds.AccessKey.Reveal()

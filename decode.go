@@ -6,20 +6,30 @@ import (
 	"net/http"
 
 	"github.com/bankpay/bankpay-go/internal/decode"
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 )
 
-// logUnset logs the fields a response left unset, one line each, at debug
-// level on the call's logger, with its JSON path and the kinds involved,
-// never its value.
-func logUnset(ctx context.Context, cfg *config, method, path string, unset []decode.Unset) {
-	if cfg.logger == nil || !cfg.logger.Enabled(ctx, slog.LevelDebug) {
-		return
+// decodeInto decodes a body as a T wrapped as key or bare.
+type decodeInto[T any] struct {
+	key string
+	out *T
+}
+
+// DecodeBody implements pipeline.Decoder.
+func (d *decodeInto[T]) DecodeBody(ctx context.Context, logger *slog.Logger, req *pipeline.Request, body []byte) (err error) {
+	d.out, err = decodeLogged[T](ctx, logger, req, body, d.key)
+	return err
+}
+
+// decodeLogged decodes body as a T, wrapped as key or bare (decodeUnset),
+// for a call of req: each field left unset is logged on logger
+// (pipeline.LogUnset).
+func decodeLogged[T any](ctx context.Context, logger *slog.Logger, req *pipeline.Request, body []byte, key string) (*T, error) {
+	v, unset, err := decodeUnset[T](body, key, req.Method, req.Path)
+	if err == nil && len(unset) > 0 {
+		pipeline.LogUnset(ctx, logger, req.Method, req.Path, unset)
 	}
-	for _, u := range unset {
-		cfg.logger.LogAttrs(ctx, slog.LevelDebug, "bankpay: response field left unset",
-			slog.String("method", method), slog.String("path", path),
-			slog.String("field", u.Path), slog.String("reason", u.String()))
-	}
+	return v, err
 }
 
 // decodeUnset reads the body of a 2xx response as a T, wrapped ({"key":{…}},
@@ -32,7 +42,7 @@ func logUnset(ctx context.Context, cfg *config, method, path string, unset []dec
 // message names the field's JSON path). Any other field whose value T
 // cannot hold is left unset, never an error: the call succeeded (a
 // refund's or a cancel's state changed) and the result says so. It returns
-// them too, and call logs them (logUnset).
+// them too, and call logs them (decodeLogged).
 func decodeUnset[T any](raw []byte, key, method, path string) (*T, []decode.Unset, error) {
 	v, unset, err := decode.Value[T](raw, key)
 	if err != nil {

@@ -3,6 +3,7 @@ package bankpay
 import (
 	"context"
 
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -48,7 +49,7 @@ func (s *TransactionsService) Deposit(ctx context.Context, transactionID string,
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return madeFrom(opTransactionsDeposit, transactionID)(call[models.Transaction](ctx, s.client, opTransactionsDeposit, args{ids: []string{transactionID}, body: p}, opts))
+	return madeFrom(ops.TransactionsDeposit, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsDeposit, args{ids: []string{transactionID}, body: p}, opts))
 }
 
 func (p *DepositParams) validate() error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -51,7 +52,7 @@ func (s *DisputesService) Create(ctx context.Context, p *DisputeParams, opts ...
 	if key == "" {
 		key = newIdempotencyKey()
 	}
-	return call[models.Transaction](ctx, s.client, opDisputesCreate, args{body: p, idempotencyKey: key}, opts)
+	return call[models.Transaction](ctx, s.client, ops.DisputesCreate, args{body: p, idempotencyKey: key}, opts)
 }
 
 func (p *DisputeParams) validate() error {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/faultinject"
+	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/internal/sign"
 	"github.com/bankpay/bankpay-go/models"
 	"github.com/jarcoal/httpmock"
@@ -335,3 +336,14 @@ func canonicalEstablishData(d *models.EstablishData) (string, error) {
 	}
 	return msg, nil
 }
+
+// do sends req through the pipeline as invoke sends an operation's
+// request (send), for a test that builds its own request.
+func (c *caller) do(ctx context.Context, req *pipeline.Request, v any, opts []Option) error {
+	call := new(pipeline.Call)
+	call.Request = *req
+	return c.send(ctx, call, v, opts)
+}
+
+// errResendRefused is the guard's refusal (pipeline.ErrResendRefused).
+var errResendRefused = pipeline.ErrResendRefused

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -28,7 +29,7 @@ func (s *IdentityService) User(ctx context.Context, transactionID string, opts .
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return call[models.IdentityUser](ctx, s.client, opIdentityUser, args{ids: []string{transactionID}}, opts)
+	return call[models.IdentityUser](ctx, s.client, ops.IdentityUser, args{ids: []string{transactionID}}, opts)
 }
 
 // Detail reads how each identity attribute was verified, useful when the
@@ -43,7 +44,7 @@ func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return call[models.VerificationDetail](ctx, s.client, opIdentityDetail, args{ids: []string{transactionID}}, opts)
+	return call[models.VerificationDetail](ctx, s.client, ops.IdentityDetail, args{ids: []string{transactionID}}, opts)
 }
 
 // CustomerVerification reads how the customer data the merchant holds for
@@ -58,12 +59,12 @@ func (s *IdentityService) CustomerVerification(ctx context.Context, transactionI
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	matches, err := listWhole[models.CustomerMatch](ctx, s.client, opIdentityCustomerVerification, args{ids: []string{transactionID}}, opts)
+	matches, err := listWhole[models.CustomerMatch](ctx, s.client, ops.IdentityCustomerVerification, args{ids: []string{transactionID}}, opts)
 	if err != nil {
 		return nil, err
 	}
 	if matches == nil {
-		return nil, opIdentityCustomerVerification.resultError(errors.New(`response has no "matches" array`), transactionID)
+		return nil, resultError(ops.IdentityCustomerVerification, errors.New(`response has no "matches" array`), transactionID)
 	}
 	return matches, nil
 }
@@ -83,7 +84,7 @@ func (s *IdentityService) sendFeedback(ctx context.Context, transactionID string
 	if err := checkFeedback(fb); err != nil {
 		return err
 	}
-	_, err := call[noContent](ctx, s.client, opIdentityFeedback, args{ids: []string{transactionID}, body: wire.NewFeedbackBody(fb)}, opts)
+	_, err := call[noContent](ctx, s.client, ops.IdentityFeedback, args{ids: []string{transactionID}, body: wire.NewFeedbackBody(fb)}, opts)
 	return err
 }
 

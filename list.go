@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"log/slog"
 	"math"
 	"net/http"
 	"net/url"
@@ -48,12 +49,12 @@ func listPage[T any](ctx context.Context, c *caller, op *operation, query url.Va
 }
 
 // listWhole reads a list the service returns whole (not paged): the array
-// under op.key in the response object, or a bare array. One with more
-// than op.limit items is a *ResponseError (ErrInvalidResponse) naming the
+// under op.Key in the response object, or a bare array. One with more
+// than op.Limit items is a *ResponseError (ErrInvalidResponse) naming the
 // array, refused before any item is decoded.
 func listWhole[T any](ctx context.Context, c *caller, op *operation, a args, opts []Option) ([]T, error) {
-	page, err := readList[T](ctx, c, op, a, op.limit, func() error {
-		return fmt.Errorf("response array %q holds more than %s items, the most this list can hold", op.key, grouped(op.limit))
+	page, err := readList[T](ctx, c, op, a, op.Limit, func() error {
+		return fmt.Errorf("response array %q holds more than %s items, the most this list can hold", op.Key, grouped(op.Limit))
 	}, opts)
 	if err != nil {
 		return nil, err
@@ -77,7 +78,7 @@ func grouped(n int) string {
 // item past limit is decoded. The body is read in one pass while it is
 // still in the pooled buffer (listBody).
 func readList[T any](ctx context.Context, c *caller, op *operation, a args, limit int, tooMany func() error, opts []Option) (*Page[T], error) {
-	lb := &listBody[T]{key: op.key, limit: limit, tooMany: tooMany}
+	lb := &listBody[T]{key: op.Key, limit: limit, tooMany: tooMany}
 	if err := c.invoke(ctx, op, a, lb, opts); err != nil {
 		return nil, err
 	}
@@ -99,7 +100,7 @@ func pageOf[T any](list *decode.List[T], query url.Values) *Page[T] {
 // the response object, or a bare array, with startIndex and itemsPerPage
 // when the object has them. An item whose identity cannot be read fails
 // the page, naming its index; any other field an item cannot hold is left
-// unset and logged (logUnset).
+// unset and logged (pipeline.LogUnset).
 type listBody[T any] struct {
 	key     string
 	limit   int
@@ -107,7 +108,8 @@ type listBody[T any] struct {
 	list    *decode.List[T]
 }
 
-func (l *listBody[T]) decodeBody(ctx context.Context, cfg *config, req *pipeline.Request, body []byte) error {
+// DecodeBody implements pipeline.Decoder.
+func (l *listBody[T]) DecodeBody(ctx context.Context, logger *slog.Logger, req *pipeline.Request, body []byte) error {
 	list, err := decode.ReadList[T](body, l.key, l.limit)
 	if errors.Is(err, decode.ErrTooMany) {
 		err = l.tooMany()
@@ -115,7 +117,7 @@ func (l *listBody[T]) decodeBody(ctx context.Context, cfg *config, req *pipeline
 	if err != nil {
 		return &ResponseError{StatusCode: http.StatusOK, Method: req.Method, Path: req.Path, Err: err}
 	}
-	logUnset(ctx, cfg, req.Method, req.Path, list.Unset)
+	pipeline.LogUnset(ctx, logger, req.Method, req.Path, list.Unset)
 	l.list = list
 	return nil
 }

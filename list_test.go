@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bankpay/bankpay-go/internal/decode"
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -209,13 +210,13 @@ func BenchmarkListPageOversized(b *testing.B) {
 
 // A list the service returns whole (Accounts.ListSelected,
 // Identity.CustomerVerification, Customers.List) asks no count, so each has
-// its own bound (maxSelectedAccounts, maxCustomerMatches, maxCustomers),
+// its own bound (ops.MaxSelectedAccounts, ops.MaxCustomerMatches, ops.MaxCustomers),
 // counted by the same scan as an oversized page, before decoding: a list
 // of exactly the bound is read, in either shape; one more item is a
 // *ResponseError (ErrInvalidResponse) naming the array and no value; 1 MiB
 // of empty objects (which decoded cost 367 MiB for Accounts.ListSelected)
 // allocates a small multiple of the body. The longest customer list read
-// costs under 4 times the 8 MiB body cap, as maxCustomers promises.
+// costs under 4 times the 8 MiB body cap, as ops.MaxCustomers promises.
 func TestUnpagedListBoundedBeforeDecoding(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	var body []byte
@@ -265,19 +266,19 @@ func TestUnpagedListBoundedBeforeDecoding(t *testing.T) {
 		limit     int
 		read      func() (int, error)
 	}{
-		{"Accounts.ListSelected", "accounts", maxSelectedAccounts, func() (int, error) {
+		{"Accounts.ListSelected", "accounts", ops.MaxSelectedAccounts, func() (int, error) {
 			a, err := c.Accounts.ListSelected(ctx, "T1")
 			return len(a), err
 		}},
-		{"Identity.CustomerVerification", "matches", maxCustomerMatches, func() (int, error) {
+		{"Identity.CustomerVerification", "matches", ops.MaxCustomerMatches, func() (int, error) {
 			m, err := c.Identity.CustomerVerification(ctx, "T1")
 			return len(m), err
 		}},
-		{"Countries.List", "countries", maxCountries, func() (int, error) {
+		{"Countries.List", "countries", ops.MaxCountries, func() (int, error) {
 			cs, err := c.Countries.List(ctx, nil)
 			return len(cs), err
 		}},
-		{"Customers.List", "customers", maxCustomers, func() (int, error) {
+		{"Customers.List", "customers", ops.MaxCustomers, func() (int, error) {
 			cs, err := c.Customers.List(ctx, nil)
 			return len(cs), err
 		}},
@@ -308,12 +309,12 @@ func TestUnpagedListBoundedBeforeDecoding(t *testing.T) {
 		})
 	}
 	t.Run("longest customer list", func(t *testing.T) {
-		body = items("customers", false, maxCustomers, `{}`)
+		body = items("customers", false, ops.MaxCustomers, `{}`)
 		most := allocated(t, func() (int, error) {
 			cs, err := c.Customers.List(ctx, nil)
 			return len(cs), err
 		}, false)
-		t.Logf("%d customers: allocated at most %.1f MiB a call", maxCustomers, float64(most)/(1<<20))
+		t.Logf("%d customers: allocated at most %.1f MiB a call", ops.MaxCustomers, float64(most)/(1<<20))
 		assert.Less(t, most, uint64(4*defaultMaxResponseBytes))
 	})
 }

@@ -1,77 +1,17 @@
 package bankpay
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"net/http"
+	"os"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// tableRow is a row of operations.go as its source writes it.
-type tableRow struct {
-	varName, name, method, path, retry string
-}
-
-// tableRows reads the rows of the operation table from operations.go's
-// source: every package-level var initialized with &operation{…}.
-func tableRows(t *testing.T) []tableRow {
-	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), "operations.go", nil, 0)
-	require.NoError(t, err)
-	var rows []tableRow
-	for _, d := range f.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.VAR {
-			continue
-		}
-		for _, spec := range g.Specs {
-			vs := spec.(*ast.ValueSpec)
-			for i, v := range vs.Values {
-				u, ok := v.(*ast.UnaryExpr)
-				if !ok {
-					continue
-				}
-				lit, ok := u.X.(*ast.CompositeLit)
-				if !ok || lit.Type.(*ast.Ident).Name != "operation" {
-					continue
-				}
-				row := tableRow{varName: vs.Names[i].Name, retry: "retryRead"}
-				for _, e := range lit.Elts {
-					kv := e.(*ast.KeyValueExpr)
-					val := ""
-					switch x := kv.Value.(type) {
-					case *ast.BasicLit:
-						val, _ = strconv.Unquote(x.Value)
-					case *ast.SelectorExpr: // http.MethodGet
-						val = strings.ToUpper(strings.TrimPrefix(x.Sel.Name, "Method"))
-					case *ast.Ident:
-						val = x.Name
-					}
-					switch kv.Key.(*ast.Ident).Name {
-					case "name":
-						row.name = val
-					case "method":
-						row.method = val
-					case "path":
-						row.path = val
-					case "retry":
-						row.retry = val
-					}
-				}
-				rows = append(rows, row)
-			}
-		}
-	}
-	return rows
-}
 
 // TestOperationTableCovered checks that every row of the operation table
 // is driven by a row of endpoints() (same method and path), or is named
@@ -89,24 +29,24 @@ func TestOperationTableCovered(t *testing.T) {
 		"Identity.CustomerVerification": "identity_test.go",
 	}
 	param := regexp.MustCompile(`\{[A-Za-z]+\}`)
-	rows := tableRows(t)
-	require.GreaterOrEqual(t, len(rows), 30, "rows read from operations.go")
+	rows := ops.All()
+	require.GreaterOrEqual(t, len(rows), 30, "rows of internal/ops")
 	seen := map[string]bool{}
 	for _, r := range rows {
-		assert.False(t, seen[r.name], "%s: two rows", r.name)
-		seen[r.name] = true
-		if r.method == http.MethodGet {
-			assert.Equal(t, "retryRead", r.retry, "%s: a GET is a read", r.name)
+		assert.False(t, seen[r.Name], "%s: two rows", r.Name)
+		seen[r.Name] = true
+		if r.Method == http.MethodGet {
+			assert.Equal(t, ops.RetryRead, r.Retry, "%s: a GET is a read", r.Name)
 		} else {
-			assert.NotEqual(t, "retryRead", r.retry, "%s: a %s changes state", r.name, r.method)
+			assert.NotEqual(t, ops.RetryRead, r.Retry, "%s: a %s changes state", r.Name, r.Method)
 		}
-		path := param.ReplaceAllString(r.path, "{id}")
+		path := param.ReplaceAllString(r.Path, "{id}")
 		found := false
 		for _, e := range endpoints() {
-			found = found || (e.method == r.method && e.path == path)
+			found = found || (e.method == r.Method && e.path == path)
 		}
 		if !found {
-			assert.Contains(t, elsewhere, r.name, "%s (%s %s): no row in endpoints()", r.name, r.method, r.path)
+			assert.Contains(t, elsewhere, r.Name, "%s (%s %s): no row in endpoints()", r.Name, r.Method, r.Path)
 		}
 	}
 	for name := range elsewhere {
@@ -114,20 +54,8 @@ func TestOperationTableCovered(t *testing.T) {
 	}
 }
 
-func TestOperationPathFor(t *testing.T) {
-	op := &operation{name: "T.X", method: http.MethodPost, path: "/transactions/{transactionId}/deposit", body: bodyForm}
-	got, err := op.pathFor("a/b?c#d")
-	require.NoError(t, err)
-	assert.Equal(t, "/transactions/a%2Fb%3Fc%23d/deposit", got, "an id cannot change the path")
-
-	_, err = op.pathFor()
-	assert.ErrorContains(t, err, "no value for {transactionId}")
-	_, err = op.pathFor("1", "2")
-	assert.ErrorContains(t, err, "2 ids for 1 path segments")
-}
-
 func TestOperationRequest(t *testing.T) {
-	read := &operation{name: "T.Get", method: http.MethodGet, path: "/t/{id}", expand: true, notReady: true}
+	read := &operation{Name: "T.Get", Method: http.MethodGet, Path: "/t/{id}", Expand: true, NotReady: true}
 	r, err := requestOf(read, args{ids: []string{"1"}})
 	require.NoError(t, err)
 	assert.False(t, r.StateChanging)
@@ -136,7 +64,7 @@ func TestOperationRequest(t *testing.T) {
 	_, err = requestOf(read, args{ids: []string{"1"}, body: struct{}{}})
 	assert.ErrorContains(t, err, "takes no body", "a body for an operation that sends none")
 
-	form := &operation{name: "T.Deposit", method: http.MethodPost, path: "/t", body: bodyForm, retry: retryUnlessSent}
+	form := &operation{Name: "T.Deposit", Method: http.MethodPost, Path: "/t", Body: ops.BodyForm, Retry: ops.RetryUnlessSent}
 	r, err = requestOf(form, args{body: &struct {
 		Ref string `url:"merchantReference"`
 	}{"R1"}})
@@ -146,7 +74,7 @@ func TestOperationRequest(t *testing.T) {
 	assert.Equal(t, pipeline.ContentTypeForm, r.ContentType)
 	assert.Equal(t, "merchantReference=R1", string(r.Body))
 
-	keyed := &operation{name: "D.Create", method: http.MethodPost, path: "/d", body: bodyJSON, retry: retryKeyed}
+	keyed := &operation{Name: "D.Create", Method: http.MethodPost, Path: "/d", Body: ops.BodyJSON, Retry: ops.RetryKeyed}
 	_, err = requestOf(keyed, args{body: map[string]string{}})
 	var verr *ValidationError
 	require.ErrorAs(t, err, &verr, "a keyed operation without its key")
@@ -159,11 +87,41 @@ func TestOperationRequest(t *testing.T) {
 	assert.JSONEq(t, `{"a":"b"}`, string(r.Body))
 }
 
-// requestOf is the request op prepares with a (operation.request).
+// requestOf is the request op prepares with a (prepare).
 func requestOf(op *operation, a args) (*pipeline.Request, error) {
 	r := new(pipeline.Request)
-	if err := op.request(r, a); err != nil {
+	if err := prepare(op, r, a); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// TestContributingDiff: the diff of the smallest operation in
+// CONTRIBUTING.md is the code as it is: each hunk's lines after the
+// change (context and added) appear, in order and together, in its file.
+func TestContributingDiff(t *testing.T) {
+	doc, err := os.ReadFile("CONTRIBUTING.md")
+	require.NoError(t, err)
+	_, block, ok := strings.Cut(string(doc), "```diff\n")
+	require.True(t, ok, "CONTRIBUTING.md has a diff")
+	block, _, _ = strings.Cut(block, "```")
+	files := strings.Split(block, "--- a/")[1:]
+	require.GreaterOrEqual(t, len(files), 5, "the method, the row, the sandbox's route and handler, the contract's entry")
+	for _, f := range files {
+		name, rest, _ := strings.Cut(f, "\n")
+		src, err := os.ReadFile(name)
+		require.NoError(t, err, name)
+		for _, hunk := range strings.Split(rest, "\n@@")[1:] {
+			var after []string
+			for _, l := range strings.Split(hunk, "\n")[1:] {
+				if strings.HasPrefix(l, " ") || strings.HasPrefix(l, "+") {
+					after = append(after, l[1:])
+				} else if l == "" {
+					after = append(after, l)
+				}
+			}
+			text := strings.TrimRight(strings.Join(after, "\n"), "\n")
+			assert.Contains(t, string(src), text, "%s: a hunk of CONTRIBUTING.md's diff is not the code", name)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"net/url"
 
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -62,7 +63,7 @@ func (s *PaymentProvidersService) List(ctx context.Context, p *PaymentProviderLi
 }
 
 func (s *PaymentProvidersService) page(ctx context.Context, q url.Values, opts []Option) (*Page[models.PaymentProvider], error) {
-	return listPage[models.PaymentProvider](ctx, s.client, opPaymentProvidersList, q, opts)
+	return listPage[models.PaymentProvider](ctx, s.client, ops.PaymentProvidersList, q, opts)
 }
 
 // query validates p and encodes it.

@@ -6,6 +6,7 @@ import (
 	"iter"
 	"net/url"
 
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -23,12 +24,12 @@ func (s *PaymentsService) Get(ctx context.Context, paymentID string, opts ...Opt
 	if err := checkID("paymentId", paymentID); err != nil {
 		return nil, err
 	}
-	p, err := call[models.Payment](ctx, s.client, opPaymentsGet, args{ids: []string{paymentID}}, opts)
+	p, err := call[models.Payment](ctx, s.client, ops.PaymentsGet, args{ids: []string{paymentID}}, opts)
 	if err != nil {
 		return nil, err
 	}
 	if p.PaymentID == "" {
-		return nil, opPaymentsGet.resultError(errors.New(`response has no "paymentId"`), paymentID)
+		return nil, resultError(ops.PaymentsGet, errors.New(`response has no "paymentId"`), paymentID)
 	}
 	return p, nil
 }
@@ -55,7 +56,7 @@ type PaymentListParams struct {
 }
 
 // paymentList is GET /payments, {"payments":[…],"startIndex":…,…}.
-var paymentList = rangedList[models.Payment]{opPaymentsList}
+var paymentList = rangedList[models.Payment]{ops.PaymentsList}
 
 // paymentQuery is PaymentListParams as the query sends it: the code
 // filters as codes.

@@ -2,11 +2,13 @@ package bankpay
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
 
 	"github.com/bankpay/bankpay-go/internal/decode"
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -98,7 +100,7 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 	if p.VerifyAccount {
 		query = verifyAccountQuery
 	}
-	r, err := call[tokenizeResponse](ctx, s.client, opAccountsTokenize, args{query: query, body: body}, opts)
+	r, err := call[tokenizeResponse](ctx, s.client, ops.AccountsTokenize, args{query: query, body: body}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -107,8 +109,8 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 
 // verifyAccountQuery is the query of a Tokenize that verifies the account.
 // It is never written: the request pipeline only reads a request's query
-// (expandQuery copies it before adding to it), so that every call can
-// share this one instead of allocating its own.
+// (internal/pipeline's expandQuery copies it before adding to it), so that
+// every call can share this one instead of allocating its own.
 var verifyAccountQuery = url.Values{"verifyAccount": {"true"}}
 
 // tokenizeBody is Tokenize's request body with its account, allocated
@@ -174,12 +176,13 @@ type tokenizeResponse struct {
 	out *models.Tokenization
 }
 
-func (r *tokenizeResponse) decodeBody(ctx context.Context, cfg *config, req *pipeline.Request, body []byte) error {
+// DecodeBody implements pipeline.Decoder.
+func (r *tokenizeResponse) DecodeBody(ctx context.Context, logger *slog.Logger, req *pipeline.Request, body []byte) error {
 	out, unset, err := r.buf.Decode(body)
 	if err != nil {
 		return &ResponseError{StatusCode: http.StatusOK, Method: req.Method, Path: req.Path, Err: err}
 	}
-	logUnset(ctx, cfg, req.Method, req.Path, unset)
+	pipeline.LogUnset(ctx, logger, req.Method, req.Path, unset)
 	r.out = out
 	return nil
 }

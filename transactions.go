@@ -3,12 +3,14 @@ package bankpay
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/bankpay/bankpay-go/internal/decode"
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
@@ -29,7 +31,7 @@ func (s *TransactionsService) Get(ctx context.Context, transactionID string, opt
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return isThe(opTransactionsGet, transactionID)(call[models.Transaction](ctx, s.client, opTransactionsGet, args{ids: []string{transactionID}}, opts))
+	return isThe(ops.TransactionsGet, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsGet, args{ids: []string{transactionID}}, opts))
 }
 
 // madeFrom checks the answer of a call that makes a new transaction from
@@ -41,7 +43,7 @@ func (s *TransactionsService) Get(ctx context.Context, transactionID string, opt
 func madeFrom(op *operation, original string) func(*models.Transaction, error) (*models.Transaction, error) {
 	return func(t *models.Transaction, err error) (*models.Transaction, error) {
 		if err == nil && strings.EqualFold(strings.TrimSpace(t.TransactionID), original) {
-			return nil, op.resultError(errors.New("the response is the transaction the call was made against, not the one it made"), original)
+			return nil, resultError(op, errors.New("the response is the transaction the call was made against, not the one it made"), original)
 		}
 		return t, err
 	}
@@ -54,7 +56,7 @@ func madeFrom(op *operation, original string) func(*models.Transaction, error) (
 func isThe(op *operation, asked string) func(*models.Transaction, error) (*models.Transaction, error) {
 	return func(t *models.Transaction, err error) (*models.Transaction, error) {
 		if err == nil && !strings.EqualFold(strings.TrimSpace(t.TransactionID), strings.TrimSpace(asked)) {
-			return nil, op.resultError(errors.New("the response is about another transaction than the one asked"), asked)
+			return nil, resultError(op, errors.New("the response is about another transaction than the one asked"), asked)
 		}
 		return t, err
 	}
@@ -79,7 +81,7 @@ func (s *TransactionsService) Establish(ctx context.Context, d *models.Establish
 	if err := s.client.signEstablishData(&cp); err != nil { // validates cp first
 		return nil, err
 	}
-	r, err := call[establishResponse](ctx, s.client, opTransactionsEstablish, args{query: url.Values{"createTransaction": {"true"}}, body: &cp}, opts)
+	r, err := call[establishResponse](ctx, s.client, ops.TransactionsEstablish, args{query: url.Values{"createTransaction": {"true"}}, body: &cp}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -92,12 +94,13 @@ func (s *TransactionsService) Establish(ctx context.Context, d *models.Establish
 // field the OpenAPI requires there).
 type establishResponse struct{ out *models.Transaction }
 
-func (r *establishResponse) decodeBody(ctx context.Context, cfg *config, req *pipeline.Request, body []byte) error {
+// DecodeBody implements pipeline.Decoder.
+func (r *establishResponse) DecodeBody(ctx context.Context, logger *slog.Logger, req *pipeline.Request, body []byte) error {
 	out, unset, err := decode.Establish(body)
 	if err != nil {
 		return &ResponseError{StatusCode: http.StatusOK, Method: req.Method, Path: req.Path, Err: err}
 	}
-	logUnset(ctx, cfg, req.Method, req.Path, unset)
+	pipeline.LogUnset(ctx, logger, req.Method, req.Path, unset)
 	r.out = out
 	return nil
 }
@@ -136,7 +139,7 @@ func (s *TransactionsService) Refund(ctx context.Context, transactionID string, 
 	); err != nil {
 		return nil, err
 	}
-	return madeFrom(opTransactionsRefund, transactionID)(call[models.Transaction](ctx, s.client, opTransactionsRefund, args{ids: []string{transactionID}, body: p}, opts))
+	return madeFrom(ops.TransactionsRefund, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsRefund, args{ids: []string{transactionID}, body: p}, opts))
 }
 
 // ReclaimParams is the input of Reclaim, sent as JSON.
@@ -170,7 +173,7 @@ func (s *TransactionsService) Reclaim(ctx context.Context, transactionID string,
 	); err != nil {
 		return nil, err
 	}
-	return madeFrom(opTransactionsReclaim, transactionID)(call[models.Transaction](ctx, s.client, opTransactionsReclaim, args{ids: []string{transactionID}, body: p}, opts))
+	return madeFrom(ops.TransactionsReclaim, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsReclaim, args{ids: []string{transactionID}, body: p}, opts))
 }
 
 // CancelParams is the input of Cancel, sent as JSON; every field is
@@ -213,7 +216,7 @@ func (s *TransactionsService) Cancel(ctx context.Context, transactionID string, 
 	if p.Reason < 0 {
 		return nil, invalid("reason", "must not be negative")
 	}
-	return isThe(opTransactionsCancel, transactionID)(call[models.Transaction](ctx, s.client, opTransactionsCancel, args{ids: []string{transactionID}, body: p}, opts))
+	return isThe(ops.TransactionsCancel, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsCancel, args{ids: []string{transactionID}, body: p}, opts))
 }
 
 // PreauthorizeParams is the input of Preauthorize, sent as JSON (the
@@ -265,7 +268,7 @@ func (s *TransactionsService) Preauthorize(ctx context.Context, transactionID st
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return madeFrom(opTransactionsPreauthorize, transactionID)(call[models.Transaction](ctx, s.client, opTransactionsPreauthorize, args{ids: []string{transactionID}, body: p.body()}, opts))
+	return madeFrom(ops.TransactionsPreauthorize, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsPreauthorize, args{ids: []string{transactionID}, body: p.body()}, opts))
 }
 
 // preauthBody is the JSON body of a preauthorization, as the OpenAPI
@@ -321,12 +324,12 @@ func (s *TransactionsService) Refresh(ctx context.Context, transactionID, splitT
 	if err := firstError(checkID("transactionId", transactionID), required("splitToken", splitToken)); err != nil {
 		return "", err
 	}
-	r, err := call[wire.RefreshProcess](ctx, s.client, opTransactionsRefresh, args{ids: []string{transactionID}, body: &wire.RefreshRequest{SplitToken: splitToken}}, opts)
+	r, err := call[wire.RefreshProcess](ctx, s.client, ops.TransactionsRefresh, args{ids: []string{transactionID}, body: &wire.RefreshRequest{SplitToken: splitToken}}, opts)
 	if err != nil {
 		return "", err
 	}
 	if r.ProcessID == "" {
-		return "", opTransactionsRefresh.resultError(errors.New("response has no refresh.processId"), transactionID)
+		return "", resultError(ops.TransactionsRefresh, errors.New("response has no refresh.processId"), transactionID)
 	}
 	return r.ProcessID, nil
 }

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -54,7 +55,7 @@ type TransactionListParams struct {
 }
 
 // transactionList is GET /transactions, {"transactions":[…]}.
-var transactionList = rangedList[models.Transaction]{opTransactionsList}
+var transactionList = rangedList[models.Transaction]{ops.TransactionsList}
 
 // transactionQuery is TransactionListParams as the query sends it: the
 // code filters as codes.
@@ -451,7 +452,7 @@ func (sc *findScan) add(t *models.Transaction, unreadable bool) error {
 		// repeats a page for every startIndex, which would keep the loop
 		// going until the page budget.
 		if sc.repeats++; sc.repeats >= defaultPageSize {
-			return &incompleteError{opTransactionsList.resultError(errors.New("the list repeats a page of transactions"))}
+			return &incompleteError{resultError(ops.TransactionsList, errors.New("the list repeats a page of transactions"))}
 		}
 		return nil
 	} else {
@@ -482,18 +483,18 @@ func (sc *findScan) add(t *models.Transaction, unreadable bool) error {
 // page whose raw items cannot be lined up with the decoded ones has every
 // item reported.
 func (s *TransactionsService) findPage(ctx context.Context, q url.Values, opts []Option) (*Page[models.Transaction], map[int]bool, error) {
-	r, err := call[json.RawMessage](ctx, s.client, opTransactionsList, args{query: q}, opts)
+	r, err := call[json.RawMessage](ctx, s.client, ops.TransactionsList, args{query: q}, opts)
 	if err != nil {
 		return nil, nil, err
 	}
 	asked, _ := strconv.Atoi(q.Get("count"))
-	page, err := decodeList[models.Transaction](*r, opTransactionsList.path, q, opTransactionsList.key, asked, func() error {
+	page, err := decodeList[models.Transaction](*r, ops.TransactionsList.Path, q, ops.TransactionsList.Key, asked, func() error {
 		return fmt.Errorf("the page holds more than the %d items asked", asked)
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	refs, ok := rawReferences(*r, opTransactionsList.key)
+	refs, ok := rawReferences(*r, ops.TransactionsList.Key)
 	bad := map[int]bool{}
 	for i := range page.Items {
 		if !ok || len(refs) != len(page.Items) || unreadableReference(refs[i], page.Items[i].MerchantReference) {

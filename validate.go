@@ -575,3 +575,16 @@ func isNotificationKey(k string) bool {
 	}
 	return false
 }
+
+// checkID rejects an id that is empty, "." or "..", or has control characters.
+func checkID(field, id string) error {
+	switch {
+	case id == "":
+		return invalid(field, "must not be empty")
+	case id == "." || id == "..":
+		return invalid(field, `must not be "." or ".."`)
+	case strings.ContainsFunc(id, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return invalid(field, "must not contain control characters")
+	}
+	return nil
+}

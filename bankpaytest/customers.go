@@ -224,13 +224,8 @@ func (s *Server) createCustomer(body []byte, m *merchant) (any, *Error) {
 	return wire.CustomerEnvelope{Customer: &c}, nil
 }
 
-// handleGetCustomer serves GET /customers/{customerId}, and GET
-// /customers/lookup (routed here: the two patterns would overlap with POST
-// /customers/{customerId} in http.ServeMux).
-func (s *Server) handleGetCustomer(r *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
-	if id == "lookup" {
-		return s.lookupCustomer(r)
-	}
+// handleGetCustomer serves GET /customers/{customerId}.
+func (s *Server) handleGetCustomer(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
 	rec := m.customers[id]
 	if rec == nil {
 		return nil, notFound("customer")
@@ -261,11 +256,12 @@ type customerList struct {
 	Customers []models.Customer `json:"customers"`
 }
 
-// lookupCustomer serves GET /customers/lookup?email=…[&phone=…]: whether a
-// user with that email or phone has authorized a transaction, at any
-// merchant of the sandbox, as the customer of the authorization or as the
-// holder of the bank account used. Its errors are written as errorsList.
-func (s *Server) lookupCustomer(r *http.Request) (any, *Error) {
+// handleLookupCustomer serves GET /customers/lookup?email=…[&phone=…]:
+// whether a user with that email or phone has authorized a transaction, at
+// any merchant of the sandbox, as the customer of the authorization or as
+// the holder of the bank account used. Its errors are written as
+// errorsList.
+func (s *Server) handleLookupCustomer(r *http.Request, _ []byte, _ *merchant, _ string) (any, *Error) {
 	q := r.URL.Query()
 	email, phone := q.Get("email"), q.Get("phone")
 	fail := func(msg string) (any, *Error) {

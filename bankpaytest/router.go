@@ -3,7 +3,11 @@ package bankpaytest
 import (
 	"net/http"
 	"path"
+	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/bankpay/bankpay-go/internal/ops"
 )
 
 const (
@@ -26,39 +30,65 @@ type route struct {
 	fn      handlerFunc
 }
 
-// apiRoutes are the service's endpoints, below /api/v1. Every one runs
-// with s.mu held.
-var apiRoutes = []route{
-	{"POST /establish", bodyJSON, true, (*Server).handleEstablish},
-	{"GET /transactions/{id}", bodyNone, true, (*Server).handleGetTransaction},
-	{"POST /transactions/{id}/deposit", bodyForm, true, (*Server).handleDeposit},
-	{"POST /transactions/{id}/capture", bodyForm, true, (*Server).handleCapture},
-	{"POST /transactions/{id}/capture/preAuth", bodyAny, true, (*Server).handlePreauthorize},
-	{"POST /transactions/{id}/refund", bodyJSON, true, (*Server).handleRefund},
-	{"POST /transactions/{id}/reclaim", bodyJSON, true, (*Server).handleReclaim},
-	{"POST /transactions/{id}/cancel", bodyJSON, true, (*Server).handleCancel},
-	{"POST /transactions/{id}/refresh", bodyJSON, true, (*Server).handleRefresh},
-	{"GET /transactions/{id}/payment/paymentProvider/account/balance", bodyNone, true, (*Server).handleBalance},
-	{"GET /transactions/{id}/payment/paymentProvider/user", bodyNone, true, (*Server).handleBankUser},
-	{"GET /transactions/{id}/accountSummary", bodyNone, true, (*Server).handleSummary},
-	{"GET /transactions/{id}/user", bodyNone, true, (*Server).handleIdentityUser},
-	{"GET /transactions/{id}/user/detail", bodyNone, true, (*Server).handleIdentityDetail},
-	{"POST /transactions/{id}/feedback", bodyJSON, true, (*Server).handleFeedback},
-	{"POST /customers", bodyJSON, true, (*Server).handleCustomerByExternalID},
-	{"POST /customers/{id}", bodyJSON, true, (*Server).handleCustomerByID},
-	{"GET /customers", bodyNone, true, (*Server).handleListCustomers},
-	{"GET /customers/{id}", bodyNone, true, (*Server).handleGetCustomer}, // and /customers/lookup
-	{"POST /accounts/tokenize", bodyJSON, true, (*Server).handleTokenize},
-	{"GET /countries", bodyNone, true, (*Server).handleCountries},
-	{"GET /paymentProviders", bodyNone, true, (*Server).handleProviders},
-	{"POST /collections/recovery/dispute", bodyJSON, true, (*Server).handleDispute},
-	{"POST /accounts/verify", bodyJSON, true, (*Server).handleVerifyAccount},
-	{"POST /feedback", bodyJSON, true, (*Server).handleAccountFeedback},
-	{"GET /transactions/{id}/payment/paymentProvider/accounts", bodyNone, true, (*Server).handleSelectedAccounts},
-	{"GET /transactions/{id}/payment/customer/verify", bodyNone, true, (*Server).handleCustomerVerify},
-	{"GET /transactions", bodyNone, true, (*Server).handleListTransactions},
-	{"GET /payments", bodyNone, true, (*Server).handleListPayments},
-	{"GET /payments/{id}", bodyNone, true, (*Server).handleGetPayment},
+// apiRoute routes one operation of the SDK's table (internal/ops): its
+// method and path, whose {name} segment the handler gets as id; the
+// encoding its body must have; its handler, run with s.mu held. A route
+// of the API without its row cannot be written: the row is the route.
+type apiRoute struct {
+	op   *ops.Op
+	body bodyKind
+	fn   handlerFunc
+}
+
+// apiRoutes are the service's endpoints, below /api/v1, one a pattern:
+// two rows with one method and path share a route (Customers.Create and
+// UpdateByExternalID: POST /customers). TestAPIRoutesServeEveryRow checks
+// that every row reaches its route.
+var apiRoutes = []apiRoute{
+	{ops.TransactionsEstablish, bodyJSON, (*Server).handleEstablish},
+	{ops.TransactionsGet, bodyNone, (*Server).handleGetTransaction},
+	{ops.TransactionsDeposit, bodyForm, (*Server).handleDeposit},
+	{ops.TransactionsCapture, bodyForm, (*Server).handleCapture},
+	{ops.TransactionsPreauthorize, bodyAny, (*Server).handlePreauthorize},
+	{ops.TransactionsRefund, bodyJSON, (*Server).handleRefund},
+	{ops.TransactionsReclaim, bodyJSON, (*Server).handleReclaim},
+	{ops.TransactionsCancel, bodyJSON, (*Server).handleCancel},
+	{ops.TransactionsRefresh, bodyJSON, (*Server).handleRefresh},
+	{ops.AccountsBalance, bodyNone, (*Server).handleBalance},
+	{ops.AccountsUser, bodyNone, (*Server).handleBankUser},
+	{ops.AccountsSummary, bodyNone, (*Server).handleSummary},
+	{ops.IdentityUser, bodyNone, (*Server).handleIdentityUser},
+	{ops.IdentityDetail, bodyNone, (*Server).handleIdentityDetail},
+	{ops.IdentityFeedback, bodyJSON, (*Server).handleFeedback},
+	{ops.CustomersCreate, bodyJSON, (*Server).handleCustomerByExternalID}, // and UpdateByExternalID
+	{ops.CustomersUpdate, bodyJSON, (*Server).handleCustomerByID},
+	{ops.CustomersList, bodyNone, (*Server).handleListCustomers},
+	{ops.CustomersGet, bodyNone, (*Server).handleGetCustomer},
+	{ops.CustomersLookup, bodyNone, (*Server).handleLookupCustomer},
+	{ops.AccountsTokenize, bodyJSON, (*Server).handleTokenize},
+	{ops.CountriesList, bodyNone, (*Server).handleCountries},
+	{ops.PaymentProvidersList, bodyNone, (*Server).handleProviders},
+	{ops.DisputesCreate, bodyJSON, (*Server).handleDispute},
+	{ops.AccountsVerify, bodyJSON, (*Server).handleVerifyAccount},
+	{ops.AccountsFeedback, bodyJSON, (*Server).handleAccountFeedback},
+	{ops.AccountsListSelected, bodyNone, (*Server).handleSelectedAccounts},
+	{ops.IdentityCustomerVerification, bodyNone, (*Server).handleCustomerVerify},
+	{ops.TransactionsList, bodyNone, (*Server).handleListTransactions},
+	{ops.PaymentsList, bodyNone, (*Server).handleListPayments},
+	{ops.PaymentsGet, bodyNone, (*Server).handleGetPayment},
+}
+
+// pathParam is a {name} segment of a row's path.
+var pathParam = regexp.MustCompile(`\{[A-Za-z]+\}`)
+
+// routes are the API's routes as mount takes them: each row's method and
+// path, its {name} segment as {id}.
+func routes(api []apiRoute) []route {
+	out := make([]route, len(api))
+	for i, a := range api {
+		out[i] = route{a.op.Method + " " + pathParam.ReplaceAllString(a.op.Path, "{id}"), a.body, true, a.fn}
+	}
+	return out
 }
 
 // newMux routes the API below /api/v1 and the control endpoints below
@@ -69,7 +99,7 @@ var apiRoutes = []route{
 // redirected as http.ServeMux would.
 func (s *Server) newMux() http.Handler {
 	mux := http.NewServeMux()
-	s.mount(mux, apiPrefix, apiRoutes)
+	s.mount(mux, apiPrefix, routes(apiRoutes))
 	s.mount(mux, controlPrefix, controlRoutes)
 	mux.HandleFunc(controlPrefix, s.unknown)
 	outside := func(w http.ResponseWriter, _ *http.Request) { writeError(w, notFound("resource")) }
@@ -93,24 +123,36 @@ func (s *Server) newMux() http.Handler {
 	})
 }
 
-// mount registers routes below prefix: each pattern, its path without a
-// method (405 for the other methods) and prefix+"/" (404).
+// mount registers routes below prefix, and prefix+"/" for every other
+// path and method: 405 with Allow for a path a route serves with other
+// methods, 404 for an unknown one.
 func (s *Server) mount(mux *http.ServeMux, prefix string, routes []route) {
-	allow := map[string][]string{}
-	var paths []string
 	for _, rt := range routes {
 		method, path, _ := strings.Cut(rt.pattern, " ")
 		mux.Handle(method+" "+prefix+path, s.serve(rt, method))
-		if allow[path] == nil {
-			paths = append(paths, path)
+	}
+	mux.HandleFunc(prefix+"/", func(w http.ResponseWriter, r *http.Request) {
+		if allow := allowed(mux, prefix, routes, r); allow != "" {
+			s.refuse(w, r, methodNotAllowed(), allow)
+			return
 		}
-		allow[path] = append(allow[path], method)
+		s.unknown(w, r)
+	})
+}
+
+// allowed lists the methods, in the order of routes, whose route serves
+// r's path ("" for none).
+func allowed(mux *http.ServeMux, prefix string, routes []route, r *http.Request) string {
+	var methods []string
+	for _, rt := range routes {
+		method, path, _ := strings.Cut(rt.pattern, " ")
+		probe := r.Clone(r.Context())
+		probe.Method = method
+		if _, p := mux.Handler(probe); p == method+" "+prefix+path && !slices.Contains(methods, method) {
+			methods = append(methods, method)
+		}
 	}
-	for _, path := range paths {
-		methods := strings.Join(allow[path], ", ")
-		mux.HandleFunc(prefix+path, func(w http.ResponseWriter, r *http.Request) { s.refuse(w, r, methodNotAllowed(), methods) })
-	}
-	mux.HandleFunc(prefix+"/", s.unknown)
+	return strings.Join(methods, ", ")
 }
 
 // readRequestBody reads the body of a request that may have one, before

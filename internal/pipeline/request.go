@@ -1,7 +1,10 @@
-// Package pipeline is the call pipeline's plumbing that knows nothing of
-// the SDK's public types: the prepared request of a call (its method, path,
-// query, encoded body, headers and retry marks). The root package builds
-// one from an operation's row and sends it.
+// Package pipeline is the call pipeline, which knows nothing of the SDK's
+// public types: the prepared request of a call (its method, path, query,
+// encoded body, headers and retry marks), the call itself (Call.Do: build,
+// send with retries, check, decode), the retry rule, the send guard below
+// every transport, and the capped reading of bodies. The root package
+// prepares a Call's Request from an operation's row, sends it with a
+// Config, and makes the public errors of its failures (Reporter).
 package pipeline
 
 import (
@@ -16,7 +19,7 @@ import (
 // Request is one prepared API call.
 type Request struct {
 	Method string
-	// Path is relative to the base URL, already escaped (operation.pathFor).
+	// Path is relative to the base URL, already escaped (ops.Op.Fill).
 	Path        string
 	Query       url.Values
 	Body        []byte

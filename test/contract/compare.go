@@ -75,17 +75,7 @@ func join(path, key string) string {
 }
 
 func (c *Comparison) walk(path string, gen any, got reflect.Value) {
-	for got.IsValid() && (got.Kind() == reflect.Pointer || got.Kind() == reflect.Interface) {
-		if got.IsNil() {
-			if got.Kind() == reflect.Interface {
-				got = reflect.Value{}
-				break
-			}
-			got = reflect.Zero(got.Type().Elem()) // a nil pointer compares as the zero value
-			continue
-		}
-		got = got.Elem()
-	}
+	got = elem(got)
 	if !got.IsValid() {
 		if !isEmpty(gen) {
 			c.fail(path, gen, got, "dropped")
@@ -95,55 +85,11 @@ func (c *Comparison) walk(path string, gen any, got reflect.Value) {
 	}
 	switch got.Kind() {
 	case reflect.Struct:
-		obj, ok := gen.(map[string]any)
-		if !ok {
-			if !isEmpty(gen) {
-				c.fail(path, gen, got, "not an object")
-			}
-			return
-		}
-		t := got.Type()
-		for k, v := range obj {
-			name, text, ok := c.fm.Lookup(t, k)
-			if !ok {
-				if c.fm.IsUnread(t, k) {
-					c.Unmodelled[generalise(join(path, k))] = true
-				} else {
-					c.Unmapped[t.String()+" "+k+" (at "+generalise(join(path, k))+")"] = true
-				}
-				continue
-			}
-			fv := got.FieldByName(name)
-			if !fv.IsValid() {
-				c.fail(join(path, k), v, fv, "the map names a field "+t.String()+" has not: "+name)
-				continue
-			}
-			if text != "" {
-				// The model keeps a value its typed field cannot hold as text:
-				// equal when the typed field is, or when it is unset and the
-				// text is the value as sent.
-				sub := Comparison{Unmodelled: c.Unmodelled, Unmapped: c.Unmapped, fm: c.fm}
-				sub.walk(join(path, k), v, fv)
-				c.Compared += sub.Compared
-				if len(sub.Mismatches) == 0 {
-					continue
-				}
-				if fv.IsZero() && got.FieldByName(text).String() == scalarText(v) {
-					continue
-				}
-				c.Mismatches = append(c.Mismatches, sub.Mismatches...)
-				continue
-			}
-			c.walk(join(path, k), v, fv)
+		if obj, ok := c.object(path, gen, got); ok {
+			c.walkStruct(path, obj, got)
 		}
 	case reflect.Map:
-		obj, ok := gen.(map[string]any)
-		if !ok {
-			if !isEmpty(gen) {
-				c.fail(path, gen, got, "not an object")
-			}
-			return
-		}
+		obj, _ := c.object(path, gen, got)
 		for k, v := range obj {
 			mv := got.MapIndex(reflect.ValueOf(k).Convert(got.Type().Key()))
 			if !mv.IsValid() {
@@ -174,6 +120,72 @@ func (c *Comparison) walk(path string, gen any, got reflect.Value) {
 	default:
 		c.leaf(path, gen, got)
 	}
+}
+
+// elem follows got's pointers and interfaces: a nil pointer is the zero
+// value of what it points to, a nil interface the invalid Value.
+func elem(got reflect.Value) reflect.Value {
+	for got.IsValid() && (got.Kind() == reflect.Pointer || got.Kind() == reflect.Interface) {
+		if got.IsNil() {
+			if got.Kind() == reflect.Interface {
+				return reflect.Value{}
+			}
+			got = reflect.Zero(got.Type().Elem()) // a nil pointer compares as the zero value
+			continue
+		}
+		got = got.Elem()
+	}
+	return got
+}
+
+// object is gen as the object got (a struct or map) is read from; a
+// non-empty value of another shape is a mismatch.
+func (c *Comparison) object(path string, gen any, got reflect.Value) (map[string]any, bool) {
+	obj, ok := gen.(map[string]any)
+	if !ok && !isEmpty(gen) {
+		c.fail(path, gen, got, "not an object")
+	}
+	return obj, ok
+}
+
+// walkStruct compares each property of obj with the field of got the
+// field map names for it.
+func (c *Comparison) walkStruct(path string, obj map[string]any, got reflect.Value) {
+	t := got.Type()
+	for k, v := range obj {
+		name, text, ok := c.fm.Lookup(t, k)
+		if !ok {
+			if c.fm.IsUnread(t, k) {
+				c.Unmodelled[generalise(join(path, k))] = true
+			} else {
+				c.Unmapped[t.String()+" "+k+" (at "+generalise(join(path, k))+")"] = true
+			}
+			continue
+		}
+		fv := got.FieldByName(name)
+		switch {
+		case !fv.IsValid():
+			c.fail(join(path, k), v, fv, "the map names a field "+t.String()+" has not: "+name)
+		case text != "":
+			c.walkText(join(path, k), v, fv, got.FieldByName(text))
+		default:
+			c.walk(join(path, k), v, fv)
+		}
+	}
+}
+
+// walkText compares v with fv, a typed field whose model also keeps the
+// value as text (in textField) when the typed field cannot hold it: equal
+// when the typed field is, or when it is unset and the text is the value
+// as sent.
+func (c *Comparison) walkText(path string, v any, fv, textField reflect.Value) {
+	sub := Comparison{Unmodelled: c.Unmodelled, Unmapped: c.Unmapped, fm: c.fm}
+	sub.walk(path, v, fv)
+	c.Compared += sub.Compared
+	if len(sub.Mismatches) == 0 || (fv.IsZero() && textField.String() == scalarText(v)) {
+		return
+	}
+	c.Mismatches = append(c.Mismatches, sub.Mismatches...)
 }
 
 // leaf compares a scalar.

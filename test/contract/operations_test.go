@@ -22,6 +22,7 @@ import (
 	"testing"
 
 	"github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/models"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -61,6 +62,8 @@ type recorder struct {
 	problems []string
 	seen     map[string]bool
 	requests int
+	// sent is the method and path of the last request.
+	sent string
 }
 
 func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
@@ -69,6 +72,7 @@ func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.requests++
+	r.sent = req.Method + " " + strings.TrimPrefix(req.URL.Path, "/api/v1")
 	opID, errs := r.val.Request(req)
 	for _, d := range errs {
 		if row := Excuse(InRequest, opID, d); row != nil {
@@ -176,6 +180,48 @@ func fitIdentity(opID string, gen any, seed int64) {
 // decimalAmount is an amount the SDK reads as a transaction's.
 var decimalAmount = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
 
+// TestOperationRows: the SDK's operation rows (internal/ops, which the SDK
+// calls with and the sandbox routes) against the OpenAPI, which is
+// independent of them: each row of an operation has the method and path
+// of its operationId, and every row is in exactly one operation, so a
+// typo in a row's method or path fails here.
+func TestOperationRows(t *testing.T) {
+	spec, err := LoadSpec(nil)
+	require.NoError(t, err)
+	owner := map[*ops.Op]string{}
+	for _, op := range Operations() {
+		want := spec.Operations[op.ID]
+		require.NotNil(t, want, "%s: not an operation of the OpenAPI", op.ID)
+		assert.NotEmpty(t, op.Rows, "%s: no row of the SDK", op.ID)
+		for _, row := range op.Rows {
+			assert.Equal(t, want.Method+" "+want.Path, row.Method+" "+row.Path, "%s: the row of %s", op.ID, row.Name)
+			assert.NotContains(t, owner, row, "%s: also the row of %s", row.Name, owner[row])
+			owner[row] = op.ID
+		}
+	}
+	for _, row := range ops.All() {
+		assert.Contains(t, owner, row, "%s (%s %s): in no operation of the contract", row.Name, row.Method, row.Path)
+	}
+}
+
+// sentByRow reports whether sent ("METHOD /path", below the base URL) is
+// the method and path of one of rows, its {name} segments filled.
+func sentByRow(rows []*ops.Op, sent string) bool {
+	method, path, _ := strings.Cut(sent, " ")
+	got := strings.Split(path, "/")
+	for _, row := range rows {
+		want := strings.Split(row.Path, "/")
+		match := row.Method == method && len(want) == len(got)
+		for i := 0; match && i < len(want); i++ {
+			match = want[i] == got[i] || (strings.HasPrefix(want[i], "{") && got[i] != "")
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
 func TestOperations(t *testing.T) {
 	spec, err := LoadSpec(nil)
 	require.NoError(t, err)
@@ -220,11 +266,15 @@ func TestOperations(t *testing.T) {
 				body, err := json.Marshal(gen)
 				require.NoError(t, err)
 				rec.mu.Lock()
-				rec.body = body
+				rec.body, rec.sent = body, ""
 				rec.mu.Unlock()
 				f.generated++
 				call := op.Calls[i%len(op.Calls)]
 				result, err := call(context.Background(), c)
+				rec.mu.Lock()
+				sent := rec.sent
+				rec.mu.Unlock()
+				assert.True(t, sentByRow(op.Rows, sent), "%q is not the method and path of a row of %s", sent, op.ID)
 				if err != nil {
 					reason := "fails to decode: " + err.Error()
 					if f := findingOf(reason); f != "" {

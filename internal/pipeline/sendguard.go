@@ -1,4 +1,4 @@
-package bankpay
+package pipeline
 
 import (
 	"context"
@@ -9,11 +9,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"github.com/bankpay/bankpay-go/internal/pipeline"
 )
 
-// errResendRefused: a layer between the SDK and the network (middleware
+// ErrResendRefused: a layer between the SDK and the network (middleware
 // given to WithTransport, or one in WithHTTPClient's transport chain above
 // the SDK's guard) tried to send an attempt of a state-changing call a
 // second time, or sent a state-changing request without the SDK's context.
@@ -21,8 +19,9 @@ import (
 // that may have moved money is sent again. The middleware gets this error
 // from the transport below it; the caller gets a *NetworkError (Sent true
 // when an earlier send may have gone out) that wraps it and says so in its
-// message. It is unexported: what a caller acts on is NetworkError.Sent.
-var errResendRefused = errors.New("bankpay: second send of one attempt refused")
+// message. The SDK does not export it: what a caller acts on is
+// NetworkError.Sent.
+var ErrResendRefused = errors.New("bankpay: second send of one attempt refused")
 
 // sendGuard is the record one state-changing call keeps of its sends,
 // shared through the request's context with guardTransport, the innermost
@@ -153,12 +152,21 @@ func (g *sendGuard) done(left bool, resp *http.Response) {
 type guardTransport struct {
 	base   http.RoundTripper
 	traced bool
-	sec    *secrets
+	auth   Authorizer
 }
 
-func newGuardTransport(base http.RoundTripper, sec *secrets) guardTransport {
+// Authorizer holds the credentials guardTransport sends.
+type Authorizer interface {
+	// AuthValue is the Authorization header's value, as a header's
+	// slice shared by every request.
+	AuthValue() []string
+}
+
+// NewGuardTransport is the guard above base (see guardTransport), which
+// sets the Authorization header of auth.
+func NewGuardTransport(base http.RoundTripper, auth Authorizer) http.RoundTripper {
 	_, traced := base.(*http.Transport)
-	return guardTransport{base: base, traced: traced, sec: sec}
+	return guardTransport{base: base, traced: traced, auth: auth}
 }
 
 // authorized is a copy of req (with ctx) that carries the Authorization
@@ -171,7 +179,7 @@ func (t guardTransport) authorized(ctx context.Context, req *http.Request) *http
 		h[k] = vs
 	}
 	if sameOrigin(req) {
-		h["Authorization"] = t.sec.authValue()
+		h["Authorization"] = t.auth.AuthValue()
 	} else {
 		delete(h, "Authorization")
 	}
@@ -232,7 +240,7 @@ func (t guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	answering(req, resp)
 	left := err == nil || st.connected.Load()
 	if err != nil && !left && !t.traced {
-		left = !pipeline.NeverSent(err)
+		left = !NeverSent(err)
 	}
 	g.done(left, resp)
 	return resp, err
@@ -273,6 +281,7 @@ type traceCtx struct {
 	parent, filtered *httptrace.ClientTrace
 }
 
+// Value is the context's value of key, the filtered trace for the parent.
 func (c *traceCtx) Value(key any) any {
 	v := c.Context.Value(key)
 	if t, ok := v.(*httptrace.ClientTrace); ok && t == c.parent {
@@ -296,18 +305,20 @@ func newSendTrace() *sendTrace {
 func (st *sendTrace) gotConn(httptrace.GotConnInfo) { st.connected.Store(true) }
 
 // refused is the error of a refused send, naming the request (method and
-// path; never its query) and matching errResendRefused.
+// path; never its query) and matching ErrResendRefused.
 func refused(req *http.Request, why string) error {
 	return &resendError{method: req.Method, path: req.URL.Path, why: why}
 }
 
 type resendError struct{ method, path, why string }
 
+// Error names the refused request and why.
 func (e *resendError) Error() string {
-	return errResendRefused.Error() + ": " + e.method + " " + e.path + ": " + e.why
+	return ErrResendRefused.Error() + ": " + e.method + " " + e.path + ": " + e.why
 }
 
-func (e *resendError) Is(target error) bool { return target == errResendRefused }
+// Is matches ErrResendRefused.
+func (e *resendError) Is(target error) bool { return target == ErrResendRefused }
 
 func closeRequestBody(req *http.Request) {
 	if req.Body != nil {

@@ -1,4 +1,4 @@
-package bankpay
+package pipeline
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -19,8 +18,8 @@ import (
 // Nor is a retry made whose wait (the Retry-After, or the longest backoff
 // of this retry) would outlast the context's deadline: the caller gets the
 // last response now instead of a deadline error later.
-func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	unsent := resp == nil && pipeline.NeverSent(err)
+func (a *Call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	unsent := resp == nil && NeverSent(err)
 	if a.guard != nil {
 		// The guard saw what reached the network, whatever a layer above
 		// made of the error.
@@ -41,15 +40,15 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 	}
 	retry := false
 	if err != nil {
-		retry = (unsent || a.retryAll) && pipeline.Transient(err)
-		if d, ok := pipeline.RetryAfter(seen); ok && d > a.cfg.maxRetryAfter {
+		retry = (unsent || a.retryAll) && Transient(err)
+		if d, ok := RetryAfter(seen); ok && d > a.cfg.MaxRetryAfter {
 			return false, nil
 		}
 	} else {
 		switch resp.StatusCode {
 		case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
 			http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-			if d, ok := pipeline.RetryAfter(resp); ok && d > a.cfg.maxRetryAfter {
+			if d, ok := RetryAfter(resp); ok && d > a.cfg.MaxRetryAfter {
 				return false, nil
 			}
 			retry = a.retryAll
@@ -68,35 +67,35 @@ func (a *attempt) checkRetry(ctx context.Context, resp *http.Response, err error
 
 // nextWaitCeiling is the longest the n-th retry (from 0) waits: the
 // Retry-After of resp, or the cap of the jittered backoff.
-func (a *attempt) nextWaitCeiling(resp *http.Response, n int) time.Duration {
-	if d, ok := pipeline.RetryAfter(resp); ok {
+func (a *Call) nextWaitCeiling(resp *http.Response, n int) time.Duration {
+	if d, ok := RetryAfter(resp); ok {
 		return d
 	}
-	return pipeline.BackoffCeiling(a.cfg.retryWaitMin, a.cfg.retryWaitMax, n)
+	return BackoffCeiling(a.cfg.RetryWaitMin, a.cfg.RetryWaitMax, n)
 }
 
 // backoff waits the server's Retry-After (already known to be under the cap)
 // or a jittered exponential delay between min and max.
-func (a *attempt) backoff(minWait, maxWait time.Duration, n int, resp *http.Response) time.Duration {
+func (a *Call) backoff(minWait, maxWait time.Duration, n int, resp *http.Response) time.Duration {
 	if resp == nil && a.guard != nil {
 		resp = a.guard.lastAnswer() // the server's answer, under a layer's error
 	}
-	d, ok := pipeline.RetryAfter(resp)
+	d, ok := RetryAfter(resp)
 	if !ok {
-		d = pipeline.JitteredBackoff(minWait, maxWait, n)
+		d = JitteredBackoff(minWait, maxWait, n)
 	}
-	if a.cfg.waitScale != nil {
-		return a.cfg.waitScale(d)
+	if a.cfg.WaitScale != nil {
+		return a.cfg.WaitScale(d)
 	}
 	return d
 }
 
-// attemptKey is the context key of a call's *attempt (build).
+// attemptKey is the context key of a call's *Call (build).
 type attemptKey struct{}
 
-// attemptOf is the attempt whose request has ctx, or nil.
-func attemptOf(ctx context.Context) *attempt {
-	a, _ := ctx.Value(attemptKey{}).(*attempt)
+// attemptOf is the Call whose request has ctx, or nil.
+func attemptOf(ctx context.Context) *Call {
+	a, _ := ctx.Value(attemptKey{}).(*Call)
 	return a
 }
 
@@ -125,7 +124,7 @@ func logAttemptOf(l retryablehttp.Logger, req *http.Request, n int) {
 	}
 }
 
-func (a *attempt) logAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
+func (a *Call) logAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
 	a.count = n + 1
 	if n > 0 {
 		// Each attempt gets headers of its own: a layer that wrote into
@@ -136,25 +135,28 @@ func (a *attempt) logAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
 	if a.guard != nil {
 		a.guard.arm() // the retry rule sends this attempt: once
 	}
-	if l := a.cfg.logger; l != nil && n > 0 {
+	if l := a.cfg.Logger; l != nil && n > 0 {
 		l.LogAttrs(req.Context(), slog.LevelDebug, "bankpay: retrying",
 			slog.String("method", req.Method), slog.String("path", req.URL.Path), slog.Int("attempt", n+1))
 	}
 }
 
-// attempt is the state of one call: its config, and what the retry layer
-// saw of its attempts.
-type attempt struct {
-	cfg       *config
-	req       *pipeline.Request
-	retryAll  bool // a read, or a state-changing call the caller opted in to retry
-	read      bool // a read or an idempotent call: a 2xx response cut short is retried too
+// Call is the state of one call: its request, its config, and what the
+// retry layer saw of its attempts. The request and the state are allocated
+// together: the caller prepares Request in a new Call, then calls Do.
+type Call struct {
+	// Request is the call's, prepared by the caller before Do.
+	Request Request
+
+	cfg       Config
+	req       *Request // &Request, or a test's
+	retryAll  bool     // a read, or a state-changing call the caller opted in to retry
+	read      bool     // a read or an idempotent call: a 2xx response cut short is retried too
 	count     int
 	sent      bool                 // some attempt may have reached the server
 	guard     *sendGuard           // a state-changing call's sends (sendguard.go): &g, or nil
 	g         sendGuard            // the guard's storage, allocated with the attempt
 	rc        retryablehttp.Client // the call's retry client (retryClient)
-	request   pipeline.Request     // the call's request, when invoke made it (req)
 	body0     bytes.Reader         // the first attempt's body (bodyReader)
 	bodyReads int                  // readers of the body made so far
 
@@ -166,6 +168,6 @@ type attempt struct {
 // setHeaders sets the headers of one attempt of a's call on h (empty):
 // the SDK's, the WithHeader ones, and the call's own (Idempotency-Key),
 // which replace a WithHeader header of the same name.
-func (a *attempt) setHeaders(h http.Header) {
-	pipeline.SetHeaders(h, a.cfg.userAgent, a.req.ContentType, a.cfg.header, a.req.Header)
+func (a *Call) setHeaders(h http.Header) {
+	SetHeaders(h, a.cfg.UserAgent, a.req.ContentType, a.cfg.Header, a.req.Header)
 }

@@ -1,0 +1,109 @@
+package bankpay
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/bankpay/bankpay-go/internal/pipeline"
+)
+
+// send sends call, its Request prepared, with the client's config changed
+// by opts (WithExpand only for a call that takes expand), and decodes the response into v (pipeline.Call.Do says how). A
+// non-2xx response is an *APIError; a 2xx one that cannot be decoded a
+// *ResponseError; a call with no response a *NetworkError (reporter).
+func (c *caller) send(ctx context.Context, call *pipeline.Call, v any, opts []Option) error {
+	if ctx == nil {
+		return invalid("ctx", "must not be nil")
+	}
+	cfg, err := c.callConfig(opts)
+	if err != nil {
+		return err
+	}
+	if len(cfg.expand) > 0 && !call.Request.Expand {
+		return invalid("expand", "is taken only by Accounts.User, Identity.User, Identity.Detail and Accounts.Verify")
+	}
+	return call.Do(ctx, pipeline.Config{
+		HTTPClient:         c.hc,
+		BaseURL:            cfg.baseURL,
+		UserAgent:          cfg.userAgent,
+		Header:             cfg.header,
+		Logger:             cfg.logger,
+		MaxRetries:         cfg.maxRetries,
+		RetryWaitMin:       cfg.retryWaitMin,
+		RetryWaitMax:       cfg.retryWaitMax,
+		MaxRetryAfter:      cfg.maxRetryAfter,
+		MaxResponseBytes:   cfg.maxResponseBytes,
+		RetryNonIdempotent: cfg.retryNonIdempotent,
+		Timeout:            cfg.timeout,
+		ResponseInto:       cfg.responseInto,
+		Expand:             cfg.expand,
+		WaitScale:          cfg.waitScale,
+		Reporter:           (*reporter)(c.secrets),
+	}, v)
+}
+
+// reporter is the pipeline's pipeline.Reporter: the client's secrets, which
+// the one conversion of the pipeline's failures into the public errors
+// (Error) keeps out of their text.
+type reporter secrets
+
+// Error is the public error of f, a failure of the call of req: a
+// *NetworkError, an *APIError or a *ResponseError.
+func (r *reporter) Error(req *pipeline.Request, f pipeline.Failure) error {
+	switch f.Kind {
+	case pipeline.Ended:
+		return &NetworkError{Method: req.Method, Path: req.Path, Err: f.Err}
+	case pipeline.NoResponse:
+		return &NetworkError{Method: req.Method, Path: req.Path, Sent: f.Sent, Attempts: f.Attempts, Err: r.secrets().textOf(req).redactErr(f.Err)}
+	case pipeline.ErrorResponse:
+		return r.apiError(req, f.Response, f.Attempts)
+	}
+	return r.responseError(f.Status, req, f.Err)
+}
+
+// Clean implements pipeline.Reporter.
+func (r *reporter) Clean(req *pipeline.Request, text string) string {
+	return r.secrets().textOf(req).clean(text)
+}
+
+// ScrubHeader implements pipeline.Reporter.
+func (r *reporter) ScrubHeader(h http.Header) http.Header { return r.secrets().scrubHeader(h) }
+
+func (r *reporter) secrets() *secrets { return (*secrets)(r) }
+
+// responseError is a *ResponseError whose text quotes nothing secret.
+func (r *reporter) responseError(status int, req *pipeline.Request, err error) *ResponseError {
+	return &ResponseError{StatusCode: status, Method: req.Method, Path: req.Path, Err: err, cause: r.secrets().textOf(req).clean(err.Error())}
+}
+
+// maxErrorBody caps what is read of an error response.
+const maxErrorBody = 64 << 10
+
+// apiError is the *APIError of resp, a non-2xx response to req after
+// attempts attempts; it reads resp's body (capped).
+func (r *reporter) apiError(req *pipeline.Request, resp *http.Response, attempts int) *APIError {
+	e := &APIError{StatusCode: resp.StatusCode, Method: req.Method, Path: req.Path, Attempts: attempts}
+	id := resp.Header.Get("X-Request-Id")
+	if id == "" {
+		id = resp.Header.Get("Request-Id")
+	}
+	if len(id) > 128 {
+		id = id[:128]
+	}
+	text := r.secrets().textOf(req)
+	e.RequestID = text.scrub(id) // never the key, even if echoed there
+	if d, ok := pipeline.RetryAfter(resp); ok {
+		e.RetryAfter = d
+	}
+	if resp.StatusCode == http.StatusBadRequest {
+		e.extraSentinel = req.NotReady
+	}
+	body, err := pipeline.ReadCapped(nil, resp.Body, maxErrorBody)
+	if err != nil && !errors.Is(err, errResponseTooLarge) {
+		e.Body = "(body unreadable: " + excerpt(text.clean(err.Error())) + ")"
+		return e
+	}
+	e.parseErrorBody(body, text.clean)
+	return e
+}
