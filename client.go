@@ -177,7 +177,7 @@ type keepAliveTransport struct{ next, base http.RoundTripper }
 func (t keepAliveTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
 	if resp != nil && resp.Body != nil && resp.Body != http.NoBody {
-		resp.Body = pipeline.DrainOnClose{ReadCloser: resp.Body}
+		resp.Body = &pipeline.DrainOnClose{ReadCloser: resp.Body}
 	}
 	return resp, err
 }

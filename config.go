@@ -3,6 +3,7 @@ package bankpay
 import (
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/sign"
@@ -58,7 +59,8 @@ func option(name string, t target, set func(*config)) Option {
 // config is the settings of a client, and, copied and changed by a call's
 // options, of that call.
 type config struct {
-	baseURL            string // no trailing slash
+	baseURL            string   // no trailing slash
+	base               *url.URL // baseURL parsed, read only (nil: each call's URL is parsed)
 	httpClient         *http.Client
 	logger             *slog.Logger
 	userAgent          string
@@ -104,14 +106,23 @@ const (
 )
 
 func defaultConfig() config {
-	return config{
-		baseURL:          SandboxBaseURL,
+	cfg := config{
 		userAgent:        "bankpay-go/" + version,
 		maxRetries:       defaultMaxRetries,
 		retryWaitMin:     defaultRetryWaitMin,
 		retryWaitMax:     defaultRetryWaitMax,
 		maxRetryAfter:    defaultMaxRetryAfter,
 		maxResponseBytes: defaultMaxResponseBytes,
+	}
+	cfg.setBaseURL(SandboxBaseURL)
+	return cfg
+}
+
+// setBaseURL sets the base URL (no trailing slash) and its parsed form.
+func (cfg *config) setBaseURL(raw string) {
+	cfg.baseURL, cfg.base = raw, nil
+	if u, err := url.Parse(raw); err == nil {
+		cfg.base = u
 	}
 }
 

@@ -25,7 +25,7 @@ func WithBaseURL(raw string) Option {
 		case u.User != nil || u.RawQuery != "" || u.Fragment != "":
 			cfg.fail(invalid("baseURL", "must not carry user info, a query or a fragment"))
 		default:
-			cfg.baseURL = strings.TrimRight(u.String(), "/")
+			cfg.setBaseURL(strings.TrimRight(u.String(), "/"))
 		}
 	})
 }

@@ -26,6 +26,7 @@ func (c *caller) send(ctx context.Context, call *pipeline.Call, v any, opts []Op
 	return call.Do(ctx, pipeline.Config{
 		HTTPClient:         c.hc,
 		BaseURL:            cfg.baseURL,
+		Base:               cfg.base,
 		UserAgent:          cfg.userAgent,
 		Header:             cfg.header,
 		Logger:             cfg.logger,

@@ -70,6 +70,9 @@ const (
 // path-escaped, so that a "/", "?" or "#" in an id cannot change the path
 // (the service method rejects "." and "..").
 func (op *Op) Fill(ids ...string) (string, error) {
+	if len(ids) == 0 && !strings.Contains(op.Path, "{") {
+		return op.Path, nil // nothing to fill
+	}
 	segs := strings.Split(op.Path, "/")
 	n := 0
 	for i, s := range segs {

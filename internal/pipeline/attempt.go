@@ -93,6 +93,16 @@ func (a *Call) backoff(minWait, maxWait time.Duration, n int, resp *http.Respons
 // attemptKey is the context key of a call's *Call (build).
 type attemptKey struct{}
 
+// Value is the Call itself for attemptKey, as context.WithValue(ctx,
+// attemptKey{}, a) would have it without an allocation of its own, and
+// the call's context's value of any other key.
+func (a *Call) Value(key any) any {
+	if _, ok := key.(attemptKey); ok {
+		return a
+	}
+	return a.Context.Value(key)
+}
+
 // attemptOf is the Call whose request has ctx, or nil.
 func attemptOf(ctx context.Context) *Call {
 	a, _ := ctx.Value(attemptKey{}).(*Call)
@@ -147,6 +157,9 @@ func (a *Call) logAttempt(_ retryablehttp.Logger, req *http.Request, n int) {
 type Call struct {
 	// Request is the call's, prepared by the caller before Do.
 	Request Request
+	// Context is the call's context, set by Do: the Call is its requests'
+	// context (build), which Value makes carry the Call.
+	context.Context
 
 	cfg       Config
 	req       *Request // &Request, or a test's

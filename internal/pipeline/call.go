@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/decode"
@@ -21,6 +22,7 @@ import (
 type Config struct {
 	HTTPClient         *http.Client // the client's, its transport guarded (NewGuardTransport)
 	BaseURL            string       // no trailing slash
+	Base               *url.URL     // BaseURL parsed, read only (nil: each call's URL is parsed)
 	UserAgent          string
 	Header             http.Header // extra request headers (WithHeader)
 	Logger             *slog.Logger
@@ -159,10 +161,6 @@ func (a *Call) init(req *Request) {
 // the send guard of a non-idempotent call (a.guard).
 func (a *Call) build(ctx context.Context, query url.Values) (*retryablehttp.Request, error) {
 	req := a.req
-	target := a.cfg.BaseURL + req.Path
-	if len(query) > 0 {
-		target = joinQuery(a.cfg.BaseURL, req.Path, query)
-	}
 	var body any
 	if req.Body != nil || req.StateChanging {
 		// Never a nil body for a state-changing call: net/http's HTTP/2
@@ -176,14 +174,15 @@ func (a *Call) build(ctx context.Context, query url.Values) (*retryablehttp.Requ
 	}
 	// The guard below every transport layer sends each attempt of a
 	// non-idempotent call once, and knows whether anything left. The
-	// context carries the attempt itself: the guard, and the retry rule
-	// and attempt hook (checkRetryOf, logAttemptOf), find it there.
+	// request's context is the Call itself (ctx, with the Call as
+	// attemptKey's value: Value): the guard, and the retry rule and
+	// attempt hook (checkRetryOf, logAttemptOf), find it there.
 	if req.StateChanging {
 		a.g.once = !req.Idempotent
 		a.guard = &a.g
 	}
-	sendCtx := context.WithValue(ctx, attemptKey{}, a)
-	hr, err := retryablehttp.NewRequestWithContext(sendCtx, req.Method, target, body)
+	a.Context = ctx
+	hr, err := a.newRequest(a, query, body)
 	if err != nil {
 		return nil, fmt.Errorf("bankpay: building %s %s: %w", req.Method, req.Path, err)
 	}
@@ -195,6 +194,57 @@ func (a *Call) build(ctx context.Context, query url.Values) (*retryablehttp.Requ
 	// (sendguard.go): no layer of the caller's sees the credentials.
 	a.setHeaders(hr.Header)
 	return hr, nil
+}
+
+// newRequest is the retry layer's request of a's call with query and
+// body, as retryablehttp.NewRequestWithContext makes it from the URL
+// base+path?query, without parsing that URL when it is plain (plainURL).
+func (a *Call) newRequest(ctx context.Context, query url.Values, body any) (*retryablehttp.Request, error) {
+	req, rawQuery := a.req, ""
+	if len(query) > 0 {
+		rawQuery = encodeQuery(query)
+	}
+	u := plainURL(a.cfg.Base, req.Path, rawQuery)
+	if u == nil {
+		target := a.cfg.BaseURL + req.Path
+		if rawQuery != "" {
+			target += "?" + rawQuery
+		}
+		return retryablehttp.NewRequestWithContext(ctx, req.Method, target, body)
+	}
+	hr := &http.Request{Method: req.Method, URL: u, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: make(http.Header, 4), Host: u.Host}
+	r, err := retryablehttp.FromRequest(hr.WithContext(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return r, r.SetBody(body)
+}
+
+// plainURL is the URL url.Parse reads from base's text, path and
+// "?"+rawQuery (when not empty), made without parsing when base and path
+// are plain: base an absolute URL with a host (and a port, if a colon
+// says so), no user, query, fragment or escaped path, and both paths of
+// unreserved characters and '/' only (their text is their value). nil
+// otherwise.
+func plainURL(base *url.URL, path, rawQuery string) *url.URL {
+	if base == nil || base.Opaque != "" || base.User != nil || base.RawPath != "" || base.ForceQuery ||
+		base.RawQuery != "" || base.Fragment != "" || base.Host == "" || strings.HasSuffix(base.Host, ":") ||
+		!plainPath(base.Path) || !plainPath(path) || strings.Contains(rawQuery, "#") {
+		return nil
+	}
+	return &url.URL{Scheme: base.Scheme, Host: base.Host, Path: base.Path + path, RawQuery: rawQuery}
+}
+
+// plainPath reports whether p is made of unreserved characters (RFC 3986)
+// and '/' only.
+func plainPath(p string) bool {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+			return false
+		}
+	}
+	return true
 }
 
 // bodyReader is the retry layer's reader of a's body (req.Body, or
@@ -329,17 +379,17 @@ func passLastAttempt(resp *http.Response, err error, _ int) (*http.Response, err
 	return resp, err
 }
 
-// joinQuery is base+path with query, in one allocation when query is one
-// name with one value that need no escaping (?verifyAccount=true).
-func joinQuery(base, path string, query url.Values) string {
+// encodeQuery is query.Encode(), in one allocation when query is one name
+// with one value that need no escaping (verifyAccount=true).
+func encodeQuery(query url.Values) string {
 	if len(query) == 1 {
 		for k, vs := range query {
 			if len(vs) == 1 && url.QueryEscape(k) == k && url.QueryEscape(vs[0]) == vs[0] {
-				return base + path + "?" + k + "=" + vs[0]
+				return k + "=" + vs[0]
 			}
 		}
 	}
-	return base + path + "?" + query.Encode()
+	return query.Encode()
 }
 
 // readResponse reads the body of a 2xx response into a, capped. A read cut
@@ -434,7 +484,7 @@ func (a *Call) log(ctx context.Context, level slog.Level, msg string, status int
 // connection can be reused, and closes b: the one way a response body is
 // drained.
 func CloseBody(b io.ReadCloser) error {
-	if d, ok := b.(DrainOnClose); ok {
+	if d, ok := b.(*DrainOnClose); ok {
 		return d.Close() // it drains itself: once is enough
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(b, maxDrain))
@@ -443,11 +493,30 @@ func CloseBody(b io.ReadCloser) error {
 
 const maxDrain = 64 << 10
 
-// DrainOnClose is a response body that CloseBody closes.
-type DrainOnClose struct{ io.ReadCloser }
+// DrainOnClose is a response body that CloseBody closes; one read to its
+// end (eof) has nothing left to drain.
+type DrainOnClose struct {
+	io.ReadCloser
+	eof bool
+}
 
-// Close drains and closes the body (CloseBody).
-func (b DrainOnClose) Close() error { return CloseBody(b.ReadCloser) }
+// Read reads the body, noting its end.
+func (b *DrainOnClose) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.eof = true
+	}
+	return n, err
+}
+
+// Close drains (CloseBody) and closes the body; one read to its end is
+// only closed.
+func (b *DrainOnClose) Close() error {
+	if b.eof {
+		return b.ReadCloser.Close()
+	}
+	return CloseBody(b.ReadCloser)
+}
 
 // LogUnset logs the fields a response left unset, one line each, at debug
 // level on logger (a call's), with its JSON path and the kinds involved,

@@ -2,7 +2,10 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"io"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -37,4 +40,96 @@ func TestAttemptBodyReader(t *testing.T) {
 	got, err = io.ReadAll(r)
 	require.NoError(t, err)
 	assert.Empty(t, got)
+}
+
+// plainURL makes, without parsing, the URL url.Parse reads from the base,
+// the path and the query, and leaves every other URL to url.Parse.
+func TestPlainURLIsParse(t *testing.T) {
+	bases := []string{"https://sandbox.trustly.one/api/v1", "http://127.0.0.1:8080/api/v1", "HTTPS://H.example", "https://h.example/a%2Fb",
+		"https://user@h.example/x", "https://h.example:/x", "https://h.example/x?q=1", "https://[::1]:9/x"}
+	paths := []string{"/transactions/1002581230000", "/accounts/tokenize", "/t/a%2Fb", "/t/a b", "/t/\u00e9", "", "/t/x:y", "/t/A-z._~9"}
+	queries := []string{"", "verifyAccount=true", "a=b&c=d", "x=%23", "x=#"}
+	plain := 0
+	for _, b := range bases {
+		base, err := url.Parse(b)
+		require.NoError(t, err)
+		for _, p := range paths {
+			for _, q := range queries {
+				u := plainURL(base, p, q)
+				if u == nil {
+					continue
+				}
+				plain++
+				target := b + p
+				if q != "" {
+					target += "?" + q
+				}
+				want, err := url.Parse(target)
+				require.NoError(t, err, target)
+				assert.Equal(t, want, u, target)
+			}
+		}
+	}
+	assert.Positive(t, plain)
+	assert.NotNil(t, plainURL(mustParse(t, "https://sandbox.trustly.one/api/v1"), "/transactions/1002581230000", ""), "the usual URL needs no parsing")
+}
+
+func mustParse(t *testing.T, raw string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(raw)
+	require.NoError(t, err)
+	return u
+}
+
+// The request's context is the Call: it carries the Call (attemptOf) and
+// every value, deadline and cancellation of the call's context.
+func TestCallIsItsRequestsContext(t *testing.T) {
+	type key struct{}
+	parent, cancel := context.WithCancel(context.WithValue(context.Background(), key{}, "v"))
+	a := &Call{Context: parent}
+	assert.Same(t, a, attemptOf(a))
+	assert.Equal(t, "v", a.Value(key{}))
+	assert.Nil(t, attemptOf(parent))
+	child, stop := context.WithCancel(a)
+	defer stop()
+	cancel()
+	<-child.Done() // the call's cancellation reaches what net/http derives from it
+	assert.ErrorIs(t, child.Err(), context.Canceled)
+}
+
+// countingBody is a response body that counts what is read of it after
+// its end, and its closes.
+type countingBody struct {
+	r              io.Reader
+	afterEOF, shut int
+	ended          bool
+}
+
+func (b *countingBody) Read(p []byte) (int, error) {
+	if b.ended {
+		b.afterEOF++
+	}
+	n, err := b.r.Read(p)
+	b.ended = b.ended || err == io.EOF
+	return n, err
+}
+
+func (b *countingBody) Close() error { b.shut++; return nil }
+
+// A body read to its end is closed without another read; one left unread
+// is drained, then closed.
+func TestDrainOnClose(t *testing.T) {
+	read := &countingBody{r: strings.NewReader("abc")}
+	d := &DrainOnClose{ReadCloser: read}
+	got, err := io.ReadAll(d)
+	require.NoError(t, err)
+	assert.Equal(t, "abc", string(got))
+	require.NoError(t, CloseBody(d))
+	assert.Equal(t, 0, read.afterEOF, "nothing left to drain")
+	assert.Equal(t, 1, read.shut)
+
+	unread := &countingBody{r: strings.NewReader("abc")}
+	require.NoError(t, CloseBody(&DrainOnClose{ReadCloser: unread}))
+	assert.True(t, unread.ended, "drained to its end")
+	assert.Equal(t, 1, unread.shut)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptrace"
 	"strings"
@@ -174,9 +175,9 @@ func NewGuardTransport(base http.RoundTripper, auth Authorizer) http.RoundTrippe
 // sameOrigin); req is not modified.
 func (t guardTransport) authorized(ctx context.Context, req *http.Request) *http.Request {
 	out := req.WithContext(ctx)
-	h := make(http.Header, len(req.Header)+1)
-	for k, vs := range req.Header {
-		h[k] = vs
+	h := maps.Clone(req.Header) // the values are shared: none is written
+	if h == nil {
+		h = make(http.Header, 1)
 	}
 	if sameOrigin(req) {
 		h["Authorization"] = t.auth.AuthValue()
