@@ -23,7 +23,7 @@ func (s *AccountsService) Balance(ctx context.Context, transactionID string, opt
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	bal, err := call[models.AccountBalance](ctx, s.client, ops.AccountsBalance, args{ids: []string{transactionID}}, opts)
+	bal, err := call[models.AccountBalance](ctx, s.client, ops.AccountsBalance, args{IDs: []string{transactionID}}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +44,7 @@ func (s *AccountsService) User(ctx context.Context, transactionID string, opts .
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return call[models.BankUser](ctx, s.client, ops.AccountsUser, args{ids: []string{transactionID}}, opts)
+	return call[models.BankUser](ctx, s.client, ops.AccountsUser, args{IDs: []string{transactionID}}, opts)
 }
 
 // Summary reads the cash-flow summary of the user's accounts, with
@@ -59,7 +59,7 @@ func (s *AccountsService) Summary(ctx context.Context, transactionID string, opt
 		return nil, err
 	}
 	// Bare in the spec and in the OpenAPI: no wrapper key.
-	sum, err := call[models.AccountSummary](ctx, s.client, ops.AccountsSummary, args{ids: []string{transactionID}}, opts)
+	sum, err := call[models.AccountSummary](ctx, s.client, ops.AccountsSummary, args{IDs: []string{transactionID}}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -80,5 +80,5 @@ func (s *AccountsService) ListSelected(ctx context.Context, transactionID string
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return listWhole[models.Account](ctx, s.client, ops.AccountsListSelected, args{ids: []string{transactionID}}, opts)
+	return listWhole[models.Account](ctx, s.client, ops.AccountsListSelected, args{IDs: []string{transactionID}}, opts)
 }

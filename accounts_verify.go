@@ -76,7 +76,7 @@ func (s *AccountsService) Verify(ctx context.Context, p *AccountVerifyParams, op
 		Account: &accountRef{AccountNumber: p.AccountNumber, RoutingNumber: p.RoutingNumber,
 			IBAN: p.IBAN, NameOnAccount: p.NameOnAccount},
 	}
-	acct, err := call[models.Account](ctx, s.client, ops.AccountsVerify, args{body: body}, opts)
+	acct, err := call[models.Account](ctx, s.client, ops.AccountsVerify, args{Body: body}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -223,6 +223,6 @@ func (s *AccountsService) Feedback(ctx context.Context, p *AccountFeedbackParams
 	if !p.ReturnDate.IsZero() {
 		body.Feedback.ReturnDate = p.ReturnDate.UnixMilli()
 	}
-	_, err := call[noContent](ctx, s.client, ops.AccountsFeedback, args{body: body}, opts)
+	_, err := call[noContent](ctx, s.client, ops.AccountsFeedback, args{Body: body}, opts)
 	return err
 }

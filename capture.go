@@ -57,7 +57,7 @@ func (s *TransactionsService) Capture(ctx context.Context, transactionID string,
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return madeFrom(ops.TransactionsCapture, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsCapture, args{ids: []string{transactionID}, body: p}, opts))
+	return madeFrom(ops.TransactionsCapture, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsCapture, args{IDs: []string{transactionID}, Body: p}, opts))
 }
 
 func (p *CaptureParams) validate() error {

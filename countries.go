@@ -45,7 +45,7 @@ func (s *CountriesService) List(ctx context.Context, p *CountryListParams, opts 
 	if err != nil {
 		return nil, err
 	}
-	return listWhole[models.Country](ctx, s.client, ops.CountriesList, args{query: q}, opts)
+	return listWhole[models.Country](ctx, s.client, ops.CountriesList, args{Query: q}, opts)
 }
 
 func (p *CountryListParams) validate() error {

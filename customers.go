@@ -74,7 +74,7 @@ func (s *CustomersService) Update(ctx context.Context, customerID string, p *Cus
 	if err := pinID(&body.CustomerID, customerID, "customerId"); err != nil {
 		return nil, err
 	}
-	return call[models.Customer](ctx, s.client, ops.CustomersUpdate, args{ids: []string{customerID}, body: body}, opts)
+	return call[models.Customer](ctx, s.client, ops.CustomersUpdate, args{IDs: []string{customerID}, Body: body}, opts)
 }
 
 // UpdateByExternalID updates the customer record the merchant knows as
@@ -90,7 +90,7 @@ func (s *CustomersService) UpdateByExternalID(ctx context.Context, externalID st
 	if err := pinID(&body.ExternalID, externalID, "externalId"); err != nil {
 		return nil, err
 	}
-	return call[models.Customer](ctx, s.client, ops.CustomersUpdateByExternalID, args{query: url.Values{"externalId": {externalID}}, body: body}, opts)
+	return call[models.Customer](ctx, s.client, ops.CustomersUpdateByExternalID, args{Query: url.Values{"externalId": {externalID}}, Body: body}, opts)
 }
 
 // pinID fills the body's id field from the id the call names, and refuses
@@ -161,7 +161,7 @@ func (s *CustomersService) Create(ctx context.Context, p *CustomerParams, opts .
 			}
 		}
 	}
-	return call[models.Customer](ctx, s.client, ops.CustomersCreate, args{body: s.body(p)}, opts)
+	return call[models.Customer](ctx, s.client, ops.CustomersCreate, args{Body: s.body(p)}, opts)
 }
 
 // Get reads the customer record customerID (the service's id):
@@ -171,7 +171,7 @@ func (s *CustomersService) Get(ctx context.Context, customerID string, opts ...O
 	if err := checkID("customerId", customerID); err != nil {
 		return nil, err
 	}
-	return call[models.Customer](ctx, s.client, ops.CustomersGet, args{ids: []string{customerID}}, opts)
+	return call[models.Customer](ctx, s.client, ops.CustomersGet, args{IDs: []string{customerID}}, opts)
 }
 
 // CustomerListParams filters CustomersService.List. Empty fields are not
@@ -205,7 +205,7 @@ func (s *CustomersService) List(ctx context.Context, p *CustomerListParams, opts
 			return nil, err
 		}
 	}
-	return listWhole[models.Customer](ctx, s.client, ops.CustomersList, args{query: q}, opts)
+	return listWhole[models.Customer](ctx, s.client, ops.CustomersList, args{Query: q}, opts)
 }
 
 // lookupResponse is the body of GET /customers/lookup.
@@ -227,7 +227,7 @@ func (s *CustomersService) Lookup(ctx context.Context, email, phone string, opts
 	if phone != "" {
 		q.Set("phone", phone)
 	}
-	r, err := call[lookupResponse](ctx, s.client, ops.CustomersLookup, args{query: q}, opts)
+	r, err := call[lookupResponse](ctx, s.client, ops.CustomersLookup, args{Query: q}, opts)
 	if err != nil {
 		return false, err
 	}

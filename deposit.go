@@ -49,7 +49,7 @@ func (s *TransactionsService) Deposit(ctx context.Context, transactionID string,
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return madeFrom(ops.TransactionsDeposit, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsDeposit, args{ids: []string{transactionID}, body: p}, opts))
+	return madeFrom(ops.TransactionsDeposit, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsDeposit, args{IDs: []string{transactionID}, Body: p}, opts))
 }
 
 func (p *DepositParams) validate() error {

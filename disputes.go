@@ -52,7 +52,7 @@ func (s *DisputesService) Create(ctx context.Context, p *DisputeParams, opts ...
 	if key == "" {
 		key = newIdempotencyKey()
 	}
-	return call[models.Transaction](ctx, s.client, ops.DisputesCreate, args{body: p, idempotencyKey: key}, opts)
+	return call[models.Transaction](ctx, s.client, ops.DisputesCreate, args{Body: p, IdempotencyKey: key}, opts)
 }
 
 func (p *DisputeParams) validate() error {

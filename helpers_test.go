@@ -340,9 +340,13 @@ func canonicalEstablishData(d *models.EstablishData) (string, error) {
 // do sends req through the pipeline as invoke sends an operation's
 // request (send), for a test that builds its own request.
 func (c *caller) do(ctx context.Context, req *pipeline.Request, v any, opts []Option) error {
+	cfg, err := c.pipelineConfig(ctx, req.Expand, opts)
+	if err != nil {
+		return err
+	}
 	call := new(pipeline.Call)
 	call.Request = *req
-	return c.send(ctx, call, v, opts)
+	return call.Do(ctx, cfg, v)
 }
 
 // errResendRefused is the guard's refusal (pipeline.ErrResendRefused).

@@ -29,7 +29,7 @@ func (s *IdentityService) User(ctx context.Context, transactionID string, opts .
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return call[models.IdentityUser](ctx, s.client, ops.IdentityUser, args{ids: []string{transactionID}}, opts)
+	return call[models.IdentityUser](ctx, s.client, ops.IdentityUser, args{IDs: []string{transactionID}}, opts)
 }
 
 // Detail reads how each identity attribute was verified, useful when the
@@ -44,7 +44,7 @@ func (s *IdentityService) Detail(ctx context.Context, transactionID string, opts
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return call[models.VerificationDetail](ctx, s.client, ops.IdentityDetail, args{ids: []string{transactionID}}, opts)
+	return call[models.VerificationDetail](ctx, s.client, ops.IdentityDetail, args{IDs: []string{transactionID}}, opts)
 }
 
 // CustomerVerification reads how the customer data the merchant holds for
@@ -59,7 +59,7 @@ func (s *IdentityService) CustomerVerification(ctx context.Context, transactionI
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	matches, err := listWhole[models.CustomerMatch](ctx, s.client, ops.IdentityCustomerVerification, args{ids: []string{transactionID}}, opts)
+	matches, err := listWhole[models.CustomerMatch](ctx, s.client, ops.IdentityCustomerVerification, args{IDs: []string{transactionID}}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func (s *IdentityService) sendFeedback(ctx context.Context, transactionID string
 	if err := checkFeedback(fb); err != nil {
 		return err
 	}
-	_, err := call[noContent](ctx, s.client, ops.IdentityFeedback, args{ids: []string{transactionID}, body: wire.NewFeedbackBody(fb)}, opts)
+	_, err := call[noContent](ctx, s.client, ops.IdentityFeedback, args{IDs: []string{transactionID}, Body: wire.NewFeedbackBody(fb)}, opts)
 	return err
 }
 

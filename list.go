@@ -43,7 +43,7 @@ type Page[T any] struct {
 // 0.7 MiB body would otherwise cost hundreds of megabytes.
 func listPage[T any](ctx context.Context, c *caller, op *operation, query url.Values, opts []Option) (*Page[T], error) {
 	asked, _ := strconv.Atoi(query.Get("count"))
-	return readList[T](ctx, c, op, args{query: query}, asked, func() error {
+	return readList[T](ctx, c, op, args{Query: query}, asked, func() error {
 		return fmt.Errorf("the page holds more than the %d items asked", asked)
 	}, opts)
 }
@@ -82,7 +82,7 @@ func readList[T any](ctx context.Context, c *caller, op *operation, a args, limi
 	if err := c.invoke(ctx, op, a, lb, opts); err != nil {
 		return nil, err
 	}
-	return pageOf(lb.list, a.query), nil
+	return pageOf(lb.list, a.Query), nil
 }
 
 // pageOf is the Page of a decoded list asked with query: its StartIndex

@@ -3,9 +3,7 @@ package bankpay
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"net/url"
 
 	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/internal/pipeline"
@@ -19,59 +17,20 @@ import (
 // operator's OpenAPI.
 type operation = ops.Op
 
-// args are one call's values: the ids that fill its operation's path, in
-// order, its query, its body (params to encode as the operation says) and
-// the Idempotency-Key of an ops.RetryKeyed operation.
-type args struct {
-	ids            []string
-	query          url.Values
-	body           any
-	idempotencyKey string
-}
+// args are one call's values (the ids of its path, its query, its body,
+// its Idempotency-Key): pipeline.Args.
+type args = pipeline.Args
 
-// prepare prepares a call of op with a in r.
-func prepare(op *operation, r *pipeline.Request, a args) error {
-	path, err := op.Fill(a.ids...)
+// invoke is the one entry point of a call: the client's config with the
+// call's options applied (callConfig), then pipeline.Invoke, which prepares
+// the request from op and a, sends it with retries, checks the response and
+// decodes it into v. Its failures are the public errors (reporter).
+func (c *caller) invoke(ctx context.Context, op *operation, a args, v any, opts []Option) error {
+	cfg, err := c.pipelineConfig(ctx, op.Expand, opts)
 	if err != nil {
 		return err
 	}
-	body := a.body
-	switch op.Body {
-	case ops.BodyNone:
-		if body != nil {
-			return fmt.Errorf("bankpay: %s takes no body", op.Name)
-		}
-	case ops.BodyForm:
-		body = pipeline.FormBody{V: body}
-	}
-	if err := r.Init(op.Method, path, a.query, body); err != nil {
-		return err
-	}
-	r.StateChanging = op.Retry != ops.RetryRead
-	r.Expand = op.Expand
-	if op.NotReady {
-		r.NotReady = ErrIdentityNotReady
-	}
-	if op.Retry == ops.RetryKeyed {
-		if a.idempotencyKey == "" {
-			return invalid("idempotencyKey", "must not be empty")
-		}
-		r.Header = http.Header{"Idempotency-Key": {a.idempotencyKey}}
-		r.Idempotent = true
-	}
-	return nil
-}
-
-// invoke is the one entry point of the pipeline: it prepares the call of
-// op with a and sends it (send, then pipeline.Call.Do: send with retries,
-// check, decode into v).
-func (c *caller) invoke(ctx context.Context, op *operation, a args, v any, opts []Option) error {
-	// The request and the state of its call in one allocation.
-	call := new(pipeline.Call)
-	if err := prepare(op, &call.Request, a); err != nil {
-		return err
-	}
-	return c.send(ctx, call, v, opts)
+	return pipeline.Invoke(ctx, cfg, op, a, v)
 }
 
 // noContent is the result of a call whose 2xx body is not read.

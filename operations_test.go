@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/bankpay/bankpay-go/internal/ops"
-	"github.com/bankpay/bankpay-go/internal/pipeline"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -52,48 +51,6 @@ func TestOperationTableCovered(t *testing.T) {
 	for name := range elsewhere {
 		assert.True(t, seen[name], "%s is named as tested elsewhere but has no row", name)
 	}
-}
-
-func TestOperationRequest(t *testing.T) {
-	read := &operation{Name: "T.Get", Method: http.MethodGet, Path: "/t/{id}", Expand: true, NotReady: true}
-	r, err := requestOf(read, args{ids: []string{"1"}})
-	require.NoError(t, err)
-	assert.False(t, r.StateChanging)
-	assert.True(t, r.Expand)
-	assert.ErrorIs(t, r.NotReady, ErrIdentityNotReady)
-	_, err = requestOf(read, args{ids: []string{"1"}, body: struct{}{}})
-	assert.ErrorContains(t, err, "takes no body", "a body for an operation that sends none")
-
-	form := &operation{Name: "T.Deposit", Method: http.MethodPost, Path: "/t", Body: ops.BodyForm, Retry: ops.RetryUnlessSent}
-	r, err = requestOf(form, args{body: &struct {
-		Ref string `url:"merchantReference"`
-	}{"R1"}})
-	require.NoError(t, err)
-	assert.True(t, r.StateChanging)
-	assert.False(t, r.Idempotent)
-	assert.Equal(t, pipeline.ContentTypeForm, r.ContentType)
-	assert.Equal(t, "merchantReference=R1", string(r.Body))
-
-	keyed := &operation{Name: "D.Create", Method: http.MethodPost, Path: "/d", Body: ops.BodyJSON, Retry: ops.RetryKeyed}
-	_, err = requestOf(keyed, args{body: map[string]string{}})
-	var verr *ValidationError
-	require.ErrorAs(t, err, &verr, "a keyed operation without its key")
-	assert.Equal(t, "idempotencyKey", verr.Field)
-	r, err = requestOf(keyed, args{body: map[string]string{"a": "b"}, idempotencyKey: "K1"})
-	require.NoError(t, err)
-	assert.True(t, r.Idempotent)
-	assert.Equal(t, "K1", r.Header.Get("Idempotency-Key"))
-	assert.Equal(t, pipeline.ContentTypeJSON, r.ContentType)
-	assert.JSONEq(t, `{"a":"b"}`, string(r.Body))
-}
-
-// requestOf is the request op prepares with a (prepare).
-func requestOf(op *operation, a args) (*pipeline.Request, error) {
-	r := new(pipeline.Request)
-	if err := prepare(op, r, a); err != nil {
-		return nil, err
-	}
-	return r, nil
 }
 
 // TestContributingDiff: the diff of the smallest operation in

@@ -24,7 +24,7 @@ func (s *PaymentsService) Get(ctx context.Context, paymentID string, opts ...Opt
 	if err := checkID("paymentId", paymentID); err != nil {
 		return nil, err
 	}
-	p, err := call[models.Payment](ctx, s.client, ops.PaymentsGet, args{ids: []string{paymentID}}, opts)
+	p, err := call[models.Payment](ctx, s.client, ops.PaymentsGet, args{IDs: []string{paymentID}}, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -8,22 +8,21 @@ import (
 	"github.com/bankpay/bankpay-go/internal/pipeline"
 )
 
-// send sends call, its Request prepared, with the client's config changed
-// by opts (WithExpand only for a call that takes expand), and decodes the response into v (pipeline.Call.Do says how). A
-// non-2xx response is an *APIError; a 2xx one that cannot be decoded a
-// *ResponseError; a call with no response a *NetworkError (reporter).
-func (c *caller) send(ctx context.Context, call *pipeline.Call, v any, opts []Option) error {
+// pipelineConfig is the pipeline's config of one call: the client's
+// settings with opts applied. WithExpand is refused unless expand (the
+// operation takes it); a nil ctx is refused.
+func (c *caller) pipelineConfig(ctx context.Context, expand bool, opts []Option) (pipeline.Config, error) {
 	if ctx == nil {
-		return invalid("ctx", "must not be nil")
+		return pipeline.Config{}, invalid("ctx", "must not be nil")
 	}
 	cfg, err := c.callConfig(opts)
 	if err != nil {
-		return err
+		return pipeline.Config{}, err
 	}
-	if len(cfg.expand) > 0 && !call.Request.Expand {
-		return invalid("expand", "is taken only by Accounts.User, Identity.User, Identity.Detail and Accounts.Verify")
+	if len(cfg.expand) > 0 && !expand {
+		return pipeline.Config{}, invalid("expand", "is taken only by Accounts.User, Identity.User, Identity.Detail and Accounts.Verify")
 	}
-	return call.Do(ctx, pipeline.Config{
+	return pipeline.Config{
 		HTTPClient:         c.hc,
 		BaseURL:            cfg.baseURL,
 		Base:               cfg.base,
@@ -41,7 +40,7 @@ func (c *caller) send(ctx context.Context, call *pipeline.Call, v any, opts []Op
 		Expand:             cfg.expand,
 		WaitScale:          cfg.waitScale,
 		Reporter:           (*reporter)(c.secrets),
-	}, v)
+	}, nil
 }
 
 // reporter is the pipeline's pipeline.Reporter: the client's secrets, which
@@ -97,8 +96,8 @@ func (r *reporter) apiError(req *pipeline.Request, resp *http.Response, attempts
 	if d, ok := pipeline.RetryAfter(resp); ok {
 		e.RetryAfter = d
 	}
-	if resp.StatusCode == http.StatusBadRequest {
-		e.extraSentinel = req.NotReady
+	if resp.StatusCode == http.StatusBadRequest && req.NotReady {
+		e.extraSentinel = ErrIdentityNotReady
 	}
 	body, err := pipeline.ReadCapped(nil, resp.Body, maxErrorBody)
 	if err != nil && !errors.Is(err, errResponseTooLarge) {

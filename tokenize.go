@@ -100,7 +100,7 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 	if p.VerifyAccount {
 		query = verifyAccountQuery
 	}
-	r, err := call[tokenizeResponse](ctx, s.client, ops.AccountsTokenize, args{query: query, body: body}, opts)
+	r, err := call[tokenizeResponse](ctx, s.client, ops.AccountsTokenize, args{Query: query, Body: body}, opts)
 	if err != nil {
 		return nil, err
 	}

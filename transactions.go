@@ -31,7 +31,7 @@ func (s *TransactionsService) Get(ctx context.Context, transactionID string, opt
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return isThe(ops.TransactionsGet, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsGet, args{ids: []string{transactionID}}, opts))
+	return isThe(ops.TransactionsGet, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsGet, args{IDs: []string{transactionID}}, opts))
 }
 
 // madeFrom checks the answer of a call that makes a new transaction from
@@ -81,7 +81,7 @@ func (s *TransactionsService) Establish(ctx context.Context, d *models.Establish
 	if err := s.client.signEstablishData(&cp); err != nil { // validates cp first
 		return nil, err
 	}
-	r, err := call[establishResponse](ctx, s.client, ops.TransactionsEstablish, args{query: url.Values{"createTransaction": {"true"}}, body: &cp}, opts)
+	r, err := call[establishResponse](ctx, s.client, ops.TransactionsEstablish, args{Query: url.Values{"createTransaction": {"true"}}, Body: &cp}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +139,7 @@ func (s *TransactionsService) Refund(ctx context.Context, transactionID string, 
 	); err != nil {
 		return nil, err
 	}
-	return madeFrom(ops.TransactionsRefund, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsRefund, args{ids: []string{transactionID}, body: p}, opts))
+	return madeFrom(ops.TransactionsRefund, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsRefund, args{IDs: []string{transactionID}, Body: p}, opts))
 }
 
 // ReclaimParams is the input of Reclaim, sent as JSON.
@@ -173,7 +173,7 @@ func (s *TransactionsService) Reclaim(ctx context.Context, transactionID string,
 	); err != nil {
 		return nil, err
 	}
-	return madeFrom(ops.TransactionsReclaim, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsReclaim, args{ids: []string{transactionID}, body: p}, opts))
+	return madeFrom(ops.TransactionsReclaim, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsReclaim, args{IDs: []string{transactionID}, Body: p}, opts))
 }
 
 // CancelParams is the input of Cancel, sent as JSON; every field is
@@ -216,7 +216,7 @@ func (s *TransactionsService) Cancel(ctx context.Context, transactionID string, 
 	if p.Reason < 0 {
 		return nil, invalid("reason", "must not be negative")
 	}
-	return isThe(ops.TransactionsCancel, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsCancel, args{ids: []string{transactionID}, body: p}, opts))
+	return isThe(ops.TransactionsCancel, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsCancel, args{IDs: []string{transactionID}, Body: p}, opts))
 }
 
 // PreauthorizeParams is the input of Preauthorize, sent as JSON (the
@@ -268,7 +268,7 @@ func (s *TransactionsService) Preauthorize(ctx context.Context, transactionID st
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return madeFrom(ops.TransactionsPreauthorize, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsPreauthorize, args{ids: []string{transactionID}, body: p.body()}, opts))
+	return madeFrom(ops.TransactionsPreauthorize, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsPreauthorize, args{IDs: []string{transactionID}, Body: p.body()}, opts))
 }
 
 // preauthBody is the JSON body of a preauthorization, as the OpenAPI
@@ -324,7 +324,7 @@ func (s *TransactionsService) Refresh(ctx context.Context, transactionID, splitT
 	if err := firstError(checkID("transactionId", transactionID), required("splitToken", splitToken)); err != nil {
 		return "", err
 	}
-	r, err := call[wire.RefreshProcess](ctx, s.client, ops.TransactionsRefresh, args{ids: []string{transactionID}, body: &wire.RefreshRequest{SplitToken: splitToken}}, opts)
+	r, err := call[wire.RefreshProcess](ctx, s.client, ops.TransactionsRefresh, args{IDs: []string{transactionID}, Body: &wire.RefreshRequest{SplitToken: splitToken}}, opts)
 	if err != nil {
 		return "", err
 	}

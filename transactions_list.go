@@ -483,7 +483,7 @@ func (sc *findScan) add(t *models.Transaction, unreadable bool) error {
 // page whose raw items cannot be lined up with the decoded ones has every
 // item reported.
 func (s *TransactionsService) findPage(ctx context.Context, q url.Values, opts []Option) (*Page[models.Transaction], map[int]bool, error) {
-	r, err := call[json.RawMessage](ctx, s.client, ops.TransactionsList, args{query: q}, opts)
+	r, err := call[json.RawMessage](ctx, s.client, ops.TransactionsList, args{Query: q}, opts)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,10 +1,11 @@
 // Package pipeline is the call pipeline, which knows nothing of the SDK's
-// public types: the prepared request of a call (its method, path, query,
-// encoded body, headers and retry marks), the call itself (Call.Do: build,
-// send with retries, check, decode), the retry rule, the send guard below
-// every transport, and the capped reading of bodies. The root package
-// prepares a Call's Request from an operation's row, sends it with a
-// Config, and makes the public errors of its failures (Reporter).
+// public types. Its one entry point, Invoke, takes an operation's row
+// (internal/ops) and the call's Args: it prepares the request (its method,
+// path, query, encoded body, headers and retry marks) and does the call
+// (Call.Do: build, send with retries, check, decode). Here too: the retry
+// rule, the send guard below every transport, and the capped reading of
+// bodies. The root package gives it a Config per call and makes the public
+// errors of its failures (Reporter).
 package pipeline
 
 import (
@@ -27,7 +28,7 @@ type Request struct {
 	// StateChanging marks a call that moves money or changes state: it is
 	// not retried unless it provably never left, or the caller opted in.
 	// NewRequest sets it for every method but GET and HEAD; an operation
-	// sets it by its retry class (operation.request).
+	// sets it by its retry class (Prepare).
 	StateChanging bool
 	// Header holds this call's own headers (Idempotency-Key), sent with
 	// every attempt; they replace a WithHeader header of the same name.
@@ -36,8 +37,8 @@ type Request struct {
 	// a key sent in Header: it is retried like a read, with the same key.
 	Idempotent bool
 
-	NotReady error // the sentinel a 400 response also matches (identity reads)
-	Expand   bool  // the call takes WithExpand's fields as expand parameters
+	NotReady bool // a 400 response also means "not ready yet" (identity reads)
+	Expand   bool // the call takes WithExpand's fields as expand parameters
 }
 
 // Keyed reports whether the service can recognize the call when it comes
