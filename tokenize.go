@@ -135,7 +135,8 @@ func (b *tokenizeBody) plainJSON() (buf []byte, ok bool) {
 			return nil, false
 		}
 	}
-	buf = make([]byte, 0, 64+len(b.body.MerchantID)+len(a.NameOnAccount)+len(a.AccountNumber)+len(a.RoutingNumber)+len(a.IBAN))
+	// 128: room for every name, quote and separator the body can have
+	buf = make([]byte, 0, 128+len(b.body.MerchantID)+len(a.NameOnAccount)+len(a.AccountNumber)+len(a.RoutingNumber)+len(a.IBAN))
 	buf = append(append(append(buf, `{"merchantId":"`...), b.body.MerchantID...), `","account":{`...)
 	sep := ""
 	str := func(name, v string) { // omitempty
