@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strconv"
 
 	"github.com/bankpay/bankpay-go/internal/decode"
 	"github.com/bankpay/bankpay-go/internal/ops"
@@ -92,10 +91,7 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 		},
 	}
 	b.body = models.Tokenization{MerchantID: s.client.secrets.creds.MerchantID, Account: &b.account, Customer: p.Customer}
-	var body any = &b.body
-	if buf, ok := b.plainJSON(); ok {
-		body = pipeline.JSONBody(buf)
-	}
+	body := &b.body
 	var query url.Values
 	if p.VerifyAccount {
 		query = verifyAccountQuery
@@ -118,54 +114,6 @@ var verifyAccountQuery = url.Values{"verifyAccount": {"true"}}
 type tokenizeBody struct {
 	body    models.Tokenization
 	account models.Account
-}
-
-// plainJSON is json.Marshal(&b.body) for the usual body, written without
-// reflection: no customer, and every string plain (jsonPlain). ok is false
-// for any other body, which encoding/json writes.
-func (b *tokenizeBody) plainJSON() (buf []byte, ok bool) {
-	a := &b.account
-	if b.body.Customer != nil || b.body.Account != a || *a != (models.Account{
-		NameOnAccount: a.NameOnAccount, Type: a.Type, AccountNumber: a.AccountNumber, RoutingNumber: a.RoutingNumber, IBAN: a.IBAN,
-	}) {
-		return nil, false
-	}
-	for _, s := range [...]string{b.body.MerchantID, a.NameOnAccount, a.AccountNumber, a.RoutingNumber, a.IBAN} {
-		if !jsonPlain(s) {
-			return nil, false
-		}
-	}
-	// 128: room for every name, quote and separator the body can have
-	buf = make([]byte, 0, 128+len(b.body.MerchantID)+len(a.NameOnAccount)+len(a.AccountNumber)+len(a.RoutingNumber)+len(a.IBAN))
-	buf = append(append(append(buf, `{"merchantId":"`...), b.body.MerchantID...), `","account":{`...)
-	sep := ""
-	str := func(name, v string) { // omitempty
-		if v != "" {
-			buf = append(append(append(append(append(buf, sep...), '"'), name...), `":"`...), v...)
-			buf, sep = append(buf, '"'), ","
-		}
-	}
-	str("nameOnAccount", a.NameOnAccount)
-	if a.Type != 0 {
-		buf = strconv.AppendInt(append(append(buf, sep...), `"type":`...), int64(a.Type), 10)
-		sep = ","
-	}
-	str("accountNumber", a.AccountNumber)
-	str("routingNumber", a.RoutingNumber)
-	str("iban", a.IBAN)
-	return append(buf, "}}"...), true
-}
-
-// jsonPlain reports whether encoding/json writes s as it is between
-// quotes: printable ASCII without '"', '\\' or the HTML characters
-// '<', '>' and '&' (which it escapes).
-func jsonPlain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
 }
 
 // tokenizeResponse reads Tokenize's response in either shape: the spec's

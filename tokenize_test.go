@@ -2,7 +2,6 @@ package bankpay
 
 import (
 	"context"
-	"encoding/json"
 	"net/url"
 	"strconv"
 	"testing"
@@ -236,50 +235,4 @@ func TestTokenizeResultsOwnTheirValues(t *testing.T) {
 	assert.Equal(t, 7, *second.Account.Verification.Score)
 	assert.Equal(t, "tok-7f3a9c1e", second.Account.Token)
 	assert.Equal(t, url.Values{"verifyAccount": {"true"}}, verifyAccountQuery)
-}
-
-// The body Tokenize writes by hand is the one encoding/json writes, byte
-// for byte; a body it cannot write plainly (a customer, a string to
-// escape) is left to encoding/json.
-func TestTokenizePlainJSONIsMarshal(t *testing.T) {
-	for _, p := range []TokenizeParams{
-		{AccountNumber: "100000001", RoutingNumber: "124003116", AccountType: 1},
-		{IBAN: "DE89370400440532013000", NameOnAccount: "Ann Lee"},
-		{AccountNumber: "1", RoutingNumber: "2"},
-		{AccountNumber: "1", RoutingNumber: "2", NameOnAccount: "A <b> & c", AccountType: 2},
-		{AccountNumber: "1", RoutingNumber: "2", NameOnAccount: "Zoë \"Z\" \\ \u2028"},
-		{AccountNumber: "1", RoutingNumber: "2", Customer: &models.Customer{Name: "x"}},
-	} {
-		assertPlainJSONIsMarshal(t, "110005514", p)
-	}
-}
-
-func FuzzTokenizePlainJSON(f *testing.F) {
-	f.Add("110005514", "Ann", "100000001", "124003116", "", 1)
-	f.Add("m\"<", "\x00\xff", "1", "", "DE89", 0)
-	f.Fuzz(func(t *testing.T, merchant, name, number, routing, iban string, typ int) {
-		assertPlainJSONIsMarshal(t, merchant, TokenizeParams{NameOnAccount: name, AccountNumber: number, RoutingNumber: routing, IBAN: iban, AccountType: typ})
-	})
-}
-
-func assertPlainJSONIsMarshal(t *testing.T, merchant string, p TokenizeParams) {
-	t.Helper()
-	b := &tokenizeBody{account: models.Account{NameOnAccount: p.NameOnAccount, AccountNumber: p.AccountNumber, RoutingNumber: p.RoutingNumber, IBAN: p.IBAN, Type: p.AccountType}}
-	b.body = models.Tokenization{MerchantID: merchant, Account: &b.account, Customer: p.Customer}
-	want, err := json.Marshal(&b.body)
-	require.NoError(t, err)
-	got, ok := b.plainJSON()
-	plain := p.Customer == nil && jsonPlain(merchant+p.NameOnAccount+p.AccountNumber+p.RoutingNumber+p.IBAN)
-	require.Equal(t, plain, ok, "%s", want)
-	if ok {
-		require.Equal(t, string(want), string(got))
-	}
-}
-
-// The body is written in the one allocation of its buffer, whatever fields
-// are set.
-func TestTokenizePlainJSONOneAllocation(t *testing.T) {
-	b := &tokenizeBody{account: models.Account{NameOnAccount: "Ann Lee", AccountNumber: "100000001", RoutingNumber: "124003116", IBAN: "DE89370400440532013000", Type: -1 << 62}}
-	b.body = models.Tokenization{MerchantID: "110005514", Account: &b.account}
-	assert.Equal(t, 1.0, testing.AllocsPerRun(10, func() { _, _ = b.plainJSON() }))
 }

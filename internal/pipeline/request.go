@@ -76,15 +76,12 @@ func (r *Request) BodyFields(names ...string) []string {
 	return vals
 }
 
-// JSONBody is a body already encoded as JSON, sent as it is.
-type JSONBody []byte
-
 // FormBody marks a params struct to be sent form-encoded with dotted nested
 // names (beneficiary.address.city) instead of as JSON.
 type FormBody struct{ V any }
 
 // NewRequest prepares a call of the API. body may be nil, url.Values (sent
-// form-encoded), a FormBody, a JSONBody, or any other value (sent as JSON).
+// form-encoded), a FormBody, or any other value (sent as JSON).
 func NewRequest(method, path string, query url.Values, body any) (*Request, error) {
 	r := new(Request)
 	if err := r.Init(method, path, query, body); err != nil {
@@ -106,8 +103,6 @@ func (r *Request) Init(method, path string, query url.Values, body any) error {
 	case nil:
 	case url.Values:
 		r.Body, r.ContentType = []byte(b.Encode()), ContentTypeForm
-	case JSONBody:
-		r.Body, r.ContentType = b, ContentTypeJSON
 	case FormBody:
 		buf, err := form.Body(b.V)
 		if err != nil {
