@@ -397,7 +397,14 @@ func TestReadmeInstallFromCheckout(t *testing.T) {
 				out, err := cmd.CombinedOutput()
 				require.NoError(t, err, "%s: %s", line, out)
 			}
-			cmd := exec.Command("go", "build", "-o", os.DevNull, ".")
+			// With -race when the tests run with it: the standard library and
+			// the SDK are then already compiled that way (the build cache is
+			// shared), where a plain build compiles them all a second time.
+			args := []string{"build", "-o", os.DevNull}
+			if raceEnabled {
+				args = append(args, "-race")
+			}
+			cmd := exec.Command("go", append(args, ".")...)
 			cmd.Dir, cmd.Env = shop, env
 			out, err := cmd.CombinedOutput()
 			require.NoError(t, err, "go build: %s", out)
