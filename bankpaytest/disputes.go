@@ -178,7 +178,7 @@ func (s *Server) handleDispute(r *http.Request, body []byte, m *merchant, _ stri
 // and due for submission when the clock next moves. The caller holds s.mu.
 func (s *Server) newRecovery(c *txn, amount models.Amount, cents int64) *txn {
 	t := s.newTxn(c.m, models.TypeRepresentment)
-	t.parent, t.cents = c, cents
+	t.attach(c, cents)
 	t.notifyURL, t.timeZone = c.notifyURL, c.timeZone
 	t.rec.OriginalTransactionID = c.id()
 	t.rec.MerchantReference = c.rec.MerchantReference

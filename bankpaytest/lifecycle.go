@@ -28,7 +28,7 @@ import (
 // checked the request.
 func (s *Server) newMovement(m *merchant, auth *txn, typ models.TransactionType, kind refKind, ref string, amount models.Amount, cents int64, processor string) *txn {
 	t := s.newTxn(m, typ)
-	t.parent, t.cents = auth, cents
+	t.attach(auth, cents)
 	t.notifyURL, t.timeZone = auth.notifyURL, auth.timeZone
 	t.rec.OriginalTransactionID = auth.id()
 	t.rec.MerchantReference = ref

@@ -293,7 +293,11 @@ type paymentTotals struct {
 // nowhere; preauthorizations move no money.
 func totals(m *merchant, only *txn) map[*txn]*paymentTotals {
 	out := map[*txn]*paymentTotals{}
-	for _, t := range m.txns {
+	txns := m.txns
+	if only != nil {
+		txns = only.family // its own transactions: not the merchant's thousands
+	}
+	for _, t := range txns {
 		if t.parent == nil {
 			continue
 		}

@@ -74,7 +74,7 @@ func (s *Server) handlePreauthorize(r *http.Request, body []byte, m *merchant, i
 	}
 
 	t := s.newTxn(m, models.TypePreauthorization)
-	t.parent, t.cents = auth, cents
+	t.attach(auth, cents)
 	t.notifyURL, t.timeZone = auth.notifyURL, auth.timeZone
 	t.rec.OriginalTransactionID = auth.id()
 	t.rec.MerchantReference = ref

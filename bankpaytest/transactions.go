@@ -52,6 +52,7 @@ type txn struct {
 	hist       *history
 	splitToken string // of the Authorize event, for captures and refreshes
 	ip         string // the client's address (answer.go), of an authorization
+	family     []*txn // every transaction under the authorization, oldest first (see attach)
 
 	// deposit and capture (usedCents: refunds or reclaims of it), refund,
 	// reclaim and preauthorization
@@ -64,6 +65,15 @@ type txn struct {
 }
 
 func (t *txn) id() string { return t.rec.TransactionID }
+
+// attach makes t a transaction of parent for cents, and one of the family of
+// parent's authorization, so that totals reads the few transactions of one
+// payment rather than every transaction of the merchant.
+func (t *txn) attach(parent *txn, cents int64) {
+	t.parent, t.cents = parent, cents
+	auth := authorizationOf(parent)
+	auth.family = append(auth.family, t)
+}
 
 // newTxn allocates a transaction of merchant m. The caller holds s.mu.
 func (s *Server) newTxn(m *merchant, typ models.TransactionType) *txn {

@@ -459,14 +459,18 @@ func TestMoneyCommandsFaultTable(t *testing.T) {
 		name   string
 		action faultinject.Action
 		exit   int
+		// timeout is the -timeout flag: the one row that can only end by
+		// it (no response) waits 200 ms, not the 2 s the others are given
+		// to answer under -race.
+		timeout string
 	}{
-		{"503", faultinject.Respond(503, errorJSON), exitUncertain},
-		{"500", faultinject.Respond(500, errorJSON), exitUncertain},
-		{"reset after the request", faultinject.ResetAfterRequest(), exitUncertain},
-		{"reset mid-response", faultinject.ResetMidResponse(200, `{"transaction":{"transactionId":"T9","status":2}}`, 10), exitUncertain},
-		{"truncated body", faultinject.Truncate(200, `{"transaction":{"transactionId":"T9","status":2}}`, 12), exitUncertain},
-		{"not HTTP", faultinject.Garbage("acct 1000001700\r\n\r\n"), exitUncertain},
-		{"no response", faultinject.Hang(), exitUncertain},
+		{"503", faultinject.Respond(503, errorJSON), exitUncertain, ""},
+		{"500", faultinject.Respond(500, errorJSON), exitUncertain, ""},
+		{"reset after the request", faultinject.ResetAfterRequest(), exitUncertain, ""},
+		{"reset mid-response", faultinject.ResetMidResponse(200, `{"transaction":{"transactionId":"T9","status":2}}`, 10), exitUncertain, ""},
+		{"truncated body", faultinject.Truncate(200, `{"transaction":{"transactionId":"T9","status":2}}`, 12), exitUncertain, ""},
+		{"not HTTP", faultinject.Garbage("acct 1000001700\r\n\r\n"), exitUncertain, ""},
+		{"no response", faultinject.Hang(), exitUncertain, "200ms"},
 	}
 	for name, args := range commands {
 		for _, f := range faults {
@@ -476,7 +480,11 @@ func TestMoneyCommandsFaultTable(t *testing.T) {
 				defer srv.Close()
 				c := &cli{t: t, vars: map[string]string{"BANKPAY_ACCESS_ID": "cli-id", "BANKPAY_ACCESS_KEY": "cli-key",
 					"BANKPAY_MERCHANT_ID": "1002463580", "BANKPAY_BASE_URL": srv.URL + "/api/v1"}}
-				code, stdout, stderr := c.run("", append([]string{"-timeout", "2s"}, args...)...)
+				timeout := f.timeout
+				if timeout == "" {
+					timeout = "2s"
+				}
+				code, stdout, stderr := c.run("", append([]string{"-timeout", timeout}, args...)...)
 				posts := 0
 				for _, r := range srv.Received() {
 					if r.Method == http.MethodPost {
