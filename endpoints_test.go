@@ -49,7 +49,10 @@ type endpoint struct {
 	// asked (Deposit, Capture, Preauthorize, Refund, Reclaim): answer(id)
 	// is okResponse made from id.
 	madeFromAsked bool
-	call          func(ctx context.Context, c *Client, id string, opts ...Option) error
+	// paymentAsked marks Payments.Get, whose answer must be the payment
+	// asked: answer(id) is paymentJSON about id.
+	paymentAsked bool
+	call         func(ctx context.Context, c *Client, id string, opts ...Option) error
 	// invalid makes the call with bad params (nil when the id is the only
 	// input); it must fail with a *ValidationError on invalidField.
 	invalid      func(ctx context.Context, c *Client) error
@@ -78,6 +81,9 @@ func (e endpoint) answer(id string) string {
 	}
 	if e.madeFromAsked {
 		return madeFromID(e.okResponse, id)
+	}
+	if e.paymentAsked {
+		return aboutPaymentID(id)
 	}
 	return e.okResponse
 }
@@ -409,7 +415,7 @@ func endpoints() []endpoint {
 				_, _, err := c.Transactions.FindAuthorization(ctx, "order\n42")
 				return err
 			}},
-		{name: "Payments.Get", method: "GET", path: "/payments/{id}", okResponse: paymentJSON, idIn: inPath, idField: "paymentId", readsBody: true,
+		{name: "Payments.Get", method: "GET", path: "/payments/{id}", okResponse: paymentJSON, idIn: inPath, idField: "paymentId", readsBody: true, paymentAsked: true,
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Payments.Get(ctx, id, opts...)
 				return err

@@ -151,14 +151,22 @@ func findingOf(reason string) string {
 // present"), with values the contract's schema allows (strings): an
 // amount is a decimal ("12.34", the OpenAPI's words "2 decimal places"),
 // never a word of the list, the answer of Get or Cancel is about the
-// transaction asked (TxnID), and that of a call making a transaction from
-// another is made from the one asked (madeFromAsked). The transactions are the objects with a
+// transaction asked (TxnID), that of a call making a transaction from
+// another is made from the one asked (madeFromAsked), and that of
+// Payments.Get is about the payment asked (PaymentID). The transactions are the objects with a
 // transactionId: the answer itself, the one under "transaction" and the
 // items under "transactions".
 func fitIdentity(opID string, gen any, seed int64) {
 	root, ok := gen.(map[string]any)
 	if !ok {
 		return
+	}
+	if opID == "payments_get-payments" {
+		for _, v := range []any{root, root["payment"]} {
+			if p, ok := v.(map[string]any); ok && p["paymentId"] != nil {
+				p["paymentId"] = PaymentID // about the payment asked
+			}
+		}
 	}
 	txns := []any{root, root["transaction"]}
 	if items, ok := root["transactions"].([]any); ok {
