@@ -5,6 +5,7 @@ import (
 	"errors"
 	"iter"
 	"net/url"
+	"strings"
 
 	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/internal/wire"
@@ -19,7 +20,10 @@ type PaymentsService service
 // Payment.PaymentID). The response is read bare (the OpenAPI's shape) or
 // wrapped as {"payment":…}. An empty id is a *ValidationError and nothing
 // is sent; the call is a read, retried like any GET. A response without
-// the payment's paymentId (the OpenAPI requires it) is a *ResponseError.
+// the payment's paymentId (the OpenAPI requires it), or about another
+// payment than the one asked (a cache or proxy mixing answers up: its
+// totals are not this payment's), is a *ResponseError (ErrInvalidResponse).
+// Ids compare trimmed and without case, as transactions' do.
 func (s *PaymentsService) Get(ctx context.Context, paymentID string, opts ...Option) (*models.Payment, error) {
 	if err := checkID("paymentId", paymentID); err != nil {
 		return nil, err
@@ -28,8 +32,11 @@ func (s *PaymentsService) Get(ctx context.Context, paymentID string, opts ...Opt
 	if err != nil {
 		return nil, err
 	}
-	if p.PaymentID == "" {
+	switch got := strings.TrimSpace(p.PaymentID); {
+	case got == "":
 		return nil, resultError(ops.PaymentsGet, errors.New(`response has no "paymentId"`), paymentID)
+	case !strings.EqualFold(got, strings.TrimSpace(paymentID)):
+		return nil, resultError(ops.PaymentsGet, errors.New("the response is about another payment than the one asked"), paymentID)
 	}
 	return p, nil
 }

@@ -2,6 +2,7 @@ package bankpay
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -60,9 +61,42 @@ func TestPayments_Get(t *testing.T) {
 	}
 }
 
+// TestAttack_PaymentsGetAnsweredWithAnother: Payments.Get(P1) answered
+// with another payment (a cache or proxy mixing answers up, as
+// TestAttack_GetAnsweredWithAnother for transactions) read as P1's: its
+// totals (paid, refunded: ship or not) taken for P1's. ErrInvalidResponse;
+// the same payment, its id in another case or with blanks around it, is
+// P1, and a paymentId of blanks is none.
+func TestAttack_PaymentsGetAnsweredWithAnother(t *testing.T) {
+	other := strings.Replace(paymentJSON, `"paymentId":"1002581234568"`, `"paymentId":"1002581234569"`, 1)
+	for _, body := range []string{other, `{"payment":` + other + `}`,
+		strings.Replace(paymentJSON, `"paymentId":"1002581234568"`, `"paymentId":"  "`, 1)} {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments/1002581234568"}, 200, body)
+		p, err := c.Payments.Get(context.Background(), "1002581234568")
+		require.Error(t, err, "Get(1002581234568) answered about another payment: read as %+v", p)
+		assert.ErrorIs(t, err, ErrInvalidResponse)
+	}
+	c, mock, _ := newTestClient(t)
+	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments/p-1"}, 200,
+		strings.Replace(paymentJSON, `"paymentId":"1002581234568"`, `"paymentId":" P-1 "`, 1))
+	_, err := c.Payments.Get(context.Background(), "p-1")
+	require.NoError(t, err)
+}
+
+// aboutPaymentID is paymentJSON with its paymentId replaced by id: the
+// answer to Payments.Get(id) (TestAttack_PaymentsGetAnsweredWithAnother).
+func aboutPaymentID(id string) string {
+	q, err := json.Marshal(id)
+	if err != nil {
+		panic(err)
+	}
+	return strings.Replace(paymentJSON, `"paymentId":"1002581234568"`, `"paymentId":`+string(q), 1)
+}
+
 func TestPayments_GetEscapesID(t *testing.T) {
 	c, mock, _ := newTestClient(t)
-	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments/a%2F..%2Ftransactions"}, 200, paymentJSON)
+	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments/a%2F..%2Ftransactions"}, 200, aboutPaymentID("a/../transactions"))
 	_, err := c.Payments.Get(context.Background(), "a/../transactions")
 	require.NoError(t, err)
 }

@@ -37,15 +37,24 @@ func (s *TransactionsService) Get(ctx context.Context, transactionID string, opt
 // madeFrom checks the answer of a call that makes a new transaction from
 // original (Deposit, Capture, Preauthorize, Refund, Reclaim): one that is
 // original itself (its id, in any case: a cached or misrouted read of it)
-// is no new transaction, and a *ResponseError (ErrInvalidResponse,
+// is no new transaction, and one whose originalTransactionId names
+// another transaction was made by another call (a cache or proxy mixing
+// answers up); either is a *ResponseError (ErrInvalidResponse,
 // OutcomeUnknown: reconcile), never a success that records the original's
-// id as the new one's.
+// id, or another call's result, as the new one's. An answer without
+// originalTransactionId is taken as the call's.
 func madeFrom(op *operation, original string) func(*models.Transaction, error) (*models.Transaction, error) {
 	return func(t *models.Transaction, err error) (*models.Transaction, error) {
-		if err == nil && strings.EqualFold(strings.TrimSpace(t.TransactionID), original) {
+		if err != nil {
+			return t, err
+		}
+		if strings.EqualFold(strings.TrimSpace(t.TransactionID), original) {
 			return nil, resultError(op, errors.New("the response is the transaction the call was made against, not the one it made"), original)
 		}
-		return t, err
+		if from := strings.TrimSpace(t.OriginalTransactionID); from != "" && !strings.EqualFold(from, original) {
+			return nil, resultError(op, errors.New("the response is a transaction made from another transaction than the one asked"), original)
+		}
+		return t, nil
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"regexp"
@@ -745,7 +746,47 @@ func TestTransactions_RefreshErrors(t *testing.T) {
 // unknown: reconcile), never a success.
 func TestAttack_MoneyCallAnsweredWithTheOriginal(t *testing.T) {
 	const orig = `{"transaction":{"transactionId":"A1","transactionType":1,"status":2,"amount":"10.00"}}`
-	for name, call := range map[string]func(c *Client) error{
+	for name, call := range madeFromA1() {
+		for _, body := range []string{orig, `{"transactionId":"a1","transactionType":1,"status":2,"amount":"10.00"}`} {
+			c, mock, _ := newTestClient(t)
+			sequence(t, mock, jsonResponse(200, body))
+			err := call(c)
+			require.Error(t, err, "%s answered with the original %s: a success", name, body)
+			var re *ResponseError
+			assert.True(t, errors.As(err, &re), "%s: %v", name, err)
+			assert.True(t, OutcomeUnknown(err), "%s: %v", name, err)
+		}
+	}
+}
+
+// TestAttack_MoneyCallAnsweredAboutAnotherOriginal: a Deposit, Refund,
+// Capture, Preauthorize or Reclaim of A1 answered with a new transaction
+// made from another one (originalTransactionId A2: the answer to another
+// call, a cache or proxy mixing answers up) is not the one this call made:
+// a success would have the merchant record another payout's id, status and
+// amount as this one's. ErrInvalidResponse (outcome unknown: reconcile).
+// An answer whose originalTransactionId is A1 (in any case) or absent is
+// the call's.
+func TestAttack_MoneyCallAnsweredAboutAnotherOriginal(t *testing.T) {
+	const made = `{"transaction":{"transactionId":"D9","transactionType":6,"status":2,"amount":"10.00"%s}}`
+	for name, call := range madeFromA1() {
+		c, mock, _ := newTestClient(t)
+		sequence(t, mock, jsonResponse(200, fmt.Sprintf(made, `,"originalTransactionId":"A2"`)))
+		err := call(c)
+		require.Error(t, err, "%s(A1) answered with a transaction made from A2: a success", name)
+		assert.ErrorIs(t, err, ErrInvalidResponse, name)
+		assert.True(t, OutcomeUnknown(err), "%s: %v", name, err)
+		for _, own := range []string{`,"originalTransactionId":"A1"`, `,"originalTransactionId":" a1 "`, ``, `,"originalTransactionId":null`} {
+			c, mock, _ := newTestClient(t)
+			sequence(t, mock, jsonResponse(200, fmt.Sprintf(made, own)))
+			assert.NoError(t, call(c), "%s answered with %s", name, own)
+		}
+	}
+}
+
+// madeFromA1 are the calls that make a new transaction from A1 (madeFrom).
+func madeFromA1() map[string]func(c *Client) error {
+	return map[string]func(c *Client) error{
 		"Deposit": func(c *Client) error {
 			_, err := c.Transactions.Deposit(context.Background(), "A1", &DepositParams{MerchantReference: "payout-42", Amount: "10.00"})
 			return err
@@ -766,16 +807,6 @@ func TestAttack_MoneyCallAnsweredWithTheOriginal(t *testing.T) {
 			_, err := c.Transactions.Reclaim(context.Background(), "A1", &ReclaimParams{MerchantReference: "rc-1", Amount: "1.00"})
 			return err
 		},
-	} {
-		for _, body := range []string{orig, `{"transactionId":"a1","transactionType":1,"status":2,"amount":"10.00"}`} {
-			c, mock, _ := newTestClient(t)
-			sequence(t, mock, jsonResponse(200, body))
-			err := call(c)
-			require.Error(t, err, "%s answered with the original %s: a success", name, body)
-			var re *ResponseError
-			assert.True(t, errors.As(err, &re), "%s: %v", name, err)
-			assert.True(t, OutcomeUnknown(err), "%s: %v", name, err)
-		}
 	}
 }
 
@@ -841,4 +872,21 @@ func aboutID(body, id string) string {
 	}
 	loc := all[0]
 	return body[:loc[0]] + `"transactionId":` + string(q) + body[loc[1]:]
+}
+
+// madeFromID is a fixture answer with its originalTransactionId replaced by
+// id: an answer to a call that makes a transaction from id (Deposit,
+// Capture, Preauthorize, Refund, Reclaim), which must be made from the
+// transaction asked (TestAttack_MoneyCallAnsweredAboutAnotherOriginal).
+func madeFromID(body, id string) string {
+	q, err := json.Marshal(id)
+	if err != nil {
+		panic(err)
+	}
+	all := regexp.MustCompile(`"originalTransactionId"\s*:\s*"[^"]*"`).FindAllStringIndex(body, -1)
+	if len(all) != 1 {
+		panic("madeFromID: not one originalTransactionId in " + body)
+	}
+	loc := all[0]
+	return body[:loc[0]] + `"originalTransactionId":` + string(q) + body[loc[1]:]
 }

@@ -130,6 +130,29 @@ func TestTokenization(t *testing.T) {
 	}
 }
 
+// TestMemberNamesAsEncodingJSON: the member dispatch (the exact name,
+// then foldIndex) reads a transaction's members as encoding/json does for
+// names written with escapes, in another case, repeated, with runes that
+// fold to ASCII (U+017F is s), and ignores names that only start or end
+// like a member's, long ones and non-ASCII ones that fold to none.
+func TestMemberNamesAsEncodingJSON(t *testing.T) {
+	long := strings.Repeat("transactionId", 5000)
+	for _, member := range []string{
+		`"transaction\u0049d":"T2"`, `"\u0074ransactionId":"T2"`, `"TRANSACTIONID":"T2"`, `"transactionid":"T2"`,
+		`"TransactionId":"T2","transactionId":"T3"`, `"transactionId":"T2","TRANSACTIONID":"T3"`,
+		`"tran\u017factionId":"T2"`, `"tranſactionId":"T2"`, `"ſtatus":7`, `"STATUS":7`,
+		`"transactionI":"X"`, `"transactionIdX":"X"`, `"transactionId ":"X"`, `" transactionId":"X"`,
+		`"` + long + `":"X"`, `"transactionİd":"X"`, `"statüs":7`, `"amount\u0000":"9.00"`,
+	} {
+		body := []byte(`{"transaction":{` + ident + `,` + member + `}}`)
+		got, _, err := Value[models.Transaction](body, "transaction")
+		require.NoError(t, err, member)
+		var env wire.TransactionEnvelope
+		require.NoError(t, json.Unmarshal(body, &env), member)
+		assert.Equal(t, env.Transaction, got, member)
+	}
+}
+
 // decimalAmount is what a transaction's amount must be to be readable: a
 // decimal, "10", "10.5", "-1.25" (written apart from the decoder's check).
 var decimalAmount = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)

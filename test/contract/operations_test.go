@@ -150,14 +150,23 @@ func findingOf(reason string) string {
 // requires of a transaction's identity (issue 25: "required means
 // present"), with values the contract's schema allows (strings): an
 // amount is a decimal ("12.34", the OpenAPI's words "2 decimal places"),
-// never a word of the list, and the answer of Get or Cancel is about the
-// transaction asked (TxnID). The transactions are the objects with a
+// never a word of the list, the answer of Get or Cancel is about the
+// transaction asked (TxnID), that of a call making a transaction from
+// another is made from the one asked (madeFromAsked), and that of
+// Payments.Get is about the payment asked (PaymentID). The transactions are the objects with a
 // transactionId: the answer itself, the one under "transaction" and the
 // items under "transactions".
 func fitIdentity(opID string, gen any, seed int64) {
 	root, ok := gen.(map[string]any)
 	if !ok {
 		return
+	}
+	if opID == "payments_get-payments" {
+		for _, v := range []any{root, root["payment"]} {
+			if p, ok := v.(map[string]any); ok && p["paymentId"] != nil {
+				p["paymentId"] = PaymentID // about the payment asked
+			}
+		}
 	}
 	txns := []any{root, root["transaction"]}
 	if items, ok := root["transactions"].([]any); ok {
@@ -174,7 +183,21 @@ func fitIdentity(opID string, gen any, seed int64) {
 		if opID == "transactions_get-transaction" || opID == "transactions_post-transactions-cancel" {
 			txn["transactionId"] = TxnID
 		}
+		if from, ok := madeFromAsked[opID]; ok && txn["originalTransactionId"] != nil {
+			txn["originalTransactionId"] = from // made from the transaction asked
+		}
 	}
+}
+
+// madeFromAsked are the operations whose answer is a transaction made from
+// the one the call names (the SDK refuses one whose originalTransactionId
+// names another), with the id their calls name.
+var madeFromAsked = map[string]string{
+	"transactions_post-transactions-deposit":                       AuthID,
+	"transactions_post-transactions-transactionId-capture":         AuthID,
+	"transactions_post-transactions-transactionId-capture-preauth": AuthID,
+	"transactions_post-transactions-refund":                        TxnID,
+	"transactions_post-transactions-transactionId-reclaim":         TxnID,
 }
 
 // decimalAmount is an amount the SDK reads as a transaction's.
