@@ -166,13 +166,18 @@ func (s *CustomersService) Create(ctx context.Context, p *CustomerParams, opts .
 
 // Get reads the customer record customerID (the service's id):
 // GET /customers/{customerId}, read wrapped in {"customer":{…}} or bare.
+// An answer about another customer is a *ResponseError (ErrInvalidResponse).
 // A read: retried on a network error or a 5xx response.
 func (s *CustomersService) Get(ctx context.Context, customerID string, opts ...Option) (*models.Customer, error) {
 	if err := checkID("customerId", customerID); err != nil {
 		return nil, err
 	}
-	return call[models.Customer](ctx, s.client, ops.CustomersGet, args{IDs: []string{customerID}}, opts)
+	return isThe(ops.CustomersGet, customerID, customerIDField)(call[models.Customer](ctx, s.client, ops.CustomersGet, args{IDs: []string{customerID}}, opts))
 }
+
+// customerIDField is the id a Customer answer is about (isThe); the
+// OpenAPI does not require it in a customer.
+var customerIDField = idField[models.Customer]{"customerId", func(c *models.Customer) string { return c.CustomerID }, false}
 
 // CustomerListParams filters CustomersService.List. Empty fields are not
 // sent; with neither set, every customer of the merchant is listed.

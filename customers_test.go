@@ -3,6 +3,7 @@ package bankpay
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/bankpay/bankpay-go/models"
@@ -235,9 +236,34 @@ func TestCustomers_Get(t *testing.T) {
 	}
 }
 
+// TestCustomers_GetAnsweredAboutAnother: Get(C1) answered about C2 (a
+// cache or proxy mixing answers up) would hand one person's record (name,
+// email, phone, address) to the code asking about another: it is
+// ErrInvalidResponse. The same id in another case or with blanks around it
+// is C1; a record without a customerId (the OpenAPI does not require one)
+// is taken as C1's.
+func TestCustomers_GetAnsweredAboutAnother(t *testing.T) {
+	bare := customerGetJSON[len(`{"customer":`) : len(customerGetJSON)-1]
+	for _, body := range []string{withField(customerGetJSON, "customerId", "3000000002"), withField(bare, "customerId", "3000000002")} {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/customers/3000000001"}, 200, body)
+		cust, err := c.Customers.Get(context.Background(), "3000000001")
+		require.Error(t, err, "Get(3000000001) answered %s: read as %+v", body, cust)
+		assert.ErrorIs(t, err, ErrInvalidResponse)
+	}
+	for _, body := range []string{withField(customerGetJSON, "customerId", " C-1 "), withField(customerGetJSON, "customerId", " "),
+		strings.Replace(bare, `"customerId":"3000000001",`, "", 1)} {
+		c, mock, _ := newTestClient(t)
+		expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/customers/c-1"}, 200, body)
+		cust, err := c.Customers.Get(context.Background(), "c-1")
+		require.NoError(t, err, body)
+		assert.Equal(t, "ext-9", cust.ExternalID)
+	}
+}
+
 func TestCustomers_GetIDs(t *testing.T) {
 	c, mock, _ := newTestClient(t)
-	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/customers/a%2F..%2Fb%3Fx=1"}, 200, customerGetJSON)
+	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/customers/a%2F..%2Fb%3Fx=1"}, 200, withField(customerGetJSON, "customerId", "a/../b?x=1"))
 	_, err := c.Customers.Get(context.Background(), "a/../b?x=1")
 	require.NoError(t, err)
 	for _, id := range []string{"", ".", "..", "a\r\nb"} {

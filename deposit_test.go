@@ -73,7 +73,7 @@ func TestTransactions_DepositUpToAuthorizationAmount(t *testing.T) {
 func TestTransactions_DepositEscapesID(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/..%2Fcustomers/deposit",
-		ContentType: "application/x-www-form-urlencoded", Body: "merchantReference=r"}, 200, madeFromID(depositResponseJSON, "../customers"))
+		ContentType: "application/x-www-form-urlencoded", Body: "merchantReference=r"}, 200, withField(depositResponseJSON, "originalTransactionId", "../customers"))
 	_, err := c.Transactions.Deposit(context.Background(), "../customers", &DepositParams{MerchantReference: "r"})
 	require.NoError(t, err)
 }
@@ -163,7 +163,7 @@ func TestTransactions_DepositZeroAmountReason(t *testing.T) {
 func TestDepositExternalTier(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/T1/deposit", ContentType: "application/x-www-form-urlencoded",
-		Body: "externalTier=Gold+4%2A&merchantReference=payout-45"}, 200, madeFromID(depositResponseJSON, "T1"))
+		Body: "externalTier=Gold+4%2A&merchantReference=payout-45"}, 200, withField(depositResponseJSON, "originalTransactionId", "T1"))
 	_, err := c.Transactions.Deposit(context.Background(), "T1", &DepositParams{MerchantReference: "payout-45", ExternalTier: "Gold 4*"})
 	require.NoError(t, err)
 	assert.Equal(t, int32(1), calls.Load())
@@ -185,7 +185,7 @@ func TestTransactions_DepositAmountChars(t *testing.T) {
 	}
 	c, mock, _ := newTestClient(t)
 	calls := expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/A1/deposit",
-		ContentType: "application/x-www-form-urlencoded", Body: "amount=9999999.99&merchantReference=r"}, 200, madeFromID(depositResponseJSON, "A1"))
+		ContentType: "application/x-www-form-urlencoded", Body: "amount=9999999.99&merchantReference=r"}, 200, withField(depositResponseJSON, "originalTransactionId", "A1"))
 	_, err := c.Transactions.Deposit(context.Background(), "A1", &DepositParams{MerchantReference: "r", Amount: "9999999.99"})
 	require.NoError(t, err, "10 characters are sent")
 	assert.Equal(t, int32(1), calls.Load())

@@ -45,14 +45,14 @@ type endpoint struct {
 	// answersAsked marks a call whose answer must be the transaction
 	// asked (Get, Cancel): answer(id) is okResponse about id.
 	answersAsked bool
-	// madeFromAsked marks a call that makes a transaction from the one
-	// asked (Deposit, Capture, Preauthorize, Refund, Reclaim): answer(id)
-	// is okResponse made from id.
-	madeFromAsked bool
-	// paymentAsked marks Payments.Get, whose answer must be the payment
-	// asked: answer(id) is paymentJSON about id.
-	paymentAsked bool
-	call         func(ctx context.Context, c *Client, id string, opts ...Option) error
+	// askedIn is the field of the answer that must name the id asked:
+	// originalTransactionId for a call that makes a transaction from the
+	// one asked (Deposit, Capture, Preauthorize, Refund, Reclaim), the
+	// resource's id for a read that refuses an answer about another
+	// (Payments.Get, Customers.Get). answer(id) is okResponse with that
+	// field set to id.
+	askedIn string
+	call    func(ctx context.Context, c *Client, id string, opts ...Option) error
 	// invalid makes the call with bad params (nil when the id is the only
 	// input); it must fail with a *ValidationError on invalidField.
 	invalid      func(ctx context.Context, c *Client) error
@@ -79,11 +79,8 @@ func (e endpoint) answer(id string) string {
 	if e.answersAsked {
 		return aboutID(e.okResponse, id)
 	}
-	if e.madeFromAsked {
-		return madeFromID(e.okResponse, id)
-	}
-	if e.paymentAsked {
-		return aboutPaymentID(id)
+	if e.askedIn != "" {
+		return withField(e.okResponse, e.askedIn, id)
 	}
 	return e.okResponse
 }
@@ -141,7 +138,7 @@ func endpoints() []endpoint {
 			}},
 		{name: "Transactions.Deposit", method: "POST", path: "/transactions/{id}/deposit",
 			contentType: "application/x-www-form-urlencoded", body: "amount=10.00&merchantReference=dep-ref-1",
-			okResponse: depositResponseJSON, idIn: inPath, readsBody: true, madeFromAsked: true,
+			okResponse: depositResponseJSON, idIn: inPath, readsBody: true, askedIn: "originalTransactionId",
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Transactions.Deposit(ctx, id, &DepositParams{MerchantReference: "dep-ref-1", Amount: "10.00"}, opts...)
 				return err
@@ -154,7 +151,7 @@ func endpoints() []endpoint {
 		{name: "Transactions.Capture", method: "POST", path: "/transactions/{id}/capture",
 			contentType: "application/x-www-form-urlencoded",
 			body:        "amount=5.00&beneficiary.address.country=MX&beneficiary.name=Ana+Ruiz&merchantReference=cap-ref-1",
-			okResponse:  captureResponseJSON, idIn: inPath, readsBody: true, madeFromAsked: true,
+			okResponse:  captureResponseJSON, idIn: inPath, readsBody: true, askedIn: "originalTransactionId",
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Transactions.Capture(ctx, id, &CaptureParams{MerchantReference: "cap-ref-1", Amount: "5.00",
 					Beneficiary: minimalBeneficiary()}, opts...)
@@ -247,7 +244,7 @@ func endpoints() []endpoint {
 				return c.Identity.Register(ctx, id, "registered as member 42", opts...)
 			}},
 		{name: "Transactions.Refund", method: "POST", path: "/transactions/{id}/refund", contentType: "application/json",
-			body: `{"merchantReference":"rf-1","amount":"40.00"}`, okResponse: refundResponseJSON, idIn: inPath, readsBody: true, madeFromAsked: true,
+			body: `{"merchantReference":"rf-1","amount":"40.00"}`, okResponse: refundResponseJSON, idIn: inPath, readsBody: true, askedIn: "originalTransactionId",
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Transactions.Refund(ctx, id, &RefundParams{MerchantReference: "rf-1", Amount: "40.00"}, opts...)
 				return err
@@ -258,7 +255,7 @@ func endpoints() []endpoint {
 				return err
 			}},
 		{name: "Transactions.Reclaim", method: "POST", path: "/transactions/{id}/reclaim", contentType: "application/json",
-			body: `{"merchantReference":"rc-1","amount":"12.50"}`, okResponse: refundResponseJSON, idIn: inPath, readsBody: true, madeFromAsked: true,
+			body: `{"merchantReference":"rc-1","amount":"12.50"}`, okResponse: refundResponseJSON, idIn: inPath, readsBody: true, askedIn: "originalTransactionId",
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Transactions.Reclaim(ctx, id, &ReclaimParams{MerchantReference: "rc-1", Amount: "12.50"}, opts...)
 				return err
@@ -291,7 +288,7 @@ func endpoints() []endpoint {
 				return err
 			}},
 		{name: "Transactions.Preauthorize", method: "POST", path: "/transactions/{id}/capture/preAuth", contentType: "application/json",
-			body: `{"merchantReference":"pa","amount":"10.00","period":2}`, okResponse: preauthResponseJSON, idIn: inPath, readsBody: true, madeFromAsked: true,
+			body: `{"merchantReference":"pa","amount":"10.00","period":2}`, okResponse: preauthResponseJSON, idIn: inPath, readsBody: true, askedIn: "originalTransactionId",
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Transactions.Preauthorize(ctx, id, &PreauthorizeParams{MerchantReference: "pa", Amount: "10.00", Period: 2}, opts...)
 				return err
@@ -302,7 +299,7 @@ func endpoints() []endpoint {
 				return err
 			}},
 		{name: "Transactions.Capture (Pay)", method: "POST", path: "/transactions/{id}/capture", contentType: "application/x-www-form-urlencoded",
-			body: "amount=25.00&merchantReference=pay-1&splitToken=c3Bs%2BdG9r%2FZW4%3D", okResponse: captureResponseJSON, idIn: inPath, readsBody: true, madeFromAsked: true,
+			body: "amount=25.00&merchantReference=pay-1&splitToken=c3Bs%2BdG9r%2FZW4%3D", okResponse: captureResponseJSON, idIn: inPath, readsBody: true, askedIn: "originalTransactionId",
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Transactions.Capture(ctx, id, &CaptureParams{MerchantReference: "pay-1", Amount: "25.00", SplitToken: "c3Bs+dG9r/ZW4="}, opts...)
 				return err
@@ -415,7 +412,7 @@ func endpoints() []endpoint {
 				_, _, err := c.Transactions.FindAuthorization(ctx, "order\n42")
 				return err
 			}},
-		{name: "Payments.Get", method: "GET", path: "/payments/{id}", okResponse: paymentJSON, idIn: inPath, idField: "paymentId", readsBody: true, paymentAsked: true,
+		{name: "Payments.Get", method: "GET", path: "/payments/{id}", okResponse: paymentJSON, idIn: inPath, idField: "paymentId", readsBody: true, askedIn: "paymentId",
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Payments.Get(ctx, id, opts...)
 				return err

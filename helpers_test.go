@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -246,7 +248,7 @@ func customerAndAccountEndpoints() []endpoint {
 				return err
 			}},
 		{name: "Customers.Get", method: "GET", path: "/customers/{id}", okResponse: customerGetJSON,
-			idIn: inPath, idField: "customerId", readsBody: true,
+			idIn: inPath, idField: "customerId", readsBody: true, askedIn: "customerId",
 			call: func(ctx context.Context, c *Client, id string, opts ...Option) error {
 				_, err := c.Customers.Get(ctx, id, opts...)
 				return err
@@ -351,3 +353,19 @@ func (c *caller) do(ctx context.Context, req *pipeline.Request, v any, opts []Op
 
 // errResendRefused is the guard's refusal (pipeline.ErrResendRefused).
 var errResendRefused = pipeline.ErrResendRefused
+
+// withField is body with its one string member field (at any depth) set to
+// v: an answer about the id a call asked for. It panics unless body has
+// exactly one such member.
+func withField(body, field, v string) string {
+	q, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	all := regexp.MustCompile(`"`+regexp.QuoteMeta(field)+`"\s*:\s*"[^"]*"`).FindAllStringIndex(body, -1)
+	if len(all) != 1 {
+		panic("withField: not one " + field + " in " + body)
+	}
+	loc := all[0]
+	return body[:loc[0]] + `"` + field + `":` + string(q) + body[loc[1]:]
+}

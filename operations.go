@@ -3,7 +3,9 @@ package bankpay
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/internal/pipeline"
@@ -41,6 +43,36 @@ type noContent struct{}
 func resultError(op *operation, err error, ids ...string) *ResponseError {
 	path, _ := op.Fill(ids...) // the call was made with these ids: no error
 	return &ResponseError{StatusCode: http.StatusOK, Method: op.Method, Path: path, Err: err}
+}
+
+// isThe refuses an answer about another resource than the one asked (a
+// cache or proxy mixing answers up), so that its figures are never taken
+// for the asked one's: a result whose id is another's is a *ResponseError
+// (ErrInvalidResponse), and so is one without it when the id is required.
+// Ids compare as the reconciliation lookup compares them: trimmed, case
+// folded.
+func isThe[T any](op *operation, asked string, id idField[T]) func(*T, error) (*T, error) {
+	return func(v *T, err error) (*T, error) {
+		if err != nil {
+			return nil, err
+		}
+		switch got := strings.TrimSpace(id.of(v)); {
+		case got == "" && id.required:
+			return nil, resultError(op, fmt.Errorf("response has no %q", id.name), asked)
+		case got != "" && !strings.EqualFold(got, strings.TrimSpace(asked)):
+			return nil, resultError(op, fmt.Errorf("the response is about another %s than the one asked", strings.TrimSuffix(id.name, "Id")), asked)
+		}
+		return v, nil
+	}
+}
+
+// idField is the id of a resource in its answer (isThe): its wire name,
+// how to read it, and whether the OpenAPI requires it. An id that may be
+// absent proves nothing when it is: the answer is taken as the one asked.
+type idField[T any] struct {
+	name     string
+	of       func(*T) string
+	required bool
 }
 
 // call is the typed face of invoke for every service method that reads

@@ -204,7 +204,7 @@ func TestPaymentProviderListFieldsNotInForms(t *testing.T) {
 	expect(t, mock, wantRequest{Method: "POST", Path: "/api/v1/transactions/1/capture", ContentType: "application/x-www-form-urlencoded",
 		Body: "amount=5.00&beneficiary.address.country=MX&beneficiary.name=Ana+Ruiz" +
 			"&beneficiaryAccount.paymentProvider.name=Banco&beneficiaryAccount.paymentProvider.swift=BANCMXMM&merchantReference=cap-1"},
-		200, madeFromID(captureResponseJSON, "1"))
+		200, withField(captureResponseJSON, "originalTransactionId", "1"))
 	_, err := c.Transactions.Capture(context.Background(), "1", &CaptureParams{MerchantReference: "cap-1", Amount: "5.00",
 		Beneficiary: minimalBeneficiary(), BeneficiaryAccount: &models.BeneficiaryAccount{PaymentProvider: &models.PaymentProvider{
 			Name: "Banco", Swift: "BANCMXMM", SubType: "1000", InstantPayment: true, Address: &models.Address{City: "CDMX"}}}})

@@ -2,10 +2,8 @@ package bankpay
 
 import (
 	"context"
-	"errors"
 	"iter"
 	"net/url"
-	"strings"
 
 	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/internal/wire"
@@ -28,18 +26,11 @@ func (s *PaymentsService) Get(ctx context.Context, paymentID string, opts ...Opt
 	if err := checkID("paymentId", paymentID); err != nil {
 		return nil, err
 	}
-	p, err := call[models.Payment](ctx, s.client, ops.PaymentsGet, args{IDs: []string{paymentID}}, opts)
-	if err != nil {
-		return nil, err
-	}
-	switch got := strings.TrimSpace(p.PaymentID); {
-	case got == "":
-		return nil, resultError(ops.PaymentsGet, errors.New(`response has no "paymentId"`), paymentID)
-	case !strings.EqualFold(got, strings.TrimSpace(paymentID)):
-		return nil, resultError(ops.PaymentsGet, errors.New("the response is about another payment than the one asked"), paymentID)
-	}
-	return p, nil
+	return isThe(ops.PaymentsGet, paymentID, paymentIDField)(call[models.Payment](ctx, s.client, ops.PaymentsGet, args{IDs: []string{paymentID}}, opts))
 }
+
+// paymentIDField is the id a Payment answer is about (isThe).
+var paymentIDField = idField[models.Payment]{"paymentId", func(p *models.Payment) string { return p.PaymentID }, true}
 
 // PaymentListParams filters, orders and pages GET /payments. Every field is
 // optional; an empty value is no filter. Filters combine; a repeated filter

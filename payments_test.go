@@ -2,7 +2,6 @@ package bankpay
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -61,13 +60,13 @@ func TestPayments_Get(t *testing.T) {
 	}
 }
 
-// TestAttack_PaymentsGetAnsweredWithAnother: Payments.Get(P1) answered
+// TestPayments_GetAnsweredAboutAnother: Payments.Get(P1) answered
 // with another payment (a cache or proxy mixing answers up, as
 // TestAttack_GetAnsweredWithAnother for transactions) read as P1's: its
 // totals (paid, refunded: ship or not) taken for P1's. ErrInvalidResponse;
 // the same payment, its id in another case or with blanks around it, is
 // P1, and a paymentId of blanks is none.
-func TestAttack_PaymentsGetAnsweredWithAnother(t *testing.T) {
+func TestPayments_GetAnsweredAboutAnother(t *testing.T) {
 	other := strings.Replace(paymentJSON, `"paymentId":"1002581234568"`, `"paymentId":"1002581234569"`, 1)
 	for _, body := range []string{other, `{"payment":` + other + `}`,
 		strings.Replace(paymentJSON, `"paymentId":"1002581234568"`, `"paymentId":"  "`, 1)} {
@@ -84,19 +83,9 @@ func TestAttack_PaymentsGetAnsweredWithAnother(t *testing.T) {
 	require.NoError(t, err)
 }
 
-// aboutPaymentID is paymentJSON with its paymentId replaced by id: the
-// answer to Payments.Get(id) (TestAttack_PaymentsGetAnsweredWithAnother).
-func aboutPaymentID(id string) string {
-	q, err := json.Marshal(id)
-	if err != nil {
-		panic(err)
-	}
-	return strings.Replace(paymentJSON, `"paymentId":"1002581234568"`, `"paymentId":`+string(q), 1)
-}
-
 func TestPayments_GetEscapesID(t *testing.T) {
 	c, mock, _ := newTestClient(t)
-	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments/a%2F..%2Ftransactions"}, 200, aboutPaymentID("a/../transactions"))
+	expect(t, mock, wantRequest{Method: "GET", Path: "/api/v1/payments/a%2F..%2Ftransactions"}, 200, withField(paymentJSON, "paymentId", "a/../transactions"))
 	_, err := c.Payments.Get(context.Background(), "a/../transactions")
 	require.NoError(t, err)
 }

@@ -31,7 +31,7 @@ func (s *TransactionsService) Get(ctx context.Context, transactionID string, opt
 	if err := checkID("transactionId", transactionID); err != nil {
 		return nil, err
 	}
-	return isThe(ops.TransactionsGet, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsGet, args{IDs: []string{transactionID}}, opts))
+	return isThe(ops.TransactionsGet, transactionID, transactionIDField)(call[models.Transaction](ctx, s.client, ops.TransactionsGet, args{IDs: []string{transactionID}}, opts))
 }
 
 // madeFrom checks the answer of a call that makes a new transaction from
@@ -58,18 +58,8 @@ func madeFrom(op *operation, original string) func(*models.Transaction, error) (
 	}
 }
 
-// isThe refuses an answer about another transaction than the one asked (a
-// cache or proxy mixing answers up), so that its status is never taken for
-// the asked one's: a *ResponseError (ErrInvalidResponse). Ids compare as
-// the reconciliation lookup compares them: trimmed, case folded.
-func isThe(op *operation, asked string) func(*models.Transaction, error) (*models.Transaction, error) {
-	return func(t *models.Transaction, err error) (*models.Transaction, error) {
-		if err == nil && !strings.EqualFold(strings.TrimSpace(t.TransactionID), strings.TrimSpace(asked)) {
-			return nil, resultError(op, errors.New("the response is about another transaction than the one asked"), asked)
-		}
-		return t, err
-	}
-}
+// transactionIDField is the id a Transaction answer is about (isThe).
+var transactionIDField = idField[models.Transaction]{"transactionId", func(t *models.Transaction) string { return t.TransactionID }, true}
 
 // Establish creates an authorization from establish data, signed with the
 // client's credentials: POST /establish?createTransaction=true. Its main
@@ -225,7 +215,7 @@ func (s *TransactionsService) Cancel(ctx context.Context, transactionID string, 
 	if p.Reason < 0 {
 		return nil, invalid("reason", "must not be negative")
 	}
-	return isThe(ops.TransactionsCancel, transactionID)(call[models.Transaction](ctx, s.client, ops.TransactionsCancel, args{IDs: []string{transactionID}, Body: p}, opts))
+	return isThe(ops.TransactionsCancel, transactionID, transactionIDField)(call[models.Transaction](ctx, s.client, ops.TransactionsCancel, args{IDs: []string{transactionID}, Body: p}, opts))
 }
 
 // PreauthorizeParams is the input of Preauthorize, sent as JSON (the

@@ -759,7 +759,7 @@ func TestAttack_MoneyCallAnsweredWithTheOriginal(t *testing.T) {
 	}
 }
 
-// TestAttack_MoneyCallAnsweredAboutAnotherOriginal: a Deposit, Refund,
+// TestTransactions_MoneyCallAnsweredAboutAnotherOriginal: a Deposit, Refund,
 // Capture, Preauthorize or Reclaim of A1 answered with a new transaction
 // made from another one (originalTransactionId A2: the answer to another
 // call, a cache or proxy mixing answers up) is not the one this call made:
@@ -767,7 +767,7 @@ func TestAttack_MoneyCallAnsweredWithTheOriginal(t *testing.T) {
 // amount as this one's. ErrInvalidResponse (outcome unknown: reconcile).
 // An answer whose originalTransactionId is A1 (in any case) or absent is
 // the call's.
-func TestAttack_MoneyCallAnsweredAboutAnotherOriginal(t *testing.T) {
+func TestTransactions_MoneyCallAnsweredAboutAnotherOriginal(t *testing.T) {
 	const made = `{"transaction":{"transactionId":"D9","transactionType":6,"status":2,"amount":"10.00"%s}}`
 	for name, call := range madeFromA1() {
 		c, mock, _ := newTestClient(t)
@@ -872,21 +872,4 @@ func aboutID(body, id string) string {
 	}
 	loc := all[0]
 	return body[:loc[0]] + `"transactionId":` + string(q) + body[loc[1]:]
-}
-
-// madeFromID is a fixture answer with its originalTransactionId replaced by
-// id: an answer to a call that makes a transaction from id (Deposit,
-// Capture, Preauthorize, Refund, Reclaim), which must be made from the
-// transaction asked (TestAttack_MoneyCallAnsweredAboutAnotherOriginal).
-func madeFromID(body, id string) string {
-	q, err := json.Marshal(id)
-	if err != nil {
-		panic(err)
-	}
-	all := regexp.MustCompile(`"originalTransactionId"\s*:\s*"[^"]*"`).FindAllStringIndex(body, -1)
-	if len(all) != 1 {
-		panic("madeFromID: not one originalTransactionId in " + body)
-	}
-	loc := all[0]
-	return body[:loc[0]] + `"originalTransactionId":` + string(q) + body[loc[1]:]
 }

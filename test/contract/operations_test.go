@@ -153,7 +153,8 @@ func findingOf(reason string) string {
 // never a word of the list, the answer of Get or Cancel is about the
 // transaction asked (TxnID), that of a call making a transaction from
 // another is made from the one asked (madeFromAsked), and that of
-// Payments.Get is about the payment asked (PaymentID). The transactions are the objects with a
+// Payments.Get or Customers.Get is about the payment or customer asked
+// (PaymentID, CustomerID). The transactions are the objects with a
 // transactionId: the answer itself, the one under "transaction" and the
 // items under "transactions".
 func fitIdentity(opID string, gen any, seed int64) {
@@ -161,10 +162,17 @@ func fitIdentity(opID string, gen any, seed int64) {
 	if !ok {
 		return
 	}
-	if opID == "payments_get-payments" {
-		for _, v := range []any{root, root["payment"]} {
-			if p, ok := v.(map[string]any); ok && p["paymentId"] != nil {
-				p["paymentId"] = PaymentID // about the payment asked
+	// The reads of one resource by its id: about the one asked.
+	for _, r := range []struct{ op, key, field, id string }{
+		{"payments_get-payments", "payment", "paymentId", PaymentID},
+		{"customers_get-customers-customerId", "customer", "customerId", CustomerID},
+	} {
+		if opID != r.op {
+			continue
+		}
+		for _, v := range []any{root, root[r.key]} {
+			if p, ok := v.(map[string]any); ok && p[r.field] != nil {
+				p[r.field] = r.id
 			}
 		}
 	}
