@@ -268,7 +268,7 @@ func TestDisputes_CreateAcceptsKeys(t *testing.T) {
 // is a second dispute recovery.
 func TestDisputes_CreateWithHeaderIdempotencyKeyIgnored(t *testing.T) {
 	var got []string
-	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
+	c := serverClient(t, func(w http.ResponseWriter, r *http.Request) {
 		got = append(got, r.Header.Values("Idempotency-Key")...)
 		_, _ = w.Write([]byte(`{"transaction":{"transactionId":"R1","transactionType":8,"status":2,"amount":"1.00"}}`))
 	})

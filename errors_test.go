@@ -677,7 +677,7 @@ func TestQueryEchoedNowhere(t *testing.T) {
 // something other than one '-', '/', ' ' or '.' reaches APIError.Message
 // (and every log line and CLI error) whole.
 func TestMask_ErrorMessageMasksGroupedNumbers(t *testing.T) {
-	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
+	c := serverClient(t, func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadRequest)
 		_, _ = w.Write([]byte(`{"errorsList":[{"code":200,"message":"account 1234_5678_9012, 1234  5678  9012 or taxId 123–45–6789 invalid, limit 1,000.00"}]}`))
 	})

@@ -646,7 +646,7 @@ func TestListParamsSendOnlyOfferedNames(t *testing.T) {
 	}
 }
 
-func attackReviewClient(t *testing.T, h http.HandlerFunc) *Client {
+func serverClient(t *testing.T, h http.HandlerFunc) *Client {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/transactions/A1") { // the original of the lookups: an authorization
 			_, _ = io.WriteString(w, originalTxnJSON("A1", models.TypeAuthorize))
@@ -665,7 +665,7 @@ func attackReviewClient(t *testing.T, h http.HandlerFunc) *Client {
 // (and FindByMerchantReference) never ends on its own.
 func TestTransactions_FindByMerchantReferenceRepeatedFullPageLoops(t *testing.T) {
 	var pages atomic.Int64
-	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
+	c := serverClient(t, func(w http.ResponseWriter, r *http.Request) {
 		pages.Add(1)
 		items := make([]map[string]any, 100)
 		for i := range items {
@@ -685,7 +685,7 @@ func TestTransactions_FindByMerchantReferenceRepeatedFullPageLoops(t *testing.T)
 // the end of one page and again at the start of the next. It is one
 // transaction, not two (ErrAmbiguous before).
 func TestTransactions_FindByMerchantReferenceShiftedDuplicateIsOne(t *testing.T) {
-	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
+	c := serverClient(t, func(w http.ResponseWriter, r *http.Request) {
 		items := []map[string]any{}
 		switch r.URL.Query().Get("startIndex") {
 		case "0":
@@ -719,7 +719,7 @@ func movingOrderServer(t *testing.T, stable func(n int) bool) (*Client, *atomic.
 	orderA = slices.Insert(orderA, 150, "L")
 	orderB = slices.Insert(orderB, 50, "L")
 	var n atomic.Int32
-	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
+	c := serverClient(t, func(w http.ResponseWriter, r *http.Request) {
 		read := int(n.Add(1)) - 1
 		order := orderA
 		if !stable(read) && read%2 == 1 {
@@ -829,7 +829,7 @@ func TestTransactions_FindByMerchantReferenceMemoryBounded(t *testing.T) {
 	const pagesServed = 20
 	var heap [2]uint64
 	pad := strings.Repeat("x", 10<<10)
-	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
+	c := serverClient(t, func(w http.ResponseWriter, r *http.Request) {
 		start, _ := strconv.Atoi(r.URL.Query().Get("startIndex"))
 		page := start / 100
 		if page == 5 || page == pagesServed {
@@ -978,7 +978,7 @@ func caseServer(t *testing.T, orig string) (*Client, *atomic.Int32) {
 	orderA = slices.Insert(orderA, 150, "L")
 	orderB = slices.Insert(orderB, 50, "L")
 	var n atomic.Int32
-	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
+	c := serverClient(t, func(w http.ResponseWriter, r *http.Request) {
 		read := int(n.Add(1)) - 1
 		order, upper := orderA, false
 		if read%2 == 1 {
@@ -1028,7 +1028,7 @@ func TestAttack_FindOriginalChangesCase(t *testing.T) {
 // received and finds L on the third page.
 func TestAttack_FindLyingPageFields(t *testing.T) {
 	var n atomic.Int32
-	c := attackReviewClient(t, func(w http.ResponseWriter, r *http.Request) {
+	c := serverClient(t, func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
 		start, _ := strconv.Atoi(r.URL.Query().Get("startIndex"))
 		items := []string{}

@@ -75,7 +75,7 @@ func TestRepeatIsAlreadyDone(t *testing.T) {
 		}, exitFailed, "", "no refund made from C1 carries merchantReference \"cli-"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, out, errOut := attackReviewRun(duplicateServer(t, tc.list), tc.args...)
+			code, out, errOut := runAgainst(duplicateServer(t, tc.list), tc.args...)
 			assert.Equal(t, tc.code, code, errOut)
 			assert.Contains(t, errOut, "210")
 			assert.Contains(t, errOut, tc.errPart)
@@ -100,10 +100,10 @@ func TestTimeout(t *testing.T) {
 	}))
 	t.Cleanup(func() { close(stop); srv.Close() })
 	start := time.Now()
-	code, _, errOut := attackReviewRun(srv, "-timeout", "200ms", "deposit", "-ref", "r1", "A1")
+	code, _, errOut := runAgainst(srv, "-timeout", "200ms", "deposit", "-ref", "r1", "A1")
 	assert.Equal(t, exitUncertain, code, errOut)
 	require.Less(t, time.Since(start), 30*time.Second)
-	code, _, _ = attackReviewRun(srv, "-timeout", "-1s", "transactions", "get", "T1")
+	code, _, _ = runAgainst(srv, "-timeout", "-1s", "transactions", "get", "T1")
 	assert.Equal(t, exitUsage, code)
 }
 
