@@ -116,7 +116,8 @@ func sandboxScenario(t *testing.T, opts ...bankpaytest.Option) ([]exchange, []de
 		return models.EstablishData{Description: "contract", Currency: models.USD, Amount: "100.00", MerchantReference: ref,
 			PaymentType: models.PaymentTypeDeferred, ReturnURL: "https://shop.example/ok", CancelURL: "https://shop.example/no",
 			NotificationURL: "http://127.0.0.1:1/hook",
-			Customer:        &models.Customer{ExternalID: "ext-" + ref, Name: "Ada Lovelace", Email: "ada@example.com"}}
+			Customer: &models.Customer{ExternalID: "ext-" + ref, Name: "Ada Lovelace", Email: "ada@example.com", Phone: "+12025550143",
+				Address: &models.Address{Address1: "1 Main St", City: "Springfield", State: "IL", Zip: "62701", Country: "US"}}}
 	}
 
 	// Reference data.

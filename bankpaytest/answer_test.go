@@ -1,0 +1,119 @@
+package bankpaytest_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/models"
+)
+
+// paymentRequired is the part of the OpenAPI's Payment the SDK does not
+// read, as the sandbox writes it.
+type paymentRequired struct {
+	PaymentID string `json:"paymentId"`
+	Merchant  *struct {
+		MerchantID string `json:"merchantId"`
+	} `json:"merchant"`
+	Fingerprint  string `json:"fingerprint"`
+	Verification *struct {
+		Status         string `json:"status"`
+		VerifyCustomer *bool  `json:"verifyCustomer"`
+	} `json:"verification"`
+	AllowedPaymentProviderType []int `json:"allowedPaymentProviderType"`
+	Auth                       *struct {
+		Token   string `json:"token"`
+		Status  int    `json:"status"`
+		Message string `json:"message"`
+	} `json:"auth"`
+	Authorization              string           `json:"authorization"`
+	AuthorizationStatus        int              `json:"authorizationStatus"`
+	AuthorizationStatusMessage string           `json:"authorizationStatusMessage"`
+	Customer                   *models.Customer `json:"customer"`
+}
+
+// TestPaymentAnswerRequired: every payment the sandbox writes (of a
+// transaction, of GET /payments/{id}, of the payments list) has the
+// properties the OpenAPI's Payment requires, from the sandbox's state: the
+// merchant of the credentials, the verification Automatic, the one
+// provider type of the sandbox's banks, the authorization's token, status
+// and message; the fingerprint and the token opaque, stable across
+// answers and different between authorizations of different users; the
+// customer as the establish data gave it, none when it gave none.
+func TestPaymentAnswerRequired(t *testing.T) {
+	srv := newServer(t)
+	creds := srv.Credentials()
+	c := newAPI(t, srv, creds)
+
+	d := uiData("pa-1", models.PaymentTypeDeferred, "50.00")
+	d.Customer = &models.Customer{ExternalID: "pa-cust", Name: "Ada Lovelace", Email: "ada@example.com", Phone: "+12025550143",
+		Address: &models.Address{Address1: "1 Main St", City: "Springfield", State: "IL", Zip: "62701", Country: "US"}}
+	_, auth := c.authorize(d, bankpaytest.OutcomeAuthorize)
+	est := c.establish("pa-2", "0.00")
+
+	var viaTxn struct {
+		Transaction struct {
+			Payment paymentRequired `json:"payment"`
+		} `json:"transaction"`
+	}
+	c.get("/transactions/"+auth.TransactionID).wantOK(t, &viaTxn)
+	var viaGet paymentRequired
+	c.get("/payments/"+auth.Payment.PaymentID).wantOK(t, &viaGet)
+	var list struct {
+		Payments []paymentRequired `json:"payments"`
+	}
+	c.get("/payments?count=10").wantOK(t, &list)
+	require.Len(t, list.Payments, 2)
+	var viaList, other paymentRequired
+	for _, p := range list.Payments {
+		if p.PaymentID == auth.Payment.PaymentID {
+			viaList = p
+		} else {
+			other = p
+		}
+	}
+	require.Equal(t, est.Payment.PaymentID, other.PaymentID)
+
+	for name, p := range map[string]paymentRequired{"transaction": viaTxn.Transaction.Payment, "GET /payments/{id}": viaGet, "payments list": viaList} {
+		require.NotNil(t, p.Merchant, name)
+		assert.Equal(t, creds.MerchantID, p.Merchant.MerchantID, name)
+		assert.Regexp(t, `^[0-9a-f]{32}$`, p.Fingerprint, name)
+		require.NotNil(t, p.Verification, name)
+		assert.Equal(t, "1", p.Verification.Status, name)
+		require.NotNil(t, p.Verification.VerifyCustomer, name)
+		assert.False(t, *p.Verification.VerifyCustomer, name)
+		assert.Equal(t, []int{1}, p.AllowedPaymentProviderType, name)
+		assert.Regexp(t, `^[0-9a-f]{32}$`, p.Authorization, name)
+		require.NotNil(t, p.Auth, name)
+		assert.Equal(t, p.Authorization, p.Auth.Token, name)
+		assert.Equal(t, int(models.StatusAuthorized), p.Auth.Status, name)
+		assert.Equal(t, p.AuthorizationStatus, p.Auth.Status, name)
+		assert.Equal(t, p.AuthorizationStatusMessage, p.Auth.Message, name)
+		assert.NotEmpty(t, p.Auth.Message, name)
+		// Stable across answers.
+		assert.Equal(t, viaGet.Fingerprint, p.Fingerprint, name)
+		assert.Equal(t, viaGet.Authorization, p.Authorization, name)
+	}
+	// The customer of the payments resource: as establish gave it.
+	for name, p := range map[string]paymentRequired{"GET /payments/{id}": viaGet, "payments list": viaList} {
+		require.NotNil(t, p.Customer, name)
+		assert.Equal(t, "Ada Lovelace", p.Customer.Name, name)
+		assert.Equal(t, "ada@example.com", p.Customer.Email, name)
+		assert.Equal(t, "+12025550143", p.Customer.Phone, name)
+		assert.Equal(t, d.Customer.Address, p.Customer.Address, name)
+	}
+	// Another authorization: its own token; no customer given, none shown.
+	assert.NotEqual(t, viaGet.Authorization, other.Authorization)
+	assert.Regexp(t, `^[0-9a-f]{32}$`, other.Fingerprint)
+	assert.Nil(t, other.Customer)
+
+	// Raw: the required properties are present even when zero-like.
+	var raw map[string]json.RawMessage
+	c.get("/payments/" + est.Payment.PaymentID).wantOK(t, &raw)
+	for _, k := range []string{"merchant", "fingerprint", "verification", "allowedPaymentProviderType", "auth", "authorization"} {
+		assert.Contains(t, raw, k)
+	}
+}
