@@ -112,7 +112,7 @@ func TestPaymentAnswerRequired(t *testing.T) {
 
 	// Raw: the required properties are present even when zero-like.
 	var raw map[string]json.RawMessage
-	c.get("/payments/" + est.Payment.PaymentID).wantOK(t, &raw)
+	c.get("/payments/"+est.Payment.PaymentID).wantOK(t, &raw)
 	for _, k := range []string{"merchant", "fingerprint", "verification", "allowedPaymentProviderType", "auth", "authorization"} {
 		assert.Contains(t, raw, k)
 	}

@@ -229,7 +229,6 @@ var AllowList = []Difference{
 		Ops:  []string{"payments_list-payments"},
 		Line: `response/schema at $.payments[].paymentType: got number, want string`},
 
-
 	{ID: "sandbox-integer-codes/accountBalance.account.verification.type", Wire: "Sandbox: codes and tiers as integers", Where: InSandbox,
 		Ops:  []string{"accountData_get-transactions-account-balance"},
 		Line: `response/schema at $.accountBalance.account.verification.type: got number, want string`},
