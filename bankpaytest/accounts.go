@@ -173,7 +173,8 @@ func (s *Server) handleVerifyAccount(r *http.Request, body []byte, m *merchant, 
 	if expand["account.paymentProvider"] {
 		out.PaymentProvider = sandboxProvider(m)
 	}
-	return out, nil // bare, as the OpenAPI shows it
+	// bare, as the OpenAPI shows it
+	return s.openAPICodes(out, "type", "profile", "verification.type", "verification.score", "verification.thirdPartyScore"), nil
 }
 
 // handleAccountFeedback serves POST /feedback: the ACH outcome of a payment
@@ -247,15 +248,21 @@ func (s *Server) handleAccountFeedback(_ *http.Request, body []byte, m *merchant
 
 // handleSelectedAccounts serves GET
 // /transactions/{id}/payment/paymentProvider/accounts: the account the user
-// selected in a Retrieval authorization, with its full number.
+// selected in a Retrieval authorization, with its full number and, as in
+// the balance answer, whether its balance covers the authorization's
+// amount (verification.hasEnoughFunds, which the OpenAPI requires).
 func (s *Server) handleSelectedAccounts(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
-	t, _, err := s.retrieval(m, id)
+	t, h, err := s.retrieval(m, id)
 	if err != nil {
 		return nil, err
 	}
 	acct := t.rec.Payment.Account
 	key := accountKey(&accountRefBody{AccountNumber: acct.AccountNumber, RoutingNumber: acct.RoutingNumber})
-	return struct {
+	// Whether the balance covers the authorization's amount, as in the
+	// balance answer (handleBalance).
+	need, _ := t.rec.Amount.Cents()
+	enough := h.final() >= need
+	return s.openAPICodes(struct {
 		Accounts []models.Account `json:"accounts"`
 	}{[]models.Account{{
 		ProviderID:            SandboxProviderID,
@@ -274,8 +281,9 @@ func (s *Server) handleSelectedAccounts(_ *http.Request, _ []byte, m *merchant, 
 			Verified:         true,
 			Type:             2, // Online Banking
 			VerificationDate: t.rec.CreatedAt,
+			HasEnoughFunds:   &enough,
 		},
-	}}}, nil
+	}}}, "accounts[].verification.type"), nil
 }
 
 // feedbackStatus reports whether status (as the request wrote it, a

@@ -1,11 +1,14 @@
 package bankpaytest
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -226,4 +229,62 @@ func (t *txn) amounts(v *models.Transaction) (pending, paid, refunded, reversed,
 		balance = v.Balance
 	}
 	return
+}
+
+// openAPICodes is answer v, in the OpenAPI's shape (WithBareResponses)
+// with the numbers at paths as strings (see codesAsStrings); as it is in
+// the spec's shape, whose integers these are.
+func (s *Server) openAPICodes(v any, paths ...string) any {
+	if !s.bare {
+		return v
+	}
+	out, err := codesAsStrings(v, paths...)
+	if err != nil {
+		return v
+	}
+	return out
+}
+
+// codesAsStrings is answer v with the numbers at paths written as strings
+// of digits: the OpenAPI's shape (WithBareResponses) types these codes and
+// tiers as string enums where the spec's shape writes integers. A path is
+// dotted, "[]" after a name for each element of an array
+// ("accounts[].verification.type"); a path v does not have is skipped.
+func codesAsStrings(v any, paths ...string) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var tree any
+	if err := d.Decode(&tree); err != nil {
+		return nil, err
+	}
+	for _, p := range paths {
+		stringAt(tree, strings.Split(p, "."))
+	}
+	return tree, nil
+}
+
+// stringAt writes the number at path in tree as a string.
+func stringAt(tree any, path []string) {
+	obj, ok := tree.(map[string]any)
+	if !ok || len(path) == 0 {
+		return
+	}
+	name, each := strings.CutSuffix(path[0], "[]")
+	switch {
+	case each:
+		list, _ := obj[name].([]any)
+		for _, e := range list {
+			stringAt(e, path[1:])
+		}
+	case len(path) > 1:
+		stringAt(obj[name], path[1:])
+	default:
+		if n, ok := obj[name].(json.Number); ok {
+			obj[name] = n.String()
+		}
+	}
 }

@@ -2,6 +2,8 @@ package bankpaytest_test
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -115,5 +117,96 @@ func TestPaymentAnswerRequired(t *testing.T) {
 	c.get("/payments/"+est.Payment.PaymentID).wantOK(t, &raw)
 	for _, k := range []string{"merchant", "fingerprint", "verification", "allowedPaymentProviderType", "auth", "authorization"} {
 		assert.Contains(t, raw, k)
+	}
+}
+
+// jsonAt is the raw JSON at a dotted path of body ("[0]" after a name for
+// an array's first element), failing the test where there is none.
+func jsonAt(t *testing.T, body []byte, path string) json.RawMessage {
+	t.Helper()
+	cur := json.RawMessage(body)
+	for _, part := range strings.Split(path, ".") {
+		name, first := strings.CutSuffix(part, "[0]")
+		var obj map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal(cur, &obj), "%s at %s", path, part)
+		v, ok := obj[name]
+		require.True(t, ok, "%s: no %s in %s", path, name, cur)
+		cur = v
+		if first {
+			var list []json.RawMessage
+			require.NoError(t, json.Unmarshal(cur, &list), "%s at %s", path, part)
+			require.NotEmpty(t, list, "%s at %s", path, part)
+			cur = list[0]
+		}
+	}
+	return cur
+}
+
+// TestCodesByShape: the codes and tiers outside transactions are the
+// spec's integers in its shape (the default) and the OpenAPI's strings of
+// digits with WithBareResponses (the account verification's type, profile,
+// verification type and score; the balance's and the selected account's
+// verification type; a customer's vip; the identity detail's results); the
+// customer verification's result and source are strings in both (the spec
+// does not describe that answer); the selected account's
+// verification.hasEnoughFunds is there in both, as in the balance answer.
+func TestCodesByShape(t *testing.T) {
+	for _, bare := range []bool{false, true} {
+		var opts []bankpaytest.Option
+		if bare {
+			opts = append(opts, bankpaytest.WithBareResponses())
+		}
+		srv := newServer(t, opts...)
+		c := newAPI(t, srv, srv.Credentials())
+		// want checks the JSON at path: a string of digits when str, else a
+		// number, of the same value.
+		want := func(body []byte, path string, str bool, n int) {
+			t.Helper()
+			raw := string(jsonAt(t, body, path))
+			if str {
+				assert.Equal(t, strconv.Quote(strconv.Itoa(n)), raw, "bare=%v %s", bare, path)
+			} else {
+				assert.Equal(t, strconv.Itoa(n), raw, "bare=%v %s", bare, path)
+			}
+		}
+		a := c.postJSON("/accounts/verify", verifyReq{json.RawMessage(c.creds.MerchantID), routingAccount(bankpaytest.AccountVerified)})
+		a.wantOK(t, nil)
+		want(a.body, "type", bare, 1)
+		want(a.body, "profile", bare, 1)
+		want(a.body, "verification.type", bare, 3)
+		want(a.body, "verification.score", bare, 10)
+
+		_, ret := c.authorize(uiData("cs-ret", models.PaymentTypeRetrieval, ""), bankpaytest.OutcomeAuthorize)
+		sel := c.get("/transactions/" + ret.TransactionID + "/payment/paymentProvider/accounts")
+		sel.wantOK(t, nil)
+		want(sel.body, "accounts[0].verification.type", bare, 2)
+		assert.Equal(t, "true", string(jsonAt(t, sel.body, "accounts[0].verification.hasEnoughFunds")), "a 0.00 authorization is covered")
+		bal := c.get("/transactions/" + ret.TransactionID + "/payment/paymentProvider/account/balance")
+		bal.wantOK(t, nil)
+		want(bal.body, "accountBalance.account.verification.type", bare, 2)
+
+		two := 2
+		cust := c.postJSON("/customers", customerUpdate{models.Customer{ExternalID: "cs-c", Name: "Ada Lovelace", Email: "ada@example.com", Phone: "+12025550143",
+			Address: &models.Address{Address1: "1 Main St", City: "Springfield", State: "IL", Zip: "62701", Country: "US"}, VIP: &two}, c.creds.MerchantID})
+		cust.wantOK(t, nil)
+		want(cust.body, "customer.vip", bare, 2)
+		list := c.get("/customers?externalId=cs-c")
+		list.wantOK(t, nil)
+		want(list.body, "customers[0].vip", bare, 2)
+
+		d := uiData("cs-cv", models.PaymentTypeRetrieval, "")
+		d.Customer = &models.Customer{ExternalID: "cs-cv", Name: "Zed Quill"}
+		_, cv := c.authorize(d, bankpaytest.OutcomeAuthorize)
+		m := c.get("/transactions/" + cv.TransactionID + "/payment/customer/verify")
+		m.wantOK(t, nil)
+		assert.Equal(t, `"customer.name"`, string(jsonAt(t, m.body, "matches[0].attribute")))
+		want(m.body, "matches[0].result", true, 0)
+		want(m.body, "matches[0].source", true, 2)
+
+		_, k := c.authorize(kycData("cs-kyc"), bankpaytest.OutcomeAuthorize)
+		srv.Advance(bankpaytest.IdentityStep * 5)
+		det := c.get("/transactions/" + k.TransactionID + "/user/detail")
+		det.wantOK(t, nil)
+		want(det.body, "detail.verification[0].result", bare, int(bankpaytest.ResultVerified))
 	}
 }

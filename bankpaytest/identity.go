@@ -153,9 +153,9 @@ func (s *Server) handleIdentityDetail(r *http.Request, _ []byte, m *merchant, id
 		}
 		d.Attribute = append(d.Attribute, a)
 	}
-	return struct {
+	return s.openAPICodes(struct {
 		Detail *detailOut `json:"detail"`
-	}{out}, nil
+	}{out}, "detail.verification[].result"), nil
 }
 
 // detailOut is the identity detail as the sandbox writes it: the spec's

@@ -81,7 +81,7 @@ func TestAllowList_rowsPointAtWire(t *testing.T) {
 		n := len(regexp.MustCompile(`(?mi)^\| `+regexp.QuoteMeta(d.Wire)+` \|`).FindAllIndex(wire, -1))
 		assert.Equal(t, 1, n, "allow-list row %s: docs/wire.md has %d table rows named %q", d.ID, n, d.Wire)
 		assert.NotEmpty(t, d.Ops, "row %s names no operation", d.ID)
-		assert.Contains(t, []string{InRequest, InAnswer, InSandbox, InWebhook}, d.Where, "row %s", d.ID)
+		assert.Contains(t, []string{InRequest, InAnswer, InSandbox, InSandboxSpec, InWebhook}, d.Where, "row %s", d.ID)
 		assert.True(t, (d.Line != "") != (d.Reshape != nil) || d.ID == "number-whole", "row %s: a Line or a Reshape", d.ID)
 		if d.ID != "number-whole" {
 			assert.NotContains(t, d.Ops, "*", "row %s: names its operations, no wildcard", d.ID)
