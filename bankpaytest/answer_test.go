@@ -208,5 +208,29 @@ func TestCodesByShape(t *testing.T) {
 		det := c.get("/transactions/" + k.TransactionID + "/user/detail")
 		det.wantOK(t, nil)
 		want(det.body, "detail.verification[0].result", bare, int(bankpaytest.ResultVerified))
+		// The OpenAPI's detail: source an object {name, type}, no
+		// sourceType, verificationName or verified; the spec's: source a
+		// string beside sourceType, verificationName.
+		var detail struct {
+			Detail struct {
+				Verification []map[string]json.RawMessage
+				Attribute    []map[string]json.RawMessage
+			}
+		}
+		require.NoError(t, json.Unmarshal(det.body, &detail))
+		require.NotEmpty(t, detail.Detail.Attribute)
+		require.NotEmpty(t, detail.Detail.Verification)
+		attr, ver := detail.Detail.Attribute[0], detail.Detail.Verification[0]
+		if bare {
+			assert.Equal(t, byte('{'), attr["source"][0], "source %s", attr["source"])
+			assert.Contains(t, string(attr["source"]), `"name":`)
+			assert.NotContains(t, attr, "sourceType")
+			assert.NotContains(t, attr, "verified")
+			assert.NotContains(t, ver, "verificationName")
+		} else {
+			assert.Equal(t, byte('"'), attr["source"][0], "source %s", attr["source"])
+			assert.Contains(t, attr, "sourceType")
+			assert.Contains(t, ver, "verificationName")
+		}
 	}
 }

@@ -242,7 +242,7 @@ var AllowList = []Difference{
 		Ops:  []string{"accountData_list-selected-accounts"},
 		Line: `response/schema at $.accounts[].verification.type: got number, want string`},
 
-	{ID: "sandbox-attribute-source/detail.attribute[].source", Wire: "`detail.attribute[].source`", Where: InSandbox,
+	{ID: "sandbox-attribute-source/detail.attribute[].source", Wire: "`detail.attribute[].source`", Where: InSandboxSpec,
 		Ops:  []string{"identity_get-trustly-id-user-details"},
 		Line: `response/schema at $.detail.attribute[].source: got string, want object`},
 
@@ -328,13 +328,13 @@ var AllowList = []Difference{
 	{ID: "sandbox-tokenize-echo/account", Wire: "Tokenize response", Where: InSandbox,
 		Ops:  []string{"accounts_post-accounts-tokenize?-verifyAccount"},
 		Line: `strict/undeclared-property: response property 'account' at '$.body.account' is not declared in schema`},
-	{ID: "sandbox-attribute-source/sourceType", Wire: "`detail.attribute[].source`", Where: InSandbox,
+	{ID: "sandbox-attribute-source/sourceType", Wire: "`detail.attribute[].source`", Where: InSandboxSpec,
 		Ops:  []string{"identity_get-trustly-id-user-details"},
 		Line: `strict/undeclared-property: response property 'sourceType' at '$.body.detail.attribute[].sourceType' is not declared in schema`},
-	{ID: "sandbox-detail-verification-name", Wire: "`detail.verification[]`", Where: InSandbox,
+	{ID: "sandbox-detail-verification-name", Wire: "`detail.verification[]`", Where: InSandboxSpec,
 		Ops:  []string{"identity_get-trustly-id-user-details"},
 		Line: `strict/undeclared-property: response property 'verificationName' at '$.body.detail.verification[].verificationName' is not declared in schema`},
-	{ID: "sandbox-detail-attribute-verified", Wire: "Identity.Detail response", Where: InSandbox,
+	{ID: "sandbox-detail-attribute-verified", Wire: "Identity.Detail response", Where: InSandboxSpec,
 		Ops:  []string{"identity_get-trustly-id-user-details"},
 		Line: `strict/undeclared-property: response property 'verified' at '$.body.detail.attribute[].verified' is not declared in schema`},
 
