@@ -176,6 +176,23 @@ func TestCodesByShape(t *testing.T) {
 		want(a.body, "verification.type", bare, 3)
 		want(a.body, "verification.score", bare, 10)
 
+		// Tokenize: the spec's echo ({"merchantId","account":{…}}), or the
+		// OpenAPI's account alone, its number cut to 4 digits.
+		tk := c.postJSON("/accounts/tokenize?verifyAccount=true", map[string]any{"merchantId": c.creds.MerchantID,
+			"account": routingAccount(bankpaytest.AccountVerified)})
+		tk.wantOK(t, nil)
+		if bare {
+			assert.NotContains(t, topKeys(t, tk), "account")
+			assert.Equal(t, `"`+bankpaytest.AccountVerified[len(bankpaytest.AccountVerified)-4:]+`"`, string(jsonAt(t, tk.body, "accountNumber")))
+			assert.Equal(t, "true", string(jsonAt(t, tk.body, "verified")))
+			assert.NotEmpty(t, string(jsonAt(t, tk.body, "token")))
+			want(tk.body, "type", true, 1)
+			want(tk.body, "verification.score", true, 10)
+		} else {
+			assert.Equal(t, `"`+bankpaytest.AccountVerified+`"`, string(jsonAt(t, tk.body, "account.accountNumber")))
+			want(tk.body, "account.verification.score", false, 10)
+		}
+
 		_, ret := c.authorize(uiData("cs-ret", models.PaymentTypeRetrieval, ""), bankpaytest.OutcomeAuthorize)
 		sel := c.get("/transactions/" + ret.TransactionID + "/payment/paymentProvider/accounts")
 		sel.wantOK(t, nil)
