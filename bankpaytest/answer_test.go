@@ -160,7 +160,7 @@ func TestCodesByShape(t *testing.T) {
 		c := newAPI(t, srv, srv.Credentials())
 		// want checks the JSON at path: a string of digits when str, else a
 		// number, of the same value.
-		want := func(body []byte, path string, str bool, n int) {
+		var want wantCode = func(body []byte, path string, str bool, n int) {
 			t.Helper()
 			raw := string(jsonAt(t, body, path))
 			if str {
@@ -176,22 +176,7 @@ func TestCodesByShape(t *testing.T) {
 		want(a.body, "verification.type", bare, 3)
 		want(a.body, "verification.score", bare, 10)
 
-		// Tokenize: the spec's echo ({"merchantId","account":{…}}), or the
-		// OpenAPI's account alone, its number cut to 4 digits.
-		tk := c.postJSON("/accounts/tokenize?verifyAccount=true", map[string]any{"merchantId": c.creds.MerchantID,
-			"account": routingAccount(bankpaytest.AccountVerified)})
-		tk.wantOK(t, nil)
-		if bare {
-			assert.NotContains(t, topKeys(t, tk), "account")
-			assert.Equal(t, `"`+bankpaytest.AccountVerified[len(bankpaytest.AccountVerified)-4:]+`"`, string(jsonAt(t, tk.body, "accountNumber")))
-			assert.Equal(t, "true", string(jsonAt(t, tk.body, "verified")))
-			assert.NotEmpty(t, string(jsonAt(t, tk.body, "token")))
-			want(tk.body, "type", true, 1)
-			want(tk.body, "verification.score", true, 10)
-		} else {
-			assert.Equal(t, `"`+bankpaytest.AccountVerified+`"`, string(jsonAt(t, tk.body, "account.accountNumber")))
-			want(tk.body, "account.verification.score", false, 10)
-		}
+		checkTokenizeShape(t, c, want, bare)
 
 		_, ret := c.authorize(uiData("cs-ret", models.PaymentTypeRetrieval, ""), bankpaytest.OutcomeAuthorize)
 		sel := c.get("/transactions/" + ret.TransactionID + "/payment/paymentProvider/accounts")
@@ -225,29 +210,59 @@ func TestCodesByShape(t *testing.T) {
 		det := c.get("/transactions/" + k.TransactionID + "/user/detail")
 		det.wantOK(t, nil)
 		want(det.body, "detail.verification[0].result", bare, int(bankpaytest.ResultVerified))
-		// The OpenAPI's detail: source an object {name, type}, no
-		// sourceType, verificationName or verified; the spec's: source a
-		// string beside sourceType, verificationName.
-		var detail struct {
-			Detail struct {
-				Verification []map[string]json.RawMessage
-				Attribute    []map[string]json.RawMessage
-			}
+		checkDetailShape(t, det.body, bare)
+	}
+}
+
+// wantCode checks the JSON at a path of body: a string of digits when str,
+// else a number, of value n.
+type wantCode func(body []byte, path string, str bool, n int)
+
+// checkTokenizeShape: the spec's echo ({"merchantId","account":{…}}), or
+// the OpenAPI's account alone, its number cut to 4 digits.
+func checkTokenizeShape(t *testing.T, c *api, want wantCode, bare bool) {
+	t.Helper()
+	tk := c.postJSON("/accounts/tokenize?verifyAccount=true", map[string]any{"merchantId": c.creds.MerchantID,
+		"account": routingAccount(bankpaytest.AccountVerified)})
+	tk.wantOK(t, nil)
+	if bare {
+		assert.NotContains(t, topKeys(t, tk), "account")
+		assert.Equal(t, `"`+bankpaytest.AccountVerified[len(bankpaytest.AccountVerified)-4:]+`"`, string(jsonAt(t, tk.body, "accountNumber")))
+		assert.Equal(t, "true", string(jsonAt(t, tk.body, "verified")))
+		assert.NotEmpty(t, string(jsonAt(t, tk.body, "token")))
+		want(tk.body, "type", true, 1)
+		want(tk.body, "verification.score", true, 10)
+	} else {
+		assert.Equal(t, `"`+bankpaytest.AccountVerified+`"`, string(jsonAt(t, tk.body, "account.accountNumber")))
+		want(tk.body, "account.verification.score", false, 10)
+	}
+
+}
+
+// checkDetailShape: the OpenAPI's identity detail has source as an object
+// {name, type}, and no sourceType, verificationName or verified; the
+// spec's has source a string beside sourceType, and verificationName.
+func checkDetailShape(t *testing.T, body []byte, bare bool) {
+	t.Helper()
+	var detail struct {
+		Detail struct {
+			Verification []map[string]json.RawMessage
+			Attribute    []map[string]json.RawMessage
 		}
-		require.NoError(t, json.Unmarshal(det.body, &detail))
-		require.NotEmpty(t, detail.Detail.Attribute)
-		require.NotEmpty(t, detail.Detail.Verification)
-		attr, ver := detail.Detail.Attribute[0], detail.Detail.Verification[0]
-		if bare {
-			assert.Equal(t, byte('{'), attr["source"][0], "source %s", attr["source"])
-			assert.Contains(t, string(attr["source"]), `"name":`)
-			assert.NotContains(t, attr, "sourceType")
-			assert.NotContains(t, attr, "verified")
-			assert.NotContains(t, ver, "verificationName")
-		} else {
-			assert.Equal(t, byte('"'), attr["source"][0], "source %s", attr["source"])
-			assert.Contains(t, attr, "sourceType")
-			assert.Contains(t, ver, "verificationName")
-		}
+	}
+	require.NoError(t, json.Unmarshal(body, &detail))
+	require.NotEmpty(t, detail.Detail.Attribute)
+	require.NotEmpty(t, detail.Detail.Verification)
+	attr, ver := detail.Detail.Attribute[0], detail.Detail.Verification[0]
+	if bare {
+		assert.Equal(t, byte('{'), attr["source"][0], "source %s", attr["source"])
+		assert.Contains(t, string(attr["source"]), `"name":`)
+		assert.NotContains(t, attr, "sourceType")
+		assert.NotContains(t, attr, "verified")
+		assert.NotContains(t, ver, "verificationName")
+	} else {
+		assert.Equal(t, byte('"'), attr["source"][0], "source %s", attr["source"])
+		assert.Contains(t, attr, "sourceType")
+		assert.Contains(t, ver, "verificationName")
 	}
 }
