@@ -252,16 +252,12 @@ func (s *Server) handleAccountFeedback(_ *http.Request, body []byte, m *merchant
 // the balance answer, whether its balance covers the authorization's
 // amount (verification.hasEnoughFunds, which the OpenAPI requires).
 func (s *Server) handleSelectedAccounts(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
-	t, h, err := s.retrieval(m, id)
+	t, _, err := s.retrieval(m, id)
 	if err != nil {
 		return nil, err
 	}
 	acct := t.rec.Payment.Account
 	key := accountKey(&accountRefBody{AccountNumber: acct.AccountNumber, RoutingNumber: acct.RoutingNumber})
-	// Whether the balance covers the authorization's amount, as in the
-	// balance answer (handleBalance).
-	need, _ := t.rec.Amount.Cents()
-	enough := h.final() >= need
 	return s.openAPICodes(struct {
 		Accounts []models.Account `json:"accounts"`
 	}{[]models.Account{{
@@ -281,7 +277,7 @@ func (s *Server) handleSelectedAccounts(_ *http.Request, _ []byte, m *merchant, 
 			Verified:         true,
 			Type:             2, // Online Banking
 			VerificationDate: t.rec.CreatedAt,
-			HasEnoughFunds:   &enough,
+			HasEnoughFunds:   coversAmount(t),
 		},
 	}}}, "accounts[].verification.type"), nil
 }
@@ -291,4 +287,13 @@ func (s *Server) handleSelectedAccounts(_ *http.Request, _ []byte, m *merchant, 
 func feedbackStatus(status string) bool {
 	n, err := strconv.Atoi(status)
 	return err == nil && strconv.Itoa(n) == status && slices.Contains(wire.FeedbackStatuses(), models.TransactionStatus(n))
+}
+
+// coversAmount reports whether the balance of Retrieval t (whose history
+// s.retrieval made) covers its authorization's amount, as the balance
+// answer's hasEnoughFunds does (handleBalance).
+func coversAmount(t *txn) *bool {
+	need, _ := t.rec.Amount.Cents()
+	enough := t.hist.final() >= need
+	return &enough
 }

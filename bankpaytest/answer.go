@@ -76,7 +76,7 @@ type transactionAnswer struct {
 type paymentAnswer struct {
 	*models.Payment
 	PaymentType                code                `json:"paymentType"`
-	Merchant                   paymentMerchant     `json:"merchant"`
+	Merchant                   *paymentMerchant    `json:"merchant,omitempty"`
 	Fingerprint                string              `json:"fingerprint"`
 	Verification               paymentVerification `json:"verification"`
 	AllowedPaymentProviderType []int               `json:"allowedPaymentProviderType"`
@@ -87,7 +87,7 @@ type paymentAnswer struct {
 // paymentMerchant is the OpenAPI's PaymentMerchant: the merchant the
 // credentials name (the sandbox knows no merchant name).
 type paymentMerchant struct {
-	MerchantID string `json:"merchantId"`
+	MerchantID string `json:"merchantId,omitempty"`
 }
 
 // paymentVerification is the OpenAPI's Verification of a payment: status
@@ -125,7 +125,7 @@ func newPaymentAnswer(p *models.Payment, a *txn, str bool) *paymentAnswer {
 	pa := &paymentAnswer{
 		Payment:                    p,
 		PaymentType:                code{int(p.PaymentType), str},
-		Merchant:                   paymentMerchant{MerchantID: a.m.cfg.MerchantID},
+		Merchant:                   &paymentMerchant{MerchantID: a.m.cfg.MerchantID},
 		Fingerprint:                digest("fingerprint", ip),
 		Verification:               paymentVerification{Status: "1"},
 		AllowedPaymentProviderType: []int{sandboxProviderType},
