@@ -174,7 +174,7 @@ func (s *Server) handleBalance(_ *http.Request, _ []byte, m *merchant, id string
 	need, _ := t.rec.Amount.Cents()
 	enough := bal >= need
 	p := personFor(t.id())
-	return wire.AccountBalanceEnvelope{AccountBalance: &models.AccountBalance{
+	return s.openAPICodes(wire.AccountBalanceEnvelope{AccountBalance: &models.AccountBalance{
 		Account: &models.Account{
 			ProviderID:      SandboxProviderID,
 			PaymentProvider: sandboxProvider(t.m),
@@ -194,7 +194,7 @@ func (s *Server) handleBalance(_ *http.Request, _ []byte, m *merchant, id string
 		Amount:    models.AmountFromCents(bal),
 		Available: models.AmountFromCents(bal),
 		Currency:  t.rec.Currency,
-	}}, nil
+	}}, "accountBalance.account.verification.type"), nil
 }
 
 // bankUserExpansions are the expand values of the bank-held user read

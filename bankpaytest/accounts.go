@@ -173,7 +173,8 @@ func (s *Server) handleVerifyAccount(r *http.Request, body []byte, m *merchant, 
 	if expand["account.paymentProvider"] {
 		out.PaymentProvider = sandboxProvider(m)
 	}
-	return out, nil // bare, as the OpenAPI shows it
+	// bare, as the OpenAPI shows it
+	return s.openAPICodes(out, "type", "profile", "verification.type", "verification.score", "verification.thirdPartyScore"), nil
 }
 
 // handleAccountFeedback serves POST /feedback: the ACH outcome of a payment
@@ -247,7 +248,9 @@ func (s *Server) handleAccountFeedback(_ *http.Request, body []byte, m *merchant
 
 // handleSelectedAccounts serves GET
 // /transactions/{id}/payment/paymentProvider/accounts: the account the user
-// selected in a Retrieval authorization, with its full number.
+// selected in a Retrieval authorization, with its full number and, as in
+// the balance answer, whether its balance covers the authorization's
+// amount (verification.hasEnoughFunds, which the OpenAPI requires).
 func (s *Server) handleSelectedAccounts(_ *http.Request, _ []byte, m *merchant, id string) (any, *Error) {
 	t, _, err := s.retrieval(m, id)
 	if err != nil {
@@ -255,7 +258,7 @@ func (s *Server) handleSelectedAccounts(_ *http.Request, _ []byte, m *merchant, 
 	}
 	acct := t.rec.Payment.Account
 	key := accountKey(&accountRefBody{AccountNumber: acct.AccountNumber, RoutingNumber: acct.RoutingNumber})
-	return struct {
+	return s.openAPICodes(struct {
 		Accounts []models.Account `json:"accounts"`
 	}{[]models.Account{{
 		ProviderID:            SandboxProviderID,
@@ -274,8 +277,9 @@ func (s *Server) handleSelectedAccounts(_ *http.Request, _ []byte, m *merchant, 
 			Verified:         true,
 			Type:             2, // Online Banking
 			VerificationDate: t.rec.CreatedAt,
+			HasEnoughFunds:   coversAmount(t),
 		},
-	}}}, nil
+	}}}, "accounts[].verification.type"), nil
 }
 
 // feedbackStatus reports whether status (as the request wrote it, a
@@ -283,4 +287,13 @@ func (s *Server) handleSelectedAccounts(_ *http.Request, _ []byte, m *merchant, 
 func feedbackStatus(status string) bool {
 	n, err := strconv.Atoi(status)
 	return err == nil && strconv.Itoa(n) == status && slices.Contains(wire.FeedbackStatuses(), models.TransactionStatus(n))
+}
+
+// coversAmount reports whether the balance of Retrieval t (whose history
+// s.retrieval made) covers its authorization's amount, as the balance
+// answer's hasEnoughFunds does (handleBalance).
+func coversAmount(t *txn) *bool {
+	need, _ := t.rec.Amount.Cents()
+	enough := t.hist.final() >= need
+	return &enough
 }

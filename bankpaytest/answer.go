@@ -1,9 +1,14 @@
 package bankpaytest
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/bankpay/bankpay-go/models"
 )
@@ -64,10 +69,81 @@ type transactionAnswer struct {
 }
 
 // paymentAnswer is a payment as an answer writes it: its paymentType as a
-// code of the answer's shape.
+// code of the answer's shape, and the properties the OpenAPI's Payment
+// requires that the SDK does not read, each from the sandbox's state (see
+// newPaymentAnswer). paymentFlow, which the OpenAPI documents only as
+// "internal use only" with no value, is left out (docs/wire.md).
 type paymentAnswer struct {
 	*models.Payment
-	PaymentType code `json:"paymentType"`
+	PaymentType                code                `json:"paymentType"`
+	Merchant                   *paymentMerchant    `json:"merchant,omitempty"`
+	Fingerprint                string              `json:"fingerprint"`
+	Verification               paymentVerification `json:"verification"`
+	AllowedPaymentProviderType []int               `json:"allowedPaymentProviderType"`
+	Auth                       paymentAuth         `json:"auth"`
+	Authorization              string              `json:"authorization"`
+}
+
+// paymentMerchant is the OpenAPI's PaymentMerchant: the merchant the
+// credentials name (the sandbox knows no merchant name).
+type paymentMerchant struct {
+	MerchantID string `json:"merchantId,omitempty"`
+}
+
+// paymentVerification is the OpenAPI's Verification of a payment: status
+// "1" (Automatic: the sandbox holds no payment for the merchant's review),
+// and verifyCustomer false (it compares no customer data with the bank's).
+type paymentVerification struct {
+	Status         string `json:"status"`
+	VerifyCustomer bool   `json:"verifyCustomer"`
+}
+
+// paymentAuth is the OpenAPI's PaymentAuth: the authorization's token,
+// status code and message.
+type paymentAuth struct {
+	Token   string `json:"token"`
+	Status  int    `json:"status"`
+	Message string `json:"message"`
+}
+
+// sandboxProviderType is the payment provider type of every bank the
+// sandbox plays (1, Online Banking: see paymentproviders.go), so the only
+// type a payment allows.
+const sandboxProviderType = 1
+
+// newPaymentAnswer is payment p of authorization a as an answer writes it
+// (codes as strings when str). Its authorization token and fingerprint are
+// opaque digests: of the merchant and the authorization's id, and of the
+// user's address (the sandbox's device fingerprint), so that they are
+// stable across answers and differ where the authorizations do.
+func newPaymentAnswer(p *models.Payment, a *txn, str bool) *paymentAnswer {
+	ip := a.ip
+	if ip == "" {
+		ip = sandboxUserIP
+	}
+	token := digest("authorization", a.m.cfg.MerchantID, a.id())
+	pa := &paymentAnswer{
+		Payment:                    p,
+		PaymentType:                code{int(p.PaymentType), str},
+		Merchant:                   &paymentMerchant{MerchantID: a.m.cfg.MerchantID},
+		Fingerprint:                digest("fingerprint", ip),
+		Verification:               paymentVerification{Status: "1"},
+		AllowedPaymentProviderType: []int{sandboxProviderType},
+		Auth:                       paymentAuth{Token: token, Status: int(a.rec.Status), Message: a.rec.StatusMessage},
+		Authorization:              token,
+	}
+	return pa
+}
+
+// digest is an opaque identifier made of parts: the first 32 hex digits of
+// their SHA-256.
+func digest(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
 // answer is transaction t as an answer of the sandbox's shape writes it (v
@@ -88,7 +164,7 @@ func answerAs(t *txn, v *models.Transaction, str bool) *transactionAnswer {
 			tot = &paymentTotals{}
 		}
 		fillPayment(v.Payment, auth, tot)
-		p = &paymentAnswer{Payment: v.Payment, PaymentType: code{int(v.Payment.PaymentType), str}}
+		p = newPaymentAnswer(v.Payment, auth, str)
 	}
 	a := &transactionAnswer{
 		Transaction:     v,
@@ -153,4 +229,62 @@ func (t *txn) amounts(v *models.Transaction) (pending, paid, refunded, reversed,
 		balance = v.Balance
 	}
 	return
+}
+
+// openAPICodes is answer v, in the OpenAPI's shape (WithBareResponses)
+// with the numbers at paths as strings (see codesAsStrings); as it is in
+// the spec's shape, whose integers these are.
+func (s *Server) openAPICodes(v any, paths ...string) any {
+	if !s.bare {
+		return v
+	}
+	out, err := codesAsStrings(v, paths...)
+	if err != nil {
+		return v
+	}
+	return out
+}
+
+// codesAsStrings is answer v with the numbers at paths written as strings
+// of digits: the OpenAPI's shape (WithBareResponses) types these codes and
+// tiers as string enums where the spec's shape writes integers. A path is
+// dotted, "[]" after a name for each element of an array
+// ("accounts[].verification.type"); a path v does not have is skipped.
+func codesAsStrings(v any, paths ...string) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var tree any
+	if err := d.Decode(&tree); err != nil {
+		return nil, err
+	}
+	for _, p := range paths {
+		stringAt(tree, strings.Split(p, "."))
+	}
+	return tree, nil
+}
+
+// stringAt writes the number at path in tree as a string.
+func stringAt(tree any, path []string) {
+	obj, ok := tree.(map[string]any)
+	if !ok || len(path) == 0 {
+		return
+	}
+	name, each := strings.CutSuffix(path[0], "[]")
+	switch {
+	case each:
+		list, _ := obj[name].([]any)
+		for _, e := range list {
+			stringAt(e, path[1:])
+		}
+	case len(path) > 1:
+		stringAt(obj[name], path[1:])
+	default:
+		if n, ok := obj[name].(json.Number); ok {
+			obj[name] = n.String()
+		}
+	}
 }

@@ -145,7 +145,7 @@ func (s *Server) handleCustomerByID(_ *http.Request, body []byte, m *merchant, i
 	}
 	s.mergeCustomer(m, rec, &b.Customer)
 	c := copyCustomer(&rec.c)
-	return wire.CustomerEnvelope{Customer: &c}, nil
+	return s.openAPICodes(wire.CustomerEnvelope{Customer: &c}, "customer.vip"), nil
 }
 
 // handleCustomerByExternalID serves POST /customers. With ?externalId=X it
@@ -182,7 +182,7 @@ func (s *Server) handleCustomerByExternalID(r *http.Request, body []byte, m *mer
 	b.ExternalID = ext
 	s.mergeCustomer(m, rec, &b.Customer)
 	c := copyCustomer(&rec.c)
-	return wire.CustomerEnvelope{Customer: &c}, nil
+	return s.openAPICodes(wire.CustomerEnvelope{Customer: &c}, "customer.vip"), nil
 }
 
 // createCustomer serves POST /customers without externalId in the query.
@@ -221,7 +221,7 @@ func (s *Server) createCustomer(body []byte, m *merchant) (any, *Error) {
 	}
 	s.mergeCustomer(m, rec, &b.Customer)
 	c := copyCustomer(&rec.c)
-	return wire.CustomerEnvelope{Customer: &c}, nil
+	return s.openAPICodes(wire.CustomerEnvelope{Customer: &c}, "customer.vip"), nil
 }
 
 // handleGetCustomer serves GET /customers/{customerId}.
@@ -231,7 +231,7 @@ func (s *Server) handleGetCustomer(_ *http.Request, _ []byte, m *merchant, id st
 		return nil, notFound("customer")
 	}
 	c := copyCustomer(&rec.c)
-	return s.single(wire.CustomerEnvelope{Customer: &c}, &c), nil
+	return s.openAPICodes(s.single(wire.CustomerEnvelope{Customer: &c}, &c), "customer.vip", "vip"), nil
 }
 
 // handleListCustomers serves GET /customers[?externalId=…][&customerId=…]:
@@ -248,7 +248,7 @@ func (s *Server) handleListCustomers(r *http.Request, _ []byte, m *merchant, _ s
 	}
 	// customerIds are numbers of one length, given in order.
 	sort.Slice(out, func(i, j int) bool { return out[i].CustomerID < out[j].CustomerID })
-	return customerList{Customers: out}, nil
+	return s.openAPICodes(customerList{Customers: out}, "customers[].vip"), nil
 }
 
 // customerList is the body of GET /customers.

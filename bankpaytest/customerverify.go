@@ -51,9 +51,15 @@ func (s *Server) handleCustomerVerify(_ *http.Request, _ []byte, m *merchant, id
 		add("customer.address.zip", a.Zip != "", matchEqual(a.Zip == p.address.Zip), sourceProfile)
 	}
 	add("customer.dateOfBirth", c.DateOfBirth != "", matchInconclusive, sourceProfile)
-	return struct {
+	// result and source as the OpenAPI's string enums, in both shapes: the
+	// spec does not describe this answer.
+	out, cerr := codesAsStrings(struct {
 		Matches []models.CustomerMatch `json:"matches"`
-	}{matches}, nil
+	}{matches}, "matches[].result", "matches[].source")
+	if cerr != nil {
+		return nil, &Error{Status: http.StatusInternalServerError, Code: codeInvalidParameter, Message: "internal error"}
+	}
+	return out, nil
 }
 
 func matchEqual(eq bool) int {

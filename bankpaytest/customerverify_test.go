@@ -2,6 +2,7 @@ package bankpaytest_test
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,13 +25,22 @@ func TestCustomerVerification(t *testing.T) {
 	id := txn.TransactionID
 	matches := func() map[string]models.CustomerMatch {
 		t.Helper()
+		// result and source as the OpenAPI's string enums (the spec does
+		// not describe this answer).
 		var v struct {
-			Matches []models.CustomerMatch `json:"matches"`
+			Matches []struct {
+				Attribute      string
+				Result, Source string
+			} `json:"matches"`
 		}
 		c.get("/transactions/"+id+"/payment/customer/verify").wantOK(t, &v)
 		out := map[string]models.CustomerMatch{}
 		for _, m := range v.Matches {
-			out[m.Attribute] = m
+			result, err := strconv.Atoi(m.Result)
+			require.NoError(t, err, "result %q", m.Result)
+			source, err := strconv.Atoi(m.Source)
+			require.NoError(t, err, "source %q", m.Source)
+			out[m.Attribute] = models.CustomerMatch{Attribute: m.Attribute, Result: result, Source: source}
 		}
 		require.Len(t, out, len(v.Matches), "one match per attribute")
 		return out

@@ -153,9 +153,45 @@ func (s *Server) handleIdentityDetail(r *http.Request, _ []byte, m *merchant, id
 		}
 		d.Attribute = append(d.Attribute, a)
 	}
-	return struct {
+	body := struct {
 		Detail *detailOut `json:"detail"`
-	}{out}, nil
+	}{out}
+	if !s.bare {
+		return body, nil
+	}
+	return openAPIDetail(body), nil
+}
+
+// openAPIDetail is identity detail body in the OpenAPI's shape
+// (UserVerificationDetail): each verification's result as its string code
+// and no verificationName; each attribute's source as the object {name,
+// type} (its sourceType), and no verified, which neither source documents.
+func openAPIDetail(body any) any {
+	tree, err := codesAsStrings(body, "detail.verification[].result")
+	if err != nil {
+		return body
+	}
+	detail, _ := tree.(map[string]any)["detail"].(map[string]any)
+	list := func(k string) []any { l, _ := detail[k].([]any); return l }
+	for _, v := range list("verification") {
+		if o, ok := v.(map[string]any); ok {
+			delete(o, "verificationName")
+		}
+	}
+	for _, a := range list("attribute") {
+		o, ok := a.(map[string]any)
+		if !ok {
+			continue
+		}
+		src := map[string]any{"name": o["source"]}
+		if st, has := o["sourceType"]; has {
+			src["type"] = st
+		}
+		o["source"] = src
+		delete(o, "sourceType")
+		delete(o, "verified")
+	}
+	return tree
 }
 
 // detailOut is the identity detail as the sandbox writes it: the spec's

@@ -336,8 +336,9 @@ func totals(m *merchant, only *txn) map[*txn]*paymentTotals {
 
 // paymentView is the payment of authorization a as GET /payments shows it
 // (the OpenAPI's Payment): its account number cut to the last 4 digits,
-// the authorization's reference and status, and the totals of its
-// transactions (see totals).
+// the authorization's reference and status, the totals of its
+// transactions (see totals), and the customer the establish data described
+// (its ids, name, email, phone and address).
 func (s *Server) paymentView(m *merchant, a *txn, tot *paymentTotals) *models.Payment {
 	if tot == nil {
 		tot = &paymentTotals{}
@@ -347,8 +348,11 @@ func (s *Server) paymentView(m *merchant, a *txn, tot *paymentTotals) *models.Pa
 	if a.data != nil {
 		p.Description = a.data.Description
 	}
-	if rec := m.customers[a.customerID]; rec != nil {
-		p.Customer = &models.Customer{CustomerID: rec.c.CustomerID, ExternalID: rec.c.ExternalID, Name: rec.c.Name, Email: rec.c.Email}
+	// The customer the establish data described; none for an establish
+	// without one (its record is no more than an id).
+	if rec := m.customers[a.customerID]; rec != nil && rec.c.Name != "" {
+		p.Customer = &models.Customer{CustomerID: rec.c.CustomerID, ExternalID: rec.c.ExternalID, Name: rec.c.Name, Email: rec.c.Email,
+			Phone: rec.c.Phone, Address: rec.c.Address}
 	}
 	return &p
 }
@@ -408,6 +412,7 @@ func (s *Server) handleListPayments(r *http.Request, _ []byte, m *merchant, _ st
 	ref, customerID := q.Get("merchantReference"), q.Get("customer.customerId")
 	all := totals(m, nil)
 	var matches []*models.Payment
+	of := map[*models.Payment]*txn{}
 	for _, t := range m.txns {
 		if t.rec.TransactionType != models.TypeAuthorize {
 			continue
@@ -425,12 +430,13 @@ func (s *Server) handleListPayments(r *http.Request, _ []byte, m *merchant, _ st
 			continue
 		}
 		matches = append(matches, v)
+		of[v] = t
 	}
 	order(matches, p, paymentKey)
 	page := window(matches, p)
 	out := make([]*paymentAnswer, len(page))
 	for i, v := range page {
-		out[i] = &paymentAnswer{Payment: v, PaymentType: code{int(v.PaymentType), s.bare}}
+		out[i] = newPaymentAnswer(v, of[v], s.bare)
 	}
 	return struct {
 		Payments     []*paymentAnswer `json:"payments"`
@@ -448,5 +454,5 @@ func (s *Server) handleGetPayment(_ *http.Request, _ []byte, m *merchant, id str
 		return nil, notFound("payment")
 	}
 	v := s.paymentView(m, t, totals(m, t)[t])
-	return &paymentAnswer{Payment: v, PaymentType: code{int(v.PaymentType), s.bare}}, nil
+	return newPaymentAnswer(v, t, s.bare), nil
 }

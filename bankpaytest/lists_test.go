@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -135,7 +136,11 @@ func TestPayments(t *testing.T) {
 		srv := newServer(t, bankpaytest.WithMerchant(bankpaytest.Merchant{}))
 		c := newAPI(t, srv, srv.Credentials())
 		other := newAPI(t, srv, srv.Merchants()[1].Credentials)
-		a1 := c.establish("a1", "100.00")
+		d := disbursementData("a1", "100.00")
+		d.Customer = &models.Customer{ExternalID: "a1-cust", Name: "Ada Lovelace", Email: "ada@example.com"}
+		var env wire.TransactionEnvelope
+		c.postJSON("/establish?createTransaction=true", c.sign(d)).wantOK(t, &env)
+		a1 := env.Transaction
 		d1 := c.mustDeposit(a1.TransactionID, "d1", "40.00")
 		c.mustDeposit(a1.TransactionID, "d2", "10.00")
 		_, a2 := c.authorize(uiData("a2", models.PaymentTypeDeferred, "20.00"), bankpaytest.OutcomeAuthorize)
@@ -156,6 +161,10 @@ func TestPayments(t *testing.T) {
 		assert.Equal(t, "0010", p.Account.AccountNumber)
 		require.NotNil(t, p.Customer)
 		assert.NotEmpty(t, p.Customer.CustomerID)
+		assert.Equal(t, "Ada Lovelace", p.Customer.Name)
+		var p2 models.Payment
+		c.get("/payments/"+a2.Payment.PaymentID).wantOK(t, &p2)
+		assert.Nil(t, p2.Customer, "an establish without a customer: none on its payment")
 
 		require.NoError(t, srv.Deny(d1.TransactionID))
 		c.get("/payments/"+a1.Payment.PaymentID).wantOK(t, &p)

@@ -130,7 +130,8 @@ func lookupSandboxAccount(number, routing string) (SandboxAccount, *Error) {
 
 // handleTokenize serves POST /accounts/tokenize[?verifyAccount=true]: the
 // submitted data echoed with account.token (stable per merchant and
-// account) and, when verification is asked, account.verification.
+// account) and, when verification is asked, account.verification (the
+// spec's shape); the account alone in the OpenAPI's (tokenizedAccount).
 func (s *Server) handleTokenize(r *http.Request, body []byte, m *merchant, _ string) (any, *Error) {
 	verify := false
 	switch strings.ToLower(r.URL.Query().Get("verifyAccount")) {
@@ -186,5 +187,40 @@ func (s *Server) handleTokenize(r *http.Request, body []byte, m *merchant, _ str
 		acct.Verification = v
 	}
 	tk.Account = &acct
+	if s.bare {
+		return tokenizedAccount(&acct, sa, verify), nil
+	}
 	return tk, nil
+}
+
+// tokenizedAccount is the answer of a tokenization in the OpenAPI's shape
+// (WithBareResponses): the account itself, its token, verified (false
+// unless verification was asked and passed) and, when asked, its
+// verification; named, typed and cut to its last 4 digits (the OpenAPI's
+// maxLength) as Accounts.Verify shows a sandbox account (Checking,
+// Personal), its codes as the OpenAPI's strings.
+func tokenizedAccount(acct *models.Account, sa SandboxAccount, verify bool) any {
+	out := &models.Account{
+		NameOnAccount: acct.NameOnAccount,
+		Name:          "Checking",
+		Type:          1, // Checking
+		Profile:       1, // Personal
+		AccountNumber: lastFour(acct.AccountNumber),
+		RoutingNumber: acct.RoutingNumber,
+		IBAN:          acct.IBAN,
+		Token:         acct.Token,
+		ProviderID:    SandboxProviderID,
+		Country:       "US",
+		Verification:  acct.Verification,
+		Verified:      verify && sa.Verified,
+	}
+	if acct.IBAN != "" {
+		out.Name, out.Country, out.ProviderID = "Current Account", acct.IBAN[:2], ""
+		out.AccountNumber = lastFour(acct.IBAN)
+	}
+	v, err := codesAsStrings(out, "type", "profile", "verification.type", "verification.score", "verification.thirdPartyScore")
+	if err != nil {
+		return out
+	}
+	return v
 }

@@ -20,7 +20,13 @@
 //     otherwise passes).
 //   - Each difference is one allow-list row naming one exact line (one
 //     property or one value), never a pattern; a row no run uses is stale,
-//     under -run too.
+//     under -run too. A number the OpenAPI types as a double is generated
+//     whole only at a property a number-whole row names (one JSON path); a
+//     sandbox row that holds for the spec's shape only (InSandboxSpec)
+//     excuses nothing in the OpenAPI's (WithBareResponses).
+//   - The answers of the operations the spec wraps ({"transaction":…},
+//     {"user":…}) are served in that shape too, half of them, and compared
+//     by value like the others.
 //   - Every error answer the OpenAPI declares is generated and must come
 //     out as an *APIError with its status, code and message.
 //   - The List iterators, FindAuthorization and FindByMerchantReference

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -39,13 +40,13 @@ func (m Mode) String() string {
 // with seed and drawing words from the committed word list, then applies the
 // generator's fixes: a string of format int64 or int32 becomes digits (the
 // renderer ignores those formats); a schema that allows any value gets a
-// word, an object, a number or null in turn (the renderer writes null); and,
-// while the allow-list has its row "number-whole", a number the OpenAPI types
-// as a double (all of them are counts, codes, ids or epoch times, which the
-// SDK reads into integers) is whole, written as a double ("7.0"). It returns
-// how many numbers were made whole. The same seed and mode give the same
-// answer.
-func Generate(schema *base.Schema, seed int64, mode Mode) (any, int, error) {
+// word, an object, a number or null in turn (the renderer writes null); and
+// a number the OpenAPI types as a double at a property the allow-list names
+// in a "number-whole/…" row (a count, code, id or epoch time, which the SDK
+// reads into an integer: see WholeNumber) is whole, written as a double
+// ("7.0"); a double anywhere else stays as drawn. It returns the IDs of the
+// rows that did so. The same seed and mode give the same answer.
+func Generate(schema *base.Schema, seed int64, mode Mode) (any, []string, error) {
 	r := renderer.CreateRendererUsingDictionary(WordsFile)
 	if mode == All {
 		r.DisableRequiredCheck()
@@ -53,30 +54,49 @@ func Generate(schema *base.Schema, seed int64, mode Mode) (any, int, error) {
 	r.SetSeed(seed)
 	v, err := r.RenderSchemaWithError(schema)
 	if err != nil {
-		return nil, 0, fmt.Errorf("contract: render: %w", err)
+		return nil, nil, fmt.Errorf("contract: render: %w", err)
 	}
 	// A round trip through JSON gives the plain types (map[string]any,
 	// []any, float64) the fixes walk.
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, 0, fmt.Errorf("contract: render: %w", err)
+		return nil, nil, fmt.Errorf("contract: render: %w", err)
 	}
 	var plain any
 	if err := json.Unmarshal(b, &plain); err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
-	f := &fixer{rng: rand.New(rand.NewSource(seed)), whole: Row("number-whole") != nil}
-	return f.fix(plain, schema), f.madeWhole, nil
+	f := &fixer{rng: rand.New(rand.NewSource(seed)), whole: map[string]bool{}}
+	v = f.fix(plain, schema, "")
+	rows := make([]string, 0, len(f.whole))
+	for id := range f.whole {
+		rows = append(rows, id)
+	}
+	sort.Strings(rows)
+	return v, rows, nil
 }
 
 type fixer struct {
-	rng       *rand.Rand
-	whole     bool
-	madeWhole int
+	rng   *rand.Rand
+	whole map[string]bool // IDs of the number-whole rows used
 }
 
-// fix applies the generator fixes to v, rendered from s.
-func (f *fixer) fix(v any, s *base.Schema) any {
+// WholeNumber returns the allow-list row that lets the generator write the
+// double at property prop (its holder schema's title, a dot, its name:
+// "Payment.recordVersion") whole, or nil.
+func WholeNumber(prop string) *Difference {
+	for i := range AllowList {
+		d := &AllowList[i]
+		if d.Where == InAnswer && d.Line == "whole: "+prop {
+			return d
+		}
+	}
+	return nil
+}
+
+// fix applies the generator fixes to v, rendered from s, the value of
+// property prop ("Title.name", "" at the top).
+func (f *fixer) fix(v any, s *base.Schema, prop string) any {
 	rng := f.rng
 	if s == nil {
 		return v
@@ -84,19 +104,19 @@ func (f *fixer) fix(v any, s *base.Schema) any {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, val := range x {
-			x[k] = f.fix(val, PropertySchema(s, k))
+			x[k] = f.fix(val, PropertySchema(s, k), strings.TrimPrefix(prop+"."+k, "."))
 		}
 	case []any:
 		items := ItemsSchema(s)
 		for i := range x {
-			x[i] = f.fix(x[i], items)
+			x[i] = f.fix(x[i], items, prop+"[]")
 		}
 	case float64:
-		if f.whole && slices.Contains(s.Type, "number") && !slices.Contains(s.Type, "integer") {
+		if row := WholeNumber(prop); row != nil && slices.Contains(s.Type, "number") && !slices.Contains(s.Type, "integer") {
+			f.whole[row.ID] = true
 			n := x
 			if n != math.Trunc(n) {
 				n = math.Trunc(n * 1000)
-				f.madeWhole++
 			}
 			return json.Number(strconv.FormatInt(int64(n), 10) + ".0")
 		}
