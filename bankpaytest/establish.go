@@ -139,13 +139,13 @@ func (s *Server) handleEstablish(r *http.Request, body []byte, m *merchant, _ st
 	// The spec: "The abbreviated Disbursement establish response shows
 	// status 0 with message Authorized". The record, as GET
 	// /transactions/{id} and the Authorize event show it, is Authorized (2).
+	if s.bare {
+		// The OpenAPI's establish response is EstablishData with its url.
+		return newEstablishAnswer(&d, t.id(), s.ControlURL+"/authorize?transactionId="+t.id()), nil
+	}
 	v := t.view()
 	v.Status, v.StatusMessage = models.StatusNew, models.StatusAuthorized.String()
-	if s.bare {
-		// The OpenAPI's establish response carries the bank flow's url.
-		v.URL = s.ControlURL + "/authorize?transactionId=" + v.TransactionID
-	}
-	return s.single(wire.TransactionEnvelope{Transaction: v}, v), nil
+	return wire.TransactionEnvelope{Transaction: v}, nil
 }
 
 // createAuthorization records an authorization for establish data d with
