@@ -259,3 +259,58 @@ func TestParseOutcome(t *testing.T) {
 	_, err := bankpaytest.ParseOutcome("maybe")
 	require.Error(t, err, "unknown outcome parsed")
 }
+
+// TestEstablishBareAnswerIsEstablishData: with WithBareResponses the
+// establish answer is the OpenAPI's EstablishData: the data sent, typed as
+// that schema types it (paymentType and account.type numbers, kycType
+// "OnlineBanking", verification.status and customer.vip strings, the
+// account number's last 4 digits), plus the new authorization's
+// transactionId and url; nothing the schema lacks (timeZone, deviceType,
+// metadata, recurrence), no tax id, and no transaction state.
+func TestEstablishBareAnswerIsEstablishData(t *testing.T) {
+	srv := newServer(t, bankpaytest.WithBareResponses())
+	c := newAPI(t, srv, srv.Merchants()[0].Credentials)
+	d := disbursementData("bare-est", "12.50")
+	d.Description, d.TimeZone = "payout", "America/Chicago"
+	d.ReturnURL, d.CancelURL, d.NotificationURL = "https://shop.example/ok", "https://shop.example/no", "https://shop.example/hook"
+	d.KYCType = models.KYCTypeIdentity
+	d.Verification = &models.EstablishVerify{Status: 3, VerifyCustomer: true}
+	d.Metadata = &models.Metadata{FlowType: "f"}
+	d.Recurrence = &models.Recurrence{Frequency: 1}
+	d.Account.Name = "Checking"
+	d.Customer = &models.Customer{Name: "Ada Lee", Email: "ada@example.com", Phone: "+12025550143", TaxID: "123456789",
+		ExternalID: "ext-bare", EnrollDate: "1600000000000", Address: &models.Address{City: "Springfield", Country: "US"}}
+	sd := c.sign(d)
+	var got map[string]any
+	c.postJSON("/establish?createTransaction=true", sd).wantOK(t, &got)
+
+	id, _ := got["transactionId"].(string)
+	require.NotEmpty(t, id)
+	assert.Equal(t, map[string]any{
+		"merchantId": sd.MerchantID, "accessId": sd.AccessID, "requestSignature": sd.RequestSignature,
+		"paymentType": float64(models.PaymentTypeDisbursement), "merchantReference": "bare-est", "description": "payout",
+		"currency": "USD", "amount": "12.50", "kycType": "OnlineBanking",
+		"returnUrl": "https://shop.example/ok", "cancelUrl": "https://shop.example/no", "notificationUrl": "https://shop.example/hook",
+		"verification": map[string]any{"status": "3", "verifyCustomer": true},
+		"account":      map[string]any{"name": "Checking", "type": float64(1), "accountNumber": bankpaytest.AccountVerified[len(bankpaytest.AccountVerified)-4:], "routingNumber": bankpaytest.SandboxRoutingNumber},
+		"customer": map[string]any{"name": "Ada Lee", "email": "ada@example.com", "phone": "+12025550143", "externalId": "ext-bare",
+			"enrollDate": float64(1600000000000), "address": map[string]any{"city": "Springfield", "country": "US"}},
+		"transactionId": id,
+		"url":           srv.ControlURL + "/authorize?transactionId=" + id,
+	}, got)
+
+	// The authorization it created is the one GET /transactions/{id} shows.
+	var txn map[string]any
+	c.get("/transactions/"+id).wantOK(t, &txn)
+	assert.Equal(t, id, txn["transactionId"])
+	assert.Equal(t, "bare-est", txn["merchantReference"])
+
+	// A customer without a property the OpenAPI's Customer requires
+	// (phone here) is left out rather than completed.
+	d2 := disbursementData("bare-est-2", "1.00")
+	d2.Customer = &models.Customer{Name: "Bo", Email: "bo@example.com", Address: &models.Address{Country: "US"}}
+	var got2 map[string]any
+	c.postJSON("/establish?createTransaction=true", c.sign(d2)).wantOK(t, &got2)
+	assert.NotContains(t, got2, "customer")
+	assert.Contains(t, got2, "url")
+}

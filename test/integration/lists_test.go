@@ -79,7 +79,11 @@ func newListFixture(t *testing.T, s *sandbox) *listFixture {
 	establish := func(ref, externalID string) *models.Transaction {
 		d := disbursementParams(ref, "", "0.00", bankpaytest.AccountVerified)
 		d.Customer = &models.Customer{ExternalID: externalID, Name: "Jane Doe"}
-		txn, err := c.Transactions.Establish(ctx, d)
+		est, err := c.Transactions.Establish(ctx, d)
+		require.NoError(t, err)
+		// The authorization's state is Get's: the OpenAPI's establish
+		// answer (the bare shape) carries its id, not its payment.
+		txn, err := c.Transactions.Get(ctx, est.TransactionID)
 		require.NoError(t, err)
 		s.Advance(time.Minute)
 		return txn
