@@ -57,7 +57,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	if err != nil {
 		return fmt.Errorf("establish: %w", err)
 	}
-	env.Result("%s", exampleenv.DescribeTxn(auth))
+	env.Result("%s", exampleenv.DescribeEstablished(auth))
 	env.Note("the establish response is abbreviated (status 0, message Authorized); Get shows the authorization's status")
 	if err := expect(ctx, env, auth.TransactionID, models.StatusAuthorized); err != nil {
 		return err

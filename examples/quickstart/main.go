@@ -65,7 +65,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	if err != nil {
 		return fmt.Errorf("establish: %w", err)
 	}
-	env.Result("%s", exampleenv.DescribeTxn(auth))
+	env.Result("%s", exampleenv.DescribeEstablished(auth))
 	if err := env.Flush(ctx); err != nil {
 		return err
 	}

@@ -50,7 +50,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	if err != nil {
 		return fmt.Errorf("establish: %w", err)
 	}
-	env.Result("%s", exampleenv.DescribeTxn(auth))
+	env.Result("%s", exampleenv.DescribeEstablished(auth))
 
 	env.Section("2. A deposit whose response is lost")
 	p := &bankpay.DepositParams{MerchantReference: exampleenv.Ref("rec-payout"), Amount: "75.00"}
@@ -162,8 +162,18 @@ func paidOnce(ctx context.Context, env *exampleenv.Env, c *bankpay.Client, auth 
 	}
 	env.Result("1 deposit")
 
-	env.Call("Payments.Get(%s)", auth.Payment.PaymentID)
-	pay, err := c.Payments.Get(ctx, auth.Payment.PaymentID)
+	// The authorization's payment is Get's: Establish's answer carries
+	// the authorization's id (the OpenAPI's answer has no payment).
+	env.Call("Transactions.Get(%s)", auth.TransactionID)
+	a, err := c.Transactions.Get(ctx, auth.TransactionID)
+	if err != nil {
+		return fmt.Errorf("get authorization: %w", err)
+	}
+	if a.Payment == nil {
+		return fmt.Errorf("authorization %s has no payment", a.TransactionID)
+	}
+	env.Call("Payments.Get(%s)", a.Payment.PaymentID)
+	pay, err := c.Payments.Get(ctx, a.Payment.PaymentID)
 	if err != nil {
 		return fmt.Errorf("payment: %w", err)
 	}

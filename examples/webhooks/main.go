@@ -220,7 +220,7 @@ func fromSandbox(ctx context.Context, env *exampleenv.Env, rcv *receiver, endpoi
 	if err != nil {
 		return fmt.Errorf("establish: %w", err)
 	}
-	env.Result("%s", exampleenv.DescribeTxn(auth))
+	env.Result("%s", exampleenv.DescribeEstablished(auth))
 	if err := env.Sandbox.Flush(ctx); err != nil {
 		return err
 	}

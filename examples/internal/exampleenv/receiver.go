@@ -140,6 +140,26 @@ func DescribeEvent(ev *bankpay.Event) string {
 	return b.String()
 }
 
+// DescribeEstablished is a one-line summary of Establish's answer: in the
+// spec's shape a transaction (DescribeTxn); in the OpenAPI's, EstablishData,
+// which carries the authorization's transactionId and url but no type or
+// status: those are Transactions.Get's, and are not shown as if known.
+func DescribeEstablished(t *models.Transaction) string {
+	if t == nil || t.TransactionType != 0 || t.URL == "" {
+		return DescribeTxn(t)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "authorization %s established", t.TransactionID)
+	if t.Amount != "" {
+		fmt.Fprintf(&b, ", %s %s", t.Amount, t.Currency)
+	}
+	if t.MerchantReference != "" {
+		fmt.Fprintf(&b, ", ref %s", t.MerchantReference)
+	}
+	fmt.Fprintf(&b, ", url %s (its type and status: Transactions.Get)", t.URL)
+	return b.String()
+}
+
 // DescribeTxn is a one-line summary of a transaction.
 func DescribeTxn(t *models.Transaction) string {
 	if t == nil {
