@@ -24,8 +24,9 @@
 // DefaultMaxBodyBytes respond with 413/200. Single objects come wrapped
 // ({"transaction":{…}}, the spec's shape); tokenize and the account summary
 // are bare. WithBareResponses returns them as the operator's OpenAPI shows
-// them: a transaction (get, establish with its url, deposit, capture) and
-// the bank and identity users bare, feedback as the authorization's bare
+// them: a transaction (get, deposit, capture) bare, establish as its
+// EstablishData (the data sent, with the authorization's transactionId and
+// url; no status), and the bank and identity users bare, feedback as the authorization's bare
 // Transaction; balance ({"accountBalance":…}), identity detail
 // ({"detail":…}) and customer ({"customer":…}) stay wrapped.
 // Establish, tokenize, customers and feedback take application/json bodies:

@@ -110,8 +110,10 @@ func WithResendToAnyAddress() Option {
 
 // WithBareResponses responds with single objects bare, as the operator's
 // OpenAPI shows them, instead of in the spec's wrapper (the default): a
-// transaction (get, establish, deposit, capture) as the Transaction itself,
-// establish's with its url; the bank user and the identity user as the user
+// transaction (get, deposit, capture) as the Transaction itself;
+// establish's as the OpenAPI's EstablishData (the establish data sent,
+// typed as that schema types it, with the authorization's transactionId
+// and url, and no transaction state); the bank user and the identity user as the user
 // itself; feedback as the authorization's Transaction. Balance, identity
 // detail and customer keep their wrappers, as the OpenAPI shows them too.
 func WithBareResponses() Option {
