@@ -45,9 +45,10 @@
 // interface for signed establish data (Deferred, Instant or Retrieval) and
 // returns the signed redirect. Disbursement authorizations are created by
 // the merchant with POST /establish?createTransaction=true, with a sandbox
-// account number and SandboxRoutingNumber; its response shows status 0 with
-// statusMessage Authorized, as the spec's abbreviated establish response
-// does, while GET /transactions/{id} shows the authorization Authorized
+// account number and SandboxRoutingNumber; its response in the spec's shape
+// shows status 0 with statusMessage Authorized, as the spec's abbreviated
+// establish response does (the OpenAPI's shape is EstablishData, with no
+// status), while GET /transactions/{id} shows the authorization Authorized
 // (2). Both check accessId (401/375 when missing or not the merchant's),
 // merchantId (401/300 when it is another merchant's) and requestSignature
 // (401/375 when missing or wrong).

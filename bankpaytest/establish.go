@@ -94,8 +94,10 @@ func checkURLField(field, raw string, must bool) *Error {
 // handleEstablish serves POST /establish?createTransaction=true, the
 // authorization by account and routing number (paymentType Disbursement);
 // the other payment types are authorized by the user (Server.Authorize).
-// Its response shows status 0 with message Authorized, as the spec's
-// abbreviated response does; the authorization itself is Authorized (2).
+// Its response in the spec's shape shows status 0 with message Authorized,
+// as the spec's abbreviated response does; the authorization itself is
+// Authorized (2). In the OpenAPI's shape it is EstablishData
+// (newEstablishAnswer).
 func (s *Server) handleEstablish(r *http.Request, body []byte, m *merchant, _ string) (any, *Error) {
 	if r.URL.Query().Get("createTransaction") != "true" {
 		return nil, badRequest("createTransaction=true is required")
