@@ -133,3 +133,55 @@ func TestDrainOnClose(t *testing.T) {
 	assert.True(t, unread.ended, "drained to its end")
 	assert.Equal(t, 1, unread.shut)
 }
+
+// baseOf is raw as WithBaseURL keeps it (its text without a trailing
+// slash) and parsed, or false when WithBaseURL refuses it.
+func baseOf(raw string) (string, *url.URL, bool) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return "", nil, false
+	}
+	text := strings.TrimRight(u.String(), "/")
+	b, err := url.Parse(text)
+	if err != nil {
+		return text, nil, true
+	}
+	return text, b, true
+}
+
+// Whatever the base WithBaseURL takes, the path (a row's, "/"-led, its ids
+// path-escaped) and the query (encoded), the URL made without parsing is
+// the one url.Parse reads from their text.
+func FuzzPlainURLIsParse(f *testing.F) {
+	for _, s := range []string{"https://sandbox.trustly.one/api/v1", "http://127.0.0.1:8080/api/v1/", "HTTPS://H.example", "https://h.example/a%2Fb",
+		"https://[::1]:9/x", "https://[fe80::1%25en0]/x", "https://b%C3%BCcher.example/", "https://h.example:/x", "https://h/a%41", "https://h//x"} {
+		f.Add(s, "/transactions/{id}", "1002581230000", "verifyAccount=true")
+	}
+	f.Add("https://h", "/t/{id}", "a/b?c#d ..%", "")
+	f.Add("https://h", "/t", "", "x=%23&expand=a")
+	f.Fuzz(func(t *testing.T, rawBase, row, id, rawQuery string) {
+		text, base, ok := baseOf(rawBase)
+		if !ok {
+			return
+		}
+		path := "/" + strings.TrimPrefix(row, "/")
+		path = strings.ReplaceAll(path, "{id}", url.PathEscape(id))
+		if q, err := url.ParseQuery(rawQuery); err == nil {
+			rawQuery = encodeQuery(q)
+		} else {
+			rawQuery = url.QueryEscape(rawQuery)
+		}
+		u := plainURL(base, path, rawQuery)
+		if u == nil {
+			return
+		}
+		target := text + path
+		if rawQuery != "" {
+			target += "?" + rawQuery
+		}
+		want, err := url.Parse(target)
+		require.NoError(t, err, target)
+		require.Equal(t, want, u, target)
+		require.Equal(t, want.String(), u.String(), target)
+	})
+}
