@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -184,4 +185,41 @@ func FuzzPlainURLIsParse(f *testing.F) {
 		require.Equal(t, want, u, target)
 		require.Equal(t, want.String(), u.String(), target)
 	})
+}
+
+// The request made without parsing is the one made by parsing its URL
+// (retryablehttp.NewRequestWithContext): method, URL, host, protocol,
+// headers, length and body, for a read and a state-changing call.
+func TestPlainRequestIsParsedRequest(t *testing.T) {
+	for _, req := range []Request{
+		{Method: "GET", Path: "/transactions/1002581230000", Query: url.Values{"expand": {"a", "b"}}},
+		{Method: "POST", Path: "/accounts/tokenize", Body: []byte(`{"a":1}`), StateChanging: true},
+		{Method: "POST", Path: "/transactions/T1/cancel", StateChanging: true},
+	} {
+		made := func(base *url.URL) *http.Request {
+			a := &Call{Request: req, cfg: Config{BaseURL: "https://h.example:8443/api/v1", Base: base}}
+			a.init(&a.Request)
+			hr, err := a.build(context.Background(), req.Query)
+			require.NoError(t, err)
+			r := hr.Request
+			if r.Body != nil {
+				b, err := io.ReadAll(r.Body)
+				require.NoError(t, err)
+				r.Body = io.NopCloser(bytes.NewReader(b))
+			}
+			return r
+		}
+		base := mustParse(t, "https://h.example:8443/api/v1")
+		require.NotNil(t, plainURL(base, req.Path, ""), "the fast path's case")
+		plain, parsed := made(base), made(nil)
+		assert.Equal(t, parsed.URL, plain.URL)
+		assert.Equal(t, parsed.Host, plain.Host)
+		assert.Equal(t, [3]any{parsed.Method, parsed.Proto, parsed.ProtoMajor*10 + parsed.ProtoMinor}, [3]any{plain.Method, plain.Proto, plain.ProtoMajor*10 + plain.ProtoMinor})
+		assert.Equal(t, parsed.Header, plain.Header)
+		assert.Equal(t, parsed.ContentLength, plain.ContentLength)
+		assert.Equal(t, parsed.GetBody == nil, plain.GetBody == nil)
+		assert.Equal(t, parsed.Body, plain.Body)
+		assert.Equal(t, parsed.Close, plain.Close)
+		assert.Equal(t, parsed.TransferEncoding, plain.TransferEncoding)
+	}
 }
