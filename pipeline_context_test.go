@@ -1,9 +1,12 @@
 package bankpay
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -71,4 +75,36 @@ func TestSharedClientCallsAsContexts(t *testing.T) {
 		t.Fatal("the canceled call still waits its backoff")
 	}
 	wg.Wait()
+}
+
+// A middleware that logs its request's context (fmt, slog's text and JSON
+// handlers) logs no account number of a tokenize call, nor its Idempotency
+// or WithHeader values: the request's context is the SDK's call.
+func TestMiddlewareLoggingTheContextLogsNoAccountNumber(t *testing.T) {
+	mock := httpmock.NewMockTransport()
+	mock.RegisterResponder(http.MethodPost, testBaseURL+"/accounts/tokenize", httpmock.NewStringResponder(401, `{}`))
+	var logged bytes.Buffer
+	var mu sync.Mutex
+	wrap := func(next http.RoundTripper) http.RoundTripper {
+		return roundTripperFunc(func(r *http.Request) (*http.Response, error) {
+			mu.Lock()
+			fmt.Fprintf(&logged, "%s %v %+v %#v\n", r.Context(), r.Context(), r.Context(), r.Context())
+			slog.New(slog.NewJSONHandler(&logged, nil)).Info("send", "ctx", r.Context())
+			slog.New(slog.NewTextHandler(&logged, nil)).Info("send", "ctx", r.Context())
+			mu.Unlock()
+			return next.RoundTrip(r)
+		})
+	}
+	c, err := NewClient(testCreds, WithBaseURL(testBaseURL), WithHTTPClient(&http.Client{Transport: mock}),
+		WithTransport(wrap), WithHeader("X-Partner-Token", "tok-7e3b"))
+	require.NoError(t, err)
+	_, err = c.Accounts.Tokenize(context.Background(), &TokenizeParams{AccountNumber: "1003750000", RoutingNumber: "124003116"})
+	require.Error(t, err)
+	mu.Lock()
+	defer mu.Unlock()
+	require.NotEmpty(t, logged.String())
+	for _, secret := range []string{"1003750000", "124003116", "tok-7e3b", base64.StdEncoding.EncodeToString([]byte("1003750000"))[:8]} {
+		assert.NotContains(t, logged.String(), secret)
+	}
+	assert.NotContains(t, logged.String(), `"Body"`)
 }
