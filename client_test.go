@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -58,6 +59,9 @@ func TestNewClientBaseURL(t *testing.T) {
 		"/api/v1":                         false,
 		"https://user:pw@example.com":     false,
 		"https://example.com/api?x=1":     false,
+		"https://example.com/api/v1?":     false, // an empty query: the paths would follow the '?'
+		"https://example.com/api/v1/?":    false,
+		"https://example.com/api/v1#":     true, // an empty fragment is dropped
 		"::not a url":                     false,
 	} {
 		c, err := NewClient(testCreds, WithBaseURL(raw))
@@ -66,6 +70,11 @@ func TestNewClientBaseURL(t *testing.T) {
 		}
 		if ok {
 			assert.False(t, strings.HasSuffix(c.cfg.baseURL, "/"), "base URL %q keeps a trailing slash", c.cfg.baseURL)
+			u, err := url.Parse(c.cfg.baseURL + "/transactions/T1")
+			if assert.NoError(t, err) {
+				assert.True(t, strings.HasSuffix(u.Path, "/transactions/T1") && u.RawQuery == "" && !u.ForceQuery,
+					"WithBaseURL(%q): a call's URL is %s", raw, u)
+			}
 		} else {
 			assert.True(t, isValidation(err), "WithBaseURL(%q) error %v is not a ValidationError", raw, err)
 		}
