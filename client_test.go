@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -58,6 +59,9 @@ func TestNewClientBaseURL(t *testing.T) {
 		"/api/v1":                         false,
 		"https://user:pw@example.com":     false,
 		"https://example.com/api?x=1":     false,
+		"https://example.com/api/v1?":     false, // an empty query: the paths would follow the '?'
+		"https://example.com/api/v1/?":    false,
+		"https://example.com/api/v1#":     true, // an empty fragment is dropped
 		"::not a url":                     false,
 	} {
 		c, err := NewClient(testCreds, WithBaseURL(raw))
@@ -66,6 +70,11 @@ func TestNewClientBaseURL(t *testing.T) {
 		}
 		if ok {
 			assert.False(t, strings.HasSuffix(c.cfg.baseURL, "/"), "base URL %q keeps a trailing slash", c.cfg.baseURL)
+			u, err := url.Parse(c.cfg.baseURL + "/transactions/T1")
+			if assert.NoError(t, err) {
+				assert.True(t, strings.HasSuffix(u.Path, "/transactions/T1") && u.RawQuery == "" && !u.ForceQuery,
+					"WithBaseURL(%q): a call's URL is %s", raw, u)
+			}
 		} else {
 			assert.True(t, isValidation(err), "WithBaseURL(%q) error %v is not a ValidationError", raw, err)
 		}
@@ -382,4 +391,28 @@ func TestRedirectElsewhereNotFollowedWithCredentials(t *testing.T) {
 			})
 		}
 	}
+}
+
+// Whatever base URL WithBaseURL takes, a call's URL (the base and a row's
+// path) goes to the base's host, at a path ending in the call's, with no
+// query or fragment of its own.
+func FuzzWithBaseURL(f *testing.F) {
+	for _, s := range []string{ProductionBaseURL, "https://api.example.com/api/v1/", "http://[::1]:1/api/v1", "https://h/api/v1?",
+		"https://h/a%2Fb/", "https://h/%7E/", "https://h#", "https://h/;x", "HTTPS://H:443//", "https://h/api/v1/#/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		cfg := config{target: forClient}
+		WithBaseURL(raw)(&cfg)
+		if cfg.err != nil || cfg.baseURL == "" {
+			return
+		}
+		given, err := url.Parse(raw)
+		require.NoError(t, err)
+		u, err := url.Parse(cfg.baseURL + "/transactions/T1")
+		require.NoError(t, err, "WithBaseURL(%q)", raw)
+		assert.Equal(t, given.Host, u.Host, "WithBaseURL(%q): %s", raw, u)
+		assert.True(t, strings.HasSuffix(u.Path, "/transactions/T1") && u.RawQuery == "" && !u.ForceQuery && u.Fragment == "",
+			"WithBaseURL(%q): a call's URL is %s", raw, u)
+	})
 }

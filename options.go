@@ -22,7 +22,9 @@ func WithBaseURL(raw string) Option {
 			cfg.fail(invalid("baseURL", "must be an absolute http(s) URL"))
 		case u.Scheme == "http" && !isLoopback(u.Hostname()):
 			cfg.fail(invalid("baseURL", "plain http is allowed only on a loopback address; use https"))
-		case u.User != nil || u.RawQuery != "" || u.Fragment != "":
+		case u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+			// An empty query ("…/api/v1?") too: each call's path would
+			// follow the '?', sending it to the base path itself.
 			cfg.fail(invalid("baseURL", "must not carry user info, a query or a fragment"))
 		default:
 			cfg.setBaseURL(strings.TrimRight(u.String(), "/"))

@@ -71,3 +71,21 @@ func TestPlainRun(t *testing.T) {
 		}
 	}
 }
+
+// The run of plain bytes from any offset of any buffer ends where the
+// table's byte-at-a-time run ends.
+func FuzzPlainRun(f *testing.F) {
+	f.Add([]byte("abcdefgh\"ijklmnop"), uint8(0))
+	f.Add([]byte("\x7f\x80\xff\x1f\\ \x21\x22\x23\x5b\x5c\x5d"), uint8(3))
+	f.Fuzz(func(t *testing.T, b []byte, from uint8) {
+		i := int(from)
+		if i > len(b) {
+			i = len(b)
+		}
+		want := i
+		for want < len(b) && plainByte[b[want]] {
+			want++
+		}
+		require.Equal(t, want, plainRun(b, i), "%q from %d", b, i)
+	})
+}

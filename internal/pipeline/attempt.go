@@ -3,6 +3,8 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"time"
@@ -101,6 +103,31 @@ func (a *Call) Value(key any) any {
 		return a
 	}
 	return a.Context.Value(key)
+}
+
+// String names a as a context, as context.WithValue(ctx, attemptKey{}, a)
+// named its context: never the call's contents (its body may hold an
+// account number, its headers the caller's values and the
+// Idempotency-Key), which a middleware printing its request's context
+// would log otherwise.
+func (a *Call) String() string {
+	return contextName(a.Context) + ".WithValue(pipeline.attemptKey, *pipeline.Call)"
+}
+
+// Format prints a as String does, whatever the verb (%+v and %#v too).
+func (a *Call) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, a.String()) }
+
+// MarshalJSON is {}: encoding/json (a JSON log handler) writes none of
+// the call's contents either.
+func (a *Call) MarshalJSON() ([]byte, error) { return []byte("{}"), nil }
+
+// contextName is ctx's String, or its type, as the context package names
+// a parent.
+func contextName(ctx context.Context) string {
+	if s, ok := ctx.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return fmt.Sprintf("%T", ctx)
 }
 
 // attemptOf is the Call whose request has ctx, or nil.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -132,4 +133,93 @@ func TestDrainOnClose(t *testing.T) {
 	require.NoError(t, CloseBody(&DrainOnClose{ReadCloser: unread}))
 	assert.True(t, unread.ended, "drained to its end")
 	assert.Equal(t, 1, unread.shut)
+}
+
+// baseOf is raw as WithBaseURL keeps it (its text without a trailing
+// slash) and parsed, or false when WithBaseURL refuses it.
+func baseOf(raw string) (string, *url.URL, bool) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return "", nil, false
+	}
+	text := strings.TrimRight(u.String(), "/")
+	b, err := url.Parse(text)
+	if err != nil {
+		return text, nil, true
+	}
+	return text, b, true
+}
+
+// Whatever the base WithBaseURL takes, the path (a row's, "/"-led, its ids
+// path-escaped) and the query (encoded), the URL made without parsing is
+// the one url.Parse reads from their text.
+func FuzzPlainURLIsParse(f *testing.F) {
+	for _, s := range []string{"https://sandbox.trustly.one/api/v1", "http://127.0.0.1:8080/api/v1/", "HTTPS://H.example", "https://h.example/a%2Fb",
+		"https://[::1]:9/x", "https://[fe80::1%25en0]/x", "https://b%C3%BCcher.example/", "https://h.example:/x", "https://h/a%41", "https://h//x"} {
+		f.Add(s, "/transactions/{id}", "1002581230000", "verifyAccount=true")
+	}
+	f.Add("https://h", "/t/{id}", "a/b?c#d ..%", "")
+	f.Add("https://h", "/t", "", "x=%23&expand=a")
+	f.Fuzz(func(t *testing.T, rawBase, row, id, rawQuery string) {
+		text, base, ok := baseOf(rawBase)
+		if !ok {
+			return
+		}
+		path := "/" + strings.TrimPrefix(row, "/")
+		path = strings.ReplaceAll(path, "{id}", url.PathEscape(id))
+		if q, err := url.ParseQuery(rawQuery); err == nil {
+			rawQuery = encodeQuery(q)
+		} else {
+			rawQuery = url.QueryEscape(rawQuery)
+		}
+		u := plainURL(base, path, rawQuery)
+		if u == nil {
+			return
+		}
+		target := text + path
+		if rawQuery != "" {
+			target += "?" + rawQuery
+		}
+		want, err := url.Parse(target)
+		require.NoError(t, err, target)
+		require.Equal(t, want, u, target)
+		require.Equal(t, want.String(), u.String(), target)
+	})
+}
+
+// The request made without parsing is the one made by parsing its URL
+// (retryablehttp.NewRequestWithContext): method, URL, host, protocol,
+// headers, length and body, for a read and a state-changing call.
+func TestPlainRequestIsParsedRequest(t *testing.T) {
+	for _, req := range []Request{
+		{Method: "GET", Path: "/transactions/1002581230000", Query: url.Values{"expand": {"a", "b"}}},
+		{Method: "POST", Path: "/accounts/tokenize", Body: []byte(`{"a":1}`), StateChanging: true},
+		{Method: "POST", Path: "/transactions/T1/cancel", StateChanging: true},
+	} {
+		made := func(base *url.URL) *http.Request {
+			a := &Call{Request: req, cfg: Config{BaseURL: "https://h.example:8443/api/v1", Base: base}}
+			a.init(&a.Request)
+			hr, err := a.build(context.Background(), req.Query)
+			require.NoError(t, err)
+			r := hr.Request
+			if r.Body != nil {
+				b, err := io.ReadAll(r.Body)
+				require.NoError(t, err)
+				r.Body = io.NopCloser(bytes.NewReader(b))
+			}
+			return r
+		}
+		base := mustParse(t, "https://h.example:8443/api/v1")
+		require.NotNil(t, plainURL(base, req.Path, ""), "the fast path's case")
+		plain, parsed := made(base), made(nil)
+		assert.Equal(t, parsed.URL, plain.URL)
+		assert.Equal(t, parsed.Host, plain.Host)
+		assert.Equal(t, [3]any{parsed.Method, parsed.Proto, parsed.ProtoMajor*10 + parsed.ProtoMinor}, [3]any{plain.Method, plain.Proto, plain.ProtoMajor*10 + plain.ProtoMinor})
+		assert.Equal(t, parsed.Header, plain.Header)
+		assert.Equal(t, parsed.ContentLength, plain.ContentLength)
+		assert.Equal(t, parsed.GetBody == nil, plain.GetBody == nil)
+		assert.Equal(t, parsed.Body, plain.Body)
+		assert.Equal(t, parsed.Close, plain.Close)
+		assert.Equal(t, parsed.TransferEncoding, plain.TransferEncoding)
+	}
 }
