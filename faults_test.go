@@ -705,6 +705,7 @@ func TestMaxResponseBytesWithoutLimit(t *testing.T) {
 // TestTotalTimeIsBounded: a server that never responses costs at most
 // (retries+1) client timeouts plus the backoffs, or the context's deadline.
 func TestTotalTimeIsBounded(t *testing.T) {
+	t.Parallel() // waits for real timeouts: beside the other waiting tests
 	s := faultinject.NewServer(nil)
 	defer s.Close()
 	s.SetFallback(faultinject.Hang())

@@ -1286,6 +1286,7 @@ func dripPost(t *testing.T, addr, body string, gap time.Duration) (int, time.Dur
 // shorter ReadTimeout is kept; and a callback slower than the read timeout
 // keeps its context (net/http lifts the deadline once the body is read).
 func TestWebhookHandlerReadDeadline(t *testing.T) {
+	t.Parallel() // waits for real read deadlines: beside the other waiting tests
 	var calls atomic.Int32
 	count := func(context.Context, *Event) error { calls.Add(1); return nil }
 	body := eventBody("ev-drip", "Authorize") // ~400 bytes: 20 s at one byte per 50 ms

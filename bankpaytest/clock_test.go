@@ -17,6 +17,7 @@ import (
 // WallClockSubmitDelay (or an Advance) before it is processed, so that it
 // can be canceled until then.
 func TestWallClock(t *testing.T) {
+	t.Parallel() // waits for the real clock: beside the other waiting tests
 	srv := newServer(t, bankpaytest.WithWallClock(), bankpaytest.WithStartTime(time.Now()))
 	c := newAPI(t, srv, srv.Credentials())
 	assert.WithinDuration(t, time.Now(), srv.Now(), 2*bankpaytest.WallClockTick)
@@ -42,6 +43,7 @@ func TestWallClock(t *testing.T) {
 // TestFakeClockStandsStill: without WithWallClock the clock moves only when
 // told to.
 func TestFakeClockStandsStill(t *testing.T) {
+	t.Parallel() // waits for the real clock: beside the other waiting tests
 	start := time.Date(2025, 3, 6, 15, 0, 0, 0, time.UTC)
 	srv := newServer(t, bankpaytest.WithStartTime(start))
 	time.Sleep(bankpaytest.WallClockTick + 100*time.Millisecond)

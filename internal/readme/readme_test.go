@@ -157,7 +157,8 @@ func TestReadmeSnippets(t *testing.T) {
 		args = append(args, "-race")
 	}
 	cmd = exec.Command("go", append(args, ".")...)
-	cmd.Dir = dir
+	// A race-enabled test binary sleeps 1 s at exit unless GORACE says not.
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	err = cmd.Run()
