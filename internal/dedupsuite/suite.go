@@ -76,9 +76,9 @@ func Run(t *testing.T, s Store) {
 	t.Run("CrashedReplica", func(t *testing.T) { testCrashedReplica(t, s) })
 	t.Run("LateReleaseKeepsNewClaim", func(t *testing.T) { testLateRelease(t, s) })
 	t.Run("StaleClaimChangesNothing", func(t *testing.T) { testStaleClaim(t, s) })
-	t.Run("LongCallbackExtendsClaim", func(t *testing.T) { testLongCallback(t, s) })
+	t.Run("LongCallbackExtendsClaim", func(t *testing.T) { t.Parallel(); testLongCallback(t, s) }) // waits for the real clock
 	t.Run("AccountsDoNotMeet", func(t *testing.T) { testAccounts(t, s) })
-	t.Run("RetentionCoversSkew", func(t *testing.T) { testRetentionCoversSkew(t, s) })
+	t.Run("RetentionCoversSkew", func(t *testing.T) { t.Parallel(); testRetentionCoversSkew(t, s) }) // waits for the real clock
 	t.Run("FutureEventRefused", func(t *testing.T) { testFutureEvent(t, s) })
 	t.Run("DoneMarkExpires", func(t *testing.T) { testDoneMarkExpires(t, s) })
 	t.Run("CanceledContext", func(t *testing.T) { testCanceledContext(t, s) })
