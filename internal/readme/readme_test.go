@@ -84,6 +84,7 @@ var (
 // the variables it assumes, and each test function as a test. A snippet
 // that does not compile, or fails against the sandbox, fails this test.
 func TestReadmeSnippets(t *testing.T) {
+	t.Parallel() // its go commands beside the other test's
 	if testing.Short() {
 		t.Skip("builds a program: not in -short")
 	}
@@ -369,6 +370,7 @@ func shBlock(t *testing.T, section, marker string) []string {
 // and bankpaytest. Offline: the module cache serves the SDK's own
 // dependencies.
 func TestReadmeInstallFromCheckout(t *testing.T) {
+	t.Parallel() // its go commands beside the other test's
 	if testing.Short() {
 		t.Skip("builds a program: not in -short")
 	}
