@@ -36,7 +36,7 @@ const (
 	codeInvalidParameter = 200
 	codeDuplicate        = 210
 	codeSecurity         = 300
-	codeSecurity325      = 325
+	codeSecurityTrigger      = 325
 	codeInvalidAccount   = 330
 	codeNotEnoughBalance = 331
 	codeAccessControl    = 375
@@ -72,7 +72,7 @@ func domain(code int) string {
 	switch code {
 	case codeInternal:
 		return "Internal"
-	case codeSecurity, codeSecurity325, codeAccessControl:
+	case codeSecurity, codeSecurityTrigger, codeAccessControl:
 		return "Security"
 	default:
 		return "Validation"

@@ -45,7 +45,7 @@ const (
 var errorTriggers = []ErrorTrigger{
 	{"1002000000", http.StatusBadRequest, codeInvalidParameter},
 	{"1003000000", http.StatusUnauthorized, codeSecurity},
-	{"1003250000", http.StatusUnauthorized, codeSecurity325},
+	{"1003250000", http.StatusUnauthorized, codeSecurityTrigger},
 	{"1003750000", http.StatusUnauthorized, codeAccessControl},
 	{"1001000000", http.StatusInternalServerError, codeInternal},
 }
