@@ -36,7 +36,7 @@ const (
 	codeInvalidParameter = 200
 	codeDuplicate        = 210
 	codeSecurity         = 300
-	codeSecurityTrigger      = 325
+	codeSecurityTrigger  = 325
 	codeInvalidAccount   = 330
 	codeNotEnoughBalance = 331
 	codeAccessControl    = 375
