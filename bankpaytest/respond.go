@@ -36,7 +36,7 @@ const (
 	codeInvalidParameter = 200
 	codeDuplicate        = 210
 	codeSecurity         = 300
-	codeSecurityTrigger  = 325
+	codeSecurityTrigger  = 325 // a security error (401) the spec gives only as a trigger's code, unnamed
 	codeInvalidAccount   = 330
 	codeNotEnoughBalance = 331
 	codeAccessControl    = 375
