@@ -2,8 +2,6 @@ package bankpaytest
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -221,7 +219,10 @@ func (s *Server) controlResend(r *http.Request, _ []byte, m *merchant, id string
 	switch {
 	case to != "":
 		target = to
-		code, err = s.dial(r.Context(), to, body, auth)
+		var req *http.Request
+		if req, err = notification(r.Context(), to, body, auth); err == nil {
+			code, err = s.dial(req, s.anyHost || s.anyResend) // bypasses WithEventHandler
+		}
 	case target == "":
 		return nil, badRequest("the event has no notification URL: give the query parameter to=URL")
 	default:
@@ -239,26 +240,4 @@ func (s *Server) controlResend(r *http.Request, _ []byte, m *merchant, id string
 	out := resendResponse{URL: target, StatusCode: code, Err: a.Err, Event: e.snapshot()}
 	s.mu.Unlock()
 	return out, nil
-}
-
-// dial POSTs a notification to target over HTTP, as the deliverer does,
-// bypassing WithEventHandler.
-func (s *Server) dial(ctx context.Context, target, body, auth string) (int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, strings.NewReader(body))
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Authorization", auth)
-	req.Header.Set("User-Agent", "bankpay-sandbox")
-	if !s.anyHost && !s.anyResend && !isLoopbackHost(req.URL.Hostname()) {
-		return 0, fmt.Errorf("not delivered: %s is not a loopback address; bankpaytest dials only loopback (WithAnyEventAddress: anywhere)", req.URL.Host)
-	}
-	resp, err := s.client.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	_ = resp.Body.Close()
-	return resp.StatusCode, nil
 }

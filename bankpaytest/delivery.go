@@ -84,20 +84,36 @@ func (s *Server) deliverLoop() {
 // WithEventHandler handler in process, else over HTTP to a loopback address
 // (any address with WithAnyEventAddress); any other address is not dialled.
 func (s *Server) post(target, body, auth string) (int, error) {
-	req, err := http.NewRequestWithContext(s.ctx, http.MethodPost, target, strings.NewReader(body))
+	req, err := notification(s.ctx, target, body, auth)
 	if err != nil {
 		return 0, err
 	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Authorization", auth)
-	req.Header.Set("User-Agent", "bankpay-sandbox")
 	if s.handler != nil {
 		req.RequestURI, req.RemoteAddr = req.URL.RequestURI(), "127.0.0.1:0"
 		rec := httptest.NewRecorder()
 		s.handler.ServeHTTP(rec, req)
 		return rec.Code, nil
 	}
-	if !s.anyHost && !isLoopbackHost(req.URL.Hostname()) {
+	return s.dial(req, s.anyHost)
+}
+
+// notification is the POST of one notification to target, as the service
+// sends it: a form body signed in the Authorization header.
+func notification(ctx context.Context, target, body, auth string) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Authorization", auth)
+	req.Header.Set("User-Agent", "bankpay-sandbox")
+	return req, nil
+}
+
+// dial sends req over HTTP, to a loopback address unless anyHost, and
+// returns the receiver's status.
+func (s *Server) dial(req *http.Request, anyHost bool) (int, error) {
+	if !anyHost && !isLoopbackHost(req.URL.Hostname()) {
 		return 0, fmt.Errorf("not delivered: %s is not a loopback address; bankpaytest dials only loopback (WithEventHandler delivers in process, WithAnyEventAddress anywhere)", req.URL.Host)
 	}
 	resp, err := s.client.Do(req)
