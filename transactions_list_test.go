@@ -711,6 +711,13 @@ func TestTransactions_FindByMerchantReferenceShiftedDuplicateIsOne(t *testing.T)
 // page 1 in A (without L), page 2 in B (L has moved into page 1, and A's
 // 100th shows again), and never sees L.
 func movingOrderServer(t *testing.T, stable func(n int) bool) (*Client, *atomic.Int32) {
+	return movingPagesServer(t, stable, false, "A1")
+}
+
+// movingPagesServer serves movingOrderServer's list: in order A while
+// stable(read), else alternating A, B, A…; with upper, every id of a page
+// served in order B is in upper case; L's originalTransactionId is orig.
+func movingPagesServer(t *testing.T, stable func(n int) bool, upper bool, orig string) (*Client, *atomic.Int32) {
 	var orderA, orderB []string
 	for i := range 249 {
 		orderA = append(orderA, fmt.Sprintf("t%d", i))
@@ -721,19 +728,22 @@ func movingOrderServer(t *testing.T, stable func(n int) bool) (*Client, *atomic.
 	var n atomic.Int32
 	c := serverClient(t, func(w http.ResponseWriter, r *http.Request) {
 		read := int(n.Add(1)) - 1
-		order := orderA
+		order, inB := orderA, false
 		if !stable(read) && read%2 == 1 {
-			order = orderB
+			order, inB = orderB, true
 		}
 		start, err := strconv.Atoi(r.URL.Query().Get("startIndex"))
 		assert.NoError(t, err)
 		items := []string{}
 		for i := start; i < min(start+100, len(order)); i++ {
-			ref := "other"
-			if order[i] == "L" {
-				ref = "dep-7"
+			id, ref, o := order[i], "other", "A1"
+			if id == "L" {
+				ref, o = "dep-7", orig
 			}
-			items = append(items, findTxnJSON(order[i], "A1", ref))
+			if upper && inB {
+				id = strings.ToUpper(id)
+			}
+			items = append(items, findTxnJSON(id, o, ref))
 		}
 		_, _ = io.WriteString(w, findPage(items...))
 	})
@@ -970,35 +980,7 @@ func TestTransactions_FindByMerchantReferenceMatchesType(t *testing.T) {
 // case on the pages served in order B (ids: the service's, in another
 // case), and L's originalTransactionId written as orig.
 func caseServer(t *testing.T, orig string) (*Client, *atomic.Int32) {
-	var orderA, orderB []string
-	for i := range 249 {
-		orderA = append(orderA, fmt.Sprintf("t%d", i))
-	}
-	orderB = slices.Clone(orderA)
-	orderA = slices.Insert(orderA, 150, "L")
-	orderB = slices.Insert(orderB, 50, "L")
-	var n atomic.Int32
-	c := serverClient(t, func(w http.ResponseWriter, r *http.Request) {
-		read := int(n.Add(1)) - 1
-		order, upper := orderA, false
-		if read%2 == 1 {
-			order, upper = orderB, true
-		}
-		start, _ := strconv.Atoi(r.URL.Query().Get("startIndex"))
-		items := []string{}
-		for i := start; i < min(start+100, len(order)); i++ {
-			id, ref, o := order[i], "other", "A1"
-			if id == "L" {
-				ref, o = "dep-7", orig
-			}
-			if upper {
-				id = strings.ToUpper(id)
-			}
-			items = append(items, findTxnJSON(id, o, ref))
-		}
-		_, _ = io.WriteString(w, findPage(items...))
-	})
-	return c, &n
+	return movingPagesServer(t, func(int) bool { return false }, true, orig)
 }
 
 // TestAttack_FindIDsChangeCase: the order moves between reads (L skipped)
