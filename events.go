@@ -70,7 +70,8 @@ type Event struct {
 	AccessID          string
 	// PaymentType is the number the event carries (2 for Deferred); a
 	// name is refused (it marks establish data).
-	PaymentType     models.PaymentType
+	PaymentType models.PaymentType
+	// TransactionType is models.TypeUnknown when the event carries none.
 	TransactionType models.TransactionType
 	// ObjectID is the transaction id for objectType "Transaction".
 	ObjectID       string
@@ -135,7 +136,7 @@ func (e *Event) TransactionID() string {
 type TransactionEvent struct {
 	Status models.TransactionStatus
 	// HasStatus is false when the event carries no status (Dispute): Status
-	// is then 0 and means nothing.
+	// is then models.StatusUnknown.
 	HasStatus     bool
 	StatusMessage string
 	// ProviderStatus is paymentProviderTransaction.status, a code such as
@@ -362,6 +363,9 @@ func eventFromFields(raw url.Values) (*Event, error) {
 		TimeZone:          p.str(wire.EventFieldTimeZone),
 		Raw:               raw,
 	}
+	if strings.TrimSpace(p.str(wire.EventFieldTransactionType)) == "" {
+		ev.TransactionType = models.TypeUnknown // not External: the event did not say
+	}
 	if s := p.str(wire.EventFieldCreatedAt); s != "" {
 		t, err := parseEventTime(s)
 		if err != nil {
@@ -400,6 +404,7 @@ func eventFromFields(raw url.Values) (*Event, error) {
 // status, and the refresh or dispute details when isRefresh or isDispute.
 func transactionEvent(p *fieldReader, isRefresh, isDispute bool) *TransactionEvent {
 	t := &TransactionEvent{
+		Status:                    models.StatusUnknown, // until the event gives one
 		StatusMessage:             p.str(wire.EventFieldStatusMessage),
 		ProviderStatus:            models.ProviderStatus(p.str(wire.EventFieldProviderTransactionStatus)),
 		ProviderStatusMessage:     p.str(wire.EventFieldProviderTransactionStatusMsg),

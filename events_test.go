@@ -387,6 +387,8 @@ func documentedEvents() []docEvent {
 			{"customerId", "C-9"}, {"returnDatetime", "2023-11-16T10:00:00Z"}, {"amountReturned", "12.50"}},
 			check: func(t *testing.T, ev *Event) {
 				assert.False(t, ev.Transaction.HasStatus, "a Dispute carries no status")
+				assert.Equal(t, models.StatusUnknown, ev.Transaction.Status, "a status the event did not give is not New")
+				assert.Equal(t, models.TypeUnknown, ev.TransactionType, "a type the event did not give is not External")
 				assert.Equal(t, &DisputeDetails{Reference: "RET-1", TransactionID: "1002593555", TransactionDatetime: "2023-11-14T22:13:20Z",
 					ReturnType: "R10", CustomerID: "C-9", ReturnDatetime: "2023-11-16T10:00:00Z", AmountReturned: "12.50"}, ev.Transaction.Dispute)
 			}},

@@ -71,10 +71,10 @@ var transactionIDField = idField[models.Transaction]{"transactionId", func(t *mo
 // server, unless WithRetryNonIdempotent.
 //
 // The spec's answer is the authorization itself. The OpenAPI's (a bare
-// EstablishData) reports no transaction state: only TransactionID, Amount,
-// Currency, MerchantReference and URL are set, and the zero TransactionType
-// and Status it leaves do not mean External or New. Read the
-// authorization's state with Transactions.Get.
+// EstablishData) reports no transaction state: TransactionID, Amount,
+// Currency, MerchantReference and URL are set, and TransactionType and
+// Status are models.TypeUnknown and models.StatusUnknown unless it gives
+// them. Read the authorization's state with Transactions.Get.
 func (s *TransactionsService) Establish(ctx context.Context, d *models.EstablishData, opts ...Option) (*models.Transaction, error) {
 	if d == nil {
 		return nil, invalid("establishData", "must not be nil")

@@ -13,8 +13,11 @@ import (
 // TransactionStatus is the status code of a transaction.
 type TransactionStatus int
 
-// Transaction status codes.
+// Transaction status codes. StatusUnknown is the SDK's own: the answer or
+// event said no status (the OpenAPI's establish answer, a Dispute event).
+// The service never sends it, and a status it did not send is never New.
 const (
+	StatusUnknown           TransactionStatus = -1
 	StatusNew               TransactionStatus = 0
 	StatusPending           TransactionStatus = 1
 	StatusAuthorized        TransactionStatus = 2
@@ -32,7 +35,7 @@ const (
 )
 
 var statusNames = map[TransactionStatus]string{
-	StatusNew: "New", StatusPending: "Pending", StatusAuthorized: "Authorized",
+	StatusUnknown: "Unknown", StatusNew: "New", StatusPending: "Pending", StatusAuthorized: "Authorized",
 	StatusProcessed: "Processed", StatusCompleted: "Completed", StatusFailed: "Failed",
 	StatusExpired: "Expired", StatusCanceled: "Canceled", StatusDenied: "Denied",
 	StatusReversed: "Reversed", StatusPartiallyRefunded: "PartiallyRefunded",
@@ -45,8 +48,11 @@ func (s TransactionStatus) String() string { return codeName(statusNames, s, "Tr
 // TransactionType is the kind of a transaction.
 type TransactionType int
 
-// Transaction type codes.
+// Transaction type codes. TypeUnknown is the SDK's own: the answer or event
+// said no type. The service never sends it, and a type it did not send is
+// never External.
 const (
+	TypeUnknown          TransactionType = -1
 	TypeExternal         TransactionType = 0
 	TypeAuthorize        TransactionType = 1
 	TypePay              TransactionType = 2
@@ -60,7 +66,7 @@ const (
 )
 
 var typeNames = map[TransactionType]string{
-	TypeExternal: "External", TypeAuthorize: "Authorize", TypePay: "Pay", TypeCapture: "Capture",
+	TypeUnknown: "Unknown", TypeExternal: "External", TypeAuthorize: "Authorize", TypePay: "Pay", TypeCapture: "Capture",
 	TypeRefund: "Refund", TypeReverse: "Reverse", TypeDeposit: "Deposit", TypeReclaim: "Reclaim",
 	TypeRepresentment: "Representment", TypePreauthorization: "Preauthorization",
 }

@@ -168,3 +168,35 @@ func BenchmarkTokenizationRef(b *testing.B) {
 		}
 	}
 }
+
+// TestEstablishTypeAndStatusUnknown: a bare establish answer (the OpenAPI's
+// EstablishData) reads the type and status it gives, and leaves the ones it
+// does not give unknown, never External (0) or New (0). The spec's wrapped
+// answer must carry both.
+func TestEstablishTypeAndStatusUnknown(t *testing.T) {
+	const url = `"transactionId":"T1","url":"https://bank.example/flow/T1"`
+	for _, c := range []struct {
+		name, body string
+		typ        models.TransactionType
+		status     models.TransactionStatus
+	}{
+		{"neither", `{` + url + `}`, models.TypeUnknown, models.StatusUnknown},
+		{"null ones", `{` + url + `,"transactionType":null,"status":null}`, models.TypeUnknown, models.StatusUnknown},
+		{"zero ones", `{` + url + `,"transactionType":0,"status":"0"}`, models.TypeExternal, models.StatusNew},
+		{"status only", `{` + url + `,"status":2}`, models.TypeUnknown, models.StatusAuthorized},
+		{"type only", `{` + url + `,"transactionType":"1"}`, models.TypeAuthorize, models.StatusUnknown},
+		{"wrapped", `{"transaction":{"transactionId":"T1","transactionType":1,"status":0,"amount":"0.00"}}`, models.TypeAuthorize, models.StatusNew},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, _, err := Establish([]byte(c.body))
+			require.NoError(t, err)
+			assert.Equal(t, "T1", got.TransactionID)
+			assert.Equal(t, c.typ, got.TransactionType)
+			assert.Equal(t, c.status, got.Status)
+		})
+	}
+	for _, body := range []string{`{"transaction":{"transactionId":"T1","transactionType":1,"amount":"0.00"}}`, `{"transactionId":"T1"}`, `{"status":"Unknown",` + url + `}`} {
+		_, _, err := Establish([]byte(body))
+		assert.Error(t, err, "%s", body)
+	}
+}

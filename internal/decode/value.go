@@ -90,8 +90,9 @@ func Value[T any](data []byte, key string) (*T, []Unset, error) {
 }
 
 // value is Value; bare, when not nil, checks a bare response in place of
-// T's required fields.
-func value[T any](data []byte, key string, bare func(*T) error) (*T, []Unset, error) {
+// T's required fields, given which of them it held (seen: the seen<T><Field>
+// bits).
+func value[T any](data []byte, key string, bare func(t *T, seen uint64) error) (*T, []Unset, error) {
 	member, finish, dec, zero, ok := funcs[T]()
 	if !ok {
 		return nil, nil, fmt.Errorf("decode: no decoder for %T", (*T)(nil))
@@ -136,7 +137,7 @@ func value[T any](data []byte, key string, bare func(*T) error) (*T, []Unset, er
 		return nil, nil, noObject[T](key)
 	}
 	if bare != nil {
-		if err := bare(out); err != nil {
+		if err := bare(out, seen); err != nil {
 			return nil, nil, err
 		}
 		return out, d.unset, nil

@@ -3988,3 +3988,12 @@ var wordsPaymentType = [...]word{{"Instant", 1}, {"Deferred", 2}, {"Recurring", 
 var wordsTransactionStatus = [...]word{{"New", 0}, {"Pending", 1}, {"Authorized", 2}, {"Processed", 3}, {"Completed", 4}, {"Failed", 5}, {"Expired", 6}, {"Canceled", 7}, {"Denied", 8}, {"Reversed", 10}, {"PartiallyRefunded", 11}, {"Refunded", 12}, {"Voided", 13}, {"OnHold", 14}}
 
 var wordsTransactionType = [...]word{{"External", 0}, {"Authorize", 1}, {"Pay", 2}, {"Capture", 3}, {"Refund", 4}, {"Reverse", 5}, {"Deposit", 6}, {"Reclaim", 7}, {"Representment", 8}, {"Preauthorization", 10}}
+
+// Each required field's bit in its type's seen mask.
+const (
+	seenTransactionTransactionID   = 1 << 0
+	seenTransactionTransactionType = 1 << 1
+	seenTransactionAmount          = 1 << 2
+	seenTransactionStatus          = 1 << 3
+	seenRefreshProcessProcessID    = 1 << 0
+)

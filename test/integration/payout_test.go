@@ -162,8 +162,10 @@ func TestDisbursementStateMachine(t *testing.T) {
 		assert.Equal(t, models.StatusAuthorized, getStatus(t, s.client, auth.TransactionID))
 		if sh.bare {
 			// The OpenAPI's establish answer (EstablishData): the data sent,
-			// the authorization's id and its url; no type, status or payment.
+			// the authorization's id and its url; no type, status or payment:
+			// unknown, never External or New.
 			assert.Equal(t, &models.Transaction{TransactionID: auth.TransactionID, Currency: models.USD, Amount: "0.00",
+				TransactionType: models.TypeUnknown, Status: models.StatusUnknown,
 				MerchantReference: "disb-auth-1", URL: s.ControlURL + "/authorize?transactionId=" + auth.TransactionID}, auth)
 		} else {
 			// The spec's abbreviated establish response: status 0 with message

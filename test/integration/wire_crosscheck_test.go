@@ -250,7 +250,9 @@ func TestXCheckEstablishAnswers(t *testing.T) {
 		xcServe(t, mock, http.MethodPost, "/establish", openapi)
 		got, err := xcEstablish(ctx, c, xcEstablishData())
 		require.NoError(t, err)
+		// No type or status in the answer: unknown, never External or New.
 		assert.Equal(t, &models.Transaction{TransactionID: xcTxnID, Currency: models.USD, Amount: "0.00",
+			TransactionType: models.TypeUnknown, Status: models.StatusUnknown,
 			MerchantReference: "xc-est-58", URL: "https://sandbox.xc.example/flow/XC7Q2M9R4T1V8W3"}, got)
 	})
 	t.Run("spec", func(t *testing.T) {

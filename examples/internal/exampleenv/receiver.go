@@ -145,7 +145,7 @@ func DescribeEvent(ev *bankpay.Event) string {
 // which carries the authorization's transactionId and url but no type or
 // status: those are Transactions.Get's, and are not shown as if known.
 func DescribeEstablished(t *models.Transaction) string {
-	if t == nil || t.TransactionType != 0 || t.URL == "" {
+	if t == nil || t.Status != models.StatusUnknown {
 		return DescribeTxn(t)
 	}
 	var b strings.Builder

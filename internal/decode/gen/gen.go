@@ -67,6 +67,9 @@ type generator struct {
 	done  map[reflect.Type]bool
 	queue []reflect.Type
 	codes map[reflect.Type]bool
+	// consts are the required-field bits of each type's seen mask
+	// (seen<Type><Field>), for checks written by hand (decode.Establish).
+	consts []string
 }
 
 // Source returns the formatted source of zz_generated.go.
@@ -87,6 +90,7 @@ func Source() ([]byte, error) {
 	}
 	g.funcsSwitch()
 	g.wordTables()
+	g.p("// Each required field's bit in its type's seen mask.\nconst (\n%s\n)\n", strings.Join(g.consts, "\n"))
 	out, err := format.Source(g.buf.Bytes())
 	if err != nil {
 		return g.buf.Bytes(), fmt.Errorf("formatting: %w", err)
@@ -203,6 +207,7 @@ func (g *generator) structType(t reflect.Type) error {
 	// finish
 	g.p("func finish%s(d *Decoder, v *%s, seen uint64) bool {\n", n, q)
 	for i, f := range required {
+		g.consts = append(g.consts, fmt.Sprintf("seen%s%s = 1 << %d", n, f.goName, i))
 		g.p("if seen&(1<<%d) == 0 {\nreturn d.missing(%q, %q)\n}\n", i, f.name, want(f.typ))
 		if f.typ == amountType { // the last value read must be an amount
 			g.p("if !decimal(string(v.%s)) {\nreturn d.notDecimal(%q)\n}\n", f.goName, f.name)
@@ -394,7 +399,9 @@ func (g *generator) funcsSwitch() {
 }
 
 // wordTables writes the names of each code type's values, read from its
-// String method (a value without a name prints as "Type(n)").
+// String method (a value without a name prints as "Type(n)"). Negative
+// values are the SDK's own (models.StatusUnknown, models.TypeUnknown): their
+// names are never read from the wire.
 func (g *generator) wordTables() {
 	var ts []reflect.Type
 	for t := range g.codes {
@@ -403,7 +410,7 @@ func (g *generator) wordTables() {
 	sort.Slice(ts, func(i, j int) bool { return ts[i].Name() < ts[j].Name() })
 	for _, t := range ts {
 		g.p("var words%s = [...]word{", t.Name())
-		for n := int64(-1); n <= 1000; n++ {
+		for n := int64(0); n <= 1000; n++ {
 			v := reflect.New(t).Elem()
 			v.SetInt(n)
 			s := v.Interface().(fmt.Stringer).String()
