@@ -73,8 +73,12 @@ type Event struct {
 	PaymentType     models.PaymentType
 	TransactionType models.TransactionType
 	// ObjectID is the transaction id for objectType "Transaction".
-	ObjectID       string
-	ObjectType     string
+	ObjectID   string
+	ObjectType string
+	// TransactionID is ObjectID when the event is about a transaction
+	// (ObjectType "Transaction" in any case, or none), and empty for any
+	// other object (a Dispute).
+	TransactionID  string
 	ParentObjectID string
 	Message        string
 	TimeZone       string
@@ -120,10 +124,11 @@ func (e *Event) kind() eventKind {
 	return eventKindUnknown
 }
 
-// TransactionID returns ObjectID when the event is about a transaction.
-func (e *Event) TransactionID() string {
-	if e.ObjectType == "" || strings.EqualFold(e.ObjectType, wire.ObjectTypeTransaction) {
-		return e.ObjectID
+// transactionID is objectID when objectType is a transaction's (or none),
+// and "" otherwise: Event.TransactionID.
+func transactionID(objectType, objectID string) string {
+	if objectType == "" || strings.EqualFold(objectType, wire.ObjectTypeTransaction) {
+		return objectID
 	}
 	return ""
 }
@@ -362,6 +367,7 @@ func eventFromFields(raw url.Values) (*Event, error) {
 		TimeZone:          p.str(wire.EventFieldTimeZone),
 		Raw:               raw,
 	}
+	ev.TransactionID = transactionID(ev.ObjectType, ev.ObjectID)
 	if s := p.str(wire.EventFieldCreatedAt); s != "" {
 		t, err := parseEventTime(s)
 		if err != nil {

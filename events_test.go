@@ -32,7 +32,7 @@ func TestParseEventStandardForm(t *testing.T) {
 	want := Event{
 		EventID: "ev-1", EventType: models.EventProcess, MerchantID: "1002463580", MerchantReference: "order-42",
 		AccessID: "test-access-id", PaymentType: models.PaymentTypeDeferred, TransactionType: models.TypeDeposit,
-		ObjectID: "100258123456791", ObjectType: "Transaction", ParentObjectID: "100258123456789",
+		ObjectID: "100258123456791", ObjectType: "Transaction", TransactionID: "100258123456791", ParentObjectID: "100258123456789",
 		TimeZone: "Etc/UTC", CreatedAt: time.UnixMilli(1700000000123).UTC(),
 		Transaction: &TransactionEvent{Status: models.StatusProcessed, HasStatus: true, StatusMessage: "Processed", ProviderStatus: "10",
 			ProviderStatusMessage: "Established", SplitToken: "tok+1", ErrorCode: "331"},
@@ -41,9 +41,9 @@ func TestParseEventStandardForm(t *testing.T) {
 	got.Raw = nil
 	assert.Equal(t, want, got, "got  %+v %+v\nwant %+v %+v", got, got.Transaction, want, want.Transaction)
 	assert.Equal(t, want.Transaction, got.Transaction, "got  %+v %+v\nwant %+v %+v", got, got.Transaction, want, want.Transaction)
-	assert.Equal(t, eventKindTransaction, ev.kind(), "kind %v id %s code %d", ev.kind(), ev.TransactionID(), ev.Transaction.code())
-	assert.Equal(t, "100258123456791", ev.TransactionID(), "kind %v id %s code %d", ev.kind(), ev.TransactionID(), ev.Transaction.code())
-	assert.Equal(t, codeNotEnoughBalance, ev.Transaction.code(), "kind %v id %s code %d", ev.kind(), ev.TransactionID(), ev.Transaction.code())
+	assert.Equal(t, eventKindTransaction, ev.kind(), "kind %v id %s code %d", ev.kind(), ev.TransactionID, ev.Transaction.code())
+	assert.Equal(t, "100258123456791", ev.TransactionID, "kind %v id %s code %d", ev.kind(), ev.TransactionID, ev.Transaction.code())
+	assert.Equal(t, codeNotEnoughBalance, ev.Transaction.code(), "kind %v id %s code %d", ev.kind(), ev.TransactionID, ev.Transaction.code())
 	if assert.Len(t, ev.Raw, 19, "raw %v", ev.Raw) {
 		assert.Empty(t, ev.Raw.Get("message"), "raw %v", ev.Raw)
 		assert.Equal(t, "tok+1", ev.Raw.Get("splitToken"), "raw %v", ev.Raw)
@@ -84,7 +84,7 @@ func TestParseEventUnknownTypeKeepsEverything(t *testing.T) {
 	assert.Nil(t, ev.Transaction, "%+v", ev)
 	want, _ := url.ParseQuery(body)
 	assert.Equal(t, want, ev.Raw, "raw %v", ev.Raw)
-	assert.Empty(t, ev.TransactionID(), "a Dispute object is not a transaction")
+	assert.Empty(t, ev.TransactionID, "a Dispute object is not a transaction")
 	// An unknown type with a status still gets the transaction payload.
 	ev, err = ParseEvent([]byte("eventId=ev-4&eventType=Settle&status=4&createdAt=1"), formType)
 	assert.NoError(t, err, "%+v %v", ev, err)
@@ -611,4 +611,18 @@ func FuzzParseEvent(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Event.TransactionID is ObjectID when the object is a transaction (its
+// objectType in any case, or none sent), and empty for any other object.
+func TestParseEventTransactionID(t *testing.T) {
+	for objectType, want := range map[string]string{
+		"&objectType=Transaction": "T7", "&objectType=TRANSACTION": "T7", "&objectType=transaction": "T7", "": "T7",
+		"&objectType=Dispute": "", "&objectType=Transactions": "",
+	} {
+		ev, err := ParseEvent([]byte("eventId=ev-5&eventType=Process&objectId=T7&createdAt=1"+objectType), formType)
+		require.NoError(t, err, objectType)
+		assert.Equal(t, want, ev.TransactionID, "objectType %q", objectType)
+		assert.Equal(t, "T7", ev.ObjectID, "objectType %q", objectType)
+	}
 }

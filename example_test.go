@@ -428,7 +428,7 @@ func ExampleNewWebhookHandler() {
 		if tx := ev.Transaction; tx != nil {
 			mu.Lock()
 			defer mu.Unlock()
-			got = append(got, fmt.Sprintf("%s %s: %s is %s", ev.EventID, ev.EventType, ev.TransactionID(), tx.Status))
+			got = append(got, fmt.Sprintf("%s %s: %s is %s", ev.EventID, ev.EventType, ev.TransactionID, tx.Status))
 		}
 		return nil // store and respond 200 quickly; an error responds 500 and the event is re-sent
 	}, bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)), bankpay.WithWebhookClock(srv.Now))

@@ -186,7 +186,7 @@ func TestWebhookHandlerAccepts(t *testing.T) {
 	if assert.Equal(t, eventKindTransaction, ev.kind(), "event %+v", ev) && assert.NotNil(t, ev.Transaction, "event %+v", ev) {
 		assert.Equal(t, models.StatusAuthorized, ev.Transaction.Status, "event %+v", ev)
 	}
-	assert.Equal(t, "100258123456789", ev.TransactionID(), "event %+v", ev)
+	assert.Equal(t, "100258123456789", ev.TransactionID, "event %+v", ev)
 	// JSON bodies too.
 	body := `{"eventId":"ev-j","eventType":"Completed","status":4,"objectId":"T","createdAt":` + nowMillis() + `}`
 	w = post(t, h, body, authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body), "application/json")

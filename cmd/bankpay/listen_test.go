@@ -84,7 +84,7 @@ func TestListenForwards(t *testing.T) {
 
 	require.Eventually(t, func() bool {
 		for _, ev := range hs.events() {
-			if ev.EventType == models.EventComplete && ev.TransactionID() == dep {
+			if ev.EventType == models.EventComplete && ev.TransactionID == dep {
 				return true
 			}
 		}
@@ -104,7 +104,7 @@ func TestListenForwards(t *testing.T) {
 	assert.NotContains(t, lines, old.TransactionID, "events from before listen started are not forwarded")
 	assert.NotContains(t, lines+errOut.String(), c.vars["BANKPAY_ACCESS_KEY"])
 	for _, ev := range hs.events() {
-		assert.NotEqual(t, old.TransactionID, ev.TransactionID())
+		assert.NotEqual(t, old.TransactionID, ev.TransactionID)
 	}
 }
 

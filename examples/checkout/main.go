@@ -222,7 +222,7 @@ func (s *shop) onEvent(ctx context.Context, ev *bankpay.Event) error {
 	if ev.Transaction == nil {
 		return nil
 	}
-	id := ev.TransactionID()
+	id := ev.TransactionID
 	s.mu.Lock()
 	o := s.byTxn[id]
 	if o == nil && ev.EventType == models.EventAuthorize {

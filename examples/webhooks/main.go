@@ -85,7 +85,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 			switch {
 			case ev.EventType == models.EventCustomerIdentityVerified:
 				rcv.handled.Add(1)
-				rcv.logf("identity of %s verified: %s", ev.TransactionID(), ev.Identity.KYCResult)
+				rcv.logf("identity of %s verified: %s", ev.TransactionID, ev.Identity.KYCResult)
 			case ev.Transaction != nil:
 				if rcv.failNext.CompareAndSwap(true, false) {
 					rcv.logf("%s event %s: database unavailable, responding 500 so that the service re-sends it", ev.EventType, ev.EventID)
@@ -93,10 +93,10 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 				}
 				rcv.handled.Add(1)
 				rcv.logf("%s event %s: transaction %s (%s) is %s, provider status %s",
-					ev.EventType, ev.EventID, ev.TransactionID(), ev.MerchantReference, ev.Transaction.Status, ev.Transaction.ProviderStatus)
+					ev.EventType, ev.EventID, ev.TransactionID, ev.MerchantReference, ev.Transaction.Status, ev.Transaction.ProviderStatus)
 			default:
 				rcv.handled.Add(1)
-				rcv.logf("%s event %s for transaction %s", ev.EventType, ev.EventID, ev.TransactionID())
+				rcv.logf("%s event %s for transaction %s", ev.EventType, ev.EventID, ev.TransactionID)
 			}
 			// Store the event and return quickly: the service wants 200 OK
 			// within 3 seconds. An error here responds 500 and the service

@@ -159,6 +159,7 @@ var EventOffWire = map[string]string{
 	"Transaction":           "the transaction part: its fields are mapped one by one",
 	"Identity":              "the identity part: its fields are mapped one by one",
 	"Transaction.HasStatus": "whether status was sent (checked through status)",
+	"TransactionID":         "objectId when objectType is a transaction's (checked through objectId and objectType)",
 	"Transaction.Refresh":   "the refresh part: its fields are mapped one by one",
 	"Transaction.Dispute":   "the dispute part: its fields are mapped one by one",
 }

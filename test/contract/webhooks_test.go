@@ -200,6 +200,15 @@ func checkEvent(sent url.Values, e *bankpay.Event) []fieldDiff {
 			}
 		}
 	}
+	// TransactionID is the objectId of a transaction's event, "" for
+	// another object's.
+	wantID := ""
+	if ot := sent.Get("objectType"); ot == "" || strings.EqualFold(ot, "Transaction") {
+		wantID = sent.Get("objectId")
+	}
+	if e.TransactionID != wantID {
+		bad = append(bad, fieldDiff{"objectId", wantID, e.TransactionID, "TransactionID"})
+	}
 	for k := range e.Raw {
 		if _, ok := sent[k]; !ok {
 			bad = append(bad, fieldDiff{k, "", e.Raw.Get(k), "not sent, Raw holds"})

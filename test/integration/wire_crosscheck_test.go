@@ -746,7 +746,7 @@ func xcCheckCommon(t *testing.T, ev *bankpay.Event, eventType string) {
 	assert.Equal(t, "EV-"+eventType, ev.EventID)
 	assert.Equal(t, models.EventType(eventType), ev.EventType)
 	assert.Equal(t, xcTxnID, ev.ObjectID)
-	assert.Equal(t, xcTxnID, ev.TransactionID())
+	assert.Equal(t, xcTxnID, ev.TransactionID)
 	assert.Equal(t, time.UnixMilli(xcT2).UTC(), ev.CreatedAt)
 	assert.Equal(t, "America/New_York", ev.TimeZone)
 }

@@ -72,7 +72,7 @@ func (r *Receiver) Events() []*bankpay.Event {
 func (r *Receiver) EventsFor(id string) []*bankpay.Event {
 	var out []*bankpay.Event
 	for _, ev := range r.Events() {
-		if ev.TransactionID() == id {
+		if ev.TransactionID == id {
 			out = append(out, ev)
 		}
 	}
@@ -116,7 +116,7 @@ func (r *Receiver) close() {
 // DescribeEvent is a one-line summary of a verified event.
 func DescribeEvent(ev *bankpay.Event) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (id %s) for transaction %s", ev.EventType, ev.EventID, ev.TransactionID())
+	fmt.Fprintf(&b, "%s (id %s) for transaction %s", ev.EventType, ev.EventID, ev.TransactionID)
 	if ev.MerchantReference != "" {
 		fmt.Fprintf(&b, " [%s]", ev.MerchantReference)
 	}
