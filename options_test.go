@@ -111,7 +111,7 @@ func TestOptionTargets(t *testing.T) {
 	clientOnly := []Option{WithHTTPClient(&http.Client{}), WithTransport(func(rt http.RoundTripper) http.RoundTripper { return rt }), WithHMACSHA512()}
 	api := []Option{WithBaseURL(testBaseURL), WithMaxRetries(1), WithRetryBackoff(0, 0), WithHeader("User-Agent", "x"),
 		WithRetryNonIdempotent(), WithHeader("X-Request-Id", "1"), WithTimeout(time.Second)}
-	handler := []WebhookOption{WithDeduplicator(NewMemoryDeduplicator(1)), WithEventReadTimeout(time.Second), WithMaxEventAge(time.Hour), WithWebhookClock(time.Now)}
+	handler := []WebhookOption{WithDeduplicator(newMemoryDeduplicator(1)), WithEventReadTimeout(time.Second), WithMaxEventAge(time.Hour), WithWebhookClock(time.Now)}
 	redirect := []Option{RedirectExpectReference("r"), RedirectQueryOnly()}
 
 	optionT, webhookT := reflect.TypeOf(Option(nil)), reflect.TypeOf(WebhookOption(nil))

@@ -16,7 +16,7 @@ import (
 
 func TestEventResends(t *testing.T) {
 	eachShape(t, func(t *testing.T, sh shape) {
-		in := startInbox(t, itCreds, bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)))
+		in := startInbox(t, itCreds) // the handler's default de-duplication
 		s := startSandbox(t, sh, bankpaytest.WithStartTime(thursday))
 		in.useClock(s.Now)
 		ctx := context.Background()
