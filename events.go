@@ -63,7 +63,12 @@ func (k eventKind) String() string {
 // first, or from VerifyNotification, which returns the event as its signature
 // covers it. Never act on an event whose notification was not verified.
 type Event struct {
-	EventID           string
+	EventID string
+	// EventType is the eventType in the one spelling of models' Event…
+	// constants: Completed, Cancelled and Expired, which some of the
+	// operator's sources send, read as EventComplete, EventCancel and
+	// EventExpire (Raw keeps the spelling received). Other types are kept
+	// as received.
 	EventType         models.EventType
 	MerchantID        string
 	MerchantReference string
@@ -118,7 +123,7 @@ func (e *Event) kind() eventKind {
 		return eventKindIdentityDataRetrieved
 	case e.EventType == models.EventCustomerIdentityVerified:
 		return eventKindIdentityVerified
-	case transactionEventTypes[e.EventType.Canonical()]:
+	case transactionEventTypes[e.EventType]:
 		return eventKindTransaction
 	}
 	return eventKindUnknown
@@ -133,9 +138,9 @@ func transactionID(objectType, objectID string) string {
 	return ""
 }
 
-// TransactionEvent is the payload of a standard transaction event. The
-// spellings of eventType differ between the operator's sources (Complete and
-// Completed…): act on Status and Event.TransactionType, the numbers.
+// TransactionEvent is the payload of a standard transaction event. Act on
+// Status and Event.TransactionType, the numbers, rather than on the event's
+// type alone.
 // Conditional fields are empty when the event does not carry them.
 type TransactionEvent struct {
 	Status models.TransactionStatus
@@ -354,7 +359,7 @@ func eventFromFields(raw url.Values) (*Event, error) {
 	p := fieldReader{v: raw}
 	ev := &Event{
 		EventID:           p.str(wire.EventFieldEventID),
-		EventType:         models.EventType(p.str(wire.EventFieldEventType)),
+		EventType:         wire.CanonicalEventType(models.EventType(p.str(wire.EventFieldEventType))),
 		MerchantID:        p.str(wire.EventFieldMerchantID),
 		MerchantReference: p.str(wire.EventFieldMerchantReference),
 		AccessID:          p.str(wire.EventFieldAccessID),
@@ -377,7 +382,7 @@ func eventFromFields(raw url.Values) (*Event, error) {
 	}
 
 	kind := ev.kind()
-	typ := ev.EventType.Canonical()
+	typ := ev.EventType
 	isRefresh := typ == models.EventRefresh || hasAny(raw, refreshFields...)
 	isDispute := typ == models.EventDispute || hasAny(raw, disputeFields...)
 	if kind == eventKindTransaction || isRefresh || isDispute || hasAny(raw, transactionFields...) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -80,7 +81,7 @@ func TestParseEventUnknownTypeKeepsEverything(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, eventKindUnknown, ev.kind(), "%+v", ev)
 	assert.Equal(t, models.EventType("Chargeback"), ev.EventType, "%+v", ev)
-	assert.False(t, transactionEventTypes[ev.EventType.Canonical()], "%+v", ev)
+	assert.False(t, transactionEventTypes[ev.EventType], "%+v", ev)
 	assert.Nil(t, ev.Transaction, "%+v", ev)
 	want, _ := url.ParseQuery(body)
 	assert.Equal(t, want, ev.Raw, "raw %v", ev.Raw)
@@ -202,7 +203,7 @@ func TestEventKindString(t *testing.T) {
 		eventKindIdentityDataRetrieved: "IdentityDataRetrieved", eventKindIdentityVerified: "IdentityVerified", 9: "Unknown"} {
 		assert.Equal(t, s, k.String(), "%d: %s", k, k.String())
 	}
-	assert.True(t, transactionEventTypes[models.EventType("Completed").Canonical()], "transactionEventTypes")
+	assert.True(t, transactionEventTypes[wire.CanonicalEventType("Completed")], "transactionEventTypes")
 	assert.False(t, transactionEventTypes[models.EventCustomerIdentityVerified], "transactionEventTypes")
 	assert.True(t, transactionEventTypes[models.EventRefresh], "transactionEventTypes")
 	assert.False(t, transactionEventTypes["x"], "transactionEventTypes")
@@ -479,17 +480,25 @@ func TestWebhookHandlerEveryDocumentedType(t *testing.T) {
 	}
 }
 
-// TestEventTypeCanonical: the two spellings of a type are one.
+// TestEventTypeCanonical: the two spellings of a type read as one, the
+// models constant's; Raw keeps the spelling received.
 func TestEventTypeCanonical(t *testing.T) {
-	for in, want := range map[models.EventType]models.EventType{
-		"Completed": models.EventComplete, models.EventComplete: models.EventComplete,
-		"Cancelled": models.EventCancel, "Expired": models.EventExpire,
-		models.EventRefresh: models.EventRefresh, "Other": "Other",
+	for in, want := range map[string]models.EventType{
+		"Completed": models.EventComplete, "Complete": models.EventComplete,
+		"Cancelled": models.EventCancel, "Cancel": models.EventCancel, "Expired": models.EventExpire, "Expire": models.EventExpire,
+		"Refresh": models.EventRefresh, "Other": "Other", "completed": "completed",
 	} {
-		assert.Equal(t, want, in.Canonical(), string(in))
+		ev, err := ParseEvent([]byte("eventId=ev-1&createdAt=1700000000000&eventType="+in), formType)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, ev.EventType, in)
+		assert.Equal(t, in, ev.Raw.Get("eventType"), "Raw keeps the spelling received")
+		assert.Equal(t, want, wire.CanonicalEventType(models.EventType(in)), in)
 	}
-	for _, typ := range []models.EventType{models.EventVerifyCustomer, models.EventConsentRevoked, "Completed"} {
-		assert.True(t, transactionEventTypes[typ.Canonical()], string(typ))
+	for _, typ := range []string{string(models.EventVerifyCustomer), string(models.EventConsentRevoked), "Completed", "Cancelled", "Expired"} {
+		ev, err := ParseEvent([]byte("eventId=ev-1&createdAt=1700000000000&eventType="+typ), formType)
+		require.NoError(t, err, typ)
+		assert.Equal(t, eventKindTransaction, ev.kind(), typ)
+		assert.NotNil(t, ev.Transaction, typ)
 	}
 }
 

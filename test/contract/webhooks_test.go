@@ -191,6 +191,9 @@ func checkEvent(sent url.Values, e *bankpay.Event) []fieldDiff {
 		if got := e.Raw.Get(k); got != want || len(e.Raw[k]) != 1 {
 			bad = append(bad, fieldDiff{k, want, got, "Raw holds"})
 		}
+		if read, ok := EventTypeRead[want]; ok && k == "eventType" {
+			want = read
+		}
 		if f, ok := EventFields[k]; ok {
 			got, has := f(e)
 			if !has {
