@@ -16,6 +16,7 @@ import (
 	"time"
 
 	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/internal/paytype"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -244,7 +245,7 @@ func bareSign(d *models.EstablishData, accessID, merchantID, key string) {
 	add("currency", string(d.Currency))
 	add("amount", string(d.Amount))
 	add("merchantReference", d.MerchantReference)
-	add("paymentType", d.PaymentType.Name())
+	add("paymentType", paytype.Name(d.PaymentType))
 	if c := d.Customer; c != nil {
 		add("customer.externalId", c.ExternalID)
 		add("customer.name", c.Name)
