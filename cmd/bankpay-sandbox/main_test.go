@@ -267,7 +267,7 @@ func TestDefaultFlagsEventsAccepted(t *testing.T) {
 	require.NoError(t, err)
 	select {
 	case ev := <-got:
-		assert.Equal(t, auth.TransactionID, ev.TransactionID())
+		assert.Equal(t, auth.TransactionID, ev.TransactionID)
 		assert.WithinDuration(t, time.Now(), ev.CreatedAt, 5*time.Second, "the event carries the real time")
 	case <-time.After(10 * time.Second):
 		mu.Lock()
