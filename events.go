@@ -486,7 +486,7 @@ func parseEventTime(s string) (time.Time, error) {
 func parseStatus(s string) (models.TransactionStatus, error) {
 	s = strings.TrimSpace(s)
 	if w, ok := jsonr.WholeNumber(s); ok && w != "" {
-		if n, err := strconv.Atoi(w); err == nil {
+		if n, err := strconv.Atoi(w); err == nil && n >= 0 { // negative: the SDK's own StatusUnknown
 			return models.TransactionStatus(n), nil
 		}
 	}
@@ -770,6 +770,9 @@ func (p *fieldReader) str(key string) string {
 	return vs[0]
 }
 
+// num reads a code (payment or transaction type): a whole number, not
+// negative (the negative codes are the SDK's own, as models.TypeUnknown);
+// 0 when absent.
 func (p *fieldReader) num(key string) int {
 	s := p.str(key)
 	if s == "" {
@@ -777,8 +780,8 @@ func (p *fieldReader) num(key string) int {
 	}
 	w, ok := jsonr.WholeNumber(strings.TrimSpace(s)) // 2, 2.0 and 2e0 are 2
 	n, err := strconv.Atoi(w)
-	if !ok || err != nil {
-		p.fail(fmt.Errorf("%s: not a number", key))
+	if !ok || err != nil || n < 0 {
+		p.fail(fmt.Errorf("%s: not a code", key))
 		return 0
 	}
 	return n

@@ -195,7 +195,9 @@ func TestEstablishTypeAndStatusUnknown(t *testing.T) {
 			assert.Equal(t, c.status, got.Status)
 		})
 	}
-	for _, body := range []string{`{"transaction":{"transactionId":"T1","transactionType":1,"amount":"0.00"}}`, `{"transactionId":"T1"}`, `{"status":"Unknown",` + url + `}`} {
+	for _, body := range []string{`{"transaction":{"transactionId":"T1","transactionType":1,"amount":"0.00"}}`, `{"transactionId":"T1"}`,
+		`{"status":"Unknown",` + url + `}`, `{"status":-1,` + url + `}`, `{"transactionType":"-1",` + url + `}`,
+		`{"transaction":{"transactionId":"T1","transactionType":1,"status":-1,"amount":"0.00"}}`} {
 		_, _, err := Establish([]byte(body))
 		assert.Error(t, err, "%s", body)
 	}

@@ -291,12 +291,14 @@ func (d *Decoder) id() (string, res) {
 }
 
 // integer reads an integer field: a number, a numeric string or a whole
-// double. words, when not nil, reads a code's name.
+// double. words, when not nil, reads a code's name, and a negative number
+// is bad: the negative codes are the SDK's own (models.StatusUnknown,
+// models.TypeUnknown), never the wire's.
 func (d *Decoder) integer(want string, words []word) (int64, res) {
 	switch k := d.r.Peek(); k {
 	case jsonr.Number:
 		s, _ := d.r.Number()
-		if n, ok2 := jsonr.Int(s); ok2 {
+		if n, ok2 := jsonr.Int(s); ok2 && (n >= 0 || words == nil) {
 			return n, ok
 		}
 		return 0, d.badText(k, s, want)
@@ -305,7 +307,7 @@ func (d *Decoder) integer(want string, words []word) (int64, res) {
 		if strings.TrimSpace(s) == "" {
 			return 0, empty
 		}
-		if n, ok2 := jsonr.Int(s); ok2 {
+		if n, ok2 := jsonr.Int(s); ok2 && (n >= 0 || words == nil) {
 			return n, ok
 		}
 		for _, w := range words {

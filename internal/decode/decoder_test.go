@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -185,6 +186,8 @@ func FuzzDecodeAgreesWithJSON(f *testing.F) {
 		`{"transaction":{` + ident + `,"amount":"abc"}}`,
 		`{"transaction":{` + ident + `,"amount":1e400}}`,
 		`{"transaction":{` + ident + `,"amount":"NaN","amount":"10.5"}}`,
+		`{"transaction":{` + ident + `,"status":-1}}`,
+		`{"transaction":{` + ident + `,"payment":{"paymentType":"-4"}}}`,
 		// names matched without case: ASCII, and runes that fold to ASCII
 		// (U+017F is s, U+212A is k) in names of another length
 		`{"transaction":{` + ident + `,"MERCHANTREFERENCE":"m","paymentProviderTransaction":{"\u017ftatus":"x"},"payment":{"ban\u212a":"b","PaymentId":"p"}}}`,
@@ -201,6 +204,10 @@ func FuzzDecodeAgreesWithJSON(f *testing.F) {
 			requireUnreadableAmount(t, err, data)
 			return
 		}
+		if negativeCode(reflect.ValueOf(env.Transaction)) {
+			requireNoNegativeCode(t, got, err, data)
+			return
+		}
 		var fe *FieldError
 		if errors.As(err, &fe) && fe.Required && fe.Got == "" {
 			return // identity missing, null or empty: encoding/json reads zero values
@@ -210,10 +217,48 @@ func FuzzDecodeAgreesWithJSON(f *testing.F) {
 	})
 }
 
+// negativeCode reports whether v holds a negative code (a status, a
+// transaction or payment type): encoding/json reads one, the decoder
+// refuses it (the negative codes are the SDK's own, never the wire's).
+func negativeCode(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Pointer:
+		return !v.IsNil() && negativeCode(v.Elem())
+	case reflect.Slice:
+		for i := range v.Len() {
+			if negativeCode(v.Index(i)) {
+				return true
+			}
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if negativeCode(v.Field(i)) {
+				return true
+			}
+		}
+	case reflect.Int:
+		switch v.Type() {
+		case reflect.TypeFor[models.TransactionStatus](), reflect.TypeFor[models.TransactionType](), reflect.TypeFor[models.PaymentType]():
+			return v.Int() < 0
+		}
+	}
+	return false
+}
+
+// requireNoNegativeCode: where the answer has a negative code, the decoder
+// fails or reads none.
+func requireNoNegativeCode(t *testing.T, got any, err error, data []byte) {
+	t.Helper()
+	if err == nil {
+		require.False(t, negativeCode(reflect.ValueOf(got)), "a negative code read from %s", data)
+	}
+}
+
 // FuzzListAgreesWithJSON is FuzzDecodeAgreesWithJSON for a list page.
 func FuzzListAgreesWithJSON(f *testing.F) {
 	f.Add([]byte(`{"transactions":[{` + ident + `},{` + ident + `,"status":3}],"startIndex":2,"itemsPerPage":2}`))
 	f.Add([]byte(`{"transactions":[]}`))
+	f.Add([]byte(`{"transactions":[{` + ident + `,"transactionType":-6}]}`))
 	f.Add([]byte(`{"TRANSACTIONS":[{` + ident + `}],"itemsPerPage":0}`))
 	f.Add([]byte(`{"transactions":[{` + ident + `},{` + ident + `,"amount":" "}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -230,6 +275,10 @@ func FuzzListAgreesWithJSON(f *testing.F) {
 				requireUnreadableAmount(t, err, data)
 				return
 			}
+		}
+		if negativeCode(reflect.ValueOf(env.Transactions)) {
+			requireNoNegativeCode(t, got, err, data)
+			return
 		}
 		var fe *FieldError
 		if errors.As(err, &fe) && fe.Required && fe.Got == "" {
