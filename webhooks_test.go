@@ -1789,3 +1789,24 @@ func TestWebhookHandlerDefaultLogSaysWhy(t *testing.T) {
 		assert.Contains(t, own.String(), "request rejected")
 	})
 }
+
+// The default memory must not forget a processed event while it can still
+// be delivered (within the max age): a signed notification captured once
+// (the user can point their own transaction's notificationUrl anywhere)
+// would otherwise run the callback again, replayed after enough newer
+// events were processed. Capacity 2 stands for the default's 10000.
+func TestWebhookHandlerDefaultMemoryKeepsEventsWithinMaxAge(t *testing.T) {
+	var rec recorder
+	h := NewWebhookHandler(hookCreds, rec.fn).(*webhookHandler)
+	h.dedup = newMemoryDeduplicator(2)
+	first := eventBody("ev-0", "Complete")
+	require.Equal(t, http.StatusOK, postSigned(t, h, first).Code)
+	for i := 1; i <= 3; i++ {
+		w := postSigned(t, h, eventBody(fmt.Sprint("ev-", i), "Complete"))
+		require.Equal(t, http.StatusOK, w.Code, "ev-%d: status %d", i, w.Code)
+	}
+	require.Equal(t, 4, rec.count())
+	w := postSigned(t, h, first) // a replay, well within the max age
+	assert.Equal(t, http.StatusOK, w.Code)
+	assert.Equal(t, 4, rec.count(), "a replayed event ran the callback again once newer events filled the memory")
+}
