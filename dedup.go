@@ -54,9 +54,9 @@ func (s ClaimState) name() string {
 // store to de-duplicate across processes and restarts (the modules
 // dedup/pgdedup and dedup/redisdedup are two, and internal/dedupsuite is the
 // behavior they share), and give it to WithDeduplicator; without one, the
-// handler de-duplicates in its own memory (the last 10000 processed events;
-// its claims never expire), which is enough for one process that runs one
-// handler. Methods are called concurrently.
+// handler de-duplicates in its own memory (every event processed within
+// the max age plus 10 minutes, and at least the last 10000; its claims
+// never expire), which is enough for one process that runs one handler. Methods are called concurrently.
 //
 // A Deduplicator whose claims run out by time should also have the method
 // ClaimTTL() time.Duration, returning how long a new claim lasts unless
@@ -94,8 +94,10 @@ func dedupKey(accessID, eventID string) string {
 
 // newMemoryDeduplicator returns the handler's default Deduplicator: in
 // memory, for one handler, safe for concurrent use, remembering the last
-// capacity processed events (10000 when capacity <= 0) plus those in
-// progress, the oldest forgotten first. Its claims do not expire.
+// capacity processed events (10000 when capacity <= 0), and beyond them
+// each one for the keep its Complete was given (the handler's retention:
+// no replay within the max age finds it forgotten), plus those in progress,
+// the oldest forgotten first. Its claims do not expire.
 func newMemoryDeduplicator(capacity int) *memdedup.Store[ClaimState] {
 	return memdedup.New[ClaimState](capacity)
 }

@@ -239,10 +239,12 @@ type webhookHandler struct {
 // It de-duplicates: an event (the accessId's eventId) already processed
 // gets 200 without a second callback, one whose callback is running gets
 // 409, one whose callback failed runs again at the next delivery. By
-// default it remembers the last 10000 events processed in memory of its
-// own (each handler its own, lost on restart: a re-send of an event
-// processed before a restart runs it again); give replicas a shared store
-// with WithDeduplicator.
+// default it remembers the events processed in memory of its own: each
+// one within the max age plus 10 minutes (any delivery it can accept), and
+// at least the last 10000 (all of them, when the max age is off). Each
+// handler has its own, lost on restart: a re-send of an event processed
+// before a restart runs it again; give replicas a shared store with
+// WithDeduplicator.
 //
 // Each refusal says why: without WithLogger, one warn line to slog.Default() with the
 // reason (never the body, the key or personal data). Options are

@@ -1,6 +1,8 @@
 // Package memdedup is the webhook handler's in-memory de-duplication store
 // (bankpay's default when no WithDeduplicator is given): one process, the
-// oldest processed events forgotten first. Its methods are those of
+// oldest processed events forgotten first, but never one before the time
+// its Complete asked to keep it (the handler's max event age plus the
+// skew): until then a re-send or a replay of it can still be accepted. Its methods are those of
 // bankpay.Deduplicator for S = bankpay.ClaimState, whose values New,
 // InProgress and Done are 0, 1 and 2.
 package memdedup
@@ -28,11 +30,13 @@ const (
 	stateDone       = 2
 )
 
-// Store remembers the last Capacity processed events plus those in
+// Store remembers the last Capacity processed events, and beyond them each
+// one still within the time its Complete asked to keep it, plus those in
 // progress; it is safe for concurrent use.
 type Store[S ~int] struct {
 	mu       sync.Mutex
 	capacity int
+	now      func() time.Time
 	next     uint64 // the last claim's token number
 	// state maps a key to its entry: a claim in progress (done nil) or a
 	// processed event (its element in done). In-progress entries are
@@ -44,6 +48,9 @@ type Store[S ~int] struct {
 type entry struct {
 	token string
 	done  *list.Element
+	// until is the time the done mark must last until (zero: the capacity
+	// alone bounds it).
+	until time.Time
 }
 
 // New returns an empty Store remembering capacity processed events
@@ -52,7 +59,14 @@ func New[S ~int](capacity int) *Store[S] {
 	if capacity <= 0 {
 		capacity = DefaultCapacity
 	}
-	return &Store[S]{capacity: capacity, state: map[string]*entry{}, done: list.New()}
+	return &Store[S]{capacity: capacity, now: time.Now, state: map[string]*entry{}, done: list.New()}
+}
+
+// SetClock makes the Store read the time from now (a fake clock in tests).
+func (m *Store[S]) SetClock(now func() time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.now = now
 }
 
 // Claim claims key when it is free and returns state 0 and the claim's
@@ -92,9 +106,12 @@ func (m *Store[S]) Extend(_ context.Context, key, token string) (time.Duration, 
 	return ClaimTTL, nil
 }
 
-// Complete marks key processed when token is its claim in progress. The
-// capacity, not keep, bounds what is remembered.
-func (m *Store[S]) Complete(_ context.Context, key, token string, _ time.Duration) error {
+// Complete marks key processed when token is its claim in progress, to be
+// remembered for keep at least (keep <= 0: as long as the capacity allows).
+// Beyond the capacity the oldest marks are forgotten once their keep has
+// passed, never before: a mark forgotten within it would let a replay of
+// its event run again.
+func (m *Store[S]) Complete(_ context.Context, key, token string, keep time.Duration) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e := m.current(key, token)
@@ -102,10 +119,18 @@ func (m *Store[S]) Complete(_ context.Context, key, token string, _ time.Duratio
 		return nil
 	}
 	e.done = m.done.PushBack(key)
+	now := m.now()
+	if keep > 0 {
+		e.until = now.Add(keep)
+	}
 	for m.done.Len() > m.capacity {
 		oldest := m.done.Front()
+		k := oldest.Value.(string)
+		if until := m.state[k].until; !until.IsZero() && now.Before(until) {
+			break // the oldest mark must last: so must the newer ones
+		}
 		m.done.Remove(oldest)
-		delete(m.state, oldest.Value.(string))
+		delete(m.state, k)
 	}
 	return nil
 }
@@ -127,5 +152,6 @@ func (m *Store[S]) Len() int {
 	return len(m.state)
 }
 
-// Capacity returns the number of processed events remembered.
+// Capacity returns the number of processed events remembered once their
+// keep has passed.
 func (m *Store[S]) Capacity() int { return m.capacity }
