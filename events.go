@@ -82,8 +82,10 @@ type Event struct {
 	ObjectID   string
 	ObjectType string
 	// TransactionID is ObjectID when the event is about a transaction
-	// (ObjectType "Transaction" in any case, or none), and empty for any
-	// other object (a Dispute).
+	// (ObjectType "Transaction" in any case, or none), and empty for an
+	// event about another objectType. A Dispute event about its
+	// transaction (objectType Transaction, as the sandbox sends it) has it
+	// here; the disputed transaction is also Transaction.Dispute.TransactionID.
 	TransactionID  string
 	ParentObjectID string
 	Message        string
