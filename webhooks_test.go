@@ -672,6 +672,9 @@ func TestSecurityGodoc(t *testing.T) {
 			"covers the URL-decoded body", `"merchantReference=ord-1%26errorCode%3D330"`, "cannot be fixed from the merchant's side",
 			"notificationUrl is not signed", "travels through the user's browser", "reconcile the transaction's state with Transactions.Get",
 			"older than the max age", "never expires",
+			// The default memory is the process's: a merchant must know that
+			// a replay after a restart (a deploy) runs the callback again.
+			"a restart empties",
 		},
 		"VerifyNotification": {"ErrInvalidSignature", "Security section"},
 		"NewWebhookHandler":  {"Transactions.Get", "Security section", "stale events"},
