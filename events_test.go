@@ -640,3 +640,12 @@ func TestParseEventTransactionID(t *testing.T) {
 		assert.Equal(t, "T7", ev.ObjectID, "objectType %q", objectType)
 	}
 }
+
+// A status or type code beyond int32 is refused, as the decoder refuses
+// it: on a 32-bit platform it would wrap (4294967298 reading as 2).
+func TestParseEventCodeBeyondInt32Refused(t *testing.T) {
+	for _, extra := range []string{"status=4294967298", "transactionType=4294967298", "paymentType=4294967298", "status=2147483648"} {
+		_, err := ParseEvent([]byte(minimal("ev-1", "Authorize", extra)), "")
+		require.ErrorIs(t, err, ErrMalformedEvent, extra)
+	}
+}

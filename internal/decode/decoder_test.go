@@ -359,3 +359,20 @@ func BenchmarkPage100(b *testing.B) {
 		}
 	})
 }
+
+// A code beyond int32 is refused on every platform: on a 32-bit one
+// (GOARCH=386, arm) models' int codes would wrap, 4294967298 reading as 2
+// (Authorized) and 4294967295 as -1 (the SDK's own StatusUnknown).
+func TestCodeBeyondInt32Refused(t *testing.T) {
+	for _, body := range []string{`4294967298`, `"4294967298"`, `4294967295`, `2147483648`, `4294967298.0`} {
+		_, _, err := Value[models.Transaction]([]byte(`{"transactionId":"T1","transactionType":6,"amount":1,"status":`+body+`}`), "transaction")
+		var fe *FieldError
+		require.True(t, errors.As(err, &fe), "%s: %v", body, err)
+		assert.Equal(t, "status", fe.Path, body)
+		_, _, err = Value[models.Transaction]([]byte(`{"transactionId":"T1","transactionType":`+body+`,"amount":1,"status":2}`), "transaction")
+		require.True(t, errors.As(err, &fe), "transactionType %s: %v", body, err)
+	}
+	txn, _, err := Value[models.Transaction]([]byte(`{"transactionId":"T1","transactionType":6,"amount":1,"status":2147483647}`), "transaction")
+	require.NoError(t, err)
+	assert.Equal(t, models.TransactionStatus(2147483647), txn.Status)
+}
