@@ -488,7 +488,7 @@ func parseEventTime(s string) (time.Time, error) {
 func parseStatus(s string) (models.TransactionStatus, error) {
 	s = strings.TrimSpace(s)
 	if w, ok := jsonr.WholeNumber(s); ok && w != "" {
-		if n, err := strconv.Atoi(w); err == nil && n >= 0 { // negative: the SDK's own StatusUnknown
+		if n, err := strconv.ParseInt(w, 10, 32); err == nil && n >= 0 { // negative: the SDK's own StatusUnknown; beyond int32 it would wrap on 32 bits
 			return models.TransactionStatus(n), nil
 		}
 	}
@@ -781,12 +781,12 @@ func (p *fieldReader) num(key string) int {
 		return 0
 	}
 	w, ok := jsonr.WholeNumber(strings.TrimSpace(s)) // 2, 2.0 and 2e0 are 2
-	n, err := strconv.Atoi(w)
+	n, err := strconv.ParseInt(w, 10, 32)            // an int on every platform
 	if !ok || err != nil || n < 0 {
 		p.fail(fmt.Errorf("%s: not a code", key))
 		return 0
 	}
-	return n
+	return int(n)
 }
 
 func (p *fieldReader) fail(err error) {

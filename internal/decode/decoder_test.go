@@ -3,6 +3,7 @@ package decode
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"reflect"
 	"regexp"
@@ -188,6 +189,7 @@ func FuzzDecodeAgreesWithJSON(f *testing.F) {
 		`{"transaction":{` + ident + `,"amount":"NaN","amount":"10.5"}}`,
 		`{"transaction":{` + ident + `,"status":-1}}`,
 		`{"transaction":{` + ident + `,"payment":{"paymentType":"-4"}}}`,
+		`{"transaction":{` + ident + `,"status":4294967298,"payment":{"authorizationStatus":"4294967295"}}}`,
 		// names matched without case: ASCII, and runes that fold to ASCII
 		// (U+017F is s, U+212A is k) in names of another length
 		`{"transaction":{` + ident + `,"MERCHANTREFERENCE":"m","paymentProviderTransaction":{"\u017ftatus":"x"},"payment":{"ban\u212a":"b","PaymentId":"p"}}}`,
@@ -218,8 +220,9 @@ func FuzzDecodeAgreesWithJSON(f *testing.F) {
 }
 
 // negativeCode reports whether v holds a negative code (a status, a
-// transaction or payment type): encoding/json reads one, the decoder
-// refuses it (the negative codes are the SDK's own, never the wire's).
+// transaction or payment type), or one beyond int32: encoding/json reads
+// one, the decoder refuses it (the negative codes are the SDK's own, never
+// the wire's; a larger one would wrap in a 32-bit int).
 func negativeCode(v reflect.Value) bool {
 	switch v.Kind() {
 	case reflect.Pointer:
@@ -239,7 +242,7 @@ func negativeCode(v reflect.Value) bool {
 	case reflect.Int:
 		switch v.Type() {
 		case reflect.TypeFor[models.TransactionStatus](), reflect.TypeFor[models.TransactionType](), reflect.TypeFor[models.PaymentType]():
-			return v.Int() < 0
+			return v.Int() < 0 || v.Int() > math.MaxInt32
 		}
 	}
 	return false
