@@ -88,7 +88,7 @@ func TestNewClientOptionErrors(t *testing.T) {
 		"retryBackoff":     WithRetryBackoff(time.Second, time.Millisecond),
 		"maxRetryAfter":    withMaxRetryAfter(-time.Second),
 		"maxResponseBytes": withMaxResponseBytes(0),
-		"userAgent":        WithUserAgent("a\r\nX-Evil: 1"),
+		"userAgent":        WithHeader("User-Agent", "a\r\nX-Evil: 1"),
 	} {
 		_, err := NewClient(testCreds, opt)
 		var ve *ValidationError
@@ -100,8 +100,10 @@ func TestNewClientOptionErrors(t *testing.T) {
 	assert.NoError(t, err, "a nil option must be ignored: %v", err)
 }
 
+// WithHeader("User-Agent", v) puts v before the SDK's product token; a
+// second one goes before the first.
 func TestUserAgentOption(t *testing.T) {
-	c, mock, _ := newTestClient(t, WithUserAgent("shop/2.1"))
+	c, mock, _ := newTestClient(t, WithHeader("User-Agent", "shop/2.1"))
 	var ua string
 	mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 		ua = req.Header.Get("User-Agent")
@@ -110,6 +112,12 @@ func TestUserAgentOption(t *testing.T) {
 	_, err := c.Transactions.Get(context.Background(), "1")
 	require.NoError(t, err)
 	assert.Equal(t, "shop/2.1 bankpay-go/"+version, ua, "User-Agent = %q", ua)
+	_, err = c.Transactions.Get(context.Background(), "1", WithHeader("user-agent", "job/7"), WithHeader("User-Agent", "step/2"))
+	require.NoError(t, err)
+	assert.Equal(t, "step/2 job/7 shop/2.1 bankpay-go/"+version, ua, "User-Agent = %q", ua)
+	_, err = c.Transactions.Get(context.Background(), "1", WithHeader("User-Agent", ""))
+	require.NoError(t, err)
+	assert.Equal(t, "shop/2.1 bankpay-go/"+version, ua, "an empty value adds nothing: %q", ua)
 }
 
 func TestCredentialsNeverPrintTheKey(t *testing.T) {

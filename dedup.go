@@ -1,18 +1,18 @@
 package bankpay
 
 import (
-	"container/list"
 	"context"
 	"net/url"
-	"strconv"
-	"sync"
 	"time"
+
+	"github.com/bankpay/bankpay-go/internal/memdedup"
 )
 
 // The service re-sends an event every 5 minutes for 12 hours until it gets
-// 200 OK, so the same eventId can arrive many times, also concurrently. A
-// Deduplicator, given to the webhook handler with WithDeduplicator, makes
-// the handler run the callback once per event.
+// 200 OK, so the same eventId can arrive many times, also concurrently. The
+// webhook handler's Deduplicator makes it run the callback once per event:
+// by default one in memory, of the handler's own; a shared store given with
+// WithDeduplicator for several replicas or across restarts.
 
 // ClaimState is what a Deduplicator knows of an event's key.
 type ClaimState int
@@ -53,8 +53,10 @@ func (s ClaimState) name() string {
 // the delivery that took its place. Implement it over the merchant's own
 // store to de-duplicate across processes and restarts (the modules
 // dedup/pgdedup and dedup/redisdedup are two, and internal/dedupsuite is the
-// behavior they share); NewMemoryDeduplicator works within one process.
-// Methods are called concurrently.
+// behavior they share), and give it to WithDeduplicator; without one, the
+// handler de-duplicates in its own memory (every event processed within
+// the max age plus 10 minutes, and at least the last 10000; its claims
+// never expire), which is enough for one process that runs one handler. Methods are called concurrently.
 //
 // A Deduplicator whose claims run out by time should also have the method
 // ClaimTTL() time.Duration, returning how long a new claim lasts unless
@@ -90,115 +92,14 @@ func dedupKey(accessID, eventID string) string {
 	return url.PathEscape(accessID) + "/" + eventID
 }
 
-// defaultDedupCapacity is the number of processed events a
-// memoryDeduplicator remembers when given no capacity.
-const defaultDedupCapacity = 10000
-
-// memoryClaimTTL is what the memory deduplicator's Extend returns: its
-// claims do not expire (the process that holds them is the store).
-const memoryClaimTTL = 24 * time.Hour
-
-// memoryDeduplicator is NewMemoryDeduplicator's: the oldest processed
-// events are forgotten first.
-type memoryDeduplicator struct {
-	mu       sync.Mutex
-	capacity int
-	next     uint64 // the last claim's token number
-	// state maps a key to its entry: a claim in progress (done nil) or a
-	// processed event (its element in done). In-progress entries are
-	// bounded by the number of concurrent requests.
-	state map[string]*memoryEntry
-	done  *list.List // processed keys (string), oldest first
+// newMemoryDeduplicator returns the handler's default Deduplicator: in
+// memory, for one handler, safe for concurrent use, remembering the last
+// capacity processed events (10000 when capacity <= 0), and beyond them
+// each one for the keep its Complete was given (the handler's retention:
+// no replay within the max age finds it forgotten), plus those in progress,
+// the oldest forgotten first. Its claims do not expire.
+func newMemoryDeduplicator(capacity int) *memdedup.Store[ClaimState] {
+	return memdedup.New[ClaimState](capacity)
 }
 
-type memoryEntry struct {
-	token string
-	done  *list.Element
-}
-
-// NewMemoryDeduplicator returns an in-memory Deduplicator for one process,
-// safe for concurrent use, remembering the last capacity processed events
-// (10000 when capacity <= 0) plus those in progress. Its claims do not
-// expire. Size it above the events expected within the handler's max event
-// age (WithMaxEventAge): an event forgotten sooner can be replayed until it
-// is stale.
-func NewMemoryDeduplicator(capacity int) Deduplicator { return newMemoryDeduplicator(capacity) }
-
-func newMemoryDeduplicator(capacity int) *memoryDeduplicator {
-	if capacity <= 0 {
-		capacity = defaultDedupCapacity
-	}
-	return &memoryDeduplicator{capacity: capacity, state: map[string]*memoryEntry{}, done: list.New()}
-}
-
-// Claim implements Deduplicator.
-func (m *memoryDeduplicator) Claim(_ context.Context, key string) (ClaimState, string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	e, ok := m.state[key]
-	switch {
-	case !ok:
-		m.next++
-		e = &memoryEntry{token: strconv.FormatUint(m.next, 10)}
-		m.state[key] = e
-		return ClaimNew, e.token, nil
-	case e.done == nil:
-		return ClaimInProgress, "", nil
-	}
-	return ClaimDone, "", nil
-}
-
-// current returns key's entry when token is its claim in progress.
-func (m *memoryDeduplicator) current(key, token string) *memoryEntry {
-	if e := m.state[key]; e != nil && e.done == nil && e.token == token {
-		return e
-	}
-	return nil
-}
-
-// Extend implements Deduplicator.
-func (m *memoryDeduplicator) Extend(_ context.Context, key, token string) (time.Duration, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.current(key, token) == nil {
-		return 0, nil
-	}
-	return memoryClaimTTL, nil
-}
-
-// Complete implements Deduplicator. The capacity, not keep, bounds what is
-// remembered.
-func (m *memoryDeduplicator) Complete(_ context.Context, key, token string, _ time.Duration) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	e := m.current(key, token)
-	if e == nil {
-		return nil
-	}
-	e.done = m.done.PushBack(key)
-	for m.done.Len() > m.capacity {
-		oldest := m.done.Front()
-		m.done.Remove(oldest)
-		delete(m.state, oldest.Value.(string))
-	}
-	return nil
-}
-
-// Release implements Deduplicator.
-func (m *memoryDeduplicator) Release(_ context.Context, key, token string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.current(key, token) != nil {
-		delete(m.state, key)
-	}
-	return nil
-}
-
-// len returns the number of keys remembered (processed and in progress).
-func (m *memoryDeduplicator) len() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return len(m.state)
-}
-
-var _ Deduplicator = (*memoryDeduplicator)(nil)
+var _ Deduplicator = (*memdedup.Store[ClaimState])(nil)

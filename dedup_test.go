@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/memdedup"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -43,7 +44,7 @@ func TestMemoryDeduplicatorStates(t *testing.T) {
 	st, _ = claim(t, d, "a")
 	assert.Equal(t, ClaimDone, st, "release after complete %v", st)
 	require.NoError(t, d.Complete(ctx, "a", tok2, time.Hour)) // completing twice keeps one entry
-	assert.Equal(t, 1, d.len(), "len %d", d.len())
+	assert.Equal(t, 1, d.Len(), "len %d", d.Len())
 }
 
 // A claim that is no longer current (released, then claimed again) changes
@@ -69,7 +70,7 @@ func TestMemoryDeduplicatorFencing(t *testing.T) {
 	assert.Zero(t, ttl, "a stale claim extends")
 	ttl, err = d.Extend(ctx, "a", live)
 	require.NoError(t, err)
-	assert.Equal(t, memoryClaimTTL, ttl)
+	assert.Equal(t, memdedup.ClaimTTL, ttl)
 
 	require.NoError(t, d.Complete(ctx, "a", live, time.Hour))
 	st, _ = claim(t, d, "a")
@@ -87,7 +88,7 @@ func TestMemoryDeduplicatorBound(t *testing.T) {
 		_, tok := claim(t, d, id)
 		require.NoError(t, d.Complete(ctx, id, tok, 0))
 	}
-	assert.Equal(t, 3, d.len(), "len %d, want 3", d.len())
+	assert.Equal(t, 3, d.Len(), "len %d, want 3", d.Len())
 	for i, want := range []ClaimState{ClaimNew, ClaimNew, ClaimDone, ClaimDone, ClaimDone} {
 		st, _, _ := d.Claim(ctx, fmt.Sprint("ev-", i))
 		assert.Equal(t, want, st, "ev-%d: %v, want %v (oldest forgotten first)", i, st, want)
@@ -102,14 +103,14 @@ func TestMemoryDeduplicatorBound(t *testing.T) {
 	}
 	st, _ := claim(t, d, "busy")
 	assert.Equal(t, ClaimInProgress, st, "in-progress claim evicted: %v", st)
-	assert.Equal(t, 2, d.len(), "len %d", d.len())
+	assert.Equal(t, 2, d.Len(), "len %d", d.Len())
 }
 
 func TestMemoryDeduplicatorDefaultCapacity(t *testing.T) {
 	d := newMemoryDeduplicator(0)
-	assert.Equal(t, defaultDedupCapacity, d.capacity, "capacity %d", d.capacity)
+	assert.Equal(t, memdedup.DefaultCapacity, d.Capacity(), "capacity %d", d.Capacity())
 	d = newMemoryDeduplicator(-5)
-	assert.Equal(t, defaultDedupCapacity, d.capacity, "capacity %d", d.capacity)
+	assert.Equal(t, memdedup.DefaultCapacity, d.Capacity(), "capacity %d", d.Capacity())
 }
 
 func TestMemoryDeduplicatorConcurrentClaims(t *testing.T) {

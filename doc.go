@@ -67,7 +67,12 @@
 // signed with your accessKey as a notification. It does not prove that the
 // event is new: a signed notification never expires, so the handler refuses
 // events older than the max age (WithMaxEventAge) or dated over 5 minutes
-// ahead of its clock and, with a Deduplicator, processes each eventId once. Nor does it prove that you receive every
+// ahead of its clock and processes each eventId once (in its own memory, or
+// a shared store given with WithDeduplicator). The memory is the process's:
+// a restart empties it, so a signed notification captured before a restart
+// (a deploy) and replayed after it, within the max age, runs the callback
+// again; keep the callback idempotent, or give replicas and restarts a
+// shared store. Nor does it prove that you receive every
 // event: the notificationUrl is not signed and travels through the user's
 // browser with the establish data, so the user can redirect, withhold or
 // time the notifications of their own transaction. Before acting on an event

@@ -63,7 +63,12 @@ func (k eventKind) String() string {
 // first, or from VerifyNotification, which returns the event as its signature
 // covers it. Never act on an event whose notification was not verified.
 type Event struct {
-	EventID           string
+	EventID string
+	// EventType is the eventType in the one spelling of models' Event…
+	// constants: Completed, Cancelled and Expired, which some of the
+	// operator's sources send, read as EventComplete, EventCancel and
+	// EventExpire (Raw keeps the spelling received). Other types are kept
+	// as received.
 	EventType         models.EventType
 	MerchantID        string
 	MerchantReference string
@@ -74,8 +79,14 @@ type Event struct {
 	// TransactionType is models.TypeUnknown when the event carries none.
 	TransactionType models.TransactionType
 	// ObjectID is the transaction id for objectType "Transaction".
-	ObjectID       string
-	ObjectType     string
+	ObjectID   string
+	ObjectType string
+	// TransactionID is ObjectID when the event is about a transaction
+	// (ObjectType "Transaction" in any case, or none), and empty for an
+	// event about another objectType. A Dispute event about its
+	// transaction (objectType Transaction, as the sandbox sends it) has it
+	// here; the disputed transaction is also Transaction.Dispute.TransactionID.
+	TransactionID  string
 	ParentObjectID string
 	Message        string
 	TimeZone       string
@@ -115,23 +126,24 @@ func (e *Event) kind() eventKind {
 		return eventKindIdentityDataRetrieved
 	case e.EventType == models.EventCustomerIdentityVerified:
 		return eventKindIdentityVerified
-	case transactionEventTypes[e.EventType.Canonical()]:
+	case transactionEventTypes[e.EventType]:
 		return eventKindTransaction
 	}
 	return eventKindUnknown
 }
 
-// TransactionID returns ObjectID when the event is about a transaction.
-func (e *Event) TransactionID() string {
-	if e.ObjectType == "" || strings.EqualFold(e.ObjectType, wire.ObjectTypeTransaction) {
-		return e.ObjectID
+// transactionID is objectID when objectType is a transaction's (or none),
+// and "" otherwise: Event.TransactionID.
+func transactionID(objectType, objectID string) string {
+	if objectType == "" || strings.EqualFold(objectType, wire.ObjectTypeTransaction) {
+		return objectID
 	}
 	return ""
 }
 
-// TransactionEvent is the payload of a standard transaction event. The
-// spellings of eventType differ between the operator's sources (Complete and
-// Completed…): act on Status and Event.TransactionType, the numbers.
+// TransactionEvent is the payload of a standard transaction event. Act on
+// Status and Event.TransactionType, the numbers, rather than on the event's
+// type alone.
 // Conditional fields are empty when the event does not carry them.
 type TransactionEvent struct {
 	Status models.TransactionStatus
@@ -350,7 +362,7 @@ func eventFromFields(raw url.Values) (*Event, error) {
 	p := fieldReader{v: raw}
 	ev := &Event{
 		EventID:           p.str(wire.EventFieldEventID),
-		EventType:         models.EventType(p.str(wire.EventFieldEventType)),
+		EventType:         wire.CanonicalEventType(models.EventType(p.str(wire.EventFieldEventType))),
 		MerchantID:        p.str(wire.EventFieldMerchantID),
 		MerchantReference: p.str(wire.EventFieldMerchantReference),
 		AccessID:          p.str(wire.EventFieldAccessID),
@@ -366,6 +378,7 @@ func eventFromFields(raw url.Values) (*Event, error) {
 	if strings.TrimSpace(p.str(wire.EventFieldTransactionType)) == "" {
 		ev.TransactionType = models.TypeUnknown // not External: the event did not say
 	}
+	ev.TransactionID = transactionID(ev.ObjectType, ev.ObjectID)
 	if s := p.str(wire.EventFieldCreatedAt); s != "" {
 		t, err := parseEventTime(s)
 		if err != nil {
@@ -375,7 +388,7 @@ func eventFromFields(raw url.Values) (*Event, error) {
 	}
 
 	kind := ev.kind()
-	typ := ev.EventType.Canonical()
+	typ := ev.EventType
 	isRefresh := typ == models.EventRefresh || hasAny(raw, refreshFields...)
 	isDispute := typ == models.EventDispute || hasAny(raw, disputeFields...)
 	if kind == eventKindTransaction || isRefresh || isDispute || hasAny(raw, transactionFields...) {
@@ -475,7 +488,7 @@ func parseEventTime(s string) (time.Time, error) {
 func parseStatus(s string) (models.TransactionStatus, error) {
 	s = strings.TrimSpace(s)
 	if w, ok := jsonr.WholeNumber(s); ok && w != "" {
-		if n, err := strconv.Atoi(w); err == nil && n >= 0 { // negative: the SDK's own StatusUnknown
+		if n, err := strconv.ParseInt(w, 10, 32); err == nil && n >= 0 { // negative: the SDK's own StatusUnknown; beyond int32 it would wrap on 32 bits
 			return models.TransactionStatus(n), nil
 		}
 	}
@@ -768,12 +781,12 @@ func (p *fieldReader) num(key string) int {
 		return 0
 	}
 	w, ok := jsonr.WholeNumber(strings.TrimSpace(s)) // 2, 2.0 and 2e0 are 2
-	n, err := strconv.Atoi(w)
+	n, err := strconv.ParseInt(w, 10, 32)            // an int on every platform
 	if !ok || err != nil || n < 0 {
 		p.fail(fmt.Errorf("%s: not a code", key))
 		return 0
 	}
-	return n
+	return int(n)
 }
 
 func (p *fieldReader) fail(err error) {

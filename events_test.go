@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/sign"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -32,7 +33,7 @@ func TestParseEventStandardForm(t *testing.T) {
 	want := Event{
 		EventID: "ev-1", EventType: models.EventProcess, MerchantID: "1002463580", MerchantReference: "order-42",
 		AccessID: "test-access-id", PaymentType: models.PaymentTypeDeferred, TransactionType: models.TypeDeposit,
-		ObjectID: "100258123456791", ObjectType: "Transaction", ParentObjectID: "100258123456789",
+		ObjectID: "100258123456791", ObjectType: "Transaction", TransactionID: "100258123456791", ParentObjectID: "100258123456789",
 		TimeZone: "Etc/UTC", CreatedAt: time.UnixMilli(1700000000123).UTC(),
 		Transaction: &TransactionEvent{Status: models.StatusProcessed, HasStatus: true, StatusMessage: "Processed", ProviderStatus: "10",
 			ProviderStatusMessage: "Established", SplitToken: "tok+1", ErrorCode: "331"},
@@ -41,9 +42,9 @@ func TestParseEventStandardForm(t *testing.T) {
 	got.Raw = nil
 	assert.Equal(t, want, got, "got  %+v %+v\nwant %+v %+v", got, got.Transaction, want, want.Transaction)
 	assert.Equal(t, want.Transaction, got.Transaction, "got  %+v %+v\nwant %+v %+v", got, got.Transaction, want, want.Transaction)
-	assert.Equal(t, eventKindTransaction, ev.kind(), "kind %v id %s code %d", ev.kind(), ev.TransactionID(), ev.Transaction.code())
-	assert.Equal(t, "100258123456791", ev.TransactionID(), "kind %v id %s code %d", ev.kind(), ev.TransactionID(), ev.Transaction.code())
-	assert.Equal(t, codeNotEnoughBalance, ev.Transaction.code(), "kind %v id %s code %d", ev.kind(), ev.TransactionID(), ev.Transaction.code())
+	assert.Equal(t, eventKindTransaction, ev.kind(), "kind %v id %s code %d", ev.kind(), ev.TransactionID, ev.Transaction.code())
+	assert.Equal(t, "100258123456791", ev.TransactionID, "kind %v id %s code %d", ev.kind(), ev.TransactionID, ev.Transaction.code())
+	assert.Equal(t, codeNotEnoughBalance, ev.Transaction.code(), "kind %v id %s code %d", ev.kind(), ev.TransactionID, ev.Transaction.code())
 	if assert.Len(t, ev.Raw, 19, "raw %v", ev.Raw) {
 		assert.Empty(t, ev.Raw.Get("message"), "raw %v", ev.Raw)
 		assert.Equal(t, "tok+1", ev.Raw.Get("splitToken"), "raw %v", ev.Raw)
@@ -80,11 +81,11 @@ func TestParseEventUnknownTypeKeepsEverything(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, eventKindUnknown, ev.kind(), "%+v", ev)
 	assert.Equal(t, models.EventType("Chargeback"), ev.EventType, "%+v", ev)
-	assert.False(t, transactionEventTypes[ev.EventType.Canonical()], "%+v", ev)
+	assert.False(t, transactionEventTypes[ev.EventType], "%+v", ev)
 	assert.Nil(t, ev.Transaction, "%+v", ev)
 	want, _ := url.ParseQuery(body)
 	assert.Equal(t, want, ev.Raw, "raw %v", ev.Raw)
-	assert.Empty(t, ev.TransactionID(), "a Dispute object is not a transaction")
+	assert.Empty(t, ev.TransactionID, "a Dispute object is not a transaction")
 	// An unknown type with a status still gets the transaction payload.
 	ev, err = ParseEvent([]byte("eventId=ev-4&eventType=Settle&status=4&createdAt=1"), formType)
 	assert.NoError(t, err, "%+v %v", ev, err)
@@ -205,7 +206,7 @@ func TestEventKindString(t *testing.T) {
 		eventKindIdentityDataRetrieved: "IdentityDataRetrieved", eventKindIdentityVerified: "IdentityVerified", 9: "Unknown"} {
 		assert.Equal(t, s, k.String(), "%d: %s", k, k.String())
 	}
-	assert.True(t, transactionEventTypes[models.EventType("Completed").Canonical()], "transactionEventTypes")
+	assert.True(t, transactionEventTypes[wire.CanonicalEventType("Completed")], "transactionEventTypes")
 	assert.False(t, transactionEventTypes[models.EventCustomerIdentityVerified], "transactionEventTypes")
 	assert.True(t, transactionEventTypes[models.EventRefresh], "transactionEventTypes")
 	assert.False(t, transactionEventTypes["x"], "transactionEventTypes")
@@ -484,17 +485,25 @@ func TestWebhookHandlerEveryDocumentedType(t *testing.T) {
 	}
 }
 
-// TestEventTypeCanonical: the two spellings of a type are one.
+// TestEventTypeCanonical: the two spellings of a type read as one, the
+// models constant's; Raw keeps the spelling received.
 func TestEventTypeCanonical(t *testing.T) {
-	for in, want := range map[models.EventType]models.EventType{
-		"Completed": models.EventComplete, models.EventComplete: models.EventComplete,
-		"Cancelled": models.EventCancel, "Expired": models.EventExpire,
-		models.EventRefresh: models.EventRefresh, "Other": "Other",
+	for in, want := range map[string]models.EventType{
+		"Completed": models.EventComplete, "Complete": models.EventComplete,
+		"Cancelled": models.EventCancel, "Cancel": models.EventCancel, "Expired": models.EventExpire, "Expire": models.EventExpire,
+		"Refresh": models.EventRefresh, "Other": "Other", "completed": "completed",
 	} {
-		assert.Equal(t, want, in.Canonical(), string(in))
+		ev, err := ParseEvent([]byte("eventId=ev-1&createdAt=1700000000000&eventType="+in), formType)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, ev.EventType, in)
+		assert.Equal(t, in, ev.Raw.Get("eventType"), "Raw keeps the spelling received")
+		assert.Equal(t, want, wire.CanonicalEventType(models.EventType(in)), in)
 	}
-	for _, typ := range []models.EventType{models.EventVerifyCustomer, models.EventConsentRevoked, "Completed"} {
-		assert.True(t, transactionEventTypes[typ.Canonical()], string(typ))
+	for _, typ := range []string{string(models.EventVerifyCustomer), string(models.EventConsentRevoked), "Completed", "Cancelled", "Expired"} {
+		ev, err := ParseEvent([]byte("eventId=ev-1&createdAt=1700000000000&eventType="+typ), formType)
+		require.NoError(t, err, typ)
+		assert.Equal(t, eventKindTransaction, ev.kind(), typ)
+		assert.NotNil(t, ev.Transaction, typ)
 	}
 }
 
@@ -616,4 +625,27 @@ func FuzzParseEvent(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Event.TransactionID is ObjectID when the object is a transaction (its
+// objectType in any case, or none sent), and empty for any other object.
+func TestParseEventTransactionID(t *testing.T) {
+	for objectType, want := range map[string]string{
+		"&objectType=Transaction": "T7", "&objectType=TRANSACTION": "T7", "&objectType=transaction": "T7", "": "T7",
+		"&objectType=Dispute": "", "&objectType=Transactions": "",
+	} {
+		ev, err := ParseEvent([]byte("eventId=ev-5&eventType=Process&objectId=T7&createdAt=1"+objectType), formType)
+		require.NoError(t, err, objectType)
+		assert.Equal(t, want, ev.TransactionID, "objectType %q", objectType)
+		assert.Equal(t, "T7", ev.ObjectID, "objectType %q", objectType)
+	}
+}
+
+// A status or type code beyond int32 is refused, as the decoder refuses
+// it: on a 32-bit platform it would wrap (4294967298 reading as 2).
+func TestParseEventCodeBeyondInt32Refused(t *testing.T) {
+	for _, extra := range []string{"status=4294967298", "transactionType=4294967298", "paymentType=4294967298", "status=2147483648"} {
+		_, err := ParseEvent([]byte(minimal("ev-1", "Authorize", extra)), "")
+		require.ErrorIs(t, err, ErrMalformedEvent, extra)
+	}
 }

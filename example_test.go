@@ -428,10 +428,10 @@ func ExampleNewWebhookHandler() {
 		if tx := ev.Transaction; tx != nil {
 			mu.Lock()
 			defer mu.Unlock()
-			got = append(got, fmt.Sprintf("%s %s: %s is %s", ev.EventID, ev.EventType, ev.TransactionID(), tx.Status))
+			got = append(got, fmt.Sprintf("%s %s: %s is %s", ev.EventID, ev.EventType, ev.TransactionID, tx.Status))
 		}
 		return nil // store and respond 200 quickly; an error responds 500 and the event is re-sent
-	}, bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)), bankpay.WithWebhookClock(srv.Now))
+	}, bankpay.WithWebhookClock(srv.Now)) // de-duplicates in memory; replicas: WithDeduplicator
 	mux := http.NewServeMux()
 	mux.Handle("POST /bankpay/events", h)
 	merchant := httptest.NewServer(mux)

@@ -122,20 +122,6 @@ func withMaxResponseBytes(n int64) Option {
 	})
 }
 
-// WithUserAgent puts ua before the User-Agent (the SDK's own, or the
-// client's when given to a call). A control character in ua but a tab (a
-// line break, NUL, ESC, DEL), which net/http would refuse to write, is a
-// *ValidationError on userAgent.
-func WithUserAgent(ua string) Option {
-	return option("WithUserAgent", forAPI, func(cfg *config) {
-		if !validHeaderValue(ua) {
-			cfg.fail(invalid("userAgent", "must not contain control characters"))
-			return
-		}
-		cfg.userAgent = strings.TrimSpace(ua + " " + cfg.userAgent)
-	})
-}
-
 // WithRetryNonIdempotent lets state-changing calls that carry a
 // merchantReference (establish, deposit, capture, preauthorization, and
 // refund, reclaim or cancel when given one) be retried like reads. Use it
@@ -188,9 +174,10 @@ func WithTransport(wrap func(http.RoundTripper) http.RoundTripper) Option {
 
 // reservedHeaders are set by the SDK and cannot be replaced by WithHeader
 // (an Idempotency-Key is DisputeParams.IdempotencyKey: a header option would
-// be silently replaced by the call's own key).
+// be silently replaced by the call's own key). User-Agent is not one of
+// them: WithHeader puts its value before the SDK's product token.
 var reservedHeaders = map[string]bool{"Authorization": true, "Content-Type": true, "Content-Length": true, "Host": true,
-	"Accept": true, "User-Agent": true, "Idempotency-Key": true}
+	"Accept": true, "Idempotency-Key": true}
 
 // connectionHeaders are the connection-specific headers net/http's HTTP/2
 // transport refuses to send (after it has a connection, so that the send
@@ -199,18 +186,28 @@ var connectionHeaders = map[string]bool{"Connection": true, "Upgrade": true, "Tr
 
 // WithHeader adds a header to every request of a client, or of one call
 // (a request id, a tracing header). The SDK's own headers (Authorization,
-// Content-Type, Accept, User-Agent, Host) cannot be replaced, nor the
+// Content-Type, Accept, Host) cannot be replaced, nor the
 // connection-specific Connection, Upgrade and Transfer-Encoding. The name must
 // be an HTTP token (letters, digits and !#$%&'*+-.^_`|~) and the value must
 // hold no control character but a tab (no NUL, ESC, DEL, CR or LF): any
 // other is a *ValidationError on header, and nothing is sent, as net/http
 // would refuse to write the request.
+//
+// User-Agent is the exception: its value goes before the User-Agent sent
+// (the SDK's own "bankpay-go/x.y.z", or the client's when given to a call),
+// so WithHeader("User-Agent", "shop/2.1") sends "shop/2.1 bankpay-go/x.y.z";
+// each further one goes before the previous ones. A control character in it
+// is a *ValidationError on userAgent.
 func WithHeader(key, value string) Option {
 	return option("WithHeader", forAPI, func(cfg *config) {
 		k := http.CanonicalHeaderKey(key)
 		switch {
 		case !validHeaderName(key):
 			cfg.fail(invalid("header", "the name must be an HTTP token"))
+		case k == "User-Agent" && !validHeaderValue(value):
+			cfg.fail(invalid("userAgent", "must not contain control characters"))
+		case k == "User-Agent":
+			cfg.userAgent = strings.TrimSpace(value + " " + cfg.userAgent)
 		case !validHeaderValue(value):
 			cfg.fail(invalid("header", "the value of "+k+" must not contain control characters"))
 		case reservedHeaders[k]:

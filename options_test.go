@@ -53,7 +53,7 @@ func TestCallOptionsOverrideClientForOneCall(t *testing.T) {
 	assert.EqualValues(t, 2, calls.Load())
 }
 
-// A call's WithUserAgent and WithBaseURL change that call's request.
+// A call's User-Agent header and WithBaseURL change that call's request.
 func TestCallOptionsUserAgentAndBaseURL(t *testing.T) {
 	c, mock, _ := newTestClient(t)
 	var ua, host string
@@ -61,7 +61,7 @@ func TestCallOptionsUserAgentAndBaseURL(t *testing.T) {
 		ua, host = req.Header.Get("User-Agent"), req.URL.Host
 		return jsonResponse(200, `{"transaction":{"transactionId":"1","transactionType":6,"status":2,"amount":"1.00"}}`)(req)
 	})
-	_, err := c.Transactions.Get(context.Background(), "1", WithUserAgent("job/7"), WithBaseURL("https://other.bankpay.test/api/v1"))
+	_, err := c.Transactions.Get(context.Background(), "1", WithHeader("User-Agent", "job/7"), WithBaseURL("https://other.bankpay.test/api/v1"))
 	require.NoError(t, err)
 	assert.Equal(t, "job/7 bankpay-go/"+version, ua)
 	assert.Equal(t, "other.bankpay.test", host)
@@ -109,9 +109,9 @@ func TestCallOptionsRejected(t *testing.T) {
 // WithLogger is both.
 func TestOptionTargets(t *testing.T) {
 	clientOnly := []Option{WithHTTPClient(&http.Client{}), WithTransport(func(rt http.RoundTripper) http.RoundTripper { return rt }), WithHMACSHA512()}
-	api := []Option{WithBaseURL(testBaseURL), WithMaxRetries(1), WithRetryBackoff(0, 0), WithUserAgent("x"),
+	api := []Option{WithBaseURL(testBaseURL), WithMaxRetries(1), WithRetryBackoff(0, 0), WithHeader("User-Agent", "x"),
 		WithRetryNonIdempotent(), WithHeader("X-Request-Id", "1"), WithTimeout(time.Second)}
-	handler := []WebhookOption{WithDeduplicator(NewMemoryDeduplicator(1)), WithEventReadTimeout(time.Second), WithMaxEventAge(time.Hour), WithWebhookClock(time.Now)}
+	handler := []WebhookOption{WithDeduplicator(newMemoryDeduplicator(1)), WithEventReadTimeout(time.Second), WithMaxEventAge(time.Hour), WithWebhookClock(time.Now)}
 	redirect := []Option{RedirectExpectReference("r"), RedirectQueryOnly()}
 
 	optionT, webhookT := reflect.TypeOf(Option(nil)), reflect.TypeOf(WebhookOption(nil))
@@ -232,9 +232,9 @@ func TestWithHeaderRefusesWhatNetHTTPWouldNotWrite(t *testing.T) {
 			assert.EqualValues(t, 0, calls.Load(), "nothing sent")
 		})
 	}
-	// The same for WithUserAgent.
+	// The same for a User-Agent header, on field userAgent.
 	for _, ua := range []string{"shop\x00", "shop\x1b", "shop\x7f", "shop\r\nX-Evil: 1"} {
-		_, err := NewClient(testCreds, WithUserAgent(ua))
+		_, err := NewClient(testCreds, WithHeader("User-Agent", ua))
 		var ve *ValidationError
 		require.ErrorAs(t, err, &ve, "%q", ua)
 		assert.Equal(t, "userAgent", ve.Field)
@@ -275,7 +275,7 @@ func TestWithHeader(t *testing.T) {
 	assert.Empty(t, seen[1].Get("X-Request-Id"), "a call's header stays with that call")
 	assert.Equal(t, "Basic "+base64.StdEncoding.EncodeToString([]byte(testCreds.AccessID+":"+testCreds.AccessKey.Reveal())), seen[0].Get("Authorization"))
 
-	for _, k := range []string{"Authorization", "content-type", "Host", "User-Agent", "Bad Name", ""} {
+	for _, k := range []string{"Authorization", "content-type", "Host", "Accept", "Idempotency-Key", "Bad Name", ""} {
 		_, err := c.Transactions.Get(ctx, "T1", WithHeader(k, "x"))
 		assert.True(t, isValidation(err), "%q: %v", k, err)
 	}

@@ -49,7 +49,7 @@ var ErrReferenceMismatch = errors.New("bankpay: redirect merchantReference misma
 // such a one was added by the user, then signed by the service.
 type Redirect struct {
 	TransactionID     string
-	TransactionType   models.TransactionType // 1 (Authorize)
+	TransactionType   models.TransactionType // 1 (Authorize); models.TypeUnknown when not given
 	MerchantReference string
 	// Status is StatusAuthorized (2) on the returnUrl and StatusCanceled
 	// (7) on the cancelUrl.
@@ -259,7 +259,7 @@ func parseRedirect(query string) (*Redirect, error) {
 	if err := checkServiceOrder(query); err != nil {
 		return nil, err
 	}
-	r := &Redirect{Params: q}
+	r := &Redirect{Params: q, TransactionType: models.TypeUnknown} // until it gives one
 	// Keys are visited in map order: of several faults, the one of the
 	// smallest key is reported, so that the error does not vary.
 	var fault keyFault
@@ -276,7 +276,9 @@ func parseRedirect(query string) (*Redirect, error) {
 		case "merchantReference":
 			r.MerchantReference = v
 		case "transactionType":
-			r.TransactionType = models.TransactionType(fault.code(k, v))
+			if v != "" {
+				r.TransactionType = models.TransactionType(fault.code(k, v))
+			}
 		case "status":
 			hasStatus = v != ""
 			r.Status = models.TransactionStatus(fault.code(k, v))

@@ -887,3 +887,20 @@ func redirectRequireAlgorithm(a signatureAlgorithm) Option {
 		cfg.redirect.require = &alg
 	})
 }
+
+// A redirect that does not give transactionType (or gives it empty) reads
+// models.TypeUnknown, never External: a type the service did not send is
+// never External (models.TypeUnknown).
+func TestVerifyRedirectWithoutTransactionTypeIsUnknown(t *testing.T) {
+	for _, unsigned := range []string{
+		strings.Replace(returnUnsigned, "&transactionType=1", "", 1),
+		strings.Replace(returnUnsigned, "&transactionType=1", "&transactionType=", 1),
+	} {
+		r, err := VerifyRedirect(signURL(redirectKey, unsigned, false), keyCreds(redirectKey))
+		require.NoError(t, err, unsigned)
+		assert.Equal(t, models.TypeUnknown, r.TransactionType, "%s: %v", unsigned, r.TransactionType)
+	}
+	r, err := VerifyRedirect(signURL(redirectKey, strings.Replace(returnUnsigned, "&transactionType=1", "&transactionType=0", 1), false), keyCreds(redirectKey))
+	require.NoError(t, err)
+	assert.Equal(t, models.TypeExternal, r.TransactionType, "a 0 sent is External")
+}

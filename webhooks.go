@@ -130,7 +130,11 @@ func verifyNotification(macs *sign.MACCache, body []byte, header string, creds C
 	return signedBody{}, err
 }
 
-// WithDeduplicator makes the webhook handler process each event (the
+// WithDeduplicator gives the webhook handler a shared de-duplication store
+// (dedup/pgdedup, dedup/redisdedup, or the merchant's own Deduplicator), in
+// place of the memory of its own it uses by default: replicas behind a load
+// balancer, or a process that restarts, then run each event's callback once
+// between them. With either, the handler processes each event (the
 // accessId's eventId) once: one already processed gets 200 without a
 // callback, one in progress gets 409 (the service re-sends it), and a failed
 // one is released for the next delivery. While the callback runs the
@@ -141,7 +145,7 @@ func verifyNotification(macs *sign.MACCache, body []byte, header string, creds C
 // a store with a ClaimTTL method, counted from before Claim was asked, see
 // Deduplicator), then each successful Extend's: a store unreachable from
 // the first Extend on still cancels the callback when its claim runs out.
-// See NewMemoryDeduplicator. Handler only.
+// Handler only.
 func WithDeduplicator(d Deduplicator) WebhookOption {
 	return WebhookOption(option("WithDeduplicator", forHandler, func(cfg *config) {
 		if d == nil || reflect.ValueOf(d).Kind() == reflect.Pointer && reflect.ValueOf(d).IsNil() {
@@ -230,8 +234,19 @@ type webhookHandler struct {
 // Event, whose typed payload is set: fn's error gets 500, so the service
 // re-sends the event; success gets 200. fn may be nil. Keep fn short and
 // idempotent (the service waits 3 seconds), and confirm money state with
-// Transactions.Get before acting (see the Security section). Each refusal
-// says why: without WithLogger, one warn line to slog.Default() with the
+// Transactions.Get before acting (see the Security section).
+//
+// It de-duplicates: an event (the accessId's eventId) already processed
+// gets 200 without a second callback, one whose callback is running gets
+// 409, one whose callback failed runs again at the next delivery. By
+// default it remembers the events processed in memory of its own: each
+// one within the max age plus 10 minutes (any delivery it can accept), and
+// at least the last 10000 (all of them, when the max age is off). Each
+// handler has its own, lost on restart: a re-send of an event processed
+// before a restart runs it again; give replicas a shared store with
+// WithDeduplicator.
+//
+// Each refusal says why: without WithLogger, one warn line to slog.Default() with the
 // reason (never the body, the key or personal data). Options are
 // WebhookOptions: WithDeduplicator, WithLogger, WithMaxEventAge,
 // WithEventReadTimeout and WithWebhookClock; an Option does not compile
@@ -245,6 +260,9 @@ func NewWebhookHandler(creds Credentials, fn func(context.Context, *Event) error
 		if o != nil {
 			o(&cfg)
 		}
+	}
+	if cfg.dedup == nil {
+		cfg.dedup = newMemoryDeduplicator(0)
 	}
 	return &webhookHandler{creds: creds, macs: &sign.MACCache{}, fn: fn, dedup: cfg.dedup, maxBytes: cfg.maxEventBytes,
 		logger: cfg.logger, maxAge: cfg.maxEventAge, readTimeout: cfg.eventReadTimeout, now: cfg.hookNow,
@@ -368,13 +386,6 @@ func (h *webhookHandler) retention() time.Duration {
 // process runs the callbacks of a verified event and returns the status to
 // response.
 func (h *webhookHandler) process(ctx context.Context, ev *Event) (status int) {
-	if h.dedup == nil {
-		if err := h.dispatch(ctx, ev); err != nil {
-			h.logRefusal(ctx, slog.LevelError, http.StatusInternalServerError, "bankpay: webhook: callback failed", ev, err, true)
-			return http.StatusInternalServerError
-		}
-		return http.StatusOK
-	}
 	key := dedupKey(h.creds.AccessID, ev.EventID)
 	claimed := h.clock.Now() // the claim runs out no sooner than its TTL after this
 	st, token, err := h.dedup.Claim(ctx, key)

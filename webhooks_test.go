@@ -186,7 +186,7 @@ func TestWebhookHandlerAccepts(t *testing.T) {
 	if assert.Equal(t, eventKindTransaction, ev.kind(), "event %+v", ev) && assert.NotNil(t, ev.Transaction, "event %+v", ev) {
 		assert.Equal(t, models.StatusAuthorized, ev.Transaction.Status, "event %+v", ev)
 	}
-	assert.Equal(t, "100258123456789", ev.TransactionID(), "event %+v", ev)
+	assert.Equal(t, "100258123456789", ev.TransactionID, "event %+v", ev)
 	// JSON bodies too.
 	body := `{"eventId":"ev-j","eventType":"Completed","status":4,"objectId":"T","createdAt":` + nowMillis() + `}`
 	w = post(t, h, body, authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), body), "application/json")
@@ -281,7 +281,7 @@ func TestWebhookHandlerBodyCap(t *testing.T) {
 
 func TestWebhookHandlerCallbackError(t *testing.T) {
 	rec := recorder{err: errors.New("database down: dsn=postgres://u:p@db")}
-	h := NewWebhookHandler(hookCreds, rec.fn, WithDeduplicator(NewMemoryDeduplicator(10)))
+	h := NewWebhookHandler(hookCreds, rec.fn) // its default de-duplication
 	body := eventBody("ev-1", "Authorize")
 	w := postSigned(t, h, body)
 	require.Equal(t, http.StatusInternalServerError, w.Code, "status %d calls %d", w.Code, rec.count())
@@ -297,6 +297,36 @@ func TestWebhookHandlerCallbackError(t *testing.T) {
 	assert.Equal(t, 2, rec.count(), "duplicate: status %d calls %d", w.Code, rec.count())
 }
 
+// Without WithDeduplicator the handler de-duplicates in memory of its own:
+// a processed event re-sent gets 200 and no second callback; another
+// handler has its own memory; WithDeduplicator's store replaces it, shared
+// by the handlers given it.
+func TestWebhookHandlerDefaultDeduplication(t *testing.T) {
+	var rec recorder
+	h := NewWebhookHandler(hookCreds, rec.fn)
+	body := eventBody("ev-1", "Authorize")
+	for i := 0; i < 3; i++ {
+		w := postSigned(t, h, body)
+		require.Equal(t, http.StatusOK, w.Code, "delivery %d: status %d", i, w.Code)
+	}
+	assert.Equal(t, 1, rec.count(), "fn called %d times for one eventId, no option given", rec.count())
+	w := postSigned(t, h, eventBody("ev-2", "Authorize"))
+	assert.Equal(t, http.StatusOK, w.Code)
+	assert.Equal(t, 2, rec.count(), "another eventId is processed")
+
+	w = postSigned(t, NewWebhookHandler(hookCreds, rec.fn), body)
+	assert.Equal(t, http.StatusOK, w.Code)
+	assert.Equal(t, 3, rec.count(), "each handler remembers its own events")
+
+	shared := newMemoryDeduplicator(10)
+	var recShared recorder
+	for i := 0; i < 2; i++ {
+		w := postSigned(t, NewWebhookHandler(hookCreds, recShared.fn, WithDeduplicator(shared)), body)
+		require.Equal(t, http.StatusOK, w.Code, "replica %d: status %d", i, w.Code)
+	}
+	assert.Equal(t, 1, recShared.count(), "two replicas given one store ran the callback %d times", recShared.count())
+}
+
 func TestWebhookHandlerEmptyCredentials(t *testing.T) {
 	var rec recorder
 	h := NewWebhookHandler(Credentials{AccessID: hookCreds.AccessID}, rec.fn)
@@ -309,7 +339,7 @@ func TestWebhookHandlerDuplicates(t *testing.T) {
 	var rec recorder
 	var logs bytes.Buffer
 	dups := func() []string { return logLines(logs.String(), "duplicate event") }
-	dedup := NewMemoryDeduplicator(100)
+	dedup := newMemoryDeduplicator(100)
 	h := NewWebhookHandler(hookCreds, rec.fn, WithDeduplicator(dedup),
 		WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	body := eventBody("ev-1", "Authorize")
@@ -347,7 +377,7 @@ func TestWebhookHandlerConcurrentDelivery(t *testing.T) {
 		close(entered)
 		<-release
 		return nil
-	}, WithDeduplicator(NewMemoryDeduplicator(0)))
+	}, WithDeduplicator(newMemoryDeduplicator(0)))
 	body := eventBody("ev-1", "Authorize")
 	first := make(chan int)
 	go func() { first <- postSigned(t, h, body).Code }()
@@ -369,7 +399,7 @@ func TestWebhookHandlerPanicReleasesClaim(t *testing.T) {
 			panic("boom")
 		}
 		return nil
-	}, WithDeduplicator(NewMemoryDeduplicator(10)))
+	}, WithDeduplicator(newMemoryDeduplicator(10)))
 	body := eventBody("ev-1", "Authorize")
 	func() {
 		defer func() {
@@ -443,7 +473,7 @@ func TestWebhookHandlerLogsNoSecrets(t *testing.T) {
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	h := NewWebhookHandler(hookCreds, func(context.Context, *Event) error { return errors.New("fail") },
-		WithLogger(logger), WithDeduplicator(NewMemoryDeduplicator(10)))
+		WithLogger(logger), WithDeduplicator(newMemoryDeduplicator(10)))
 	body := eventBody("ev-1", "Authorize")
 	post(t, h, body, authFor(t, hookCreds.AccessID, "wrong", body), formType)
 	postSigned(t, h, body)
@@ -502,7 +532,7 @@ func TestWebhookHandlerMaxEventAge(t *testing.T) {
 	now := func() time.Time { return clock }
 	var logs bytes.Buffer
 	var rec recorder
-	dedup := NewMemoryDeduplicator(10)
+	dedup := newMemoryDeduplicator(10)
 	h := NewWebhookHandler(hookCreds, rec.fn, WithWebhookClock(now), WithDeduplicator(dedup),
 		WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 
@@ -642,6 +672,9 @@ func TestSecurityGodoc(t *testing.T) {
 			"covers the URL-decoded body", `"merchantReference=ord-1%26errorCode%3D330"`, "cannot be fixed from the merchant's side",
 			"notificationUrl is not signed", "travels through the user's browser", "reconcile the transaction's state with Transactions.Get",
 			"older than the max age", "never expires",
+			// The default memory is the process's: a merchant must know that
+			// a replay after a restart (a deploy) runs the callback again.
+			"a restart empties",
 		},
 		"VerifyNotification": {"ErrInvalidSignature", "Security section"},
 		"NewWebhookHandler":  {"Transactions.Get", "Security section", "stale events"},
@@ -1002,8 +1035,8 @@ func signedAs(msg, name, value string) bool {
 // notifications (any byte percent-encoded, "&" and "=" and key letters
 // included, "+" or %20 for spaces, JSON with escaped keys) and checks that
 // the callback never sees a field that was not signed as that field: every
-// re-encoding reads exactly the event of the service's own encoding, a
-// Deduplicator runs the callback once for all of them, and a body that does
+// re-encoding reads exactly the event of the service's own encoding, one
+// handler runs the callback once for all of them, and a body that does
 // not decode to the signed message is refused.
 func FuzzWebhookReencoded(f *testing.F) {
 	f.Add("ev-1", "Authorized by the user", []byte{1}, false, false, uint16(0))
@@ -1037,11 +1070,15 @@ func FuzzWebhookReencoded(f *testing.F) {
 		auth := authFor(t, hookCreds.AccessID, hookCreds.AccessKey.Reveal(), canonical)
 		clock := func() time.Time { return reencodedCreated.Add(time.Minute) }
 
-		// Without a Deduplicator: the variant reads the canonical event.
+		// Each encoding to a handler of its own (each de-duplicates what it
+		// saw only): the variant reads the canonical event.
 		var seen []*Event
-		h := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error { seen = append(seen, ev); return nil },
-			WithWebhookClock(clock))
-		cw, vw := post(t, h, canonical, auth, ct), post(t, h, variant, auth, ct)
+		newHandler := func() http.Handler {
+			return NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error { seen = append(seen, ev); return nil },
+				WithWebhookClock(clock))
+		}
+		h := newHandler()
+		cw, vw := post(t, h, canonical, auth, ct), post(t, newHandler(), variant, auth, ct)
 		require.Equal(t, vw.Code, cw.Code, "canonical %d, variant %d: %q", cw.Code, vw.Code, variant)
 		if cw.Code != http.StatusOK {
 			require.Equal(t, http.StatusBadRequest, cw.Code, "status %d, %d calls", cw.Code, len(seen))
@@ -1080,10 +1117,10 @@ func FuzzWebhookReencoded(f *testing.F) {
 			}
 		}
 
-		// With a Deduplicator: once for both encodings.
+		// One handler (its default de-duplication): once for both encodings.
 		calls := 0
 		dh := NewWebhookHandler(hookCreds, func(context.Context, *Event) error { calls++; return nil },
-			WithWebhookClock(clock), WithDeduplicator(NewMemoryDeduplicator(4)))
+			WithWebhookClock(clock))
 		for _, body := range []string{canonical, variant, canonical} {
 			w := post(t, dh, body, auth, ct)
 			require.Equal(t, http.StatusOK, w.Code, "deduplicated delivery: %d", w.Code)
@@ -1178,7 +1215,7 @@ func TestWebhookReencodedReplays(t *testing.T) {
 		var logs bytes.Buffer
 		dups := func() int { return len(logLines(logs.String(), "duplicate event")) }
 		h := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error { got = append(got, ev); return nil },
-			WithDeduplicator(NewMemoryDeduplicator(10)), WithWebhookClock(func() time.Time { return clock }),
+			WithDeduplicator(newMemoryDeduplicator(10)), WithWebhookClock(func() time.Time { return clock }),
 			WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 		require.Equal(t, http.StatusOK, post(t, h, body, auth, ct).Code, shape)
 		require.Len(t, got, 1)
@@ -1217,7 +1254,7 @@ func TestWebhookReencodedReplays(t *testing.T) {
 		// Deduplicator that remembers it.
 		clock = created.Add(defaultMaxEventAge + time.Second)
 		fresh := NewWebhookHandler(hookCreds, func(_ context.Context, ev *Event) error { got = append(got, ev); return nil },
-			WithDeduplicator(NewMemoryDeduplicator(10)), WithWebhookClock(func() time.Time { return clock }))
+			WithDeduplicator(newMemoryDeduplicator(10)), WithWebhookClock(func() time.Time { return clock }))
 		variants["as captured"] = body
 		for name, v := range variants {
 			for _, hh := range []http.Handler{h, fresh} {
@@ -1741,7 +1778,7 @@ func TestWebhookHandlerDefaultLogSaysWhy(t *testing.T) {
 	}
 	t.Run("accepted is quiet", func(t *testing.T) {
 		buf := captureDefaultLog(t)
-		w := postSigned(t, NewWebhookHandler(hookCreds, nil, WithDeduplicator(NewMemoryDeduplicator(100))), fresh)
+		w := postSigned(t, NewWebhookHandler(hookCreds, nil, WithDeduplicator(newMemoryDeduplicator(100))), fresh)
 		require.Equal(t, http.StatusOK, w.Code)
 		assert.Empty(t, buf.String())
 	})
@@ -1754,4 +1791,25 @@ func TestWebhookHandlerDefaultLogSaysWhy(t *testing.T) {
 		assert.Empty(t, buf.String())
 		assert.Contains(t, own.String(), "request rejected")
 	})
+}
+
+// The default memory must not forget a processed event while it can still
+// be delivered (within the max age): a signed notification captured once
+// (the user can point their own transaction's notificationUrl anywhere)
+// would otherwise run the callback again, replayed after enough newer
+// events were processed. Capacity 2 stands for the default's 10000.
+func TestWebhookHandlerDefaultMemoryKeepsEventsWithinMaxAge(t *testing.T) {
+	var rec recorder
+	h := NewWebhookHandler(hookCreds, rec.fn).(*webhookHandler)
+	h.dedup = newMemoryDeduplicator(2)
+	first := eventBody("ev-0", "Complete")
+	require.Equal(t, http.StatusOK, postSigned(t, h, first).Code)
+	for i := 1; i <= 3; i++ {
+		w := postSigned(t, h, eventBody(fmt.Sprint("ev-", i), "Complete"))
+		require.Equal(t, http.StatusOK, w.Code, "ev-%d: status %d", i, w.Code)
+	}
+	require.Equal(t, 4, rec.count())
+	w := postSigned(t, h, first) // a replay, well within the max age
+	assert.Equal(t, http.StatusOK, w.Code)
+	assert.Equal(t, 4, rec.count(), "a replayed event ran the callback again once newer events filled the memory")
 }

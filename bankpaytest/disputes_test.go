@@ -116,7 +116,7 @@ func TestDisputeEvent(t *testing.T) {
 	parsed, err := bankpay.ParseEvent([]byte(ev.Body), "application/x-www-form-urlencoded")
 	require.NoError(t, err)
 	assert.Equal(t, models.EventDispute, parsed.EventType)
-	assert.Equal(t, capture, parsed.TransactionID())
+	assert.Equal(t, capture, parsed.TransactionID)
 	assert.Equal(t, "R10", parsed.Raw.Get("returnType"))
 	assert.Equal(t, returnedAt, parsed.CreatedAt)
 

@@ -38,7 +38,7 @@ func newSandboxEnv(b testing.TB) *sandboxEnv {
 		d := establishData()
 		d.NotificationURL = "" // no event delivery during the benchmark
 		d.PaymentType = pt
-		d.MerchantReference = "bench-" + pt.Name()
+		d.MerchantReference = "bench-" + pt.String()
 		if err := c.SignEstablishData(d); err != nil {
 			b.Fatal(err)
 		}

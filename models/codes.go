@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/bankpay/bankpay-go/internal/jsonr"
+	"github.com/bankpay/bankpay-go/internal/paytype"
 )
 
 // TransactionStatus is the status code of a transaction.
@@ -88,26 +88,20 @@ const (
 	PaymentTypeRetrieval    PaymentType = 6
 )
 
-var paymentTypeNames = map[PaymentType]string{
-	PaymentTypeInstant: "Instant", PaymentTypeDeferred: "Deferred", PaymentTypeRecurring: "Recurring",
-	PaymentTypeDisbursement: "Disbursement", PaymentTypeVerification: "Verification",
-	PaymentTypeRetrieval: "Retrieval",
+// String returns the payment type name ("Deferred"), as establish data
+// sends it, or "PaymentType(n)" for the zero value or an unknown code.
+func (p PaymentType) String() string {
+	if name := paytype.Name(p); name != "" {
+		return name
+	}
+	return "PaymentType(" + strconv.Itoa(int(p)) + ")"
 }
-
-// String returns the payment type name ("Deferred"), or "PaymentType(n)".
-func (p PaymentType) String() string { return codeName(paymentTypeNames, p, "PaymentType") }
-
-// Name returns the name sent in establish data, or "" for the zero value or
-// an unknown code.
-func (p PaymentType) Name() string { return paymentTypeNames[p] }
 
 // parsePaymentType accepts a name ("Deferred", also lowercase "deferred" and
 // any other case) or a number ("2").
 func parsePaymentType(s string) (PaymentType, error) {
-	for p, name := range paymentTypeNames {
-		if strings.EqualFold(s, name) {
-			return p, nil
-		}
+	if code, ok := paytype.Parse(s); ok {
+		return PaymentType(code), nil
 	}
 	var n int
 	if err := parseCode(s, &n); err != nil {

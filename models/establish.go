@@ -1,6 +1,10 @@
 package models
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/bankpay/bankpay-go/internal/paytype"
+)
 
 // EstablishData is the input of the front-end SDKs' selectBankWidget and
 // establish methods, and (for Disbursement) of the establish endpoint. Its
@@ -76,5 +80,5 @@ func (d EstablishData) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		establishAlias
 		PaymentType string `json:"paymentType,omitempty"`
-	}{establishAlias(d), d.PaymentType.Name()})
+	}{establishAlias(d), paytype.Name(d.PaymentType)})
 }

@@ -5,7 +5,8 @@ package models
 type EventType string
 
 // Event types seen in notifications. Complete, Cancel and Expire also
-// come as Completed, Cancelled and Expired: compare t.Canonical().
+// come as Completed, Cancelled and Expired: bankpay.Event.EventType holds
+// the spelling here (Event.Raw the one received), so compare with these.
 const (
 	EventEstablish EventType = "Establish"
 	EventAuthorize EventType = "Authorize"
@@ -35,18 +36,3 @@ const (
 	// EventCustomerIdentityVerified: the verification process is complete.
 	EventCustomerIdentityVerified EventType = "CustomerIdentityVerified"
 )
-
-// Canonical returns t in one spelling where the operator's sources differ:
-// Completed is Complete, Cancelled is Cancel, Expired is Expire; any other
-// type is returned as it is.
-func (t EventType) Canonical() EventType {
-	switch t {
-	case "Completed":
-		return EventComplete
-	case "Cancelled":
-		return EventCancel
-	case "Expired":
-		return EventExpire
-	}
-	return t
-}

@@ -19,15 +19,6 @@ func TestAggregation(t *testing.T) {
 	assert.Nil(t, e.Aggregation(90))
 }
 
-func TestEventTypeCanonical(t *testing.T) {
-	for in, want := range map[EventType]EventType{
-		"Completed": EventComplete, "Cancelled": EventCancel, "Expired": EventExpire,
-		EventComplete: EventComplete, EventAuthorize: EventAuthorize, "SomethingNew": "SomethingNew",
-	} {
-		assert.Equal(t, want, in.Canonical(), string(in))
-	}
-}
-
 func TestVerifiedAttributeSource(t *testing.T) {
 	var a VerifiedAttribute
 	require.NoError(t, json.Unmarshal([]byte(`{"source":"bank","sourceType":1,"verified":true}`), &a))

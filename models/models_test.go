@@ -88,7 +88,18 @@ func TestCodes(t *testing.T) {
 	assert.Equal(t, "Deposit", TypeDeposit.String())
 	assert.Equal(t, "TransactionType(99)", TransactionType(99).String())
 	assert.Equal(t, "Deferred", PaymentTypeDeferred.String())
-	assert.Equal(t, "", PaymentType(0).Name())
+	assert.Equal(t, "PaymentType(0)", PaymentType(0).String())
+	// Establish data sends the name, and no paymentType for the zero value
+	// or an unknown code.
+	for p, want := range map[PaymentType]string{PaymentTypeRetrieval: `"paymentType":"Retrieval"`, 0: "", 9: ""} {
+		b, err := json.Marshal(EstablishData{PaymentType: p})
+		require.NoError(t, err)
+		if want == "" {
+			assert.NotContains(t, string(b), "paymentType", "%d: %s", p, b)
+		} else {
+			assert.Contains(t, string(b), want, "%d: %s", p, b)
+		}
+	}
 	assert.Equal(t, "PaymentType(9)", PaymentType(9).String())
 
 	var v struct {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/bankpaytest"
+	"github.com/bankpay/bankpay-go/internal/wire"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -72,12 +73,12 @@ func listEvents(ctx context.Context, e *env, args []string) error {
 }
 
 // eventTypes is the set of event types a -type flag keeps, in canonical
-// spelling (models.EventType.Canonical); nil keeps every event.
+// spelling (wire.CanonicalEventType); nil keeps every event.
 type eventTypes map[models.EventType]bool
 
 // has reports whether the set keeps an event of type t.
 func (s eventTypes) has(t models.EventType) bool {
-	return s == nil || s[t.Canonical()]
+	return s == nil || s[wire.CanonicalEventType(t)]
 }
 
 // knownEventTypes are the event types -type takes.
@@ -100,7 +101,7 @@ func parseEventTypes(list string) (eventTypes, error) {
 		found := false
 		for _, t := range slices.Concat(knownEventTypes, []models.EventType{"Completed", "Cancelled", "Expired"}) {
 			if strings.EqualFold(part, string(t)) {
-				set[t.Canonical()], found = true, true
+				set[wire.CanonicalEventType(t)], found = true, true
 				break
 			}
 		}

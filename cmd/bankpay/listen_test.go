@@ -20,8 +20,8 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 )
 
-// hookServer is a merchant's endpoint: NewWebhookHandler with a
-// deduplicator and the sandbox's clock, counting callbacks; the first
+// hookServer is a merchant's endpoint: NewWebhookHandler (de-duplicating
+// by default) with the sandbox's clock, counting callbacks; the first
 // fail requests are answered 500 before the handler sees them.
 type hookServer struct {
 	*httptest.Server
@@ -39,7 +39,7 @@ func newHookServer(t *testing.T, srv *bankpaytest.Server) *hookServer {
 		defer hs.mu.Unlock()
 		hs.got = append(hs.got, ev)
 		return nil
-	}, bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(100)), bankpay.WithWebhookClock(srv.Now))
+	}, bankpay.WithWebhookClock(srv.Now))
 	hs.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if hs.fail.Add(-1) >= 0 {
 			w.WriteHeader(http.StatusInternalServerError)
@@ -84,7 +84,7 @@ func TestListenForwards(t *testing.T) {
 
 	require.Eventually(t, func() bool {
 		for _, ev := range hs.events() {
-			if ev.EventType == models.EventComplete && ev.TransactionID() == dep {
+			if ev.EventType == models.EventComplete && ev.TransactionID == dep {
 				return true
 			}
 		}
@@ -104,7 +104,7 @@ func TestListenForwards(t *testing.T) {
 	assert.NotContains(t, lines, old.TransactionID, "events from before listen started are not forwarded")
 	assert.NotContains(t, lines+errOut.String(), c.vars["BANKPAY_ACCESS_KEY"])
 	for _, ev := range hs.events() {
-		assert.NotEqual(t, old.TransactionID, ev.TransactionID())
+		assert.NotEqual(t, old.TransactionID, ev.TransactionID)
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/bankpay/bankpay-go/internal/paytype"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -37,7 +38,7 @@ func (e *env) printPayment(p *models.Payment) error {
 	}
 	rows := [][2]string{
 		{"paymentId", cp.PaymentID},
-		{"paymentType", cp.PaymentType.Name()},
+		{"paymentType", paytype.Name(cp.PaymentType)},
 		{"merchantReference", cp.MerchantReference},
 		{"amount", string(cp.Amount) + " " + string(cp.Currency)},
 		{"authorizationStatus", authStatus},

@@ -141,7 +141,7 @@ func runVerifyNotification(_ context.Context, e *env, args []string) error {
 	rows := [][2]string{
 		{"eventId", ev.EventID},
 		{"eventType", string(ev.EventType)},
-		{"transactionId", ev.TransactionID()},
+		{"transactionId", ev.TransactionID},
 		{"merchantReference", ev.MerchantReference},
 		{"createdAt", ev.CreatedAt.Format("2006-01-02T15:04:05.000Z07:00")},
 	}

@@ -131,11 +131,12 @@ type shop struct {
 
 func newShop(env *exampleenv.Env, base string) *shop {
 	s := &shop{env: env, base: base, orders: map[string]*order{}, byTxn: map[string]*order{}}
-	// A sandbox's clock moves ahead of the real time: judge event age by it
-	// (the embedded sandbox's, or a standalone one's read by
-	// bankpaytest.RemoteClock; the real time against the service).
-	s.webhook = bankpay.NewWebhookHandler(env.Creds, s.onEvent,
-		bankpay.WithDeduplicator(bankpay.NewMemoryDeduplicator(0)), bankpay.WithWebhookClock(env.WebhookClock()))
+	// The handler runs each event once (in its own memory: one process;
+	// replicas share a store, WithDeduplicator). A sandbox's clock moves
+	// ahead of the real time: judge event age by it (the embedded
+	// sandbox's, or a standalone one's read by bankpaytest.RemoteClock; the
+	// real time against the service).
+	s.webhook = bankpay.NewWebhookHandler(env.Creds, s.onEvent, bankpay.WithWebhookClock(env.WebhookClock()))
 	return s
 }
 
@@ -222,7 +223,7 @@ func (s *shop) onEvent(ctx context.Context, ev *bankpay.Event) error {
 	if ev.Transaction == nil {
 		return nil
 	}
-	id := ev.TransactionID()
+	id := ev.TransactionID
 	s.mu.Lock()
 	o := s.byTxn[id]
 	if o == nil && ev.EventType == models.EventAuthorize {

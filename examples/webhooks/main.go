@@ -69,11 +69,13 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 	// production, never from source code (here: the embedded sandbox's).
 	creds := env.Creds
 	rcv := &receiver{}
-	opts := []bankpay.WebhookOption{bankpay.WithDeduplicator(&countingDedup{bankpay.NewMemoryDeduplicator(10000), rcv}),
-		// The handler says why it refuses a notification (without
-		// WithLogger: one warn line to slog.Default()); here, into the
-		// example's output.
-		bankpay.WithLogger(slog.New(slog.NewTextHandler(env.Out, &slog.HandlerOptions{Level: slog.LevelWarn})))}
+	// The handler processes each eventId once (in its own memory; replicas
+	// share a store: WithDeduplicator). It says why it refuses a
+	// notification (without WithLogger: one warn line to slog.Default());
+	// here, into the example's output, and each duplicate it acknowledges
+	// (info) is counted.
+	opts := []bankpay.WebhookOption{bankpay.WithLogger(slog.New(&countingDuplicates{
+		Handler: slog.NewTextHandler(env.Out, &slog.HandlerOptions{Level: slog.LevelWarn}), rcv: rcv}))}
 	if env.Sandbox != nil {
 		// The handler refuses events dated over 5 minutes ahead of its
 		// clock: under test it follows the sandbox's, which moves days ahead.
@@ -85,7 +87,7 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 			switch {
 			case ev.EventType == models.EventCustomerIdentityVerified:
 				rcv.handled.Add(1)
-				rcv.logf("identity of %s verified: %s", ev.TransactionID(), ev.Identity.KYCResult)
+				rcv.logf("identity of %s verified: %s", ev.TransactionID, ev.Identity.KYCResult)
 			case ev.Transaction != nil:
 				if rcv.failNext.CompareAndSwap(true, false) {
 					rcv.logf("%s event %s: database unavailable, responding 500 so that the service re-sends it", ev.EventType, ev.EventID)
@@ -93,10 +95,10 @@ func run(ctx context.Context, env *exampleenv.Env) error {
 				}
 				rcv.handled.Add(1)
 				rcv.logf("%s event %s: transaction %s (%s) is %s, provider status %s",
-					ev.EventType, ev.EventID, ev.TransactionID(), ev.MerchantReference, ev.Transaction.Status, ev.Transaction.ProviderStatus)
+					ev.EventType, ev.EventID, ev.TransactionID, ev.MerchantReference, ev.Transaction.Status, ev.Transaction.ProviderStatus)
 			default:
 				rcv.handled.Add(1)
-				rcv.logf("%s event %s for transaction %s", ev.EventType, ev.EventID, ev.TransactionID())
+				rcv.logf("%s event %s for transaction %s", ev.EventType, ev.EventID, ev.TransactionID)
 			}
 			// Store the event and return quickly: the service wants 200 OK
 			// within 3 seconds. An error here responds 500 and the service
@@ -267,22 +269,49 @@ func fromSandbox(ctx context.Context, env *exampleenv.Env, rcv *receiver, endpoi
 	return nil
 }
 
-// countingDedup is the handler's Deduplicator, counting the re-sent events
-// (a delivery of an eventId already processed: the handler responds 200
-// without calling the callback again).
-type countingDedup struct {
-	bankpay.Deduplicator
+// countingDuplicates is the handler's log, counting the re-sent events (a
+// delivery of an eventId already processed: the handler responds 200
+// without calling the callback again, and logs "duplicate event" at info
+// level); the other records go to Handler.
+type countingDuplicates struct {
+	slog.Handler
 	rcv *receiver
 }
 
-// Claim claims key (the accessId, '/', the eventId), counting a re-sent
-// event.
-func (d *countingDedup) Claim(ctx context.Context, key string) (bankpay.ClaimState, string, error) {
-	st, token, err := d.Deduplicator.Claim(ctx, key)
-	if err == nil && st == bankpay.ClaimDone {
+// duplicateMsg is the message of the handler's log line for a duplicate.
+const duplicateMsg = "bankpay: webhook: duplicate event"
+
+// Enabled implements slog.Handler: info records too, for the duplicates.
+func (d *countingDuplicates) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelInfo || d.Handler.Enabled(ctx, l)
+}
+
+// WithAttrs implements slog.Handler, counting still.
+func (d *countingDuplicates) WithAttrs(as []slog.Attr) slog.Handler {
+	return &countingDuplicates{Handler: d.Handler.WithAttrs(as), rcv: d.rcv}
+}
+
+// WithGroup implements slog.Handler, counting still.
+func (d *countingDuplicates) WithGroup(name string) slog.Handler {
+	return &countingDuplicates{Handler: d.Handler.WithGroup(name), rcv: d.rcv}
+}
+
+// Handle implements slog.Handler.
+func (d *countingDuplicates) Handle(ctx context.Context, r slog.Record) error {
+	if r.Message == duplicateMsg {
+		eventID := ""
+		r.Attrs(func(a slog.Attr) bool {
+			if a.Key == "eventId" {
+				eventID = a.Value.String()
+			}
+			return true
+		})
 		d.rcv.duplicates.Add(1)
-		_, eventID, _ := strings.Cut(key, "/")
 		d.rcv.logf("event %s already processed, acknowledged again", eventID)
+		return nil
 	}
-	return st, token, err
+	if !d.Handler.Enabled(ctx, r.Level) {
+		return nil
+	}
+	return d.Handler.Handle(ctx, r)
 }

@@ -30,6 +30,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -291,14 +292,15 @@ func (d *Decoder) id() (string, res) {
 }
 
 // integer reads an integer field: a number, a numeric string or a whole
-// double. words, when not nil, reads a code's name, and a negative number
-// is bad: the negative codes are the SDK's own (models.StatusUnknown,
-// models.TypeUnknown), never the wire's.
+// double. words, when not nil, reads a code's name, and a number outside 0
+// to math.MaxInt32 is bad: the negative codes are the SDK's own
+// (models.StatusUnknown, models.TypeUnknown), never the wire's, and a
+// larger one would wrap in a 32-bit int (4294967298 reading as 2).
 func (d *Decoder) integer(want string, words []word) (int64, res) {
 	switch k := d.r.Peek(); k {
 	case jsonr.Number:
 		s, _ := d.r.Number()
-		if n, ok2 := jsonr.Int(s); ok2 && (n >= 0 || words == nil) {
+		if n, ok2 := jsonr.Int(s); ok2 && (words == nil || codeRange(n)) {
 			return n, ok
 		}
 		return 0, d.badText(k, s, want)
@@ -307,7 +309,7 @@ func (d *Decoder) integer(want string, words []word) (int64, res) {
 		if strings.TrimSpace(s) == "" {
 			return 0, empty
 		}
-		if n, ok2 := jsonr.Int(s); ok2 && (n >= 0 || words == nil) {
+		if n, ok2 := jsonr.Int(s); ok2 && (words == nil || codeRange(n)) {
 			return n, ok
 		}
 		for _, w := range words {
@@ -323,6 +325,10 @@ func (d *Decoder) integer(want string, words []word) (int64, res) {
 		return 0, d.bad(k, want)
 	}
 }
+
+// codeRange reports whether n can be a code of the wire: 0 to
+// math.MaxInt32, which every platform's int holds.
+func codeRange(n int64) bool { return n >= 0 && n <= math.MaxInt32 }
 
 // foldIndex is the index of the name in names (all ASCII) that k matches
 // without case, as encoding/json matches a member's name when no name is

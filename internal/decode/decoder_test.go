@@ -3,6 +3,7 @@ package decode
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"reflect"
 	"regexp"
@@ -188,6 +189,7 @@ func FuzzDecodeAgreesWithJSON(f *testing.F) {
 		`{"transaction":{` + ident + `,"amount":"NaN","amount":"10.5"}}`,
 		`{"transaction":{` + ident + `,"status":-1}}`,
 		`{"transaction":{` + ident + `,"payment":{"paymentType":"-4"}}}`,
+		`{"transaction":{` + ident + `,"status":4294967298,"payment":{"authorizationStatus":"4294967295"}}}`,
 		// names matched without case: ASCII, and runes that fold to ASCII
 		// (U+017F is s, U+212A is k) in names of another length
 		`{"transaction":{` + ident + `,"MERCHANTREFERENCE":"m","paymentProviderTransaction":{"\u017ftatus":"x"},"payment":{"ban\u212a":"b","PaymentId":"p"}}}`,
@@ -218,8 +220,9 @@ func FuzzDecodeAgreesWithJSON(f *testing.F) {
 }
 
 // negativeCode reports whether v holds a negative code (a status, a
-// transaction or payment type): encoding/json reads one, the decoder
-// refuses it (the negative codes are the SDK's own, never the wire's).
+// transaction or payment type), or one beyond int32: encoding/json reads
+// one, the decoder refuses it (the negative codes are the SDK's own, never
+// the wire's; a larger one would wrap in a 32-bit int).
 func negativeCode(v reflect.Value) bool {
 	switch v.Kind() {
 	case reflect.Pointer:
@@ -239,7 +242,7 @@ func negativeCode(v reflect.Value) bool {
 	case reflect.Int:
 		switch v.Type() {
 		case reflect.TypeFor[models.TransactionStatus](), reflect.TypeFor[models.TransactionType](), reflect.TypeFor[models.PaymentType]():
-			return v.Int() < 0
+			return v.Int() < 0 || v.Int() > math.MaxInt32
 		}
 	}
 	return false
@@ -358,4 +361,21 @@ func BenchmarkPage100(b *testing.B) {
 			}
 		}
 	})
+}
+
+// A code beyond int32 is refused on every platform: on a 32-bit one
+// (GOARCH=386, arm) models' int codes would wrap, 4294967298 reading as 2
+// (Authorized) and 4294967295 as -1 (the SDK's own StatusUnknown).
+func TestCodeBeyondInt32Refused(t *testing.T) {
+	for _, body := range []string{`4294967298`, `"4294967298"`, `4294967295`, `2147483648`, `4294967298.0`} {
+		_, _, err := Value[models.Transaction]([]byte(`{"transactionId":"T1","transactionType":6,"amount":1,"status":`+body+`}`), "transaction")
+		var fe *FieldError
+		require.True(t, errors.As(err, &fe), "%s: %v", body, err)
+		assert.Equal(t, "status", fe.Path, body)
+		_, _, err = Value[models.Transaction]([]byte(`{"transactionId":"T1","transactionType":`+body+`,"amount":1,"status":2}`), "transaction")
+		require.True(t, errors.As(err, &fe), "transactionType %s: %v", body, err)
+	}
+	txn, _, err := Value[models.Transaction]([]byte(`{"transactionId":"T1","transactionType":6,"amount":1,"status":2147483647}`), "transaction")
+	require.NoError(t, err)
+	assert.Equal(t, models.TransactionStatus(2147483647), txn.Status)
 }

@@ -13,14 +13,16 @@ import (
 	"time"
 
 	bankpay "github.com/bankpay/bankpay-go"
+	"github.com/bankpay/bankpay-go/internal/memdedup"
 )
 
-// Memory is the memory deduplicator as a Store: one instance that every
+// Memory is the memory deduplicator (the webhook handler's default, when
+// it is given no WithDeduplicator) as a Store: one instance that every
 // "replica" of a test shares, as goroutines of one process would.
 var Memory = Store{
 	Name: "memory",
 	Open: func(testing.TB) func(Config) bankpay.Deduplicator {
-		d := bankpay.NewMemoryDeduplicator(0)
+		d := memdedup.New[bankpay.ClaimState](0)
 		return func(Config) bankpay.Deduplicator { return d }
 	},
 }

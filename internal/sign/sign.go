@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bankpay/bankpay-go/internal/paytype"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -272,7 +273,7 @@ func establishFields[S fieldSink](d *models.EstablishData, s S) {
 	str("displayAmount", string(d.DisplayAmount))
 	str("minimumBalance", string(d.MinimumBalance))
 	str("merchantReference", d.MerchantReference)
-	str("paymentType", d.PaymentType.Name())
+	str("paymentType", paytype.Name(d.PaymentType))
 	str("timeZone", d.TimeZone)
 	if r := d.Recurrence; r != nil {
 		num("recurrence.startDate", int64(r.StartDate))

@@ -240,3 +240,17 @@ func TestEstablishMessageChecked(t *testing.T) {
 		assert.Equal(t, tc.key, key, "%s: %q %q, want key %q", tc.name, msg, key, tc.key)
 	}
 }
+
+// The establish message names every payment type as it always has (the
+// names the service and the front-end SDKs sign); no paymentType for the
+// zero value, an unknown or a negative code.
+func TestEstablishMessagePaymentTypeNames(t *testing.T) {
+	for code, want := range map[models.PaymentType]string{
+		1: "&paymentType=Instant", 2: "&paymentType=Deferred", 3: "&paymentType=Recurring",
+		4: "&paymentType=Disbursement", 5: "&paymentType=Verification", 6: "&paymentType=Retrieval",
+		0: "", 7: "", -1: "",
+	} {
+		d := &models.EstablishData{AccessID: "AID", MerchantID: "MID", Currency: models.USD, Amount: "1.00", PaymentType: code}
+		assert.Equal(t, "accessId=AID&merchantId=MID&currency=USD&amount=1.00"+want, EstablishMessage(d), "code %d", code)
+	}
+}

@@ -143,6 +143,22 @@ const (
 // ObjectTypeTransaction is the objectType of transaction and identity events.
 const ObjectTypeTransaction = "Transaction"
 
+// CanonicalEventType returns t in the one spelling the SDK reads where the
+// operator's sources differ (docs/wire.md): Completed is Complete,
+// Cancelled is Cancel, Expired is Expire; any other type is returned as it
+// is. Event.EventType is read so; Event.Raw keeps the spelling received.
+func CanonicalEventType(t models.EventType) models.EventType {
+	switch t {
+	case "Completed":
+		return models.EventComplete
+	case "Cancelled":
+		return models.EventCancel
+	case "Expired":
+		return models.EventExpire
+	}
+	return t
+}
+
 // CustomerLookup is the body of GET /customers/lookup.
 type CustomerLookup struct {
 	Known *bool `json:"isInTrustlyNetwork"`

@@ -152,6 +152,12 @@ func FormBody(fields url.Values) []byte {
 	return []byte(b.String())
 }
 
+// EventTypeRead are the eventType spellings the operator's sources differ
+// on (the OpenAPI's webhook names against the DESIGN's), with the one the
+// SDK reads into Event.EventType (docs/wire.md, eventType spellings); Raw
+// keeps the spelling sent.
+var EventTypeRead = map[string]string{"Completed": "Complete", "Cancelled": "Cancel", "Expired": "Expire"}
+
 // EventOffWire are the fields of bankpay.Event (and the types it holds)
 // that no single notification field is read into, with why.
 var EventOffWire = map[string]string{
@@ -159,6 +165,7 @@ var EventOffWire = map[string]string{
 	"Transaction":           "the transaction part: its fields are mapped one by one",
 	"Identity":              "the identity part: its fields are mapped one by one",
 	"Transaction.HasStatus": "whether status was sent (checked through status)",
+	"TransactionID":         "objectId when objectType is a transaction's (checked through objectId and objectType)",
 	"Transaction.Refresh":   "the refresh part: its fields are mapped one by one",
 	"Transaction.Dispute":   "the dispute part: its fields are mapped one by one",
 }

@@ -191,6 +191,9 @@ func checkEvent(sent url.Values, e *bankpay.Event) []fieldDiff {
 		if got := e.Raw.Get(k); got != want || len(e.Raw[k]) != 1 {
 			bad = append(bad, fieldDiff{k, want, got, "Raw holds"})
 		}
+		if read, ok := EventTypeRead[want]; ok && k == "eventType" {
+			want = read
+		}
 		if f, ok := EventFields[k]; ok {
 			got, has := f(e)
 			if !has {
@@ -199,6 +202,15 @@ func checkEvent(sent url.Values, e *bankpay.Event) []fieldDiff {
 				bad = append(bad, fieldDiff{k, want, got, "typed"})
 			}
 		}
+	}
+	// TransactionID is the objectId of a transaction's event, "" for
+	// another object's.
+	wantID := ""
+	if ot := sent.Get("objectType"); ot == "" || strings.EqualFold(ot, "Transaction") {
+		wantID = sent.Get("objectId")
+	}
+	if e.TransactionID != wantID {
+		bad = append(bad, fieldDiff{"objectId", wantID, e.TransactionID, "TransactionID"})
 	}
 	for k := range e.Raw {
 		if _, ok := sent[k]; !ok {

@@ -81,7 +81,7 @@ func TestDisputeRecovery(t *testing.T) {
 		require.NotNil(t, dispute)
 		txnID, returned := dispute.Raw.Get("transactionId"), models.Amount(dispute.Raw.Get("amountReturned"))
 		assert.Equal(t, capture.TransactionID, txnID)
-		assert.Equal(t, capture.TransactionID, dispute.TransactionID())
+		assert.Equal(t, capture.TransactionID, dispute.TransactionID)
 		assert.Equal(t, models.Amount("80.00"), returned)
 		assert.Equal(t, "R10", dispute.Raw.Get("returnType"))
 		assert.Equal(t, s.Now(), dispute.CreatedAt)

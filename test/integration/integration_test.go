@@ -288,7 +288,7 @@ func (in *inbox) all() []*bankpay.Event {
 func (in *inbox) typesFor(id string) []models.EventType {
 	var out []models.EventType
 	for _, ev := range in.all() {
-		if ev.TransactionID() == id {
+		if ev.TransactionID == id {
 			out = append(out, ev.EventType)
 		}
 	}
@@ -298,7 +298,7 @@ func (in *inbox) typesFor(id string) []models.EventType {
 func (in *inbox) last(id string) *bankpay.Event {
 	var out *bankpay.Event
 	for _, ev := range in.all() {
-		if ev.TransactionID() == id {
+		if ev.TransactionID == id {
 			out = ev
 		}
 	}

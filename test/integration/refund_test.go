@@ -95,7 +95,7 @@ func TestRefund(t *testing.T) {
 		assert.Equal(t, []models.EventType{models.EventProcess, models.EventComplete, models.EventRefund, models.EventRefund}, in.typesFor(id))
 		var refunds []*bankpay.Event
 		for _, ev := range in.all() {
-			if ev.TransactionID() == id && ev.EventType == models.EventRefund {
+			if ev.TransactionID == id && ev.EventType == models.EventRefund {
 				refunds = append(refunds, ev)
 			}
 		}

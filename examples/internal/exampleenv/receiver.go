@@ -32,7 +32,6 @@ type Receiver struct {
 	mu      sync.Mutex
 	events  []*bankpay.Event
 	printed int
-	dups    int
 }
 
 // StartReceiver starts the notification endpoint. Env.Flush and the clock
@@ -50,8 +49,8 @@ func (e *Env) StartReceiver() *Receiver {
 		r.mu.Unlock()
 		return nil // store and respond 200 at once; work on the event later
 	},
-		bankpay.WithDeduplicator(&countingDedup{Deduplicator: bankpay.NewMemoryDeduplicator(0), r: r}),
-		// Judge an event's age by the sandbox's clock, which the examples move.
+		// Each event once (the handler de-duplicates in memory). Judge an
+		// event's age by the sandbox's clock, which the examples move.
 		bankpay.WithWebhookClock(e.Sandbox.Now),
 	)
 	mux := http.NewServeMux()
@@ -72,7 +71,7 @@ func (r *Receiver) Events() []*bankpay.Event {
 func (r *Receiver) EventsFor(id string) []*bankpay.Event {
 	var out []*bankpay.Event
 	for _, ev := range r.Events() {
-		if ev.TransactionID() == id {
+		if ev.TransactionID == id {
 			out = append(out, ev)
 		}
 	}
@@ -87,14 +86,6 @@ func (r *Receiver) Has(id string, t models.EventType) bool {
 		}
 	}
 	return false
-}
-
-// Duplicates returns how many re-sent events were acknowledged without
-// being processed again.
-func (r *Receiver) Duplicates() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.dups
 }
 
 func (r *Receiver) printNew() {
@@ -116,7 +107,7 @@ func (r *Receiver) close() {
 // DescribeEvent is a one-line summary of a verified event.
 func DescribeEvent(ev *bankpay.Event) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (id %s) for transaction %s", ev.EventType, ev.EventID, ev.TransactionID())
+	fmt.Fprintf(&b, "%s (id %s) for transaction %s", ev.EventType, ev.EventID, ev.TransactionID)
 	if ev.MerchantReference != "" {
 		fmt.Fprintf(&b, " [%s]", ev.MerchantReference)
 	}
@@ -210,21 +201,4 @@ func randomHex(n int) string {
 		panic(err)
 	}
 	return hex.EncodeToString(b)
-}
-
-// countingDedup counts the deliveries of events already processed.
-type countingDedup struct {
-	bankpay.Deduplicator
-	r *Receiver
-}
-
-// Claim claims key, counting a re-sent event.
-func (d *countingDedup) Claim(ctx context.Context, key string) (bankpay.ClaimState, string, error) {
-	st, token, err := d.Deduplicator.Claim(ctx, key)
-	if err == nil && st == bankpay.ClaimDone {
-		d.r.mu.Lock()
-		d.r.dups++
-		d.r.mu.Unlock()
-	}
-	return st, token, err
 }
