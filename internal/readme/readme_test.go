@@ -153,7 +153,8 @@ func TestReadmeSnippets(t *testing.T) {
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "go mod tidy: %s", out)
-	args := []string{"test", "-count=1", "-v"}
+	// -s -w: no symbol table or DWARF, a cheaper link of the same program.
+	args := []string{"test", "-count=1", "-v", "-ldflags=-s -w"}
 	if raceEnabled {
 		args = append(args, "-race")
 	}
@@ -418,7 +419,9 @@ func TestReadmeInstallFromCheckout(t *testing.T) {
 			// With -race when the tests run with it: the standard library and
 			// the SDK are then already compiled that way (the build cache is
 			// shared), where a plain build compiles them all a second time.
-			args := []string{"build", "-o", os.DevNull}
+			// -s -w: no symbol table or DWARF, a cheaper link of the same
+			// program.
+			args := []string{"build", "-ldflags=-s -w", "-o", os.DevNull}
 			if raceEnabled {
 				args = append(args, "-race")
 			}
