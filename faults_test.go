@@ -525,6 +525,7 @@ func equalDurations(a, b []time.Duration) bool {
 }
 
 func TestFaultTable(t *testing.T) {
+	t.Parallel() // every cell on servers of its own: beside the other long tests
 	var all []cellResult
 	for _, sc := range faultScenarios() {
 		t.Run(sc.name, func(t *testing.T) {

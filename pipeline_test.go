@@ -515,6 +515,7 @@ func newConnClient(t *testing.T, s *connServer, opts ...Option) *Client {
 // error responses of every kind (retried or not, bodies read, skipped or
 // larger than the retry layer's drain), share one keep-alive connection.
 func TestThousandCallsOneConnection(t *testing.T) {
+	t.Parallel() // 1,000 calls on a server of its own: beside the other long tests
 	s := newConnServer(t)
 	c := newConnClient(t, s)
 	ctx := context.Background()

@@ -386,6 +386,7 @@ func findClient(t *testing.T) (*Client, *httpmock.MockTransport) {
 }
 
 func TestTransactionsFindByOriginal(t *testing.T) {
+	t.Parallel() // its own clients and mocks: beside the other long tests
 	find := func(c *Client) (*models.Transaction, error) {
 		return c.Transactions.FindByMerchantReference(context.Background(), &FindParams{OriginalTransactionID: "A1", MerchantReference: "dep-7", Type: models.TypeDeposit})
 	}

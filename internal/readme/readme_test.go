@@ -153,7 +153,8 @@ func TestReadmeSnippets(t *testing.T) {
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "go mod tidy: %s", out)
-	args := []string{"test", "-count=1", "-v"}
+	// -s -w: no symbol table or DWARF, a cheaper link of the same program.
+	args := []string{"test", "-count=1", "-v", "-ldflags=-s -w"}
 	if raceEnabled {
 		args = append(args, "-race")
 	}
@@ -403,19 +404,39 @@ func TestReadmeInstallFromCheckout(t *testing.T) {
 				out, err := cmd.CombinedOutput()
 				require.NoError(t, err, "%s: %s", line, out)
 			}
+			// The recipe's ../bankpay-go finds every package the program
+			// imports, and their dependencies.
+			goIn(t, shop, env, "list", "-deps", ".")
+			// Then the program builds against the checkout, named by its own
+			// directory: the build cache keys a package outside the module
+			// cache by its directory, so through the symlink the SDK would
+			// compile a second time, beside this test run's copy.
+			if name == "replace" {
+				goIn(t, shop, env, "mod", "edit", "-replace=github.com/bankpay/bankpay-go="+root)
+			} else {
+				goIn(t, shop, env, "work", "edit", "-dropuse=../bankpay-go", "-use="+root, "-replace=github.com/bankpay/bankpay-go@v0.3.0="+root)
+			}
 			// With -race when the tests run with it: the standard library and
 			// the SDK are then already compiled that way (the build cache is
 			// shared), where a plain build compiles them all a second time.
-			args := []string{"build", "-o", os.DevNull}
+			// -s -w: no symbol table or DWARF, a cheaper link of the same
+			// program.
+			args := []string{"build", "-ldflags=-s -w", "-o", os.DevNull}
 			if raceEnabled {
 				args = append(args, "-race")
 			}
-			cmd := exec.Command("go", append(args, ".")...)
-			cmd.Dir, cmd.Env = shop, env
-			out, err := cmd.CombinedOutput()
-			require.NoError(t, err, "go build: %s", out)
+			goIn(t, shop, env, append(args, ".")...)
 		})
 	}
+}
+
+// goIn runs the go command in dir with env and requires it to succeed.
+func goIn(t *testing.T, dir string, env []string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir, cmd.Env = dir, env
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "go %s: %s", strings.Join(args, " "), out)
 }
 
 const shopMain = `package main

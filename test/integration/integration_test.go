@@ -71,13 +71,17 @@ type shape struct {
 	bare bool
 }
 
-// eachShape runs fn as two subtests, "wrapped" and "bare", each with its
-// shape, to start the sandbox in (startSandbox, or shape.options for a
-// bankpaytest.NewServer of a test's own).
+// eachShape runs fn as two parallel subtests, "wrapped" and "bare", each
+// with its shape, to start the sandbox in (startSandbox, or shape.options
+// for a bankpaytest.NewServer of a test's own). Each shape has a sandbox
+// of its own, so the two share nothing; the test returns when both have.
 func eachShape(t *testing.T, fn func(t *testing.T, sh shape)) {
 	t.Helper()
 	for _, sh := range []shape{{name: "wrapped"}, {name: "bare", bare: true}} {
-		t.Run(sh.name, func(t *testing.T) { fn(t, sh) })
+		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
+			fn(t, sh)
+		})
 	}
 }
 
