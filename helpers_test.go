@@ -23,6 +23,8 @@ import (
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/bankpay/bankpay-go/internal/testmain"
 )
 
 // testCreds are the credentials of every unit test. The key must never show
@@ -285,6 +287,7 @@ func customerAndAccountEndpoints() []endpoint {
 // retry timer, a webhook worker) is still running after a short grace
 // period. Set BANKPAY_LEAKCHECK_VERBOSE=1 to print the goroutine counts.
 func TestMain(m *testing.M) {
+	testmain.NoExitPause()
 	os.Exit(faultinject.VerifyTestMain(m, 5*time.Second))
 }
 

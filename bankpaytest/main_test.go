@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/faultinject"
+
+	"github.com/bankpay/bankpay-go/internal/testmain"
 )
 
 // TestMain runs the sandbox's tests and then fails the run if any goroutine
@@ -13,5 +15,6 @@ import (
 // handler) is still running after a short grace period. Set
 // BANKPAY_LEAKCHECK_VERBOSE=1 to print the goroutine counts.
 func TestMain(m *testing.M) {
+	testmain.NoExitPause()
 	os.Exit(faultinject.VerifyTestMain(m, 5*time.Second))
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/bankpay/bankpay-go/internal/testmain"
 )
 
 // examples are the runnable programs below examples/, each with the lines
@@ -110,6 +112,7 @@ func build(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	testmain.NoExitPause()
 	code := m.Run()
 	if binDir != "" {
 		_ = os.RemoveAll(binDir)

@@ -15,9 +15,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/bankpay/bankpay-go/internal/testmain"
 )
 
-func TestMain(m *testing.M) { os.Exit(VerifyTestMain(m, 5*time.Second)) }
+func TestMain(m *testing.M) {
+	testmain.NoExitPause()
+	os.Exit(VerifyTestMain(m, 5*time.Second))
+}
 
 // fixture starts a server with a counting backend and a client through the
 // server's transport; both are closed at cleanup.
