@@ -51,3 +51,28 @@ func TestFakeClockStandsStill(t *testing.T) {
 	srv.Advance(time.Hour)
 	assert.Equal(t, start.Add(time.Hour), srv.Now())
 }
+
+// TestEventIDsApartAcrossStarts: a fake-clock sandbox numbers its events
+// from 500000000000001 (tests can name them); a wall-clock one (what
+// cmd/bankpay-sandbox runs) from a number taken from the real time, so a
+// sandbox started again gives eventIds a running webhook handler has not
+// processed.
+func TestEventIDsApartAcrossStarts(t *testing.T) {
+	firstEvent := func(opts ...bankpaytest.Option) string {
+		srv := newServer(t, opts...)
+		c := newAPI(t, srv, srv.Credentials())
+		c.establish("ids-1", "0.00")
+		evs := srv.Events()
+		require.NotEmpty(t, evs)
+		return evs[0].EventID
+	}
+	assert.Equal(t, "500000000000001", firstEvent())
+	seen := map[string]bool{"500000000000001": true}
+	for range 3 {
+		id := firstEvent(bankpaytest.WithWallClock())
+		assert.Len(t, id, 15, "eventId %s", id)
+		assert.False(t, seen[id], "eventId %s again after a new start", id)
+		seen[id] = true
+		time.Sleep(2 * time.Millisecond) // starts a millisecond apart at least
+	}
+}

@@ -104,7 +104,20 @@ func (s *Server) newEvent(t *txn, typ models.EventType, id string, fields []pair
 
 func (s *Server) nextEventID() string {
 	s.st.seqEvent++
-	return fmt.Sprintf("%d", 500000000000000+s.st.seqEvent)
+	return fmt.Sprintf("%d", s.st.eventBase+s.st.seqEvent)
+}
+
+// firstEventBase is what the fake clock's eventIds count from.
+const firstEventBase = 500000000000000
+
+// wallEventBase is what a wall-clock sandbox started at t counts its
+// eventIds from: firstEventBase plus t's milliseconds (modulo 10^9, about
+// 11 days) times 10^5, still 15 digits. A sandbox started again later
+// numbers its events apart from the last one's (unless that one sent
+// 100,000 events), so that a handler's memory of processed eventIds does
+// not swallow them.
+func wallEventBase(t time.Time) uint64 {
+	return firstEventBase + uint64(t.UnixMilli()%1_000_000_000)*100_000
 }
 
 func (t *txn) zone() string {

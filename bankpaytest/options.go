@@ -51,9 +51,12 @@ func WithStartTime(t time.Time) Option {
 // AdvanceTo still move it ahead, and it keeps running from there. A
 // deposit or capture is submitted to the network (Processed) when it is
 // WallClockSubmitDelay old, or at the next Advance, whichever comes first,
-// so that it can be canceled until then. cmd/bankpay-sandbox sets it unless
+// so that it can be canceled until then. Its eventIds start from a number
+// taken from the real time at start (not 500000000000001), so that a
+// webhook handler that outlives a restarted sandbox does not take the new
+// events for ones it processed. cmd/bankpay-sandbox sets it unless
 // -frozen-clock is given. Without it the clock is fake: it moves only when
-// told to, as tests want.
+// told to, and events are numbered from 500000000000001, as tests want.
 func WithWallClock() Option {
 	return func(c *config) { c.wall = true }
 }

@@ -106,6 +106,7 @@ type state struct {
 	toSubmit  []*txn
 	seqTxn    uint64
 	seqEvent  uint64
+	eventBase uint64 // eventIds are eventBase+seqEvent (nextEventID)
 	seqCust   uint64
 	lost      []lostResponse // LoseResponse (faults.go)
 }
@@ -166,9 +167,13 @@ func NewServer(opts ...Option) *Server {
 	}
 	s := &Server{maxBody: DefaultMaxBodyBytes, bare: cfg.bare, wall: cfg.wall, wake: make(chan struct{}, 1)}
 	s.st = state{
-		now:      cfg.start.UTC().Truncate(time.Millisecond),
-		byAccess: make(map[string]*merchant),
-		txns:     make(map[string]*txn),
+		now:       cfg.start.UTC().Truncate(time.Millisecond),
+		byAccess:  make(map[string]*merchant),
+		txns:      make(map[string]*txn),
+		eventBase: firstEventBase,
+	}
+	if cfg.wall {
+		s.st.eventBase = wallEventBase(time.Now())
 	}
 	for i := 1; i <= cfg.providers; i++ {
 		s.st.providers = append(s.st.providers, fmt.Sprintf("Sandbox Identity Provider %d", i))
