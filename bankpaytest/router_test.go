@@ -1,9 +1,12 @@
-package bankpaytest_test
+package bankpaytest
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/bankpay/bankpay-go/internal/ops"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -14,7 +17,8 @@ import (
 // included) 405/200 with Allow, and wrong credentials 401 before either
 // inside the API and control prefixes.
 func TestRouting(t *testing.T) {
-	srv := newServer(t)
+	srv := NewServer()
+	t.Cleanup(srv.Close)
 	creds := srv.Credentials()
 	root := strings.TrimSuffix(srv.URL, "/api/v1")
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -61,5 +65,31 @@ func TestRouting(t *testing.T) {
 			}
 			assert.Equal(t, want, do(tc.method, tc.path, "wrong").StatusCode, "with wrong credentials")
 		})
+	}
+}
+
+// TestAPIRoutesServeEveryRow: the sandbox's API routes and the SDK's
+// operation rows (internal/ops) are the same set. Every row's method and
+// path (its id filled) reaches a route with that method, not the 404 or
+// 405 fallbacks; every route is a row of the table, one route a pattern,
+// and reached by some row.
+func TestAPIRoutesServeEveryRow(t *testing.T) {
+	mux := http.NewServeMux()
+	new(Server).mount(mux, apiPrefix, routes(apiRoutes))
+	reached := map[string]bool{}
+	for _, op := range ops.All() {
+		path := apiPrefix + pathParam.ReplaceAllString(op.Path, "x1")
+		_, pattern := mux.Handler(httptest.NewRequest(op.Method, path, nil))
+		assert.True(t, strings.HasPrefix(pattern, op.Method+" "), "%s (%s %s): no route of the sandbox, reaches %q", op.Name, op.Method, op.Path, pattern)
+		reached[pattern] = true
+	}
+	rows := ops.All()
+	seen := map[string]bool{}
+	for i, rt := range routes(apiRoutes) {
+		assert.Contains(t, rows, apiRoutes[i].op, "%s: a route with no row of internal/ops", rt.pattern)
+		assert.False(t, seen[rt.pattern], "%s: two routes", rt.pattern)
+		seen[rt.pattern] = true
+		method, path, _ := strings.Cut(rt.pattern, " ")
+		assert.True(t, reached[method+" "+apiPrefix+path], "%s: a route no row reaches", rt.pattern)
 	}
 }

@@ -10,7 +10,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
+
+	"github.com/bankpay/bankpay-go/internal/testmain"
 )
+
+// TestMain runs the package's tests without the race detector's exit pause
+// (package testmain).
+func TestMain(m *testing.M) { testmain.Run(m) }
 
 func TestAmountFromCents(t *testing.T) {
 	for cents, want := range map[int64]string{0: "0.00", 5: "0.05", 1050: "10.50", 100: "1.00", 123456789: "1234567.89", -150: "-1.50"} {

@@ -24,7 +24,13 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/bankpay/bankpay-go/internal/testmain"
 )
+
+// TestMain runs the package's tests without the race detector's exit pause
+// (package testmain).
+func TestMain(m *testing.M) { testmain.Run(m) }
 
 // start runs the sandbox with args on a free loopback port and returns the
 // "key: value" fields of its banner (whole lines split at the first colon)

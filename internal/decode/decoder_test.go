@@ -16,7 +16,13 @@ import (
 	"github.com/bankpay/bankpay-go/models"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/bankpay/bankpay-go/internal/testmain"
 )
+
+// TestMain runs the package's tests without the race detector's exit pause
+// (package testmain).
+func TestMain(m *testing.M) { testmain.Run(m) }
 
 // The checked-in decoders are what the generator writes from today's
 // models: run go generate in internal/decode when this fails.

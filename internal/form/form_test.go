@@ -5,7 +5,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/bankpay/bankpay-go/internal/testmain"
 )
+
+// TestMain runs the package's tests without the race detector's exit pause
+// (package testmain).
+func TestMain(m *testing.M) { testmain.Run(m) }
 
 type addr struct {
 	City    string `url:"city,omitempty"`

@@ -6,7 +6,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/bankpay/bankpay-go/internal/testmain"
 )
+
+// TestMain runs the package's tests without the race detector's exit pause
+// (package testmain).
+func TestMain(m *testing.M) { testmain.Run(m) }
 
 func TestInt(t *testing.T) {
 	for s, want := range map[string]int64{"2": 2, "-7": -7, "02": 2, "+5": 5, " 3 ": 3, "2.0": 2, "2e1": 20, "-1.50e2": -150, "-0": 0} {

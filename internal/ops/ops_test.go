@@ -6,7 +6,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/bankpay/bankpay-go/internal/testmain"
 )
+
+// TestMain runs the package's tests without the race detector's exit pause
+// (package testmain).
+func TestMain(m *testing.M) { testmain.Run(m) }
 
 func TestFill(t *testing.T) {
 	op := &Op{Name: "T.X", Method: http.MethodPost, Path: "/transactions/{transactionId}/deposit", Body: BodyForm}

@@ -4,7 +4,13 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/bankpay/bankpay-go/internal/testmain"
 )
+
+// TestMain runs the package's tests without the race detector's exit pause
+// (package testmain).
+func TestMain(m *testing.M) { testmain.Run(m) }
 
 func TestName(t *testing.T) {
 	for code, want := range map[int]string{1: "Instant", 2: "Deferred", 3: "Recurring", 4: "Disbursement", 5: "Verification",

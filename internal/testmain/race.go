@@ -9,15 +9,14 @@ import (
 	"syscall"
 )
 
-// NoExitPause starts the running test binary again with atexit_sleep_ms=0
-// in GORACE, unless GORACE names atexit_sleep_ms already (then it returns).
-// It returns too when the binary cannot be started again, which then runs
-// with the pause.
-func NoExitPause() {
+// restarts: under the race detector, on a system that can exec, there is a
+// pause to leave out.
+const restarts = true
+
+// restart starts the running test binary again, in place, with
+// atexit_sleep_ms=0 added to GORACE; it returns only when it cannot.
+func restart() {
 	gorace := os.Getenv("GORACE")
-	if strings.Contains(gorace, "atexit_sleep_ms") {
-		return
-	}
 	exe, err := os.Executable()
 	if err != nil {
 		return
@@ -25,5 +24,5 @@ func NoExitPause() {
 	// The environment without its GORACE: a process reads the first of two.
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GORACE=") })
 	env = append(env, "GORACE="+strings.TrimSpace(gorace+" atexit_sleep_ms=0"))
-	_ = syscall.Exec(exe, os.Args, env) // returns only on failure
+	_ = syscall.Exec(exe, os.Args, env)
 }

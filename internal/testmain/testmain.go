@@ -12,12 +12,13 @@
 //
 //	func TestMain(m *testing.M) { testmain.Run(m) }
 //
-// or calls NoExitPause first in a TestMain of its own
-// (TestEveryTestPackageHasTestMain checks it).
+// in its main test file, or calls NoExitPause first in a TestMain of its
+// own (TestEveryTestPackageHasTestMain checks it).
 package testmain
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -26,4 +27,14 @@ import (
 func Run(m *testing.M) {
 	NoExitPause()
 	os.Exit(m.Run())
+}
+
+// NoExitPause starts the running test binary again with atexit_sleep_ms=0
+// in GORACE, under the race detector and unless GORACE names
+// atexit_sleep_ms already; otherwise, or when the binary cannot be started
+// again (it then runs with the pause), it returns.
+func NoExitPause() {
+	if restarts && !strings.Contains(os.Getenv("GORACE"), "atexit_sleep_ms") {
+		restart()
+	}
 }

@@ -17,7 +17,7 @@ func TestMain(m *testing.M) { Run(m) }
 // TestRunsWithoutExitPause: under -race this binary was started again with
 // atexit_sleep_ms=0 in GORACE, keeping what GORACE held before.
 func TestRunsWithoutExitPause(t *testing.T) {
-	if !raceEnabled {
+	if !restarts {
 		t.Skip("no race detector: nothing to leave out")
 	}
 	assert.True(t, strings.Contains(os.Getenv("GORACE"), "atexit_sleep_ms"), "GORACE=%q", os.Getenv("GORACE"))
@@ -26,7 +26,7 @@ func TestRunsWithoutExitPause(t *testing.T) {
 // TestKeepsGORACE: a GORACE of the caller's is kept, with atexit_sleep_ms=0
 // added; one that sets atexit_sleep_ms itself is left as it is.
 func TestKeepsGORACE(t *testing.T) {
-	if !raceEnabled {
+	if !restarts {
 		t.Skip("no race detector: nothing to leave out")
 	}
 	if os.Getenv("TESTMAIN_CHILD") == "1" {
@@ -82,6 +82,6 @@ func TestEveryTestPackageHasTestMain(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, len(withTests), 10, "the walk found the module's test packages")
 	for dir := range withTests {
-		assert.True(t, through[dir], "%s: no TestMain through package testmain (add testmain_test.go as in models)", dir)
+		assert.True(t, through[dir], "%s: no TestMain through package testmain (a TestMain in its main test file, as in models/models_test.go)", dir)
 	}
 }

@@ -28,7 +28,13 @@ import (
 	bankpay "github.com/bankpay/bankpay-go"
 	"github.com/bankpay/bankpay-go/bankpaytest"
 	"github.com/bankpay/bankpay-go/models"
+
+	"github.com/bankpay/bankpay-go/internal/testmain"
 )
+
+// TestMain runs the package's tests without the race detector's exit pause
+// (package testmain).
+func TestMain(m *testing.M) { testmain.Run(m) }
 
 // Service error codes the integration tests expect (APIError.Code).
 const (

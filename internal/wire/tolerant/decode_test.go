@@ -10,7 +10,13 @@ import (
 
 	"github.com/bankpay/bankpay-go/internal/wire/tolerant"
 	"github.com/bankpay/bankpay-go/models"
+
+	"github.com/bankpay/bankpay-go/internal/testmain"
 )
+
+// TestMain runs the package's tests without the race detector's exit pause
+// (package testmain).
+func TestMain(m *testing.M) { testmain.Run(m) }
 
 // Integer fields and codes read a JSON number, a numeric string or a
 // whole-valued float alike; an empty string is the zero value.

@@ -1,5 +1,0 @@
-//go:build race && unix
-
-package testmain
-
-const raceEnabled = true
