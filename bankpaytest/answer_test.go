@@ -152,11 +152,7 @@ func jsonAt(t *testing.T, body []byte, path string) json.RawMessage {
 // verification.hasEnoughFunds is there in both, as in the balance answer.
 func TestCodesByShape(t *testing.T) {
 	for _, bare := range []bool{false, true} {
-		var opts []bankpaytest.Option
-		if bare {
-			opts = append(opts, bankpaytest.WithBareResponses())
-		}
-		srv := newServer(t, opts...)
+		srv := newServer(t, shape(bare)...)
 		c := newAPI(t, srv, srv.Credentials())
 		// want checks the JSON at path: a string of digits when str, else a
 		// number, of the same value.

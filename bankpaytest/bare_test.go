@@ -35,12 +35,8 @@ func topKeys(t *testing.T, a response) []string {
 // for balance, identity detail and customer; the summary bare in both.
 func TestSingleObjectShapes(t *testing.T) {
 	for _, bare := range []bool{false, true} {
-		name := "wrapped"
-		opts := []bankpaytest.Option{bankpaytest.WithMerchant(bankpaytest.Merchant{})}
-		if bare {
-			name = "bare"
-			opts = append(opts, bankpaytest.WithBareResponses())
-		}
+		name := map[bool]string{false: "wrapped", true: "bare"}[bare]
+		opts := shape(bare, bankpaytest.WithMerchant(bankpaytest.Merchant{}))
 		t.Run(name, func(t *testing.T) {
 			srv := newServer(t, opts...)
 			c := newAPI(t, srv, srv.Merchants()[1].Credentials)

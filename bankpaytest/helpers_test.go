@@ -31,6 +31,15 @@ func newServer(t *testing.T, opts ...bankpaytest.Option) *bankpaytest.Server {
 	return srv
 }
 
+// shape is opts, plus WithBareResponses when bare (the OpenAPI's shape
+// instead of the spec's).
+func shape(bare bool, opts ...bankpaytest.Option) []bankpaytest.Option {
+	if bare {
+		return append(opts, bankpaytest.WithBareResponses())
+	}
+	return opts
+}
+
 // response is one HTTP response of the sandbox.
 type response struct {
 	status int

@@ -14,11 +14,7 @@ import (
 
 func TestRefresh(t *testing.T) {
 	for _, bare := range []bool{false, true} {
-		var opts []bankpaytest.Option
-		if bare {
-			opts = append(opts, bankpaytest.WithBareResponses())
-		}
-		srv := newServer(t, opts...)
+		srv := newServer(t, shape(bare)...)
 		c := newAPI(t, srv, srv.Credentials())
 		auth, tok := c.payAuthorization("rfr", "10.00")
 		path := "/transactions/" + auth.TransactionID + "/refresh"
