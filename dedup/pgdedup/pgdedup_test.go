@@ -128,9 +128,7 @@ func TestCreateTableInSchema(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, d.CreateTable(ctx))
 	require.NoError(t, d.CreateTable(ctx), "again")
-	st, token, err := d.Claim(ctx, "ev-1")
-	require.NoError(t, err)
-	assert.Equal(t, bankpay.ClaimNew, st)
+	token := dedupsuite.MustClaim(t, d, "ev-1", bankpay.ClaimNew)
 	require.NoError(t, d.Complete(ctx, "ev-1", token, time.Hour))
 
 	var n int
@@ -342,15 +340,9 @@ func TestReleaseDropsSameInstanceReclaim(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, d.CreateTable(ctx))
 
-	st, first, err := d.Claim(ctx, "ev1") // delivery 1: its callback runs past the TTL
-	require.NoError(t, err)
-	require.Equal(t, bankpay.ClaimNew, st)
+	first := dedupsuite.MustClaim(t, d, "ev1", bankpay.ClaimNew) // delivery 1: its callback runs past the TTL
 	time.Sleep(300 * time.Millisecond)
-	st, _, err = d.Claim(ctx, "ev1") // delivery 2, same replica: claims again
-	require.NoError(t, err)
-	require.Equal(t, bankpay.ClaimNew, st)
-	require.NoError(t, d.Release(ctx, "ev1", first)) // delivery 1 fails: releases
-	st, _, err = d.Claim(ctx, "ev1")                 // delivery 3 while 2 still runs
-	require.NoError(t, err)
-	require.Equal(t, bankpay.ClaimInProgress, st, "delivery 2's claim was released by delivery 1")
+	dedupsuite.MustClaim(t, d, "ev1", bankpay.ClaimNew)                                                         // delivery 2, same replica: claims again
+	require.NoError(t, d.Release(ctx, "ev1", first))                                                            // delivery 1 fails: releases
+	dedupsuite.MustClaim(t, d, "ev1", bankpay.ClaimInProgress, "delivery 2's claim was released by delivery 1") // delivery 3 while 2 still runs
 }

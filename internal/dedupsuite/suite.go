@@ -130,6 +130,16 @@ func claim(t *testing.T, d bankpay.Deduplicator, id string) bankpay.ClaimState {
 	return st
 }
 
+// MustClaim claims id with d, requires the state want (msgAndArgs as
+// require's) and returns the claim's token: one for a new claim, none
+// otherwise (both checked).
+func MustClaim(t *testing.T, d bankpay.Deduplicator, id string, want bankpay.ClaimState, msgAndArgs ...any) string {
+	t.Helper()
+	st, token := claimToken(t, d, id)
+	require.Equal(t, want, st, msgAndArgs...)
+	return token
+}
+
 // claimToken is claim, returning the token of a new claim too.
 func claimToken(t *testing.T, d bankpay.Deduplicator, id string) (bankpay.ClaimState, string) {
 	t.Helper()
