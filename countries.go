@@ -2,9 +2,9 @@ package bankpay
 
 import (
 	"context"
-	"strings"
 
 	"github.com/bankpay/bankpay-go/internal/ops"
+	"github.com/bankpay/bankpay-go/internal/paytype"
 	"github.com/bankpay/bankpay-go/models"
 )
 
@@ -58,18 +58,11 @@ func (p *CountryListParams) validate() error {
 	return checkPaymentTypeFilter("paymentType", p.PaymentType)
 }
 
-// filterPaymentTypes are the payment type names list filters take.
-var filterPaymentTypes = []string{"Instant", "Deferred", "Recurring", "Disbursement", "Verification", "Retrieval"}
-
-// checkPaymentTypeFilter accepts "" and a payment type name in any case.
+// checkPaymentTypeFilter accepts "" and a payment type name in any case
+// (internal/paytype, the names establish data sends).
 func checkPaymentTypeFilter(field, name string) error {
-	if name == "" {
+	if _, ok := paytype.Parse(name); name == "" || ok {
 		return nil
-	}
-	for _, n := range filterPaymentTypes {
-		if strings.EqualFold(n, name) {
-			return nil
-		}
 	}
 	return invalid(field, "must be Instant, Deferred, Recurring, Disbursement, Verification or Retrieval")
 }

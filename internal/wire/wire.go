@@ -76,14 +76,6 @@ func NewFeedbackBody(fb Feedback) FeedbackBody {
 	return FeedbackBody{Feedback: &fb, Status: fb.Status, SubStatus: fb.SubStatus, Description: fb.Description}
 }
 
-// Payment type names as establish data sends them.
-const (
-	PaymentNameDeferred     = "Deferred"
-	PaymentNameInstant      = "Instant"
-	PaymentNameRetrieval    = "Retrieval"
-	PaymentNameDisbursement = "Disbursement"
-)
-
 // Field names of an event notification (form-encoded, nested names dotted;
 // the identity events' extra fields have spaces).
 const (
