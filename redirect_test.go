@@ -889,8 +889,7 @@ func redirectRequireAlgorithm(a signatureAlgorithm) Option {
 }
 
 // A redirect that does not give transactionType (or gives it empty) reads
-// models.TypeUnknown, never External: a type the service did not send is
-// never External (models.TypeUnknown).
+// models.TypeUnknown: a type the service did not send is never External.
 func TestVerifyRedirectWithoutTransactionTypeIsUnknown(t *testing.T) {
 	for _, unsigned := range []string{
 		strings.Replace(returnUnsigned, "&transactionType=1", "", 1),
