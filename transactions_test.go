@@ -283,11 +283,20 @@ func TestTransactions_EstablishErrors(t *testing.T) {
 	})
 }
 
+// TestTransactions_EstablishEmptyEnvelope: an establish answer that names no
+// authorization (a null wrapper; the OpenAPI's EstablishData without a
+// transactionId, empty or blank) is ErrInvalidResponse, never a success
+// with an empty id: the call may have made one (OutcomeUnknown).
 func TestTransactions_EstablishEmptyEnvelope(t *testing.T) {
-	c, mock, _ := newTestClient(t)
-	sequence(t, mock, jsonResponse(200, `{"transaction":null}`))
-	_, err := c.Transactions.Establish(context.Background(), ptrTo(validDisbursement()))
-	require.ErrorIs(t, err, ErrInvalidResponse, "err = %v, want ErrInvalidResponse", err)
+	for _, body := range []string{`{"transaction":null}`, `{"url":"https://bank.example/flow"}`,
+		`{"url":"https://bank.example/flow","transactionId":""}`, `{"url":"https://bank.example/flow","transactionId":"  "}`} {
+		c, mock, _ := newTestClient(t)
+		sequence(t, mock, jsonResponse(200, body))
+		got, err := c.Transactions.Establish(context.Background(), ptrTo(validDisbursement()))
+		require.ErrorIs(t, err, ErrInvalidResponse, "%s: err = %v, want ErrInvalidResponse", body, err)
+		assert.Nil(t, got, body)
+		assert.True(t, OutcomeUnknown(err), body)
+	}
 }
 
 const (

@@ -304,14 +304,18 @@ var errNoAccount = errors.New(`response has no "account" object`)
 // Establish reads an establish response: the spec's wrapped transaction
 // ({"transaction":{…}}), whose identity is a transaction's (id, type,
 // status and amount), or the OpenAPI's bare EstablishData, which has no
-// type or status and requires only its url (the OpenAPI's required list):
-// a bare response without a url is an error. A type or status the bare
-// response does not give is models.TypeUnknown or models.StatusUnknown,
-// never External or New.
+// type or status. A bare response without its url (the one property the
+// OpenAPI requires) or without a transactionId (the authorization it
+// made, which the schema leaves optional but the call exists for) is an
+// error. A type or status the bare response does not give is
+// models.TypeUnknown or models.StatusUnknown, never External or New.
 func Establish(data []byte) (*models.Transaction, []Unset, error) {
 	return value(data, "transaction", func(t *models.Transaction, seen uint64) error {
 		if t.URL == "" {
 			return &FieldError{Path: "url", Want: "a string", Required: true}
+		}
+		if seen&seenTransactionTransactionID == 0 {
+			return &FieldError{Path: "transactionId", Want: "a string", Required: true}
 		}
 		if seen&seenTransactionTransactionType == 0 {
 			t.TransactionType = models.TypeUnknown

@@ -197,7 +197,9 @@ func TestEstablishTypeAndStatusUnknown(t *testing.T) {
 	}
 	for _, body := range []string{`{"transaction":{"transactionId":"T1","transactionType":1,"amount":"0.00"}}`, `{"transactionId":"T1"}`,
 		`{"status":"Unknown",` + url + `}`, `{"status":-1,` + url + `}`, `{"transactionType":"-1",` + url + `}`,
-		`{"transaction":{"transactionId":"T1","transactionType":1,"status":-1,"amount":"0.00"}}`} {
+		`{"transaction":{"transactionId":"T1","transactionType":1,"status":-1,"amount":"0.00"}}`,
+		`{"url":"https://bank.example/flow"}`, `{"url":"https://bank.example/flow","transactionId":""}`,
+		`{"url":"https://bank.example/flow","transactionId":null}`, `{"url":"https://bank.example/flow","transactionId":" "}`} {
 		_, _, err := Establish([]byte(body))
 		assert.Error(t, err, "%s", body)
 	}
