@@ -2,6 +2,7 @@ package contract
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	verrors "github.com/pb33f/libopenapi-validator/errors"
@@ -369,6 +370,12 @@ var AllowList = []Difference{
 	{ID: "number-whole/transactions[].payment.paymentProvider.type", Wire: "whole numbers generally", Where: InAnswer, Line: "whole: transactions[].payment.paymentProvider.type"},
 	{ID: "number-whole/transactions[].payment.recordVersion", Wire: "whole numbers generally", Where: InAnswer, Line: "whole: transactions[].payment.recordVersion"},
 	{ID: "number-whole/transactions[].recordVersion", Wire: "whole numbers generally", Where: InAnswer, Line: "whole: transactions[].recordVersion"},
+	// An answer the SDK refuses (ErrInvalidResponse) when it lacks one
+	// property the schema leaves optional: generated answers without it
+	// must fail so, and no other.
+	{ID: "establish-transactionid-required", Wire: "Establish response", Where: InAnswer,
+		Ops:  []string{"transactions_post-establish"},
+		Line: "refused without: transactionId"},
 	{ID: "attribute-source", Wire: "`detail.attribute[].source`", Where: InAnswer,
 		Ops:     []string{"identity_get-trustly-id-user-details"},
 		Reshape: &Reshape{Path: "detail.attribute[].source", Into: map[string]string{"name": "source", "type": "sourceType"}}},
@@ -429,6 +436,25 @@ func Excuse(where, op, desc string) *Difference {
 			if o == op {
 				return d
 			}
+		}
+	}
+	return nil
+}
+
+// RefusedWithout returns the "refused without: …" row of operation op
+// whose property the answer object gen lacks (absent, or not a non-blank
+// string): the SDK must refuse that answer with ErrInvalidResponse. Nil
+// when no row applies.
+func RefusedWithout(op string, gen any) *Difference {
+	obj, _ := gen.(map[string]any)
+	for i := range AllowList {
+		d := &AllowList[i]
+		prop, ok := strings.CutPrefix(d.Line, "refused without: ")
+		if d.Where != InAnswer || !ok || !slices.Contains(d.Ops, op) {
+			continue
+		}
+		if v, isString := obj[prop].(string); !isString || strings.TrimSpace(v) == "" {
+			return d
 		}
 	}
 	return nil

@@ -124,6 +124,7 @@ func part(fieldMap *FieldMap, gen any, result any) (any, any) {
 type opFigures struct {
 	generated, decoded, equal, compared, requests int
 	wrapped                                       int // answers served in the spec's wrapped shape
+	refused                                       int // answers refused by a "refused without" row
 	unmodelled                                    map[string]bool
 }
 
@@ -312,6 +313,18 @@ func TestOperations(t *testing.T) {
 				sent := rec.sent
 				rec.mu.Unlock()
 				assert.True(t, sentByRow(op.Rows, sent), "%q is not the method and path of a row of %s", sent, op.ID)
+				if d := RefusedWithout(op.ID, gen); d != nil {
+					// The SDK refuses it by design (the row's wire.md row).
+					if !errors.Is(err, bankpay.ErrInvalidResponse) {
+						nFailed++
+						reason := "not refused with ErrInvalidResponse (" + d.ID + ")"
+						failures[reason] = append(failures[reason], fmt.Sprintf("seed %d %v: %s (err %v)", seed, label, body, err))
+						continue
+					}
+					markUsed(d.ID)
+					f.refused++
+					continue
+				}
 				if err != nil {
 					reason := "fails to decode: " + err.Error()
 					nFailed++
@@ -401,8 +414,9 @@ func TestOperations(t *testing.T) {
 		if f == nil {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("%-62s generated %3d (wrapped %2d) decoded %3d equal %3d values compared %5d requests %3d unmodelled fields %d",
-			op.ID, f.generated, f.wrapped, f.decoded, f.equal, f.compared, f.requests, len(f.unmodelled)))
+		lines = append(lines, fmt.Sprintf("%-62s generated %3d (wrapped %2d) decoded %3d equal %3d refused %2d values compared %5d requests %3d unmodelled fields %d",
+			op.ID, f.generated, f.wrapped, f.decoded, f.equal, f.refused, f.compared, f.requests, len(f.unmodelled)))
+		assert.Positive(t, f.decoded, "%s: no generated answer decoded", op.ID)
 		if specWrappers[op.ID] != "" {
 			assert.Positive(t, f.wrapped, "%s: no answer in the spec's wrapped shape", op.ID)
 		}
