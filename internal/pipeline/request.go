@@ -15,6 +15,7 @@ import (
 	"net/url"
 
 	"github.com/bankpay/bankpay-go/internal/form"
+	"github.com/bankpay/bankpay-go/internal/jsonbody"
 )
 
 // Request is one prepared API call.
@@ -110,7 +111,7 @@ func (r *Request) Init(method, path string, query url.Values, body any) error {
 		}
 		r.Body, r.ContentType = buf, ContentTypeForm
 	default:
-		buf, err := json.Marshal(b)
+		buf, err := jsonbody.Marshal(b)
 		if err != nil {
 			return fmt.Errorf("bankpay: encoding JSON body: %w", err)
 		}
