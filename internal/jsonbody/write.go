@@ -9,24 +9,50 @@ import (
 // appendTo appends the JSON object of v, a struct of p's type, to dst.
 func (p *plan) appendTo(dst []byte, v reflect.Value) ([]byte, error) {
 	dst = append(dst, '{')
-	first := true
+	start := len(dst)
 	for i := range p.fields {
 		f := &p.fields[i]
 		fv := v.Field(f.index)
-		if f.omitEmpty && empty(f, fv) {
+		if f.ptr || f.kind == kOther || f.kind == kStruct {
+			if f.omitEmpty && empty(f, fv) {
+				continue
+			}
+			dst = f.appendKey(dst, start)
+			var err error
+			if dst, err = f.appendValue(dst, fv); err != nil {
+				return nil, err
+			}
 			continue
 		}
-		if !first {
-			dst = append(dst, ',')
-		}
-		first = false
-		dst = append(dst, f.key...)
-		var err error
-		if dst, err = f.appendValue(dst, fv); err != nil {
-			return nil, err
+		switch f.kind { // a string, bool or integer held directly
+		case kString:
+			if s := fv.String(); !f.omitEmpty || s != "" {
+				dst = appendString(f.appendKey(dst, start), s)
+			}
+		case kBool:
+			if b := fv.Bool(); !f.omitEmpty || b {
+				dst = strconv.AppendBool(f.appendKey(dst, start), b)
+			}
+		case kInt:
+			if n := fv.Int(); !f.omitEmpty || n != 0 {
+				dst = strconv.AppendInt(f.appendKey(dst, start), n, 10)
+			}
+		case kUint:
+			if n := fv.Uint(); !f.omitEmpty || n != 0 {
+				dst = strconv.AppendUint(f.appendKey(dst, start), n, 10)
+			}
 		}
 	}
 	return append(dst, '}'), nil
+}
+
+// appendKey appends f's key, after a comma unless it is the object's
+// first member (the object's members start at start).
+func (f *field) appendKey(dst []byte, start int) []byte {
+	if len(dst) > start {
+		dst = append(dst, ',')
+	}
+	return append(dst, f.key...)
 }
 
 // appendValue appends the JSON of fv, the value of field f.
