@@ -2,6 +2,7 @@ package jsonbody
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -69,7 +70,7 @@ func TestMarshal_SameAsEncodingJSON(t *testing.T) {
 	when := time.Date(2026, 11, 28, 1, 2, 3, 0, time.UTC)
 	cases := map[string]any{
 		"zero":     &params{},
-		"full":     &params{Name: "Jane", Note: "n", Code: -3, Small: -128, Big: 1<<64 - 1, On: true, Off: true, Count: &n, Maybe: &yes, Label: &label, Home: address{City: "Austin", Country: "US"}, Work: &address{}, Rate: -0.0, Tags: []string{"a"}, Meta: map[string]string{"k": "v"}, Any: 1.5, Shout: "hi", Price: money{cents: 42}, When: &when, Chain: &node{Name: "a", Next: &node{Name: "b"}}, Untagged: "u", Skipped: "s", hidden: "h"},
+		"full":     &params{Name: "Jane", Note: "n", Code: -3, Small: -128, Big: 1<<64 - 1, On: true, Off: true, Count: &n, Maybe: &yes, Label: &label, Home: address{City: "Austin", Country: "US"}, Work: &address{}, Rate: math.Copysign(0, -1), Tags: []string{"a"}, Meta: map[string]string{"k": "v"}, Any: 1.5, Shout: "hi", Price: money{cents: 42}, When: &when, Chain: &node{Name: "a", Next: &node{Name: "b"}}, Untagged: "u", Skipped: "s", hidden: "h"},
 		"escapes":  &params{Name: "a\"b\\c\n\t<x>&\u2028é\xff\x00", Home: address{Country: "\x7f"}},
 		"empties":  &params{Tags: []string{}, Meta: map[string]string{}, Any: (*int)(nil)},
 		"tokenize": &models.Tokenization{MerchantID: "110005514", Account: &models.Account{Type: 1, AccountNumber: "100000001", RoutingNumber: "124003116"}},
@@ -103,9 +104,10 @@ type stringOpt struct {
 	N int `json:"n,string"`
 }
 
+// dup has two fields named X: the tagged one and the untagged one.
 type dup struct {
-	A string `json:"x"`
-	B string `json:"x"`
+	A string `json:"X"`
+	X string
 }
 
 type oddName struct {
@@ -122,7 +124,7 @@ func TestMarshal_UnplannedTypesAsEncodingJSON(t *testing.T) {
 	cases := []any{
 		&embedded{address: address{City: "c"}, Name: "n"},
 		&stringOpt{N: 5},
-		&dup{A: "a", B: "b"},
+		&dup{A: "a", X: "b"},
 		&oddName{A: "a"},
 		&omitZero{},
 		&money{cents: 3},
@@ -142,15 +144,12 @@ func TestMarshal_UnplannedTypesAsEncodingJSON(t *testing.T) {
 	}
 }
 
-type withChan struct {
-	C chan int `json:"c"`
-}
-
-// A field encoding/json cannot encode is its error.
+// A field encoding/json cannot encode (NaN) is its error.
 func TestMarshal_Error(t *testing.T) {
-	_, want := json.Marshal(&withChan{C: make(chan int)})
+	v := &params{Rate: math.NaN()}
+	_, want := json.Marshal(v)
 	require.Error(t, want)
-	_, err := Marshal(&withChan{C: make(chan int)})
+	_, err := Marshal(v)
 	require.Error(t, err)
 	assert.Equal(t, want.Error(), err.Error())
 }

@@ -46,7 +46,7 @@ type Body uint8
 // The body encodings.
 const (
 	BodyNone Body = iota
-	BodyJSON      // encoding/json
+	BodyJSON      // JSON: the bytes encoding/json writes (internal/jsonbody)
 	BodyForm      // form-encoded, dotted nested names (internal/form)
 )
 
