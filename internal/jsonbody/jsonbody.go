@@ -24,18 +24,39 @@ import (
 	"encoding/json"
 	"reflect"
 	"sync"
+	"sync/atomic"
 )
 
 // Marshal is json.Marshal(v), written from v's plan when v is a non-nil
-// pointer to a struct of a planned type.
+// pointer to a struct of a planned type. Per call it looks the plan up by
+// v's type and reads the fields at the offsets the plan holds: no
+// reflective walk.
 func Marshal(v any) ([]byte, error) {
-	rv := reflect.ValueOf(v)
-	if rv.Kind() == reflect.Pointer && !rv.IsNil() && rv.Elem().Kind() == reflect.Struct {
-		if p := planFor(rv.Type().Elem()); p != nil {
-			return p.appendTo(make([]byte, 0, 128), rv.Elem())
+	t := reflect.TypeOf(v)
+	if p := ptrPlanFor(t); p != nil {
+		if ptr := reflect.ValueOf(v).UnsafePointer(); ptr != nil {
+			return p.appendTo(make([]byte, 0, p.sizeHint()), ptr)
 		}
 	}
 	return json.Marshal(v)
+}
+
+// ptrPlanFor is the plan of the struct t points to, nil when t is not a
+// pointer to a planned struct type. The cache is keyed by the pointer
+// type, so that a call looks it up without going through its element.
+func ptrPlanFor(t reflect.Type) *plan {
+	if t == nil {
+		return nil
+	}
+	if p, ok := ptrPlans.Load(t); ok {
+		return p.(*plan)
+	}
+	var p *plan
+	if t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct {
+		p = planFor(t.Elem())
+	}
+	ptrPlans.Store(t, p)
+	return p
 }
 
 // kind is how a field of a plan is written.
@@ -52,20 +73,48 @@ const (
 
 // field is one field of a plan.
 type field struct {
-	index     int
-	key       string // `"name":`, escaped as encoding/json escapes it
+	off       uintptr      // the field's offset in its struct
+	typ       reflect.Type // the field's type
+	key       string       // `"name":`, escaped as encoding/json escapes it
 	omitEmpty bool
 	ptr       bool // the field is a pointer to its value (nil: null)
 	kind      kind
+	size      uint8 // a kInt's or kUint's size in bytes
 	sub       *plan // a kStruct's
 }
 
 // plan is the fields of one struct type, in their order.
-type plan struct{ fields []field }
+type plan struct {
+	fields []field
+	// size is the longest body written from this plan yet (up to
+	// maxHint): the next one's buffer is made that large, so that it is
+	// not grown as it is written.
+	size atomic.Int32
+}
+
+// Buffer sizes of a plan's bodies (sizeHint).
+const (
+	minHint = 128
+	maxHint = 4 << 10
+)
+
+// sizeHint is the capacity to make for p's next body.
+func (p *plan) sizeHint() int {
+	return max(int(p.size.Load()), minHint)
+}
+
+// wrote records that a body of n bytes was written from p.
+func (p *plan) wrote(n int) {
+	if n <= maxHint && int32(n) > p.size.Load() {
+		p.size.Store(int32(n))
+	}
+}
 
 // plans caches *plan, or nil for a type json.Marshal encodes, by struct
-// type.
-var plans sync.Map
+// type; ptrPlans the same by pointer type (Marshal's lookup). Like
+// encoding/json's own cache of encoders, they only ever grow by the
+// types the SDK sends.
+var plans, ptrPlans sync.Map
 
 var (
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
@@ -124,8 +173,11 @@ func build(t reflect.Type, building map[reflect.Type]bool) *plan {
 		}
 		seen[name] = true
 		key, _ := json.Marshal(name)
-		f := field{index: i, key: string(key) + ":", omitEmpty: omitEmpty}
+		f := field{off: sf.Offset, typ: sf.Type, key: string(key) + ":", omitEmpty: omitEmpty}
 		f.kind, f.ptr, f.sub = kindOf(sf.Type, building)
+		if f.kind == kInt || f.kind == kUint {
+			f.size = uint8(elem(sf.Type).Size())
+		}
 		p.fields = append(p.fields, f)
 	}
 	return p
@@ -166,6 +218,14 @@ func cut(s string) (before, after string, found bool) {
 		}
 	}
 	return s, "", false
+}
+
+// elem is the type t points to, or t when it is not a pointer.
+func elem(t reflect.Type) reflect.Type {
+	if t.Kind() == reflect.Pointer {
+		return t.Elem()
+	}
+	return t
 }
 
 // kindOf is how a field of type t is written: its kind, whether through a

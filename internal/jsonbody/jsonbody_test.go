@@ -169,3 +169,61 @@ func FuzzMarshal(f *testing.F) {
 }
 
 func code2(n int64) code { return code(n) }
+
+type widths struct {
+	I8   int8    `json:"i8"`
+	I16  int16   `json:"i16"`
+	I32  int32   `json:"i32"`
+	I64  int64   `json:"i64"`
+	I    int     `json:"i"`
+	U8   uint8   `json:"u8"`
+	U16  uint16  `json:"u16"`
+	U32  uint32  `json:"u32"`
+	U64  uint64  `json:"u64"`
+	U    uint    `json:"u"`
+	P16  *int16  `json:"p16"`
+	PU32 *uint32 `json:"pu32,omitempty"`
+	B    bool    `json:"b"`
+	S    string  `json:"s"`
+}
+
+// Every integer width is read at its own size, at its extremes, directly
+// and through a pointer, next to its neighbors.
+func TestMarshal_IntegerWidths(t *testing.T) {
+	p16, pu32 := int16(math.MinInt16), uint32(math.MaxUint32)
+	for _, v := range []*widths{
+		{I8: math.MinInt8, I16: math.MinInt16, I32: math.MinInt32, I64: math.MinInt64, I: math.MinInt, B: true, S: "s"},
+		{I8: math.MaxInt8, I16: math.MaxInt16, I32: math.MaxInt32, I64: math.MaxInt64, I: math.MaxInt,
+			U8: math.MaxUint8, U16: math.MaxUint16, U32: math.MaxUint32, U64: math.MaxUint64, U: math.MaxUint, P16: &p16, PU32: &pu32},
+		{I8: -1, U8: 1, I16: -2, U16: 2, I32: -3, U32: 3},
+	} {
+		want, err := json.Marshal(v)
+		require.NoError(t, err)
+		got, err := Marshal(v)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got))
+	}
+}
+
+// A nil pointer of a planned type is null; the buffer of a plan's next
+// body is as large as the longest body written from it (up to maxHint).
+func TestMarshal_NilAndSizeHint(t *testing.T) {
+	got, err := Marshal((*widths)(nil))
+	require.NoError(t, err)
+	assert.Equal(t, "null", string(got))
+
+	long := &address{City: strings.Repeat("c", 300)}
+	got, err = Marshal(long)
+	require.NoError(t, err)
+	p := ptrPlanFor(reflect.TypeOf(long))
+	require.NotNil(t, p)
+	assert.Equal(t, len(got), p.sizeHint())
+	b, err := Marshal(&address{City: "short"})
+	require.NoError(t, err)
+	assert.Equal(t, len(got), cap(b), "made at the hint: never grown")
+
+	huge := &address{City: strings.Repeat("h", maxHint)}
+	_, err = Marshal(huge)
+	require.NoError(t, err)
+	assert.Equal(t, len(got), p.sizeHint(), "a body over maxHint does not raise the hint")
+}

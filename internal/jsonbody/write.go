@@ -4,46 +4,86 @@ import (
 	"encoding/json"
 	"reflect"
 	"strconv"
+	"unsafe"
 )
 
-// appendTo appends the JSON object of v, a struct of p's type, to dst.
-func (p *plan) appendTo(dst []byte, v reflect.Value) ([]byte, error) {
+// appendTo appends the JSON object of the struct of p's type at v to dst,
+// then records its size (sizeHint).
+func (p *plan) appendTo(dst []byte, v unsafe.Pointer) ([]byte, error) {
+	dst, err := p.appendObject(dst, v)
+	if err != nil {
+		return nil, err
+	}
+	p.wrote(len(dst))
+	return dst, nil
+}
+
+// appendObject appends the JSON object of the struct of p's type at v to
+// dst. Each field is read at its offset in the struct, as the type its
+// plan says it has (build).
+func (p *plan) appendObject(dst []byte, v unsafe.Pointer) ([]byte, error) {
 	dst = append(dst, '{')
 	start := len(dst)
 	for i := range p.fields {
 		f := &p.fields[i]
-		fv := v.Field(f.index)
+		fp := unsafe.Add(v, f.off)
 		if f.ptr || f.kind == kOther || f.kind == kStruct {
-			if f.omitEmpty && empty(f, fv) {
+			if f.omitEmpty && empty(f, fp) {
 				continue
 			}
 			dst = f.appendKey(dst, start)
 			var err error
-			if dst, err = f.appendValue(dst, fv); err != nil {
+			if dst, err = f.appendValue(dst, fp); err != nil {
 				return nil, err
 			}
 			continue
 		}
 		switch f.kind { // a string, bool or integer held directly
 		case kString:
-			if s := fv.String(); !f.omitEmpty || s != "" {
+			if s := *(*string)(fp); !f.omitEmpty || s != "" {
 				dst = appendString(f.appendKey(dst, start), s)
 			}
 		case kBool:
-			if b := fv.Bool(); !f.omitEmpty || b {
+			if b := *(*bool)(fp); !f.omitEmpty || b {
 				dst = strconv.AppendBool(f.appendKey(dst, start), b)
 			}
 		case kInt:
-			if n := fv.Int(); !f.omitEmpty || n != 0 {
+			if n := readInt(fp, f.size); !f.omitEmpty || n != 0 {
 				dst = strconv.AppendInt(f.appendKey(dst, start), n, 10)
 			}
 		case kUint:
-			if n := fv.Uint(); !f.omitEmpty || n != 0 {
+			if n := readUint(fp, f.size); !f.omitEmpty || n != 0 {
 				dst = strconv.AppendUint(f.appendKey(dst, start), n, 10)
 			}
 		}
 	}
 	return append(dst, '}'), nil
+}
+
+// readInt is the signed integer of size bytes at p.
+func readInt(p unsafe.Pointer, size uint8) int64 {
+	switch size {
+	case 1:
+		return int64(*(*int8)(p))
+	case 2:
+		return int64(*(*int16)(p))
+	case 4:
+		return int64(*(*int32)(p))
+	}
+	return *(*int64)(p)
+}
+
+// readUint is the unsigned integer of size bytes at p.
+func readUint(p unsafe.Pointer, size uint8) uint64 {
+	switch size {
+	case 1:
+		return uint64(*(*uint8)(p))
+	case 2:
+		return uint64(*(*uint16)(p))
+	case 4:
+		return uint64(*(*uint32)(p))
+	}
+	return *(*uint64)(p)
 }
 
 // appendKey appends f's key, after a comma unless it is the object's
@@ -55,37 +95,43 @@ func (f *field) appendKey(dst []byte, start int) []byte {
 	return append(dst, f.key...)
 }
 
-// appendValue appends the JSON of fv, the value of field f.
-func (f *field) appendValue(dst []byte, fv reflect.Value) ([]byte, error) {
+// appendValue appends the JSON of field f, whose value is at fp.
+func (f *field) appendValue(dst []byte, fp unsafe.Pointer) ([]byte, error) {
 	if f.kind == kOther {
-		b, err := json.Marshal(fv.Addr().Interface())
+		// Rare (no SDK body has such a field): encoding/json, given the
+		// field's address as encoding/json gives an addressable field's.
+		b, err := json.Marshal(reflect.NewAt(f.typ, fp).Interface())
 		return append(dst, b...), err
 	}
 	if f.ptr {
-		if fv.IsNil() {
+		if fp = *(*unsafe.Pointer)(fp); fp == nil {
 			return append(dst, "null"...), nil
 		}
-		fv = fv.Elem()
 	}
 	switch f.kind {
 	case kString:
-		return appendString(dst, fv.String()), nil
+		return appendString(dst, *(*string)(fp)), nil
 	case kBool:
-		return strconv.AppendBool(dst, fv.Bool()), nil
+		return strconv.AppendBool(dst, *(*bool)(fp)), nil
 	case kInt:
-		return strconv.AppendInt(dst, fv.Int(), 10), nil
+		return strconv.AppendInt(dst, readInt(fp, f.size), 10), nil
 	case kUint:
-		return strconv.AppendUint(dst, fv.Uint(), 10), nil
+		return strconv.AppendUint(dst, readUint(fp, f.size), 10), nil
 	default: // kStruct
-		return f.sub.appendTo(dst, fv)
+		return f.sub.appendObject(dst, fp)
 	}
 }
 
-// empty is encoding/json's omitempty test of fv, the value of field f.
-func empty(f *field, fv reflect.Value) bool {
+// empty is encoding/json's omitempty test of field f, whose value is at
+// fp.
+func empty(f *field, fp unsafe.Pointer) bool {
 	if f.ptr {
-		return fv.IsNil()
+		return *(*unsafe.Pointer)(fp) == nil
 	}
+	if f.kind == kStruct {
+		return false // encoding/json never omits a struct
+	}
+	fv := reflect.NewAt(f.typ, fp).Elem() // a kOther field: rare
 	switch fv.Kind() {
 	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
 		return fv.Len() == 0
