@@ -199,20 +199,22 @@ func (a *Call) build(ctx context.Context, query url.Values) (*retryablehttp.Requ
 // newRequest is the retry layer's request of a's call with query and
 // body, as retryablehttp.NewRequestWithContext makes it from the URL
 // base+path?query, without parsing that URL when it is plain (plainURL).
+// The URL is a's own (Call.url), and the request is made once, with ctx,
+// not made and then copied by WithContext.
 func (a *Call) newRequest(ctx context.Context, query url.Values, body any) (*retryablehttp.Request, error) {
 	req, rawQuery := a.req, ""
 	if len(query) > 0 {
 		rawQuery = encodeQuery(query)
 	}
-	u := plainURL(a.cfg.Base, req.Path, rawQuery)
-	if u == nil {
+	if !plainURL(&a.url, a.cfg.Base, req.Path, rawQuery) {
 		target := a.cfg.BaseURL + req.Path
 		if rawQuery != "" {
 			target += "?" + rawQuery
 		}
 		return retryablehttp.NewRequestWithContext(ctx, req.Method, target, body)
 	}
-	hr := &http.Request{Method: req.Method, URL: u, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: make(http.Header, 4), Host: u.Host}
+	u := &a.url
+	hr := http.Request{Method: req.Method, URL: u, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: make(http.Header, 4), Host: u.Host}
 	r, err := retryablehttp.FromRequest(hr.WithContext(ctx))
 	if err != nil {
 		return nil, err
@@ -220,19 +222,20 @@ func (a *Call) newRequest(ctx context.Context, query url.Values, body any) (*ret
 	return r, r.SetBody(body)
 }
 
-// plainURL is the URL url.Parse reads from base's text, path and
+// plainURL sets *u to the URL url.Parse reads from base's text, path and
 // "?"+rawQuery (when not empty), made without parsing when base and path
 // are plain: base an absolute URL with a host (and a port, if a colon
 // says so), no user, query, fragment or escaped path, and both paths of
-// unreserved characters and '/' only (their text is their value). nil
-// otherwise.
-func plainURL(base *url.URL, path, rawQuery string) *url.URL {
+// unreserved characters and '/' only (their text is their value). false
+// otherwise (u is then not set).
+func plainURL(u, base *url.URL, path, rawQuery string) bool {
 	if base == nil || base.Opaque != "" || base.User != nil || base.RawPath != "" || base.ForceQuery ||
 		base.RawQuery != "" || base.Fragment != "" || base.Host == "" || strings.HasSuffix(base.Host, ":") ||
 		!plainPath(base.Path) || !plainPath(path) || strings.Contains(rawQuery, "#") {
-		return nil
+		return false
 	}
-	return &url.URL{Scheme: base.Scheme, Host: base.Host, Path: base.Path + path, RawQuery: rawQuery}
+	*u = url.URL{Scheme: base.Scheme, Host: base.Host, Path: base.Path + path, RawQuery: rawQuery}
+	return true
 }
 
 // plainPath reports whether p is made of unreserved characters (RFC 3986)
