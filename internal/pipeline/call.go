@@ -387,12 +387,24 @@ func passLastAttempt(resp *http.Response, err error, _ int) (*http.Response, err
 func encodeQuery(query url.Values) string {
 	if len(query) == 1 {
 		for k, vs := range query {
-			if len(vs) == 1 && url.QueryEscape(k) == k && url.QueryEscape(vs[0]) == vs[0] {
+			if len(vs) == 1 && unreserved(k) && unreserved(vs[0]) {
 				return k + "=" + vs[0]
 			}
 		}
 	}
 	return query.Encode()
+}
+
+// unreserved reports whether s is made of unreserved characters only (RFC
+// 3986), which url.QueryEscape leaves as they are.
+func unreserved(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~') {
+			return false
+		}
+	}
+	return true
 }
 
 // readResponse reads the body of a 2xx response into a, capped. A read cut

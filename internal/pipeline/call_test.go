@@ -239,3 +239,18 @@ func plainURLOf(base *url.URL, path, rawQuery string) *url.URL {
 	}
 	return &u
 }
+
+// encodeQuery is url.Values.Encode, for one name and value that need no
+// escaping (its shortcut) and for every other query.
+func TestEncodeQueryIsEncode(t *testing.T) {
+	for _, q := range []url.Values{
+		{"verifyAccount": {"true"}}, {"a-b.c_d~e": {"Z9"}}, {"x": {"a b"}}, {"x": {"a+b"}}, {"x": {"é"}}, {"x y": {"1"}},
+		{"x": {""}}, {"": {"v"}}, {"x": {"1", "2"}}, {"x": {}}, {"a": {"1"}, "b": {"2"}}, {"x": {"a/b?c#d&e=f"}},
+	} {
+		assert.Equal(t, q.Encode(), encodeQuery(q), "%v", q)
+	}
+	for c := 0; c < 256; c++ {
+		s := string([]byte{byte(c)})
+		assert.Equal(t, url.QueryEscape(s) == s, unreserved(s), "%q", s)
+	}
+}
