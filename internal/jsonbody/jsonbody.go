@@ -23,6 +23,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -204,12 +205,18 @@ func tagOf(sf reflect.StructField) (name string, omitEmpty, ok bool) {
 		name = sf.Name
 	}
 	for _, c := range []byte(name) {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+		// ASCII letters and digits, and the punctuation encoding/json
+		// takes in a name (isValidTag), whose key it writes HTML-escaped
+		// as json.Marshal writes the name (build).
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(namePunct, c) >= 0) {
 			return "", false, false
 		}
 	}
 	return name, omitEmpty, true
 }
+
+// namePunct is the punctuation encoding/json allows in a field's name.
+const namePunct = "!#$%&()*+-./:;<=>?@[]^_{|}~ "
 
 func cut(s string) (before, after string, found bool) {
 	for i := 0; i < len(s); i++ {
@@ -257,3 +264,7 @@ func kindOf(t reflect.Type, building map[reflect.Type]bool) (kind, bool, *plan) 
 	}
 	return kOther, false, nil
 }
+
+// Planned reports whether Marshal writes v from a plan rather than with
+// json.Marshal: v is a pointer to a struct type the plan follows.
+func Planned(v any) bool { return ptrPlanFor(reflect.TypeOf(v)) != nil }

@@ -111,7 +111,28 @@ type dup struct {
 }
 
 type oddName struct {
-	A string `json:"a-b"`
+	A string `json:"naïve"`
+}
+
+// punctNames has names with the punctuation encoding/json takes, two of
+// them escaped in the key (<, &).
+type punctNames struct {
+	A string `json:"metadata.remittance.withdrawalMethod,omitempty"`
+	B int    `json:"a-b"`
+	C bool   `json:"<x&y> z"`
+	D string `json:"!#$%()*+/:;=?@[]^_{|}~"`
+}
+
+// Names with punctuation are planned and keyed as encoding/json keys them.
+func TestMarshal_PunctuationNames(t *testing.T) {
+	for _, v := range []*punctNames{{}, {A: "card", B: 2, C: true, D: "d"}} {
+		want, err := json.Marshal(v)
+		require.NoError(t, err)
+		got, err := Marshal(v)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got))
+	}
+	assert.True(t, Planned(&punctNames{}))
 }
 
 type omitZero struct {
@@ -226,4 +247,14 @@ func TestMarshal_NilAndSizeHint(t *testing.T) {
 	_, err = Marshal(huge)
 	require.NoError(t, err)
 	assert.Equal(t, len(got), p.sizeHint(), "a body over maxHint does not raise the hint")
+}
+
+// Planned: a pointer to a planned struct type, and nothing else.
+func TestPlanned(t *testing.T) {
+	assert.True(t, Planned(&params{}))
+	assert.True(t, Planned((*models.Tokenization)(nil)))
+	assert.False(t, Planned(params{}))
+	assert.False(t, Planned(&embedded{}))
+	assert.False(t, Planned(map[string]int{}))
+	assert.False(t, Planned(nil))
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/decode"
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -40,6 +41,9 @@ type Config struct {
 	// WaitScale is a test hook: the fake clock of the retry layer, given
 	// each computed wait and returning the one slept (nil: as computed).
 	WaitScale func(time.Duration) time.Duration
+	// BodyEncoded is a test hook: given each JSON body's params and the
+	// bytes sent for them (Invoke), before the call is sent. nil in use.
+	BodyEncoded func(op *ops.Op, params any, body []byte)
 	// Reporter makes the errors the caller gets and cleans what is logged.
 	Reporter Reporter
 }

@@ -32,6 +32,9 @@ func Invoke(ctx context.Context, cfg Config, op *ops.Op, a Args, v any) error {
 	if err := c.Request.Prepare(op, a); err != nil {
 		return err
 	}
+	if cfg.BodyEncoded != nil && op.Body == ops.BodyJSON {
+		cfg.BodyEncoded(op, a.Body, c.Request.Body)
+	}
 	return c.Do(ctx, cfg, v)
 }
 
