@@ -109,7 +109,10 @@ func (a *Call) Do(ctx context.Context, cfg Config, v any) error {
 		defer cancel()
 	}
 	a.init(&a.Request)
-	start := time.Now()
+	var start time.Time // the call's duration is only logged: no clock read without a logger
+	if cfg.Logger != nil {
+		start = time.Now()
+	}
 	if err := ctx.Err(); err != nil {
 		return a.fail(ctx, start, Failure{Kind: Ended, Err: err})
 	}
@@ -207,7 +210,10 @@ func (a *Call) build(ctx context.Context, query url.Values) (*retryablehttp.Requ
 // not made and then copied by WithContext.
 func (a *Call) newRequest(ctx context.Context, query url.Values, body any) (*retryablehttp.Request, error) {
 	req, rawQuery := a.req, ""
-	if len(query) > 0 {
+	switch {
+	case req.RawQuery != "" && len(a.cfg.Expand) == 0:
+		rawQuery = req.RawQuery // query is req.Query, encoded once by the caller
+	case len(query) > 0:
 		rawQuery = encodeQuery(query)
 	}
 	if !plainURL(&a.url, a.cfg.Base, req.Path, rawQuery) {

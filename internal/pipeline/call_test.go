@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -252,5 +253,31 @@ func TestEncodeQueryIsEncode(t *testing.T) {
 	for c := 0; c < 256; c++ {
 		s := string([]byte{byte(c)})
 		assert.Equal(t, url.QueryEscape(s) == s, unreserved(s), "%q", s)
+	}
+}
+
+// A query the caller encoded once (Args.RawQuery) is sent as it is; with
+// fields to expand, the query is encoded from Query with them.
+func TestRawQuerySentAsGiven(t *testing.T) {
+	op := &ops.Op{Name: "A.Tokenize", Method: http.MethodPost, Path: "/accounts/tokenize", Body: ops.BodyJSON, Retry: ops.RetryUnlessSent}
+	q := url.Values{"verifyAccount": {"true"}}
+	for _, tc := range []struct {
+		raw    string
+		expand []string
+		want   string
+	}{
+		{raw: "", want: "verifyAccount=true"},
+		{raw: "verifyAccount=true&given", want: "verifyAccount=true&given"}, // marked: the given text is what is sent
+		{raw: "verifyAccount=true&given", expand: []string{"x"}, want: "expand=x&verifyAccount=true"},
+	} {
+		for _, base := range []*url.URL{mustParse(t, "https://h.example/api/v1"), nil} {
+			a := &Call{cfg: Config{BaseURL: "https://h.example/api/v1", Base: base, Expand: tc.expand}}
+			require.NoError(t, a.Request.Prepare(op, Args{Query: q, RawQuery: tc.raw, Body: &struct{}{}}))
+			assert.Equal(t, tc.raw, a.Request.RawQuery)
+			a.init(&a.Request)
+			hr, err := a.build(context.Background(), expandQuery(a.req.Query, tc.expand))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, hr.URL.RawQuery, "%+v, base %v", tc, base)
+		}
 	}
 }
