@@ -199,7 +199,6 @@ type Call struct {
 	g         sendGuard            // the guard's storage, allocated with the attempt
 	rc        retryablehttp.Client // the call's retry client (retryClient)
 	url       url.URL              // the request's URL, when plain (newRequest)
-	hreq      http.Request         // the first attempt's request, when its URL is plain (newRequest)
 	body0     bytes.Reader         // the first attempt's body (bodyReader)
 	bodyReads int                  // readers of the body made so far
 

@@ -206,8 +206,8 @@ func (a *Call) build(ctx context.Context, query url.Values) (*retryablehttp.Requ
 // newRequest is the retry layer's request of a's call with query and
 // body, as retryablehttp.NewRequestWithContext makes it from the URL
 // base+path?query, without parsing that URL when it is plain (plainURL).
-// The URL and the first attempt's request are a's own (Call.url,
-// Call.hreq): no allocation of their own.
+// The URL is a's own (Call.url), and the request is made once, with ctx,
+// not made and then copied by WithContext.
 func (a *Call) newRequest(ctx context.Context, query url.Values, body any) (*retryablehttp.Request, error) {
 	req, rawQuery := a.req, ""
 	switch {
@@ -225,8 +225,7 @@ func (a *Call) newRequest(ctx context.Context, query url.Values, body any) (*ret
 	}
 	u := &a.url
 	hr := http.Request{Method: req.Method, URL: u, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: make(http.Header, 4), Host: u.Host}
-	a.hreq = *hr.WithContext(ctx)
-	r, err := retryablehttp.FromRequest(&a.hreq)
+	r, err := retryablehttp.FromRequest(hr.WithContext(ctx))
 	if err != nil {
 		return nil, err
 	}
