@@ -8,10 +8,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/testmain"
 	"github.com/bankpay/bankpay-go/models"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// TestMain runs the package's tests without the race detector's exit pause
+// (package testmain).
+func TestMain(m *testing.M) { testmain.Run(m) }
 
 type code int
 
