@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/bankpay/bankpay-go/internal/sign"
 )
 
@@ -81,6 +82,9 @@ type config struct {
 	// each computed wait and returning the one slept (nil: as computed).
 	// Set only by tests (c.cfg.waitScale).
 	waitScale func(time.Duration) time.Duration
+	// bodyEncoded is a test hook: each JSON body's params and bytes
+	// (pipeline.Config.BodyEncoded). Set only by tests.
+	bodyEncoded func(op *ops.Op, params any, body []byte)
 
 	// The webhook handler's settings (NewWebhookHandler).
 	dedup            Deduplicator

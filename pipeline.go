@@ -39,6 +39,7 @@ func (c *caller) pipelineConfig(ctx context.Context, expand bool, opts []Option)
 		ResponseInto:       cfg.responseInto,
 		Expand:             cfg.expand,
 		WaitScale:          cfg.waitScale,
+		BodyEncoded:        cfg.bodyEncoded,
 		Reporter:           (*reporter)(c.secrets),
 	}, nil
 }

@@ -38,6 +38,11 @@ type Op struct {
 	// is refused before it is decoded. 0 for a paged list (bounded by the
 	// count asked) or no list.
 	Limit int
+
+	// pieces is Path cut at its {name} segments, worked out once by row:
+	// the text before the first, between each two and after the last
+	// (Fill joins them with the ids). nil for a row made otherwise.
+	pieces []string
 }
 
 // Body is how an operation sends its params.
@@ -46,7 +51,7 @@ type Body uint8
 // The body encodings.
 const (
 	BodyNone Body = iota
-	BodyJSON      // encoding/json
+	BodyJSON      // JSON: the bytes encoding/json writes (internal/jsonbody)
 	BodyForm      // form-encoded, dotted nested names (internal/form)
 )
 
@@ -73,6 +78,9 @@ func (op *Op) Fill(ids ...string) (string, error) {
 	if len(ids) == 0 && !strings.Contains(op.Path, "{") {
 		return op.Path, nil // nothing to fill
 	}
+	if op.pieces != nil && len(ids) == len(op.pieces)-1 {
+		return op.join(ids), nil
+	}
 	segs := strings.Split(op.Path, "/")
 	n := 0
 	for i, s := range segs {
@@ -90,6 +98,39 @@ func (op *Op) Fill(ids ...string) (string, error) {
 	return strings.Join(segs, "/"), nil
 }
 
+// join is op's path with ids (as many as op has {name} segments) in
+// them, path-escaped: in one allocation when no id needs escaping.
+func (op *Op) join(ids []string) string {
+	if len(ids) == 1 {
+		return op.pieces[0] + url.PathEscape(ids[0]) + op.pieces[1]
+	}
+	var b strings.Builder
+	for i, id := range ids {
+		b.WriteString(op.pieces[i])
+		b.WriteString(url.PathEscape(id))
+	}
+	b.WriteString(op.pieces[len(ids)])
+	return b.String()
+}
+
+// cut is path's pieces around its {name} segments (Op.pieces).
+func cut(path string) []string {
+	segs := strings.Split(path, "/")
+	pieces := []string{""}
+	for i, s := range segs {
+		last := &pieces[len(pieces)-1]
+		if i > 0 {
+			*last += "/"
+		}
+		if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
+			pieces = append(pieces, "")
+			continue
+		}
+		*last += s
+	}
+	return pieces
+}
+
 // All returns every row of the table, in the order written.
 func All() []*Op { return append([]*Op(nil), all...) }
 
@@ -99,6 +140,7 @@ var all []*Op
 
 // row adds op to the table and returns it.
 func row(op *Op) *Op {
+	op.pieces = cut(op.Path)
 	all = append(all, op)
 	return op
 }

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,4 +41,37 @@ func TestAll(t *testing.T) {
 	}
 	rows[0] = nil
 	assert.Same(t, AccountsBalance, All()[0], "All returns a copy")
+}
+
+// The pieces row works out once fill every row's path as the segment by
+// segment fill does, for ids that need escaping and ids that do not, and
+// a path of two ids too; a wrong count of ids is still an error.
+func TestFill_PiecesSameAsSegments(t *testing.T) {
+	two := &Op{Name: "T.Two", Path: "/a/{x}/b/{y}"}
+	two.pieces = cut(two.Path)
+	ops := append(All(), two)
+	for _, op := range ops {
+		n := strings.Count(op.Path, "{")
+		require.Equal(t, n+1, len(op.pieces), op.Name)
+		plain := *op
+		plain.pieces = nil
+		for _, id := range []string{"12345", "a/b?c#d", "ü %"} {
+			ids := make([]string, n)
+			for i := range ids {
+				ids[i] = id + strings.Repeat("x", i)
+			}
+			want, err := plain.Fill(ids...)
+			require.NoError(t, err, op.Name)
+			got, err := op.Fill(ids...)
+			require.NoError(t, err, op.Name)
+			assert.Equal(t, want, got, op.Name)
+		}
+		if n > 0 {
+			_, err := op.Fill(make([]string, n+1)...)
+			assert.Error(t, err, op.Name)
+		}
+	}
+	got, err := two.Fill("1", "2/3")
+	require.NoError(t, err)
+	assert.Equal(t, "/a/1/b/2%2F3", got)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -197,6 +198,7 @@ type Call struct {
 	guard     *sendGuard           // a state-changing call's sends (sendguard.go): &g, or nil
 	g         sendGuard            // the guard's storage, allocated with the attempt
 	rc        retryablehttp.Client // the call's retry client (retryClient)
+	url       url.URL              // the request's URL, when plain (newRequest)
 	body0     bytes.Reader         // the first attempt's body (bodyReader)
 	bodyReads int                  // readers of the body made so far
 

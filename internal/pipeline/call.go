@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bankpay/bankpay-go/internal/decode"
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -40,6 +41,9 @@ type Config struct {
 	// WaitScale is a test hook: the fake clock of the retry layer, given
 	// each computed wait and returning the one slept (nil: as computed).
 	WaitScale func(time.Duration) time.Duration
+	// BodyEncoded is a test hook: given each JSON body's params and the
+	// bytes sent for them (Invoke), before the call is sent. nil in use.
+	BodyEncoded func(op *ops.Op, params any, body []byte)
 	// Reporter makes the errors the caller gets and cleans what is logged.
 	Reporter Reporter
 }
@@ -105,7 +109,10 @@ func (a *Call) Do(ctx context.Context, cfg Config, v any) error {
 		defer cancel()
 	}
 	a.init(&a.Request)
-	start := time.Now()
+	var start time.Time // the call's duration is only logged: no clock read without a logger
+	if cfg.Logger != nil {
+		start = time.Now()
+	}
 	if err := ctx.Err(); err != nil {
 		return a.fail(ctx, start, Failure{Kind: Ended, Err: err})
 	}
@@ -199,20 +206,25 @@ func (a *Call) build(ctx context.Context, query url.Values) (*retryablehttp.Requ
 // newRequest is the retry layer's request of a's call with query and
 // body, as retryablehttp.NewRequestWithContext makes it from the URL
 // base+path?query, without parsing that URL when it is plain (plainURL).
+// The URL is a's own (Call.url), and the request is made once, with ctx,
+// not made and then copied by WithContext.
 func (a *Call) newRequest(ctx context.Context, query url.Values, body any) (*retryablehttp.Request, error) {
 	req, rawQuery := a.req, ""
-	if len(query) > 0 {
+	switch {
+	case req.RawQuery != "" && len(a.cfg.Expand) == 0:
+		rawQuery = req.RawQuery // query is req.Query, encoded once by the caller
+	case len(query) > 0:
 		rawQuery = encodeQuery(query)
 	}
-	u := plainURL(a.cfg.Base, req.Path, rawQuery)
-	if u == nil {
+	if !plainURL(&a.url, a.cfg.Base, req.Path, rawQuery) {
 		target := a.cfg.BaseURL + req.Path
 		if rawQuery != "" {
 			target += "?" + rawQuery
 		}
 		return retryablehttp.NewRequestWithContext(ctx, req.Method, target, body)
 	}
-	hr := &http.Request{Method: req.Method, URL: u, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: make(http.Header, 4), Host: u.Host}
+	u := &a.url
+	hr := http.Request{Method: req.Method, URL: u, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: make(http.Header, 4), Host: u.Host}
 	r, err := retryablehttp.FromRequest(hr.WithContext(ctx))
 	if err != nil {
 		return nil, err
@@ -220,19 +232,20 @@ func (a *Call) newRequest(ctx context.Context, query url.Values, body any) (*ret
 	return r, r.SetBody(body)
 }
 
-// plainURL is the URL url.Parse reads from base's text, path and
+// plainURL sets *u to the URL url.Parse reads from base's text, path and
 // "?"+rawQuery (when not empty), made without parsing when base and path
 // are plain: base an absolute URL with a host (and a port, if a colon
 // says so), no user, query, fragment or escaped path, and both paths of
-// unreserved characters and '/' only (their text is their value). nil
-// otherwise.
-func plainURL(base *url.URL, path, rawQuery string) *url.URL {
+// unreserved characters and '/' only (their text is their value). false
+// otherwise (u is then not set).
+func plainURL(u, base *url.URL, path, rawQuery string) bool {
 	if base == nil || base.Opaque != "" || base.User != nil || base.RawPath != "" || base.ForceQuery ||
 		base.RawQuery != "" || base.Fragment != "" || base.Host == "" || strings.HasSuffix(base.Host, ":") ||
 		!plainPath(base.Path) || !plainPath(path) || strings.Contains(rawQuery, "#") {
-		return nil
+		return false
 	}
-	return &url.URL{Scheme: base.Scheme, Host: base.Host, Path: base.Path + path, RawQuery: rawQuery}
+	*u = url.URL{Scheme: base.Scheme, Host: base.Host, Path: base.Path + path, RawQuery: rawQuery}
+	return true
 }
 
 // plainPath reports whether p is made of unreserved characters (RFC 3986)
@@ -384,12 +397,24 @@ func passLastAttempt(resp *http.Response, err error, _ int) (*http.Response, err
 func encodeQuery(query url.Values) string {
 	if len(query) == 1 {
 		for k, vs := range query {
-			if len(vs) == 1 && url.QueryEscape(k) == k && url.QueryEscape(vs[0]) == vs[0] {
+			if len(vs) == 1 && unreserved(k) && unreserved(vs[0]) {
 				return k + "=" + vs[0]
 			}
 		}
 	}
 	return query.Encode()
+}
+
+// unreserved reports whether s is made of unreserved characters only (RFC
+// 3986), which url.QueryEscape leaves as they are.
+func unreserved(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~') {
+			return false
+		}
+	}
+	return true
 }
 
 // readResponse reads the body of a 2xx response into a, capped. A read cut

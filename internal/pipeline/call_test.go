@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bankpay/bankpay-go/internal/ops"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -69,7 +70,7 @@ func TestPlainURLIsParse(t *testing.T) {
 		}
 	}
 	assert.Positive(t, plain)
-	assert.NotNil(t, plainURL(mustParse(t, "https://sandbox.trustly.one/api/v1"), "/transactions/1002581230000", ""), "the usual URL needs no parsing")
+	assert.NotNil(t, plainURLOf(mustParse(t, "https://sandbox.trustly.one/api/v1"), "/transactions/1002581230000", ""), "the usual URL needs no parsing")
 }
 
 func mustParse(t *testing.T, raw string) *url.URL {
@@ -178,7 +179,7 @@ func FuzzPlainURLIsParse(f *testing.F) {
 // the one url.Parse reads from their text, and prints as that one does.
 func checkPlainURL(t *testing.T, base *url.URL, text, path, query string) bool {
 	t.Helper()
-	u := plainURL(base, path, query)
+	u := plainURLOf(base, path, query)
 	if u == nil {
 		return false
 	}
@@ -216,7 +217,7 @@ func TestPlainRequestIsParsedRequest(t *testing.T) {
 			return r
 		}
 		base := mustParse(t, "https://h.example:8443/api/v1")
-		require.NotNil(t, plainURL(base, req.Path, ""), "the fast path's case")
+		require.NotNil(t, plainURLOf(base, req.Path, ""), "the fast path's case")
 		plain, parsed := made(base), made(nil)
 		assert.Equal(t, parsed.URL, plain.URL)
 		assert.Equal(t, parsed.Host, plain.Host)
@@ -227,5 +228,56 @@ func TestPlainRequestIsParsedRequest(t *testing.T) {
 		assert.Equal(t, parsed.Body, plain.Body)
 		assert.Equal(t, parsed.Close, plain.Close)
 		assert.Equal(t, parsed.TransferEncoding, plain.TransferEncoding)
+	}
+}
+
+// plainURLOf is the URL plainURL sets, or nil when it leaves it to
+// url.Parse.
+func plainURLOf(base *url.URL, path, rawQuery string) *url.URL {
+	var u url.URL
+	if !plainURL(&u, base, path, rawQuery) {
+		return nil
+	}
+	return &u
+}
+
+// encodeQuery is url.Values.Encode, for one name and value that need no
+// escaping (its shortcut) and for every other query.
+func TestEncodeQueryIsEncode(t *testing.T) {
+	for _, q := range []url.Values{
+		{"verifyAccount": {"true"}}, {"a-b.c_d~e": {"Z9"}}, {"x": {"a b"}}, {"x": {"a+b"}}, {"x": {"é"}}, {"x y": {"1"}},
+		{"x": {""}}, {"": {"v"}}, {"x": {"1", "2"}}, {"x": {}}, {"a": {"1"}, "b": {"2"}}, {"x": {"a/b?c#d&e=f"}},
+	} {
+		assert.Equal(t, q.Encode(), encodeQuery(q), "%v", q)
+	}
+	for c := 0; c < 256; c++ {
+		s := string([]byte{byte(c)})
+		assert.Equal(t, url.QueryEscape(s) == s, unreserved(s), "%q", s)
+	}
+}
+
+// A query the caller encoded once (Args.RawQuery) is sent as it is; with
+// fields to expand, the query is encoded from Query with them.
+func TestRawQuerySentAsGiven(t *testing.T) {
+	op := &ops.Op{Name: "A.Tokenize", Method: http.MethodPost, Path: "/accounts/tokenize", Body: ops.BodyJSON, Retry: ops.RetryUnlessSent}
+	q := url.Values{"verifyAccount": {"true"}}
+	for _, tc := range []struct {
+		raw    string
+		expand []string
+		want   string
+	}{
+		{raw: "", want: "verifyAccount=true"},
+		{raw: "verifyAccount=true&given", want: "verifyAccount=true&given"}, // marked: the given text is what is sent
+		{raw: "verifyAccount=true&given", expand: []string{"x"}, want: "expand=x&verifyAccount=true"},
+	} {
+		for _, base := range []*url.URL{mustParse(t, "https://h.example/api/v1"), nil} {
+			a := &Call{cfg: Config{BaseURL: "https://h.example/api/v1", Base: base, Expand: tc.expand}}
+			require.NoError(t, a.Request.Prepare(op, Args{Query: q, RawQuery: tc.raw, Body: &struct{}{}}))
+			assert.Equal(t, tc.raw, a.Request.RawQuery)
+			a.init(&a.Request)
+			hr, err := a.build(context.Background(), expandQuery(a.req.Query, tc.expand))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, hr.URL.RawQuery, "%+v, base %v", tc, base)
+		}
 	}
 }

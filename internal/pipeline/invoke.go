@@ -14,8 +14,13 @@ import (
 // order, its query, its body (params to encode as the operation says) and
 // the Idempotency-Key of an ops.RetryKeyed operation.
 type Args struct {
-	IDs            []string
-	Query          url.Values
+	IDs   []string
+	Query url.Values
+	// RawQuery is Query encoded, when the caller holds it already (a
+	// constant query, encoded once): sent as it is instead of encoding
+	// Query on each call. Query still says what it holds (errors redact
+	// its values). Ignored when the call expands fields (WithExpand).
+	RawQuery       string
 	Body           any
 	IdempotencyKey string
 }
@@ -31,6 +36,9 @@ func Invoke(ctx context.Context, cfg Config, op *ops.Op, a Args, v any) error {
 	c := new(Call) // the request and the state of its call in one allocation
 	if err := c.Request.Prepare(op, a); err != nil {
 		return err
+	}
+	if cfg.BodyEncoded != nil && op.Body == ops.BodyJSON {
+		cfg.BodyEncoded(op, a.Body, c.Request.Body)
 	}
 	return c.Do(ctx, cfg, v)
 }
@@ -55,6 +63,7 @@ func (r *Request) Prepare(op *ops.Op, a Args) error {
 	if err := r.Init(op.Method, path, a.Query, body); err != nil {
 		return err
 	}
+	r.RawQuery = a.RawQuery
 	r.StateChanging = op.Retry != ops.RetryRead
 	r.Expand, r.NotReady = op.Expand, op.NotReady
 	if op.Retry == ops.RetryKeyed {

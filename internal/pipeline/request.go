@@ -15,14 +15,17 @@ import (
 	"net/url"
 
 	"github.com/bankpay/bankpay-go/internal/form"
+	"github.com/bankpay/bankpay-go/internal/jsonbody"
 )
 
 // Request is one prepared API call.
 type Request struct {
 	Method string
 	// Path is relative to the base URL, already escaped (ops.Op.Fill).
-	Path        string
-	Query       url.Values
+	Path  string
+	Query url.Values
+	// RawQuery is Query encoded, when the caller gave it (Args.RawQuery).
+	RawQuery    string
 	Body        []byte
 	ContentType string
 	// StateChanging marks a call that moves money or changes state: it is
@@ -110,7 +113,7 @@ func (r *Request) Init(method, path string, query url.Values, body any) error {
 		}
 		r.Body, r.ContentType = buf, ContentTypeForm
 	default:
-		buf, err := json.Marshal(b)
+		buf, err := jsonbody.Marshal(b)
 		if err != nil {
 			return fmt.Errorf("bankpay: encoding JSON body: %w", err)
 		}
