@@ -547,6 +547,7 @@ func TestReadmeCLIJSONFields(t *testing.T) {
 // sandbox: each is a command line the CLI takes (no usage error), and
 // listen runs until its context ends.
 func TestReadmeLocalLoop(t *testing.T) {
+	t.Parallel() // runs each line for 300 ms: beside the other waiting tests
 	section := readmeCLI(t)
 	block := regexp.MustCompile("(?s)```sh\n([^`]*listen -forward-to[^`]*)```").FindStringSubmatch(section)
 	require.NotNil(t, block, "no local-loop block")

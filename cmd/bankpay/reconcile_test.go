@@ -91,6 +91,7 @@ func TestRepeatIsAlreadyDone(t *testing.T) {
 // Every command has a deadline: a deposit to a server that never answers
 // ends at -timeout with "outcome unknown" (it may have been received).
 func TestTimeout(t *testing.T) {
+	t.Parallel() // waits out a 200 ms timeout: beside the other waiting tests
 	stop := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {

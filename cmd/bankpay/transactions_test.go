@@ -118,6 +118,7 @@ func transferCapture(ref string, amount models.Amount) *bankpay.CaptureParams {
 // fails after the first, a server that never ends its list, and the
 // default deadline of a server that hangs.
 func TestFindIncomplete(t *testing.T) {
+	t.Parallel() // waits out a 200 ms timeout: beside the other waiting tests
 	page := func(start int) string {
 		items := make([]string, 50)
 		for i := range items {

@@ -33,13 +33,14 @@ func (l *countingListener) Accept() (net.Conn, error) {
 
 // TestSixtyFourGoroutinesShareOneClient: 64 goroutines share one Client
 // (the SDK's default HTTP client) and go through every call against the
-// bankpaytest sandbox at once. Run under -race: no error, no data race, and
-// the sandbox ends with exactly the state the calls made.
+// bankpaytest sandbox at once, twice (the second round tokenizes without
+// verifying and updates each customer again). Run under -race: no error,
+// no data race, and the sandbox ends with exactly the state the calls made.
 func TestSixtyFourGoroutinesShareOneClient(t *testing.T) {
 	eachShape(t, func(t *testing.T, sh shape) {
 		const (
 			workers = 64
-			rounds  = 3
+			rounds  = 2
 		)
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		require.NoError(t, err)

@@ -7,9 +7,7 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"log"
 	"net/http"
-	"net/http/httputil"
 	"net/url"
 	"testing"
 	"time"
@@ -85,16 +83,36 @@ func proxiedSandbox(t *testing.T, sh shape) (*bankpaytest.Server, *faultinject.S
 	t.Cleanup(sb.Close)
 	target, err := url.Parse(sb.URL)
 	require.NoError(t, err)
-	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
-	proxy.ErrorLog = log.New(io.Discard, "", 0)
 	proxyTransport := http.DefaultTransport.(*http.Transport).Clone()
 	t.Cleanup(proxyTransport.CloseIdleConnections)
-	proxy.Transport = proxyTransport
-	s := faultinject.NewServer(proxy)
+	s := faultinject.NewServer(forwardTo(target, proxyTransport))
 	t.Cleanup(s.Close)
 	tr := s.Transport()
 	t.Cleanup(tr.CloseIdleConnections)
 	return sb, s, tr
+}
+
+// forwardTo is a reverse proxy to target's host through tr: each request
+// is sent on as it came (method, path, query, headers and body), and the
+// answer is copied back; a request that gets no answer is a 502.
+// (net/http/httputil's ReverseProxy does the same and more, but only these
+// tests would import it: the last package's build would wait for it.)
+func forwardTo(target *url.URL, tr http.RoundTripper) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		out := r.Clone(r.Context())
+		out.URL.Scheme, out.URL.Host, out.Host, out.RequestURI = target.Scheme, target.Host, target.Host, ""
+		resp, err := tr.RoundTrip(out)
+		if err != nil {
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		for k, v := range resp.Header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(resp.StatusCode)
+		_, _ = io.Copy(w, resp.Body)
+	})
 }
 
 // establishPayout establishes a Disbursement of 0.00 to the sandbox's
