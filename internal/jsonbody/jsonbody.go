@@ -12,7 +12,7 @@
 //
 // Whatever the plan cannot write exactly as encoding/json does goes to
 // encoding/json: a field of any other kind (floats, slices, maps,
-// interfaces, pointers to pointers), or of a type with its own MarshalJSON
+// interfaces, pointers to pointers, json.Number), or of a type with its own MarshalJSON
 // or MarshalText, is encoded by json.Marshal; a struct type with an
 // embedded field, a field option other than omitempty, a name that is not
 // plain, or two fields of one name is encoded whole by json.Marshal; so
@@ -120,6 +120,8 @@ var plans, ptrPlans sync.Map
 var (
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+	// numberType is written by encoding/json as a number, not a string.
+	numberType = reflect.TypeFor[json.Number]()
 )
 
 // planFor is t's plan, worked out on first use; nil when encoding/json
@@ -250,6 +252,9 @@ func kindOf(t reflect.Type, building map[reflect.Type]bool) (kind, bool, *plan) 
 	}
 	switch t.Kind() {
 	case reflect.String:
+		if t == numberType { // a number, unquoted, checked: encoding/json's
+			return kOther, false, nil
+		}
 		return kString, ptr, nil
 	case reflect.Bool:
 		return kBool, ptr, nil
