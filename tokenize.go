@@ -93,11 +93,10 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 	b.body = models.Tokenization{MerchantID: s.client.secrets.creds.MerchantID, Account: &b.account, Customer: p.Customer}
 	body := &b.body
 	var query url.Values
-	var rawQuery string
 	if p.VerifyAccount {
-		query, rawQuery = verifyAccountQuery, verifyAccountRawQuery
+		query = verifyAccountQuery
 	}
-	r, err := call[tokenizeResponse](ctx, s.client, ops.AccountsTokenize, args{Query: query, RawQuery: rawQuery, Body: body}, opts)
+	r, err := call[tokenizeResponse](ctx, s.client, ops.AccountsTokenize, args{Query: query, Body: body}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -109,10 +108,6 @@ func (s *AccountsService) Tokenize(ctx context.Context, p *TokenizeParams, opts 
 // (internal/pipeline's expandQuery copies it before adding to it), so that
 // every call can share this one instead of allocating its own.
 var verifyAccountQuery = url.Values{"verifyAccount": {"true"}}
-
-// verifyAccountRawQuery is verifyAccountQuery encoded, once: the pipeline
-// sends it as it is (pipeline.Args.RawQuery).
-var verifyAccountRawQuery = verifyAccountQuery.Encode()
 
 // tokenizeBody is Tokenize's request body with its account, allocated
 // together.

@@ -210,10 +210,7 @@ func (a *Call) build(ctx context.Context, query url.Values) (*retryablehttp.Requ
 // not made and then copied by WithContext.
 func (a *Call) newRequest(ctx context.Context, query url.Values, body any) (*retryablehttp.Request, error) {
 	req, rawQuery := a.req, ""
-	switch {
-	case req.RawQuery != "" && len(a.cfg.Expand) == 0:
-		rawQuery = req.RawQuery // query is req.Query, encoded once by the caller
-	case len(query) > 0:
+	if len(query) > 0 {
 		rawQuery = encodeQuery(query)
 	}
 	if !plainURL(&a.url, a.cfg.Base, req.Path, rawQuery) {

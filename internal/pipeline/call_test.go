@@ -256,24 +256,20 @@ func TestEncodeQueryIsEncode(t *testing.T) {
 	}
 }
 
-// A query the caller encoded once (Args.RawQuery) is sent as it is; with
-// fields to expand, the query is encoded from Query with them.
-func TestRawQuerySentAsGiven(t *testing.T) {
+// The query sent is Query encoded; with fields to expand, Query with them.
+func TestQuerySentEncoded(t *testing.T) {
 	op := &ops.Op{Name: "A.Tokenize", Method: http.MethodPost, Path: "/accounts/tokenize", Body: ops.BodyJSON, Retry: ops.RetryUnlessSent}
 	q := url.Values{"verifyAccount": {"true"}}
 	for _, tc := range []struct {
-		raw    string
 		expand []string
 		want   string
 	}{
-		{raw: "", want: "verifyAccount=true"},
-		{raw: "verifyAccount=true&given", want: "verifyAccount=true&given"}, // marked: the given text is what is sent
-		{raw: "verifyAccount=true&given", expand: []string{"x"}, want: "expand=x&verifyAccount=true"},
+		{want: "verifyAccount=true"},
+		{expand: []string{"x"}, want: "expand=x&verifyAccount=true"},
 	} {
 		for _, base := range []*url.URL{mustParse(t, "https://h.example/api/v1"), nil} {
 			a := &Call{cfg: Config{BaseURL: "https://h.example/api/v1", Base: base, Expand: tc.expand}}
-			require.NoError(t, a.Request.Prepare(op, Args{Query: q, RawQuery: tc.raw, Body: &struct{}{}}))
-			assert.Equal(t, tc.raw, a.Request.RawQuery)
+			require.NoError(t, a.Request.Prepare(op, Args{Query: q, Body: &struct{}{}}))
 			a.init(&a.Request)
 			hr, err := a.build(context.Background(), expandQuery(a.req.Query, tc.expand))
 			require.NoError(t, err)

@@ -14,13 +14,8 @@ import (
 // order, its query, its body (params to encode as the operation says) and
 // the Idempotency-Key of an ops.RetryKeyed operation.
 type Args struct {
-	IDs   []string
-	Query url.Values
-	// RawQuery is Query encoded, when the caller holds it already (a
-	// constant query, encoded once): sent as it is instead of encoding
-	// Query on each call. Query still says what it holds (errors redact
-	// its values). Ignored when the call expands fields (WithExpand).
-	RawQuery       string
+	IDs            []string
+	Query          url.Values
 	Body           any
 	IdempotencyKey string
 }
@@ -63,7 +58,6 @@ func (r *Request) Prepare(op *ops.Op, a Args) error {
 	if err := r.Init(op.Method, path, a.Query, body); err != nil {
 		return err
 	}
-	r.RawQuery = a.RawQuery
 	r.StateChanging = op.Retry != ops.RetryRead
 	r.Expand, r.NotReady = op.Expand, op.NotReady
 	if op.Retry == ops.RetryKeyed {

@@ -22,10 +22,8 @@ import (
 type Request struct {
 	Method string
 	// Path is relative to the base URL, already escaped (ops.Op.Fill).
-	Path  string
-	Query url.Values
-	// RawQuery is Query encoded, when the caller gave it (Args.RawQuery).
-	RawQuery    string
+	Path        string
+	Query       url.Values
 	Body        []byte
 	ContentType string
 	// StateChanging marks a call that moves money or changes state: it is
