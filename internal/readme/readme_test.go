@@ -384,6 +384,9 @@ func TestReadmeInstallFromCheckout(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	require.NoError(t, err)
 	section := installSection(t)
+	// A merchant's go mod tidy reads the module proxy; here the recipe runs
+	// offline, from the module cache, which must hold what tidy reads.
+	fetchGoSumModules(t, root)
 	// One clone beside both shops: the build cache keys a package outside
 	// the module cache by its directory, so a clone of its own for each
 	// would compile the SDK twice.
@@ -434,6 +437,31 @@ func TestReadmeInstallFromCheckout(t *testing.T) {
 			goIn(t, shop, env, append(args, ".")...)
 		})
 	}
+}
+
+// fetchGoSumModules puts in the module cache every module whose source the
+// checkout's go.sum lists. go test fetched what builds and tests this
+// module; go mod tidy also reads the modules imported by the tests of the
+// SDK's dependencies (go-cmp, for go-querystring's). They are fetched as go
+// test fetched the others (the module cache first, then GOPROXY), checked
+// against the checkout's go.sum, from a copy of its go.mod and go.sum so
+// that the checkout is left as it is.
+func fetchGoSumModules(t *testing.T, root string) {
+	dir := t.TempDir()
+	var sum []byte
+	for _, name := range []string{"go.mod", "go.sum"} {
+		raw, err := os.ReadFile(filepath.Join(root, name))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), raw, 0o600))
+		sum = raw
+	}
+	args := []string{"mod", "download"}
+	for _, line := range strings.Split(string(sum), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && !strings.HasSuffix(f[1], "/go.mod") {
+			args = append(args, f[0]+"@"+f[1])
+		}
+	}
+	goIn(t, dir, append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod"), args...)
 }
 
 // goIn runs the go command in dir with env and requires it to succeed.
