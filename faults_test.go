@@ -917,7 +917,8 @@ func TestFaultSliceCoversEveryKind(t *testing.T) {
 }
 
 // fullFaultMatrix reports whether TestFaultTable runs every call of the
-// endpoints table in every scenario: with BANKPAY_FAULT_MATRIX=1 in the
-// environment (.ci/run sets it). Otherwise it runs every scenario against
-// one call of each kind (faultSlice), which keeps `go test ./...` quick.
+// endpoints table in every scenario, and TestCallsShareOneConnection 1,000
+// calls: with BANKPAY_FAULT_MATRIX=1 in the environment (.ci/run sets it).
+// Otherwise it runs every scenario against one call of each kind
+// (faultSlice), and 200 calls, which keeps `go test ./...` quick.
 func fullFaultMatrix() bool { return os.Getenv("BANKPAY_FAULT_MATRIX") == "1" }

@@ -481,19 +481,20 @@ func TestTransactionsFindByOriginal(t *testing.T) {
 		assert.NotErrorIs(t, err, ErrNotFound)
 	})
 	t.Run("the page budget", func(t *testing.T) {
-		// A server that returns fresh pages forever.
+		// A server that returns fresh pages forever, capped at one item
+		// (the budget counts pages, whatever they hold).
 		c, mock := findClient(t)
 		var n atomic.Int32
 		mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 			start, err := strconv.Atoi(req.URL.Query().Get("startIndex"))
 			require.NoError(t, err)
 			n.Add(1)
-			return jsonResponse(200, findPage(others(start, 100, "A1")...))(req)
+			return jsonResponse(200, findPage(others(start, 1, "A1")...))(req)
 		})
 		_, err := find(c)
 		require.ErrorIs(t, err, ErrIncomplete)
 		assert.NotErrorIs(t, err, ErrNotFound)
-		assert.Contains(t, err.Error(), "200 pages (20000 items) read without reaching the end of the list")
+		assert.Contains(t, err.Error(), "200 pages (200 items) read without reaching the end of the list")
 		assert.Equal(t, int32(findPageBudget), n.Load())
 	})
 }
