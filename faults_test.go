@@ -526,58 +526,79 @@ func equalDurations(a, b []time.Duration) bool {
 
 func TestFaultTable(t *testing.T) {
 	t.Parallel() // every cell on servers of its own: beside the other long tests
+	scenarios := faultScenarios()
+	results := runFaultCells(scenarios)
 	var all []cellResult
-	for _, sc := range faultScenarios() {
+	for i, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
-			type cell struct {
-				call faultCall
-				mode string
-			}
-			var cells []cell
-			for _, call := range faultSlice(faultCalls) {
-				if call.idempotent {
-					cells = append(cells, cell{call, modeIdempotent})
-				} else if call.mutates {
-					cells = append(cells, cell{call, modeDefault}, cell{call, modeOptIn})
-					for _, mw := range retryingMiddlewares {
-						cells = append(cells, cell{call, middlewareMode(modeDefaultMW, mw)}, cell{call, middlewareMode(modeOptInMW, mw)})
-					}
-				} else {
-					cells = append(cells, cell{call, modeRead})
-				}
-			}
-			results := make([]cellResult, len(cells))
-			// Eight cells at a time; a scenario whose cells wait out a
-			// timeout (no response) runs them all at once, since waiting
-			// costs no CPU and is most of their time.
-			limit := 8
-			if sc.timeout > 0 || sc.ctxTimeout > 0 {
-				limit = 32
-			}
-			sem := make(chan struct{}, limit)
-			var wg sync.WaitGroup
-			for i, ce := range cells {
-				wg.Add(1)
-				sem <- struct{}{}
-				go func() {
-					defer func() { <-sem; wg.Done() }()
-					r := runFaultCell(sc, ce.call, ce.mode)
-					r.judge(sc, ce.call, sc.expectation(ce.call, ce.mode))
-					results[i] = r
-				}()
-			}
-			wg.Wait()
-			for _, r := range results {
+			for _, r := range results[i] {
 				for _, p := range r.problems {
 					assert.Failf(t, p, "%s (%s)", r.call, r.mode)
 				}
 			}
-			all = append(all, results...)
 		})
+		all = append(all, results[i]...)
 	}
 	if path := os.Getenv("BANKPAY_FAULTS_REPORT"); path != "" {
 		assert.NoError(t, os.WriteFile(path, []byte(faultReport(all)), 0o644))
 	}
+}
+
+// runFaultCells runs the cells of every scenario, each call of faultSlice
+// in each of its modes, and returns their judged results by scenario. They
+// run eight at a time, beside up to 32 cells that wait out a timeout (no
+// response): waiting costs no CPU and is most of their time, which the
+// other scenarios' cells use meanwhile.
+func runFaultCells(scenarios []faultScenario) [][]cellResult {
+	type cell struct {
+		call faultCall
+		mode string
+	}
+	var cells []cell
+	for _, call := range faultSlice(faultCalls) {
+		if call.idempotent {
+			cells = append(cells, cell{call, modeIdempotent})
+		} else if call.mutates {
+			cells = append(cells, cell{call, modeDefault}, cell{call, modeOptIn})
+			for _, mw := range retryingMiddlewares {
+				cells = append(cells, cell{call, middlewareMode(modeDefaultMW, mw)}, cell{call, middlewareMode(modeOptInMW, mw)})
+			}
+		} else {
+			cells = append(cells, cell{call, modeRead})
+		}
+	}
+	results := make([][]cellResult, len(scenarios))
+	busy, idle := make(chan struct{}, 8), make(chan struct{}, 32)
+	var wg sync.WaitGroup
+	// The waiting scenarios first, so that they wait beside all the others.
+	order := make([]int, 0, len(scenarios))
+	for _, waitingFirst := range []bool{true, false} {
+		for i, sc := range scenarios {
+			if (sc.timeout > 0 || sc.ctxTimeout > 0) == waitingFirst {
+				order = append(order, i)
+			}
+		}
+	}
+	for _, i := range order {
+		sc := scenarios[i]
+		results[i] = make([]cellResult, len(cells))
+		sem := busy
+		if sc.timeout > 0 || sc.ctxTimeout > 0 {
+			sem = idle
+		}
+		for j, ce := range cells {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				r := runFaultCell(sc, ce.call, ce.mode)
+				r.judge(sc, ce.call, sc.expectation(ce.call, ce.mode))
+				results[i][j] = r
+			}()
+		}
+	}
+	wg.Wait()
+	return results
 }
 
 // outcome describes what a caller got, for the report.
