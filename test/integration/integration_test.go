@@ -81,8 +81,13 @@ type shape struct {
 // with its shape, to start the sandbox in (startSandbox, or shape.options
 // for a bankpaytest.NewServer of a test's own). Each shape has a sandbox
 // of its own, so the two share nothing; the test returns when both have.
+// The test is parallel too (t.Parallel, so t is a top-level test that
+// calls eachShape once): after the package's sequential tests, its sandbox
+// tests share the -parallel slots with one another, one's waits on the
+// loopback filled with another's work.
 func eachShape(t *testing.T, fn func(t *testing.T, sh shape)) {
 	t.Helper()
+	t.Parallel()
 	for _, sh := range []shape{{name: "wrapped"}, {name: "bare", bare: true}} {
 		t.Run(sh.name, func(t *testing.T) {
 			t.Parallel()
