@@ -81,8 +81,13 @@ type shape struct {
 // with its shape, to start the sandbox in (startSandbox, or shape.options
 // for a bankpaytest.NewServer of a test's own). Each shape has a sandbox
 // of its own, so the two share nothing; the test returns when both have.
+// The test is parallel too (t.Parallel, so t is a top-level test that
+// calls eachShape once): after the package's sequential tests, its sandbox
+// tests share the -parallel slots with one another, one's waits on the
+// loopback filled with another's work.
 func eachShape(t *testing.T, fn func(t *testing.T, sh shape)) {
 	t.Helper()
+	t.Parallel()
 	for _, sh := range []shape{{name: "wrapped"}, {name: "bare", bare: true}} {
 		t.Run(sh.name, func(t *testing.T) {
 			t.Parallel()
@@ -116,6 +121,7 @@ func startSandbox(t *testing.T, sh shape, opts ...bankpaytest.Option) *sandbox {
 // eachShape, and a function that starts a sandbox otherwise is named in
 // oneShape with its reason.
 func TestEverySandboxRunsInBothShapes(t *testing.T) {
+	t.Parallel() // parsing the package's files (0.1 s under -race) beside the sandbox tests
 	// oneShape names the functions that start a sandbox in one response
 	// shape only, each with the reason it cannot run in the other. None
 	// today.

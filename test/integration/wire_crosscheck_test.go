@@ -12,6 +12,7 @@ package integration
 // JSON notification findings, a literal "+" and "%", now run).
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha1"
@@ -1184,7 +1185,11 @@ func TestWireDocNamesTests(t *testing.T) {
 	dirs := map[string][]string{"": {repoRoot, "."}, "tolerant": {filepath.Join(repoRoot, "internal/wire/tolerant")},
 		"bankpaytest": {filepath.Join(repoRoot, "bankpaytest")}, "models": {filepath.Join(repoRoot, "models")},
 		"contract": {filepath.Join(repoRoot, "test/contract")}}
-	funcs := regexp.MustCompile(`(?m)^func ((?:Test|Fuzz)[A-Za-z0-9_]+)\(`)
+	// funcs runs on the lines that start "func Test" or "func Fuzz" only:
+	// the same matches as (?m)^ over the whole file, without running the
+	// regexp machine over about 1.4 MB of sources (half a second of CPU
+	// under -race).
+	funcs := regexp.MustCompile(`^func ((?:Test|Fuzz)[A-Za-z0-9_]+)\(`)
 	defined := map[string]bool{} // "prefix.TestName"
 	for prefix, ds := range dirs {
 		var files []string
@@ -1196,8 +1201,19 @@ func TestWireDocNamesTests(t *testing.T) {
 		for _, f := range files {
 			b, err := os.ReadFile(f)
 			require.NoError(t, err)
-			for _, m := range funcs.FindAllSubmatch(b, -1) {
-				defined[prefix+"."+string(m[1])] = true
+			for len(b) > 0 {
+				line := b
+				if i := bytes.IndexByte(b, '\n'); i >= 0 {
+					line, b = b[:i], b[i+1:]
+				} else {
+					b = nil
+				}
+				if !bytes.HasPrefix(line, []byte("func Test")) && !bytes.HasPrefix(line, []byte("func Fuzz")) {
+					continue
+				}
+				if m := funcs.FindSubmatch(line); m != nil {
+					defined[prefix+"."+string(m[1])] = true
+				}
 			}
 		}
 	}
