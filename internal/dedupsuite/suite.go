@@ -549,9 +549,10 @@ func testStaleClaim(t *testing.T, s Store) {
 	assert.Zero(t, got, "a completed claim was extended")
 }
 
-// testLongCallback: a callback 2.5 times longer than the claim TTL keeps
-// its claim (the handler extends it): re-sends to other replicas meanwhile
-// get 409, and the callback runs once.
+// testLongCallback: a callback 2.5 times longer than the claim TTL (500 ms
+// for a store whose claims never expire) keeps its claim (the handler
+// extends it): re-sends to other replicas meanwhile get 409, and the
+// callback runs once.
 func testLongCallback(t *testing.T, s Store) {
 	const ttl = time.Second // its third is the time an extension may take on a loaded machine
 	// The callback runs 2.5 TTLs. A store whose claims never expire (not
@@ -618,9 +619,11 @@ func testAccounts(t *testing.T, s Store) {
 }
 
 // testRetentionCoversSkew: the handler's clock is 2 s behind the service's
-// and its max age is 1 s. A replay 1.5 s after the event was processed is
-// still accepted (the handler reads its age as -0.5 s), and it must still
-// find the event done: the done mark outlives the max age plus the skew.
+// and its max age is 1 s (100 ms for a store where nothing expires by
+// time). A replay 1.5 max ages after the event was processed is still
+// accepted (the handler reads its age as -0.5 s, or -1.85 s), and it must
+// still find the event done: the done mark outlives the max age plus the
+// skew.
 func testRetentionCoversSkew(t *testing.T, s Store) {
 	maxAge := time.Second
 	if !s.Shared {
