@@ -119,11 +119,11 @@ func (s *Server) advanceTo(t time.Time, told bool) {
 	s.st.now = t
 }
 
-// followWallClock moves the clock with the real time, every WallClockTick,
-// until the server closes (WithWallClock).
+// followWallClock moves the clock with the real time, every WallClockTick
+// (s.tick), until the server closes (WithWallClock).
 func (s *Server) followWallClock() {
 	defer s.wg.Done()
-	tick := time.NewTicker(WallClockTick)
+	tick := time.NewTicker(s.tick)
 	defer tick.Stop()
 	for {
 		select {

@@ -75,6 +75,7 @@ func TestControlTriggerGivenTransaction(t *testing.T) {
 // returns only newer events (waiting for one), and POST
 // /sandbox/events/{id}/resend sends an event again, as recorded, to to=URL.
 func TestControlEventsFollowAndResend(t *testing.T) {
+	t.Parallel() // waits 150 ms on the real clock: beside the other waiting tests (clock_test.go)
 	srv := newServer(t)
 	c := newAPI(t, srv, srv.Credentials())
 	var first triggered

@@ -18,3 +18,12 @@ func TestMain(m *testing.M) {
 	testmain.NoExitPause()
 	os.Exit(faultinject.VerifyTestMain(m, 5*time.Second))
 }
+
+// WithWallClockTick makes a WithWallClock clock catch up with the real time
+// every d instead of every WallClockTick, for the package's tests
+// (clock_test.go): they follow the real time without waiting whole ticks.
+// It exists in the test binary only; cmd/bankpay-sandbox's
+// TestDefaultFlagsEventsAccepted checks the default tick.
+func WithWallClockTick(d time.Duration) Option {
+	return func(c *config) { c.tick = d }
+}

@@ -21,6 +21,11 @@ type config struct {
 	anyHost   bool
 	anyResend bool
 	wall      bool
+	// tick is how often a WithWallClock clock catches up with the real
+	// time (0: WallClockTick); only the package's tests set it
+	// (main_test.go), so that they follow the real time without waiting
+	// a whole WallClockTick.
+	tick time.Duration
 }
 
 // WithDefaultMerchant configures the default merchant, the one Credentials

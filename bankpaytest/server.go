@@ -65,8 +65,9 @@ type Server struct {
 
 	ts      *httptest.Server
 	maxBody int64
-	bare    bool // WithBareResponses
-	wall    bool // WithWallClock
+	bare    bool          // WithBareResponses
+	wall    bool          // WithWallClock
+	tick    time.Duration // how often a WithWallClock clock catches up (WallClockTick)
 
 	advMu sync.Mutex // serializes clock advances
 	mu    sync.Mutex // guards everything below
@@ -165,7 +166,10 @@ func NewServer(opts ...Option) *Server {
 	if cfg.start.IsZero() {
 		cfg.start = time.Now()
 	}
-	s := &Server{maxBody: DefaultMaxBodyBytes, bare: cfg.bare, wall: cfg.wall, wake: make(chan struct{}, 1)}
+	if cfg.tick <= 0 {
+		cfg.tick = WallClockTick
+	}
+	s := &Server{maxBody: DefaultMaxBodyBytes, bare: cfg.bare, wall: cfg.wall, tick: cfg.tick, wake: make(chan struct{}, 1)}
 	s.st = state{
 		now:       cfg.start.UTC().Truncate(time.Millisecond),
 		byAccess:  make(map[string]*merchant),

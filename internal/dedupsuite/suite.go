@@ -549,17 +549,26 @@ func testStaleClaim(t *testing.T, s Store) {
 	assert.Zero(t, got, "a completed claim was extended")
 }
 
-// testLongCallback: a callback 2.5 times longer than the claim TTL keeps
-// its claim (the handler extends it): re-sends to other replicas meanwhile
-// get 409, and the callback runs once.
+// testLongCallback: a callback 2.5 times longer than the claim TTL (500 ms
+// for a store whose claims never expire) keeps its claim (the handler
+// extends it): re-sends to other replicas meanwhile get 409, and the
+// callback runs once.
 func testLongCallback(t *testing.T, s Store) {
 	const ttl = time.Second // its third is the time an extension may take on a loaded machine
+	// The callback runs 2.5 TTLs. A store whose claims never expire (not
+	// Shared: the memory deduplicator's Extend returns 24 h, whatever the
+	// Config) has no TTL to outlast: its callback need only outlast the
+	// handler's first extension, 100 ms in, and runs 500 ms, not 2.5 s.
+	hold := 5 * ttl / 2
+	if !s.Shared {
+		hold = 500 * time.Millisecond
+	}
 	var calls atomic.Int32
 	var finished atomic.Bool
 	srvs := replicas(t, s.Open(t), []Config{{ClaimTTL: ttl}, {ClaimTTL: ttl}, {ClaimTTL: ttl}}, func(i int, ctx context.Context, ev *bankpay.Event) error {
 		calls.Add(1)
 		select {
-		case <-time.After(5 * ttl / 2):
+		case <-time.After(hold):
 			finished.Store(true)
 			return nil
 		case <-ctx.Done():
@@ -571,7 +580,7 @@ func testLongCallback(t *testing.T, s Store) {
 	start := time.Now()
 	go func() { first <- deliver(context.Background(), t, srvs[0], body, auth) }()
 	require.Eventually(t, func() bool { return calls.Load() == 1 }, 5*time.Second, time.Millisecond)
-	for time.Since(start) < 5*ttl/2-50*time.Millisecond {
+	for time.Since(start) < hold-50*time.Millisecond {
 		for _, srv := range srvs[1:] {
 			// 409 while the callback runs; a slow re-send may find it done.
 			if st := deliver(context.Background(), t, srv, body, auth); st != http.StatusConflict {
@@ -610,11 +619,22 @@ func testAccounts(t *testing.T, s Store) {
 }
 
 // testRetentionCoversSkew: the handler's clock is 2 s behind the service's
-// and its max age is 1 s. A replay 1.5 s after the event was processed is
-// still accepted (the handler reads its age as -0.5 s), and it must still
-// find the event done: the done mark outlives the max age plus the skew.
+// and its max age is 1 s (100 ms for a store where nothing expires by
+// time). A replay 1.5 max ages after the event was processed is still
+// accepted (the handler reads its age as -0.5 s, or -1.85 s), and it must
+// still find the event done: the done mark outlives the max age plus the
+// skew.
 func testRetentionCoversSkew(t *testing.T, s Store) {
-	const maxAge = time.Second
+	maxAge := time.Second
+	if !s.Shared {
+		// Nothing expires by time at the store (the memory deduplicator):
+		// the wait need only outlast the max age on the real clock, so that
+		// a handler judging the age by it, not by its own clock, refuses
+		// the replay. 100 ms: the replay may come up to 2.1 s after the
+		// event (the handler's clock is 2 s behind), as against 3 s with
+		// 1.5 s waited at a second.
+		maxAge = 100 * time.Millisecond
+	}
 	var calls atomic.Int32
 	behind := func() time.Time { return time.Now().Add(-2 * time.Second) }
 	srvs := replicasOver(t, []bankpay.Deduplicator{s.Open(t)(longConfig)}, func(int, context.Context, *bankpay.Event) error {
