@@ -2,11 +2,17 @@ package readme
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,7 +94,9 @@ var (
 // module (the SDK replaced by this checkout) and runs it with go test: the
 // full program's main against the sandbox, each fragment as a function with
 // the variables it assumes, and each test function as a test. A snippet
-// that does not compile, or fails against the sandbox, fails this test.
+// that does not compile, or fails against the sandbox, fails this test; so
+// does any error a snippet's call returns into err that its code does not
+// check itself (errChecked), and a fragment whose err is not nil at its end.
 func TestReadmeSnippets(t *testing.T) {
 	t.Parallel() // its go commands beside the other test's
 	if testing.Short() {
@@ -97,61 +105,19 @@ func TestReadmeSnippets(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	require.NoError(t, err)
 	dir := t.TempDir()
-	var mainFile string
-	var top, calls, funcs strings.Builder
+	var p program
 	for i, sn := range readmeSnippets(t) {
-		switch {
-		case strings.HasPrefix(sn.code, "package main"):
-			require.Empty(t, mainFile, "one full program")
-			mainFile = sn.code
-			calls.WriteString(fmt.Sprintf("\tt.Run(\"%s (main)\", func(t *testing.T) { s.env(t); main() })\n", sn.where()))
-		case strings.HasPrefix(sn.code, "func Test"):
-			top.WriteString(fmt.Sprintf("// %s\n%s\n", sn.where(), sn.code))
-		default:
-			setup, ok := "", false
-			for key, s := range setups {
-				if strings.Contains(sn.code, key) {
-					setup, ok = s, true
-				}
-			}
-			require.True(t, ok, "%s: a fragment without a set-up in setups:\n%s", sn.where(), sn.code)
-			body := topFunc.ReplaceAllStringFunc(sn.code, func(f string) string {
-				top.WriteString(fmt.Sprintf("// %s\n%s\n", sn.where(), f))
-				return ""
-			})
-			var uses []string
-			for _, m := range declared.FindAllStringSubmatch(body, -1) {
-				for _, name := range strings.Split(m[1], ",") {
-					if name = strings.TrimSpace(name); name != "_" && name != "err" {
-						uses = append(uses, name)
-					}
-				}
-			}
-			name := fmt.Sprintf("snippet%d", i)
-			funcs.WriteString(fmt.Sprintf("// %s\nfunc %s(t *testing.T, s *setup) error {\n\tctx, c := context.Background(), s.c\n\t_, _ = ctx, c\n", sn.where(), name))
-			if setup != "" {
-				funcs.WriteString("\t" + setup + "\n")
-			}
-			funcs.WriteString("\tvar err error\n\t_ = err\n\t{\n" + body + "\n")
-			for _, u := range uses {
-				funcs.WriteString("\t_ = " + u + "\n")
-			}
-			if declared.MatchString(body) || strings.Contains(body, "err =") {
-				funcs.WriteString("\tif err != nil {\n\t\treturn err\n\t}\n")
-			}
-			funcs.WriteString("\t}\n\treturn nil\n}\n\n")
-			calls.WriteString(fmt.Sprintf("\tt.Run(\"%s\", func(t *testing.T) {\n\t\tif err := %s(t, s); err != nil {\n\t\t\tt.Fatal(err)\n\t\t}\n\t})\n", sn.where(), name))
-		}
+		p.add(t, i, sn)
 	}
-	require.NotEmpty(t, mainFile)
-	test := strings.Replace(harness, "//TOP", top.String(), 1)
-	test = strings.Replace(test, "//FUNCS", funcs.String(), 1)
-	test = strings.Replace(test, "//CALLS", calls.String(), 1)
+	require.NotEmpty(t, p.mainFile)
+	test := strings.Replace(harness, "//TOP", p.top.String(), 1)
+	test = strings.Replace(test, "//FUNCS", p.funcs.String(), 1)
+	test = strings.Replace(test, "//CALLS", p.calls.String(), 1)
 	goSum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 	require.NoError(t, err)
 	for name, content := range map[string]string{
 		"go.mod": "module readmesnippets\n\ngo 1.23\n\nrequire github.com/bankpay/bankpay-go v0.0.0\n\nreplace github.com/bankpay/bankpay-go => " + root + "\n",
-		"go.sum": string(goSum), "main.go": mainFile, "snippets_test.go": test,
+		"go.sum": string(goSum), "main.go": p.mainFile, "snippets_test.go": test,
 	} {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600))
 	}
@@ -175,6 +141,373 @@ func TestReadmeSnippets(t *testing.T) {
 	}
 	require.NoError(t, err, "the README snippets:\n%s", buf.String())
 	t.Log(buf.String())
+}
+
+// program is the generated program: main.go (the full program), and the
+// parts of the test file (harness) that the snippets make.
+type program struct {
+	mainFile          string
+	top, funcs, calls strings.Builder
+}
+
+// add writes snippet i into the program, with its errors checked.
+func (p *program) add(t *testing.T, i int, sn snippet) {
+	switch {
+	case strings.HasPrefix(sn.code, "package main"):
+		require.Empty(t, p.mainFile, "one full program")
+		code, err := errChecked(sn, "", sn.code, "")
+		require.NoError(t, err)
+		p.mainFile = code
+		fmt.Fprintf(&p.calls, "\tt.Run(\"%s (main)\", func(t *testing.T) { s.env(t); main() })\n", sn.where())
+	case strings.HasPrefix(sn.code, "func Test"):
+		code, err := errChecked(sn, "package main;", sn.code, "")
+		require.NoError(t, err)
+		fmt.Fprintf(&p.top, "// %s\n%s\n", sn.where(), code)
+	default:
+		p.fragment(t, i, sn)
+	}
+}
+
+// fragment writes a fragment as a function of the test, with its
+// functions at the top level.
+func (p *program) fragment(t *testing.T, i int, sn snippet) {
+	setup, ok := "", false
+	for key, s := range setups {
+		if strings.Contains(sn.code, key) {
+			setup, ok = s, true
+		}
+	}
+	require.True(t, ok, "%s: a fragment without a set-up in setups:\n%s", sn.where(), sn.code)
+	body, fns := splitFuncs(sn)
+	for _, f := range fns {
+		code, err := errChecked(f, "package main;", f.code, "")
+		require.NoError(t, err)
+		fmt.Fprintf(&p.top, "// %s\n%s\n", f.where(), code)
+	}
+	var uses []string
+	for _, m := range declared.FindAllStringSubmatch(body, -1) {
+		for _, name := range strings.Split(m[1], ",") {
+			if name = strings.TrimSpace(name); name != "_" && name != "err" {
+				uses = append(uses, name)
+			}
+		}
+	}
+	checked, err := errChecked(sn, "package main; func _() {", body, "\n}")
+	require.NoError(t, err)
+	name := fmt.Sprintf("snippet%d", i)
+	fmt.Fprintf(&p.funcs, "// %s\nfunc %s(t *testing.T, s *setup) error {\n\tctx, c := context.Background(), s.c\n\t_, _ = ctx, c\n", sn.where(), name)
+	if setup != "" {
+		p.funcs.WriteString("\t" + setup + "\n")
+	}
+	p.funcs.WriteString("\tvar err error\n\t_ = err\n\t{\n" + checked + "\n")
+	for _, u := range uses {
+		p.funcs.WriteString("\t_ = " + u + "\n")
+	}
+	if declared.MatchString(body) || strings.Contains(body, "err =") {
+		fmt.Fprintf(&p.funcs, "\tif err != nil {\n\t\treturn fmt.Errorf(%q, err)\n\t}\n", sn.where()+", at its end: %w")
+	}
+	p.funcs.WriteString("\t}\n\treturn nil\n}\n\n")
+	fmt.Fprintf(&p.calls, "\tt.Run(\"%s\", func(t *testing.T) {\n\t\tif err := %s(t, s); err != nil {\n\t\t\tt.Fatal(err)\n\t\t}\n\t})\n", sn.where(), name)
+}
+
+// splitFuncs is a fragment's statements, its functions (top level in Go)
+// replaced by as many empty lines, and those functions, each with the
+// line it starts at: line numbers in both are the snippet's.
+func splitFuncs(sn snippet) (body string, fns []snippet) {
+	last := 0
+	for _, m := range topFunc.FindAllStringIndex(sn.code, -1) {
+		f := sn.code[m[0]:m[1]]
+		body += sn.code[last:m[0]] + strings.Repeat("\n", strings.Count(f, "\n"))
+		fns = append(fns, snippet{line: sn.line + strings.Count(sn.code[:m[0]], "\n"), file: sn.file, code: f})
+		last = m[1]
+	}
+	return body + sn.code[last:], fns
+}
+
+// errChecked returns src, Go code of snippet sn (its first line is sn's),
+// with a check after every assignment to err (a call's error, in the
+// snippets) whose value the code does not read itself in the statement
+// after it: the next one that is not a declaration without values, or for a
+// range clause the first of its body. An if, switch or for that reads err in
+// its header, a return or call that passes err on, count as reading it; a
+// statement at the end of its block does not read it, whatever follows the
+// block. So a snippet that shows an error path (switch { case errors.Is(err,
+// …) }) keeps it, and one that lists calls one after the other has each
+// call's error checked. The check returns the error, naming the line of the
+// assignment, in a function named _ (the fragment's own statements), and
+// calls failed elsewhere (a function or function literal of the snippet,
+// which cannot return it to the test). An assignment it cannot follow by a
+// check (an if or switch header that does not read the err it sets; a for
+// loop's) is an error. src is parsed as lead+src+tail: lead, which has no
+// new line, and tail make it a Go file.
+func errChecked(sn snippet, lead, src, tail string) (string, error) {
+	c := &errChecker{fset: token.NewFileSet(), sn: sn, lead: len(lead), pending: map[ast.Node]bool{}, inserts: map[int]string{}}
+	f, err := parser.ParseFile(c.fset, "", lead+src+tail, 0)
+	var list scanner.ErrorList
+	if errors.As(err, &list) {
+		for _, e := range list {
+			c.fail(e.Pos.Line, e.Msg)
+		}
+		return "", errors.Join(c.errs...)
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if assignsErr(n) {
+			c.pending[n] = true
+		}
+		return true
+	})
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			c.function(fd.Body, fd.Name.Name == "_")
+		}
+	}
+	for _, line := range c.pendingLines() {
+		c.fail(line, "the test cannot check the err this sets: assign it in a statement of its own")
+	}
+	if len(c.errs) > 0 {
+		return "", errors.Join(c.errs...)
+	}
+	at := make([]int, 0, len(c.inserts))
+	for off := range c.inserts {
+		at = append(at, off)
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(at)))
+	for _, off := range at {
+		src = src[:off] + c.inserts[off] + src[off:]
+	}
+	return src, nil
+}
+
+// errChecker finds where errChecked inserts its checks.
+type errChecker struct {
+	fset    *token.FileSet
+	sn      snippet
+	lead    int               // bytes parsed before the source
+	pending map[ast.Node]bool // assignments to err not met yet
+	inserts map[int]string    // offset in the source: the check there
+	errs    []error
+}
+
+// pendingLines are the lines of the assignments to err not met, in order.
+func (c *errChecker) pendingLines() []int {
+	var lines []int
+	for n := range c.pending {
+		lines = append(lines, c.fset.Position(n.Pos()).Line)
+	}
+	sort.Ints(lines)
+	return lines
+}
+
+// function checks the statement lists of body, and of the function
+// literals in it; ret: the checks return the error.
+func (c *errChecker) function(body *ast.BlockStmt, ret bool) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			c.function(n.Body, false)
+			return false
+		case *ast.BlockStmt:
+			c.list(n.List, ret)
+		case *ast.CaseClause:
+			c.list(n.Body, ret)
+		case *ast.CommClause:
+			c.list(n.Body, ret)
+		case *ast.RangeStmt:
+			if c.met(n) && !readsErr(next(n.Body.List)) {
+				c.check(n.Body.Lbrace+1, n, ret, " ", ";")
+			}
+		case *ast.IfStmt:
+			c.header(n.Init, n.Cond)
+		case *ast.SwitchStmt:
+			c.header(n.Init, append(caseExprs(n.Body), n.Tag)...)
+		case *ast.TypeSwitchStmt:
+			c.header(n.Init, n.Assign)
+		}
+		return true
+	})
+}
+
+// list checks the assignments to err among stmts (a range clause's err
+// is its body's: function checks it).
+func (c *errChecker) list(stmts []ast.Stmt, ret bool) {
+	for i, s := range stmts {
+		if _, ok := s.(*ast.RangeStmt); ok {
+			continue
+		}
+		if c.met(s) && !readsErr(next(stmts[i+1:])) {
+			c.check(s.End(), s, ret, "; ", "")
+		}
+	}
+}
+
+// header: an if or switch whose init sets err must read it in cond.
+func (c *errChecker) header(init ast.Stmt, cond ...ast.Node) {
+	if init != nil && c.met(init) && !mentionsErr(cond...) {
+		c.fail(c.fset.Position(init.Pos()).Line, "an if or switch that sets err and does not read it")
+	}
+}
+
+// met reports whether n assigns err, and marks it met.
+func (c *errChecker) met(n ast.Node) bool {
+	delete(c.pending, n)
+	return assignsErr(n)
+}
+
+// check inserts at pos a check of the err that assignment n set.
+func (c *errChecker) check(pos token.Pos, n ast.Node, ret bool, pre, post string) {
+	where := c.where(c.fset.Position(n.Pos()).Line)
+	text := fmt.Sprintf("failed(%q, err)", where)
+	if ret {
+		text = fmt.Sprintf("return fmt.Errorf(%q, err)", where+": %w")
+	}
+	c.inserts[c.fset.Position(pos).Offset-c.lead] = pre + "if err != nil { " + text + " }" + post
+}
+
+// where names line (of the parsed source) in the README or guide.
+func (c *errChecker) where(line int) string {
+	return snippet{file: c.sn.file, line: c.sn.line + line - 1}.where()
+}
+
+// fail records an error of the snippet at line of the parsed source.
+func (c *errChecker) fail(line int, msg string) {
+	c.errs = append(c.errs, fmt.Errorf("%s: %s", c.where(line), msg))
+}
+
+// assignsErr reports whether n sets a variable named err: an assignment,
+// a range clause, or a var declaration with values.
+func assignsErr(n ast.Node) bool {
+	var names []ast.Expr
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		if n.Tok == token.DEFINE || n.Tok == token.ASSIGN {
+			names = n.Lhs
+		}
+	case *ast.RangeStmt:
+		names = []ast.Expr{n.Key, n.Value}
+	case *ast.DeclStmt:
+		for _, spec := range n.Decl.(*ast.GenDecl).Specs {
+			if v, ok := spec.(*ast.ValueSpec); ok && len(v.Values) > 0 {
+				for _, name := range v.Names {
+					names = append(names, name)
+				}
+			}
+		}
+	}
+	for _, e := range names {
+		if id, ok := e.(*ast.Ident); ok && id.Name == "err" {
+			return true
+		}
+	}
+	return false
+}
+
+// next is the first of stmts that is not a declaration without values
+// (var apiErr *bankpay.APIError before the switch that reads err), or nil.
+func next(stmts []ast.Stmt) ast.Stmt {
+	for _, s := range stmts {
+		if d, ok := s.(*ast.DeclStmt); !ok || !inert(d) {
+			return s
+		}
+	}
+	return nil
+}
+
+// inert reports whether d declares no err and gives no values: it runs no
+// call, and err after it is the one before it.
+func inert(d *ast.DeclStmt) bool {
+	for _, spec := range d.Decl.(*ast.GenDecl).Specs {
+		v, ok := spec.(*ast.ValueSpec)
+		if !ok {
+			continue
+		}
+		if len(v.Values) > 0 {
+			return false
+		}
+		for _, name := range v.Names {
+			if name.Name == "err" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// readsErr reports whether s reads the err set just before it: in its
+// header for an if, switch or for (after an init that sets err, the header
+// reads the new one), in its values for an assignment, anywhere outside
+// function literals for a simple statement; a block or select does not.
+func readsErr(s ast.Stmt) bool {
+	switch s := s.(type) {
+	case nil, *ast.BlockStmt, *ast.SelectStmt:
+		return false
+	case *ast.LabeledStmt:
+		return readsErr(s.Stmt)
+	case *ast.AssignStmt:
+		return mentionsErr(exprNodes(s.Rhs)...)
+	case *ast.IfStmt:
+		return headerReads(s.Init, s.Cond)
+	case *ast.SwitchStmt:
+		return headerReads(s.Init, append(caseExprs(s.Body), s.Tag)...)
+	case *ast.TypeSwitchStmt:
+		return headerReads(s.Init, s.Assign)
+	case *ast.ForStmt:
+		return headerReads(s.Init, s.Cond)
+	case *ast.RangeStmt:
+		return mentionsErr(s.X)
+	}
+	return mentionsErr(s)
+}
+
+// headerReads reports whether a header (init; cond) reads err.
+func headerReads(init ast.Stmt, cond ...ast.Node) bool {
+	switch {
+	case init != nil && readsErr(init):
+		return true
+	case init != nil && assignsErr(init):
+		return false
+	}
+	return mentionsErr(cond...)
+}
+
+// caseExprs are the expressions of a switch's case clauses.
+func caseExprs(body *ast.BlockStmt) []ast.Node {
+	var out []ast.Node
+	for _, s := range body.List {
+		out = append(out, exprNodes(s.(*ast.CaseClause).List)...)
+	}
+	return out
+}
+
+func exprNodes(es []ast.Expr) []ast.Node {
+	out := make([]ast.Node, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+// mentionsErr reports whether the identifier err occurs in nodes, outside
+// function literals and selectors' names (x.err).
+func mentionsErr(nodes ...ast.Node) bool {
+	found := false
+	for _, n := range nodes {
+		if n == nil {
+			continue
+		}
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.SelectorExpr:
+				found = found || mentionsErr(n.X)
+				return false
+			case *ast.Ident:
+				found = found || n.Name == "err"
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 func numbered(s string) string {
@@ -212,6 +545,10 @@ var (
 
 // The merchant's own code the snippets call.
 var creds bankpay.Credentials // set by TestReadme
+
+// failed ends the run on an error that a function of a snippet did not
+// check (errChecked): it cannot return it to the test.
+func failed(where string, err error) { log.Fatalf("%s: %v", where, err) }
 
 func orderOfThisSession(*http.Request) string              { return "order-42" }
 func readIdentityLater(context.Context, string) error       { return nil }
@@ -627,5 +964,55 @@ func TestDocLinksResolve(t *testing.T) {
 			_, err := os.Stat(filepath.Join(filepath.Dir(f), target))
 			assert.NoError(t, err, "%s links %s", strings.TrimPrefix(f, "../../"), target)
 		}
+	}
+}
+
+// TestErrChecked: errChecked checks each err a snippet's code leaves
+// unread, keeps the error paths a snippet shows, and refuses an err it
+// cannot check.
+func TestErrChecked(t *testing.T) {
+	ret := func(line int) string {
+		return fmt.Sprintf("; if err != nil { return fmt.Errorf(\"README line %d: %%w\", err) }", line)
+	}
+	fragment, file := "package main; func _() {", "package main;"
+	for _, tc := range []struct{ name, lead, src, want, err string }{
+		{name: "calls in a row", lead: fragment,
+			src:  "a, err := f()\nb, err := g(a) // b\n_ = b\nerr = h()\n",
+			want: "a, err := f()" + ret(10) + "\nb, err := g(a)" + ret(11) + " // b\n_ = b\nerr = h()" + ret(13) + "\n"},
+		{name: "an error path", lead: fragment,
+			src:  "v, err := f()\nvar e *E\nswitch {\ncase errors.As(err, &e):\n\tv, err = g()\n}\n",
+			want: "v, err := f()\nvar e *E\nswitch {\ncase errors.As(err, &e):\n\tv, err = g()" + ret(14) + "\n}\n"},
+		{name: "checked or passed on", lead: fragment,
+			src:  "x, err := f()\nif err != nil {\n\treturn err\n}\ny, err := g(x)\ncheck(err)\nif _, err := h(); err == nil {\n}\n",
+			want: "x, err := f()\nif err != nil {\n\treturn err\n}\ny, err := g(x)\ncheck(err)\nif _, err := h(); err == nil {\n}\n"},
+		{name: "an if reads its own err", lead: fragment,
+			src:  "a, err := f()\nif _, err := g(); err != nil {\n}\n",
+			want: "a, err := f()" + ret(10) + "\nif _, err := g(); err != nil {\n}\n"},
+		{name: "a range clause", lead: fragment,
+			src:  "for v, err := range f() {\n\tuse(v)\n}\n",
+			want: "for v, err := range f() { if err != nil { return fmt.Errorf(\"README line 10: %w\", err) };\n\tuse(v)\n}\n"},
+		{name: "in a function", lead: file,
+			src:  "func h() error {\n\t_, err := f()\n\tg(func() { err := k(); use(err) })\n\treturn nil\n}\n",
+			want: "func h() error {\n\t_, err := f(); if err != nil { failed(\"README line 11\", err) }\n\tg(func() { err := k(); use(err) })\n\treturn nil\n}\n"},
+		{name: "an if that reads another", lead: fragment, src: "if _, err := f(); ok {\n}\n",
+			err: "README line 10: an if or switch that sets err and does not read it"},
+		{name: "a for header", lead: fragment, src: "x := 1\nfor err := f(); err != nil; err = f() {\n}\n",
+			err: "README line 11: the test cannot check the err this sets: assign it in a statement of its own"},
+		{name: "no Go", lead: fragment, src: "x := 1\ny := )\n", err: "README line 11: expected operand"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tail := ""
+			if tc.lead == fragment {
+				tail = "\n}"
+			}
+			got, err := errChecked(snippet{file: "README", line: 10}, tc.lead, tc.src, tail)
+			if tc.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
 	}
 }
