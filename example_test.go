@@ -416,7 +416,7 @@ func ExampleNewWebhookHandler() {
 	creds := bankpay.Credentials{AccessID: "A48B73F694C4C8EE6306", AccessKey: bankpay.NewSecret("my-access-key"), MerchantID: "110005514"}
 
 	// The sandbox sends signed notifications to the notificationUrl.
-	srv := bankpaytest.NewServer(bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: creds}))
+	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(exampleStart), bankpaytest.WithDefaultMerchant(bankpaytest.Merchant{Credentials: creds}))
 	defer srv.Close()
 
 	// The merchant's notification endpoint. Under test it follows the
@@ -690,7 +690,7 @@ func ExampleDisputesService_Create() {
 
 // A payment collected from a Pay authorization is refunded in two parts.
 func ExampleTransactionsService_Refund() {
-	srv := bankpaytest.NewServer()
+	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(exampleStart))
 	defer srv.Close()
 	c := srv.Client()
 	ctx := context.Background()

@@ -481,20 +481,22 @@ func TestTransactionsFindByOriginal(t *testing.T) {
 		assert.NotErrorIs(t, err, ErrNotFound)
 	})
 	t.Run("the page budget", func(t *testing.T) {
-		// A server that returns fresh pages forever, capped at one item
-		// (the budget counts pages, whatever they hold).
+		// A server that returns fresh pages forever, capped at two items:
+		// the budget counts pages, whatever they hold, and pages of more
+		// than one item tell a budget of pages from one of items (a
+		// budget compared with the items read would stop after 100 pages).
 		c, mock := findClient(t)
 		var n atomic.Int32
 		mock.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
 			start, err := strconv.Atoi(req.URL.Query().Get("startIndex"))
 			require.NoError(t, err)
 			n.Add(1)
-			return jsonResponse(200, findPage(others(start, 1, "A1")...))(req)
+			return jsonResponse(200, findPage(others(start, 2, "A1")...))(req)
 		})
 		_, err := find(c)
 		require.ErrorIs(t, err, ErrIncomplete)
 		assert.NotErrorIs(t, err, ErrNotFound)
-		assert.Contains(t, err.Error(), "200 pages (200 items) read without reaching the end of the list")
+		assert.Contains(t, err.Error(), "200 pages (400 items) read without reaching the end of the list")
 		assert.Equal(t, int32(findPageBudget), n.Load())
 	})
 }

@@ -42,8 +42,18 @@ type cli struct {
 	opts []bankpay.Option
 }
 
+// cliStart is the sandbox clock's start in newCLI: a Thursday morning, not
+// the real time. The tests submit a movement with Advance(time.Minute) and
+// then expect it Completed after AdvanceBankingDays(CompletionBankingDays):
+// from the real time, that minute crosses into a Saturday or a Sunday in
+// the last minute of a Friday or a Saturday (UTC), the banking days then
+// count from the weekend day, and the movement is still Processed.
+var cliStart = time.Date(2025, 3, 6, 10, 0, 0, 0, time.UTC)
+
+// newCLI is a CLI test environment over a sandbox of its own, whose clock
+// starts at cliStart.
 func newCLI(t *testing.T) *cli {
-	srv := bankpaytest.NewServer()
+	srv := bankpaytest.NewServer(bankpaytest.WithStartTime(cliStart))
 	t.Cleanup(srv.Close)
 	c := srv.Credentials()
 	return &cli{t: t, srv: srv, vars: map[string]string{"BANKPAY_ACCESS_ID": c.AccessID, "BANKPAY_ACCESS_KEY": c.AccessKey.Reveal(),
