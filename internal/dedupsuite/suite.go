@@ -555,20 +555,12 @@ func testStaleClaim(t *testing.T, s Store) {
 // callback runs once.
 func testLongCallback(t *testing.T, s Store) {
 	const ttl = time.Second // its third is the time an extension may take on a loaded machine
-	// The callback runs 2.5 TTLs. A store whose claims never expire (not
-	// Shared: the memory deduplicator's Extend returns 24 h, whatever the
-	// Config) has no TTL to outlast: its callback need only outlast the
-	// handler's first extension, 100 ms in, and runs 500 ms, not 2.5 s.
-	hold := 5 * ttl / 2
-	if !s.Shared {
-		hold = 500 * time.Millisecond
-	}
 	var calls atomic.Int32
 	var finished atomic.Bool
 	srvs := replicas(t, s.Open(t), []Config{{ClaimTTL: ttl}, {ClaimTTL: ttl}, {ClaimTTL: ttl}}, func(i int, ctx context.Context, ev *bankpay.Event) error {
 		calls.Add(1)
 		select {
-		case <-time.After(hold):
+		case <-time.After(5 * ttl / 2):
 			finished.Store(true)
 			return nil
 		case <-ctx.Done():
@@ -580,7 +572,7 @@ func testLongCallback(t *testing.T, s Store) {
 	start := time.Now()
 	go func() { first <- deliver(context.Background(), t, srvs[0], body, auth) }()
 	require.Eventually(t, func() bool { return calls.Load() == 1 }, 5*time.Second, time.Millisecond)
-	for time.Since(start) < hold-50*time.Millisecond {
+	for time.Since(start) < 5*ttl/2-50*time.Millisecond {
 		for _, srv := range srvs[1:] {
 			// 409 while the callback runs; a slow re-send may find it done.
 			if st := deliver(context.Background(), t, srv, body, auth); st != http.StatusConflict {
