@@ -44,6 +44,9 @@ func WithMerchant(m Merchant) Option {
 // WithStartTime sets the clock's start (default: the real time at
 // NewServer). The clock moves only with Advance, AdvanceBankingDays and
 // AdvanceTo, unless WithWallClock makes it follow the real time from there.
+// A test that counts banking days sets it: from the real time, its result
+// depends on the day it runs (a minute's Advance on a Friday night reaches
+// the weekend).
 func WithStartTime(t time.Time) Option {
 	return func(c *config) { c.start = t }
 }

@@ -549,10 +549,11 @@ func testStaleClaim(t *testing.T, s Store) {
 	assert.Zero(t, got, "a completed claim was extended")
 }
 
-// testLongCallback: a callback 2.5 times longer than the claim TTL (500 ms
-// for a store whose claims never expire) keeps its claim (the handler
-// extends it): re-sends to other replicas meanwhile get 409, and the
-// callback runs once.
+// testLongCallback: a callback 2.5 times longer than the claim TTL keeps
+// its claim (the handler extends it): re-sends to other replicas meanwhile
+// get 409, and the callback runs once. 2.5 s for every store, also one
+// whose claims never expire: a handler that cancels a callback after its
+// extension timeout (2 s) fails here.
 func testLongCallback(t *testing.T, s Store) {
 	const ttl = time.Second // its third is the time an extension may take on a loaded machine
 	var calls atomic.Int32
