@@ -39,7 +39,7 @@ func TestWallClock(t *testing.T) {
 	assert.Equal(t, models.StatusAuthorized, c.txn(dep.TransactionID).Status, "not submitted before WallClockSubmitDelay")
 
 	// An hour: a deposit completes 3 banking days after its submission, which
-	// 72 hours reach from a Monday or a Tuesday.
+	// 72 hours reach from a Sunday, a Monday or a Tuesday.
 	srv.Advance(time.Hour)
 	ahead := srv.Now()
 	assert.WithinDuration(t, time.Now().Add(time.Hour), ahead, 2*bankpaytest.WallClockTick)
