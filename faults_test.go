@@ -742,7 +742,11 @@ func TestTotalTimeIsBounded(t *testing.T) {
 	var ne *NetworkError
 	require.ErrorAs(t, err, &ne, "err = %v, requests %d", err, s.Requests())
 	require.Equal(t, defaultMaxRetries+1, ne.Attempts, "err = %v, requests %d", err, s.Requests())
-	require.Equal(t, defaultMaxRetries+1, s.Requests(), "err = %v, requests %d", err, s.Requests())
+	// Each attempt is sent; on a loaded machine one whose 100 ms run out
+	// before its request reached the server is still an attempt, so the
+	// server may have seen fewer.
+	require.Positive(t, s.Requests(), "err = %v", err)
+	require.LessOrEqual(t, s.Requests(), defaultMaxRetries+1, "err = %v, requests %d", err, s.Requests())
 	assert.GreaterOrEqual(t, d, 4*100*time.Millisecond, "a GET that never gets a response took %v, want about 4 x 100ms", d)
 	assert.LessOrEqual(t, d, 4*100*time.Millisecond+5*time.Second, "a GET that never gets a response took %v, want about 4 x 100ms", d)
 
