@@ -143,6 +143,10 @@ type faultScenario struct {
 	sameBodiesOnRetries bool
 }
 
+// waits reports whether sc's cells wait out a timeout (no response until
+// the client's or the context's deadline): time, not CPU.
+func (sc faultScenario) waits() bool { return sc.timeout > 0 || sc.ctxTimeout > 0 }
+
 func succeeded(n int) want { return want{reached: n, check: isNil} }
 
 func isNil(err error) error {
@@ -574,7 +578,7 @@ func runFaultCells(scenarios []faultScenario) [][]cellResult {
 	order := make([]int, 0, len(scenarios))
 	for _, waitingFirst := range []bool{true, false} {
 		for i, sc := range scenarios {
-			if (sc.timeout > 0 || sc.ctxTimeout > 0) == waitingFirst {
+			if sc.waits() == waitingFirst {
 				order = append(order, i)
 			}
 		}
@@ -583,7 +587,7 @@ func runFaultCells(scenarios []faultScenario) [][]cellResult {
 		sc := scenarios[i]
 		results[i] = make([]cellResult, len(cells))
 		sem := busy
-		if sc.timeout > 0 || sc.ctxTimeout > 0 {
+		if sc.waits() {
 			sem = idle
 		}
 		for j, ce := range cells {
